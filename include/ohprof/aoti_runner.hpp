@@ -1,0 +1,45 @@
+#pragma once
+// The LibTorch adapter for the AOTInductor path: loads a `.pt2` package with
+// torch::inductor::AOTIModelPackageLoader and runs it on seeded random inputs. Only
+// src/aoti_runner.cpp includes torch headers; LibTorch and CUDA exceptions are turned into Errors there.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ohprof/device_request.hpp"
+#include "ohprof/error.hpp"
+#include "ohprof/input_spec.hpp"
+#include "ohprof/report.hpp"
+
+namespace ohprof {
+
+struct AotiLoadOptions {
+  std::string package_path;
+  DeviceRequest device;
+  std::vector<InputSpec> inputs;
+  std::uint64_t seed = 0;
+};
+
+// What LibTorch in this process offers.
+struct TorchRuntimeInfo {
+  std::string torch_version;
+  bool cuda_available = false;
+  int cuda_device_count = 0;
+  int intra_op_threads = 0;
+};
+TorchRuntimeInfo torch_runtime_info();
+
+class AotiRunner {
+ public:
+  static Result<std::unique_ptr<AotiRunner>> load(const AotiLoadOptions& options);
+  virtual ~AotiRunner() = default;
+
+  // Runs the package once on the prepared inputs and waits for the device.
+  virtual Status run_once() = 0;
+  [[nodiscard]] virtual DeviceDescription device() const = 0;
+  // Warnings met while loading (e.g. input checks enabled because the package lacks ohprof metadata).
+  [[nodiscard]] virtual std::vector<std::string> warnings() const = 0;
+};
+
+}  // namespace ohprof

@@ -1,0 +1,10 @@
+#pragma once
+// Facts fixed at build time, for the report's context block.
+
+namespace ohprof {
+
+const char* ohprof_version();
+const char* ohprof_git_sha();
+const char* cuda_toolkit_version();  // "13.0.88" or "none"
+
+}  // namespace ohprof

@@ -1,0 +1,45 @@
+#pragma once
+// The harness: warm-up iterations, then measured iterations, each timed on the monotonic clock from
+// just before the call to the end of device synchronisation. Observers (NVTX ranges, activity
+// collectors) are told where each iteration begins and ends. Knows nothing about models.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ohprof/error.hpp"
+#include "ohprof/timeline.hpp"
+
+namespace ohprof {
+
+class IterationObserver {
+ public:
+  virtual ~IterationObserver() = default;
+  virtual void on_measurement_begin() {}
+  virtual void on_iteration_begin(std::int64_t /*index*/, bool /*warmup*/) {}
+  virtual void on_iteration_end(std::int64_t /*index*/, bool /*warmup*/) {}
+  virtual void on_measurement_end() {}
+};
+
+struct LoopConfig {
+  int warmup = 10;
+  int runs = 50;
+};
+
+struct LoopResult {
+  std::vector<std::int64_t> warmup_ns;
+  std::vector<IterationWindow> iterations;  // measured iterations, index 0..n-1, monotonic ns
+  std::string stop_reason;                  // "runs reached" or "interrupted"
+  bool interrupted = false;
+  [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
+};
+
+// One iteration: run the model once and wait for the device. Returns an error to stop the loop.
+using IterationFunction = std::function<Status()>;
+
+// Runs the loop. On an error from `iteration` the loop stops; the error is returned together with
+// what was measured before it (left in `result`), so nothing measured is lost.
+Status run_measurement_loop(const LoopConfig& config, const IterationFunction& iteration,
+                            const std::vector<IterationObserver*>& observers, LoopResult& result);
+
+}  // namespace ohprof

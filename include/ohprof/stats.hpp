@@ -1,0 +1,34 @@
+#pragma once
+// Summary statistics of a sample (docs/metrics.md, "Summary statistics").
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ohprof {
+
+struct SampleSummary {
+  std::size_t count = 0;
+  double mean = 0;
+  double stddev = 0;          // sample standard deviation (n - 1); 0 when count < 2
+  double median = 0;          // middle value; mean of the two middle values for even counts
+  double min = 0;
+  double max = 0;
+  double relative_noise = 0;  // stddev / mean; 0 when mean == 0
+  std::size_t outliers = 0;   // samples outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]
+};
+
+SampleSummary summarize(std::span<const double> values);
+SampleSummary summarize_ns(std::span<const std::int64_t> values_ns);
+
+// Linear-interpolated quantile (q in [0, 1]) of a sample; the sample need not be sorted.
+double quantile(std::span<const double> values, double q);
+
+// Ratio a/b with its standard deviation by first-order error propagation
+// (hyperfine's "x ± y times faster"): sigma = ratio * sqrt((sa/a)^2 + (sb/b)^2).
+struct Ratio {
+  double value = 0;
+  double stddev = 0;
+};
+Ratio ratio_of_means(const SampleSummary& numerator, const SampleSummary& denominator);
+
+}  // namespace ohprof

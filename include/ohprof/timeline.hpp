@@ -1,0 +1,75 @@
+#pragma once
+// Plain records of what happened on the host and the device during a measurement.
+// Producers: the CUPTI collector (live GPU runs), the RecordFunction collector (live CPU runs) and the
+// Kineto trace reader (`ohprof analyze`). Consumer: the analysis (breakdown.hpp), which never sees a
+// vendor type. All times are nanoseconds on one clock (CLOCK_MONOTONIC for live runs; the trace's own
+// clock for traces, kept exact to the nanosecond).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ohprof {
+
+enum class DeviceOpKind { kernel, memcpy, memset };
+
+// One unit of work that ran on the device (a GPU kernel, copy or fill; or a CPU kernel for CPU runs).
+struct DeviceOp {
+  DeviceOpKind kind = DeviceOpKind::kernel;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::int32_t device = 0;
+  std::int64_t stream = 0;            // CUDA stream id; for CPU runs the thread id
+  std::uint64_t correlation = 0;      // equals the correlation of the launch call that enqueued it
+  std::uint32_t graph_id = 0;         // non-zero when the op ran as a node of a CUDA graph
+  std::uint64_t bytes = 0;            // memcpy / memset size, 0 for kernels
+  std::string name;                   // kernel name, or memcpy direction ("HtoD", ...)
+};
+
+enum class LaunchKind { kernel, graph, memcpy, memset, other };
+
+// One host API call that enqueued device work (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch, ...).
+struct LaunchCall {
+  LaunchKind kind = LaunchKind::kernel;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::int64_t thread_id = 0;
+  std::uint64_t correlation = 0;
+  // The iteration this call belongs to, when the producer knows it (live runs tag iterations with an
+  // external correlation id). When empty, the analysis assigns it by the call's start time.
+  std::optional<std::int64_t> iteration;
+  std::string name;
+};
+
+// A host synchronisation call (cudaDeviceSynchronize, cudaStreamSynchronize, ...).
+struct SyncCall {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::int64_t thread_id = 0;
+  std::string name;
+};
+
+// One measured iteration as the harness (or a ProfilerStep annotation) bounded it.
+struct IterationWindow {
+  std::int64_t index = 0;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+};
+
+// What a collector or reader could not deliver; reported, never silent.
+struct CollectionCounters {
+  std::uint64_t dropped_records = 0;         // the collector lost records (buffers full)
+  std::uint64_t ops_without_timestamps = 0;  // device ops whose start/end were lost (start == end == 0)
+  std::uint64_t ops_without_launch = 0;      // device ops whose launch call is not in the data
+  std::uint64_t skipped_events = 0;          // trace events skipped (unknown category, missing fields)
+};
+
+struct Timeline {
+  std::vector<DeviceOp> ops;
+  std::vector<LaunchCall> launches;
+  std::vector<SyncCall> syncs;
+  std::vector<IterationWindow> iterations;
+  CollectionCounters counters;
+};
+
+}  // namespace ohprof

@@ -1,0 +1,156 @@
+// `ohprof run --aoti PACKAGE.pt2`: measure one AOTInductor package.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fmt/core.h>
+
+#include "ohprof/clock.hpp"
+#include "ohprof/commands.hpp"
+#include "ohprof/json_report.hpp"
+#include "ohprof/measurement_loop.hpp"
+#include "ohprof/nvtx_ranges.hpp"
+#include "ohprof/table_printer.hpp"
+#ifdef OHPROF_WITH_TORCH
+#include "ohprof/aoti_runner.hpp"
+#endif
+
+namespace ohprof {
+namespace {
+
+struct RunOptions {
+  std::string aoti_package;
+  std::vector<std::string> inputs;
+  std::string device = "auto";
+  int warmup = 10;
+  int runs = 50;
+  std::uint64_t seed = 0;
+  std::string export_json;
+  bool quiet = false;
+};
+
+void print_warning(const std::string& message) { fmt::print(stderr, "ohprof run: warning: {}\n", message); }
+
+Status finish_report(const Report& report, const RunOptions& options) {
+  if (!options.quiet && options.export_json != "-") fmt::print("{}", format_run_table(report));
+  if (!options.export_json.empty()) {
+    if (Status written = write_json_report(report, options.export_json); !written.ok()) return written;
+  }
+  return ok_status();
+}
+
+#ifdef OHPROF_WITH_TORCH
+Status run_aoti(const RunOptions& options, const Invocation& invocation) {
+  if (options.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
+  if (options.runs < 1) return make_error(ExitCode::usage_error, "--runs must be at least 1");
+  AotiLoadOptions load_options;
+  load_options.package_path = options.aoti_package;
+  load_options.seed = options.seed;
+  auto device = parse_device_request(options.device);
+  if (!device.ok()) return device.error();
+  load_options.device = *device;
+  Report report;
+  report.kind = "run";
+  report.config.warmup = options.warmup;
+  report.config.runs = options.runs;
+  report.config.seed = options.seed;
+  for (const auto& text : options.inputs) {
+    auto spec = parse_input_spec(text);
+    if (!spec.ok()) return spec.error();
+    load_options.inputs.push_back(*spec);
+    report.config.inputs.push_back(input_spec_text(*spec));
+  }
+  if (!std::filesystem::exists(options.aoti_package)) {
+    return make_error(ExitCode::file_not_found,
+                      fmt::format("AOTI package '{}' does not exist; export one with "
+                                  "examples/export_model.py or check the path",
+                                  options.aoti_package));
+  }
+
+  report.context = make_base_context(invocation.argv);
+  const TorchRuntimeInfo torch_info = torch_runtime_info();
+  report.context.torch_version = torch_info.torch_version;
+  report.context.cpu_threads = torch_info.intra_op_threads;
+
+  const std::int64_t load_start = monotonic_now_ns();
+  auto runner = AotiRunner::load(load_options);
+  const std::int64_t load_end = monotonic_now_ns();
+  if (!runner.ok()) return runner.error().with_context(fmt::format("loading AOTI package '{}'", options.aoti_package));
+  report.context.device = (*runner)->device();
+  for (const auto& warning : (*runner)->warnings()) {
+    print_warning(warning);
+    report.warnings.push_back(warning);
+  }
+
+  PathResult path;
+  path.name = "aoti";
+  path.artifact = options.aoti_package;
+  path.load_ns = load_end - load_start;
+  if (report.context.device.type == "cpu") {
+    path.split_unavailable_reason = "the device-time split for CPU runs needs the CPU activity collector (not in this build)";
+  } else {
+    path.split_unavailable_reason = "the GPU split needs the CUPTI collector (not in this build)";
+  }
+
+  NvtxRanges nvtx(path.name);
+  LoopConfig loop_config{options.warmup, options.runs};
+  LoopResult loop;
+  AotiRunner& model = **runner;
+  Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, {&nvtx}, loop);
+  path.warmup_ns = loop.warmup_ns;
+  path.wall_ns = loop.wall_ns();
+  path.wall = summarize_ns(path.wall_ns);
+  path.stop_reason = loop.stop_reason;
+  report.interrupted = loop.interrupted;
+  report.paths.push_back(std::move(path));
+
+  if (!loop_status.ok()) {
+    // Keep what was measured before the failure.
+    if (!report.paths.back().wall_ns.empty()) {
+      report.warnings.push_back("stopped early: " + loop_status.error().message);
+      (void)finish_report(report, options);
+    }
+    return loop_status;
+  }
+  if (report.paths.back().wall.outliers > 0) {
+    const auto& wall = report.paths.back().wall;
+    const std::string hint = fmt::format(
+        "{} of {} iterations are statistical outliers; close other programs, pin CPU frequency or "
+        "raise --warmup/--runs",
+        wall.outliers, wall.count);
+    print_warning(hint);
+    report.warnings.push_back(hint);
+  }
+  return finish_report(report, options);
+}
+#endif
+
+}  // namespace
+
+Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* app = parent.add_subcommand("run", "Measure one model package (wall time per iteration)");
+  app->add_option("--aoti", options->aoti_package, "AOTInductor package (.pt2) to load with LibTorch")
+      ->required();
+  app->add_option("--input", options->inputs,
+                  "Input SHAPE[:DTYPE], once per model input in order (e.g. 1,3,224,224:float32)")
+      ->take_all();
+  app->add_option("--device", options->device, "auto, cpu, cuda or cuda:N (auto: CUDA when present)")
+      ->capture_default_str();
+  app->add_option("--warmup", options->warmup, "Warm-up iterations, not measured")->capture_default_str();
+  app->add_option("--runs", options->runs, "Measured iterations")->capture_default_str();
+  app->add_option("--seed", options->seed, "Seed for the random inputs")->capture_default_str();
+  app->add_option("--export-json", options->export_json, "Write the JSON report to FILE ('-' for stdout)");
+  app->add_flag("--quiet", options->quiet, "Do not print the table");
+  Subcommand sub;
+  sub.app = app;
+#ifdef OHPROF_WITH_TORCH
+  sub.run = [options, &invocation] { return run_aoti(*options, invocation); };
+#else
+  sub.run = [] {
+    return make_error(ExitCode::usage_error,
+                      "this ohprof was built without LibTorch (OHPROF_WITH_TORCH=OFF); rebuild with it to run models");
+  };
+#endif
+  return sub;
+}
+
+}  // namespace ohprof

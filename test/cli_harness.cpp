@@ -1,0 +1,63 @@
+#include "cli_harness.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace ohprof::testing {
+
+std::string read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  return buffer.str();
+}
+
+std::string make_temp_dir(const std::string& tag) {
+  std::string pattern = (std::filesystem::temp_directory_path() / ("ohprof-" + tag + "-XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
+CommandOutput run_program(const std::vector<std::string>& args) {
+  const std::string dir = make_temp_dir("cli");
+  const std::string out_path = dir + "/out";
+  const std::string err_path = dir + "/err";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> argv;
+  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  CommandOutput output;
+  if (posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    output.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  output.out = read_file(out_path);
+  output.err = read_file(err_path);
+  std::filesystem::remove_all(dir);
+  return output;
+}
+
+CommandOutput run_ohprof(const std::vector<std::string>& args) {
+  std::vector<std::string> full{OHPROF_BINARY};
+  full.insert(full.end(), args.begin(), args.end());
+  return run_program(full);
+}
+
+}  // namespace ohprof::testing

@@ -1,0 +1,23 @@
+#pragma once
+// Runs the real ohprof binary as a user would and captures what it printed and its exit code.
+#include <string>
+#include <vector>
+
+namespace ohprof::testing {
+
+struct CommandOutput {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs OHPROF_BINARY with `args` (not including the program name).
+CommandOutput run_ohprof(const std::vector<std::string>& args);
+
+// Runs any program (args[0] is looked up on PATH).
+CommandOutput run_program(const std::vector<std::string>& args);
+
+std::string read_file(const std::string& path);
+std::string make_temp_dir(const std::string& tag);
+
+}  // namespace ohprof::testing

@@ -10,15 +10,30 @@
 
 #include <array>
 #include <cstdlib>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <fstream>
 #include <sstream>
 
+#include <cstdio>
+#include <unistd.h>
+
 #include "ohprof/cpu_info.hpp"
 
+// torch's include folder ships its own fmt, which shadows the one ohprof links: this file uses none.
 namespace ohprof {
 namespace {
+
+template <typename... Parts>
+std::string concat(const Parts&... parts) {
+  std::ostringstream out;
+  (out << ... << parts);
+  return out.str();
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? separator : "") + parts[i];
+  return out;
+}
 
 constexpr const char* kInputsMetadataKey = "ohprof.inputs";
 
@@ -110,12 +125,50 @@ class LibTorchAotiRunner final : public AotiRunner {
   }
   [[nodiscard]] DeviceDescription device() const override { return m_device; }
   [[nodiscard]] std::vector<std::string> warnings() const override { return m_warnings; }
+  [[nodiscard]] std::vector<InputSpec> inputs() const override { return m_specs; }
+  void set_specs(std::vector<InputSpec> specs) { m_specs = std::move(specs); }
 
  private:
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_loader;
   std::vector<at::Tensor> m_inputs;
   DeviceDescription m_device;
   std::vector<std::string> m_warnings;
+  std::vector<InputSpec> m_specs;
+};
+
+// AOTInductor's runtime prints its own "Error: ..." to stderr before throwing. While the first
+// (validating) call runs, stderr goes to a temporary file; what was printed is replayed only on success,
+// since on failure the same text is already in ohprof's one-line error.
+class StderrCapture {
+ public:
+  StderrCapture() : m_file(std::tmpfile()) {
+    std::fflush(stderr);
+    m_saved = ::dup(STDERR_FILENO);
+    if (m_file != nullptr && m_saved >= 0) ::dup2(::fileno(m_file), STDERR_FILENO);
+  }
+  ~StderrCapture() { restore(); if (m_file != nullptr) std::fclose(m_file); }
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+
+  void restore() {
+    if (m_saved < 0) return;
+    std::fflush(stderr);
+    ::dup2(m_saved, STDERR_FILENO);
+    ::close(m_saved);
+    m_saved = -1;
+  }
+  void replay() {
+    restore();
+    if (m_file == nullptr) return;
+    std::rewind(m_file);
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, m_file)) > 0) std::fwrite(buffer, 1, n, stderr);
+  }
+
+ private:
+  std::FILE* m_file = nullptr;
+  int m_saved = -1;
 };
 
 Error input_error(const std::string& message) { return make_error(ExitCode::input_mismatch, message); }
@@ -123,7 +176,7 @@ Error input_error(const std::string& message) { return make_error(ExitCode::inpu
 std::string specs_text(const std::vector<InputSpec>& specs) {
   std::vector<std::string> parts;
   for (const auto& spec : specs) parts.push_back(input_spec_text(spec));
-  return fmt::format("{}", fmt::join(parts, ", "));
+  return join(parts, ", ");
 }
 
 bool same_specs(const std::vector<InputSpec>& a, const std::vector<InputSpec>& b) {
@@ -183,9 +236,8 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
       const auto missing = missing_cpu_features(it->second);
       if (!missing.empty()) {
         return make_error(ExitCode::device_unavailable,
-                          fmt::format("the package's CPU kernels need {} which this CPU lacks; re-export "
-                                      "the package on this machine",
-                                      fmt::join(missing, ", ")));
+                          concat("the package's CPU kernels need ", join(missing, ", "),
+                                 " which this CPU lacks; re-export the package on this machine"));
       }
     }
     device.type = "cpu";
@@ -205,8 +257,8 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     const int index = options.device.kind == DeviceRequest::Kind::cuda ? options.device.index : 0;
     if (index >= info.cuda_device_count) {
       return make_error(ExitCode::device_unavailable,
-                        fmt::format("cuda:{} requested but this machine has {} CUDA device(s)", index,
-                                    info.cuda_device_count));
+                        concat("cuda:", index, " requested but this machine has ", info.cuda_device_count,
+                               " CUDA device(s)"));
     }
     device.type = "cuda";
     device.index = index;
@@ -217,9 +269,8 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     }
   } else {
     return make_error(ExitCode::device_unavailable,
-                      fmt::format("the package targets device '{}', which ohprof does not run; use a cpu or "
-                                  "cuda package",
-                                  package_device));
+                      concat("the package targets device '", package_device,
+                             "', which ohprof does not run; use a cpu or cuda package"));
   }
 
   std::vector<std::string> warnings;
@@ -230,11 +281,11 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     if (inputs.empty()) {
       inputs = *expected;
     } else if (inputs.size() != expected->size()) {
-      return input_error(fmt::format("the model takes {} input(s) ({}) but {} --input were given",
-                                     expected->size(), specs_text(*expected), inputs.size()));
+      return input_error(concat("the model takes ", expected->size(), " input(s) (", specs_text(*expected),
+                                ") but ", inputs.size(), " --input were given"));
     } else if (!same_specs(inputs, *expected)) {
-      return input_error(fmt::format("--input {} does not match the inputs the package was compiled for: {}",
-                                     specs_text(inputs), specs_text(*expected)));
+      return input_error(concat("--input ", specs_text(inputs),
+                                " does not match the inputs the package was compiled for: ", specs_text(*expected)));
     }
   } else {
     if (inputs.empty()) {
@@ -266,14 +317,16 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
   // A first call checks the inputs against the compiled model (count always; shapes and dtypes
   // through the recorded metadata or AOTInductor's runtime checks).
   try {
-    at::InferenceMode inference_mode;
+    StderrCapture capture;
     (void)loader->run(tensors);
     if (device.type == "cuda") torch::cuda::synchronize(device.index);
+    capture.replay();
   } catch (const std::exception& e) {
-    return input_error(fmt::format("the model rejected the inputs {}: {}", specs_text(inputs), first_line(e.what())));
+    return input_error(concat("the model rejected the inputs ", specs_text(inputs), ": ", first_line(e.what())));
   }
-  return std::unique_ptr<AotiRunner>(
-      std::make_unique<LibTorchAotiRunner>(std::move(loader), std::move(tensors), device, std::move(warnings)));
+  auto runner = std::make_unique<LibTorchAotiRunner>(std::move(loader), std::move(tensors), device, std::move(warnings));
+  runner->set_specs(std::move(inputs));
+  return std::unique_ptr<AotiRunner>(std::move(runner));
 }
 
 }  // namespace ohprof

@@ -1,7 +1,7 @@
 // `ohprof run --aoti PACKAGE.pt2`: measure one AOTInductor package.
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "ohprof/clock.hpp"
 #include "ohprof/commands.hpp"
@@ -75,6 +75,8 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   const std::int64_t load_end = monotonic_now_ns();
   if (!runner.ok()) return runner.error().with_context(fmt::format("loading AOTI package '{}'", options.aoti_package));
   report.context.device = (*runner)->device();
+  report.config.inputs.clear();
+  for (const auto& spec : (*runner)->inputs()) report.config.inputs.push_back(input_spec_text(spec));
   for (const auto& warning : (*runner)->warnings()) {
     print_warning(warning);
     report.warnings.push_back(warning);
@@ -94,6 +96,10 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   LoopConfig loop_config{options.warmup, options.runs};
   LoopResult loop;
   AotiRunner& model = **runner;
+  if (!options.quiet) {
+    fmt::print(stderr, "ohprof run: measuring {} on {}: {} warm-up + {} measured iterations\n", path.name,
+               report.context.device.type, options.warmup, options.runs);
+  }
   Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, {&nvtx}, loop);
   path.warmup_ns = loop.warmup_ns;
   path.wall_ns = loop.wall_ns();

@@ -21,9 +21,7 @@ int main(int argc, char** argv) {
 
   std::vector<Subcommand> subcommands;
   subcommands.push_back(add_run_command(app, invocation));
-#ifdef OHPROF_HAVE_ANALYZE
   subcommands.push_back(add_analyze_command(app, invocation));
-#endif
 
   try {
     app.parse(argc, argv);

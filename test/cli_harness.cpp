@@ -5,7 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,10 +31,9 @@ std::string make_temp_dir(const std::string& tag) {
   return pattern;
 }
 
-CommandOutput run_program(const std::vector<std::string>& args) {
-  const std::string dir = make_temp_dir("cli");
-  const std::string out_path = dir + "/out";
-  const std::string err_path = dir + "/err";
+namespace {
+
+pid_t spawn(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -41,13 +43,54 @@ CommandOutput run_program(const std::vector<std::string>& args) {
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
-  CommandOutput output;
-  if (posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    output.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  return rc == 0 ? pid : -1;
+}
+
+int wait_exit_code(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, const std::string& ready_text,
+                                       int timeout_s) {
+  const std::string dir = make_temp_dir("cli");
+  std::vector<std::string> full{OHPROF_BINARY};
+  full.insert(full.end(), args.begin(), args.end());
+  CommandOutput output;
+  const pid_t pid = spawn(full, dir + "/out", dir + "/err");
+  if (pid > 0) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+    bool ready = false;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (read_file(dir + "/err").find(ready_text) != std::string::npos) {
+        ready = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (ready) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kill(pid, ready ? SIGINT : SIGKILL);
+    const int code = wait_exit_code(pid);
+    output.exit_code = ready ? code : -1;
+  }
+  output.out = read_file(dir + "/out");
+  output.err = read_file(dir + "/err");
+  std::filesystem::remove_all(dir);
+  return output;
+}
+
+CommandOutput run_program(const std::vector<std::string>& args) {
+  const std::string dir = make_temp_dir("cli");
+  const std::string out_path = dir + "/out";
+  const std::string err_path = dir + "/err";
+  CommandOutput output;
+  const pid_t pid = spawn(args, out_path, err_path);
+  if (pid > 0) output.exit_code = wait_exit_code(pid);
   output.out = read_file(out_path);
   output.err = read_file(err_path);
   std::filesystem::remove_all(dir);

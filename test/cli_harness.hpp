@@ -17,6 +17,11 @@ CommandOutput run_ohprof(const std::vector<std::string>& args);
 // Runs any program (args[0] is looked up on PATH).
 CommandOutput run_program(const std::vector<std::string>& args);
 
+// Starts ohprof, waits until its stderr contains `ready_text`, sends SIGINT, and waits for it to exit.
+// Fails (exit_code -1) when the text does not appear within `timeout_s` seconds.
+CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, const std::string& ready_text,
+                                       int timeout_s);
+
 std::string read_file(const std::string& path);
 std::string make_temp_dir(const std::string& tag);
 

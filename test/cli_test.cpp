@@ -60,9 +60,9 @@ TEST(Cli, MissingPackageFileIsFileNotFoundInOneLine) {
 }
 
 TEST(Cli, BadInputSpecIsAUsageError) {
-  const auto result = run_ohprof({"run", "--aoti", "/nonexistent/model.pt2", "--input", "1,x"});
+  const auto result = run_ohprof({"run", "--aoti", "/nonexistent/model.pt2", "--input", "1,a"});
   EXPECT_EQ(result.exit_code, code(ExitCode::usage_error));
-  EXPECT_NE(result.err.find("'x' is not a dimension"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("'a' is not a dimension"), std::string::npos) << result.err;
 }
 
 TEST(Cli, BadDeviceIsAUsageError) {

@@ -3,9 +3,11 @@
 // The JSON form is documented in docs/report-schema.md; bump kReportSchemaVersion on any
 // incompatible change.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ohprof/breakdown.hpp"
 #include "ohprof/stats.hpp"
 
 namespace ohprof {
@@ -48,13 +50,32 @@ struct PathResult {
   SampleSummary wall;                 // summary of wall_ns
   std::string stop_reason;            // why measurement stopped ("runs reached", "interrupted")
   std::string split_unavailable_reason;  // why no device-time split exists, when none does
+  std::optional<PathBreakdown> breakdown;  // the device-time split (breakdown.hpp), when one exists
+};
+
+// Where an `ohprof analyze` report's data came from: a profiler trace file, not a live run
+// (docs/analyze.md, "The report"). Absent for live runs.
+struct TraceSource {
+  std::string path;                  // the trace file as given on the command line
+  std::string format = "kineto";     // a PyTorch-profiler (Kineto) Chrome trace
+  bool compressed = false;           // gzip
+  std::uint64_t file_bytes = 0;      // size on disk
+  std::uint64_t json_bytes = 0;      // size of the (uncompressed) JSON
+  std::uint64_t events = 0;          // entries of traceEvents
+  std::uint64_t events_kept = 0;     // became GPU ops, launch/sync calls or iteration windows
+  std::uint64_t events_ignored = 0;  // categories the split does not use (cpu_op, python_function, ...)
+  std::uint64_t events_skipped = 0;  // unusable (missing fields, unknown category): warned about
+  std::string iterations_from;       // "ProfilerStep" or "whole trace"
+  std::int64_t read_ns = 0;          // ohprof's time to read and parse the file
 };
 
 struct Report {
   std::string kind = "run";  // "run", "compare" or "analyze"
+  std::optional<TraceSource> trace;  // set when the data came from a trace file (`analyze`)
   RunContext context;
   RunConfig config;
   std::vector<PathResult> paths;
+  std::vector<KernelSetDiff> kernel_diffs;  // kernel-set diffs between paths (compare / analyze)
   bool interrupted = false;
   std::vector<std::string> warnings;
 };

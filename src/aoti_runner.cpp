@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <unistd.h>
 
+#include "ohprof/clock.hpp"
 #include "ohprof/cpu_info.hpp"
+#include "torch_tensors.hpp"
 
 // torch's include folder ships its own fmt, which shadows the one ohprof links: this file uses none.
 namespace ohprof {
@@ -108,11 +110,19 @@ class LibTorchAotiRunner final : public AotiRunner {
  public:
   LibTorchAotiRunner(std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader,
                      std::vector<at::Tensor> inputs, DeviceDescription device,
-                     std::vector<std::string> warnings)
+                     std::vector<std::string> warnings, std::vector<InputSpec> specs,
+                     TensorBundlePtr first_outputs, std::int64_t build_ns)
       : m_loader(std::move(loader)),
         m_inputs(std::move(inputs)),
         m_device(std::move(device)),
-        m_warnings(std::move(warnings)) {}
+        m_warnings(std::move(warnings)),
+        m_specs(std::move(specs)),
+        m_first_outputs(std::move(first_outputs)),
+        m_build_ns(build_ns) {}
+
+  [[nodiscard]] std::string name() const override { return "aoti"; }
+  [[nodiscard]] std::int64_t build_ns() const override { return m_build_ns; }
+  [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_first_outputs; }
 
   Status run_once() override {
     try {
@@ -126,7 +136,6 @@ class LibTorchAotiRunner final : public AotiRunner {
   [[nodiscard]] DeviceDescription device() const override { return m_device; }
   [[nodiscard]] std::vector<std::string> warnings() const override { return m_warnings; }
   [[nodiscard]] std::vector<InputSpec> inputs() const override { return m_specs; }
-  void set_specs(std::vector<InputSpec> specs) { m_specs = std::move(specs); }
 
  private:
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_loader;
@@ -134,6 +143,8 @@ class LibTorchAotiRunner final : public AotiRunner {
   DeviceDescription m_device;
   std::vector<std::string> m_warnings;
   std::vector<InputSpec> m_specs;
+  TensorBundlePtr m_first_outputs;
+  std::int64_t m_build_ns = 0;
 };
 
 // AOTInductor's runtime prints its own "Error: ..." to stderr before throwing. While the first
@@ -296,6 +307,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     warnings.push_back("the package does not record its inputs; AOTInductor's runtime input checks are on (a few ns per call)");
   }
 
+  const std::int64_t build_start = monotonic_now_ns();
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
   try {
     loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(path, "model", false, 1,
@@ -305,7 +317,9 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
   }
 
   std::vector<at::Tensor> tensors;
-  try {
+  if (options.tensors) {
+    tensors = options.tensors->tensors;
+  } else try {
     auto generator = at::make_generator<at::CPUGeneratorImpl>(options.seed);
     const at::Device torch_device = device.type == "cuda" ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(device.index))
                                                           : at::Device(at::kCPU);
@@ -316,17 +330,19 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
 
   // A first call checks the inputs against the compiled model (count always; shapes and dtypes
   // through the recorded metadata or AOTInductor's runtime checks).
+  auto first_outputs = std::make_shared<TensorBundle>();
   try {
     StderrCapture capture;
-    (void)loader->run(tensors);
+    for (const auto& output : loader->run(tensors)) first_outputs->tensors.push_back(output.detach().clone());
     if (device.type == "cuda") torch::cuda::synchronize(device.index);
     capture.replay();
   } catch (const std::exception& e) {
     return input_error(concat("the model rejected the inputs ", specs_text(inputs), ": ", first_line(e.what())));
   }
-  auto runner = std::make_unique<LibTorchAotiRunner>(std::move(loader), std::move(tensors), device, std::move(warnings));
-  runner->set_specs(std::move(inputs));
-  return std::unique_ptr<AotiRunner>(std::move(runner));
+  const std::int64_t build_ns = monotonic_now_ns() - build_start;
+  return std::unique_ptr<AotiRunner>(std::make_unique<LibTorchAotiRunner>(
+      std::move(loader), std::move(tensors), device, std::move(warnings), std::move(inputs),
+      std::move(first_outputs), build_ns));
 }
 
 }  // namespace ohprof

@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -397,25 +398,31 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     result.iterations.push_back(std::move(it));
   }
 
-  // Per-kernel table over the ops attributed to iterations.
-  std::map<KernelKey, KernelStat> kernels;
+  // Per-kernel table over the ops attributed to iterations (names viewed, not copied, per op).
+  std::unordered_map<std::string_view, std::size_t> kernel_rows[3];  // per DeviceOpKind
   for (std::size_t t = 0; t < timed.size(); ++t) {
     const DeviceOp& op = timeline.ops[timed_source[t]];
-    KernelStat& stat = kernels[KernelKey{static_cast<int>(op.kind), op.name}];
+    auto& rows = kernel_rows[static_cast<std::size_t>(op.kind) % 3];
+    const auto [row, inserted] = rows.emplace(std::string_view(op.name), result.kernels.size());
+    if (inserted) {
+      result.kernels.emplace_back();
+      result.kernels.back().kind = op.kind;
+      result.kernels.back().name = op.name;
+    }
+    KernelStat& stat = result.kernels[row->second];
     ++stat.count;
     stat.total_ns += op.end_ns - op.start_ns;
   }
-  result.kernels.reserve(kernels.size());
-  for (auto& [key, stat] : kernels) {
-    stat.kind = static_cast<DeviceOpKind>(key.first);
-    stat.name = key.second;
+  for (KernelStat& stat : result.kernels) {
     stat.mean_ns = static_cast<double>(stat.total_ns) / static_cast<double>(stat.count);
     stat.count_per_iteration =
         window_count == 0 ? 0.0 : static_cast<double>(stat.count) / static_cast<double>(window_count);
-    result.kernels.push_back(std::move(stat));
   }
-  std::stable_sort(result.kernels.begin(), result.kernels.end(),
-                   [](const KernelStat& a, const KernelStat& b) { return a.total_ns > b.total_ns; });
+  std::sort(result.kernels.begin(), result.kernels.end(), [](const KernelStat& a, const KernelStat& b) {
+    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+    if (a.kind != b.kind) return a.kind < b.kind;
+    return a.name < b.name;
+  });
 
   result.summary = summarize_iterations(result.iterations);
   result.verdict = decide_verdict(result.summary);

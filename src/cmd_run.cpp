@@ -7,7 +7,9 @@
 #include "ohprof/commands.hpp"
 #include "ohprof/json_report.hpp"
 #include "ohprof/measurement_loop.hpp"
+#include "ohprof/breakdown.hpp"
 #include "ohprof/nvtx_ranges.hpp"
+#include "ohprof/split_collector.hpp"
 #include "ohprof/table_printer.hpp"
 #ifdef OHPROF_WITH_TORCH
 #include "ohprof/aoti_runner.hpp"
@@ -25,6 +27,7 @@ struct RunOptions {
   std::uint64_t seed = 0;
   std::string export_json;
   bool quiet = false;
+  bool no_cupti = false;
 };
 
 void print_warning(const std::string& message) { fmt::print(stderr, "ohprof run: warning: {}\n", message); }
@@ -70,9 +73,7 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   report.context.torch_version = torch_info.torch_version;
   report.context.cpu_threads = torch_info.intra_op_threads;
 
-  const std::int64_t load_start = monotonic_now_ns();
   auto runner = AotiRunner::load(load_options);
-  const std::int64_t load_end = monotonic_now_ns();
   if (!runner.ok()) return runner.error().with_context(fmt::format("loading AOTI package '{}'", options.aoti_package));
   report.context.device = (*runner)->device();
   report.config.inputs.clear();
@@ -85,14 +86,17 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   PathResult path;
   path.name = "aoti";
   path.artifact = options.aoti_package;
-  path.load_ns = load_end - load_start;
-  if (report.context.device.type == "cpu") {
-    path.split_unavailable_reason = "the device-time split for CPU runs needs the CPU activity collector (not in this build)";
-  } else {
-    path.split_unavailable_reason = "the GPU split needs the CUPTI collector (not in this build)";
-  }
-
+  path.load_ns = (*runner)->build_ns();
   NvtxRanges nvtx(path.name);
+  std::unique_ptr<SplitCollector> collector =
+      SplitCollector::start(SplitCollectorOptions{report.context.device.type, options.no_cupti});
+  std::vector<IterationObserver*> observers{&nvtx};
+  if (collector->observer() != nullptr) {
+    observers.push_back(collector->observer());
+    report.context.cupti_version = collector_cupti_version();
+  } else {
+    path.split_unavailable_reason = collector->unavailable_reason();
+  }
   LoopConfig loop_config{options.warmup, options.runs};
   LoopResult loop;
   AotiRunner& model = **runner;
@@ -100,12 +104,28 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
     fmt::print(stderr, "ohprof run: measuring {} on {}: {} warm-up + {} measured iterations\n", path.name,
                report.context.device.type, options.warmup, options.runs);
   }
-  Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, {&nvtx}, loop);
+  Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, observers, loop);
   path.warmup_ns = loop.warmup_ns;
   path.wall_ns = loop.wall_ns();
   path.wall = summarize_ns(path.wall_ns);
   path.stop_reason = loop.stop_reason;
   report.interrupted = loop.interrupted;
+  if (collector->observer() != nullptr) {
+    // run_once() synchronised the device after every iteration.
+    auto collection = collector->finish(loop.iterations);
+    if (collection.ok()) {
+      path.breakdown = analyze_timeline(collection->timeline);
+      for (const auto& warning : collection->warnings) {
+        print_warning(warning);
+        report.warnings.push_back(warning);
+      }
+    } else {
+      path.split_unavailable_reason = collection.error().message;
+    }
+  }
+  if (!path.split_unavailable_reason.empty() && !options.quiet) {
+    fmt::print(stderr, "ohprof run: device split unavailable: {}\n", path.split_unavailable_reason);
+  }
   report.paths.push_back(std::move(path));
 
   if (!loop_status.ok()) {
@@ -146,12 +166,14 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--seed", options->seed, "Seed for the random inputs")->capture_default_str();
   app->add_option("--export-json", options->export_json, "Write the JSON report to FILE ('-' for stdout)");
   app->add_flag("--quiet", options->quiet, "Do not print the table");
+  app->add_flag("--no-cupti", options->no_cupti,
+                "Do not use CUPTI (NVTX ranges and host timing only; for runs under Nsight Systems)");
   Subcommand sub;
   sub.app = app;
 #ifdef OHPROF_WITH_TORCH
   sub.run = [options, &invocation] { return run_aoti(*options, invocation); };
 #else
-  sub.run = [] {
+  sub.run = [options] {  // the options must outlive parsing: CLI11 writes into them
     return make_error(ExitCode::usage_error,
                       "this ohprof was built without LibTorch (OHPROF_WITH_TORCH=OFF); rebuild with it to run models");
   };

@@ -8,9 +8,7 @@
 #include <cupti.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <string_view>
 #include <tuple>
@@ -78,203 +76,80 @@ std::uint64_t encode_tag(std::uint64_t session, std::int64_t index, bool warmup)
 // Each X(name, kind) names an enumerator CUPTI_RUNTIME_TRACE_CBID_<name> / CUPTI_DRIVER_TRACE_CBID_<name>,
 // so the compiler checks every entry against the toolkit's headers.
 #define OHPROF_RUNTIME_LAUNCH_APIS(X) \
-  X(cudaLaunch_v3020, kernel) \
-  X(cudaLaunch_ptsz_v7000, kernel) \
-  X(cudaLaunchKernel_v7000, kernel) \
-  X(cudaLaunchKernel_ptsz_v7000, kernel) \
-  X(cudaLaunchCooperativeKernel_v9000, kernel) \
-  X(cudaLaunchCooperativeKernel_ptsz_v9000, kernel) \
-  X(cudaLaunchCooperativeKernelMultiDevice_v9000, kernel) \
-  X(cudaLaunchKernelExC_v11060, kernel) \
-  X(cudaLaunchKernelExC_ptsz_v11060, kernel) \
-  X(__cudaLaunchKernel_v13000, kernel) \
-  X(__cudaLaunchKernel_ptsz_v13000, kernel) \
-  X(cudaGraphLaunch_v10000, graph) \
-  X(cudaGraphLaunch_ptsz_v10000, graph) \
-  X(cudaMemcpy_v3020, memcpy) \
-  X(cudaMemcpy2D_v3020, memcpy) \
-  X(cudaMemcpyToArray_v3020, memcpy) \
-  X(cudaMemcpy2DToArray_v3020, memcpy) \
-  X(cudaMemcpyFromArray_v3020, memcpy) \
-  X(cudaMemcpy2DFromArray_v3020, memcpy) \
-  X(cudaMemcpyArrayToArray_v3020, memcpy) \
-  X(cudaMemcpy2DArrayToArray_v3020, memcpy) \
-  X(cudaMemcpyToSymbol_v3020, memcpy) \
-  X(cudaMemcpyFromSymbol_v3020, memcpy) \
-  X(cudaMemcpyAsync_v3020, memcpy) \
-  X(cudaMemcpyToArrayAsync_v3020, memcpy) \
-  X(cudaMemcpyFromArrayAsync_v3020, memcpy) \
-  X(cudaMemcpy2DAsync_v3020, memcpy) \
-  X(cudaMemcpy2DToArrayAsync_v3020, memcpy) \
-  X(cudaMemcpy2DFromArrayAsync_v3020, memcpy) \
-  X(cudaMemcpyToSymbolAsync_v3020, memcpy) \
-  X(cudaMemcpyFromSymbolAsync_v3020, memcpy) \
-  X(cudaMemcpy3D_v3020, memcpy) \
-  X(cudaMemcpy3DAsync_v3020, memcpy) \
-  X(cudaMemcpyPeer_v4000, memcpy) \
-  X(cudaMemcpyPeerAsync_v4000, memcpy) \
-  X(cudaMemcpy3DPeer_v4000, memcpy) \
-  X(cudaMemcpy3DPeerAsync_v4000, memcpy) \
-  X(cudaMemcpy_ptds_v7000, memcpy) \
-  X(cudaMemcpy2D_ptds_v7000, memcpy) \
-  X(cudaMemcpyToArray_ptds_v7000, memcpy) \
-  X(cudaMemcpy2DToArray_ptds_v7000, memcpy) \
-  X(cudaMemcpyFromArray_ptds_v7000, memcpy) \
-  X(cudaMemcpy2DFromArray_ptds_v7000, memcpy) \
-  X(cudaMemcpyArrayToArray_ptds_v7000, memcpy) \
-  X(cudaMemcpy2DArrayToArray_ptds_v7000, memcpy) \
-  X(cudaMemcpyToSymbol_ptds_v7000, memcpy) \
-  X(cudaMemcpyFromSymbol_ptds_v7000, memcpy) \
-  X(cudaMemcpyAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpyToArrayAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpyFromArrayAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpy2DAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpy2DToArrayAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpy2DFromArrayAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpyToSymbolAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpyFromSymbolAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpy3D_ptds_v7000, memcpy) \
-  X(cudaMemcpy3DAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpy3DPeer_ptds_v7000, memcpy) \
-  X(cudaMemcpy3DPeerAsync_ptsz_v7000, memcpy) \
-  X(cudaMemcpyBatchAsync_v12080, memcpy) \
-  X(cudaMemcpyBatchAsync_ptsz_v12080, memcpy) \
-  X(cudaMemcpy3DBatchAsync_v12080, memcpy) \
-  X(cudaMemcpy3DBatchAsync_ptsz_v12080, memcpy) \
-  X(cudaMemcpyBatchAsync_v13000, memcpy) \
-  X(cudaMemcpyBatchAsync_ptsz_v13000, memcpy) \
-  X(cudaMemcpy3DBatchAsync_v13000, memcpy) \
-  X(cudaMemcpy3DBatchAsync_ptsz_v13000, memcpy) \
-  X(cudaMemset_v3020, memset) \
-  X(cudaMemset2D_v3020, memset) \
-  X(cudaMemsetAsync_v3020, memset) \
-  X(cudaMemset2DAsync_v3020, memset) \
-  X(cudaMemset3D_v3020, memset) \
-  X(cudaMemset3DAsync_v3020, memset) \
-  X(cudaMemset_ptds_v7000, memset) \
-  X(cudaMemset2D_ptds_v7000, memset) \
-  X(cudaMemsetAsync_ptsz_v7000, memset) \
-  X(cudaMemset2DAsync_ptsz_v7000, memset) \
-  X(cudaMemset3D_ptds_v7000, memset) \
+  X(cudaLaunch_v3020, kernel) X(cudaLaunch_ptsz_v7000, kernel) X(cudaLaunchKernel_v7000, kernel) \
+  X(cudaLaunchKernel_ptsz_v7000, kernel) X(cudaLaunchCooperativeKernel_v9000, kernel) \
+  X(cudaLaunchCooperativeKernel_ptsz_v9000, kernel) X(cudaLaunchCooperativeKernelMultiDevice_v9000, kernel) \
+  X(cudaLaunchKernelExC_v11060, kernel) X(cudaLaunchKernelExC_ptsz_v11060, kernel) \
+  X(__cudaLaunchKernel_v13000, kernel) X(__cudaLaunchKernel_ptsz_v13000, kernel) \
+  X(cudaGraphLaunch_v10000, graph) X(cudaGraphLaunch_ptsz_v10000, graph) X(cudaMemcpy_v3020, memcpy) \
+  X(cudaMemcpy2D_v3020, memcpy) X(cudaMemcpyToArray_v3020, memcpy) X(cudaMemcpy2DToArray_v3020, memcpy) \
+  X(cudaMemcpyFromArray_v3020, memcpy) X(cudaMemcpy2DFromArray_v3020, memcpy) \
+  X(cudaMemcpyArrayToArray_v3020, memcpy) X(cudaMemcpy2DArrayToArray_v3020, memcpy) \
+  X(cudaMemcpyToSymbol_v3020, memcpy) X(cudaMemcpyFromSymbol_v3020, memcpy) X(cudaMemcpyAsync_v3020, memcpy) \
+  X(cudaMemcpyToArrayAsync_v3020, memcpy) X(cudaMemcpyFromArrayAsync_v3020, memcpy) \
+  X(cudaMemcpy2DAsync_v3020, memcpy) X(cudaMemcpy2DToArrayAsync_v3020, memcpy) \
+  X(cudaMemcpy2DFromArrayAsync_v3020, memcpy) X(cudaMemcpyToSymbolAsync_v3020, memcpy) \
+  X(cudaMemcpyFromSymbolAsync_v3020, memcpy) X(cudaMemcpy3D_v3020, memcpy) X(cudaMemcpy3DAsync_v3020, memcpy) \
+  X(cudaMemcpyPeer_v4000, memcpy) X(cudaMemcpyPeerAsync_v4000, memcpy) X(cudaMemcpy3DPeer_v4000, memcpy) \
+  X(cudaMemcpy3DPeerAsync_v4000, memcpy) X(cudaMemcpy_ptds_v7000, memcpy) X(cudaMemcpy2D_ptds_v7000, memcpy) \
+  X(cudaMemcpyToArray_ptds_v7000, memcpy) X(cudaMemcpy2DToArray_ptds_v7000, memcpy) \
+  X(cudaMemcpyFromArray_ptds_v7000, memcpy) X(cudaMemcpy2DFromArray_ptds_v7000, memcpy) \
+  X(cudaMemcpyArrayToArray_ptds_v7000, memcpy) X(cudaMemcpy2DArrayToArray_ptds_v7000, memcpy) \
+  X(cudaMemcpyToSymbol_ptds_v7000, memcpy) X(cudaMemcpyFromSymbol_ptds_v7000, memcpy) \
+  X(cudaMemcpyAsync_ptsz_v7000, memcpy) X(cudaMemcpyToArrayAsync_ptsz_v7000, memcpy) \
+  X(cudaMemcpyFromArrayAsync_ptsz_v7000, memcpy) X(cudaMemcpy2DAsync_ptsz_v7000, memcpy) \
+  X(cudaMemcpy2DToArrayAsync_ptsz_v7000, memcpy) X(cudaMemcpy2DFromArrayAsync_ptsz_v7000, memcpy) \
+  X(cudaMemcpyToSymbolAsync_ptsz_v7000, memcpy) X(cudaMemcpyFromSymbolAsync_ptsz_v7000, memcpy) \
+  X(cudaMemcpy3D_ptds_v7000, memcpy) X(cudaMemcpy3DAsync_ptsz_v7000, memcpy) \
+  X(cudaMemcpy3DPeer_ptds_v7000, memcpy) X(cudaMemcpy3DPeerAsync_ptsz_v7000, memcpy) \
+  X(cudaMemcpyBatchAsync_v12080, memcpy) X(cudaMemcpyBatchAsync_ptsz_v12080, memcpy) \
+  X(cudaMemcpy3DBatchAsync_v12080, memcpy) X(cudaMemcpy3DBatchAsync_ptsz_v12080, memcpy) \
+  X(cudaMemcpyBatchAsync_v13000, memcpy) X(cudaMemcpyBatchAsync_ptsz_v13000, memcpy) \
+  X(cudaMemcpy3DBatchAsync_v13000, memcpy) X(cudaMemcpy3DBatchAsync_ptsz_v13000, memcpy) \
+  X(cudaMemset_v3020, memset) X(cudaMemset2D_v3020, memset) X(cudaMemsetAsync_v3020, memset) \
+  X(cudaMemset2DAsync_v3020, memset) X(cudaMemset3D_v3020, memset) X(cudaMemset3DAsync_v3020, memset) \
+  X(cudaMemset_ptds_v7000, memset) X(cudaMemset2D_ptds_v7000, memset) X(cudaMemsetAsync_ptsz_v7000, memset) \
+  X(cudaMemset2DAsync_ptsz_v7000, memset) X(cudaMemset3D_ptds_v7000, memset) \
   X(cudaMemset3DAsync_ptsz_v7000, memset)
 
 #define OHPROF_DRIVER_LAUNCH_APIS(X) \
-  X(cuLaunch, kernel) \
-  X(cuLaunchGrid, kernel) \
-  X(cuLaunchGridAsync, kernel) \
-  X(cuLaunchKernel, kernel) \
-  X(cuLaunchKernel_ptsz, kernel) \
-  X(cuLaunchKernelEx, kernel) \
-  X(cuLaunchKernelEx_ptsz, kernel) \
-  X(cuLaunchCooperativeKernel, kernel) \
-  X(cuLaunchCooperativeKernel_ptsz, kernel) \
-  X(cuLaunchCooperativeKernelMultiDevice, kernel) \
-  X(cuGraphLaunch, graph) \
-  X(cuGraphLaunch_ptsz, graph) \
-  X(cuMemcpyHtoD, memcpy) \
-  X(cuMemcpyDtoH, memcpy) \
-  X(cuMemcpyDtoD, memcpy) \
-  X(cuMemcpyDtoA, memcpy) \
-  X(cuMemcpyAtoD, memcpy) \
-  X(cuMemcpyHtoA, memcpy) \
-  X(cuMemcpyAtoH, memcpy) \
-  X(cuMemcpyAtoA, memcpy) \
-  X(cuMemcpy2D, memcpy) \
-  X(cuMemcpy2DUnaligned, memcpy) \
-  X(cuMemcpy3D, memcpy) \
-  X(cuMemcpyHtoDAsync, memcpy) \
-  X(cuMemcpyDtoHAsync, memcpy) \
-  X(cuMemcpyDtoDAsync, memcpy) \
-  X(cuMemcpyHtoAAsync, memcpy) \
-  X(cuMemcpyAtoHAsync, memcpy) \
-  X(cuMemcpy2DAsync, memcpy) \
-  X(cuMemcpy3DAsync, memcpy) \
-  X(cuMemcpy_v2, memcpy) \
-  X(cuMemcpyHtoD_v2, memcpy) \
-  X(cuMemcpyHtoDAsync_v2, memcpy) \
-  X(cuMemcpyDtoH_v2, memcpy) \
-  X(cuMemcpyDtoHAsync_v2, memcpy) \
-  X(cuMemcpyDtoD_v2, memcpy) \
-  X(cuMemcpyDtoDAsync_v2, memcpy) \
-  X(cuMemcpyAtoH_v2, memcpy) \
-  X(cuMemcpyAtoHAsync_v2, memcpy) \
-  X(cuMemcpyAtoD_v2, memcpy) \
-  X(cuMemcpyDtoA_v2, memcpy) \
-  X(cuMemcpyAtoA_v2, memcpy) \
-  X(cuMemcpy2D_v2, memcpy) \
-  X(cuMemcpy2DUnaligned_v2, memcpy) \
-  X(cuMemcpy2DAsync_v2, memcpy) \
-  X(cuMemcpy3D_v2, memcpy) \
-  X(cuMemcpy3DAsync_v2, memcpy) \
-  X(cuMemcpyHtoA_v2, memcpy) \
-  X(cuMemcpyHtoAAsync_v2, memcpy) \
-  X(cuMemcpy, memcpy) \
-  X(cuMemcpyAsync, memcpy) \
-  X(cuMemcpyPeer, memcpy) \
-  X(cuMemcpyPeerAsync, memcpy) \
-  X(cuMemcpy3DPeer, memcpy) \
-  X(cuMemcpy3DPeerAsync, memcpy) \
-  X(cuMemcpyHtoD_v2_ptds, memcpy) \
-  X(cuMemcpyDtoH_v2_ptds, memcpy) \
-  X(cuMemcpyDtoD_v2_ptds, memcpy) \
-  X(cuMemcpyDtoA_v2_ptds, memcpy) \
-  X(cuMemcpyAtoD_v2_ptds, memcpy) \
-  X(cuMemcpyHtoA_v2_ptds, memcpy) \
-  X(cuMemcpyAtoH_v2_ptds, memcpy) \
-  X(cuMemcpyAtoA_v2_ptds, memcpy) \
-  X(cuMemcpy2D_v2_ptds, memcpy) \
-  X(cuMemcpy2DUnaligned_v2_ptds, memcpy) \
-  X(cuMemcpy3D_v2_ptds, memcpy) \
-  X(cuMemcpy_ptds, memcpy) \
-  X(cuMemcpyPeer_ptds, memcpy) \
-  X(cuMemcpy3DPeer_ptds, memcpy) \
-  X(cuMemcpyAsync_ptsz, memcpy) \
-  X(cuMemcpyHtoAAsync_v2_ptsz, memcpy) \
-  X(cuMemcpyAtoHAsync_v2_ptsz, memcpy) \
-  X(cuMemcpyHtoDAsync_v2_ptsz, memcpy) \
-  X(cuMemcpyDtoHAsync_v2_ptsz, memcpy) \
-  X(cuMemcpyDtoDAsync_v2_ptsz, memcpy) \
-  X(cuMemcpy2DAsync_v2_ptsz, memcpy) \
-  X(cuMemcpy3DAsync_v2_ptsz, memcpy) \
-  X(cuMemcpyPeerAsync_ptsz, memcpy) \
-  X(cuMemcpy3DPeerAsync_ptsz, memcpy) \
-  X(cuMemcpyBatchAsync, memcpy) \
-  X(cuMemcpyBatchAsync_ptsz, memcpy) \
-  X(cuMemcpy3DBatchAsync, memcpy) \
-  X(cuMemcpy3DBatchAsync_ptsz, memcpy) \
-  X(cuMemcpyBatchAsync_v2, memcpy) \
-  X(cuMemcpyBatchAsync_v2_ptsz, memcpy) \
-  X(cuMemcpy3DBatchAsync_v2, memcpy) \
-  X(cuMemcpy3DBatchAsync_v2_ptsz, memcpy) \
-  X(cuMemsetD8, memset) \
-  X(cuMemsetD16, memset) \
-  X(cuMemsetD32, memset) \
-  X(cuMemsetD2D8, memset) \
-  X(cuMemsetD2D16, memset) \
-  X(cuMemsetD2D32, memset) \
-  X(cuMemsetD8Async, memset) \
-  X(cuMemsetD16Async, memset) \
-  X(cuMemsetD32Async, memset) \
-  X(cuMemsetD2D8Async, memset) \
-  X(cuMemsetD2D16Async, memset) \
-  X(cuMemsetD2D32Async, memset) \
-  X(cuMemsetD8_v2, memset) \
-  X(cuMemsetD16_v2, memset) \
-  X(cuMemsetD32_v2, memset) \
-  X(cuMemsetD2D8_v2, memset) \
-  X(cuMemsetD2D16_v2, memset) \
-  X(cuMemsetD2D32_v2, memset) \
-  X(cuMemsetD8_v2_ptds, memset) \
-  X(cuMemsetD16_v2_ptds, memset) \
-  X(cuMemsetD32_v2_ptds, memset) \
-  X(cuMemsetD2D8_v2_ptds, memset) \
-  X(cuMemsetD2D16_v2_ptds, memset) \
-  X(cuMemsetD2D32_v2_ptds, memset) \
-  X(cuMemsetD8Async_ptsz, memset) \
-  X(cuMemsetD16Async_ptsz, memset) \
-  X(cuMemsetD32Async_ptsz, memset) \
-  X(cuMemsetD2D8Async_ptsz, memset) \
-  X(cuMemsetD2D16Async_ptsz, memset) \
+  X(cuLaunch, kernel) X(cuLaunchGrid, kernel) X(cuLaunchGridAsync, kernel) X(cuLaunchKernel, kernel) \
+  X(cuLaunchKernel_ptsz, kernel) X(cuLaunchKernelEx, kernel) X(cuLaunchKernelEx_ptsz, kernel) \
+  X(cuLaunchCooperativeKernel, kernel) X(cuLaunchCooperativeKernel_ptsz, kernel) \
+  X(cuLaunchCooperativeKernelMultiDevice, kernel) X(cuGraphLaunch, graph) X(cuGraphLaunch_ptsz, graph) \
+  X(cuMemcpyHtoD, memcpy) X(cuMemcpyDtoH, memcpy) X(cuMemcpyDtoD, memcpy) X(cuMemcpyDtoA, memcpy) \
+  X(cuMemcpyAtoD, memcpy) X(cuMemcpyHtoA, memcpy) X(cuMemcpyAtoH, memcpy) X(cuMemcpyAtoA, memcpy) \
+  X(cuMemcpy2D, memcpy) X(cuMemcpy2DUnaligned, memcpy) X(cuMemcpy3D, memcpy) X(cuMemcpyHtoDAsync, memcpy) \
+  X(cuMemcpyDtoHAsync, memcpy) X(cuMemcpyDtoDAsync, memcpy) X(cuMemcpyHtoAAsync, memcpy) \
+  X(cuMemcpyAtoHAsync, memcpy) X(cuMemcpy2DAsync, memcpy) X(cuMemcpy3DAsync, memcpy) X(cuMemcpy_v2, memcpy) \
+  X(cuMemcpyHtoD_v2, memcpy) X(cuMemcpyHtoDAsync_v2, memcpy) X(cuMemcpyDtoH_v2, memcpy) \
+  X(cuMemcpyDtoHAsync_v2, memcpy) X(cuMemcpyDtoD_v2, memcpy) X(cuMemcpyDtoDAsync_v2, memcpy) \
+  X(cuMemcpyAtoH_v2, memcpy) X(cuMemcpyAtoHAsync_v2, memcpy) X(cuMemcpyAtoD_v2, memcpy) \
+  X(cuMemcpyDtoA_v2, memcpy) X(cuMemcpyAtoA_v2, memcpy) X(cuMemcpy2D_v2, memcpy) \
+  X(cuMemcpy2DUnaligned_v2, memcpy) X(cuMemcpy2DAsync_v2, memcpy) X(cuMemcpy3D_v2, memcpy) \
+  X(cuMemcpy3DAsync_v2, memcpy) X(cuMemcpyHtoA_v2, memcpy) X(cuMemcpyHtoAAsync_v2, memcpy) \
+  X(cuMemcpy, memcpy) X(cuMemcpyAsync, memcpy) X(cuMemcpyPeer, memcpy) X(cuMemcpyPeerAsync, memcpy) \
+  X(cuMemcpy3DPeer, memcpy) X(cuMemcpy3DPeerAsync, memcpy) X(cuMemcpyHtoD_v2_ptds, memcpy) \
+  X(cuMemcpyDtoH_v2_ptds, memcpy) X(cuMemcpyDtoD_v2_ptds, memcpy) X(cuMemcpyDtoA_v2_ptds, memcpy) \
+  X(cuMemcpyAtoD_v2_ptds, memcpy) X(cuMemcpyHtoA_v2_ptds, memcpy) X(cuMemcpyAtoH_v2_ptds, memcpy) \
+  X(cuMemcpyAtoA_v2_ptds, memcpy) X(cuMemcpy2D_v2_ptds, memcpy) X(cuMemcpy2DUnaligned_v2_ptds, memcpy) \
+  X(cuMemcpy3D_v2_ptds, memcpy) X(cuMemcpy_ptds, memcpy) X(cuMemcpyPeer_ptds, memcpy) \
+  X(cuMemcpy3DPeer_ptds, memcpy) X(cuMemcpyAsync_ptsz, memcpy) X(cuMemcpyHtoAAsync_v2_ptsz, memcpy) \
+  X(cuMemcpyAtoHAsync_v2_ptsz, memcpy) X(cuMemcpyHtoDAsync_v2_ptsz, memcpy) \
+  X(cuMemcpyDtoHAsync_v2_ptsz, memcpy) X(cuMemcpyDtoDAsync_v2_ptsz, memcpy) \
+  X(cuMemcpy2DAsync_v2_ptsz, memcpy) X(cuMemcpy3DAsync_v2_ptsz, memcpy) X(cuMemcpyPeerAsync_ptsz, memcpy) \
+  X(cuMemcpy3DPeerAsync_ptsz, memcpy) X(cuMemcpyBatchAsync, memcpy) X(cuMemcpyBatchAsync_ptsz, memcpy) \
+  X(cuMemcpy3DBatchAsync, memcpy) X(cuMemcpy3DBatchAsync_ptsz, memcpy) X(cuMemcpyBatchAsync_v2, memcpy) \
+  X(cuMemcpyBatchAsync_v2_ptsz, memcpy) X(cuMemcpy3DBatchAsync_v2, memcpy) \
+  X(cuMemcpy3DBatchAsync_v2_ptsz, memcpy) X(cuMemsetD8, memset) X(cuMemsetD16, memset) X(cuMemsetD32, memset) \
+  X(cuMemsetD2D8, memset) X(cuMemsetD2D16, memset) X(cuMemsetD2D32, memset) X(cuMemsetD8Async, memset) \
+  X(cuMemsetD16Async, memset) X(cuMemsetD32Async, memset) X(cuMemsetD2D8Async, memset) \
+  X(cuMemsetD2D16Async, memset) X(cuMemsetD2D32Async, memset) X(cuMemsetD8_v2, memset) \
+  X(cuMemsetD16_v2, memset) X(cuMemsetD32_v2, memset) X(cuMemsetD2D8_v2, memset) X(cuMemsetD2D16_v2, memset) \
+  X(cuMemsetD2D32_v2, memset) X(cuMemsetD8_v2_ptds, memset) X(cuMemsetD16_v2_ptds, memset) \
+  X(cuMemsetD32_v2_ptds, memset) X(cuMemsetD2D8_v2_ptds, memset) X(cuMemsetD2D16_v2_ptds, memset) \
+  X(cuMemsetD2D32_v2_ptds, memset) X(cuMemsetD8Async_ptsz, memset) X(cuMemsetD16Async_ptsz, memset) \
+  X(cuMemsetD32Async_ptsz, memset) X(cuMemsetD2D8Async_ptsz, memset) X(cuMemsetD2D16Async_ptsz, memset) \
   X(cuMemsetD2D32Async_ptsz, memset)
 
 struct ApiClass {
@@ -686,6 +561,8 @@ struct CuptiCollector::State {
   // Stops recording and forces out whatever CUPTI still holds; releases CUPTI. Returns the first error.
   std::optional<Error> stop() {
     std::optional<Error> first;
+    // Without our subscription, CUPTI's activity state may be another tool's: touch nothing.
+    if (subscriber == nullptr && enabled.empty()) return first;
     for (auto it = enabled.rbegin(); it != enabled.rend(); ++it) {
       const CUptiResult status = cuptiActivityDisable(*it);
       if (status != CUPTI_SUCCESS && !first) first = tracing_unavailable(status, "disabling activity");
@@ -705,18 +582,38 @@ struct CuptiCollector::State {
 
 Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOptions& options) {
   if (!options.device_present) return make_error(ExitCode::device_unavailable, "no CUDA device");
+  // CUPTI may call the buffer callbacks from inside any of its functions, and they take the process
+  // mutex: hold it only to read or change the process state, never across a CUPTI call. The `alive`
+  // flag, taken first, keeps a second create() out meanwhile.
   ProcessState& process = process_state();
-  std::unique_lock lock(process.mutex);
-  if (process.collector_alive) {
-    return make_error(ExitCode::internal_error, "a CUPTI collector is already active in this process");
+  bool timestamp_registered = false;
+  bool callbacks_registered = false;
+  {
+    std::lock_guard lock(process.mutex);
+    if (process.collector_alive) {
+      return make_error(ExitCode::internal_error, "a CUPTI collector is already active in this process");
+    }
+    process.collector_alive = true;
+    timestamp_registered = process.timestamp_callback_registered;
+    callbacks_registered = process.buffer_callbacks_registered;
+    process.buffer_bytes = std::max<std::size_t>(options.buffer_bytes, 64 * 1024);
+    process.completed.clear();
   }
+  auto state = std::make_unique<State>();
+  auto fail = [&](Error error) -> Error {
+    (void)state->stop();
+    std::lock_guard lock(process.mutex);
+    process.accepting = false;
+    process.completed.clear();
+    process.collector_alive = false;
+    return error;
+  };
 
   std::uint32_t version = 0;
   if (const CUptiResult status = cuptiGetVersion(&version); status != CUPTI_SUCCESS) {
-    return tracing_unavailable(status, "cuptiGetVersion");
+    return fail(tracing_unavailable(status, "cuptiGetVersion"));
   }
 
-  auto state = std::make_unique<State>();
   char holder[2 * CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN] = {};
   CUpti_SubscriberParams params{};
   params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
@@ -724,58 +621,50 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
   params.oldSubscriberName = holder;
   params.oldSubscriberSize = sizeof(holder);
   const CUptiResult subscribed = cuptiSubscribe_v2(&state->subscriber, ignore_callback, nullptr, &params);
+  if (subscribed != CUPTI_SUCCESS) state->subscriber = nullptr;
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     holder[sizeof(holder) - 1] = '\0';
     const std::string who = holder[0] != '\0' ? fmt::format("CUPTI reports '{}'", holder)
                                               : "for example Nsight Systems or PyTorch's profiler";
-    return make_error(ExitCode::device_unavailable,
-                      fmt::format("another tool holds CUPTI ({}); ohprof cannot trace the GPU in this "
-                                  "process. Under Nsight Systems run ohprof with --no-cupti; otherwise stop "
-                                  "the other profiler",
-                                  who));
+    return fail(make_error(ExitCode::device_unavailable,
+                           fmt::format("another tool holds CUPTI ({}); ohprof cannot trace the GPU in this "
+                                       "process. Under Nsight Systems run ohprof with --no-cupti; otherwise "
+                                       "stop the other profiler",
+                                       who)));
   }
-  if (subscribed != CUPTI_SUCCESS) {
-    state->subscriber = nullptr;
-    return tracing_unavailable(subscribed, "cuptiSubscribe_v2");
-  }
-
-  auto fail = [&](CUptiResult status, const std::string& step) -> Error {
-    Error error = tracing_unavailable(status, step);
-    lock.unlock();  // stop() flushes, and CUPTI's completion callback takes the lock
-    (void)state->stop();
-    return error;
-  };
+  if (subscribed != CUPTI_SUCCESS) return fail(tracing_unavailable(subscribed, "cuptiSubscribe_v2"));
 
   // Once per process, before any activity kind is enabled.
-  if (!process.timestamp_callback_registered) {
+  if (!timestamp_registered) {
     if (const CUptiResult status = cuptiActivityRegisterTimestampCallback(monotonic_timestamp); status != CUPTI_SUCCESS) {
-      return fail(status, "cuptiActivityRegisterTimestampCallback");
+      return fail(tracing_unavailable(status, "cuptiActivityRegisterTimestampCallback"));
     }
+    std::lock_guard lock(process.mutex);
     process.timestamp_callback_registered = true;
   }
-  if (!process.buffer_callbacks_registered) {
+  if (!callbacks_registered) {
     if (const CUptiResult status = cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed);
         status != CUPTI_SUCCESS) {
-      return fail(status, "cuptiActivityRegisterCallbacks");
+      return fail(tracing_unavailable(status, "cuptiActivityRegisterCallbacks"));
     }
+    std::lock_guard lock(process.mutex);
     process.buffer_callbacks_registered = true;
   }
-  process.buffer_bytes = std::max<std::size_t>(options.buffer_bytes, 64 * 1024);
-  process.completed.clear();
-  process.accepting = true;
-
+  {
+    std::lock_guard lock(process.mutex);
+    process.accepting = true;
+  }
   for (const EnabledKind& kind : kEnabledKinds) {
     if (const CUptiResult status = cuptiActivityEnable(kind.kind); status != CUPTI_SUCCESS) {
-      process.accepting = false;
-      return fail(status, fmt::format("enabling {} activity", kind.name));
+      return fail(tracing_unavailable(status, fmt::format("enabling {} activity", kind.name)));
     }
     state->enabled.push_back(kind.kind);
   }
-  std::size_t stale_dropped = 0;  // resets on read: start counting from here
+  std::size_t stale_dropped = 0;  // the count resets on read: start counting from here
   (void)cuptiActivityGetNumDroppedRecords(nullptr, 0, &stale_dropped);
 
+  std::lock_guard lock(process.mutex);
   state->session = process.next_session++;
-  process.collector_alive = true;
   return std::unique_ptr<CuptiCollector>(new CuptiCollector(std::move(state)));
 }
 

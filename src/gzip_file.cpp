@@ -180,7 +180,10 @@ GzipOutputFile::~GzipOutputFile() {
 Result<std::unique_ptr<GzipOutputFile>> GzipOutputFile::create(const std::string& path) {
   const std::filesystem::path target(path);
   const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : ".";
-  std::string temp = (folder / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::string temp_name = ".";  // built step by step: GCC 12 warns falsely (-Wrestrict) on "." + string
+  temp_name += target.filename().string();
+  temp_name += ".XXXXXX";
+  std::string temp = (folder / temp_name).string();
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) return output_error(path, std::strerror(errno));
   ::fchmod(fd, 0644);

@@ -161,6 +161,35 @@ json context_to_json(const RunContext& context) {
               {"cpu_threads", context.cpu_threads}};
 }
 
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+json output_check_to_json(const std::optional<PathOutputCheck>& check) {
+  if (!check) return nullptr;
+  return json{{"reference", check->reference},         {"passed", check->passed},
+              {"max_abs_diff", optional_number(check->max_abs_diff)},
+              {"max_rel_diff", optional_number(check->max_rel_diff)},
+              {"atol", check->atol},                   {"rtol", check->rtol},
+              {"detail", check->detail}};
+}
+
+json compare_config_to_json(const std::optional<CompareConfig>& config) {
+  if (!config) return nullptr;
+  return json{{"paths", config->paths},           {"min_runs", config->min_runs},
+              {"max_runs", config->max_runs},     {"min_time_s", config->min_time_s},
+              {"max_rse", config->max_rse},       {"time_limit_s", config->time_limit_s},
+              {"check_outputs", config->check_outputs}};
+}
+
+json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
+  if (!artifacts) return nullptr;
+  return json{{"model", artifacts->model},
+              {"exported_program", artifacts->exported_program},
+              {"aoti_package", artifacts->aoti_package},
+              {"cached", artifacts->cached},
+              {"export_ns", optional_ns(artifacts->export_ns)},
+              {"aoti_compile_ns", optional_ns(artifacts->aoti_compile_ns)}};
+}
+
 json path_to_json(const PathResult& path) {
   json out{{"name", path.name},
            {"artifact", path.artifact},
@@ -168,7 +197,8 @@ json path_to_json(const PathResult& path) {
            {"warmup_ns", path.warmup_ns},
            {"samples_ns", path.wall_ns},
            {"wall_ns", summary_to_json(path.wall)},
-           {"stop_reason", path.stop_reason}};
+           {"stop_reason", path.stop_reason},
+           {"output_check", output_check_to_json(path.output_check)}};
   if (path.breakdown) {
     out["split"] = breakdown_to_json(*path.breakdown);
   } else {
@@ -201,6 +231,11 @@ json report_to_json(const Report& report) {
   for (const auto& path : report.paths) paths.push_back(path_to_json(path));
   json kernel_diffs = json::array();
   for (const auto& diff : report.kernel_diffs) kernel_diffs.push_back(kernel_diff_to_json(diff));
+  json ratios = json::array();
+  for (const auto& ratio : report.ratios) {
+    ratios.push_back(json{{"faster", ratio.faster}, {"slower", ratio.slower}, {"ratio", ratio.ratio},
+                          {"stddev", ratio.stddev}});
+  }
   return json{{"schema_version", kReportSchemaVersion},
               {"kind", report.kind},
               {"trace", trace_source_to_json(report.trace)},
@@ -209,8 +244,12 @@ json report_to_json(const Report& report) {
                {{"warmup", report.config.warmup},
                 {"runs", report.config.runs},
                 {"seed", report.config.seed},
-                {"inputs", report.config.inputs}}},
+                {"inputs", report.config.inputs},
+                {"compare", compare_config_to_json(report.config.compare)}}},
+              {"artifacts", artifacts_to_json(report.artifacts)},
               {"paths", paths},
+              {"ratios", ratios},
+              {"stop_reason", report.stop_reason},
               {"kernel_diffs", kernel_diffs},
               {"interrupted", report.interrupted},
               {"warnings", report.warnings}};

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <array>
-#include <istream>
 #include <limits>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <unordered_set>
 
 #include "ohprof/gzip_file.hpp"
+#include "ohprof/json_stream.hpp"
+#include "ohprof/table_printer.hpp"
 
 namespace ohprof {
 
@@ -160,7 +160,7 @@ Category classify_category(std::string_view cat) {
       "xpu_driver"sv,      "collective_comm"sv,     "privateuse1_runtime"sv,  "privateuse1_driver"sv,
       "mlu_user_annotation"sv, "ac2g"sv,            "fwdbwd"sv,               "async_cpu_to_gpu"sv,
       "Trace"sv,           "Memcpy"sv,              "Memset"sv,               "Kernel"sv,
-      "Runtime"sv,         "Driver"sv};
+      "Runtime"sv,         "Driver"sv,              "ohprof"sv /* tracks added by --export-trace */};
   for (std::string_view known : kKnown) {
     if (cat == known) return Category::known_unused;
   }
@@ -256,37 +256,37 @@ struct PendingEvent {
 
 constexpr std::size_t kMaxExampleReasons = 5;
 
-class KinetoSax {
+class KinetoSax final : public JsonHandler {
  public:
   explicit KinetoSax(KinetoTrace& trace) : m_trace(trace) {}
 
-  // --- nlohmann SAX interface ---
-  bool null() { return on_scalar_non_number(); }
-  bool boolean(bool /*value*/) { return on_scalar_non_number(); }
-  bool number_integer(std::int64_t value) {
+  // --- JsonHandler ---
+  void null() override { on_scalar_non_number(); }
+  void boolean(bool /*value*/) override { on_scalar_non_number(); }
+  void number_integer(std::int64_t value) override {
     if (NumberField* field = number_target()) {
       field->state = NumberField::State::integer;
       field->integer = value;
       field->integer_overflow = false;
     }
-    return on_scalar();
+    on_scalar();
   }
-  bool number_unsigned(std::uint64_t value) {
+  void number_unsigned(std::uint64_t value) override {
     if (NumberField* field = number_target()) {
       field->state = NumberField::State::integer;
       field->integer_overflow = value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
       field->integer = static_cast<std::int64_t>(value);
     }
-    return on_scalar();
+    on_scalar();
   }
-  bool number_float(double /*value*/, const std::string& text) {
+  void number_text(const std::string& text) override {
     if (NumberField* field = number_target()) {
       field->state = NumberField::State::text;
       field->text.assign(text);
     }
-    return on_scalar();
+    on_scalar();
   }
-  bool string(std::string& value) {
+  void string(std::string& value) override {
     if (in_event_level()) {
       switch (m_event_key) {
         case EventKey::ph: m_event.ph.assign(value); break;
@@ -307,11 +307,9 @@ class KinetoSax {
     } else if (NumberField* field = number_target()) {
       field->state = NumberField::State::not_a_number;
     }
-    return on_scalar();
+    on_scalar();
   }
-  bool binary(std::vector<std::uint8_t>& /*value*/) { return on_scalar_non_number(); }
-
-  bool start_object(std::size_t /*elements*/) {
+  void start_object() override {
     on_container_value();
     ++m_depth;
     if (m_events_depth != 0 && m_depth == m_events_depth + 1) {
@@ -329,10 +327,9 @@ class KinetoSax {
     } else if (m_depth == 1) {
       m_root_seen = true;
     }
-    return true;
   }
 
-  bool end_object() {
+  void end_object() override {
     if (m_in_args && m_depth == m_events_depth + 2) {
       m_in_args = false;
     } else if (m_in_event && m_depth == m_events_depth + 1) {
@@ -343,10 +340,9 @@ class KinetoSax {
       if (m_prop_id) m_device_names.emplace(*m_prop_id, m_prop_name);
     }
     --m_depth;
-    return true;
   }
 
-  bool start_array(std::size_t /*elements*/) {
+  void start_array() override {
     on_container_value();
     ++m_depth;
     if (m_depth == 1) {  // a bare array of events is also a Chrome trace
@@ -364,17 +360,15 @@ class KinetoSax {
       ++m_trace.timeline.counters.skipped_events;
       note_skip(fmt::format("entry {} of traceEvents is not an object", m_trace.stats.events));
     }
-    return true;
   }
 
-  bool end_array() {
+  void end_array() override {
     if (m_depth == m_events_depth) m_events_depth = 0;
     if (m_depth == m_props_depth) m_props_depth = 0;
     --m_depth;
-    return true;
   }
 
-  bool key(std::string& key) {
+  void key(std::string& key) override {
     if (m_depth == 1 && m_events_depth != 1) {
       m_root_key = key == "traceEvents"sv         ? RootKey::trace_events
                    : key == "deviceProperties"sv  ? RootKey::device_properties
@@ -386,23 +380,11 @@ class KinetoSax {
     } else if (m_in_prop && m_depth == m_props_depth + 1) {
       m_prop_key = key == "id"sv ? PropKey::id : key == "name"sv ? PropKey::name : PropKey::other;
     }
-    return true;
-  }
-
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/, const nlohmann::detail::exception& ex) {
-    std::string message = ex.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> "parse error at ..."
-    if (const auto close = message.find("] "); message.rfind("[json.exception.", 0) == 0 && close != std::string::npos) {
-      message.erase(0, close + 2);
-    }
-    m_parse_error = message;
-    return false;
   }
 
   // --- results ---
   [[nodiscard]] bool found_events() const { return m_found_events; }
   [[nodiscard]] bool root_seen() const { return m_root_seen; }
-  [[nodiscard]] const std::optional<std::string>& parse_error_message() const { return m_parse_error; }
   [[nodiscard]] const std::map<std::int64_t, std::string>& device_names() const { return m_device_names; }
   [[nodiscard]] const std::vector<std::string>& skip_examples() const { return m_skip_examples; }
   [[nodiscard]] const std::map<std::string, std::uint64_t>& unknown_categories() const { return m_unknown; }
@@ -442,7 +424,7 @@ class KinetoSax {
     if (NumberField* field = number_target()) field->state = NumberField::State::not_a_number;
   }
 
-  bool on_scalar() {
+  void on_scalar() {
     if (in_property_level() && m_prop_key == PropKey::id) m_prop_id = as_integer(m_prop_id_field);
     if (m_events_depth != 0 && m_depth == m_events_depth) {
       // A scalar where an event object belongs.
@@ -451,15 +433,14 @@ class KinetoSax {
       ++m_trace.timeline.counters.skipped_events;
       note_skip(fmt::format("entry {} of traceEvents is not an object", m_trace.stats.events));
     }
-    return true;
   }
 
   // An object or array opens at the current position: where a number belongs, it is not one.
   void on_container_value() { mark_event_field_not_a_number(); }
 
-  bool on_scalar_non_number() {
+  void on_scalar_non_number() {
     mark_event_field_not_a_number();
-    return on_scalar();
+    on_scalar();
   }
 
   void note_skip(std::string reason) {
@@ -651,7 +632,6 @@ class KinetoSax {
   std::map<std::int64_t, std::string> m_device_names;
   std::vector<std::string> m_skip_examples;
   std::map<std::string, std::uint64_t> m_unknown;
-  std::optional<std::string> m_parse_error;
 };
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
@@ -661,10 +641,6 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
     out += part;
   }
   return out;
-}
-
-std::string format_us(std::int64_t ns) {
-  return fmt::format("{}{}.{:03d} us", ns < 0 ? "-" : "", (ns < 0 ? -ns : ns) / 1000, (ns < 0 ? -ns : ns) % 1000);
 }
 
 // After parsing: order the records, link ops to launches, choose the iteration windows, and turn
@@ -731,7 +707,7 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
       if (window.end_ns > trace.recorded_end_ns) {
         trace.warnings.push_back(fmt::format(
             "ProfilerStep#{} ends {} after the last event of the trace; its window is cut at the end of the recording",
-            window.index, format_us(window.end_ns - trace.recorded_end_ns)));
+            window.index, format_duration(static_cast<double>(window.end_ns - trace.recorded_end_ns))));
         window.end_ns = std::max(window.start_ns, trace.recorded_end_ns);
       }
     }
@@ -768,21 +744,17 @@ class MemoryBuffer : public std::streambuf {
 Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string& label) {
   KinetoTrace trace;
   KinetoSax sax(trace);
-  std::istream stream(&input);
+  std::optional<JsonParseError> error;
   try {
-    (void)nlohmann::json::sax_parse(stream, &sax, nlohmann::json::input_format_t::json, true, false);
+    error = parse_json_stream(input, sax);
   } catch (const std::bad_alloc&) {
     return make_error(ExitCode::internal_error, fmt::format("out of memory while reading '{}'", label));
-  } catch (const std::exception& e) {
-    return make_error(ExitCode::invalid_trace, fmt::format("'{}' could not be read: {}", label, e.what()));
   }
-  if (const auto& error = sax.parse_error_message()) {
-    // The parser stopped at the end of the input in the middle of a value: the file was cut short.
-    const bool at_end = input.sgetc() == std::char_traits<char>::eof();
-    const bool truncated = at_end && error->find("; expected end of input") == std::string::npos;
-    return make_error(ExitCode::invalid_trace, fmt::format("'{}' is not valid JSON{}: {}", label,
-                                                           truncated ? " (it ends in the middle of a value: truncated?)" : "",
-                                                           *error));
+  if (error) {
+    return make_error(ExitCode::invalid_trace,
+                      fmt::format("'{}' is not valid JSON{}: {} at byte {}", label,
+                                  error->at_end_of_input ? " (it ends in the middle of a value: truncated?)" : "",
+                                  error->message, error->byte_offset));
   }
   if (!sax.found_events()) {
     return make_error(ExitCode::invalid_trace,

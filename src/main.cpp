@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
 
   std::vector<Subcommand> subcommands;
   subcommands.push_back(add_run_command(app, invocation));
+  subcommands.push_back(add_compare_command(app, invocation));
   subcommands.push_back(add_analyze_command(app, invocation));
 
   try {

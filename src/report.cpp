@@ -31,4 +31,20 @@ RunContext make_base_context(const std::vector<std::string>& argv) {
   return context;
 }
 
+std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths) {
+  std::vector<PathRatio> ratios;
+  const PathResult* fastest = nullptr;
+  for (const auto& path : paths) {
+    if (path.wall.count == 0) continue;
+    if (fastest == nullptr || path.wall.mean < fastest->wall.mean) fastest = &path;
+  }
+  if (fastest == nullptr) return ratios;
+  for (const auto& path : paths) {
+    if (&path == fastest || path.wall.count == 0) continue;
+    const Ratio ratio = ratio_of_means(path.wall, fastest->wall);
+    ratios.push_back(PathRatio{fastest->name, path.name, ratio.value, ratio.stddev});
+  }
+  return ratios;
+}
+
 }  // namespace ohprof

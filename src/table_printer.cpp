@@ -140,10 +140,30 @@ std::string format_run_table(const Report& report) {
                        t.path, t.compressed ? "gzip, " : "", static_cast<double>(t.json_bytes) / 1e6, t.events,
                        t.events_kept, t.events_ignored, t.events_skipped, t.iterations_from);
   }
+  if (report.artifacts) {
+    const ArtifactSummary& a = *report.artifacts;
+    out += fmt::format("model:  {}{}\n", a.model.empty() ? a.exported_program : a.model,
+                       a.cached ? "  (exported program and AOTI package from the cache)" : "");
+    if (a.export_ns || a.aoti_compile_ns) {
+      out += fmt::format("build:  torch.export {}, AOTI compile {}\n",
+                         a.export_ns ? format_duration(static_cast<double>(*a.export_ns)) : std::string("-"),
+                         a.aoti_compile_ns ? format_duration(static_cast<double>(*a.aoti_compile_ns)) : std::string("-"));
+    }
+  }
+  const bool compare = report.kind == "compare";
   for (const auto& path : report.paths) {
     const SampleSummary& wall = path.wall;
     out += fmt::format("\npath {}  ({})\n", path.name, path.artifact);
-    out += fmt::format("  load:          {}\n", format_duration(static_cast<double>(path.load_ns)));
+    out += fmt::format("  {}{}\n", compare ? "ready in:      " : "load:          ",
+                       format_duration(static_cast<double>(path.load_ns)));
+    if (path.output_check) {
+      const PathOutputCheck& check = *path.output_check;
+      out += fmt::format("  outputs:       {} vs {} (max abs diff {}, max rel diff {}; atol {:g}, rtol {:g}){}\n",
+                         check.passed ? "match" : "DIFFER", check.reference,
+                         check.max_abs_diff ? fmt::format("{:.3g}", *check.max_abs_diff) : std::string("-"),
+                         check.max_rel_diff ? fmt::format("{:.3g}", *check.max_rel_diff) : std::string("-"),
+                         check.atol, check.rtol, check.detail.empty() ? std::string() : ": " + check.detail);
+    }
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
       if (path.breakdown) out += format_split(*path.breakdown);
@@ -154,13 +174,21 @@ std::string format_run_table(const Report& report) {
     out += fmt::format("  range:         {} … {}\n", format_duration(wall.min), format_duration(wall.max));
     out += fmt::format("  noise:         {:.1f}% (σ/mean)   outliers: {}   n = {}{}\n",
                        wall.relative_noise * 100.0, wall.outliers, wall.count,
-                       path.stop_reason == "runs reached" ? std::string() : "  (" + path.stop_reason + ")");
+                       path.stop_reason == "runs reached" || compare ? std::string() : "  (" + path.stop_reason + ")");
     if (!path.split_unavailable_reason.empty()) {
       out += fmt::format("  device split:  unavailable: {}\n", path.split_unavailable_reason);
     }
     if (path.breakdown) out += format_split(*path.breakdown);
   }
   for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);
+  if (compare) {
+    out += fmt::format("\nstopped: {}\n", report.stop_reason);
+    if (!report.ratios.empty()) out += "\nsummary (ratio of mean wall times)\n";
+    for (const auto& ratio : report.ratios) {
+      out += fmt::format("  {} ran {:.2f} ± {:.2f} times faster than {}\n", ratio.faster, ratio.ratio, ratio.stddev,
+                         ratio.slower);
+    }
+  }
   return out;
 }
 

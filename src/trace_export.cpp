@@ -181,9 +181,13 @@ std::string us_text(std::int64_t ns) {
   return fmt::format("{}{}.{:03d}", negative ? "-" : "", magnitude / 1000, magnitude % 1000);
 }
 
+// Writes the added events to the output as they are made, through a small buffer.
 class EventWriter {
  public:
-  explicit EventWriter(std::int64_t pid) : m_pid(pid) {}
+  EventWriter(std::int64_t pid, GzipOutputFile& output) : m_pid(pid), m_output(output) {}
+  ~EventWriter() { flush(); }
+  EventWriter(const EventWriter&) = delete;
+  EventWriter& operator=(const EventWriter&) = delete;
 
   void metadata(const char* what, std::int64_t tid, const std::string& args) {
     separator();
@@ -198,14 +202,21 @@ class EventWriter {
                    name, m_pid, tid, us_text(start_ns), us_text(end_ns - start_ns), args);
   }
 
-  [[nodiscard]] const std::string& text() const { return m_text; }
+  void flush() {
+    m_output.write(m_text);
+    m_text.clear();
+  }
 
  private:
   void separator() {
-    if (!m_text.empty()) m_text += ",\n";
+    if (m_any) m_text += ",\n";
+    m_any = true;
+    if (m_text.size() >= 64 * 1024) flush();
   }
   std::int64_t m_pid;
+  GzipOutputFile& m_output;
   std::string m_text;
+  bool m_any = false;
 };
 
 std::string split_args(const BusySplit& split) {
@@ -215,10 +226,10 @@ std::string split_args(const BusySplit& split) {
       split.idle.tail_ns, split.spill_ns, split.ops);
 }
 
-// The added events, without a leading comma.
-std::string split_events(const KinetoTrace& trace, const PathBreakdown& split) {
+// Writes the added events, without a leading comma.
+void write_split_events(const KinetoTrace& trace, const PathBreakdown& split, GzipOutputFile& output) {
   const std::int64_t pid = trace.max_numeric_pid + 1;
-  EventWriter writer(pid);
+  EventWriter writer(pid, output);
   const std::vector<WindowSplitTracks> windows = build_split_tracks(trace.timeline);
   std::vector<StreamKey> streams;
   if (!windows.empty()) {
@@ -252,12 +263,12 @@ std::string split_events(const KinetoTrace& trace, const PathBreakdown& split) {
       }
     }
   }
-  return writer.text();
 }
 
-// Streams the input to the output, inserting `extra` (events without a leading comma) at the end of
-// the traceEvents array. A small scanner follows strings and nesting to find that array's ']'.
-Status copy_with_events(GzipInputBuffer& input, GzipOutputFile& output, const std::string& extra,
+// Streams the input to the output, calling `write_extra` (events without a leading comma) at the end
+// of the traceEvents array. A small scanner follows strings and nesting to find that array's ']'.
+template <typename WriteExtra>
+Status copy_with_events(GzipInputBuffer& input, GzipOutputFile& output, const WriteExtra& write_extra,
                         const std::string& input_path) {
   constexpr std::size_t kChunk = 256 * 1024;
   std::string buffer(kChunk, '\0');
@@ -314,7 +325,7 @@ Status copy_with_events(GzipInputBuffer& input, GzipOutputFile& output, const st
           if (!inserted && events_depth != 0 && depth == events_depth) {
             output.write(std::string_view(buffer).substr(flushed, i - flushed));
             output.write(events_nonempty ? ",\n" : "\n");
-            output.write(extra);
+            write_extra();
             output.write("\n");
             flushed = i;
             inserted = true;
@@ -347,8 +358,9 @@ Status export_trace_with_split(const std::string& input_path, const std::string&
   if (!input.ok()) return input.error();
   auto output = GzipOutputFile::create(output_path);
   if (!output.ok()) return output.error();
-  const std::string extra = split_events(trace, split);
-  if (Status copied = copy_with_events(**input, **output, extra, input_path); !copied.ok()) return copied;
+  GzipOutputFile& out = **output;
+  const auto write_extra = [&] { write_split_events(trace, split, out); };
+  if (Status copied = copy_with_events(**input, out, write_extra, input_path); !copied.ok()) return copied;
   return (*output)->commit();
 }
 

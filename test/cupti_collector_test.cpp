@@ -231,6 +231,23 @@ TEST_F(CuptiCollectorTest, OnlyOneCollectorAtATime) {
   EXPECT_TRUE(third);
 }
 
+TEST_F(CuptiCollectorTest, SurvivesBufferCallbacksFromInsideCuptiCalls) {
+  // Would deadlock if the collector held its lock across a CUPTI call.
+  for (const char* function : {"cuptiActivityEnable", "cuptiActivityDisable", "cuptiActivityFlushAll",
+                               "cuptiActivityPushExternalCorrelationId", "cuptiActivityPopExternalCorrelationId",
+                               "cuptiActivityGetNumDroppedRecords"}) {
+    fake_cupti::call_buffer_callbacks_inside(function);
+  }
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{1, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  auto collection = collector->finish(loop.iterations);
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  EXPECT_TRUE(collection->timeline.ops.empty());
+  EXPECT_GT(fake_cupti::buffers_requested(), 8u);
+}
+
 // ---- degrading honestly -----------------------------------------------------------------------------
 
 TEST_F(CuptiCollectorTest, NoDeviceMeansNoCuptiCallAtAll) {
@@ -250,6 +267,7 @@ TEST_F(CuptiCollectorTest, NamesTheToolThatHoldsCupti) {
             "another tool holds CUPTI (CUPTI reports 'Nsight Systems'); ohprof cannot trace the GPU in this "
             "process. Under Nsight Systems run ohprof with --no-cupti; otherwise stop the other profiler");
   EXPECT_TRUE(fake_cupti::ever_enabled().empty());
+  EXPECT_TRUE(fake_cupti::flush_flags().empty());  // the holder's buffers are left alone
 }
 
 TEST_F(CuptiCollectorTest, SaysWhoMayHoldCuptiWhenCuptiDoesNotName) {

@@ -10,6 +10,7 @@
 #include "ohprof/device_request.hpp"
 #include "ohprof/error.hpp"
 #include "ohprof/input_spec.hpp"
+#include "ohprof/path_runner.hpp"
 #include "ohprof/report.hpp"
 
 namespace ohprof {
@@ -19,6 +20,9 @@ struct AotiLoadOptions {
   DeviceRequest device;
   std::vector<InputSpec> inputs;
   std::uint64_t seed = 0;
+  // Run on these tensors (shared with the other paths of `compare`) instead of making random ones;
+  // `inputs` then describes them.
+  TensorBundlePtr tensors;
 };
 
 // What LibTorch in this process offers.
@@ -30,13 +34,11 @@ struct TorchRuntimeInfo {
 };
 TorchRuntimeInfo torch_runtime_info();
 
-class AotiRunner {
+// The "aoti" path. build_ns(): the loader's constructor plus a first call that checks the inputs.
+class AotiRunner : public PathRunner {
  public:
   static Result<std::unique_ptr<AotiRunner>> load(const AotiLoadOptions& options);
-  virtual ~AotiRunner() = default;
 
-  // Runs the package once on the prepared inputs and waits for the device.
-  virtual Status run_once() = 0;
   [[nodiscard]] virtual DeviceDescription device() const = 0;
   // Warnings met while loading (e.g. input checks enabled because the package lacks ohprof metadata).
   [[nodiscard]] virtual std::vector<std::string> warnings() const = 0;

@@ -24,6 +24,7 @@ struct Invocation {
 };
 
 Subcommand add_run_command(CLI::App& parent, const Invocation& invocation);
+Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation);
 
 }  // namespace ohprof

@@ -14,6 +14,7 @@
 // CUSTOM0/1), so every kernel, copy and fill is attributed to its iteration through its launch call,
 // whichever API launched it (runtime, driver or a CUDA graph launch). Warm-up iterations are tagged
 // too and their records are left out of the Timeline.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -73,9 +74,8 @@ class CuptiCollector final : public IterationObserver {
   // unavailable: ..."), e.g. a push/pop failed during the loop.
   Result<CuptiCollection> finish(const std::vector<IterationWindow>& iterations);
 
-  struct State;  // defined in src/cupti_collector.cpp
-
  private:
+  struct State;  // defined in src/cupti_collector.cpp
   explicit CuptiCollector(std::unique_ptr<State> state);
   std::unique_ptr<State> m_state;
 };

@@ -15,6 +15,7 @@ enum class ExitCode : int {
   output_error = 8,        // a report could not be written
   model_error = 9,         // the model failed while running
   output_mismatch = 10,    // --check-outputs strict: paths disagree
+  model_not_found = 11,    // --model module:factory names a module or attribute that does not exist
   interrupted = 130,       // SIGINT: what was measured is still written
 };
 

@@ -33,11 +33,53 @@ struct RunContext {
   int cpu_threads = 0;         // intra-op threads LibTorch used
 };
 
+// `compare`: the paths asked for and the adaptive stopping rule (docs/metrics.md, "Stopping").
+struct CompareConfig {
+  std::vector<std::string> paths;
+  int min_runs = 0;
+  int max_runs = 0;
+  double min_time_s = 0;
+  double max_rse = 0;
+  double time_limit_s = 0;
+  std::string check_outputs;  // "warn", "strict" or "off"
+};
+
 struct RunConfig {
-  int warmup = 0;
-  int runs = 0;
+  int warmup = 0;                   // per path
+  int runs = 0;                     // `run`: measured iterations; `compare`: see `compare`
   std::uint64_t seed = 0;
   std::vector<std::string> inputs;  // "[1, 3, 224, 224]:float32"
+  std::optional<CompareConfig> compare;
+};
+
+// `compare`: a path's outputs against the reference path's (docs/metrics.md, "Output check").
+struct PathOutputCheck {
+  std::string reference;              // the path compared against ("eager", or the first path)
+  bool passed = false;                // every element within atol + rtol * |reference|
+  std::optional<double> max_abs_diff;
+  std::optional<double> max_rel_diff;
+  double atol = 0;
+  double rtol = 0;
+  std::string detail;                 // why it failed
+};
+
+// `compare`: how much faster one path ran than another (hyperfine's "a ran 1.42 ± 0.04 times faster
+// than b"): ratio of mean wall times, with first-order propagated error (docs/metrics.md, "Ratios").
+struct PathRatio {
+  std::string faster;
+  std::string slower;
+  double ratio = 0;
+  double stddev = 0;
+};
+
+// `compare`: where the model's artifacts came from and what building them cost.
+struct ArtifactSummary {
+  std::string model;                    // module:factory, when given
+  std::string exported_program;         // the torch.export program every path was built from
+  std::string aoti_package;
+  bool cached = false;                  // reused from the artifact cache
+  std::optional<std::int64_t> export_ns;        // torch.export, when done in this run
+  std::optional<std::int64_t> aoti_compile_ns;  // AOTInductor compile and package, when done in this run
 };
 
 // One deployment path (aoti, compile, eager, ...) measured under the run's config.
@@ -51,6 +93,7 @@ struct PathResult {
   std::string stop_reason;            // why measurement stopped ("runs reached", "interrupted")
   std::string split_unavailable_reason;  // why no device-time split exists, when none does
   std::optional<PathBreakdown> breakdown;  // the device-time split (breakdown.hpp), when one exists
+  std::optional<PathOutputCheck> output_check;  // compare: outputs against the reference path
 };
 
 // Where an `ohprof analyze` report's data came from: a profiler trace file, not a live run
@@ -76,6 +119,9 @@ struct Report {
   RunConfig config;
   std::vector<PathResult> paths;
   std::vector<KernelSetDiff> kernel_diffs;  // kernel-set diffs between paths (compare / analyze)
+  std::optional<ArtifactSummary> artifacts;  // compare
+  std::vector<PathRatio> ratios;             // compare: the fastest path against each other path
+  std::string stop_reason;                   // compare: why measurement stopped (all paths together)
   bool interrupted = false;
   std::vector<std::string> warnings;
 };
@@ -84,6 +130,10 @@ struct Report {
 // (version, sha, CUDA/CUPTI versions, argv, date, hostname). The device and torch
 // fields are filled by the path that ran.
 RunContext make_base_context(const std::vector<std::string>& argv);
+
+// The fastest path (lowest mean wall time) against each other measured path, in path order
+// (docs/metrics.md, "Ratios").
+std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths);
 
 // "2026-11-30T07:00:00Z" for the current time.
 std::string utc_timestamp_now();

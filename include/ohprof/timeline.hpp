@@ -73,3 +73,17 @@ struct Timeline {
 };
 
 }  // namespace ohprof
+
+namespace ohprof {
+
+// The part of `all` that belongs to the iterations with index in [first, last]: those windows, the
+// launch calls attributed to them (by their `iteration`, else by start time inside a selected window),
+// the device ops those calls launched (ops without a launch call: by start time), and the sync calls
+// that start inside the windows. Indices (windows and launch iterations) are shifted by -first.
+// Counters are copied unchanged: they describe the whole collection.
+// `compare` tags path p's iteration i as p * kIterationsPerPath + i and splits the collection with this.
+Timeline select_iterations(const Timeline& all, std::int64_t first, std::int64_t last);
+
+inline constexpr std::int64_t kIterationsPerPath = std::int64_t{1} << 32;
+
+}  // namespace ohprof

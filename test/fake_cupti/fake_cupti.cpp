@@ -45,6 +45,7 @@ struct State {
   std::string subscriber_name;
   std::size_t buffers_requested = 0;
   std::size_t misaligned = 0;
+  std::set<std::string> callbacks_inside;
 };
 
 State& state() {
@@ -52,13 +53,41 @@ State& state() {
   return *s;
 }
 
+// A buffer requested and handed back empty on the calling thread.
+void empty_round_trip() {
+  CUpti_BuffersCallbackRequestFunc request = nullptr;
+  CUpti_BuffersCallbackCompleteFunc complete = nullptr;
+  {
+    std::lock_guard lock(state().mutex);
+    request = state().request;
+    complete = state().complete;
+  }
+  if (request == nullptr || complete == nullptr) return;
+  std::uint8_t* buffer = nullptr;
+  std::size_t size = 0;
+  std::size_t max_records = 0;
+  request(&buffer, &size, &max_records);
+  {
+    std::lock_guard lock(state().mutex);
+    ++state().buffers_requested;
+  }
+  if (buffer != nullptr) complete(nullptr, 0, buffer, size, 0);
+}
+
 // Logs the call; returns the scripted failure for it, or CUPTI_SUCCESS.
 CUptiResult enter(const char* function) {
-  std::lock_guard lock(state().mutex);
-  ++state().call_counter;
-  state().calls.emplace_back(function);
-  const auto it = state().failures.find(function);
-  return it == state().failures.end() ? CUPTI_SUCCESS : it->second;
+  bool round_trip = false;
+  CUptiResult result = CUPTI_SUCCESS;
+  {
+    std::lock_guard lock(state().mutex);
+    ++state().call_counter;
+    state().calls.emplace_back(function);
+    const auto it = state().failures.find(function);
+    if (it != state().failures.end()) result = it->second;
+    round_trip = state().callbacks_inside.count(function) != 0;
+  }
+  if (round_trip) empty_round_trip();
+  return result;
 }
 
 std::deque<std::string>& interned() {
@@ -131,6 +160,7 @@ void reset() {
   s.subscriber_name.clear();
   s.buffers_requested = 0;
   s.misaligned = 0;
+  s.callbacks_inside.clear();
 }
 
 void fail(const std::string& function, CUptiResult code) {
@@ -158,6 +188,11 @@ Buffer& Buffer::add_unknown_kind() {
   CUpti_ActivityAPI record{};
   record.kind = static_cast<CUpti_ActivityKind>(0x7ffffff0);
   return add(record);
+}
+
+void call_buffer_callbacks_inside(const std::string& function) {
+  std::lock_guard lock(state().mutex);
+  state().callbacks_inside.insert(function);
 }
 
 void deliver_at_flush(const Buffer& buffer) {

@@ -47,6 +47,10 @@ class Buffer {
   std::vector<std::uint8_t> m_bytes;
 };
 
+// From now on, every call of `function` asks for a buffer and hands it back empty, on the calling
+// thread, before returning (CUPTI may call the buffer callbacks from inside any of its functions).
+void call_buffer_callbacks_inside(const std::string& function);
+
 // Delivered through the completion callback, from another thread, at the next cuptiActivityFlushAll.
 void deliver_at_flush(const Buffer& buffer);
 // Delivered now, from another thread (as CUPTI does when a buffer fills during the run).

@@ -1,0 +1,141 @@
+#include "ohprof/interleaved_loop.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "ohprof/interrupt.hpp"
+
+namespace ohprof {
+
+std::vector<std::int64_t> InterleavedPathResult::wall_ns() const {
+  std::vector<std::int64_t> walls;
+  walls.reserve(iterations.size());
+  for (const auto& window : iterations) walls.push_back(window.end_ns - window.start_ns);
+  return walls;
+}
+
+double relative_standard_error(const SampleSummary& summary) {
+  if (summary.count < 2 || summary.mean == 0) return summary.count < 2 ? INFINITY : 0;
+  return summary.stddev / (summary.mean * std::sqrt(static_cast<double>(summary.count)));
+}
+
+std::string unmet_criteria(const AdaptiveStopping& stopping, const std::vector<std::int64_t>& wall_ns) {
+  std::vector<std::string> unmet;
+  if (static_cast<int>(wall_ns.size()) < stopping.min_runs) {
+    unmet.push_back(fmt::format("runs {} < {}", wall_ns.size(), stopping.min_runs));
+  }
+  const double total_s = static_cast<double>(std::accumulate(wall_ns.begin(), wall_ns.end(), std::int64_t{0})) * 1e-9;
+  if (total_s < stopping.min_time_s) {
+    unmet.push_back(fmt::format("time {:.3g} s < {:.3g} s", total_s, stopping.min_time_s));
+  }
+  const double rse = relative_standard_error(summarize_ns(wall_ns));
+  if (!(rse <= stopping.max_rse)) {
+    unmet.push_back(std::isinf(rse) ? std::string("rse undefined")
+                                    : fmt::format("rse {:.2f}% > {:.2f}%", rse * 100, stopping.max_rse * 100));
+  }
+  std::string text;
+  for (const auto& item : unmet) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+namespace {
+
+// Runs one timed iteration of `path`, with its enter/leave hooks and observers around the timer.
+Status timed_iteration(const InterleavedPath& path, std::int64_t index, bool warmup,
+                       const std::function<std::int64_t()>& clock_ns, IterationWindow& window) {
+  if (path.enter) path.enter();
+  for (auto* observer : path.observers) observer->on_iteration_begin(index, warmup);
+  const std::int64_t start = clock_ns();
+  Status status = path.iteration();
+  const std::int64_t end = clock_ns();
+  for (auto* observer : path.observers) observer->on_iteration_end(index, warmup);
+  if (path.leave) path.leave();
+  window = IterationWindow{index, start, end};
+  if (!status.ok()) return status.error().with_context(fmt::format("path {}, iteration {}", path.name, index));
+  return ok_status();
+}
+
+}  // namespace
+
+Status run_interleaved(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,
+                       InterleavedResult& result, const std::function<std::int64_t()>& clock_ns,
+                       const std::function<void(const InterleavedResult&)>& on_round) {
+  result = InterleavedResult{};
+  result.paths.resize(paths.size());
+  if (paths.empty()) {
+    result.stop_reason = "no paths";
+    return ok_status();
+  }
+  const std::int64_t started = clock_ns();
+  const auto elapsed_s = [&] { return static_cast<double>(clock_ns() - started) * 1e-9; };
+
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    for (int i = 0; i < stopping.warmup && !interrupt_requested(); ++i) {
+      IterationWindow window;
+      if (Status s = timed_iteration(paths[p], i, true, clock_ns, window); !s.ok()) {
+        result.stop_reason = "error";
+        return s;
+      }
+      result.paths[p].warmup_ns.push_back(window.end_ns - window.start_ns);
+    }
+  }
+  for (const auto& path : paths) {
+    for (auto* observer : path.observers) observer->on_measurement_begin();
+  }
+
+  Status outcome = ok_status();
+  const std::size_t count = paths.size();
+  while (true) {
+    if (interrupt_requested()) {
+      result.interrupted = true;
+      result.stop_reason = "interrupted";
+      break;
+    }
+    bool all_met = true;
+    bool all_at_max = true;
+    std::string unmet_text;
+    for (std::size_t p = 0; p < count; ++p) {
+      const auto walls = result.paths[p].wall_ns();
+      const std::string unmet = unmet_criteria(stopping, walls);
+      if (!unmet.empty()) {
+        all_met = false;
+        unmet_text += (unmet_text.empty() ? "" : "; ") + paths[p].name + ": " + unmet;
+      }
+      if (static_cast<int>(walls.size()) < stopping.max_runs) all_at_max = false;
+    }
+    if (all_met) {
+      result.stop_reason = "converged";
+      break;
+    }
+    if (all_at_max) {
+      result.stop_reason = "max runs reached (unmet: " + unmet_text + ")";
+      break;
+    }
+    if (elapsed_s() >= stopping.time_limit_s) {
+      result.stop_reason = "time limit (unmet: " + unmet_text + ")";
+      break;
+    }
+    const int round = result.rounds;
+    for (std::size_t k = 0; k < count && outcome.ok(); ++k) {
+      const std::size_t p = (static_cast<std::size_t>(round) + k) % count;
+      auto& measured = result.paths[p].iterations;
+      if (static_cast<int>(measured.size()) >= stopping.max_runs) continue;
+      IterationWindow window;
+      outcome = timed_iteration(paths[p], static_cast<std::int64_t>(measured.size()), false, clock_ns, window);
+      if (outcome.ok()) measured.push_back(window);
+    }
+    ++result.rounds;
+    if (!outcome.ok()) {
+      result.stop_reason = "error";
+      break;
+    }
+    if (on_round) on_round(result);
+  }
+  for (auto it = paths.rbegin(); it != paths.rend(); ++it) {
+    for (auto* observer : it->observers) observer->on_measurement_end();
+  }
+  return outcome;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,175 @@
+// End to end: `ohprof compare` runs aoti, torch.compile and eager on a tiny CPU model in one process.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sys/stat.h>
+
+#include "cli_harness.hpp"
+#include "ohprof/exit_codes.hpp"
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+using testing::make_temp_dir;
+using testing::read_file;
+using testing::run_ohprof;
+
+int code(ExitCode c) { return to_int(c); }
+
+size_t line_count(const std::string& text) {
+  size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+// Few, fixed iterations: these tests check behaviour, not speed.
+std::vector<std::string> quick(std::vector<std::string> args) {
+  for (const char* arg : {"--device", "cpu", "--warmup", "1", "--min-runs", "3", "--max-runs", "3", "--min-time", "0",
+                          "--quiet"}) {
+    args.emplace_back(arg);
+  }
+  return args;
+}
+
+class CompareE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    s_cache = make_temp_dir("compare-cache");
+    ::setenv("PYTHONPATH", OHPROF_SOURCE_DIR "/examples/models", 1);  // tiny_models for --model
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(s_cache); }
+  void SetUp() override { m_dir = make_temp_dir("compare"); }
+  void TearDown() override { std::filesystem::remove_all(m_dir); }
+  static std::string s_cache;
+  std::string m_dir;
+};
+std::string CompareE2E::s_cache;
+
+// Both runs share one cache: the first exports and compiles, the second must reuse the artifacts.
+TEST_F(CompareE2E, AllPathsRunInOneProcessAgreeAndReuseTheCache) {
+  const std::string first_report = m_dir + "/first.json";
+  const auto first = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths",
+                                       "aoti,compile,compile:cpp-wrapper,eager", "--cache-dir", s_cache,
+                                       "--export-json", first_report}));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const json report = json::parse(read_file(first_report));
+  EXPECT_EQ(report["kind"], "compare");
+  EXPECT_FALSE(report["artifacts"]["cached"].get<bool>());
+  EXPECT_GT(report["artifacts"]["export_ns"].get<std::int64_t>(), 0);
+  EXPECT_GT(report["artifacts"]["aoti_compile_ns"].get<std::int64_t>(), 0);
+  EXPECT_EQ(report["config"]["inputs"], json::array({"[4, 16]:float32"}));
+  const json& paths = report["paths"];
+  ASSERT_EQ(paths.size(), 4u);
+  const std::vector<std::string> names{"aoti", "compile", "compile:cpp-wrapper", "eager"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const json& path = paths[i];
+    EXPECT_EQ(path["name"], names[i]);
+    EXPECT_EQ(path["samples_ns"].size(), 3u) << names[i];
+    EXPECT_EQ(path["warmup_ns"].size(), 1u) << names[i];
+    EXPECT_EQ(path["wall_ns"]["count"], 3) << names[i];
+    for (const auto& sample : path["samples_ns"]) EXPECT_GT(sample.get<std::int64_t>(), 0);
+    if (names[i] == "eager") {
+      EXPECT_TRUE(path["output_check"].is_null());
+    } else {
+      EXPECT_GT(path["load_ns"].get<std::int64_t>(), 0) << names[i];  // AOTI load, or torch.compile's first call
+      EXPECT_EQ(path["output_check"]["reference"], "eager");
+      EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["output_check"].dump();
+    }
+  }
+  ASSERT_EQ(report["ratios"].size(), 3u);
+  for (const auto& ratio : report["ratios"]) EXPECT_GE(ratio["ratio"].get<double>(), 1.0);
+  EXPECT_EQ(report["stop_reason"].get<std::string>().rfind("max runs reached", 0), 0u) << report["stop_reason"];
+
+  const std::string package = report["artifacts"]["aoti_package"];
+  struct stat before {};
+  ASSERT_EQ(stat(package.c_str(), &before), 0);
+
+  const std::string second_report = m_dir + "/second.json";
+  const auto second = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths",
+                                        "aoti,eager", "--cache-dir", s_cache, "--export-json", second_report}));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  const json again = json::parse(read_file(second_report));
+  EXPECT_TRUE(again["artifacts"]["cached"].get<bool>());
+  EXPECT_TRUE(again["artifacts"]["export_ns"].is_null());
+  EXPECT_EQ(again["artifacts"]["aoti_package"], package);
+  struct stat after {};
+  ASSERT_EQ(stat(package.c_str(), &after), 0);
+  EXPECT_EQ(before.st_ino, after.st_ino);  // not rewritten
+  EXPECT_EQ(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+}
+
+TEST_F(CompareE2E, TablePrintsEachPathAndTheRatios) {
+  const auto result = run_ohprof({"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE,
+                                  "--paths", "aoti,eager", "--device", "cpu", "--warmup", "0", "--min-runs", "2",
+                                  "--max-runs", "2", "--cache-dir", s_cache});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("path aoti"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("path eager"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("outputs:       match vs eager"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("times faster than"), std::string::npos) << result.out;
+}
+
+TEST_F(CompareE2E, PackageOfAnotherModelIsCaughtByTheOutputCheck) {
+  const std::vector<std::string> args{"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti",
+                                      OHPROF_TINY_VARIANT_PACKAGE, "--paths", "aoti,eager", "--cache-dir", s_cache};
+  const auto warned = run_ohprof(quick(args));
+  EXPECT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_NE(warned.err.find("OUTPUTS DIFFER: path aoti does not match eager"), std::string::npos) << warned.err;
+
+  const std::string report_path = m_dir + "/strict.json";
+  auto strict_args = quick(args);
+  for (const char* arg : {"--check-outputs", "strict", "--export-json"}) strict_args.emplace_back(arg);
+  strict_args.push_back(report_path);
+  const auto strict = run_ohprof(strict_args);
+  EXPECT_EQ(strict.exit_code, code(ExitCode::output_mismatch)) << strict.err;
+  const json report = json::parse(read_file(report_path));  // the checks are still reported
+  EXPECT_FALSE(report["paths"][0]["output_check"]["passed"].get<bool>());
+  EXPECT_GT(report["paths"][0]["output_check"]["max_abs_diff"].get<double>(), 0.0);
+}
+
+struct BadModelCase {
+  const char* model;
+  const char* input;
+  ExitCode expected;
+  const char* message;
+};
+
+TEST_F(CompareE2E, BadModelSpecsGiveOneLineErrors) {
+  const BadModelCase cases[] = {
+      {"no_such_module_xyz:factory", "4,16", ExitCode::model_not_found, "cannot import module 'no_such_module_xyz'"},
+      {"tiny_models:no_such_factory", "4,16", ExitCode::model_not_found, "has no attribute 'no_such_factory'"},
+      {"tiny_models:raises", "4,16", ExitCode::model_error, "raised RuntimeError: this factory always fails"},
+      {"tiny_models:not_a_module", "4,16", ExitCode::model_error, "returned int, not a torch.nn.Module"},
+      {"tiny_models:tiny_mlp", "4,16,3,3", ExitCode::input_mismatch, "torch.export failed for these inputs"},
+      {"tiny_models_without_colon", "4,16", ExitCode::usage_error, "must be module:factory"},
+  };
+  for (const auto& c : cases) {
+    const auto result = run_ohprof(quick({"compare", "--model", c.model, "--input", c.input, "--cache-dir", s_cache}));
+    EXPECT_EQ(result.exit_code, code(c.expected)) << c.model << ": " << result.err;
+    EXPECT_NE(result.err.find(c.message), std::string::npos) << c.model << ": " << result.err;
+    EXPECT_EQ(line_count(result.err), 1u) << c.model << ": " << result.err;
+  }
+}
+
+TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"compare", "--paths", "aoti,bogus"},
+      {"compare", "--paths", "aoti,aoti"},
+      {"compare", "--check-outputs", "maybe"},
+      {"compare", "--min-runs", "5", "--max-runs", "2"},
+      {"compare", "--model", "a:b", "--exported", "x.pt2"},
+  };
+  for (const auto& args : bad) {
+    const auto result = run_ohprof(args);
+    EXPECT_EQ(result.exit_code, code(ExitCode::usage_error)) << args[1] << ": " << result.err;
+    EXPECT_EQ(line_count(result.err), 1u) << result.err;
+  }
+  const auto missing = run_ohprof({"compare", "--exported", "/nonexistent/program.pt2"});
+  EXPECT_EQ(missing.exit_code, code(ExitCode::file_not_found)) << missing.err;
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -135,12 +135,41 @@ Status write_outputs(const Report& report, const CompareOptions& options, bool p
   return ok_status();
 }
 
-// Splits the shared collection per path, analyses each, and diffs the kernel sets against the first path.
-void attach_splits(Report& report, SplitCollector& collector, const InterleavedResult& measured) {
-  if (collector.observer() == nullptr) {
-    for (auto& path : report.paths) path.split_unavailable_reason = collector.unavailable_reason();
+// Pass 2: every path again, interleaved, a fixed number of iterations, with one activity collector
+// for all paths (path p's iteration i tagged p * kIterationsPerPath + i). The collection is split per
+// path and analysed; kernel sets are diffed against the first path; each path's collector cost is the
+// ratio of this pass's median wall time to pass 1's.
+void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
+                    const std::string& device) {
+  std::unique_ptr<SplitCollector> collector = SplitCollector::start(SplitCollectorOptions{device, options.no_cupti});
+  if (collector->observer() == nullptr) {
+    for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
+    if (!options.quiet) fmt::print(stderr, "ohprof compare: device split unavailable: {}\n", collector->unavailable_reason());
     return;
   }
+  report.context.cupti_version = collector_cupti_version();
+  std::size_t fewest = SIZE_MAX;
+  for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());
+  const int runs = static_cast<int>(std::clamp<std::size_t>(fewest, 1, 100));
+  std::vector<std::unique_ptr<PathTaggedObserver>> tagged;
+  std::vector<InterleavedPath> paths = plain_paths;
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    tagged.push_back(std::make_unique<PathTaggedObserver>(collector->observer(), static_cast<std::int64_t>(p)));
+    paths[p].observers.push_back(tagged.back().get());
+  }
+  AdaptiveStopping stopping;
+  stopping.warmup = 1;
+  stopping.min_runs = runs;
+  stopping.max_runs = runs;
+  stopping.min_time_s = 0;
+  stopping.max_rse = 1e9;
+  stopping.time_limit_s = options.time_limit_s;
+  if (!options.quiet) {
+    fmt::print(stderr, "ohprof compare: measuring the device split with {}: {} iterations per path\n",
+               collector->collector_name(), runs);
+  }
+  InterleavedResult measured;
+  Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
   std::vector<IterationWindow> windows;
   for (std::size_t p = 0; p < measured.paths.size(); ++p) {
     for (const auto& window : measured.paths[p].iterations) {
@@ -148,15 +177,19 @@ void attach_splits(Report& report, SplitCollector& collector, const InterleavedR
                                         window.start_ns, window.end_ns});
     }
   }
-  auto collection = collector.finish(windows);
-  if (!collection.ok()) {
-    for (auto& path : report.paths) path.split_unavailable_reason = collection.error().message;
+  auto collection = collector->finish(windows);
+  if (!status.ok() || !collection.ok()) {
+    const std::string reason = !status.ok() ? status.error().message : collection.error().message;
+    for (auto& path : report.paths) path.split_unavailable_reason = reason;
     return;
   }
+  report.interrupted = report.interrupted || measured.interrupted;
   for (const auto& warning : collection->warnings) report.warnings.push_back(warning);
   for (std::size_t p = 0; p < report.paths.size(); ++p) {
     const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
-    report.paths[p].breakdown = analyze_timeline(select_iterations(collection->timeline, first, first + kIterationsPerPath - 1));
+    PathResult& path = report.paths[p];
+    path.breakdown = analyze_timeline(select_iterations(collection->timeline, first, first + kIterationsPerPath - 1));
+    path.collector_cost = make_collector_cost(collector->collector_name(), path.wall_ns, measured.paths[p].wall_ns());
   }
   for (std::size_t p = 1; p < report.paths.size(); ++p) {
     report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,
@@ -293,22 +326,13 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
                       "paths disagree on the outputs (--check-outputs strict); see the warnings above");
   }
 
-  // Measure, interleaved, with one activity collector for all paths.
-  std::unique_ptr<SplitCollector> collector =
-      SplitCollector::start(SplitCollectorOptions{device, options.no_cupti});
-  if (collector->observer() != nullptr) report.context.cupti_version = collector_cupti_version();
+  // Pass 1: the headline wall times, interleaved, with NVTX ranges only.
   std::vector<std::unique_ptr<NvtxRanges>> nvtx;
-  std::vector<std::unique_ptr<PathTaggedObserver>> tagged;
   std::vector<InterleavedPath> paths;
-  for (std::size_t p = 0; p < runners.size(); ++p) {
-    PathRunner* raw = runners[p].get();
+  for (auto& runner : runners) {
+    PathRunner* raw = runner.get();
     nvtx.push_back(std::make_unique<NvtxRanges>(raw->name()));
-    std::vector<IterationObserver*> observers{nvtx.back().get()};
-    if (collector->observer() != nullptr) {
-      tagged.push_back(std::make_unique<PathTaggedObserver>(collector->observer(), static_cast<std::int64_t>(p)));
-      observers.push_back(tagged.back().get());
-    }
-    paths.push_back(InterleavedPath{raw->name(), [raw] { return raw->run_once(); }, observers,
+    paths.push_back(InterleavedPath{raw->name(), [raw] { return raw->run_once(); }, {nvtx.back().get()},
                                     [raw] { raw->enter(); }, [raw] { raw->leave(); }});
   }
   AdaptiveStopping stopping;
@@ -347,7 +371,11 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
     last_write = monotonic_now_ns();
   });
   fill(measured);
-  attach_splits(report, *collector, measured);
+  if (status.ok() && !measured.interrupted) {
+    measure_splits(report, paths, options, device);
+  } else {
+    for (auto& path : report.paths) path.split_unavailable_reason = "measurement stopped before the split pass";
+  }
   if (!status.ok()) {
     report.warnings.push_back("stopped early: " + status.error().message);
     (void)write_outputs(report, options, true);

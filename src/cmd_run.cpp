@@ -1,5 +1,6 @@
 // `ohprof run --aoti PACKAGE.pt2`: measure one AOTInductor package.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -28,6 +29,7 @@ struct RunOptions {
   std::string export_json;
   bool quiet = false;
   bool no_cupti = false;
+  int split_runs = 0;
 };
 
 void print_warning(const std::string& message) { fmt::print(stderr, "ohprof run: warning: {}\n", message); }
@@ -44,6 +46,7 @@ Status finish_report(const Report& report, const RunOptions& options) {
 Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   if (options.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
   if (options.runs < 1) return make_error(ExitCode::usage_error, "--runs must be at least 1");
+  if (options.split_runs < 0) return make_error(ExitCode::usage_error, "--split-runs must be 0 (default) or more");
   AotiLoadOptions load_options;
   load_options.package_path = options.aoti_package;
   load_options.seed = options.seed;
@@ -88,15 +91,6 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   path.artifact = options.aoti_package;
   path.load_ns = (*runner)->build_ns();
   NvtxRanges nvtx(path.name);
-  std::unique_ptr<SplitCollector> collector =
-      SplitCollector::start(SplitCollectorOptions{report.context.device.type, options.no_cupti});
-  std::vector<IterationObserver*> observers{&nvtx};
-  if (collector->observer() != nullptr) {
-    observers.push_back(collector->observer());
-    report.context.cupti_version = collector_cupti_version();
-  } else {
-    path.split_unavailable_reason = collector->unavailable_reason();
-  }
   LoopConfig loop_config{options.warmup, options.runs};
   LoopResult loop;
   AotiRunner& model = **runner;
@@ -104,24 +98,46 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
     fmt::print(stderr, "ohprof run: measuring {} on {}: {} warm-up + {} measured iterations\n", path.name,
                report.context.device.type, options.warmup, options.runs);
   }
-  Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, observers, loop);
+  // Pass 1: the headline wall times, with no activity collector (NVTX ranges only, ~ns each).
+  Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, {&nvtx}, loop);
   path.warmup_ns = loop.warmup_ns;
   path.wall_ns = loop.wall_ns();
   path.wall = summarize_ns(path.wall_ns);
   path.stop_reason = loop.stop_reason;
   report.interrupted = loop.interrupted;
-  if (collector->observer() != nullptr) {
+
+  // Pass 2: the same iterations with the activity collector on, for the device-time split.
+  std::unique_ptr<SplitCollector> collector =
+      SplitCollector::start(SplitCollectorOptions{report.context.device.type, options.no_cupti});
+  if (collector->observer() == nullptr) {
+    path.split_unavailable_reason = collector->unavailable_reason();
+  } else if (loop_status.ok() && !loop.interrupted) {
+    report.context.cupti_version = collector_cupti_version();
+    const int split_runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
+    if (!options.quiet) {
+      fmt::print(stderr, "ohprof run: measuring the device split with {}: {} iterations\n",
+                 collector->collector_name(), split_runs);
+    }
+    LoopResult split_loop;
+    Status split_status = run_measurement_loop(LoopConfig{1, split_runs}, [&] { return model.run_once(); },
+                                               {&nvtx, collector->observer()}, split_loop);
     // run_once() synchronised the device after every iteration.
-    auto collection = collector->finish(loop.iterations);
-    if (collection.ok()) {
+    auto collection = collector->finish(split_loop.iterations);
+    if (!split_status.ok()) {
+      path.split_unavailable_reason = split_status.error().message;
+    } else if (!collection.ok()) {
+      path.split_unavailable_reason = collection.error().message;
+    } else {
       path.breakdown = analyze_timeline(collection->timeline);
+      path.collector_cost = make_collector_cost(collector->collector_name(), path.wall_ns, split_loop.wall_ns());
       for (const auto& warning : collection->warnings) {
         print_warning(warning);
         report.warnings.push_back(warning);
       }
-    } else {
-      path.split_unavailable_reason = collection.error().message;
     }
+    report.interrupted = report.interrupted || split_loop.interrupted;
+  } else {
+    path.split_unavailable_reason = "measurement stopped before the split pass";
   }
   if (!path.split_unavailable_reason.empty() && !options.quiet) {
     fmt::print(stderr, "ohprof run: device split unavailable: {}\n", path.split_unavailable_reason);
@@ -166,6 +182,8 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--seed", options->seed, "Seed for the random inputs")->capture_default_str();
   app->add_option("--export-json", options->export_json, "Write the JSON report to FILE ('-' for stdout)");
   app->add_flag("--quiet", options->quiet, "Do not print the table");
+  app->add_option("--split-runs", options->split_runs,
+                  "Iterations of the instrumented pass for the device split (default: --runs, at most 100)");
   app->add_flag("--no-cupti", options->no_cupti,
                 "Do not use CUPTI (NVTX ranges and host timing only; for runs under Nsight Systems)");
   Subcommand sub;

@@ -190,6 +190,15 @@ json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
               {"aoti_compile_ns", optional_ns(artifacts->aoti_compile_ns)}};
 }
 
+json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
+  if (!cost) return nullptr;
+  return json{{"collector", cost->collector},
+              {"runs", cost->runs},
+              {"wall_median_without_ns", cost->wall_median_without_ns},
+              {"wall_median_with_ns", cost->wall_median_with_ns},
+              {"ratio", cost->ratio}};
+}
+
 json path_to_json(const PathResult& path) {
   json out{{"name", path.name},
            {"artifact", path.artifact},
@@ -198,7 +207,8 @@ json path_to_json(const PathResult& path) {
            {"samples_ns", path.wall_ns},
            {"wall_ns", summary_to_json(path.wall)},
            {"stop_reason", path.stop_reason},
-           {"output_check", output_check_to_json(path.output_check)}};
+           {"output_check", output_check_to_json(path.output_check)},
+           {"collector_cost", collector_cost_to_json(path.collector_cost)}};
   if (path.breakdown) {
     out["split"] = breakdown_to_json(*path.breakdown);
   } else {

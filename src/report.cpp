@@ -31,6 +31,19 @@ RunContext make_base_context(const std::vector<std::string>& argv) {
   return context;
 }
 
+CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,
+                                  const std::vector<std::int64_t>& with_ns) {
+  CollectorCost cost;
+  cost.collector = collector;
+  cost.runs = with_ns.size();
+  cost.wall_median_without_ns = summarize_ns(without_ns).median;
+  cost.wall_median_with_ns = summarize_ns(with_ns).median;
+  if (!without_ns.empty() && !with_ns.empty() && cost.wall_median_without_ns > 0) {
+    cost.ratio = cost.wall_median_with_ns / cost.wall_median_without_ns;
+  }
+  return cost;
+}
+
 std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths) {
   std::vector<PathRatio> ratios;
   const PathResult* fastest = nullptr;

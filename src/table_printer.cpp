@@ -178,6 +178,12 @@ std::string format_run_table(const Report& report) {
     if (!path.split_unavailable_reason.empty()) {
       out += fmt::format("  device split:  unavailable: {}\n", path.split_unavailable_reason);
     }
+    if (path.collector_cost) {
+      const CollectorCost& cost = *path.collector_cost;
+      out += fmt::format("  split pass:    {} collector on, {} runs: median {} vs {} without (x{:.3f})\n", cost.collector,
+                         cost.runs, format_duration(cost.wall_median_with_ns), format_duration(cost.wall_median_without_ns),
+                         cost.ratio);
+    }
     if (path.breakdown) out += format_split(*path.breakdown);
   }
   for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);

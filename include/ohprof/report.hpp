@@ -82,6 +82,16 @@ struct ArtifactSummary {
   std::optional<std::int64_t> aoti_compile_ns;  // AOTInductor compile and package, when done in this run
 };
 
+// The device-time split comes from a second, instrumented pass (the headline wall times are measured
+// without any activity collector). What the collector cost (docs/metrics.md, "Collector cost").
+struct CollectorCost {
+  std::string collector;                // "cupti" or "record_function"
+  std::size_t runs = 0;                 // iterations of the instrumented pass
+  double wall_median_without_ns = 0;    // median of samples_ns (the uninstrumented pass)
+  double wall_median_with_ns = 0;       // median wall time of the instrumented pass
+  double ratio = 0;                     // with / without
+};
+
 // One deployment path (aoti, compile, eager, ...) measured under the run's config.
 struct PathResult {
   std::string name;                   // "aoti"
@@ -94,6 +104,7 @@ struct PathResult {
   std::string split_unavailable_reason;  // why no device-time split exists, when none does
   std::optional<PathBreakdown> breakdown;  // the device-time split (breakdown.hpp), when one exists
   std::optional<PathOutputCheck> output_check;  // compare: outputs against the reference path
+  std::optional<CollectorCost> collector_cost;  // when a split was measured
 };
 
 // Where an `ohprof analyze` report's data came from: a profiler trace file, not a live run
@@ -134,6 +145,11 @@ RunContext make_base_context(const std::vector<std::string>& argv);
 // The fastest path (lowest mean wall time) against each other measured path, in path order
 // (docs/metrics.md, "Ratios").
 std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths);
+
+// Collector cost from the two passes' wall times: medians of each and their ratio (with / without;
+// 0 when either pass is empty).
+CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,
+                                  const std::vector<std::int64_t>& with_ns);
 
 // "2026-11-30T07:00:00Z" for the current time.
 std::string utc_timestamp_now();

@@ -312,7 +312,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
       pos = launch_window[l];
       if (pos != kNone) first_op_start[l] = std::min(first_op_start[l], op.start_ns);
     } else {
-      ++counters.ops_without_launch;
+      if (timeline.ops_have_launches) ++counters.ops_without_launch;
       pos = index.by_time(op.start_ns);
     }
     if (pos == kNone) {
@@ -394,6 +394,12 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
       it.dispatch_ns = dispatch_end - window.start_ns;
       it.launch_api_ns = clipped_union_length(intervals, window.start_ns, window.end_ns);
       it.framework_ns = *it.dispatch_ns - it.launch_api_ns;
+    } else if (!timeline.ops_have_launches) {
+      // CPU runs: the host runs the kernels itself; dispatch is the rest of the wall time (all of it
+      // framework: there is no launch API), and queue delays do not exist.
+      it.dispatch_ns = it.gpu.idle_ns;
+      it.launch_api_ns = 0;
+      it.framework_ns = it.gpu.idle_ns;
     }
     result.iterations.push_back(std::move(it));
   }
@@ -425,6 +431,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
   });
 
   result.summary = summarize_iterations(result.iterations);
+  result.summary.cpu_kernels = !timeline.ops_have_launches;
   result.verdict = decide_verdict(result.summary);
   return result;
 }
@@ -450,7 +457,13 @@ PathVerdict decide_verdict(const BreakdownSummary& summary) {
   if (dispatch_rule || host_bound_rule) {
     out.verdict = Verdict::overhead_bound;
     out.rule = dispatch_rule ? VerdictRule::dispatch_exceeds_busy : VerdictRule::host_bound_largest;
-    if (summary.graph_launches.median > 0) {
+    if (summary.cpu_kernels) {
+      out.suggestion = fmt::format(
+          "CPU kernels busy {:.1f}% of wall; the rest is host work around them (Python wrapper, guards, "
+          "allocation, operator dispatch): AOTInductor's C++ wrapper (or compile:cpp-wrapper) removes most of "
+          "it; a larger batch amortizes it",
+          busy_percent);
+    } else if (summary.graph_launches.median > 0) {
       out.suggestion = fmt::format(
           "GPU busy {:.1f}% of wall even with CUDA graphs: a larger batch amortizes the per-call host "
           "overhead; AOTInductor removes the Python-side guards and wrappers",
@@ -471,6 +484,13 @@ PathVerdict decide_verdict(const BreakdownSummary& summary) {
   }
   out.verdict = Verdict::compute_bound;
   out.rule = VerdictRule::compute;
+  if (summary.cpu_kernels) {
+    out.suggestion = fmt::format(
+        "CPU kernels busy {:.1f}% of wall: speed up the kernels (torch.compile mode=\"max-autotune\", more "
+        "threads, lower precision), not the dispatch",
+        busy_percent);
+    return out;
+  }
   out.suggestion = fmt::format(
       "GPU busy {:.1f}% of wall and host overhead hidden behind GPU work: speed up the kernels "
       "(torch.compile mode=\"max-autotune\", lower precision), not the dispatch",

@@ -189,7 +189,17 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
     const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
     PathResult& path = report.paths[p];
     path.breakdown = analyze_timeline(select_iterations(collection->timeline, first, first + kIterationsPerPath - 1));
+    path.split_collector = collection->collector;
     path.collector_cost = make_collector_cost(collector->collector_name(), path.wall_ns, measured.paths[p].wall_ns());
+    if (collection->collector == "record_function" && path.name == "aoti") {
+      auto attribution = attribute_package_kernels(path.artifact, collection->cpu_events, first, first + kIterationsPerPath - 1);
+      if (attribution.ok()) {
+        path.kernel_attribution = attribution->summary;
+        if (!attribution->warning.empty()) warn(report, attribution->warning, options.quiet);
+      } else {
+        report.warnings.push_back("kernel attribution: " + attribution.error().message);
+      }
+    }
   }
   for (std::size_t p = 1; p < report.paths.size(); ++p) {
     report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,

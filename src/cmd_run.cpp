@@ -129,7 +129,20 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
       path.split_unavailable_reason = collection.error().message;
     } else {
       path.breakdown = analyze_timeline(collection->timeline);
+      path.split_collector = collection->collector;
       path.collector_cost = make_collector_cost(collector->collector_name(), path.wall_ns, split_loop.wall_ns());
+      if (collection->collector == "record_function") {
+        auto attribution = attribute_package_kernels(options.aoti_package, collection->cpu_events, 0, INT64_MAX);
+        if (attribution.ok()) {
+          path.kernel_attribution = attribution->summary;
+          if (!attribution->warning.empty()) {
+            print_warning(attribution->warning);
+            report.warnings.push_back(attribution->warning);
+          }
+        } else {
+          report.warnings.push_back("kernel attribution: " + attribution.error().message);
+        }
+      }
       for (const auto& warning : collection->warnings) {
         print_warning(warning);
         report.warnings.push_back(warning);

@@ -348,6 +348,7 @@ Result<CpuCollection> CpuActivityCollector::finish(const std::vector<IterationWi
   collection.unclosed = harvested.unclosed;
   collection.unmatched_ends = harvested.unmatched_ends;
   collection.threads = harvested.threads;
+  collection.timeline.ops_have_launches = false;
   collection.timeline.ops = select_cpu_kernels(collection.events);
   collection.timeline.iterations = iterations;
   collection.timeline.counters.dropped_records = collection.unclosed + collection.unmatched_ends;

@@ -8,12 +8,7 @@
 
 namespace ohprof {
 
-std::vector<std::int64_t> InterleavedPathResult::wall_ns() const {
-  std::vector<std::int64_t> walls;
-  walls.reserve(iterations.size());
-  for (const auto& window : iterations) walls.push_back(window.end_ns - window.start_ns);
-  return walls;
-}
+std::vector<std::int64_t> InterleavedPathResult::wall_ns() const { return wall_times(iterations); }
 
 double relative_standard_error(const SampleSummary& summary) {
   if (summary.count < 2 || summary.mean == 0) return summary.count < 2 ? INFINITY : 0;

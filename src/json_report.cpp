@@ -110,7 +110,8 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
   return json{
       {"available", true},
       {"summary",
-       {{"wall_ns", summary_to_json(summary.wall_ns)},
+       {{"cpu_kernels", summary.cpu_kernels},
+        {"wall_ns", summary_to_json(summary.wall_ns)},
         {"gpu", busy_split_summary_to_json(summary.gpu)},
         {"streams", stream_summaries},
         {"dispatch_ns", summary_to_json(summary.dispatch_ns)},
@@ -199,6 +200,14 @@ json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
               {"ratio", cost->ratio}};
 }
 
+json attribution_to_json(const std::optional<KernelAttributionSummary>& attribution) {
+  if (!attribution) return nullptr;
+  return json{{"records_kernels", attribution->records_kernels},
+              {"seen", attribution->seen},
+              {"unattributed", attribution->unattributed},
+              {"not_in_code", attribution->not_in_code}};
+}
+
 json path_to_json(const PathResult& path) {
   json out{{"name", path.name},
            {"artifact", path.artifact},
@@ -208,7 +217,9 @@ json path_to_json(const PathResult& path) {
            {"wall_ns", summary_to_json(path.wall)},
            {"stop_reason", path.stop_reason},
            {"output_check", output_check_to_json(path.output_check)},
-           {"collector_cost", collector_cost_to_json(path.collector_cost)}};
+           {"collector_cost", collector_cost_to_json(path.collector_cost)},
+           {"split_collector", path.split_collector},
+           {"kernel_attribution", attribution_to_json(path.kernel_attribution)}};
   if (path.breakdown) {
     out["split"] = breakdown_to_json(*path.breakdown);
   } else {

@@ -5,12 +5,7 @@
 
 namespace ohprof {
 
-std::vector<std::int64_t> LoopResult::wall_ns() const {
-  std::vector<std::int64_t> walls;
-  walls.reserve(iterations.size());
-  for (const auto& window : iterations) walls.push_back(window.end_ns - window.start_ns);
-  return walls;
-}
+std::vector<std::int64_t> LoopResult::wall_ns() const { return wall_times(iterations); }
 
 Status run_measurement_loop(const LoopConfig& config, const IterationFunction& iteration,
                             const std::vector<IterationObserver*>& observers, LoopResult& result) {

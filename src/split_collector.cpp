@@ -1,5 +1,6 @@
 #include "ohprof/split_collector.hpp"
 
+#include "ohprof/cpu_activity_collector.hpp"
 #include "ohprof/cupti_collector.hpp"
 
 namespace ohprof {
@@ -24,6 +25,31 @@ class CuptiSplitCollector final : public SplitCollector {
 
  private:
   std::unique_ptr<CuptiCollector> m_collector;
+};
+
+class RecordFunctionSplitCollector final : public SplitCollector {
+ public:
+  explicit RecordFunctionSplitCollector(std::unique_ptr<CpuActivityCollector> collector)
+      : m_collector(std::move(collector)) {}
+  IterationObserver* observer() override { return m_collector.get(); }
+  [[nodiscard]] std::string unavailable_reason() const override { return {}; }
+  [[nodiscard]] std::string collector_name() const override { return "record_function"; }
+  Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
+    auto collection = m_collector->finish(iterations);
+    if (!collection.ok()) return collection.error();
+    SplitCollection out;
+    out.collector = "record_function";
+    out.timeline = std::move(collection->timeline);
+    out.cpu_events = std::move(collection->events);
+    if (collection->unclosed + collection->unmatched_ends > 0) {
+      out.warnings.push_back(std::to_string(collection->unclosed + collection->unmatched_ends) +
+                             " RecordFunction ranges could not be paired (counted as dropped records)");
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<CpuActivityCollector> m_collector;
 };
 
 class UnavailableCollector final : public SplitCollector {
@@ -52,8 +78,32 @@ std::unique_ptr<SplitCollector> SplitCollector::start(const SplitCollectorOption
     if (!collector.ok()) return std::make_unique<UnavailableCollector>(collector.error().message);
     return std::make_unique<CuptiSplitCollector>(std::move(*collector));
   }
-  return std::make_unique<UnavailableCollector>(
-      "the device-time split for CPU runs needs the CPU activity collector (not in this build)");
+  auto collector = CpuActivityCollector::create();
+  if (!collector.ok()) return std::make_unique<UnavailableCollector>(collector.error().message);
+  return std::make_unique<RecordFunctionSplitCollector>(std::move(*collector));
+}
+
+Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
+                                                     std::int64_t first_iteration, std::int64_t last_iteration) {
+  auto code = list_package_kernels(package_path);
+  if (!code.ok()) return code.error();
+  std::vector<CpuEvent> selected;
+  for (const auto& event : events) {
+    if (event.iteration >= first_iteration && event.iteration <= last_iteration) selected.push_back(event);
+  }
+  const KernelAttribution attribution = attribute_kernels(*code, selected);
+  PackageAttribution out;
+  out.summary = KernelAttributionSummary{attribution.records_kernels, attribution.seen, attribution.unattributed,
+                                         attribution.not_in_code};
+  if (!attribution.complete()) {
+    out.warning = std::to_string(attribution.unattributed.size()) + " of " +
+                  std::to_string(attribution.seen.size() + attribution.unattributed.size()) +
+                  " kernels named in the package's generated code were never recorded" +
+                  (attribution.records_kernels ? "" : " (it was built without cpp.enable_kernel_profile)") +
+                  "; their time counts as dispatch, not busy: re-export with --kernel-profile (compare) or "
+                  "examples/export_model.py --kernel-profile";
+  }
+  return out;
 }
 
 std::string collector_cupti_version() { return cupti_version_text(); }

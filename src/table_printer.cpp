@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ohprof {
 
@@ -44,8 +45,9 @@ std::string format_split(const PathBreakdown& split) {
       return wall > 0 ? fmt::format("  ({:.1f}% of wall)", 100.0 * part.median / wall) : std::string();
     };
     out += fmt::format("  device split:  median ± σ over {} iterations\n", s.wall_ns.count);
-    out += fmt::format("    GPU busy:      {}{}\n", median_spread(s.gpu.busy_ns), percent(s.gpu.busy_ns));
-    out += fmt::format("    GPU idle:      {}{}\n", median_spread(s.gpu.idle_ns), percent(s.gpu.idle_ns));
+    const char* unit = s.cpu_kernels ? "CPU" : "GPU";  // CPU runs: busy = CPU kernel time
+    out += fmt::format("    {} busy:      {}{}\n", unit, median_spread(s.gpu.busy_ns), percent(s.gpu.busy_ns));
+    out += fmt::format("    {} idle:      {}{}\n", unit, median_spread(s.gpu.idle_ns), percent(s.gpu.idle_ns));
     out += fmt::format("      head:        {}\n", median_spread(s.gpu.head_ns));
     out += fmt::format("      host-bound:  {}\n", median_spread(s.gpu.host_bound_ns));
     out += fmt::format("      other:       {}\n", median_spread(s.gpu.other_ns));
@@ -60,8 +62,12 @@ std::string format_split(const PathBreakdown& split) {
     } else {
       out += "    dispatch:      n/a (no launch calls)\n";
     }
-    out += fmt::format("    launches:      {:g} per iteration ({:g} graph), {:g} device ops", s.launches.median,
-                       s.graph_launches.median, s.gpu_ops.median);
+    if (s.cpu_kernels) {
+      out += fmt::format("    kernels:       {:g} per iteration", s.gpu_ops.median);
+    } else {
+      out += fmt::format("    launches:      {:g} per iteration ({:g} graph), {:g} device ops", s.launches.median,
+                         s.graph_launches.median, s.gpu_ops.median);
+    }
     if (s.queue_delay_ns.count > 0) {
       out += fmt::format("; queue delay median {}", format_duration(s.queue_delay_ns.median));
       if (s.queue_delays_clipped > 0) out += fmt::format(" ({} negative, clipped to 0)", s.queue_delays_clipped);
@@ -183,6 +189,14 @@ std::string format_run_table(const Report& report) {
       out += fmt::format("  split pass:    {} collector on, {} runs: median {} vs {} without (x{:.3f})\n", cost.collector,
                          cost.runs, format_duration(cost.wall_median_with_ns), format_duration(cost.wall_median_without_ns),
                          cost.ratio);
+    }
+    if (path.kernel_attribution) {
+      const KernelAttributionSummary& a = *path.kernel_attribution;
+      out += fmt::format("  attribution:   {} of {} kernels in the generated code seen{}\n", a.seen.size(),
+                         a.seen.size() + a.unattributed.size(),
+                         a.unattributed.empty() ? std::string()
+                                                : fmt::format("; NOT attributed (their time counts as dispatch): {}",
+                                                              fmt::join(a.unattributed, ", ")));
     }
     if (path.breakdown) out += format_split(*path.breakdown);
   }

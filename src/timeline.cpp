@@ -5,8 +5,16 @@
 
 namespace ohprof {
 
+std::vector<std::int64_t> wall_times(const std::vector<IterationWindow>& windows) {
+  std::vector<std::int64_t> walls;
+  walls.reserve(windows.size());
+  for (const auto& window : windows) walls.push_back(window.end_ns - window.start_ns);
+  return walls;
+}
+
 Timeline select_iterations(const Timeline& all, std::int64_t first, std::int64_t last) {
   Timeline out;
+  out.ops_have_launches = all.ops_have_launches;
   out.counters = all.counters;
   for (const auto& window : all.iterations) {
     if (window.index < first || window.index > last) continue;

@@ -693,3 +693,43 @@ TEST(Breakdown, HandlesAHundredThousandOps) {
 
 }  // namespace
 }  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+// CPU runs: kernels run on the calling thread, with no launch calls; they are attributed by start time
+// and not counted as missing their launch.
+TEST(BreakdownCpuTimeline, OpsWithoutLaunchesAreNotFlaggedOnTheCpu) {
+  Timeline timeline;
+  timeline.ops_have_launches = false;
+  timeline.iterations = {{0, 0, 100}};
+  DeviceOp a;
+  a.start_ns = 10;
+  a.end_ns = 40;
+  a.stream = 7;
+  DeviceOp b = a;
+  b.start_ns = 60;
+  b.end_ns = 90;
+  timeline.ops = {a, b};
+  const PathBreakdown split = analyze_timeline(timeline);
+  EXPECT_EQ(split.analysis_counters.ops_without_launch, 0u);
+  ASSERT_EQ(split.iterations.size(), 1u);
+  // busy = 30 + 30; head 10, one gap of 20 (no launch: "other"), tail 10.
+  EXPECT_EQ(split.iterations[0].gpu.busy_ns, 60);
+  EXPECT_EQ(split.iterations[0].gpu.idle.head_ns, 10);
+  EXPECT_EQ(split.iterations[0].gpu.idle.other_ns, 20);
+  EXPECT_EQ(split.iterations[0].gpu.idle.tail_ns, 10);
+  // CPU: dispatch = wall - busy = 40, all of it framework; no launch API, no queue delays.
+  ASSERT_TRUE(split.iterations[0].dispatch_ns.has_value());
+  EXPECT_EQ(*split.iterations[0].dispatch_ns, 40);
+  EXPECT_EQ(*split.iterations[0].framework_ns, 40);
+  EXPECT_EQ(split.iterations[0].launch_api_ns, 0);
+  EXPECT_TRUE(split.iterations[0].queue_delays_ns.empty());
+
+  timeline.ops_have_launches = true;  // the same ops from a GPU collector: no launches, no dispatch
+  EXPECT_FALSE(analyze_timeline(timeline).iterations[0].dispatch_ns.has_value());  // the same ops from a GPU collector would be flagged
+  EXPECT_EQ(analyze_timeline(timeline).analysis_counters.ops_without_launch, 2u);
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/exit_codes.hpp"
+
 namespace ohprof::testing {
 
 struct CommandOutput {
@@ -23,6 +25,15 @@ CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, con
                                        int timeout_s);
 
 std::string read_file(const std::string& path);
+
+inline int code(ExitCode c) { return to_int(c); }
+
+// Lines in a program's output: an error must be exactly one.
+inline std::size_t line_count(const std::string& text) {
+  std::size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
 std::string make_temp_dir(const std::string& tag);
 
 }  // namespace ohprof::testing

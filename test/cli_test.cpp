@@ -9,13 +9,8 @@ namespace {
 
 using testing::run_ohprof;
 
-int code(ExitCode c) { return to_int(c); }
-
-size_t line_count(const std::string& text) {
-  size_t lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines;
-}
+using testing::code;
+using testing::line_count;
 
 TEST(Cli, HelpListsSubcommandsAndExitsZero) {
   const auto result = run_ohprof({"--help"});

@@ -17,13 +17,8 @@ using testing::make_temp_dir;
 using testing::read_file;
 using testing::run_ohprof;
 
-int code(ExitCode c) { return to_int(c); }
-
-size_t line_count(const std::string& text) {
-  size_t lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines;
-}
+using testing::code;
+using testing::line_count;
 
 // Few, fixed iterations: these tests check behaviour, not speed.
 std::vector<std::string> quick(std::vector<std::string> args) {

@@ -17,13 +17,8 @@ using testing::read_file;
 using testing::run_ohprof;
 using testing::run_program;
 
-int code(ExitCode c) { return to_int(c); }
-
-size_t line_count(const std::string& text) {
-  size_t lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines;
-}
+using testing::code;
+using testing::line_count;
 
 class RunE2E : public ::testing::Test {
  protected:

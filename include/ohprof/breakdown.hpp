@@ -92,6 +92,9 @@ struct StreamSummary {
 };
 
 struct BreakdownSummary {
+  // The ops are CPU kernels the host ran itself (Timeline::ops_have_launches == false): "busy" is CPU
+  // kernel time, dispatch is wall - busy, and launch statistics do not apply.
+  bool cpu_kernels = false;
   SampleSummary wall_ns;
   BusySplitSummary gpu;
   std::vector<StreamSummary> streams;  // same order as IterationBreakdown::streams

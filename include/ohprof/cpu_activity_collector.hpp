@@ -82,7 +82,7 @@ class CpuActivityCollector final : public IterationObserver {
 // The kernels named in an AOTI package's generated code: the package (a zip) is read with LibTorch's
 // own archive reader and every entry under data/aotinductor/<model>/ ending in .cpp is scanned
 // (scan_generated_code). Errors: file_not_found (missing), invalid_package (not a readable archive, or
-// no generated C++ code in it: "no generated CPU code in package 'x.pt2'"; a CUDA-only package).
+// no .cpp under data/aotinductor/). A CUDA package yields its wrapper's shim calls and no cpp_fused_.
 Result<GeneratedKernels> list_package_kernels(const std::string& package_path);
 
 // Added cost of one recorded range on the calling thread: the time of `ranges` empty RecordFunction

@@ -92,6 +92,15 @@ struct CollectorCost {
   double ratio = 0;                     // with / without
 };
 
+// CPU runs of an AOTI package: which kernels named in its generated code the collector saw
+// (docs/cpu-collector.md, "Attribution").
+struct KernelAttributionSummary {
+  bool records_kernels = false;            // the package was built with cpp.enable_kernel_profile
+  std::vector<std::string> seen;           // named in the code and recorded
+  std::vector<std::string> unattributed;   // named in the code, never recorded: their time is dispatch
+  std::vector<std::string> not_in_code;    // recorded kernels the code does not name (ATen ops it calls)
+};
+
 // One deployment path (aoti, compile, eager, ...) measured under the run's config.
 struct PathResult {
   std::string name;                   // "aoti"
@@ -105,6 +114,8 @@ struct PathResult {
   std::optional<PathBreakdown> breakdown;  // the device-time split (breakdown.hpp), when one exists
   std::optional<PathOutputCheck> output_check;  // compare: outputs against the reference path
   std::optional<CollectorCost> collector_cost;  // when a split was measured
+  std::string split_collector;                  // "cupti", "record_function" or "trace" (analyze)
+  std::optional<KernelAttributionSummary> kernel_attribution;  // CPU runs of the aoti path
 };
 
 // Where an `ohprof analyze` report's data came from: a profiler trace file, not a live run

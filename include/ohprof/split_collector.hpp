@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/cpu_kernels.hpp"
 #include "ohprof/error.hpp"
+#include "ohprof/report.hpp"
 #include "ohprof/measurement_loop.hpp"
 #include "ohprof/timeline.hpp"
 
@@ -14,12 +16,13 @@ namespace ohprof {
 
 struct SplitCollectorOptions {
   std::string device_type = "cpu";  // "cpu" or "cuda"
-  bool disabled = false;             // --no-cupti
+  bool disabled = false;             // --no-cupti (CUDA devices)
 };
 
 struct SplitCollection {
   std::string collector;              // "cupti" or "record_function"
   Timeline timeline;
+  std::vector<CpuEvent> cpu_events;   // record_function: every recorded range (for kernel attribution)
   std::vector<std::string> warnings;  // what the collector could not deliver
 };
 
@@ -38,5 +41,15 @@ class SplitCollector {
 
 // The CUPTI API version for the report ("130001"), or "none".
 std::string collector_cupti_version();
+
+// CPU runs of an AOTI package: which kernels named in the package's generated code the collector saw
+// among the `events` of iterations first..last (docs/cpu-collector.md, "Attribution"), and, when some
+// were never seen, the warning to print. Errors when the package cannot be read.
+struct PackageAttribution {
+  KernelAttributionSummary summary;
+  std::string warning;  // empty when every kernel named in the code was seen
+};
+Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
+                                                     std::int64_t first_iteration, std::int64_t last_iteration);
 
 }  // namespace ohprof

@@ -65,6 +65,9 @@ struct CollectionCounters {
 };
 
 struct Timeline {
+  // False for CPU runs: the ops are CPU kernels that the calling thread ran itself, so there are no
+  // launch calls and an op without one is expected, not a gap in the data.
+  bool ops_have_launches = true;
   std::vector<DeviceOp> ops;
   std::vector<LaunchCall> launches;
   std::vector<SyncCall> syncs;
@@ -85,5 +88,8 @@ namespace ohprof {
 Timeline select_iterations(const Timeline& all, std::int64_t first, std::int64_t last);
 
 inline constexpr std::int64_t kIterationsPerPath = std::int64_t{1} << 32;
+
+// end_ns - start_ns of each window, in order.
+std::vector<std::int64_t> wall_times(const std::vector<IterationWindow>& windows);
 
 }  // namespace ohprof

@@ -54,13 +54,23 @@ struct CompareOptions {
 // p * kIterationsPerPath + i so that the collection can be split per path afterwards.
 class PathTaggedObserver final : public IterationObserver {
  public:
-  PathTaggedObserver(IterationObserver* inner, std::int64_t path_index) : m_inner(inner), m_base(path_index * kIterationsPerPath) {}
+  PathTaggedObserver(IterationObserver* inner, std::int64_t path_index)
+      : m_inner(inner), m_base(path_index * kIterationsPerPath), m_first(path_index == 0) {}
+  // The interleaved loop begins every path's measurement in path order and ends them in reverse, so
+  // path 0's begin and end bracket all of them: only those reach the shared collector.
+  void on_measurement_begin() override {
+    if (m_first) m_inner->on_measurement_begin();
+  }
+  void on_measurement_end() override {
+    if (m_first) m_inner->on_measurement_end();
+  }
   void on_iteration_begin(std::int64_t index, bool warmup) override { m_inner->on_iteration_begin(m_base + index, warmup); }
   void on_iteration_end(std::int64_t index, bool warmup) override { m_inner->on_iteration_end(m_base + index, warmup); }
 
  private:
   IterationObserver* m_inner;
   std::int64_t m_base;
+  bool m_first;
 };
 
 std::string default_cache_dir() {

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <sys/stat.h>
 
 #include "cli_harness.hpp"
@@ -94,6 +95,40 @@ TEST_F(CompareE2E, AllPathsRunInOneProcessAgreeAndReuseTheCache) {
   ASSERT_EQ(stat(package.c_str(), &after), 0);
   EXPECT_EQ(before.st_ino, after.st_ino);  // not rewritten
   EXPECT_EQ(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+}
+
+TEST_F(CompareE2E, KernelProfiledCpuSplitForAotiAndCompile) {
+  const std::string report_path = m_dir + "/split.json";
+  const auto result = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths",
+                                        "aoti,compile", "--kernel-profile", "--cache-dir", s_cache,
+                                        "--export-json", report_path}));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  for (const auto& path : report["paths"]) {
+    const json& split = path["split"];
+    ASSERT_TRUE(split["available"].get<bool>()) << path["name"] << split.dump();
+    EXPECT_EQ(path["split_collector"], "record_function");
+    EXPECT_EQ(split["iterations"].size(), 3u) << path["name"];  // the split pass: as many runs as measured
+    EXPECT_GT(split["summary"]["gpu"]["busy_ns"]["median"].get<double>(), 0.0) << path["name"];
+    for (const auto& it : split["iterations"]) {
+      EXPECT_EQ(it["gpu"]["busy_ns"].get<std::int64_t>() + it["gpu"]["idle_ns"].get<std::int64_t>(),
+                it["wall_ns"].get<std::int64_t>());
+    }
+  }
+  // Both paths ran Inductor's fused kernels for the same graph.
+  const auto kernel_names = [](const json& path) {
+    std::set<std::string> names;
+    for (const auto& kernel : path["split"]["kernels"]) names.insert(kernel["name"].get<std::string>());
+    return names;
+  };
+  const auto aoti = kernel_names(report["paths"][0]);
+  const auto compile = kernel_names(report["paths"][1]);
+  EXPECT_TRUE(aoti.count("graph_0_cpp_fused_relu_0") || aoti.count("cpp_fused_relu_0")) << report["paths"][0]["split"]["kernels"].dump();
+  bool compile_has_fused = false;
+  for (const auto& name : compile) compile_has_fused = compile_has_fused || name.find("cpp_fused_relu") != std::string::npos;
+  EXPECT_TRUE(compile_has_fused) << report["paths"][1]["split"]["kernels"].dump();
+  EXPECT_TRUE(report["paths"][0]["kernel_attribution"]["unattributed"].empty());
+  ASSERT_EQ(report["kernel_diffs"].size(), 1u);
 }
 
 TEST_F(CompareE2E, TablePrintsEachPathAndTheRatios) {

@@ -95,6 +95,58 @@ TEST_F(RunE2E, MeasuresTheRequestedIterationsAndWritesAReport) {
   EXPECT_FALSE(report["interrupted"].get<bool>());
 }
 
+// The identities of docs/metrics.md, on every measured iteration of a real split.
+void expect_split_identities(const json& split) {
+  ASSERT_TRUE(split["available"].get<bool>()) << split.dump();
+  ASSERT_FALSE(split["iterations"].empty());
+  for (const auto& it : split["iterations"]) {
+    const json& gpu = it["gpu"];
+    const auto wall = it["wall_ns"].get<std::int64_t>();
+    EXPECT_EQ(gpu["busy_ns"].get<std::int64_t>() + gpu["idle_ns"].get<std::int64_t>(), wall);
+    EXPECT_EQ(gpu["head_ns"].get<std::int64_t>() + gpu["host_bound_ns"].get<std::int64_t>() +
+                  gpu["other_ns"].get<std::int64_t>() + gpu["tail_ns"].get<std::int64_t>(),
+              gpu["idle_ns"].get<std::int64_t>());
+    EXPECT_EQ(it["dispatch_ns"].get<std::int64_t>(), gpu["idle_ns"].get<std::int64_t>());  // CPU: wall - busy
+  }
+}
+
+TEST_F(RunE2E, CpuSplitAttributesEveryKernelOfAKernelProfiledPackage) {
+  const std::string report_path = m_dir + "/kp.json";
+  const auto result = run_ohprof({"run", "--aoti", OHPROF_TINY_KP_PACKAGE, "--warmup", "1", "--runs", "5",
+                                  "--quiet", "--export-json", report_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json path = json::parse(read_file(report_path))["paths"][0];
+  EXPECT_EQ(path["split_collector"], "record_function");
+  expect_split_identities(path["split"]);
+  EXPECT_TRUE(path["split"]["summary"]["cpu_kernels"].get<bool>());
+  EXPECT_GT(path["split"]["summary"]["gpu"]["busy_ns"]["median"].get<double>(), 0.0);
+  EXPECT_EQ(path["split"]["iterations"].size(), 5u);
+  // The tiny MLP's generated code names two fused kernels and the addmm shim call; all are seen.
+  const json& attribution = path["kernel_attribution"];
+  EXPECT_TRUE(attribution["records_kernels"].get<bool>());
+  EXPECT_TRUE(attribution["unattributed"].empty()) << attribution.dump();
+  EXPECT_EQ(attribution["seen"], json::array({"aoti_torch_cpu_addmm_out", "cpp_fused_mul_1", "cpp_fused_relu_0"}));
+  EXPECT_EQ(path["collector_cost"]["collector"], "record_function");
+  EXPECT_EQ(path["collector_cost"]["runs"], 5);
+  EXPECT_GT(path["collector_cost"]["ratio"].get<double>(), 0.0);
+}
+
+TEST_F(RunE2E, PackageWithoutKernelProfilingIsReportedAsNotAttributed) {
+  const std::string report_path = m_dir + "/plain.json";
+  const auto result = run_ohprof({"run", "--aoti", OHPROF_TINY_PACKAGE, "--warmup", "1", "--runs", "3",
+                                  "--quiet", "--export-json", report_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("were never recorded (it was built without cpp.enable_kernel_profile)"), std::string::npos)
+      << result.err;
+  const json path = json::parse(read_file(report_path))["paths"][0];
+  const json& attribution = path["kernel_attribution"];
+  EXPECT_FALSE(attribution["records_kernels"].get<bool>());
+  EXPECT_TRUE(attribution["seen"].empty());
+  EXPECT_EQ(attribution["unattributed"],
+            json::array({"aoti_torch_cpu_addmm_out", "cpp_fused_mul_1", "cpp_fused_relu_0"}));
+  expect_split_identities(path["split"]);
+}
+
 TEST_F(RunE2E, JsonToStdoutPrintsOnlyJson) {
   const auto result = run_ohprof({"run", "--aoti", OHPROF_TINY_PACKAGE, "--warmup", "0", "--runs", "2",
                                   "--export-json", "-"});

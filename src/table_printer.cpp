@@ -160,7 +160,7 @@ std::string format_run_table(const Report& report) {
   for (const auto& path : report.paths) {
     const SampleSummary& wall = path.wall;
     out += fmt::format("\npath {}  ({})\n", path.name, path.artifact);
-    out += fmt::format("  {}{}\n", compare ? "ready in:      " : "load:          ",
+    out += fmt::format("  {}{}\n", compare ? "ready in:      " : report.trace ? "read:          " : "load:          ",
                        format_duration(static_cast<double>(path.load_ns)));
     if (path.output_check) {
       const PathOutputCheck& check = *path.output_check;

@@ -1,5 +1,7 @@
 #include "ohprof/breakdown.hpp"
 
+#include "ohprof/cpu_kernels.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -498,6 +500,18 @@ PathVerdict decide_verdict(const BreakdownSummary& summary) {
   return out;
 }
 
+namespace {
+
+// Several kernels of one path can share a canonical name (one per compiled graph): counts add up and
+// the mean is weighted by count.
+void add_to_side(double& count_per_iteration, double& mean_ns, const KernelStat& stat) {
+  const double total = count_per_iteration + stat.count_per_iteration;
+  mean_ns = total > 0 ? (mean_ns * count_per_iteration + stat.mean_ns * stat.count_per_iteration) / total : stat.mean_ns;
+  count_per_iteration = total;
+}
+
+}  // namespace
+
 KernelSetDiff diff_kernel_sets(const PathBreakdown& a, const PathBreakdown& b, std::string path_a,
                                std::string path_b) {
   KernelSetDiff diff;
@@ -506,17 +520,15 @@ KernelSetDiff diff_kernel_sets(const PathBreakdown& a, const PathBreakdown& b, s
   std::map<KernelKey, KernelDiffRow> rows;
   std::map<KernelKey, int> present;  // bit 1: in A, bit 2: in B
   for (const auto& stat : a.kernels) {
-    const KernelKey key{static_cast<int>(stat.kind), stat.name};
+    const KernelKey key{static_cast<int>(stat.kind), canonical_kernel_name(stat.name)};
     KernelDiffRow& row = rows[key];
-    row.count_per_iteration_a = stat.count_per_iteration;
-    row.mean_ns_a = stat.mean_ns;
+    add_to_side(row.count_per_iteration_a, row.mean_ns_a, stat);
     present[key] |= 1;
   }
   for (const auto& stat : b.kernels) {
-    const KernelKey key{static_cast<int>(stat.kind), stat.name};
+    const KernelKey key{static_cast<int>(stat.kind), canonical_kernel_name(stat.name)};
     KernelDiffRow& row = rows[key];
-    row.count_per_iteration_b = stat.count_per_iteration;
-    row.mean_ns_b = stat.mean_ns;
+    add_to_side(row.count_per_iteration_b, row.mean_ns_b, stat);
     present[key] |= 2;
   }
   for (auto& [key, row] : rows) {

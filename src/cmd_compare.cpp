@@ -37,7 +37,7 @@ struct CompareOptions {
   std::string device = "auto";
   int warmup = 5;
   int min_runs = 10;
-  int max_runs = 1000;
+  int max_runs = 10000;
   double min_time_s = 0.5;
   double max_rse = 0.01;
   double time_limit_s = 120;

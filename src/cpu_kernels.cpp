@@ -139,6 +139,17 @@ std::string strip_graph_prefix(std::string_view name) {
   return std::string(name.substr(graph_prefix_length(name)));
 }
 
+std::string canonical_kernel_name(std::string_view name) {
+  std::string stripped = strip_graph_prefix(name);
+  for (std::string_view shim : {std::string_view("aoti_torch_cpu_"), std::string_view("aoti_torch_cuda_")}) {
+    if (stripped.rfind(shim, 0) != 0) continue;
+    std::string op = stripped.substr(shim.size());
+    if (op.size() > 4 && op.compare(op.size() - 4, 4, "_out") == 0) op.resize(op.size() - 4);
+    if (!op.empty()) return "aten::" + op;
+  }
+  return stripped;
+}
+
 void scan_generated_code(std::string_view source, GeneratedKernels& into) {
   constexpr std::string_view kGenerated = "cpp_fused_";
   constexpr std::string_view kExtern = "aoti_torch_cpu_";

@@ -733,3 +733,44 @@ TEST(BreakdownCpuTimeline, OpsWithoutLaunchesAreNotFlaggedOnTheCpu) {
 
 }  // namespace
 }  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+// AOTI's and torch.compile's CPU kernels for one graph differ only in their graph number and in how
+// the GEMM is called: the diff matches them.
+TEST(KernelSetDiffCanonical, MatchesTheSameKernelsUnderTheirPathSpecificNames) {
+  const auto path_with = [](std::vector<std::pair<std::string, std::int64_t>> kernels) {
+    Timeline timeline;
+    timeline.ops_have_launches = false;
+    timeline.iterations = {{0, 0, 1000}};
+    std::int64_t t = 0;
+    for (const auto& [name, duration] : kernels) {
+      DeviceOp op;
+      op.name = name;
+      op.start_ns = t;
+      op.end_ns = t + duration;
+      t += duration;
+      timeline.ops.push_back(op);
+    }
+    return analyze_timeline(timeline);
+  };
+  const PathBreakdown aoti = path_with({{"aoti_torch_cpu_addmm_out", 100}, {"graph_0_cpp_fused_relu_0", 10},
+                                        {"aoti_torch_cpu_addmm_out", 300}});
+  const PathBreakdown compile = path_with({{"aten::addmm", 150}, {"graph_1_cpp_fused_relu_0", 20},
+                                           {"graph_2_cpp_fused_relu_0", 40}});
+  const KernelSetDiff diff = diff_kernel_sets(aoti, compile, "aoti", "compile");
+  EXPECT_TRUE(diff.same_set());
+  ASSERT_EQ(diff.both.size(), 2u);
+  EXPECT_EQ(diff.both[0].name, "aten::addmm");
+  EXPECT_DOUBLE_EQ(diff.both[0].count_per_iteration_a, 2.0);
+  EXPECT_DOUBLE_EQ(diff.both[0].mean_ns_a, 200.0);  // (100 + 300) / 2
+  EXPECT_DOUBLE_EQ(diff.both[0].count_per_iteration_b, 1.0);
+  EXPECT_EQ(diff.both[1].name, "cpp_fused_relu_0");
+  // compile ran it twice (two graphs) with means 20 and 40: merged to 2 per iteration, mean 30.
+  EXPECT_DOUBLE_EQ(diff.both[1].count_per_iteration_b, 2.0);
+  EXPECT_DOUBLE_EQ(diff.both[1].mean_ns_b, 30.0);
+}
+
+}  // namespace
+}  // namespace ohprof

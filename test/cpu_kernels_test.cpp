@@ -204,3 +204,19 @@ TEST(AttributeKernels, CompleteWhenEveryNamedKernelWasSeen) {
 
 }  // namespace
 }  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+TEST(CanonicalKernelName, StripsGraphPrefixAndNamesShimCallsAfterTheirOperator) {
+  EXPECT_EQ(canonical_kernel_name("graph_0_cpp_fused_relu_0"), "cpp_fused_relu_0");
+  EXPECT_EQ(canonical_kernel_name("graph_12_cpp_fused_mul_1"), "cpp_fused_mul_1");
+  EXPECT_EQ(canonical_kernel_name("aoti_torch_cpu_addmm_out"), "aten::addmm");
+  EXPECT_EQ(canonical_kernel_name("aoti_torch_cuda_mm_out"), "aten::mm");
+  EXPECT_EQ(canonical_kernel_name("aoti_torch_cpu_convolution"), "aten::convolution");
+  EXPECT_EQ(canonical_kernel_name("aten::addmm"), "aten::addmm");
+  EXPECT_EQ(canonical_kernel_name("triton_poi_fused_add_cos_sin_0"), "triton_poi_fused_add_cos_sin_0");
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -47,6 +47,12 @@ std::vector<DeviceOp> select_cpu_kernels(const std::vector<CpuEvent>& events);
 // "graph_3_cpp_fused_relu_0" -> "cpp_fused_relu_0"; other names unchanged.
 std::string strip_graph_prefix(std::string_view name);
 
+// The name under which two paths' kernels are compared (kernel-set diffs): the graph prefix stripped
+// (each compiled graph numbers its kernels), and an AOTI C-shim call named after the ATen operator it
+// runs: "aoti_torch_cpu_addmm_out" -> "aten::addmm", "aoti_torch_cuda_mm_out" -> "aten::mm".
+// Other names (aten::..., triton_..., CUDA kernels) unchanged.
+std::string canonical_kernel_name(std::string_view name);
+
 // The kernels named in a model's generated code.
 struct GeneratedKernels {
   // Inductor-generated CPU kernels (identifiers "cpp_fused_..."), sorted, unique.

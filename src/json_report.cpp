@@ -12,7 +12,8 @@ json summary_to_json(const SampleSummary& summary) {
   return json{{"count", summary.count},   {"mean", summary.mean},
               {"stddev", summary.stddev}, {"median", summary.median},
               {"min", summary.min},       {"max", summary.max},
-              {"relative_noise", summary.relative_noise}, {"outliers", summary.outliers}};
+              {"relative_noise", summary.relative_noise}, {"mad", summary.mad},
+              {"outliers", summary.outliers}};
 }
 
 namespace {

@@ -49,12 +49,12 @@ std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& pat
   const PathResult* fastest = nullptr;
   for (const auto& path : paths) {
     if (path.wall.count == 0) continue;
-    if (fastest == nullptr || path.wall.mean < fastest->wall.mean) fastest = &path;
+    if (fastest == nullptr || path.wall.median < fastest->wall.median) fastest = &path;
   }
   if (fastest == nullptr) return ratios;
   for (const auto& path : paths) {
     if (&path == fastest || path.wall.count == 0) continue;
-    const Ratio ratio = ratio_of_means(path.wall, fastest->wall);
+    const Ratio ratio = ratio_of_medians(path.wall, fastest->wall);
     ratios.push_back(PathRatio{fastest->name, path.name, ratio.value, ratio.stddev});
   }
   return ratios;

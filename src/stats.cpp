@@ -33,6 +33,10 @@ SampleSummary summarize(std::span<const double> values) {
   summary.max = *hi;
   summary.median = quantile(values, 0.5);
   summary.relative_noise = summary.mean != 0 ? summary.stddev / summary.mean : 0;
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (double v : values) deviations.push_back(std::fabs(v - summary.median));
+  summary.mad = quantile(deviations, 0.5);
   const double q1 = quantile(values, 0.25);
   const double q3 = quantile(values, 0.75);
   const double fence = 1.5 * (q3 - q1);
@@ -52,6 +56,17 @@ Ratio ratio_of_means(const SampleSummary& numerator, const SampleSummary& denomi
   ratio.value = numerator.mean / denominator.mean;
   const double a = numerator.stddev / numerator.mean;
   const double b = denominator.stddev / denominator.mean;
+  ratio.stddev = ratio.value * std::sqrt(a * a + b * b);
+  return ratio;
+}
+
+Ratio ratio_of_medians(const SampleSummary& numerator, const SampleSummary& denominator) {
+  constexpr double kMadToSigma = 1.4826;
+  Ratio ratio;
+  if (denominator.median == 0 || numerator.median == 0) return ratio;
+  ratio.value = numerator.median / denominator.median;
+  const double a = kMadToSigma * numerator.mad / numerator.median;
+  const double b = kMadToSigma * denominator.mad / denominator.median;
   ratio.stddev = ratio.value * std::sqrt(a * a + b * b);
   return ratio;
 }

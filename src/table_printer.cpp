@@ -203,7 +203,7 @@ std::string format_run_table(const Report& report) {
   for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);
   if (compare) {
     out += fmt::format("\nstopped: {}\n", report.stop_reason);
-    if (!report.ratios.empty()) out += "\nsummary (ratio of mean wall times)\n";
+    if (!report.ratios.empty()) out += "\nsummary (ratio of median wall times)\n";
     for (const auto& ratio : report.ratios) {
       out += fmt::format("  {} ran {:.2f} ± {:.2f} times faster than {}\n", ratio.faster, ratio.ratio, ratio.stddev,
                          ratio.slower);

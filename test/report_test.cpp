@@ -15,21 +15,23 @@ PathResult measured(const std::string& name, std::vector<std::int64_t> samples) 
   return path;
 }
 
-TEST(RatiosAgainstFastest, ComparesTheLowestMeanWithEveryOtherPathInOrder) {
-  // means: compile 30, aoti 10 (fastest), eager 20; each with stddev 10% of its mean? Use exact samples:
-  // aoti {9, 11}: mean 10, s = sqrt(2); compile {27, 33}: mean 30, s = sqrt(18); eager {20}: mean 20, s = 0.
-  const std::vector<PathResult> paths{measured("compile", {27, 33}), measured("aoti", {9, 11}),
+TEST(RatiosAgainstFastest, ComparesTheLowestMedianWithEveryOtherPathInOrder) {
+  // aoti {9, 10, 11}: median 10, MAD 1; compile {27, 30, 33, 3000}: median 31.5, |x - 31.5| = 4.5, 1.5,
+  // 1.5, 2968.5 -> MAD 3 (the outlier moves the mean to 772, not the median); eager {20}: median 20, MAD 0.
+  const std::vector<PathResult> paths{measured("compile", {27, 30, 33, 3000}), measured("aoti", {9, 10, 11}),
                                       measured("eager", {20}), measured("empty", {})};
   const auto ratios = ratios_against_fastest(paths);
   ASSERT_EQ(ratios.size(), 2u);
   EXPECT_EQ(ratios[0].faster, "aoti");
   EXPECT_EQ(ratios[0].slower, "compile");
-  EXPECT_DOUBLE_EQ(ratios[0].ratio, 3.0);
-  // sigma = 3 * sqrt((sqrt(18)/30)^2 + (sqrt(2)/10)^2) = 3 * sqrt(0.02 + 0.02)
-  EXPECT_NEAR(ratios[0].stddev, 3.0 * std::sqrt(0.04), 1e-12);
+  EXPECT_DOUBLE_EQ(ratios[0].ratio, 3.15);
+  // sigma = 3.15 * sqrt((1.4826 * 3 / 31.5)^2 + (1.4826 * 1 / 10)^2)
+  const double a = 1.4826 * 3 / 31.5;
+  const double b = 1.4826 * 1 / 10;
+  EXPECT_NEAR(ratios[0].stddev, 3.15 * std::sqrt(a * a + b * b), 1e-12);
   EXPECT_EQ(ratios[1].slower, "eager");
   EXPECT_DOUBLE_EQ(ratios[1].ratio, 2.0);
-  EXPECT_NEAR(ratios[1].stddev, 2.0 * std::sqrt(0.02), 1e-12);
+  EXPECT_NEAR(ratios[1].stddev, 2.0 * b, 1e-12);
 }
 
 TEST(RatiosAgainstFastest, NothingMeasuredGivesNoRatios) {

@@ -75,6 +75,28 @@ TEST(RatioOfMeans, PropagatesRelativeErrors) {
   EXPECT_NEAR(r.stddev, 3.0 * std::sqrt(0.02), 1e-12);
 }
 
+TEST(Summarize, MedianAbsoluteDeviation) {
+  // median 6; |x - 6| = 2, 4, 0, 2, 4 -> sorted 0, 2, 2, 4, 4 -> MAD 2.
+  const std::vector<double> values{8, 2, 6, 4, 10};
+  EXPECT_DOUBLE_EQ(summarize(values).mad, 2.0);
+  // A single wild value moves the stddev a lot and the MAD not at all.
+  const std::vector<double> tailed{8, 2, 6, 4, 1000};
+  EXPECT_DOUBLE_EQ(summarize(tailed).mad, 2.0);
+}
+
+TEST(RatioOfMedians, UsesTheRobustSpread) {
+  SampleSummary slow;
+  slow.median = 30;
+  slow.mad = 3.0 / 1.4826;  // robust sigma 3: 10 %
+  SampleSummary fast;
+  fast.median = 10;
+  fast.mad = 1.0 / 1.4826;  // robust sigma 1: 10 %
+  const Ratio r = ratio_of_medians(slow, fast);
+  EXPECT_DOUBLE_EQ(r.value, 3.0);
+  EXPECT_NEAR(r.stddev, 3.0 * std::sqrt(0.02), 1e-12);
+  EXPECT_DOUBLE_EQ(ratio_of_medians(slow, SampleSummary{}).value, 0.0);
+}
+
 TEST(RatioOfMeans, ZeroDenominatorGivesZero) {
   SampleSummary a;
   a.mean = 1;

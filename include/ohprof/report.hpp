@@ -64,7 +64,7 @@ struct PathOutputCheck {
 };
 
 // `compare`: how much faster one path ran than another (hyperfine's "a ran 1.42 ± 0.04 times faster
-// than b"): ratio of mean wall times, with first-order propagated error (docs/metrics.md, "Ratios").
+// than b"): ratio of median wall times, with first-order propagated robust spread (docs/metrics.md, "Ratios").
 struct PathRatio {
   std::string faster;
   std::string slower;
@@ -153,8 +153,8 @@ struct Report {
 // fields are filled by the path that ran.
 RunContext make_base_context(const std::vector<std::string>& argv);
 
-// The fastest path (lowest mean wall time) against each other measured path, in path order
-// (docs/metrics.md, "Ratios").
+// The fastest path (lowest median wall time) against each other measured path, in path order
+// (docs/metrics.md, "Ratios"): ratio of medians with the robust spread (ratio_of_medians).
 std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths);
 
 // Collector cost from the two passes' wall times: medians of each and their ratio (with / without;

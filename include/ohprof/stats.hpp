@@ -14,6 +14,7 @@ struct SampleSummary {
   double min = 0;
   double max = 0;
   double relative_noise = 0;  // stddev / mean; 0 when mean == 0
+  double mad = 0;             // median absolute deviation: median of |x - median|
   std::size_t outliers = 0;   // samples outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]
 };
 
@@ -30,5 +31,9 @@ struct Ratio {
   double stddev = 0;
 };
 Ratio ratio_of_means(const SampleSummary& numerator, const SampleSummary& denominator);
+
+// The same for medians, with the robust spread 1.4826 * MAD (the standard deviation for normal data,
+// unmoved by the heavy tail that OS noise gives wall times) in place of the standard deviation.
+Ratio ratio_of_medians(const SampleSummary& numerator, const SampleSummary& denominator);
 
 }  // namespace ohprof

@@ -8,6 +8,7 @@
 #include "ohprof/breakdown.hpp"
 #include "ohprof/clock.hpp"
 #include "ohprof/commands.hpp"
+#include "ohprof/console.hpp"
 #include "ohprof/json_report.hpp"
 #include "ohprof/kineto_reader.hpp"
 #include "ohprof/table_printer.hpp"
@@ -23,7 +24,7 @@ struct AnalyzeOptions {
   bool quiet = false;
 };
 
-void print_warning(const std::string& message) { fmt::print(stderr, "ohprof analyze: warning: {}\n", message); }
+void print_warning(const std::string& message) { console::warning(message); }
 
 // "traces/nccl_data.json.gz" -> "nccl_data".
 std::string path_name_of(const std::string& trace_path) {
@@ -57,6 +58,7 @@ std::vector<std::string> analysis_warnings(const PathBreakdown& split, bool from
 }
 
 Status run_analyze(const AnalyzeOptions& options, const Invocation& invocation) {
+  console::start("analyze", false);
   if (!options.export_trace.empty() && options.export_trace == options.trace_path) {
     return make_error(ExitCode::usage_error, "--export-trace must name a new file, not the trace being analysed");
   }

@@ -11,6 +11,7 @@
 #include "ohprof/clock.hpp"
 #include "ohprof/split_collector.hpp"
 #include "ohprof/commands.hpp"
+#include "ohprof/console.hpp"
 #include "ohprof/interleaved_loop.hpp"
 #include "ohprof/json_report.hpp"
 #include "ohprof/nvtx_ranges.hpp"
@@ -131,9 +132,8 @@ Status validate(const CompareOptions& o) {
   return ok_status();
 }
 
-void warn(Report& report, const std::string& message, bool quiet) {
-  (void)quiet;
-  fmt::print(stderr, "ohprof compare: warning: {}\n", message);
+void warn(Report& report, const std::string& message) {
+  console::warning(message);
   report.warnings.push_back(message);
 }
 
@@ -154,7 +154,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
   std::unique_ptr<SplitCollector> collector = SplitCollector::start(SplitCollectorOptions{device, options.no_cupti});
   if (collector->observer() == nullptr) {
     for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
-    if (!options.quiet) fmt::print(stderr, "ohprof compare: device split unavailable: {}\n", collector->unavailable_reason());
+    console::progress("device split unavailable: " + collector->unavailable_reason());
     return;
   }
   report.context.cupti_version = collector_cupti_version();
@@ -174,10 +174,8 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
   stopping.min_time_s = 0;
   stopping.max_rse = 1e9;
   stopping.time_limit_s = options.time_limit_s;
-  if (!options.quiet) {
-    fmt::print(stderr, "ohprof compare: measuring the device split with {}: {} iterations per path\n",
-               collector->collector_name(), runs);
-  }
+  console::progress(fmt::format("measuring the device split with {}: {} iterations per path",
+                                collector->collector_name(), runs));
   InterleavedResult measured;
   Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
   std::vector<IterationWindow> windows;
@@ -205,7 +203,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
       auto attribution = attribute_package_kernels(path.artifact, collection->cpu_events, first, first + kIterationsPerPath - 1);
       if (attribution.ok()) {
         path.kernel_attribution = attribution->summary;
-        if (!attribution->warning.empty()) warn(report, attribution->warning, options.quiet);
+        if (!attribution->warning.empty()) warn(report, attribution->warning);
       } else {
         report.warnings.push_back("kernel attribution: " + attribution.error().message);
       }
@@ -218,6 +216,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
 }
 
 Status run_compare(const CompareOptions& options, const Invocation& invocation) {
+  console::start("compare", options.quiet);
   if (Status valid = validate(options); !valid.ok()) return valid;
   auto path_names = parse_paths(options.paths);
   if (!path_names.ok()) return path_names.error();
@@ -267,10 +266,8 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
   session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
   session_options.kernel_profile = options.kernel_profile;
   session_options.argv = invocation.argv;
-  if (!options.quiet) {
-    fmt::print(stderr, "ohprof compare: preparing {} on {} (export and compile on first use; cached after)\n",
-               session_options.model.empty() ? options.exported : session_options.model, device);
-  }
+  console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
+             session_options.model.empty() ? options.exported : session_options.model, device));
   auto session = ModelSession::open(session_options);
   if (!session.ok()) return session.error();
   const ArtifactInfo artifacts = (*session)->artifacts();
@@ -287,7 +284,7 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
   // Build every path: the AOTI package through LibTorch, the others in Python.
   std::vector<std::unique_ptr<PathRunner>> runners;
   for (const auto& name : *path_names) {
-    if (!options.quiet) fmt::print(stderr, "ohprof compare: building path {}\n", name);
+    console::progress("building path " + name);
     if (name == "aoti") {
       AotiLoadOptions load;
       load.package_path = artifacts.aoti_package;
@@ -297,7 +294,7 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
       auto runner = AotiRunner::load(load);
       if (!runner.ok()) return runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path));
       report.context.device = (*runner)->device();
-      for (const auto& w : (*runner)->warnings()) warn(report, w, options.quiet);
+      for (const auto& w : (*runner)->warnings()) warn(report, w);
       runners.push_back(std::move(*runner));
     } else {
       auto runner = (*session)->make_python_path(name);
@@ -335,8 +332,7 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
         warn(report,
              fmt::format("OUTPUTS DIFFER: path {} does not match {} ({}); its timings compare different "
                          "computations",
-                         runners[i]->name(), check.reference, check.detail.empty() ? "outside tolerance" : check.detail),
-             options.quiet);
+                         runners[i]->name(), check.reference, check.detail.empty() ? "outside tolerance" : check.detail));
       }
     }
   }
@@ -362,10 +358,8 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
   stopping.min_time_s = options.min_time_s;
   stopping.max_rse = options.max_rse;
   stopping.time_limit_s = options.time_limit_s;
-  if (!options.quiet) {
-    fmt::print(stderr, "ohprof compare: measuring {} in interleaved rounds (at most {:.0f} s)\n",
-               fmt::join(*path_names, ", "), options.time_limit_s);
-  }
+  console::progress(fmt::format("measuring {} in interleaved rounds (at most {:.0f} s)",
+             fmt::join(*path_names, ", "), options.time_limit_s));
 
   const auto fill = [&](const InterleavedResult& measured) {
     for (std::size_t i = 0; i < report.paths.size(); ++i) {
@@ -403,12 +397,12 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
   }
   if (measured.stop_reason.rfind("converged", 0) != 0 && measured.stop_reason != "interrupted") {
     warn(report, fmt::format("stopped before the criteria were met: {}; raise --time-limit or --max-runs, or "
-                             "loosen --max-rse", measured.stop_reason), options.quiet);
+                             "loosen --max-rse", measured.stop_reason));
   }
   for (const auto& path : report.paths) {
     if (path.wall.outliers > 0) {
       warn(report, fmt::format("path {}: {} of {} iterations are statistical outliers; close other programs or "
-                               "raise --warmup", path.name, path.wall.outliers, path.wall.count), options.quiet);
+                               "raise --warmup", path.name, path.wall.outliers, path.wall.count));
     }
   }
   return write_outputs(report, options, true);

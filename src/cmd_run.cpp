@@ -6,6 +6,7 @@
 
 #include "ohprof/clock.hpp"
 #include "ohprof/commands.hpp"
+#include "ohprof/console.hpp"
 #include "ohprof/json_report.hpp"
 #include "ohprof/measurement_loop.hpp"
 #include "ohprof/breakdown.hpp"
@@ -32,7 +33,7 @@ struct RunOptions {
   int split_runs = 0;
 };
 
-void print_warning(const std::string& message) { fmt::print(stderr, "ohprof run: warning: {}\n", message); }
+void print_warning(const std::string& message) { console::warning(message); }
 
 Status finish_report(const Report& report, const RunOptions& options) {
   if (!options.quiet && options.export_json != "-") fmt::print("{}", format_run_table(report));
@@ -44,6 +45,7 @@ Status finish_report(const Report& report, const RunOptions& options) {
 
 #ifdef OHPROF_WITH_TORCH
 Status run_aoti(const RunOptions& options, const Invocation& invocation) {
+  console::start("run", options.quiet);
   if (options.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
   if (options.runs < 1) return make_error(ExitCode::usage_error, "--runs must be at least 1");
   if (options.split_runs < 0) return make_error(ExitCode::usage_error, "--split-runs must be 0 (default) or more");
@@ -94,10 +96,8 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   LoopConfig loop_config{options.warmup, options.runs};
   LoopResult loop;
   AotiRunner& model = **runner;
-  if (!options.quiet) {
-    fmt::print(stderr, "ohprof run: measuring {} on {}: {} warm-up + {} measured iterations\n", path.name,
-               report.context.device.type, options.warmup, options.runs);
-  }
+  console::progress(fmt::format("measuring {} on {}: {} warm-up + {} measured iterations", path.name,
+             report.context.device.type, options.warmup, options.runs));
   // Pass 1: the headline wall times, with no activity collector (NVTX ranges only, ~ns each).
   Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, {&nvtx}, loop);
   path.warmup_ns = loop.warmup_ns;
@@ -114,10 +114,8 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   } else if (loop_status.ok() && !loop.interrupted) {
     report.context.cupti_version = collector_cupti_version();
     const int split_runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
-    if (!options.quiet) {
-      fmt::print(stderr, "ohprof run: measuring the device split with {}: {} iterations\n",
-                 collector->collector_name(), split_runs);
-    }
+    console::progress(fmt::format("measuring the device split with {}: {} iterations",
+                                  collector->collector_name(), split_runs));
     LoopResult split_loop;
     Status split_status = run_measurement_loop(LoopConfig{1, split_runs}, [&] { return model.run_once(); },
                                                {&nvtx, collector->observer()}, split_loop);
@@ -152,8 +150,8 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   } else {
     path.split_unavailable_reason = "measurement stopped before the split pass";
   }
-  if (!path.split_unavailable_reason.empty() && !options.quiet) {
-    fmt::print(stderr, "ohprof run: device split unavailable: {}\n", path.split_unavailable_reason);
+  if (!path.split_unavailable_reason.empty()) {
+    console::progress("device split unavailable: " + path.split_unavailable_reason);
   }
   report.paths.push_back(std::move(path));
 

@@ -33,8 +33,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "ohprof: error: {}\n", e.what());
-    fmt::print(stderr, "Run with --help for usage.\n");
+    fmt::print(stderr, "ohprof: error: {}; run 'ohprof --help' or 'ohprof <command> --help' for usage\n", e.what());
     return to_int(ExitCode::usage_error);
   }
 

@@ -10,21 +10,26 @@ namespace ohprof {
 
 std::vector<std::int64_t> InterleavedPathResult::wall_ns() const { return wall_times(iterations); }
 
-double relative_standard_error(const SampleSummary& summary) {
-  if (summary.count < 2 || summary.mean == 0) return summary.count < 2 ? INFINITY : 0;
-  return summary.stddev / (summary.mean * std::sqrt(static_cast<double>(summary.count)));
+double relative_standard_error(std::size_t count, double mean, double stddev) {
+  if (count < 2) return INFINITY;
+  if (mean == 0) return 0;
+  return stddev / (mean * std::sqrt(static_cast<double>(count)));
 }
 
-std::string unmet_criteria(const AdaptiveStopping& stopping, const std::vector<std::int64_t>& wall_ns) {
+double relative_standard_error(const SampleSummary& summary) {
+  return relative_standard_error(summary.count, summary.mean, summary.stddev);
+}
+
+std::string unmet_criteria(const AdaptiveStopping& stopping, const RunningStats& wall_ns) {
   std::vector<std::string> unmet;
-  if (static_cast<int>(wall_ns.size()) < stopping.min_runs) {
-    unmet.push_back(fmt::format("runs {} < {}", wall_ns.size(), stopping.min_runs));
+  if (static_cast<int>(wall_ns.count()) < stopping.min_runs) {
+    unmet.push_back(fmt::format("runs {} < {}", wall_ns.count(), stopping.min_runs));
   }
-  const double total_s = static_cast<double>(std::accumulate(wall_ns.begin(), wall_ns.end(), std::int64_t{0})) * 1e-9;
+  const double total_s = wall_ns.sum() * 1e-9;
   if (total_s < stopping.min_time_s) {
     unmet.push_back(fmt::format("time {:.3g} s < {:.3g} s", total_s, stopping.min_time_s));
   }
-  const double rse = relative_standard_error(summarize_ns(wall_ns));
+  const double rse = relative_standard_error(wall_ns.count(), wall_ns.mean(), wall_ns.stddev());
   if (!(rse <= stopping.max_rse)) {
     unmet.push_back(std::isinf(rse) ? std::string("rse undefined")
                                     : fmt::format("rse {:.2f}% > {:.2f}%", rse * 100, stopping.max_rse * 100));
@@ -91,13 +96,13 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
     bool all_at_max = true;
     std::string unmet_text;
     for (std::size_t p = 0; p < count; ++p) {
-      const auto walls = result.paths[p].wall_ns();
-      const std::string unmet = unmet_criteria(stopping, walls);
+      const RunningStats& running = result.paths[p].running;
+      const std::string unmet = unmet_criteria(stopping, running);
       if (!unmet.empty()) {
         all_met = false;
         unmet_text += (unmet_text.empty() ? "" : "; ") + paths[p].name + ": " + unmet;
       }
-      if (static_cast<int>(walls.size()) < stopping.max_runs) all_at_max = false;
+      if (static_cast<int>(running.count()) < stopping.max_runs) all_at_max = false;
     }
     if (all_met) {
       result.stop_reason = "converged";
@@ -118,7 +123,10 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
       if (static_cast<int>(measured.size()) >= stopping.max_runs) continue;
       IterationWindow window;
       outcome = timed_iteration(paths[p], static_cast<std::int64_t>(measured.size()), false, clock_ns, window);
-      if (outcome.ok()) measured.push_back(window);
+      if (outcome.ok()) {
+        measured.push_back(window);
+        result.paths[p].running.add(static_cast<double>(window.end_ns - window.start_ns));
+      }
     }
     ++result.rounds;
     if (!outcome.ok()) {

@@ -6,6 +6,18 @@
 
 namespace ohprof {
 
+void RunningStats::add(double value) {
+  ++m_count;
+  m_sum += value;
+  const double delta = value - m_mean;
+  m_mean += delta / static_cast<double>(m_count);
+  m_m2 += delta * (value - m_mean);
+}
+
+double RunningStats::stddev() const {
+  return m_count < 2 ? 0.0 : std::sqrt(m_m2 / static_cast<double>(m_count - 1));
+}
+
 double quantile(std::span<const double> values, double q) {
   if (values.empty()) return 0;
   std::vector<double> sorted(values.begin(), values.end());

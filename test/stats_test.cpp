@@ -106,3 +106,22 @@ TEST(RatioOfMeans, ZeroDenominatorGivesZero) {
 
 }  // namespace
 }  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+TEST(RunningStats, MatchesTheBatchSummary) {
+  const std::vector<double> values{8, 2, 6, 4, 10};
+  RunningStats running;
+  for (double v : values) running.add(v);
+  EXPECT_EQ(running.count(), 5u);
+  EXPECT_DOUBLE_EQ(running.sum(), 30.0);
+  EXPECT_DOUBLE_EQ(running.mean(), 6.0);
+  EXPECT_NEAR(running.stddev(), std::sqrt(10.0), 1e-12);
+  RunningStats one;
+  one.add(3);
+  EXPECT_DOUBLE_EQ(one.stddev(), 0.0);
+}
+
+}  // namespace
+}  // namespace ohprof

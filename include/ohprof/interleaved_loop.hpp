@@ -36,6 +36,7 @@ struct InterleavedPath {
 struct InterleavedPathResult {
   std::vector<std::int64_t> warmup_ns;
   std::vector<IterationWindow> iterations;
+  RunningStats running;  // of the measured wall times, for the stopping rule
   [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
 };
 
@@ -48,11 +49,15 @@ struct InterleavedResult {
   std::string stop_reason;
 };
 
-// Relative standard error of the mean of a sample; 0 for fewer than two samples of mean 0.
+// Relative standard error of the mean: stddev / (mean * sqrt(count)); infinite (unmet) for fewer than
+// two samples, 0 for a mean of 0.
+double relative_standard_error(std::size_t count, double mean, double stddev);
 double relative_standard_error(const SampleSummary& summary);
 
-// Why a path has not met the stopping criteria yet ("" when it has).
-std::string unmet_criteria(const AdaptiveStopping& stopping, const std::vector<std::int64_t>& wall_ns);
+// Why a path has not met the stopping criteria yet ("" when it has). O(1): the loop checks every path
+// before every round, and sorting thousands of samples there would evict the caches the next timed
+// iteration runs in.
+std::string unmet_criteria(const AdaptiveStopping& stopping, const RunningStats& wall_ns);
 
 // `clock_ns` is injectable for tests; `on_round` is called after each round (e.g. to rewrite the report).
 Status run_interleaved(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,

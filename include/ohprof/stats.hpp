@@ -21,6 +21,23 @@ struct SampleSummary {
 SampleSummary summarize(std::span<const double> values);
 SampleSummary summarize_ns(std::span<const std::int64_t> values_ns);
 
+// Count, sum, mean and variance kept as values arrive (Welford's method): O(1) per value, so a
+// stopping rule can be checked every round without touching the samples.
+class RunningStats {
+ public:
+  void add(double value);
+  [[nodiscard]] std::size_t count() const { return m_count; }
+  [[nodiscard]] double sum() const { return m_sum; }
+  [[nodiscard]] double mean() const { return m_mean; }
+  [[nodiscard]] double stddev() const;  // sample standard deviation (n - 1); 0 when count < 2
+
+ private:
+  std::size_t m_count = 0;
+  double m_sum = 0;
+  double m_mean = 0;
+  double m_m2 = 0;
+};
+
 // Linear-interpolated quantile (q in [0, 1]) of a sample; the sample need not be sorted.
 double quantile(std::span<const double> values, double q);
 

@@ -49,7 +49,9 @@ std::string format_split(const PathBreakdown& split) {
     out += fmt::format("    {} busy:      {}{}\n", unit, median_spread(s.gpu.busy_ns), percent(s.gpu.busy_ns));
     out += fmt::format("    {} idle:      {}{}\n", unit, median_spread(s.gpu.idle_ns), percent(s.gpu.idle_ns));
     out += fmt::format("      head:        {}\n", median_spread(s.gpu.head_ns));
-    out += fmt::format("      host-bound:  {}\n", median_spread(s.gpu.host_bound_ns));
+    if (!s.cpu_kernels) {  // no launch calls on the CPU: no gap can wait for one
+      out += fmt::format("      host-bound:  {}\n", median_spread(s.gpu.host_bound_ns));
+    }
     out += fmt::format("      other:       {}\n", median_spread(s.gpu.other_ns));
     out += fmt::format("      tail:        {}\n", median_spread(s.gpu.tail_ns));
     if (s.gpu.spill_ns.max > 0) {

@@ -338,42 +338,35 @@ struct ParsedRecords {
   std::uint64_t ops_without_timestamps = 0;
 };
 
-DeviceOp kernel_op(const CUpti_ActivityKernel10& k) {
+// Kernel, memcpy and memset records share these fields (same names in each CUPTI struct).
+template <typename Record>
+DeviceOp device_op(DeviceOpKind kind, const Record& r) {
   DeviceOp op;
-  op.kind = DeviceOpKind::kernel;
-  op.start_ns = ns(k.start);
-  op.end_ns = ns(k.end);
-  op.device = static_cast<std::int32_t>(k.deviceId);
-  op.stream = k.streamId;
-  op.correlation = k.correlationId;
-  op.graph_id = k.graphId;
+  op.kind = kind;
+  op.start_ns = ns(r.start);
+  op.end_ns = ns(r.end);
+  op.device = static_cast<std::int32_t>(r.deviceId);
+  op.stream = r.streamId;
+  op.correlation = r.correlationId;
+  op.graph_id = r.graphId;
+  return op;
+}
+
+DeviceOp kernel_op(const CUpti_ActivityKernel10& k) {
+  DeviceOp op = device_op(DeviceOpKind::kernel, k);
   op.name = k.name != nullptr ? k.name : "";
   return op;
 }
 
 DeviceOp memcpy_op(const CUpti_ActivityMemcpy6& m) {
-  DeviceOp op;
-  op.kind = DeviceOpKind::memcpy;
-  op.start_ns = ns(m.start);
-  op.end_ns = ns(m.end);
-  op.device = static_cast<std::int32_t>(m.deviceId);
-  op.stream = m.streamId;
-  op.correlation = m.correlationId;
-  op.graph_id = m.graphId;
+  DeviceOp op = device_op(DeviceOpKind::memcpy, m);
   op.bytes = m.bytes;
   op.name = memcpy_direction(m.copyKind);
   return op;
 }
 
 DeviceOp memset_op(const CUpti_ActivityMemset4& m) {
-  DeviceOp op;
-  op.kind = DeviceOpKind::memset;
-  op.start_ns = ns(m.start);
-  op.end_ns = ns(m.end);
-  op.device = static_cast<std::int32_t>(m.deviceId);
-  op.stream = m.streamId;
-  op.correlation = m.correlationId;
-  op.graph_id = m.graphId;
+  DeviceOp op = device_op(DeviceOpKind::memset, m);
   op.bytes = m.bytes;
   op.name = "Memset";
   return op;

@@ -184,6 +184,23 @@ TEST_F(CompareE2E, BadModelSpecsGiveOneLineErrors) {
   }
 }
 
+TEST_F(CompareE2E, InterruptedCompareStillWritesWhatItMeasured) {
+  const std::string report_path = m_dir + "/interrupted.json";
+  const auto result = testing::run_ohprof_and_interrupt(
+      {"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths", "aoti,eager",
+       "--device", "cpu", "--min-runs", "100000000", "--max-runs", "100000000", "--time-limit", "600",
+       "--cache-dir", s_cache, "--export-json", report_path},
+      "in interleaved rounds", 120);
+  ASSERT_EQ(result.exit_code, code(ExitCode::interrupted)) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_TRUE(report["interrupted"].get<bool>());
+  EXPECT_EQ(report["stop_reason"], "interrupted");
+  for (const auto& path : report["paths"]) {
+    EXPECT_GT(path["samples_ns"].size(), 0u) << path["name"];
+    EXPECT_EQ(path["split"]["reason"], "measurement stopped before the split pass");
+  }
+}
+
 TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
   const std::vector<std::vector<std::string>> bad = {
       {"compare", "--paths", "aoti,bogus"},

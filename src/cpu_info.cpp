@@ -16,6 +16,22 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
+namespace {
+
+// Whether /proc/cpuinfo's "flags" line lists `flag`.
+bool cpuinfo_has_flag(std::string_view flag) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("flags", 0) != 0) continue;
+    const std::string padded = " " + line.substr(line.find(':') + 1) + " ";
+    return padded.find(" " + std::string(flag) + " ") != std::string::npos;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool cpu_supports_isa_token(std::string_view token) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
@@ -26,7 +42,7 @@ bool cpu_supports_isa_token(std::string_view token) {
   }
   if (token == "AVX512_VNNI") return __builtin_cpu_supports("avx512vnni");
   if (token == "AVX512_BF16") return __builtin_cpu_supports("avx512bf16");
-  if (token == "AMX" || token == "AMX_TILE") return __builtin_cpu_supports("amx-tile");
+  if (token == "AMX" || token == "AMX_TILE") return cpuinfo_has_flag("amx_tile");  // not every compiler's builtin knows it
 #endif
   (void)token;
   return true;

@@ -1,0 +1,22 @@
+// libFuzzer target: arbitrary bytes through the trace reader and the analysis. Whatever the input, the
+// reader returns a trace or an error and the analysis's identities hold; a crash, a sanitizer report
+// or a broken identity is a finding. Build and run with tools/fuzz.
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "ohprof/breakdown.hpp"
+#include "ohprof/kineto_reader.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto trace = ohprof::parse_kineto_trace_text(text, "fuzz");
+  if (!trace.ok()) return 0;
+  const ohprof::PathBreakdown split = ohprof::analyze_timeline(trace->timeline);
+  for (const auto& it : split.iterations) {
+    const auto& gpu = it.gpu;
+    if (gpu.busy_ns + gpu.idle_ns != it.wall_ns) std::abort();
+    if (gpu.idle.head_ns + gpu.idle.host_bound_ns + gpu.idle.other_ns + gpu.idle.tail_ns != gpu.idle_ns) std::abort();
+  }
+  return 0;
+}

@@ -58,7 +58,7 @@ std::vector<std::string> analysis_warnings(const PathBreakdown& split, bool from
 }
 
 Status run_analyze(const AnalyzeOptions& options, const Invocation& invocation) {
-  console::start("analyze", false);
+  console::start("analyze", options.quiet);
   if (!options.export_trace.empty() && options.export_trace == options.trace_path) {
     return make_error(ExitCode::usage_error, "--export-trace must name a new file, not the trace being analysed");
   }

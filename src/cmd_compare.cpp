@@ -400,6 +400,7 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
                              "loosen --max-rse", measured.stop_reason));
   }
   for (const auto& path : report.paths) {
+    if (const std::string hint = slow_first_run_hint(path); !hint.empty()) warn(report, hint);
     if (path.wall.outliers > 0) {
       warn(report, fmt::format("path {}: {} of {} iterations are statistical outliers; close other programs or "
                                "raise --warmup", path.name, path.wall.outliers, path.wall.count));

@@ -163,6 +163,10 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
     }
     return loop_status;
   }
+  if (const std::string hint = slow_first_run_hint(report.paths.back()); !hint.empty()) {
+    print_warning(hint);
+    report.warnings.push_back(hint);
+  }
   if (report.paths.back().wall.outliers > 0) {
     const auto& wall = report.paths.back().wall;
     const std::string hint = fmt::format(

@@ -1,6 +1,7 @@
 #include "ohprof/report.hpp"
 
 #include <array>
+#include <fmt/format.h>
 #include <ctime>
 #include <unistd.h>
 
@@ -29,6 +30,16 @@ RunContext make_base_context(const std::vector<std::string>& argv) {
   std::array<char, 256> host{};
   if (gethostname(host.data(), host.size() - 1) == 0) context.hostname = host.data();
   return context;
+}
+
+std::string slow_first_run_hint(const PathResult& path) {
+  if (path.wall_ns.size() < 3 || path.wall.median <= 0) return {};
+  const double first = static_cast<double>(path.wall_ns.front());
+  if (first <= 3.0 * path.wall.median) return {};
+  return fmt::format(
+      "path {}: the first measured iteration took {:.1f} times the median (a cold start the warm-up did not "
+      "absorb); raise --warmup",
+      path.name, first / path.wall.median);
 }
 
 CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,

@@ -38,6 +38,15 @@ TEST(RatiosAgainstFastest, NothingMeasuredGivesNoRatios) {
   EXPECT_TRUE(ratios_against_fastest({measured("a", {}), measured("b", {})}).empty());
 }
 
+TEST(SlowFirstRunHint, OnlyWhenTheFirstIterationTookMoreThanThreeTimesTheMedian) {
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {400, 100, 100, 100})),
+            "path aoti: the first measured iteration took 4.0 times the median (a cold start the warm-up did not "
+            "absorb); raise --warmup");
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {300, 100, 100, 100})), "");  // exactly 3x: no hint
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {100, 400, 100, 100})), "");  // a later slow one is an outlier
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {900, 100})), "");            // too few samples to say
+}
+
 TEST(MakeCollectorCost, RatioOfMedians) {
   const CollectorCost cost = make_collector_cost("cupti", {100, 300, 200}, {250, 210, 230, 220});
   EXPECT_EQ(cost.collector, "cupti");

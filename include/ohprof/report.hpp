@@ -162,6 +162,10 @@ std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& pat
 CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,
                                   const std::vector<std::int64_t>& with_ns);
 
+// hyperfine's hint: when the first measured iteration took more than 3 times the median (caches, lazy
+// initialisation, a warm-up too short), the warning to print; empty otherwise.
+std::string slow_first_run_hint(const PathResult& path);
+
 // "2026-11-30T07:00:00Z" for the current time.
 std::string utc_timestamp_now();
 

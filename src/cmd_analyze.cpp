@@ -9,6 +9,7 @@
 #include "ohprof/clock.hpp"
 #include "ohprof/commands.hpp"
 #include "ohprof/console.hpp"
+#include "ohprof/report_output.hpp"
 #include "ohprof/json_report.hpp"
 #include "ohprof/kineto_reader.hpp"
 #include "ohprof/table_printer.hpp"
@@ -23,8 +24,6 @@ struct AnalyzeOptions {
   std::string export_trace;
   bool quiet = false;
 };
-
-void print_warning(const std::string& message) { console::warning(message); }
 
 // "traces/nccl_data.json.gz" -> "nccl_data".
 std::string path_name_of(const std::string& trace_path) {
@@ -98,18 +97,12 @@ Status run_analyze(const AnalyzeOptions& options, const Invocation& invocation) 
   path.stop_reason = "end of trace";
   report.config.runs = static_cast<int>(path.wall_ns.size());
 
-  for (const auto& warning : trace.warnings) report.warnings.push_back(warning);
-  for (auto& warning : analysis_warnings(split, trace.iterations_from_profiler_steps)) {
-    report.warnings.push_back(std::move(warning));
-  }
+  for (const auto& warning : trace.warnings) add_warning(report, warning);
+  for (const auto& warning : analysis_warnings(split, trace.iterations_from_profiler_steps)) add_warning(report, warning);
   path.breakdown = std::move(split);
   report.paths.push_back(std::move(path));
-  for (const auto& warning : report.warnings) print_warning(warning);
 
-  if (!options.quiet && options.export_json != "-") fmt::print("{}", format_run_table(report));
-  if (!options.export_json.empty()) {
-    if (Status written = write_json_report(report, options.export_json); !written.ok()) return written;
-  }
+  if (Status written = emit_report(report, options.export_json, options.quiet); !written.ok()) return written;
   if (!options.export_trace.empty()) {
     Status exported = export_trace_with_split(options.trace_path, options.export_trace, trace, *report.paths[0].breakdown);
     if (!exported.ok()) return exported;

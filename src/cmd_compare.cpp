@@ -12,6 +12,7 @@
 #include "ohprof/split_collector.hpp"
 #include "ohprof/commands.hpp"
 #include "ohprof/console.hpp"
+#include "ohprof/report_output.hpp"
 #include "ohprof/interleaved_loop.hpp"
 #include "ohprof/json_report.hpp"
 #include "ohprof/nvtx_ranges.hpp"
@@ -132,18 +133,8 @@ Status validate(const CompareOptions& o) {
   return ok_status();
 }
 
-void warn(Report& report, const std::string& message) {
-  console::warning(message);
-  report.warnings.push_back(message);
-}
 
 #if defined(OHPROF_WITH_TORCH) && defined(OHPROF_WITH_PYTHON)
-
-Status write_outputs(const Report& report, const CompareOptions& options, bool print_table) {
-  if (print_table && !options.quiet && options.export_json != "-") fmt::print("{}", format_run_table(report));
-  if (!options.export_json.empty()) return write_json_report(report, options.export_json);
-  return ok_status();
-}
 
 // Pass 2: every path again, interleaved, a fixed number of iterations, with one activity collector
 // for all paths (path p's iteration i tagged p * kIterationsPerPath + i). The collection is split per
@@ -192,7 +183,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
     return;
   }
   report.interrupted = report.interrupted || measured.interrupted;
-  for (const auto& warning : collection->warnings) report.warnings.push_back(warning);
+  for (const auto& warning : collection->warnings) add_warning(report, warning);
   for (std::size_t p = 0; p < report.paths.size(); ++p) {
     const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
     PathResult& path = report.paths[p];
@@ -203,9 +194,9 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
       auto attribution = attribute_package_kernels(path.artifact, collection->cpu_events, first, first + kIterationsPerPath - 1);
       if (attribution.ok()) {
         path.kernel_attribution = attribution->summary;
-        if (!attribution->warning.empty()) warn(report, attribution->warning);
+        if (!attribution->warning.empty()) add_warning(report, attribution->warning);
       } else {
-        report.warnings.push_back("kernel attribution: " + attribution.error().message);
+        add_warning(report, "kernel attribution: " + attribution.error().message);
       }
     }
   }
@@ -294,7 +285,7 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
       auto runner = AotiRunner::load(load);
       if (!runner.ok()) return runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path));
       report.context.device = (*runner)->device();
-      for (const auto& w : (*runner)->warnings()) warn(report, w);
+      for (const auto& w : (*runner)->warnings()) add_warning(report, w);
       runners.push_back(std::move(*runner));
     } else {
       auto runner = (*session)->make_python_path(name);
@@ -329,7 +320,7 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
                                                      check.max_rel_diff, check.atol, check.rtol, check.detail};
       if (!check.passed) {
         mismatch = true;
-        warn(report,
+        add_warning(report,
              fmt::format("OUTPUTS DIFFER: path {} does not match {} ({}); its timings compare different "
                          "computations",
                          runners[i]->name(), check.reference, check.detail.empty() ? "outside tolerance" : check.detail));
@@ -337,7 +328,7 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
     }
   }
   if (mismatch && options.check_outputs == "strict") {
-    (void)write_outputs(report, options, false);
+    (void)emit_report(report, options.export_json, /*quiet=*/true);  // the checks are in the warnings
     return make_error(ExitCode::output_mismatch,
                       "paths disagree on the outputs (--check-outputs strict); see the warnings above");
   }
@@ -392,21 +383,21 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
   }
   if (!status.ok()) {
     report.warnings.push_back("stopped early: " + status.error().message);
-    (void)write_outputs(report, options, true);
+    (void)emit_report(report, options.export_json, options.quiet);
     return status;
   }
   if (measured.stop_reason.rfind("converged", 0) != 0 && measured.stop_reason != "interrupted") {
-    warn(report, fmt::format("stopped before the criteria were met: {}; raise --time-limit or --max-runs, or "
+    add_warning(report, fmt::format("stopped before the criteria were met: {}; raise --time-limit or --max-runs, or "
                              "loosen --max-rse", measured.stop_reason));
   }
   for (const auto& path : report.paths) {
-    if (const std::string hint = slow_first_run_hint(path); !hint.empty()) warn(report, hint);
+    if (const std::string hint = slow_first_run_hint(path); !hint.empty()) add_warning(report, hint);
     if (path.wall.outliers > 0) {
-      warn(report, fmt::format("path {}: {} of {} iterations are statistical outliers; close other programs or "
+      add_warning(report, fmt::format("path {}: {} of {} iterations are statistical outliers; close other programs or "
                                "raise --warmup", path.name, path.wall.outliers, path.wall.count));
     }
   }
-  return write_outputs(report, options, true);
+  return emit_report(report, options.export_json, options.quiet);
 }
 #endif
 

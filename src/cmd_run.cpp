@@ -7,6 +7,7 @@
 #include "ohprof/clock.hpp"
 #include "ohprof/commands.hpp"
 #include "ohprof/console.hpp"
+#include "ohprof/report_output.hpp"
 #include "ohprof/json_report.hpp"
 #include "ohprof/measurement_loop.hpp"
 #include "ohprof/breakdown.hpp"
@@ -33,15 +34,6 @@ struct RunOptions {
   int split_runs = 0;
 };
 
-void print_warning(const std::string& message) { console::warning(message); }
-
-Status finish_report(const Report& report, const RunOptions& options) {
-  if (!options.quiet && options.export_json != "-") fmt::print("{}", format_run_table(report));
-  if (!options.export_json.empty()) {
-    if (Status written = write_json_report(report, options.export_json); !written.ok()) return written;
-  }
-  return ok_status();
-}
 
 #ifdef OHPROF_WITH_TORCH
 Status run_aoti(const RunOptions& options, const Invocation& invocation) {
@@ -84,8 +76,7 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   report.config.inputs.clear();
   for (const auto& spec : (*runner)->inputs()) report.config.inputs.push_back(input_spec_text(spec));
   for (const auto& warning : (*runner)->warnings()) {
-    print_warning(warning);
-    report.warnings.push_back(warning);
+    add_warning(report, warning);
   }
 
   PathResult path;
@@ -134,16 +125,14 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
         if (attribution.ok()) {
           path.kernel_attribution = attribution->summary;
           if (!attribution->warning.empty()) {
-            print_warning(attribution->warning);
-            report.warnings.push_back(attribution->warning);
+            add_warning(report, attribution->warning);
           }
         } else {
-          report.warnings.push_back("kernel attribution: " + attribution.error().message);
+          add_warning(report, "kernel attribution: " + attribution.error().message);
         }
       }
       for (const auto& warning : collection->warnings) {
-        print_warning(warning);
-        report.warnings.push_back(warning);
+        add_warning(report, warning);
       }
     }
     report.interrupted = report.interrupted || split_loop.interrupted;
@@ -159,13 +148,12 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
     // Keep what was measured before the failure.
     if (!report.paths.back().wall_ns.empty()) {
       report.warnings.push_back("stopped early: " + loop_status.error().message);
-      (void)finish_report(report, options);
+      (void)emit_report(report, options.export_json, options.quiet);
     }
     return loop_status;
   }
   if (const std::string hint = slow_first_run_hint(report.paths.back()); !hint.empty()) {
-    print_warning(hint);
-    report.warnings.push_back(hint);
+    add_warning(report, hint);
   }
   if (report.paths.back().wall.outliers > 0) {
     const auto& wall = report.paths.back().wall;
@@ -173,10 +161,9 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
         "{} of {} iterations are statistical outliers; close other programs, pin CPU frequency or "
         "raise --warmup/--runs",
         wall.outliers, wall.count);
-    print_warning(hint);
-    report.warnings.push_back(hint);
+    add_warning(report, hint);
   }
-  return finish_report(report, options);
+  return emit_report(report, options.export_json, options.quiet);
 }
 #endif
 

@@ -39,13 +39,6 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 
 constexpr const char* kInputsMetadataKey = "ohprof.inputs";
 
-// One line: LibTorch messages carry a C++ backtrace after the first line.
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.size() > 300) line = line.substr(0, 300) + "...";
-  return line;
-}
-
 at::ScalarType to_scalar_type(DType dtype) {
   switch (dtype) {
     case DType::float32: return at::kFloat;

@@ -198,7 +198,7 @@ Status begin_measuring(bool user_scopes) {
     } catch (const std::exception& e) {
       const std::string what = e.what();
       return make_error(ExitCode::internal_error,
-                        "registering the RecordFunction callback failed: " + what.substr(0, what.find('\n')));
+                        "registering the RecordFunction callback failed: " + first_line(what));
     }
   }
   ++reg.measuring;
@@ -373,7 +373,7 @@ Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
   } catch (const std::exception& e) {
     const std::string what = e.what();
     return make_error(ExitCode::invalid_package,
-                      context + "not a readable package archive: " + what.substr(0, what.find('\n')));
+                      context + "not a readable package archive: " + first_line(what));
   }
   if (kernels.files.empty()) {
     return make_error(ExitCode::invalid_package,
@@ -423,7 +423,7 @@ Result<CpuEventCost> measure_cpu_event_cost(std::int64_t ranges) {
     } catch (const std::exception& e) {
       const std::string what = e.what();
       status = make_error(ExitCode::internal_error,
-                          "registering a RecordFunction callback failed: " + what.substr(0, what.find('\n')));
+                          "registering a RecordFunction callback failed: " + first_line(what));
       break;
     }
     status = begin_measuring(false);

@@ -15,12 +15,6 @@ namespace py = pybind11;
 namespace ohprof {
 namespace {
 
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.size() > 300) line = line.substr(0, 300) + "...";
-  return line;
-}
-
 std::string env_or(const char* name, const char* fallback) {
   const char* value = std::getenv(name);
   return value != nullptr && value[0] != '\0' ? value : fallback;

@@ -19,6 +19,10 @@ struct Error {
 
 Error make_error(ExitCode code, std::string message);
 
+// The first line of a vendor exception's text (LibTorch and Python append backtraces), at most 300
+// characters, so an Error built from it stays one line.
+std::string first_line(const std::string& text);
+
 template <typename T>
 class [[nodiscard]] Result {
  public:

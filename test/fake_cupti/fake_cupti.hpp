@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fake_cupti {
@@ -38,6 +39,12 @@ class Buffer {
     m_bytes.resize(offset + sizeof(Record));
     std::memcpy(m_bytes.data() + offset, &record, sizeof(Record));
     return *this;
+  }
+  // Records already laid out (e.g. records built one by one and shuffled); the caller keeps the layout.
+  static Buffer from_bytes(std::vector<std::uint8_t> bytes) {
+    Buffer buffer;
+    buffer.m_bytes = std::move(bytes);
+    return buffer;
   }
   // A record header of a kind CUPTI's iterator does not know (cuptiActivityGetNextRecord then fails).
   Buffer& add_unknown_kind();

@@ -2,7 +2,8 @@
 """Independent reference numbers for `ohprof analyze` on Kineto (PyTorch profiler) traces.
 
 Recomputes, from the trace JSON alone and with the Python standard library only (json, gzip,
-decimal), what test/trace_validation_test.cpp pins for each trace:
+decimal), what test/trace_reference_numbers.hpp pins for each trace (used by trace_validation_test.cpp
+and cupti_replay_test.cpp):
 
   * counts of GPU operations (kernel / memcpy / memset) and of the launch calls linked to them,
     per (device, stream);
@@ -266,7 +267,7 @@ def cpp_text(r):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("traces", nargs="+")
-    parser.add_argument("--cpp", action="store_true", help="print C++ initialisers for trace_validation_test.cpp")
+    parser.add_argument("--cpp", action="store_true", help="print C++ initialisers for trace_reference_numbers.hpp")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     parser.add_argument("--check", metavar="CPP_FILE",
                         help="exit 1 unless CPP_FILE contains the --cpp text of every trace verbatim")

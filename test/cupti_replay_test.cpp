@@ -36,8 +36,10 @@
 namespace ohprof {
 namespace {
 
+using trace_reference::expect_breakdown_matches;
 using trace_reference::kExpected;
 using trace_reference::read_or_fail;
+using trace_reference::trace_test_name;
 using trace_reference::TraceExpect;
 
 // ---- from trace records to CUPTI records -----------------------------------------------------------
@@ -93,6 +95,21 @@ struct AnyRecord {
     return AnyRecord{one.bytes()};
   }
 };
+
+// The fields CUPTI's kernel, memcpy and memset records share (same names in each struct).
+template <typename Record>
+Record device_record(CUpti_ActivityKind kind, const DeviceOp& op) {
+  Record r{};
+  r.kind = kind;
+  r.start = static_cast<std::uint64_t>(op.start_ns);
+  r.end = static_cast<std::uint64_t>(op.end_ns);
+  r.deviceId = static_cast<std::uint32_t>(op.device);
+  r.contextId = 1;
+  r.streamId = static_cast<std::uint32_t>(op.stream);
+  r.correlationId = static_cast<std::uint32_t>(op.correlation);
+  r.graphId = op.graph_id;
+  return r;
+}
 
 // Which measured iteration (position in `windows`) a host call starting at `start` belongs to.
 std::optional<std::size_t> window_of(const std::vector<IterationWindow>& windows, std::int64_t start) {
@@ -156,16 +173,8 @@ Replay records_of(const Timeline& trace, const std::vector<std::uint64_t>& measu
     if (warmup_correlation[op.correlation]) ++out.warmup_tagged;
     switch (op.kind) {
       case DeviceOpKind::kernel: {
-        CUpti_ActivityKernel10 k{};
-        k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-        k.start = static_cast<std::uint64_t>(op.start_ns);
-        k.end = static_cast<std::uint64_t>(op.end_ns);
+        auto k = device_record<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, op);
         k.completed = k.end;
-        k.deviceId = static_cast<std::uint32_t>(op.device);
-        k.contextId = 1;
-        k.streamId = static_cast<std::uint32_t>(op.stream);
-        k.correlationId = static_cast<std::uint32_t>(op.correlation);
-        k.graphId = op.graph_id;
         k.name = fake_cupti::intern(op.name);
         out.records.push_back(AnyRecord::of(k));
         break;
@@ -173,31 +182,15 @@ Replay records_of(const Timeline& trace, const std::vector<std::uint64_t>& measu
       case DeviceOpKind::memcpy: {
         const auto direction = copy_direction(op.name);
         if (!direction) out.problems.push_back("no copy direction in '" + op.name + "'");
-        CUpti_ActivityMemcpy6 m{};
-        m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+        auto m = device_record<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY, op);
         m.copyKind = static_cast<std::uint8_t>(direction ? direction->first : CUPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN);
         m.bytes = op.bytes;
-        m.start = static_cast<std::uint64_t>(op.start_ns);
-        m.end = static_cast<std::uint64_t>(op.end_ns);
-        m.deviceId = static_cast<std::uint32_t>(op.device);
-        m.contextId = 1;
-        m.streamId = static_cast<std::uint32_t>(op.stream);
-        m.correlationId = static_cast<std::uint32_t>(op.correlation);
-        m.graphId = op.graph_id;
         out.records.push_back(AnyRecord::of(m));
         break;
       }
       case DeviceOpKind::memset: {
-        CUpti_ActivityMemset4 m{};
-        m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+        auto m = device_record<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET, op);
         m.bytes = op.bytes;
-        m.start = static_cast<std::uint64_t>(op.start_ns);
-        m.end = static_cast<std::uint64_t>(op.end_ns);
-        m.deviceId = static_cast<std::uint32_t>(op.device);
-        m.contextId = 1;
-        m.streamId = static_cast<std::uint32_t>(op.stream);
-        m.correlationId = static_cast<std::uint32_t>(op.correlation);
-        m.graphId = op.graph_id;
         m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
         out.records.push_back(AnyRecord::of(m));
         break;
@@ -351,28 +344,7 @@ TEST_P(CuptiReplay, CollectorDeliversTheTraceAndTheAnalysisMatchesTheIndependent
 
   // The analysis of what the collector delivered: the independent reference, window by window.
   const PathBreakdown split = analyze_timeline(collected);
-  ASSERT_EQ(split.iterations.size(), expected.windows.size());
-  EXPECT_EQ(split.analysis_counters.ops_outside_iterations, 0u);
-  for (std::size_t w = 0; w < expected.windows.size(); ++w) {
-    const auto& want = expected.windows[w];
-    const IterationBreakdown& got = split.iterations[w];
-    const std::string where = expected.file + " window " + std::to_string(want.index);
-    EXPECT_EQ(got.index, static_cast<std::int64_t>(w)) << where;
-    EXPECT_EQ(got.wall_ns, want.end_ns - want.start_ns) << where;
-    EXPECT_EQ(got.gpu_ops, want.ops) << where;
-    EXPECT_EQ(got.gpu.busy_ns, want.gpu.busy) << where;
-    EXPECT_EQ(got.gpu.idle.head_ns, want.gpu.head) << where;
-    EXPECT_EQ(got.gpu.idle.host_bound_ns, want.gpu.host_bound) << where;
-    EXPECT_EQ(got.gpu.idle.other_ns, want.gpu.other) << where;
-    EXPECT_EQ(got.gpu.idle.tail_ns, want.gpu.tail) << where;
-    EXPECT_EQ(got.gpu.spill_ns, want.gpu.spill) << where;
-    ASSERT_EQ(got.streams.size(), want.streams.size()) << where;
-    for (std::size_t s = 0; s < want.streams.size(); ++s) {
-      EXPECT_EQ(got.streams[s].key.stream, want.streams[s].stream) << where;
-      EXPECT_EQ(got.streams[s].split.busy_ns, want.streams[s].split.busy) << where;
-      EXPECT_EQ(got.streams[s].split.idle.host_bound_ns, want.streams[s].split.host_bound) << where;
-    }
-  }
+  expect_breakdown_matches(split, expected, trace_reference::WindowNumbers::from_zero);
 
   // The host side (not in the reference script): the same as the analysis of the trace as read, where
   // launches are placed in windows by start time rather than by their external correlation id.
@@ -391,12 +363,7 @@ TEST_P(CuptiReplay, CollectorDeliversTheTraceAndTheAnalysisMatchesTheIndependent
   EXPECT_EQ(split.kernels.size(), direct.kernels.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedTraces, CuptiReplay, ::testing::ValuesIn(kExpected),
-                         [](const ::testing::TestParamInfo<TraceExpect>& info) {
-                           std::string name = info.param.file.substr(0, info.param.file.find('.'));
-                           std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(SharedTraces, CuptiReplay, ::testing::ValuesIn(kExpected), trace_test_name);
 
 }  // namespace
 }  // namespace ohprof

@@ -6,6 +6,8 @@
 //   test/tools/trace_reference.py --cpp ../shared/traces/*.json.gz
 // Used by trace_validation_test.cpp (the trace reader + analysis) and cupti_replay_test.cpp (the same
 // traces replayed as CUPTI records through the CUPTI collector).
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ohprof/breakdown.hpp"
 #include "ohprof/kineto_reader.hpp"
 
 namespace ohprof::trace_reference {
@@ -91,6 +94,58 @@ inline const std::vector<TraceExpect> kExpected = {
      }},
 };
 // clang-format on
+
+// One window's split, all streams and stream by stream, against the reference (the index aside: a live
+// run numbers its windows 0..n-1, a trace by its ProfilerStep).
+inline void expect_split(const BusySplit& actual, const SplitNs& expected, const std::string& where) {
+  EXPECT_EQ(actual.busy_ns, expected.busy) << where;
+  EXPECT_EQ(actual.idle.head_ns, expected.head) << where;
+  EXPECT_EQ(actual.idle.host_bound_ns, expected.host_bound) << where;
+  EXPECT_EQ(actual.idle.other_ns, expected.other) << where;
+  EXPECT_EQ(actual.idle.tail_ns, expected.tail) << where;
+  EXPECT_EQ(actual.spill_ns, expected.spill) << where;
+  EXPECT_EQ(actual.busy_ns + actual.idle_ns,
+            actual.busy_ns + actual.idle.head_ns + actual.idle.host_bound_ns + actual.idle.other_ns + actual.idle.tail_ns)
+      << where;
+}
+
+inline void expect_window_matches(const IterationBreakdown& got, const WindowExpect& want, const std::string& where) {
+  EXPECT_EQ(got.start_ns, want.start_ns) << where;
+  EXPECT_EQ(got.end_ns, want.end_ns) << where;
+  EXPECT_EQ(got.wall_ns, want.end_ns - want.start_ns) << where;
+  EXPECT_EQ(got.gpu_ops, want.ops) << where;
+  expect_split(got.gpu, want.gpu, where + " all streams");
+  ASSERT_EQ(got.streams.size(), want.streams.size()) << where;
+  for (std::size_t s = 0; s < want.streams.size(); ++s) {
+    EXPECT_EQ(got.streams[s].key.device, want.streams[s].device) << where;
+    EXPECT_EQ(got.streams[s].key.stream, want.streams[s].stream) << where;
+    expect_split(got.streams[s].split, want.streams[s].split, where + " stream " + std::to_string(want.streams[s].stream));
+  }
+}
+
+// How the windows are numbered in the breakdown being checked.
+enum class WindowNumbers { as_in_trace, from_zero };
+
+// Every window of `split` (in order) against the reference of its trace.
+inline void expect_breakdown_matches(const PathBreakdown& split, const TraceExpect& expected, WindowNumbers numbers) {
+  ASSERT_EQ(split.iterations.size(), expected.windows.size());
+  EXPECT_EQ(split.analysis_counters.ops_outside_iterations, 0u);
+  for (std::size_t w = 0; w < expected.windows.size(); ++w) {
+    const WindowExpect& want = expected.windows[w];
+    const IterationBreakdown& got = split.iterations[w];
+    const std::string where = expected.file + " window " + std::to_string(want.index);
+    EXPECT_EQ(got.index, numbers == WindowNumbers::from_zero ? static_cast<std::int64_t>(w) : want.index) << where;
+    expect_window_matches(got, want, where);
+  }
+}
+
+// A test name for a parameter: the file name up to its first '.', other characters than letters and
+// digits as '_'.
+inline std::string trace_test_name(const ::testing::TestParamInfo<TraceExpect>& info) {
+  std::string name = info.param.file.substr(0, info.param.file.find('.'));
+  std::replace_if(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0; }, '_');
+  return name;
+}
 
 // gtest prints a parameter with this (instead of its bytes).
 inline void PrintTo(const TraceExpect& expect, std::ostream* os) { *os << expect.file; }

@@ -43,18 +43,6 @@ std::int64_t union_length(std::vector<std::pair<std::int64_t, std::int64_t>> int
   return open ? total + hi - lo : total;
 }
 
-void expect_split(const BusySplit& actual, const SplitNs& expected, const std::string& where) {
-  EXPECT_EQ(actual.busy_ns, expected.busy) << where;
-  EXPECT_EQ(actual.idle.head_ns, expected.head) << where;
-  EXPECT_EQ(actual.idle.host_bound_ns, expected.host_bound) << where;
-  EXPECT_EQ(actual.idle.other_ns, expected.other) << where;
-  EXPECT_EQ(actual.idle.tail_ns, expected.tail) << where;
-  EXPECT_EQ(actual.spill_ns, expected.spill) << where;
-  EXPECT_EQ(actual.busy_ns + actual.idle_ns,
-            actual.busy_ns + actual.idle.head_ns + actual.idle.host_bound_ns + actual.idle.other_ns + actual.idle.tail_ns)
-      << where;
-}
-
 class RealTrace : public ::testing::TestWithParam<TraceExpect> {};
 
 TEST_P(RealTrace, CountsPerStreamMatchTheReference) {
@@ -99,35 +87,10 @@ TEST_P(RealTrace, CountsPerStreamMatchTheReference) {
 TEST_P(RealTrace, SplitPerIterationAndStreamMatchesTheReference) {
   const TraceExpect& expected = GetParam();
   const KinetoTrace trace = read_or_fail(expected.file);
-  const PathBreakdown split = analyze_timeline(trace.timeline);
-  ASSERT_EQ(split.iterations.size(), expected.windows.size());
-  EXPECT_EQ(split.analysis_counters.ops_outside_iterations, 0u);
-  for (std::size_t w = 0; w < expected.windows.size(); ++w) {
-    const WindowExpect& want = expected.windows[w];
-    const IterationBreakdown& got = split.iterations[w];
-    const std::string where = expected.file + " window " + std::to_string(want.index);
-    EXPECT_EQ(got.index, want.index) << where;
-    EXPECT_EQ(got.start_ns, want.start_ns) << where;
-    EXPECT_EQ(got.end_ns, want.end_ns) << where;
-    EXPECT_EQ(got.wall_ns, want.end_ns - want.start_ns) << where;
-    EXPECT_EQ(got.gpu_ops, want.ops) << where;
-    expect_split(got.gpu, want.gpu, where + " all streams");
-    ASSERT_EQ(got.streams.size(), want.streams.size()) << where;
-    for (std::size_t s = 0; s < want.streams.size(); ++s) {
-      EXPECT_EQ(got.streams[s].key.device, want.streams[s].device) << where;
-      EXPECT_EQ(got.streams[s].key.stream, want.streams[s].stream) << where;
-      expect_split(got.streams[s].split, want.streams[s].split,
-                   where + " stream " + std::to_string(want.streams[s].stream));
-    }
-  }
+  expect_breakdown_matches(analyze_timeline(trace.timeline), expected, WindowNumbers::as_in_trace);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedTraces, RealTrace, ::testing::ValuesIn(kExpected),
-                         [](const ::testing::TestParamInfo<TraceExpect>& info) {
-                           std::string name = info.param.file.substr(0, info.param.file.find('.'));
-                           std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(SharedTraces, RealTrace, ::testing::ValuesIn(kExpected), trace_test_name);
 
 // ---- the counts in shared/traces/SOURCES.md -------------------------------------------------------
 

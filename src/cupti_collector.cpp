@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string_view>
 #include <tuple>
@@ -278,6 +279,11 @@ struct ProcessState {
   std::size_t buffer_bytes = std::size_t{8} << 20;
   std::uint64_t next_session = 1;
   std::vector<CompletedBuffer> completed;
+  // Buffers of buffer_bytes zeroed before the run (CUPTI is told they come zeroed, so it does not zero
+  // each one on the thread that needs it, inside an iteration), and how many had to be zeroed in the run.
+  std::vector<BufferPtr> prepared;
+  std::size_t prepared_bytes = 0;  // their size
+  std::uint64_t zeroed_in_run = 0;
 };
 
 ProcessState& process_state() {
@@ -288,15 +294,29 @@ ProcessState& process_state() {
 
 std::uint64_t CUPTIAPI monotonic_timestamp() { return static_cast<std::uint64_t>(monotonic_now_ns()); }
 
+// A zeroed buffer of `bytes` (a multiple of 8), pages touched; null when memory is short.
+BufferPtr zeroed_buffer(std::size_t bytes) {
+  BufferPtr buffer(static_cast<std::uint8_t*>(std::aligned_alloc(8, bytes)));
+  if (buffer) std::memset(buffer.get(), 0, bytes);
+  return buffer;
+}
+
 void CUPTIAPI on_buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   std::size_t bytes = 0;
+  BufferPtr ready;
   {
     std::lock_guard lock(process_state().mutex);
     bytes = process_state().buffer_bytes;
+    if (!process_state().prepared.empty()) {
+      ready = std::move(process_state().prepared.back());
+      process_state().prepared.pop_back();
+    } else {
+      ++process_state().zeroed_in_run;
+    }
   }
-  bytes = (bytes + 7) / 8 * 8;
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, bytes));
-  *size = *buffer != nullptr ? bytes : 0;  // no buffer: CUPTI drops records and counts them
+  if (!ready) ready = zeroed_buffer(bytes);
+  *size = ready ? bytes : 0;  // no buffer: CUPTI drops records and counts them
+  *buffer = ready.release();
   *max_records = 0;
 }
 
@@ -393,7 +413,10 @@ void parse_record(const CUpti_Activity* record, ParsedRecords& out) {
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
       const auto& sync = *reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
-      out.syncs.push_back(SyncRecord{sync.type, ns(sync.start), ns(sync.end), sync.correlationId});
+      // start == end == 0: CUPTI could not collect the timestamps; the call is of no use then.
+      if (sync.start != 0 || sync.end != 0) {
+        out.syncs.push_back(SyncRecord{sync.type, ns(sync.start), ns(sync.end), sync.correlationId});
+      }
       break;
     }
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
@@ -404,6 +427,7 @@ void parse_record(const CUpti_Activity* record, ParsedRecords& out) {
     case CUPTI_ACTIVITY_KIND_OVERHEAD: {
       const auto& overhead = *reinterpret_cast<const CUpti_ActivityOverhead3*>(record);
       out.overheads.push_back(CuptiOverhead{overhead_name(overhead.overheadKind), ns(overhead.start), ns(overhead.end)});
+      std::free(overhead.overheadData);  // CUPTI allocated it; the client frees it (cupti_activity.h)
       break;
     }
     default:
@@ -547,6 +571,7 @@ struct CuptiCollector::State {
   CUpti_SubscriberHandle subscriber = nullptr;
   std::vector<CUpti_ActivityKind> enabled;
   std::uint64_t session = 0;
+  std::size_t prepared_buffers = 0;  // CuptiOptions::prepared_buffers, for the warning
   bool finished = false;
   std::optional<Error> loop_error;  // the first push/pop failure; finish() reports it
   std::vector<std::uint64_t> pushed;  // tags this collector pushed and has not popped yet
@@ -579,6 +604,8 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
   // mutex: hold it only to read or change the process state, never across a CUPTI call. The `alive`
   // flag, taken first, keeps a second create() out meanwhile.
   ProcessState& process = process_state();
+  std::size_t buffers_to_prepare = 0;
+  std::size_t buffer_bytes = 0;
   bool timestamp_registered = false;
   bool callbacks_registered = false;
   {
@@ -589,10 +616,25 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
     process.collector_alive = true;
     timestamp_registered = process.timestamp_callback_registered;
     callbacks_registered = process.buffer_callbacks_registered;
-    process.buffer_bytes = std::max<std::size_t>(options.buffer_bytes, 64 * 1024);
+    process.buffer_bytes = (std::max<std::size_t>(options.buffer_bytes, 64 * 1024) + 7) / 8 * 8;
     process.completed.clear();
+    process.zeroed_in_run = 0;
+    // Buffers of another size (an earlier collector's options) are of no use now.
+    if (process.prepared_bytes != process.buffer_bytes) process.prepared.clear();
+    process.prepared_bytes = buffer_bytes = process.buffer_bytes;
+    buffers_to_prepare = options.prepared_buffers - std::min(options.prepared_buffers, process.prepared.size());
+  }
+  // Zeroed here, before the run, with no lock held (CUPTI is not recording yet).
+  std::vector<BufferPtr> fresh;
+  for (std::size_t i = 0; i < buffers_to_prepare; ++i) {
+    if (BufferPtr buffer = zeroed_buffer(buffer_bytes)) fresh.push_back(std::move(buffer));
+  }
+  {
+    std::lock_guard lock(process.mutex);
+    for (BufferPtr& buffer : fresh) process.prepared.push_back(std::move(buffer));
   }
   auto state = std::make_unique<State>();
+  state->prepared_buffers = options.prepared_buffers;
   auto fail = [&](Error error) -> Error {
     (void)state->stop();
     std::lock_guard lock(process.mutex);
@@ -635,6 +677,11 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
     std::lock_guard lock(process.mutex);
     process.timestamp_callback_registered = true;
   }
+  // Every buffer ohprof hands CUPTI is zeroed already: spare CUPTI zeroing it on the recording thread.
+  // Without this attribute (an older CUPTI) CUPTI zeroes them again, which costs time but loses nothing.
+  std::uint8_t zeroed = 1;
+  std::size_t zeroed_size = sizeof(zeroed);
+  (void)cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroed_size, &zeroed);
   if (!callbacks_registered) {
     if (const CUptiResult status = cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed);
         status != CUPTI_SUCCESS) {
@@ -719,10 +766,12 @@ Result<CuptiCollection> CuptiCollector::finish(const std::vector<IterationWindow
   }
 
   std::vector<CompletedBuffer> buffers;
+  std::uint64_t zeroed_in_run = 0;
   {
     std::lock_guard lock(process_state().mutex);
     process_state().accepting = false;
     buffers.swap(process_state().completed);
+    zeroed_in_run = process_state().zeroed_in_run;
   }
   if (m_state->loop_error) return *m_state->loop_error;
   if (error) return *error;
@@ -731,7 +780,15 @@ Result<CuptiCollection> CuptiCollector::finish(const std::vector<IterationWindow
   ParsedRecords records;
   for (CompletedBuffer& buffer : buffers) parse_buffer(buffer.data.get(), buffer.valid_bytes, records);
   buffers.clear();
-  return join(records, m_state->session, dropped, iterations);
+  CuptiCollection collection = join(records, m_state->session, dropped, iterations);
+  collection.buffers_zeroed_in_run = zeroed_in_run;
+  if (zeroed_in_run > 0) {
+    collection.warnings.push_back(fmt::format(
+        "CUPTI needed {} more activity buffer(s) than the {} prepared before the run; each was allocated and "
+        "zeroed on the thread that asked for it, a stall inside an iteration",
+        zeroed_in_run, m_state->prepared_buffers));
+  }
+  return collection;
 }
 
 std::string cupti_version_text() {

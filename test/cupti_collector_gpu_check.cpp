@@ -3,12 +3,14 @@
 // 2 a CUDA call failed, 77 no CUDA device (CTest: skipped).
 //
 // Each measured iteration launches, on one stream: a kernel through the runtime (cudaLaunchKernel), the
-// same kernel through the driver (cuLaunchKernel, as Triton and AOTInductor do), a memset, a
+// same kernel through the driver (cuLaunchKernel, as AOTInductor does, and cuLaunchKernelEx, as
+// Triton's launcher does), a memset, a
 // device-to-host copy, a CUDA graph of three kernels (cudaGraphLaunch), then cudaStreamSynchronize.
 // The kernel is PTX loaded at run time, so nothing here needs nvcc. The checks are what the analysis
 // relies on: every launch attributed to its iteration, every op joined to its launch, graph kernels
 // sharing the graph launch's correlation with a non-zero graph id, and CUPTI's timestamps on ohprof's
-// clock (every op inside its iteration's window).
+// clock (every op inside its iteration's window). The graph is captured before CUPTI is first used, as
+// torch.compile's reduce-overhead path captures its graphs before ohprof's split pass begins.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
@@ -66,6 +68,7 @@ void check_each(bool ok, const std::string& what, const std::string& detail) {
     }                                                                                           \
   } while (0)
 
+using LaunchExFn = CUresult(CUDAAPI*)(const CUlaunchConfig*, CUfunction, void**, void**);
 using LaunchFn = CUresult(CUDAAPI*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                     unsigned, CUstream, void**, void**);
 using KernelGetFunctionFn = CUresult(CUDAAPI*)(CUfunction*, CUkernel);
@@ -100,6 +103,8 @@ int main() {
   void* entry = nullptr;
   CUDA_OR_EXIT(cudaGetDriverEntryPointByVersion("cuLaunchKernel", &entry, 12000, cudaEnableDefault, nullptr));
   const auto cu_launch_kernel = reinterpret_cast<LaunchFn>(entry);
+  CUDA_OR_EXIT(cudaGetDriverEntryPointByVersion("cuLaunchKernelEx", &entry, 12000, cudaEnableDefault, nullptr));
+  const auto cu_launch_kernel_ex = reinterpret_cast<LaunchExFn>(entry);
   CUDA_OR_EXIT(cudaGetDriverEntryPointByVersion("cuKernelGetFunction", &entry, 12000, cudaEnableDefault, nullptr));
   const auto cu_kernel_get_function = reinterpret_cast<KernelGetFunctionFn>(entry);
   CUfunction function = nullptr;
@@ -130,6 +135,12 @@ int main() {
     bool ok = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(1), dim3(32), nullptr, 0, stream) == cudaSuccess;
     ok &= cu_launch_kernel(function, 1, 1, 1, 32, 1, 1, 0, reinterpret_cast<CUstream>(stream), nullptr, nullptr) ==
           CUDA_SUCCESS;
+    CUlaunchConfig config{};
+    config.gridDimX = config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = 32;
+    config.blockDimY = config.blockDimZ = 1;
+    config.hStream = reinterpret_cast<CUstream>(stream);
+    ok &= cu_launch_kernel_ex(&config, function, nullptr, nullptr) == CUDA_SUCCESS;
     ok &= cudaMemsetAsync(device_buffer, 0, kBytes, stream) == cudaSuccess;
     ok &= cudaMemcpyAsync(host_buffer, device_buffer, kBytes, cudaMemcpyDeviceToHost, stream) == cudaSuccess;
     ok &= cudaGraphLaunch(graph_exec, stream) == cudaSuccess;
@@ -170,6 +181,21 @@ int main() {
               timeline.launches.size(), timeline.syncs.size(),
               static_cast<unsigned long long>(collection->warmup_records), collection->overheads.size());
   for (const auto& warning : collection->warnings) std::printf("WARN %s\n", warning.c_str());
+  const std::vector<std::int64_t> untraced_walls = untraced.wall_ns();
+  const std::vector<std::int64_t> traced_walls = loop.wall_ns();
+  std::printf("INFO max iteration wall: untraced %.1f us, traced %.1f us; buffers zeroed in the run %llu\n",
+              *std::max_element(untraced_walls.begin(), untraced_walls.end()) / 1e3,
+              *std::max_element(traced_walls.begin(), traced_walls.end()) / 1e3,
+              static_cast<unsigned long long>(collection->buffers_zeroed_in_run));
+  std::map<std::string, std::pair<int, std::int64_t>> overhead_by_kind;  // kind -> count, total ns
+  for (const auto& overhead : collection->overheads) {
+    auto& entry = overhead_by_kind[overhead.kind];
+    ++entry.first;
+    entry.second += overhead.end_ns - overhead.start_ns;
+  }
+  for (const auto& [kind, entry] : overhead_by_kind) {
+    std::printf("INFO CUPTI overhead %s: %d record(s), %.1f us in all\n", kind.c_str(), entry.first, entry.second / 1e3);
+  }
 
   // Iteration 0 in full, for the record.
   std::map<std::uint64_t, const ohprof::LaunchCall*> launch_of;
@@ -203,8 +229,8 @@ int main() {
   check(timeline.counters.dropped_records == 0, "no dropped records");
   check(timeline.counters.ops_without_timestamps == 0, "no ops without timestamps");
   check(timeline.counters.ops_without_launch == 0, "every op has its launch");
-  check(collection->warmup_records == static_cast<std::uint64_t>(kWarmup) * (5 + 7 + 1),
-        "warm-up records left out: 5 launches + 7 ops + 1 sync per warm-up iteration (got " +
+  check(collection->warmup_records == static_cast<std::uint64_t>(kWarmup) * (6 + 8 + 1),
+        "warm-up records left out: 6 launches + 8 ops + 1 sync per warm-up iteration (got " +
             std::to_string(collection->warmup_records) + ")");
   bool all_launches_tagged = true;
   for (const auto& launch : timeline.launches) all_launches_tagged &= launch.iteration.has_value();
@@ -221,18 +247,19 @@ int main() {
       }
     }
     const std::multiset<std::string> expected_launches = {"kernel cudaLaunchKernel", "kernel cuLaunchKernel",
-                                                          "memset cudaMemsetAsync", "memcpy cudaMemcpyAsync",
-                                                          "graph cudaGraphLaunch"};
+                                                          "kernel cuLaunchKernelEx", "memset cudaMemsetAsync",
+                                                          "memcpy cudaMemcpyAsync", "graph cudaGraphLaunch"};
     std::string seen;
     for (const auto& l : launches) seen += "[" + l + "] ";
     check_each(launches == expected_launches,
-               "launches per iteration: cudaLaunchKernel, cuLaunchKernel, cudaMemsetAsync, cudaMemcpyAsync, "
-               "cudaGraphLaunch",
+               "launches per iteration: cudaLaunchKernel, cuLaunchKernel, cuLaunchKernelEx, cudaMemsetAsync, "
+               "cudaMemcpyAsync, cudaGraphLaunch",
                at + " saw " + seen);
     int ops = 0;
     int graph_ops = 0;
     bool inside = true;
     bool after_launch = true;
+    bool ordered = true;
     bool graph_ids = true;
     for (const auto& op : timeline.ops) {
       const auto it = launch_of.find(op.correlation);
@@ -240,6 +267,7 @@ int main() {
       ++ops;
       inside &= op.start_ns >= window.start_ns && op.end_ns <= window.end_ns;
       after_launch &= op.start_ns >= it->second->start_ns;
+      ordered &= op.end_ns >= op.start_ns;
       if (it->second->kind == ohprof::LaunchKind::graph) {
         ++graph_ops;
         graph_ids &= op.graph_id != 0;
@@ -247,12 +275,13 @@ int main() {
         graph_ids &= op.graph_id == 0;
       }
     }
-    check_each(ops == 7, "seven ops joined to each iteration's launches", at + ": " + std::to_string(ops));
+    check_each(ops == 8, "eight ops joined to each iteration's launches", at + ": " + std::to_string(ops));
     check_each(graph_ops == 3, "three graph kernels share the graph launch's correlation",
                at + ": " + std::to_string(graph_ops));
     check_each(graph_ids, "graph kernels, and only they, carry a graph id", at);
     check_each(inside, "every op lies inside its iteration's window (CUPTI's clock is ohprof's)", at);
     check_each(after_launch, "every op starts after its launch call began", at);
+    check_each(ordered, "every op ends at or after its start", at);
     bool launches_inside = true;
     for (const auto* launch : mine) launches_inside &= launch->start_ns >= window.start_ns && launch->end_ns <= window.end_ns;
     check_each(launches_inside, "every launch call lies inside its iteration's window", at);

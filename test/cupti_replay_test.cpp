@@ -265,7 +265,9 @@ TEST_P(CuptiReplay, CollectorDeliversTheTraceAndTheAnalysisMatchesTheIndependent
   ASSERT_FALSE(recorded.ops.empty());
 
   // The harness's side: one warm-up and one measured iteration per window, each tagged by the collector.
-  auto created = CuptiCollector::create(CuptiOptions{.device_present = true});
+  // Buffers of 1 MiB, enough of them prepared for every buffer this test delivers (about 12).
+  auto created = CuptiCollector::create(
+      CuptiOptions{.device_present = true, .buffer_bytes = std::size_t{1} << 20, .prepared_buffers = 32});
   ASSERT_TRUE(created.ok()) << created.error().message;
   auto& collector = *created;
   LoopResult loop;
@@ -280,6 +282,7 @@ TEST_P(CuptiReplay, CollectorDeliversTheTraceAndTheAnalysisMatchesTheIndependent
   ASSERT_TRUE(replay.problems.empty()) << replay.problems.front();
   const std::vector<fake_cupti::Buffer> buffers = into_buffers(replay.records, std::max<std::size_t>(1, replay.records.size() / 12));
   ASSERT_GT(buffers.size(), std::size_t{1});
+  ASSERT_LE(buffers.size(), std::size_t{32});
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     if (i % 3 == 0) {
       fake_cupti::deliver_now(buffers[i]);
@@ -295,7 +298,8 @@ TEST_P(CuptiReplay, CollectorDeliversTheTraceAndTheAnalysisMatchesTheIndependent
   const Timeline& collected = collection->timeline;
 
   // Every record came through, except what belongs to warm-up iterations.
-  EXPECT_TRUE(collection->warnings.empty());
+  EXPECT_TRUE(collection->warnings.empty()) << collection->warnings.front();
+  EXPECT_EQ(collection->buffers_zeroed_in_run, 0u);
   EXPECT_EQ(collection->warmup_records, replay.warmup_tagged);
   EXPECT_EQ(collected.counters.dropped_records, 0u);
   EXPECT_EQ(collected.counters.ops_without_timestamps, 0u);

@@ -31,8 +31,12 @@ struct CuptiOptions {
   // Whether the caller found a CUDA device (cudaGetDeviceCount > 0). The collector never calls the
   // CUDA runtime itself; without a device it reports "no CUDA device" and touches nothing.
   bool device_present = false;
-  // Size of each activity buffer handed to CUPTI (8-byte aligned).
+  // Size of each activity buffer handed to CUPTI (rounded up to 8 bytes, at least 64 KiB).
   std::size_t buffer_bytes = std::size_t{8} << 20;
+  // Buffers allocated and zeroed by create(), before the run: CUPTI is told its buffers come zeroed, so
+  // it does not zero them itself on the thread that fills them. A run that needs more gets them zeroed
+  // on demand (a stall inside an iteration), counted in CuptiCollection::buffers_zeroed_in_run.
+  std::size_t prepared_buffers = 4;
 };
 
 // Time CUPTI itself spent (CUPTI_ACTIVITY_KIND_OVERHEAD): buffer flushes, instrumentation, lazy
@@ -47,6 +51,7 @@ struct CuptiCollection {
   Timeline timeline;                     // measured iterations only; counters filled
   std::vector<CuptiOverhead> overheads;  // CUPTI's own cost during the whole collection
   std::uint64_t warmup_records = 0;      // ops, launches and syncs of warm-up iterations (left out)
+  std::uint64_t buffers_zeroed_in_run = 0;  // buffers beyond CuptiOptions::prepared_buffers (also a warning)
   std::vector<std::string> warnings;     // e.g. an unreadable buffer; also reflected in the counters
 };
 

@@ -26,6 +26,8 @@ struct State {
   long first_enable_at = -1;
   CUpti_BuffersCallbackRequestFunc request = nullptr;
   CUpti_BuffersCallbackCompleteFunc complete = nullptr;
+  std::map<CUpti_ActivityAttribute, std::uint64_t> attributes;  // cuptiActivitySetAttribute, as integers
+  long zeroed_attribute_at = -1;
   // reset() clears these
   std::map<std::string, CUptiResult> failures;
   std::map<CUpti_ActivityKind, CUptiResult> enable_failures;
@@ -45,12 +47,22 @@ struct State {
   std::string subscriber_name;
   std::size_t buffers_requested = 0;
   std::size_t misaligned = 0;
+  std::size_t unzeroed = 0;
   std::set<std::string> callbacks_inside;
 };
 
 State& state() {
   static auto* s = new State;
   return *s;
+}
+
+// Counts a requested buffer that is not all zeros although the client said its buffers come zeroed
+// (CUPTI would then hand back records with stale bytes in their unused fields).
+void check_zeroed(const std::uint8_t* buffer, std::size_t size) {
+  std::lock_guard lock(state().mutex);
+  const auto it = state().attributes.find(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER);
+  if (buffer == nullptr || it == state().attributes.end() || it->second == 0) return;
+  if (std::any_of(buffer, buffer + size, [](std::uint8_t b) { return b != 0; })) ++state().unzeroed;
 }
 
 // A buffer requested and handed back empty on the calling thread.
@@ -67,6 +79,7 @@ void empty_round_trip() {
   std::size_t size = 0;
   std::size_t max_records = 0;
   request(&buffer, &size, &max_records);
+  check_zeroed(buffer, size);
   {
     std::lock_guard lock(state().mutex);
     ++state().buffers_requested;
@@ -110,6 +123,7 @@ void deliver(const std::vector<std::uint8_t>& bytes) {
     std::size_t size = 0;
     std::size_t max_records = 0;
     request(&buffer, &size, &max_records);
+    check_zeroed(buffer, size);
     {
       std::lock_guard lock(state().mutex);
       ++state().buffers_requested;
@@ -160,6 +174,7 @@ void reset() {
   s.subscriber_name.clear();
   s.buffers_requested = 0;
   s.misaligned = 0;
+  s.unzeroed = 0;
   s.callbacks_inside.clear();
 }
 
@@ -252,6 +267,21 @@ std::size_t buffers_requested() {
 std::size_t misaligned_buffers() {
   std::lock_guard lock(state().mutex);
   return state().misaligned;
+}
+std::size_t unzeroed_buffers() {
+  std::lock_guard lock(state().mutex);
+  return state().unzeroed;
+}
+std::optional<std::uint64_t> attribute(CUpti_ActivityAttribute attribute) {
+  std::lock_guard lock(state().mutex);
+  const auto it = state().attributes.find(attribute);
+  if (it == state().attributes.end()) return std::nullopt;
+  return it->second;
+}
+bool zeroed_attribute_set_before_first_enable() {
+  std::lock_guard lock(state().mutex);
+  return state().zeroed_attribute_at >= 0 &&
+         (state().first_enable_at < 0 || state().zeroed_attribute_at < state().first_enable_at);
 }
 int timestamp_callback_registrations() {
   std::lock_guard lock(state().mutex);
@@ -370,6 +400,21 @@ CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequest
   std::lock_guard lock(state().mutex);
   state().request = request;
   state().complete = complete;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivitySetAttribute(CUpti_ActivityAttribute attr, size_t* valueSize, void* value) {
+  if (const CUptiResult r = enter("cuptiActivitySetAttribute"); r != CUPTI_SUCCESS) return r;
+  if (valueSize == nullptr || value == nullptr || *valueSize == 0 || *valueSize > sizeof(std::uint64_t)) {
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  }
+  std::uint64_t number = 0;  // little-endian: the value's bytes as an integer of its size
+  std::memcpy(&number, value, *valueSize);
+  std::lock_guard lock(state().mutex);
+  state().attributes[attr] = number;
+  if (attr == CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER && state().zeroed_attribute_at < 0) {
+    state().zeroed_attribute_at = state().call_counter;
+  }
   return CUPTI_SUCCESS;
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,10 +79,15 @@ bool subscribed();                                 // a subscriber is registered
 std::string subscriber_name();                     // the name it gave
 std::size_t buffers_requested();                   // buffer requests since reset()
 std::size_t misaligned_buffers();                  // requested buffers not 8-byte aligned
+std::size_t unzeroed_buffers();                    // requested buffers not all zeros, once the client set
+                                                   // CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER
+// What cuptiActivitySetAttribute last set for `attribute` (its bytes as an integer); process-wide.
+std::optional<std::uint64_t> attribute(CUpti_ActivityAttribute attribute);
 
 // Process-wide, never reset: the order CUPTI saw these in.
 int timestamp_callback_registrations();
 bool timestamp_callback_registered_before_first_enable();
+bool zeroed_attribute_set_before_first_enable();
 // Calls the registered timestamp callback (0 when none).
 std::uint64_t call_timestamp_callback();
 

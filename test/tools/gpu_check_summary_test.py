@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Checks tools/gpu-check-summary on real reports (docs/results/cpu-tiny-mlp.json, a compare run) and on
+a report edited to hold what a GPU run can hold: a path whose split was unavailable, a failed output
+check, CUPTI's lost-record counters. Each expected line is built here from the JSON fields named in
+docs/report-schema.md, so a summary that reads another field (as an earlier version did: "wall" for
+"wall_ns", "breakdown" for "split") fails.
+
+Usage: gpu_check_summary_test.py SOURCE_DIR
+"""
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def fail(message):
+    print(f"FAIL {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main(argv):
+    source = argv[1]
+    summary_tool = os.path.join(source, "tools", "gpu-check-summary")
+    with open(os.path.join(source, "docs", "results", "cpu-tiny-mlp.json"), encoding="utf-8") as f:
+        report = json.load(f)
+
+    edited = copy.deepcopy(report)
+    edited["context"]["device"] = {"type": "cuda", "index": 0, "name": "NVIDIA H200"}
+    edited["paths"][1]["split"] = {"available": False,
+                                   "reason": "tracing unavailable: CUPTI_ERROR_UNKNOWN (cuptiSubscribe_v2)"}
+    edited["paths"][2]["output_check"]["passed"] = False
+    edited["paths"][2]["output_check"]["detail"] = "max abs diff 0.5 > atol"
+    edited["paths"][3]["split"]["counters"]["collection"]["dropped_records"] = 17
+
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "a-real.json"), "w", encoding="utf-8") as f:
+            json.dump(report, f)
+        with open(os.path.join(folder, "b-edited.json"), "w", encoding="utf-8") as f:
+            json.dump(edited, f)
+        with open(os.path.join(folder, "c-broken.json"), "w", encoding="utf-8") as f:
+            f.write("{not json")
+        with open(os.path.join(folder, "machine.txt"), "w", encoding="utf-8") as f:
+            f.write("gpu: NVIDIA H200, 580.159.03\n")
+        with open(os.path.join(folder, "steps.tsv"), "w", encoding="utf-8") as f:
+            f.write("build\tok\t95\ncompare-b1\tfailed (exit 5)\t12\n")
+        shutil.copy(summary_tool, os.path.join(folder, "tool"))  # runs from anywhere
+        result = subprocess.run([sys.executable, os.path.join(folder, "tool"), folder], capture_output=True,
+                                text=True, check=False)
+    if result.returncode != 0:
+        fail(f"exit {result.returncode}: {result.stderr}")
+    text = result.stdout
+    lines = text.splitlines()
+
+    def expect(line):
+        if line not in lines:
+            fail(f"missing line: {line!r}\n--- summary ---\n{text}")
+
+    expect("gpu: NVIDIA H200, 580.159.03")
+    expect("  build  ok  95")
+    expect("  compare-b1  failed (exit 5)  12")
+    for p in report["paths"]:
+        median_ns = p["wall_ns"]["median"]
+        shown = f"{median_ns / 1e3:.1f} us" if median_ns < 1e7 else f"{median_ns / 1e6:.3f} ms"
+        head = f"  {p['name']}: wall median {shown} (n={p['wall_ns']['count']}, noise " \
+               f"{100 * p['wall_ns']['relative_noise']:.1f}%), collector {p['split_collector']}"
+        expect(head)
+        verdict = p["split"]["verdict"]
+        expect(f"    verdict: {verdict['verdict']} ({verdict['rule']}): {verdict['suggestion']}")
+        busy = p["split"]["summary"]["gpu"]["busy_ns"]["median"]
+        if not any(line.startswith("    split (medians):") and f"cpu kernels {busy / 1e3:.1f} us" in line
+                   for line in lines):
+            fail(f"no split line with the median busy time of {p['name']}\n{text}")
+    for r in report["ratios"]:
+        expect(f"  {r['faster']} ran {r['ratio']:.2f} ± {r['stddev']:.2f} times faster than {r['slower']}")
+    for d in report["kernel_diffs"]:
+        expect(f"  kernels {d['path_a']} vs {d['path_b']}: "
+               f"{'same kernel set' if d['same_set'] else 'different kernel sets'} (both {len(d['both'])}, "
+               f"only {d['path_a']} {len(d['only_a'])}, only {d['path_b']} {len(d['only_b'])})")
+    expect("    split unavailable: tracing unavailable: CUPTI_ERROR_UNKNOWN (cuptiSubscribe_v2)")
+    expect("    output check FAILED against eager: max abs diff 0.5 > atol")
+    expect("    collection counters: dropped_records 17")
+    if not any(line.startswith("b-edited.json: compare on NVIDIA H200 (cuda)") for line in lines):
+        fail(f"no header line for the edited report\n{text}")
+    if not any(line.startswith("c-broken.json: unreadable") for line in lines):
+        fail(f"a broken report is not named as unreadable\n{text}")
+    print(f"OK gpu-check-summary: {len(lines)} lines checked against the reports")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

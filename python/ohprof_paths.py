@@ -13,10 +13,19 @@ import json
 import logging
 import os
 import time
+import warnings
 
 # torch.utils.cpp_extension warns at import when a CUDA toolkit is installed but no GPU driver is:
 # true on CPU machines and irrelevant here; keep stderr to ohprof's own one-line messages.
 logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+# Warnings torch 2.11's own code raises (the pinned 2.14 does not), not about the user's model:
+# torch.export.load's torch.frombuffer on a read-only buffer, a deepcopy of a pytree LeafSpec during
+# AOTI compilation, and max-autotune's use of TypedStorage. Matched by message, so nothing else is hidden.
+warnings.filterwarnings("ignore", message=r"The given buffer is not writable", category=UserWarning)
+warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
+                        category=FutureWarning)
+warnings.filterwarnings("ignore", message=r"TypedStorage is deprecated", category=UserWarning,
+                        module=r"torch\._inductor\.select_algorithm")
 
 # Bump when anything here changes what the cached artifacts contain.
 ARTIFACT_FORMAT = 1

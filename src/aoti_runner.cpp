@@ -162,12 +162,19 @@ class StderrCapture {
     m_saved = -1;
   }
   void replay() {
+    const std::string captured = text();
+    std::fwrite(captured.data(), 1, captured.size(), stderr);
+  }
+  // What was printed while capturing (restores stderr first).
+  std::string text() {
     restore();
-    if (m_file == nullptr) return;
+    std::string out;
+    if (m_file == nullptr) return out;
     std::rewind(m_file);
     char buffer[4096];
     std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, m_file)) > 0) std::fwrite(buffer, 1, n, stderr);
+    while ((n = std::fread(buffer, 1, sizeof buffer, m_file)) > 0) out.append(buffer, n);
+    return out;
   }
 
  private:
@@ -176,6 +183,22 @@ class StderrCapture {
 };
 
 Error input_error(const std::string& message) { return make_error(ExitCode::input_mismatch, message); }
+
+// Why the first call failed. Older AOTInductor runtimes (torch 2.11) print the reason ("Error:
+// input_handles[0]: unmatched dim value at 1, expected: 16, but got: 17") to stderr and throw only
+// "run_func_(...) API call failed at ..."; the pinned torch (2.14) puts the reason in the exception.
+// Prefer the printed reason when the exception does not carry it.
+std::string first_call_failure(const std::string& what, const std::string& captured) {
+  std::string reason;
+  std::stringstream lines(captured);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Error: ", 0) == 0) reason = line.substr(7);  // the last one: the one that threw
+  }
+  while (!reason.empty() && (reason.back() == '\r' || reason.back() == ' ')) reason.pop_back();
+  if (reason.empty() || what.find(reason) != std::string::npos) return first_line(what);
+  return reason;
+}
 
 std::string specs_text(const std::vector<InputSpec>& specs) {
   std::vector<std::string> parts;
@@ -324,13 +347,16 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
   // A first call checks the inputs against the compiled model (count always; shapes and dtypes
   // through the recorded metadata or AOTInductor's runtime checks).
   auto first_outputs = std::make_shared<TensorBundle>();
-  try {
+  {
     StderrCapture capture;
-    for (const auto& output : loader->run(tensors)) first_outputs->tensors.push_back(output.detach().clone());
-    if (device.type == "cuda") torch::cuda::synchronize(device.index);
-    capture.replay();
-  } catch (const std::exception& e) {
-    return input_error(concat("the model rejected the inputs ", specs_text(inputs), ": ", first_line(e.what())));
+    try {
+      for (const auto& output : loader->run(tensors)) first_outputs->tensors.push_back(output.detach().clone());
+      if (device.type == "cuda") torch::cuda::synchronize(device.index);
+      capture.replay();
+    } catch (const std::exception& e) {
+      return input_error(concat("the model rejected the inputs ", specs_text(inputs), ": ",
+                                first_call_failure(e.what(), capture.text())));
+    }
   }
   const std::int64_t build_ns = monotonic_now_ns() - build_start;
   return std::unique_ptr<AotiRunner>(std::make_unique<LibTorchAotiRunner>(

@@ -52,7 +52,11 @@ Status timed_iteration(const InterleavedPath& path, std::int64_t index, bool war
   for (auto* observer : path.observers) observer->on_iteration_end(index, warmup);
   if (path.leave) path.leave();
   window = IterationWindow{index, start, end};
-  if (!status.ok()) return status.error().with_context(fmt::format("path {}, iteration {}", path.name, index));
+  if (!status.ok()) {
+    // "path compile, warm-up iteration 2"; a nameless path (run_measurement_loop's) is not named.
+    return status.error().with_context(fmt::format("{}{}iteration {}", path.name.empty() ? "" : "path " + path.name + ", ",
+                                                   warmup ? "warm-up " : "", index));
+  }
   return ok_status();
 }
 

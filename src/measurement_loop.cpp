@@ -1,7 +1,10 @@
 #include "ohprof/measurement_loop.hpp"
 
+#include <cmath>
+#include <utility>
+
 #include "ohprof/clock.hpp"
-#include "ohprof/interrupt.hpp"
+#include "ohprof/interleaved_loop.hpp"
 
 namespace ohprof {
 
@@ -9,42 +12,29 @@ std::vector<std::int64_t> LoopResult::wall_ns() const { return wall_times(iterat
 
 Status run_measurement_loop(const LoopConfig& config, const IterationFunction& iteration,
                             const std::vector<IterationObserver*>& observers, LoopResult& result) {
+  // A fixed number of runs is the interleaved loop with one path and no adaptive criterion.
+  AdaptiveStopping fixed;
+  fixed.warmup = config.warmup;
+  fixed.min_runs = config.runs;
+  fixed.max_runs = config.runs;
+  fixed.min_time_s = 0;
+  fixed.max_rse = INFINITY;
+  fixed.time_limit_s = INFINITY;
+  InterleavedResult interleaved;
+  Status status = run_interleaved({InterleavedPath{"", iteration, observers, {}, {}}}, fixed, interleaved, monotonic_now_ns);
+  InterleavedPathResult& path = interleaved.paths.front();
   result = LoopResult{};
-  for (int i = 0; i < config.warmup; ++i) {
-    if (interrupt_requested()) break;
-    for (auto* observer : observers) observer->on_iteration_begin(i, true);
-    const std::int64_t start = monotonic_now_ns();
-    Status status = iteration();
-    const std::int64_t end = monotonic_now_ns();
-    for (auto* observer : observers) observer->on_iteration_end(i, true);
-    if (!status.ok()) return status.error().with_context("warm-up iteration " + std::to_string(i));
-    result.warmup_ns.push_back(end - start);
-  }
-  for (auto* observer : observers) observer->on_measurement_begin();
-  Status outcome = ok_status();
-  for (int i = 0; i < config.runs; ++i) {
-    if (interrupt_requested()) break;
-    for (auto* observer : observers) observer->on_iteration_begin(i, false);
-    const std::int64_t start = monotonic_now_ns();
-    Status status = iteration();
-    const std::int64_t end = monotonic_now_ns();
-    for (auto* observer : observers) observer->on_iteration_end(i, false);
-    if (!status.ok()) {
-      outcome = status.error().with_context("iteration " + std::to_string(i));
-      break;
-    }
-    result.iterations.push_back(IterationWindow{i, start, end});
-  }
-  for (auto* observer : observers) observer->on_measurement_end();
-  result.interrupted = interrupt_requested();
+  result.warmup_ns = std::move(path.warmup_ns);
+  result.iterations = std::move(path.iterations);
+  result.interrupted = interleaved.interrupted;
   if (result.interrupted) {
     result.stop_reason = "interrupted";
-  } else if (!outcome.ok()) {
+  } else if (!status.ok()) {
     result.stop_reason = "error";
   } else {
     result.stop_reason = "runs reached";
   }
-  return outcome;
+  return status;
 }
 
 }  // namespace ohprof

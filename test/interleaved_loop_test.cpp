@@ -118,6 +118,27 @@ TEST(InterleavedLoop, AnErrorKeepsEarlierIterationsAndNamesThePath) {
   EXPECT_EQ(result.stop_reason, "error");
 }
 
+TEST(InterleavedLoop, AWarmUpErrorSaysItWasAWarmUp) {
+  FakeClock clock;
+  InterleavedPath failing;
+  failing.name = "eager";
+  int calls = 0;
+  failing.iteration = [&]() -> Status {
+    clock.now += 10;
+    if (++calls == 2) return make_error(ExitCode::model_error, "boom");
+    return ok_status();
+  };
+  AdaptiveStopping stopping;
+  stopping.warmup = 3;
+  InterleavedResult result;
+  Status status = run_interleaved({failing}, stopping, result, [&] { return clock.read(); });
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message, "path eager, warm-up iteration 1: boom");
+  EXPECT_EQ(result.paths[0].warmup_ns.size(), 1u);
+  EXPECT_TRUE(result.paths[0].iterations.empty());
+  EXPECT_EQ(result.stop_reason, "error");
+}
+
 TEST(InterleavedLoop, InterruptStopsBetweenRounds) {
   clear_interrupt();
   FakeClock clock;

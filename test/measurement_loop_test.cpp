@@ -57,6 +57,26 @@ TEST(MeasurementLoop, KeepsIterationsMeasuredBeforeAnError) {
   EXPECT_EQ(result.stop_reason, "error");
 }
 
+TEST(MeasurementLoop, AWarmUpErrorStopsBeforeMeasuring) {
+  int calls = 0;
+  RecordingObserver observer;
+  LoopResult result;
+  Status status = run_measurement_loop(
+      LoopConfig{3, 10},
+      [&]() -> Status {
+        if (++calls == 2) return make_error(ExitCode::model_error, "boom");
+        return ok_status();
+      },
+      {&observer}, result);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message, "warm-up iteration 1: boom");
+  EXPECT_EQ(result.warmup_ns.size(), 1u);
+  EXPECT_TRUE(result.iterations.empty());
+  EXPECT_EQ(result.stop_reason, "error");
+  // The failed warm-up iteration is still closed for the observers; the measurement never began.
+  EXPECT_EQ(observer.events, (std::vector<std::string>{"w0{", "}w0", "w1{", "}w1"}));
+}
+
 TEST(MeasurementLoop, StopsWhenInterruptedAndSaysSo) {
   clear_interrupt();
   int calls = 0;

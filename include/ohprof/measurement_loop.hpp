@@ -29,7 +29,7 @@ struct LoopConfig {
 struct LoopResult {
   std::vector<std::int64_t> warmup_ns;
   std::vector<IterationWindow> iterations;  // measured iterations, index 0..n-1, monotonic ns
-  std::string stop_reason;                  // "runs reached" or "interrupted"
+  std::string stop_reason;                  // "runs reached", "interrupted" or "error"
   bool interrupted = false;
   [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
 };
@@ -37,8 +37,9 @@ struct LoopResult {
 // One iteration: run the model once and wait for the device. Returns an error to stop the loop.
 using IterationFunction = std::function<Status()>;
 
-// Runs the loop. On an error from `iteration` the loop stops; the error is returned together with
-// what was measured before it (left in `result`), so nothing measured is lost.
+// Runs the loop (the interleaved loop of interleaved_loop.hpp with one path and a fixed number of runs).
+// On an error from `iteration` the loop stops; the error ("iteration 3: ...", "warm-up iteration 1: ...")
+// is returned together with what was measured before it (left in `result`), so nothing measured is lost.
 Status run_measurement_loop(const LoopConfig& config, const IterationFunction& iteration,
                             const std::vector<IterationObserver*>& observers, LoopResult& result);
 

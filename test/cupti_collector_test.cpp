@@ -42,56 +42,37 @@ CUpti_ActivityAPI driver(CUpti_CallbackId cbid, std::uint64_t start, std::uint64
 
 CUpti_ActivityKernel10 kernel(const std::string& name, std::uint64_t start, std::uint64_t end, std::uint32_t device,
                               std::uint32_t stream, std::uint32_t correlation, std::uint32_t graph_id = 0) {
-  CUpti_ActivityKernel10 r{};
-  r.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-  r.start = start;
-  r.end = end;
+  auto r = fake_cupti::device_record<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, start, end,
+                                                             device, stream, correlation, graph_id);
   r.completed = end;
-  r.deviceId = device;
-  r.contextId = 1;
-  r.streamId = stream;
   r.gridX = 64;
   r.gridY = 1;
   r.gridZ = 1;
   r.blockX = 256;
   r.blockY = 1;
   r.blockZ = 1;
-  r.correlationId = correlation;
   r.name = fake_cupti::intern(name);
-  r.graphId = graph_id;
   r.graphNodeId = graph_id != 0 ? 1000 + correlation : 0;
   return r;
 }
 
 CUpti_ActivityMemcpy6 copy(CUpti_ActivityMemcpyKind direction, std::uint64_t bytes, std::uint64_t start,
                            std::uint64_t end, std::uint32_t stream, std::uint32_t correlation) {
-  CUpti_ActivityMemcpy6 r{};
-  r.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  auto r = fake_cupti::device_record<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY, start, end, 0, stream,
+                                                            correlation);
   r.copyKind = static_cast<std::uint8_t>(direction);
   r.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
   r.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
   r.bytes = bytes;
-  r.start = start;
-  r.end = end;
-  r.deviceId = 0;
-  r.contextId = 1;
-  r.streamId = stream;
-  r.correlationId = correlation;
   return r;
 }
 
 CUpti_ActivityMemset4 fill(std::uint64_t bytes, std::uint64_t start, std::uint64_t end, std::uint32_t stream,
                            std::uint32_t correlation) {
-  CUpti_ActivityMemset4 r{};
-  r.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+  auto r = fake_cupti::device_record<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET, start, end, 0, stream,
+                                                            correlation);
   r.value = 0;
   r.bytes = bytes;
-  r.start = start;
-  r.end = end;
-  r.deviceId = 0;
-  r.contextId = 1;
-  r.streamId = stream;
-  r.correlationId = correlation;
   r.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
   return r;
 }

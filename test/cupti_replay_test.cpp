@@ -96,19 +96,13 @@ struct AnyRecord {
   }
 };
 
-// The fields CUPTI's kernel, memcpy and memset records share (same names in each struct).
+// The record of `op`, with the fields CUPTI's kernel, memcpy and memset records share.
 template <typename Record>
 Record device_record(CUpti_ActivityKind kind, const DeviceOp& op) {
-  Record r{};
-  r.kind = kind;
-  r.start = static_cast<std::uint64_t>(op.start_ns);
-  r.end = static_cast<std::uint64_t>(op.end_ns);
-  r.deviceId = static_cast<std::uint32_t>(op.device);
-  r.contextId = 1;
-  r.streamId = static_cast<std::uint32_t>(op.stream);
-  r.correlationId = static_cast<std::uint32_t>(op.correlation);
-  r.graphId = op.graph_id;
-  return r;
+  return fake_cupti::device_record<Record>(kind, static_cast<std::uint64_t>(op.start_ns),
+                                           static_cast<std::uint64_t>(op.end_ns), static_cast<std::uint32_t>(op.device),
+                                           static_cast<std::uint32_t>(op.stream),
+                                           static_cast<std::uint32_t>(op.correlation), op.graph_id);
 }
 
 // Which measured iteration (position in `windows`) a host call starting at `start` belongs to.

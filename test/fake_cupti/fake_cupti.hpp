@@ -64,6 +64,23 @@ void deliver_at_flush(const Buffer& buffer);
 // Delivered now, from another thread (as CUPTI does when a buffer fills during the run).
 void deliver_now(const Buffer& buffer);
 
+// A kernel, memcpy or memset record with the fields the three structs share (same names in each), in
+// context 1; the caller fills the rest.
+template <typename Record>
+Record device_record(CUpti_ActivityKind kind, std::uint64_t start, std::uint64_t end, std::uint32_t device,
+                     std::uint32_t stream, std::uint32_t correlation, std::uint32_t graph_id = 0) {
+  Record r{};
+  r.kind = kind;
+  r.start = start;
+  r.end = end;
+  r.deviceId = device;
+  r.contextId = 1;
+  r.streamId = stream;
+  r.correlationId = correlation;
+  r.graphId = graph_id;
+  return r;
+}
+
 // A kernel name that lives as long as the process (CUPTI owns the names it hands out).
 const char* intern(const std::string& name);
 

@@ -364,19 +364,24 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
     report.interrupted = measured.interrupted;
     report.ratios = ratios_against_fastest(report.paths);
   };
-  std::int64_t last_write = monotonic_now_ns();
+  // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
+  // before the split pass, so a killed run still leaves its data.
+  ReportCheckpoint checkpoint(options.export_json, monotonic_now_ns());
+  const auto write_checkpoint = [&] {
+    Report partial = report;
+    for (auto& path : partial.paths) path.split_unavailable_reason = kSplitPendingReason;
+    checkpoint.write(std::move(partial), monotonic_now_ns());
+  };
   InterleavedResult measured;
   Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns, [&](const InterleavedResult& partial) {
-    // Rewrite the report now and then, so an interrupted or crashed run still leaves data.
-    if (options.export_json.empty() || options.export_json == "-") return;
-    if (monotonic_now_ns() - last_write < 1'000'000'000) return;
+    if (!checkpoint.due(monotonic_now_ns())) return;
     fill(partial);
-    report.stop_reason = "in progress";
-    (void)write_json_report(report, options.export_json);
-    last_write = monotonic_now_ns();
+    for (auto& path : report.paths) path.stop_reason = kCheckpointStopReason;
+    write_checkpoint();
   });
   fill(measured);
   if (status.ok() && !measured.interrupted) {
+    write_checkpoint();
     measure_splits(report, paths, options, device);
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = "measurement stopped before the split pass";

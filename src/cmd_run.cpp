@@ -89,8 +89,26 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   AotiRunner& model = **runner;
   console::progress(fmt::format("measuring {} on {}: {} warm-up + {} measured iterations", path.name,
              report.context.device.type, options.warmup, options.runs));
+  // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
+  // between the two passes, so a killed run still leaves its data.
+  ReportCheckpoint checkpoint(options.export_json, monotonic_now_ns());
+  const auto write_checkpoint = [&](const std::vector<std::int64_t>& warmup_ns,
+                                    const std::vector<IterationWindow>& measured, const std::string& stop_reason) {
+    Report partial = report;
+    PathResult& so_far = partial.paths.emplace_back(path);
+    so_far.warmup_ns = warmup_ns;
+    so_far.wall_ns = wall_times(measured);
+    so_far.wall = summarize_ns(so_far.wall_ns);
+    so_far.stop_reason = stop_reason;
+    so_far.split_unavailable_reason = kSplitPendingReason;
+    checkpoint.write(std::move(partial), monotonic_now_ns());
+  };
   // Pass 1: the headline wall times, with no activity collector (NVTX ranges only, ~ns each).
-  Status loop_status = run_measurement_loop(loop_config, [&] { return model.run_once(); }, {&nvtx}, loop);
+  Status loop_status = run_measurement_loop(
+      loop_config, [&] { return model.run_once(); }, {&nvtx}, loop,
+      [&](const std::vector<std::int64_t>& warmup_ns, const std::vector<IterationWindow>& measured) {
+        if (checkpoint.due(monotonic_now_ns())) write_checkpoint(warmup_ns, measured, kCheckpointStopReason);
+      });
   path.warmup_ns = loop.warmup_ns;
   path.wall_ns = loop.wall_ns();
   path.wall = summarize_ns(path.wall_ns);
@@ -105,6 +123,7 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
   } else if (loop_status.ok() && !loop.interrupted) {
     report.context.cupti_version = collector_cupti_version();
     const int split_runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
+    write_checkpoint(loop.warmup_ns, loop.iterations, loop.stop_reason);
     console::progress(fmt::format("measuring the device split with {}: {} iterations",
                                   collector->collector_name(), split_runs));
     LoopResult split_loop;

@@ -11,7 +11,8 @@ namespace ohprof {
 std::vector<std::int64_t> LoopResult::wall_ns() const { return wall_times(iterations); }
 
 Status run_measurement_loop(const LoopConfig& config, const IterationFunction& iteration,
-                            const std::vector<IterationObserver*>& observers, LoopResult& result) {
+                            const std::vector<IterationObserver*>& observers, LoopResult& result,
+                            const LoopProgress& on_progress) {
   // A fixed number of runs is the interleaved loop with one path and no adaptive criterion.
   AdaptiveStopping fixed;
   fixed.warmup = config.warmup;
@@ -21,7 +22,14 @@ Status run_measurement_loop(const LoopConfig& config, const IterationFunction& i
   fixed.max_rse = INFINITY;
   fixed.time_limit_s = INFINITY;
   InterleavedResult interleaved;
-  Status status = run_interleaved({InterleavedPath{"", iteration, observers, {}, {}}}, fixed, interleaved, monotonic_now_ns);
+  std::function<void(const InterleavedResult&)> on_round;
+  if (on_progress) {
+    on_round = [&on_progress](const InterleavedResult& partial) { 
+      on_progress(partial.paths.front().warmup_ns, partial.paths.front().iterations);
+    };
+  }
+  Status status = run_interleaved({InterleavedPath{"", iteration, observers, {}, {}}}, fixed, interleaved,
+                                  monotonic_now_ns, on_round);
   InterleavedPathResult& path = interleaved.paths.front();
   result = LoopResult{};
   result.warmup_ns = std::move(path.warmup_ns);

@@ -56,8 +56,8 @@ int wait_exit_code(pid_t pid) {
 
 }  // namespace
 
-CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, const std::string& ready_text,
-                                       int timeout_s) {
+CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, const ReadyWhen& ready_when,
+                                       int timeout_s, int signal) {
   const std::string dir = make_temp_dir("cli");
   std::vector<std::string> full{OHPROF_BINARY};
   full.insert(full.end(), args.begin(), args.end());
@@ -67,14 +67,15 @@ CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, con
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
     bool ready = false;
     while (std::chrono::steady_clock::now() < deadline) {
-      if (read_file(dir + "/err").find(ready_text) != std::string::npos) {
+      if (read_file(dir + "/err").find(ready_when.stderr_text) != std::string::npos &&
+          (ready_when.file_exists.empty() || std::filesystem::exists(ready_when.file_exists))) {
         ready = true;
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     if (ready) std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    kill(pid, ready ? SIGINT : SIGKILL);
+    kill(pid, ready ? signal : SIGKILL);
     const int code = wait_exit_code(pid);
     output.exit_code = ready ? code : -1;
   }

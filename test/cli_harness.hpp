@@ -1,5 +1,6 @@
 #pragma once
 // Runs the real ohprof binary as a user would and captures what it printed and its exit code.
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,17 @@ CommandOutput run_ohprof(const std::vector<std::string>& args);
 // Runs any program (args[0] is looked up on PATH).
 CommandOutput run_program(const std::vector<std::string>& args);
 
-// Starts ohprof, waits until its stderr contains `ready_text`, sends SIGINT, and waits for it to exit.
-// Fails (exit_code -1) when the text does not appear within `timeout_s` seconds.
-CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, const std::string& ready_text,
-                                       int timeout_s);
+// When to signal a running ohprof: once its stderr contains `stderr_text` and, if `file_exists` is
+// not empty, that file exists (e.g. the report's first checkpoint, written only after measuring began).
+struct ReadyWhen {
+  std::string stderr_text;
+  std::string file_exists;
+};
+
+// Starts ohprof, waits until it is ready, sends `signal` (SIGINT by default), and waits for it to exit.
+// Fails (exit_code -1) when it is not ready within `timeout_s` seconds.
+CommandOutput run_ohprof_and_interrupt(const std::vector<std::string>& args, const ReadyWhen& ready, int timeout_s,
+                                       int signal = SIGINT);
 
 std::string read_file(const std::string& path);
 

@@ -211,7 +211,7 @@ TEST_F(CompareE2E, InterruptedCompareStillWritesWhatItMeasured) {
       {"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths", "aoti,eager",
        "--device", "cpu", "--min-runs", "100000000", "--max-runs", "100000000", "--time-limit", "600",
        "--cache-dir", s_cache, "--export-json", report_path},
-      "in interleaved rounds", 120);
+      {"in interleaved rounds", report_path}, 120);  // signalled once the first checkpoint exists
   ASSERT_EQ(result.exit_code, code(ExitCode::interrupted)) << result.err;
   const json report = json::parse(read_file(report_path));
   EXPECT_TRUE(report["interrupted"].get<bool>());
@@ -220,6 +220,29 @@ TEST_F(CompareE2E, InterruptedCompareStillWritesWhatItMeasured) {
     EXPECT_GT(path["samples_ns"].size(), 0u) << path["name"];
     EXPECT_EQ(path["split"]["reason"], "measurement stopped before the split pass");
   }
+}
+
+TEST_F(CompareE2E, KilledCompareLeavesItsLastCheckpoint) {
+  const std::string report_path = m_dir + "/killed.json";
+  const auto result = testing::run_ohprof_and_interrupt(
+      {"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths", "aoti,eager",
+       "--device", "cpu", "--min-runs", "100000000", "--max-runs", "100000000", "--time-limit", "600",
+       "--cache-dir", s_cache, "--export-json", report_path},
+      {"in interleaved rounds", report_path}, 120, SIGKILL);
+  ASSERT_EQ(result.exit_code, 128 + SIGKILL) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["stop_reason"], "in progress");
+  EXPECT_FALSE(report["interrupted"].get<bool>());
+  ASSERT_EQ(report["paths"].size(), 2u);
+  for (const auto& path : report["paths"]) {
+    EXPECT_EQ(path["stop_reason"], "in progress") << path["name"];
+    ASSERT_GT(path["samples_ns"].size(), 0u) << path["name"];
+    EXPECT_EQ(path["wall_ns"]["count"], path["samples_ns"].size()) << path["name"];
+    EXPECT_EQ(path["split"]["reason"], "the split pass had not finished when this checkpoint was written");
+  }
+  // Checkpoints are written between interleaved rounds, so every path has run as often.
+  EXPECT_EQ(report["paths"][0]["samples_ns"].size(), report["paths"][1]["samples_ns"].size());
+  EXPECT_EQ(report["ratios"].size(), 1u);
 }
 
 TEST_F(CompareE2E, BadFlagsAreUsageErrors) {

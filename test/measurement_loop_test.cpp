@@ -95,6 +95,28 @@ TEST(MeasurementLoop, StopsWhenInterruptedAndSaysSo) {
   EXPECT_EQ(result.iterations.size(), 2u);  // the 1 warm-up + 2 measured calls before the stop
 }
 
+TEST(MeasurementLoop, ReportsProgressAfterEachMeasuredIterationOnly) {
+  std::vector<std::size_t> seen_counts;
+  std::vector<IterationWindow> last_seen;
+  int calls = 0;
+  LoopResult result;
+  Status status = run_measurement_loop(
+      LoopConfig{2, 4}, [&] { ++calls; return ok_status(); }, {}, result,
+      [&](const std::vector<std::int64_t>& warmup_ns, const std::vector<IterationWindow>& measured) {
+        EXPECT_EQ(warmup_ns.size(), 2u);
+        EXPECT_EQ(static_cast<std::size_t>(calls), 2 + measured.size());  // called right after the iteration
+        seen_counts.push_back(measured.size());
+        last_seen = measured;
+      });
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(seen_counts, (std::vector<std::size_t>{1, 2, 3, 4}));  // none during the 2 warm-ups
+  ASSERT_EQ(last_seen.size(), result.iterations.size());
+  for (std::size_t i = 0; i < last_seen.size(); ++i) {
+    EXPECT_EQ(last_seen[i].start_ns, result.iterations[i].start_ns);
+    EXPECT_EQ(last_seen[i].end_ns, result.iterations[i].end_ns);
+  }
+}
+
 TEST(MeasurementLoop, WallTimeIsEndMinusStart) {
   LoopResult result;
   result.iterations = {{0, 100, 250}, {1, 300, 301}};

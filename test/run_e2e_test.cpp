@@ -218,17 +218,54 @@ TEST_F(RunE2E, ExportedProgramIsNotAnAotiPackage) {
   EXPECT_EQ(line_count(result.err), 1u) << result.err;
 }
 
+// Signalled once the report's first checkpoint exists, that is once at least one iteration was measured.
 TEST_F(RunE2E, InterruptedRunStillWritesWhatItMeasured) {
   const std::string report_path = m_dir + "/interrupted.json";
   const auto result = testing::run_ohprof_and_interrupt(
       {"run", "--aoti", OHPROF_TINY_PACKAGE, "--warmup", "0", "--runs", "100000000", "--export-json", report_path},
-      "measured iterations", 120);
+      {"measured iterations", report_path}, 120);
   ASSERT_EQ(result.exit_code, code(ExitCode::interrupted)) << result.err;
   const json report = json::parse(read_file(report_path));
   EXPECT_TRUE(report["interrupted"].get<bool>());
+  EXPECT_EQ(report["stop_reason"], "");  // the final report, not a checkpoint
   EXPECT_EQ(report["paths"][0]["stop_reason"], "interrupted");
   EXPECT_GT(report["paths"][0]["samples_ns"].size(), 0u);
   EXPECT_EQ(report["paths"][0]["wall_ns"]["count"], report["paths"][0]["samples_ns"].size());
+}
+
+// SIGKILL leaves no chance to write: what is on disk is the last checkpoint, a whole report.
+TEST_F(RunE2E, KilledRunLeavesItsLastCheckpoint) {
+  const std::string report_path = m_dir + "/killed.json";
+  const auto result = testing::run_ohprof_and_interrupt(
+      {"run", "--aoti", OHPROF_TINY_PACKAGE, "--warmup", "2", "--runs", "100000000", "--export-json", report_path},
+      {"measured iterations", report_path}, 120, SIGKILL);
+  ASSERT_EQ(result.exit_code, 128 + SIGKILL) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["stop_reason"], "in progress");
+  EXPECT_FALSE(report["interrupted"].get<bool>());
+  const json& path = report["paths"][0];
+  EXPECT_EQ(path["stop_reason"], "in progress");
+  EXPECT_EQ(path["warmup_ns"].size(), 2u);
+  ASSERT_GT(path["samples_ns"].size(), 0u);
+  EXPECT_EQ(path["wall_ns"]["count"], path["samples_ns"].size());
+  EXPECT_EQ(path["split"]["reason"], "the split pass had not finished when this checkpoint was written");
+  for (const auto& sample : path["samples_ns"]) EXPECT_GT(sample.get<std::int64_t>(), 0);
+}
+
+// Killed in the split pass: the checkpoint written between the passes holds the whole timing pass.
+TEST_F(RunE2E, KilledInTheSplitPassLeavesTheWholeTimingPass) {
+  const std::string report_path = m_dir + "/killed-in-split.json";
+  const auto result = testing::run_ohprof_and_interrupt(
+      {"run", "--aoti", OHPROF_TINY_PACKAGE, "--warmup", "1", "--runs", "7", "--split-runs", "100000000",
+       "--export-json", report_path},
+      {"measuring the device split", report_path}, 120, SIGKILL);
+  ASSERT_EQ(result.exit_code, 128 + SIGKILL) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["stop_reason"], "in progress");
+  const json& path = report["paths"][0];
+  EXPECT_EQ(path["stop_reason"], "runs reached");
+  EXPECT_EQ(path["samples_ns"].size(), 7u);
+  EXPECT_EQ(path["split"]["reason"], "the split pass had not finished when this checkpoint was written");
 }
 
 TEST_F(RunE2E, UnwritableReportIsAnOutputErrorAfterMeasuring) {

@@ -40,7 +40,13 @@ using IterationFunction = std::function<Status()>;
 // Runs the loop (the interleaved loop of interleaved_loop.hpp with one path and a fixed number of runs).
 // On an error from `iteration` the loop stops; the error ("iteration 3: ...", "warm-up iteration 1: ...")
 // is returned together with what was measured before it (left in `result`), so nothing measured is lost.
+// `on_progress`, when given, is called after every measured iteration, outside the timed region, with
+// the warm-up times and the iterations measured so far (e.g. to checkpoint the report; it should
+// return quickly).
+using LoopProgress =
+    std::function<void(const std::vector<std::int64_t>& warmup_ns, const std::vector<IterationWindow>& measured)>;
 Status run_measurement_loop(const LoopConfig& config, const IterationFunction& iteration,
-                            const std::vector<IterationObserver*>& observers, LoopResult& result);
+                            const std::vector<IterationObserver*>& observers, LoopResult& result,
+                            const LoopProgress& on_progress = {});
 
 }  // namespace ohprof

@@ -40,6 +40,7 @@ class CompareE2E : public ::testing::Test {
   static void TearDownTestSuite() { std::filesystem::remove_all(s_cache); }
   void SetUp() override { m_dir = make_temp_dir("compare"); }
   void TearDown() override { std::filesystem::remove_all(m_dir); }
+  static std::vector<std::string> endless_compare(const std::string& report_path);
   static std::string s_cache;
   std::string m_dir;
 };
@@ -205,13 +206,19 @@ TEST_F(CompareE2E, BadModelSpecsGiveOneLineErrors) {
   }
 }
 
+// aoti against eager until it is stopped from outside; signalled once the report's first checkpoint
+// exists, that is once at least one round was measured.
+std::vector<std::string> CompareE2E::endless_compare(const std::string& report_path) {
+  return {"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths", "aoti,eager",
+          "--device", "cpu", "--min-runs", "100000000", "--max-runs", "100000000", "--time-limit", "600",
+          "--cache-dir", s_cache, "--export-json", report_path};
+}
+
 TEST_F(CompareE2E, InterruptedCompareStillWritesWhatItMeasured) {
   const std::string report_path = m_dir + "/interrupted.json";
   const auto result = testing::run_ohprof_and_interrupt(
-      {"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths", "aoti,eager",
-       "--device", "cpu", "--min-runs", "100000000", "--max-runs", "100000000", "--time-limit", "600",
-       "--cache-dir", s_cache, "--export-json", report_path},
-      {"in interleaved rounds", report_path}, 120);  // signalled once the first checkpoint exists
+      endless_compare(report_path),
+      {"in interleaved rounds", report_path}, 120);
   ASSERT_EQ(result.exit_code, code(ExitCode::interrupted)) << result.err;
   const json report = json::parse(read_file(report_path));
   EXPECT_TRUE(report["interrupted"].get<bool>());
@@ -225,9 +232,7 @@ TEST_F(CompareE2E, InterruptedCompareStillWritesWhatItMeasured) {
 TEST_F(CompareE2E, KilledCompareLeavesItsLastCheckpoint) {
   const std::string report_path = m_dir + "/killed.json";
   const auto result = testing::run_ohprof_and_interrupt(
-      {"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths", "aoti,eager",
-       "--device", "cpu", "--min-runs", "100000000", "--max-runs", "100000000", "--time-limit", "600",
-       "--cache-dir", s_cache, "--export-json", report_path},
+      endless_compare(report_path),
       {"in interleaved rounds", report_path}, 120, SIGKILL);
   ASSERT_EQ(result.exit_code, 128 + SIGKILL) << result.err;
   const json report = json::parse(read_file(report_path));

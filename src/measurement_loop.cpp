@@ -24,7 +24,7 @@ Status run_measurement_loop(const LoopConfig& config, const IterationFunction& i
   InterleavedResult interleaved;
   std::function<void(const InterleavedResult&)> on_round;
   if (on_progress) {
-    on_round = [&on_progress](const InterleavedResult& partial) { 
+    on_round = [&on_progress](const InterleavedResult& partial) {
       on_progress(partial.paths.front().warmup_ns, partial.paths.front().iterations);
     };
   }

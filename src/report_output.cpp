@@ -22,15 +22,16 @@ Status emit_report(const Report& report, const std::string& export_json, bool qu
 }
 
 ReportCheckpoint::ReportCheckpoint(std::string export_json, std::int64_t now_ns, std::int64_t interval_ns)
-    : m_export_json(std::move(export_json)), m_interval_ns(interval_ns), m_last_ns(now_ns) {}
+    : m_export_json(std::move(export_json)),
+      m_to_file(!m_export_json.empty() && m_export_json != "-"),
+      m_interval_ns(interval_ns),
+      m_last_ns(now_ns) {}
 
-bool ReportCheckpoint::due(std::int64_t now_ns) const {
-  return !m_export_json.empty() && m_export_json != "-" && now_ns - m_last_ns >= m_interval_ns;
-}
+bool ReportCheckpoint::due(std::int64_t now_ns) const { return m_to_file && now_ns - m_last_ns >= m_interval_ns; }
 
 void ReportCheckpoint::write(Report report, std::int64_t now_ns) {
   m_last_ns = now_ns;
-  if (m_export_json.empty() || m_export_json == "-") return;
+  if (!m_to_file) return;
   report.stop_reason = kCheckpointStopReason;
   if (write_json_report(report, m_export_json).ok()) ++m_written;
 }

@@ -45,6 +45,7 @@ class ReportCheckpoint {
 
  private:
   std::string m_export_json;
+  bool m_to_file;  // not "" (no report) or "-" (stdout)
   std::int64_t m_interval_ns;
   std::int64_t m_last_ns;
   int m_written = 0;

@@ -366,22 +366,25 @@ Status run_compare(const CompareOptions& options, const Invocation& invocation) 
   };
   // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
   // before the split pass, so a killed run still leaves its data.
-  ReportCheckpoint checkpoint(options.export_json, monotonic_now_ns());
-  const auto write_checkpoint = [&] {
-    Report partial = report;
-    for (auto& path : partial.paths) path.split_unavailable_reason = kSplitPendingReason;
-    checkpoint.write(std::move(partial), monotonic_now_ns());
+  ReportCheckpoint checkpoint(options.export_json);
+  const auto write_checkpoint = [&](const InterleavedResult& so_far, bool timing_done) {
+    checkpoint.write([&] {
+      fill(so_far);
+      Report partial = report;
+      for (auto& path : partial.paths) {
+        if (!timing_done) path.stop_reason = kCheckpointStopReason;
+        path.split_unavailable_reason = kSplitPendingReason;
+      }
+      return partial;
+    });
   };
   InterleavedResult measured;
   Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns, [&](const InterleavedResult& partial) {
-    if (!checkpoint.due(monotonic_now_ns())) return;
-    fill(partial);
-    for (auto& path : report.paths) path.stop_reason = kCheckpointStopReason;
-    write_checkpoint();
+    if (checkpoint.due()) write_checkpoint(partial, false);
   });
   fill(measured);
   if (status.ok() && !measured.interrupted) {
-    write_checkpoint();
+    write_checkpoint(measured, true);
     measure_splits(report, paths, options, device);
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = "measurement stopped before the split pass";

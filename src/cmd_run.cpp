@@ -91,23 +91,25 @@ Status run_aoti(const RunOptions& options, const Invocation& invocation) {
              report.context.device.type, options.warmup, options.runs));
   // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
   // between the two passes, so a killed run still leaves its data.
-  ReportCheckpoint checkpoint(options.export_json, monotonic_now_ns());
+  ReportCheckpoint checkpoint(options.export_json);
   const auto write_checkpoint = [&](const std::vector<std::int64_t>& warmup_ns,
                                     const std::vector<IterationWindow>& measured, const std::string& stop_reason) {
-    Report partial = report;
-    PathResult& so_far = partial.paths.emplace_back(path);
-    so_far.warmup_ns = warmup_ns;
-    so_far.wall_ns = wall_times(measured);
-    so_far.wall = summarize_ns(so_far.wall_ns);
-    so_far.stop_reason = stop_reason;
-    so_far.split_unavailable_reason = kSplitPendingReason;
-    checkpoint.write(std::move(partial), monotonic_now_ns());
+    checkpoint.write([&] {
+      Report partial = report;
+      PathResult& so_far = partial.paths.emplace_back(path);
+      so_far.warmup_ns = warmup_ns;
+      so_far.wall_ns = wall_times(measured);
+      so_far.wall = summarize_ns(so_far.wall_ns);
+      so_far.stop_reason = stop_reason;
+      so_far.split_unavailable_reason = kSplitPendingReason;
+      return partial;
+    });
   };
   // Pass 1: the headline wall times, with no activity collector (NVTX ranges only, ~ns each).
   Status loop_status = run_measurement_loop(
       loop_config, [&] { return model.run_once(); }, {&nvtx}, loop,
       [&](const std::vector<std::int64_t>& warmup_ns, const std::vector<IterationWindow>& measured) {
-        if (checkpoint.due(monotonic_now_ns())) write_checkpoint(warmup_ns, measured, kCheckpointStopReason);
+        if (checkpoint.due()) write_checkpoint(warmup_ns, measured, kCheckpointStopReason);
       });
   path.warmup_ns = loop.warmup_ns;
   path.wall_ns = loop.wall_ns();

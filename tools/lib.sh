@@ -14,7 +14,8 @@ ohprof_python() {
 }
 
 # The venv lives outside the clone, keyed by the pinned requirements and the base interpreter, so a
-# second checkout or CI on the same machine reuses it.
+# second checkout or CI on the same machine reuses it. OHPROF_VENV names a venv of the user's instead
+# (tools/setup checks it and never creates, changes or deletes it).
 ohprof_venv_dir() {
   if [ -n "${OHPROF_VENV:-}" ]; then echo "$OHPROF_VENV"; return; fi
   local base key

@@ -15,10 +15,10 @@
 #include <unistd.h>
 #include <vector>
 
-#include "ohprof/clock.hpp"
-#include "ohprof/measurement_loop.hpp"
-#include "ohprof/report_output.hpp"
-#include "ohprof/stats.hpp"
+#include "ohprof/base/clock.hpp"
+#include "ohprof/harness/measurement_loop.hpp"
+#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/base/stats.hpp"
 
 namespace {
 

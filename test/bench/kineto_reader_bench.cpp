@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <string>
 
-#include "ohprof/breakdown.hpp"
-#include "ohprof/kineto_reader.hpp"
+#include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/trace/kineto_reader.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "ohprof/breakdown.hpp"
-#include "ohprof/kineto_reader.hpp"
+#include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/trace/kineto_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,0 +1,29 @@
+#pragma once
+// The analysis: splits each iteration's wall time into GPU busy / idle time (and the idle time into
+// head, host-bound gaps, other gaps and tail) and into host dispatch time (launch API vs framework),
+// from the plain records of a Timeline. Pure functions, no vendor types, integer nanoseconds.
+// Every quantity is defined in docs/metrics.md, with the JSON field it is reported in.
+//
+// Typical use (a live run, `ohprof analyze`):
+//   PathBreakdown split = analyze_timeline(timeline);
+//   path_result.breakdown = std::move(split);
+// and, for two paths, diff_kernel_sets(a, b) says which kernels both ran and which only one did.
+#include <string>
+
+#include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/timeline.hpp"
+
+namespace ohprof {
+
+// Analyses one path's timeline. Never fails: records it cannot use are counted in analysis_counters.
+// O(n log n) in the number of ops and launch calls.
+PathBreakdown analyze_timeline(const Timeline& timeline);
+
+// The verdict from a summary (analyze_timeline already fills PathBreakdown::verdict with it).
+PathVerdict decide_verdict(const BreakdownSummary& summary);
+
+// Kernel-set difference of two paths, by (kind, name).
+KernelSetDiff diff_kernel_sets(const PathBreakdown& a, const PathBreakdown& b, std::string path_a = "a",
+                               std::string path_b = "b");
+
+}  // namespace ohprof

@@ -1,0 +1,25 @@
+#pragma once
+// Figures derived from measured paths: ratios between them, what the collector cost, and the hints
+// their samples call for. Pure functions over the report's plain structs.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ohprof/model/report.hpp"
+
+namespace ohprof {
+
+// The fastest path (lowest median wall time) against each other measured path, in path order
+// (docs/metrics.md, "Ratios"): ratio of medians with the robust spread (ratio_of_medians).
+std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths);
+
+// Collector cost from the two passes' wall times: medians of each and their ratio (with / without;
+// 0 when either pass is empty).
+CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,
+                                  const std::vector<std::int64_t>& with_ns);
+
+// hyperfine's hint: when the first measured iteration took more than 3 times the median (caches, lazy
+// initialisation, a warm-up too short), the warning to print; empty otherwise.
+std::string slow_first_run_hint(const PathResult& path);
+
+}  // namespace ohprof

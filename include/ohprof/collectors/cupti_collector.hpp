@@ -1,0 +1,95 @@
+#pragma once
+// The CUPTI activity collector: the only part of ohprof that talks to CUPTI (src/cupti_collector.cpp
+// is the only file that includes cupti.h). It records what the GPU ran during a measurement and turns
+// CUPTI's records into the plain structs of timeline.hpp. Definitions: docs/cupti.md.
+//
+// Use (one path, one collector; at most one collector alive per process):
+//   auto collector = CuptiCollector::create({.device_present = true});
+//   if (!collector.ok()) -> GPU split unavailable, reason = collector.error().message
+//   run_measurement_loop(config, fn, {&nvtx, collector->get()}, loop);   // it is an IterationObserver
+//   <synchronise the device (cudaDeviceSynchronize)>
+//   auto collection = (*collector)->finish(loop.iterations);            // Timeline or why not
+//
+// Each iteration is tagged with a CUPTI external correlation id (kind CUSTOM2; PyTorch's profiler uses
+// CUSTOM0/1), so every kernel, copy and fill is attributed to its iteration through its launch call,
+// whichever API launched it (runtime, driver or a CUDA graph launch). Warm-up iterations are tagged
+// too and their records are left out of the Timeline.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ohprof/base/error.hpp"
+#include "ohprof/harness/measurement_loop.hpp"
+#include "ohprof/model/timeline.hpp"
+
+namespace ohprof {
+
+struct CuptiOptions {
+  // Whether the caller found a CUDA device (cudaGetDeviceCount > 0). The collector never calls the
+  // CUDA runtime itself; without a device it reports "no CUDA device" and touches nothing.
+  bool device_present = false;
+  // Size of each activity buffer handed to CUPTI (rounded up to 8 bytes, at least 64 KiB).
+  std::size_t buffer_bytes = std::size_t{8} << 20;
+  // Buffers allocated and zeroed by create(), before the run: CUPTI is told its buffers come zeroed, so
+  // it does not zero them itself on the thread that fills them. A run that needs more gets them zeroed
+  // on demand (a stall inside an iteration), counted in CuptiCollection::buffers_zeroed_in_run.
+  std::size_t prepared_buffers = 4;
+};
+
+// Time CUPTI itself spent (CUPTI_ACTIVITY_KIND_OVERHEAD): buffer flushes, instrumentation, lazy
+// function loading... Kept whole-run (not per iteration): the analysis may intersect them with windows.
+struct CuptiOverhead {
+  std::string kind;  // "cupti buffer flush", "cupti instrumentation", "lazy function loading", ...
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+};
+
+struct CuptiCollection {
+  Timeline timeline;                     // measured iterations only; counters filled
+  std::vector<CuptiOverhead> overheads;  // CUPTI's own cost during the whole collection
+  std::uint64_t warmup_records = 0;      // ops, launches and syncs of warm-up iterations (left out)
+  std::uint64_t buffers_zeroed_in_run = 0;  // buffers beyond CuptiOptions::prepared_buffers (also a warning)
+  std::vector<std::string> warnings;     // e.g. an unreadable buffer; also reflected in the counters
+};
+
+class CuptiCollector final : public IterationObserver {
+ public:
+  // Claims CUPTI for this process and enables activity recording. Errors (ExitCode::device_unavailable),
+  // whose message is the reason the GPU split is unavailable:
+  //   "no CUDA device"
+  //   "built without CUPTI (OHPROF_WITH_CUPTI=OFF)"
+  //   "another tool holds CUPTI (<holder>); ..." when CUPTI reports a second subscriber
+  //   "tracing unavailable: <CUPTI's result string>" for any other CUPTI error.
+  static Result<std::unique_ptr<CuptiCollector>> create(const CuptiOptions& options);
+
+  ~CuptiCollector() override;  // disables activity, forces a flush, frees buffers, releases CUPTI
+  CuptiCollector(const CuptiCollector&) = delete;
+  CuptiCollector& operator=(const CuptiCollector&) = delete;
+
+  // IterationObserver: push / pop the iteration's external correlation id.
+  void on_iteration_begin(std::int64_t index, bool warmup) override;
+  void on_iteration_end(std::int64_t index, bool warmup) override;
+
+  // Call once, after the loop and after the caller synchronised the device. Flushes CUPTI, stops
+  // recording, parses every buffer and joins the records. `iterations` (the loop's measured windows)
+  // are copied into Timeline::iterations. An error means the data cannot be trusted ("tracing
+  // unavailable: ..."), e.g. a push/pop failed during the loop.
+  Result<CuptiCollection> finish(const std::vector<IterationWindow>& iterations);
+
+ private:
+  struct State;  // defined in src/cupti_collector.cpp
+  explicit CuptiCollector(std::unique_ptr<State> state);
+  std::unique_ptr<State> m_state;
+};
+
+// CUPTI's version for the report context: the library's API version as cuptiGetVersion reports it
+// (e.g. "130001"), or "none" when built without CUPTI or when CUPTI cannot be loaded.
+std::string cupti_version_text();
+
+// True when this build contains the CUPTI collector (OHPROF_WITH_CUPTI=ON).
+bool cupti_built_in();
+
+}  // namespace ohprof

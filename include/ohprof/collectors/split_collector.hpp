@@ -1,0 +1,55 @@
+#pragma once
+// Chooses and drives the activity collector behind the device-time split of a live run: CUPTI for CUDA
+// devices (docs/cupti.md); for the CPU, the RecordFunction collector when the build has it. When none
+// can run, says why, and the run still reports its host timings.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ohprof/analysis/cpu_kernels.hpp"
+#include "ohprof/base/error.hpp"
+#include "ohprof/model/report.hpp"
+#include "ohprof/harness/measurement_loop.hpp"
+#include "ohprof/model/timeline.hpp"
+
+namespace ohprof {
+
+struct SplitCollectorOptions {
+  std::string device_type = "cpu";  // "cpu" or "cuda"
+  bool disabled = false;             // --no-cupti (CUDA devices)
+};
+
+struct SplitCollection {
+  std::string collector;              // "cupti" or "record_function"
+  Timeline timeline;
+  std::vector<CpuEvent> cpu_events;   // record_function: every recorded range (for kernel attribution)
+  std::vector<std::string> warnings;  // what the collector could not deliver
+};
+
+class SplitCollector {
+ public:
+  // Never fails: when no collector can run, observer() is null and unavailable_reason() says why.
+  static std::unique_ptr<SplitCollector> start(const SplitCollectorOptions& options);
+  virtual ~SplitCollector() = default;
+
+  [[nodiscard]] virtual IterationObserver* observer() = 0;
+  [[nodiscard]] virtual std::string unavailable_reason() const = 0;
+  [[nodiscard]] virtual std::string collector_name() const = 0;
+  // After the measurement (device synchronised): the records of the measured `iterations`.
+  virtual Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) = 0;
+};
+
+// The CUPTI API version for the report ("130001"), or "none".
+std::string collector_cupti_version();
+
+// CPU runs of an AOTI package: which kernels named in the package's generated code the collector saw
+// among the `events` of iterations first..last (docs/cpu-collector.md, "Attribution"), and, when some
+// were never seen, the warning to print. Errors when the package cannot be read.
+struct PackageAttribution {
+  KernelAttributionSummary summary;
+  std::string warning;  // empty when every kernel named in the code was seen
+};
+Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
+                                                     std::int64_t first_iteration, std::int64_t last_iteration);
+
+}  // namespace ohprof

@@ -1,0 +1,67 @@
+#pragma once
+// Measures several paths in interleaved rounds so that machine drift (frequency, temperature, other
+// processes) hits all of them alike: each round runs every path once, in an order rotated by one each
+// round (round r starts with path r mod P). Warm-up runs per path first. Stops adaptively and says why.
+// Knows nothing about models: a path is a function that runs one iteration.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ohprof/base/error.hpp"
+#include "ohprof/harness/measurement_loop.hpp"
+#include "ohprof/base/stats.hpp"
+
+namespace ohprof {
+
+struct AdaptiveStopping {
+  int warmup = 5;               // per path, before any measured round
+  int min_runs = 10;            // per path
+  int max_runs = 1000;          // per path
+  double min_time_s = 0.5;      // measured time per path
+  double max_rse = 0.01;        // relative standard error of the mean: stddev / (mean * sqrt(n))
+  double time_limit_s = 120.0;  // whole measurement, warm-up included
+};
+
+struct InterleavedPath {
+  std::string name;
+  IterationFunction iteration;
+  std::vector<IterationObserver*> observers;
+  // Called outside the timed region before / after each of this path's iterations (e.g. to take and
+  // give back Python's GIL).
+  std::function<void()> enter;
+  std::function<void()> leave;
+};
+
+struct InterleavedPathResult {
+  std::vector<std::int64_t> warmup_ns;
+  std::vector<IterationWindow> iterations;
+  RunningStats running;  // of the measured wall times, for the stopping rule
+  [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
+};
+
+struct InterleavedResult {
+  std::vector<InterleavedPathResult> paths;  // same order as the input paths
+  int rounds = 0;
+  bool interrupted = false;
+  // "converged" (every path met min runs, min time and max rse), "max runs reached",
+  // "time limit (unmet: ...)", "interrupted", or "error".
+  std::string stop_reason;
+};
+
+// Relative standard error of the mean: stddev / (mean * sqrt(count)); infinite (unmet) for fewer than
+// two samples, 0 for a mean of 0.
+double relative_standard_error(std::size_t count, double mean, double stddev);
+double relative_standard_error(const SampleSummary& summary);
+
+// Why a path has not met the stopping criteria yet ("" when it has). O(1): the loop checks every path
+// before every round, and sorting thousands of samples there would evict the caches the next timed
+// iteration runs in.
+std::string unmet_criteria(const AdaptiveStopping& stopping, const RunningStats& wall_ns);
+
+// `clock_ns` is injectable for tests; `on_round` is called after each round (e.g. to rewrite the report).
+Status run_interleaved(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,
+                       InterleavedResult& result, const std::function<std::int64_t()>& clock_ns,
+                       const std::function<void(const InterleavedResult&)>& on_round = {});
+
+}  // namespace ohprof

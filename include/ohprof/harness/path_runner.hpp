@@ -1,0 +1,31 @@
+#pragma once
+// One deployment path, ready to run: the AOTI package through LibTorch, or a Python-side path
+// (torch.compile, eager) through the embedded interpreter. The harness only calls run_once().
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ohprof/base/error.hpp"
+
+namespace ohprof {
+
+// Tensors owned by the LibTorch adapters (inputs, outputs); opaque everywhere else.
+struct TensorBundle;
+using TensorBundlePtr = std::shared_ptr<const TensorBundle>;
+
+class PathRunner {
+ public:
+  virtual ~PathRunner() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  // Runs one iteration on the prepared inputs and waits for the device.
+  virtual Status run_once() = 0;
+  // Time to make the path ready before its first measured call (docs/metrics.md, "Build time").
+  [[nodiscard]] virtual std::int64_t build_ns() const = 0;
+  // Outputs of its first call, for the output check.
+  [[nodiscard]] virtual TensorBundlePtr first_outputs() const = 0;
+  // Called outside the timed region around each iteration (the Python paths take the GIL here).
+  virtual void enter() {}
+  virtual void leave() {}
+};
+
+}  // namespace ohprof

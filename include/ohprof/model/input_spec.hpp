@@ -1,0 +1,25 @@
+#pragma once
+// --input SHAPE[:DTYPE], e.g. "1,3,224,224", "1x3x224x224:float16", "8,128:int64".
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ohprof/base/error.hpp"
+
+namespace ohprof {
+
+enum class DType { float32, float16, bfloat16, float64, int64, int32, int8, uint8, boolean };
+
+struct InputSpec {
+  std::vector<std::int64_t> shape;
+  DType dtype = DType::float32;
+};
+
+Result<InputSpec> parse_input_spec(std::string_view text);
+Result<DType> parse_dtype(std::string_view name);
+std::string dtype_name(DType dtype);
+std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1, 3, 224, 224]"
+std::string input_spec_text(const InputSpec& spec);               // "[1, 3, 224, 224]:float32"
+
+}  // namespace ohprof

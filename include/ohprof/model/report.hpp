@@ -1,0 +1,159 @@
+#pragma once
+// What a measurement produced: plain data that printers (table, JSON, ...) format.
+// The JSON form is documented in docs/report-schema.md; bump kReportSchemaVersion on any
+// incompatible change.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ohprof/model/breakdown.hpp"
+#include "ohprof/base/stats.hpp"
+
+namespace ohprof {
+
+inline constexpr int kReportSchemaVersion = 1;
+
+struct DeviceDescription {
+  std::string type = "cpu";  // "cpu" or "cuda"
+  int index = -1;            // CUDA device index, -1 for the CPU
+  std::string name;          // "NVIDIA H200", or the CPU model
+};
+
+struct RunContext {
+  std::string ohprof_version;
+  std::string git_sha;
+  std::string torch_version;   // "none" when built without LibTorch
+  std::string cuda_version;    // CUDA toolkit ohprof was built with, "none" without
+  std::string cupti_version;   // CUPTI API version, "none" without
+  DeviceDescription device;
+  std::vector<std::string> argv;
+  std::string date_utc;        // ISO 8601, e.g. 2026-11-30T07:00:00Z
+  std::string hostname;
+  int cpu_threads = 0;         // intra-op threads LibTorch used
+};
+
+// `compare`: the paths asked for and the adaptive stopping rule (docs/metrics.md, "Stopping").
+struct CompareConfig {
+  std::vector<std::string> paths;
+  int min_runs = 0;
+  int max_runs = 0;
+  double min_time_s = 0;
+  double max_rse = 0;
+  double time_limit_s = 0;
+  std::string check_outputs;  // "warn", "strict" or "off"
+};
+
+struct RunConfig {
+  int warmup = 0;                   // per path
+  int runs = 0;                     // `run`: measured iterations; `compare`: see `compare`
+  std::uint64_t seed = 0;
+  std::vector<std::string> inputs;  // "[1, 3, 224, 224]:float32"
+  std::optional<CompareConfig> compare;
+};
+
+// `compare`: a path's outputs against the reference path's (docs/metrics.md, "Output check").
+struct PathOutputCheck {
+  std::string reference;              // the path compared against ("eager", or the first path)
+  bool passed = false;                // every element within atol + rtol * |reference|
+  std::optional<double> max_abs_diff;
+  std::optional<double> max_rel_diff;
+  double atol = 0;
+  double rtol = 0;
+  std::string detail;                 // why it failed
+};
+
+// `compare`: how much faster one path ran than another (hyperfine's "a ran 1.42 ± 0.04 times faster
+// than b"): ratio of median wall times, with first-order propagated robust spread (docs/metrics.md, "Ratios").
+struct PathRatio {
+  std::string faster;
+  std::string slower;
+  double ratio = 0;
+  double stddev = 0;
+};
+
+// `compare`: where the model's artifacts came from and what building them cost.
+struct ArtifactSummary {
+  std::string model;                    // module:factory, when given
+  std::string exported_program;         // the torch.export program every path was built from
+  std::string aoti_package;
+  bool cached = false;                  // reused from the artifact cache
+  std::optional<std::int64_t> export_ns;        // torch.export, when done in this run
+  std::optional<std::int64_t> aoti_compile_ns;  // AOTInductor compile and package, when done in this run
+};
+
+// The device-time split comes from a second, instrumented pass (the headline wall times are measured
+// without any activity collector). What the collector cost (docs/metrics.md, "Collector cost").
+struct CollectorCost {
+  std::string collector;                // "cupti" or "record_function"
+  std::size_t runs = 0;                 // iterations of the instrumented pass
+  double wall_median_without_ns = 0;    // median of samples_ns (the uninstrumented pass)
+  double wall_median_with_ns = 0;       // median wall time of the instrumented pass
+  double ratio = 0;                     // with / without
+};
+
+// CPU runs of an AOTI package: which kernels named in its generated code the collector saw
+// (docs/cpu-collector.md, "Attribution").
+struct KernelAttributionSummary {
+  bool records_kernels = false;            // the package was built with cpp.enable_kernel_profile
+  std::vector<std::string> seen;           // named in the code and recorded
+  std::vector<std::string> unattributed;   // named in the code, never recorded: their time is dispatch
+  std::vector<std::string> not_in_code;    // recorded kernels the code does not name (ATen ops it calls)
+};
+
+// One deployment path (aoti, compile, eager, ...) measured under the run's config.
+struct PathResult {
+  std::string name;                   // "aoti"
+  std::string artifact;               // what was loaded (package path)
+  std::int64_t load_ns = 0;           // time to load / build the path before the first call
+  std::vector<std::int64_t> warmup_ns;  // warm-up iteration wall times, not in the statistics
+  std::vector<std::int64_t> wall_ns;    // measured iteration wall times
+  SampleSummary wall;                 // summary of wall_ns
+  std::string stop_reason;            // why measurement stopped ("runs reached", "interrupted")
+  std::string split_unavailable_reason;  // why no device-time split exists, when none does
+  std::optional<PathBreakdown> breakdown;  // the device-time split (breakdown.hpp), when one exists
+  std::optional<PathOutputCheck> output_check;  // compare: outputs against the reference path
+  std::optional<CollectorCost> collector_cost;  // when a split was measured
+  std::string split_collector;                  // "cupti", "record_function" or "trace" (analyze)
+  std::optional<KernelAttributionSummary> kernel_attribution;  // CPU runs of the aoti path
+};
+
+// Where an `ohprof analyze` report's data came from: a profiler trace file, not a live run
+// (docs/analyze.md, "The report"). Absent for live runs.
+struct TraceSource {
+  std::string path;                  // the trace file as given on the command line
+  std::string format = "kineto";     // a PyTorch-profiler (Kineto) Chrome trace
+  bool compressed = false;           // gzip
+  std::uint64_t file_bytes = 0;      // size on disk
+  std::uint64_t json_bytes = 0;      // size of the (uncompressed) JSON
+  std::uint64_t events = 0;          // entries of traceEvents
+  std::uint64_t events_kept = 0;     // became GPU ops, launch/sync calls or iteration windows
+  std::uint64_t events_ignored = 0;  // categories the split does not use (cpu_op, python_function, ...)
+  std::uint64_t events_skipped = 0;  // unusable (missing fields, unknown category): warned about
+  std::string iterations_from;       // "ProfilerStep" or "whole trace"
+  std::int64_t read_ns = 0;          // ohprof's time to read and parse the file
+};
+
+struct Report {
+  std::string kind = "run";  // "run", "compare" or "analyze"
+  std::optional<TraceSource> trace;  // set when the data came from a trace file (`analyze`)
+  RunContext context;
+  RunConfig config;
+  std::vector<PathResult> paths;
+  std::vector<KernelSetDiff> kernel_diffs;  // kernel-set diffs between paths (compare / analyze)
+  std::optional<ArtifactSummary> artifacts;  // compare
+  std::vector<PathRatio> ratios;             // compare: the fastest path against each other path
+  std::string stop_reason;                   // compare: why measurement stopped (all paths together)
+  bool interrupted = false;
+  std::vector<std::string> warnings;
+};
+
+// Context fields that are the same for every report of this build and process
+// (version, sha, CUDA/CUPTI versions, argv, date, hostname). The device and torch
+// fields are filled by the path that ran.
+RunContext make_base_context(const std::vector<std::string>& argv);
+
+// "2026-11-30T07:00:00Z" for the current time.
+std::string utc_timestamp_now();
+
+}  // namespace ohprof

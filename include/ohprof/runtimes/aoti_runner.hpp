@@ -1,0 +1,49 @@
+#pragma once
+// The LibTorch adapter for the AOTInductor path: loads a `.pt2` package with
+// torch::inductor::AOTIModelPackageLoader and runs it on seeded random inputs. Only
+// src/aoti_runner.cpp includes torch headers; LibTorch and CUDA exceptions are turned into Errors there.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ohprof/model/device_request.hpp"
+#include "ohprof/base/error.hpp"
+#include "ohprof/model/input_spec.hpp"
+#include "ohprof/harness/path_runner.hpp"
+#include "ohprof/model/report.hpp"
+
+namespace ohprof {
+
+struct AotiLoadOptions {
+  std::string package_path;
+  DeviceRequest device;
+  std::vector<InputSpec> inputs;
+  std::uint64_t seed = 0;
+  // Run on these tensors (shared with the other paths of `compare`) instead of making random ones;
+  // `inputs` then describes them.
+  TensorBundlePtr tensors;
+};
+
+// What LibTorch in this process offers.
+struct TorchRuntimeInfo {
+  std::string torch_version;
+  bool cuda_available = false;
+  int cuda_device_count = 0;
+  int intra_op_threads = 0;
+};
+TorchRuntimeInfo torch_runtime_info();
+
+// The "aoti" path. build_ns(): the loader's constructor plus a first call that checks the inputs.
+class AotiRunner : public PathRunner {
+ public:
+  static Result<std::unique_ptr<AotiRunner>> load(const AotiLoadOptions& options);
+
+  [[nodiscard]] virtual DeviceDescription device() const = 0;
+  // Warnings met while loading (e.g. input checks enabled because the package lacks ohprof metadata).
+  [[nodiscard]] virtual std::vector<std::string> warnings() const = 0;
+  // The inputs it runs on: the --input specs, or those recorded in the package.
+  [[nodiscard]] virtual std::vector<InputSpec> inputs() const = 0;
+};
+
+}  // namespace ohprof

@@ -1,0 +1,72 @@
+#pragma once
+// Reads a PyTorch-profiler (Kineto) Chrome-trace JSON file, plain or gzip-compressed, into the plain
+// Timeline records the analysis uses (timeline.hpp). The file is parsed as a stream (SAX): memory is
+// bounded by the records kept (GPU operations, launch and sync calls, ProfilerStep windows), not by the
+// file's size. What is read, how iterations are found and which warnings exist: docs/analyze.md.
+//
+// Timestamps: the trace's `ts`/`dur` are microseconds written as decimal text, with up to three
+// decimals in nanosecond-resolution traces. They are converted from their text to integer nanoseconds
+// without floating point, so 123456.789 us is exactly 123456789 ns.
+#include <cstdint>
+#include <optional>
+#include <streambuf>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ohprof/base/error.hpp"
+#include "ohprof/model/timeline.hpp"
+
+namespace ohprof {
+
+// How the trace's events were used. Every entry of `traceEvents` lands in exactly one of
+// kept, ignored or (counters.skipped_events) skipped.
+struct KinetoReadStats {
+  std::uint64_t events = 0;          // entries of traceEvents
+  std::uint64_t kept = 0;            // became a DeviceOp, LaunchCall, SyncCall or IterationWindow
+  std::uint64_t ignored = 0;         // known but unused here: cpu_op, python_function, flows, metadata, ...
+  std::uint64_t unknown_category = 0;  // skipped: a category Kineto does not write (also in skipped_events)
+  std::uint64_t invalid = 0;           // skipped: an event ohprof needs with a field missing or malformed
+  std::uint64_t json_bytes = 0;      // size of the (uncompressed) JSON text
+  std::uint64_t file_bytes = 0;      // size of the file as stored
+  bool compressed = false;           // the file was gzip
+};
+
+struct KinetoTrace {
+  Timeline timeline;                     // ops, launches, syncs and windows sorted by start time
+  bool iterations_from_profiler_steps = false;  // false: one window spans all CUDA activity
+  std::vector<std::string> warnings;     // one line each: skipped events, missing launches, clipped steps
+  std::string device_name;               // deviceProperties name of the GPU the ops ran on ("" if unknown)
+  std::int32_t device_index = -1;        // that GPU's index; -1 when ops ran on several GPUs or none known
+  std::int64_t recorded_start_ns = 0;    // earliest timestamp in the trace (ProfilerStep windows excluded)
+  std::int64_t recorded_end_ns = 0;      // latest event end in the trace (ProfilerStep windows excluded)
+  std::int64_t max_numeric_pid = 0;      // largest integer `pid` seen, so an exporter can pick an unused one
+  KinetoReadStats stats;
+};
+
+// Reads and parses a trace file. Errors: file_not_found (cannot open), invalid_trace (truncated or
+// corrupt gzip, not JSON, no traceEvents, no GPU operations).
+Result<KinetoTrace> read_kineto_trace(const std::string& path);
+
+// Parses trace JSON from any stream buffer; `label` names the source in error messages.
+Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string& label);
+
+// Parses trace JSON held in memory (tests, small inputs).
+Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::string& label = "<text>");
+
+// Converts a decimal number of microseconds as written in JSON ("17", "123456.789", "-2.5",
+// "1.5e3") to integer nanoseconds, without floating point. Exact to three decimals; further decimals
+// are rounded to the nearest nanosecond, halves away from zero. nullopt when the text is not a JSON
+// number or the result does not fit in 64 bits.
+std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text);
+
+// The launch kind of a CUDA runtime/driver API name (cudaLaunchKernel, cuLaunchKernelEx,
+// cudaGraphLaunch, cudaMemcpyAsync, cudaMemsetAsync, ...; "_ptsz"/"_ptds" and "_v<N>" suffixes are
+// ignored); nullopt when the call does not enqueue device work.
+std::optional<LaunchKind> launch_kind_of_api(std::string_view name);
+
+// True for host calls that wait for the device (cudaDeviceSynchronize, cudaStreamSynchronize,
+// cudaEventSynchronize and their driver-API forms).
+bool is_sync_api(std::string_view name);
+
+}  // namespace ohprof

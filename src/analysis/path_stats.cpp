@@ -1,0 +1,46 @@
+#include "ohprof/analysis/path_stats.hpp"
+
+#include <fmt/format.h>
+
+namespace ohprof {
+
+std::string slow_first_run_hint(const PathResult& path) {
+  if (path.wall_ns.size() < 3 || path.wall.median <= 0) return {};
+  const double first = static_cast<double>(path.wall_ns.front());
+  if (first <= 3.0 * path.wall.median) return {};
+  return fmt::format(
+      "path {}: the first measured iteration took {:.1f} times the median (a cold start the warm-up did not "
+      "absorb); raise --warmup",
+      path.name, first / path.wall.median);
+}
+
+CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,
+                                  const std::vector<std::int64_t>& with_ns) {
+  CollectorCost cost;
+  cost.collector = collector;
+  cost.runs = with_ns.size();
+  cost.wall_median_without_ns = summarize_ns(without_ns).median;
+  cost.wall_median_with_ns = summarize_ns(with_ns).median;
+  if (!without_ns.empty() && !with_ns.empty() && cost.wall_median_without_ns > 0) {
+    cost.ratio = cost.wall_median_with_ns / cost.wall_median_without_ns;
+  }
+  return cost;
+}
+
+std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths) {
+  std::vector<PathRatio> ratios;
+  const PathResult* fastest = nullptr;
+  for (const auto& path : paths) {
+    if (path.wall.count == 0) continue;
+    if (fastest == nullptr || path.wall.median < fastest->wall.median) fastest = &path;
+  }
+  if (fastest == nullptr) return ratios;
+  for (const auto& path : paths) {
+    if (&path == fastest || path.wall.count == 0) continue;
+    const Ratio ratio = ratio_of_medians(path.wall, fastest->wall);
+    ratios.push_back(PathRatio{fastest->name, path.name, ratio.value, ratio.stddev});
+  }
+  return ratios;
+}
+
+}  // namespace ohprof

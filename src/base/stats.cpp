@@ -1,0 +1,86 @@
+#include "ohprof/base/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ohprof {
+
+void RunningStats::add(double value) {
+  ++m_count;
+  m_sum += value;
+  const double delta = value - m_mean;
+  m_mean += delta / static_cast<double>(m_count);
+  m_m2 += delta * (value - m_mean);
+}
+
+double RunningStats::stddev() const {
+  return m_count < 2 ? 0.0 : std::sqrt(m_m2 / static_cast<double>(m_count - 1));
+}
+
+double quantile(std::span<const double> values, double q) {
+  if (values.empty()) return 0;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1);
+  const auto lower = static_cast<std::size_t>(std::floor(position));
+  const auto upper = static_cast<std::size_t>(std::ceil(position));
+  const double fraction = position - static_cast<double>(lower);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction;
+}
+
+SampleSummary summarize(std::span<const double> values) {
+  SampleSummary summary;
+  summary.count = values.size();
+  if (values.empty()) return summary;
+  const double n = static_cast<double>(values.size());
+  summary.mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
+  if (values.size() > 1) {
+    double squares = 0;
+    for (double v : values) squares += (v - summary.mean) * (v - summary.mean);
+    summary.stddev = std::sqrt(squares / (n - 1));
+  }
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  summary.min = *lo;
+  summary.max = *hi;
+  summary.median = quantile(values, 0.5);
+  summary.relative_noise = summary.mean != 0 ? summary.stddev / summary.mean : 0;
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (double v : values) deviations.push_back(std::fabs(v - summary.median));
+  summary.mad = quantile(deviations, 0.5);
+  const double q1 = quantile(values, 0.25);
+  const double q3 = quantile(values, 0.75);
+  const double fence = 1.5 * (q3 - q1);
+  summary.outliers = static_cast<std::size_t>(std::count_if(
+      values.begin(), values.end(), [&](double v) { return v < q1 - fence || v > q3 + fence; }));
+  return summary;
+}
+
+SampleSummary summarize_ns(std::span<const std::int64_t> values_ns) {
+  std::vector<double> values(values_ns.begin(), values_ns.end());
+  return summarize(values);
+}
+
+Ratio ratio_of_means(const SampleSummary& numerator, const SampleSummary& denominator) {
+  Ratio ratio;
+  if (denominator.mean == 0 || numerator.mean == 0) return ratio;
+  ratio.value = numerator.mean / denominator.mean;
+  const double a = numerator.stddev / numerator.mean;
+  const double b = denominator.stddev / denominator.mean;
+  ratio.stddev = ratio.value * std::sqrt(a * a + b * b);
+  return ratio;
+}
+
+Ratio ratio_of_medians(const SampleSummary& numerator, const SampleSummary& denominator) {
+  constexpr double kMadToSigma = 1.4826;
+  Ratio ratio;
+  if (denominator.median == 0 || numerator.median == 0) return ratio;
+  ratio.value = numerator.median / denominator.median;
+  const double a = kMadToSigma * numerator.mad / numerator.median;
+  const double b = kMadToSigma * denominator.mad / denominator.median;
+  ratio.stddev = ratio.value * std::sqrt(a * a + b * b);
+  return ratio;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,111 @@
+#include "ohprof/collectors/split_collector.hpp"
+
+#include "ohprof/collectors/cpu_activity_collector.hpp"
+#include "ohprof/collectors/cupti_collector.hpp"
+
+namespace ohprof {
+namespace {
+
+class CuptiSplitCollector final : public SplitCollector {
+ public:
+  explicit CuptiSplitCollector(std::unique_ptr<CuptiCollector> collector) : m_collector(std::move(collector)) {}
+  IterationObserver* observer() override { return m_collector.get(); }
+  [[nodiscard]] std::string unavailable_reason() const override { return {}; }
+  [[nodiscard]] std::string collector_name() const override { return "cupti"; }
+  Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
+    auto collection = m_collector->finish(iterations);
+    m_collector.reset();  // one CUPTI collector per process at a time
+    if (!collection.ok()) return collection.error();
+    SplitCollection out;
+    out.collector = "cupti";
+    out.timeline = std::move(collection->timeline);
+    out.warnings = std::move(collection->warnings);
+    return out;
+  }
+
+ private:
+  std::unique_ptr<CuptiCollector> m_collector;
+};
+
+class RecordFunctionSplitCollector final : public SplitCollector {
+ public:
+  explicit RecordFunctionSplitCollector(std::unique_ptr<CpuActivityCollector> collector)
+      : m_collector(std::move(collector)) {}
+  IterationObserver* observer() override { return m_collector.get(); }
+  [[nodiscard]] std::string unavailable_reason() const override { return {}; }
+  [[nodiscard]] std::string collector_name() const override { return "record_function"; }
+  Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
+    auto collection = m_collector->finish(iterations);
+    if (!collection.ok()) return collection.error();
+    SplitCollection out;
+    out.collector = "record_function";
+    out.timeline = std::move(collection->timeline);
+    out.cpu_events = std::move(collection->events);
+    if (collection->unclosed + collection->unmatched_ends > 0) {
+      out.warnings.push_back(std::to_string(collection->unclosed + collection->unmatched_ends) +
+                             " RecordFunction ranges could not be paired (counted as dropped records)");
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<CpuActivityCollector> m_collector;
+};
+
+class UnavailableCollector final : public SplitCollector {
+ public:
+  explicit UnavailableCollector(std::string reason) : m_reason(std::move(reason)) {}
+  IterationObserver* observer() override { return nullptr; }
+  [[nodiscard]] std::string unavailable_reason() const override { return m_reason; }
+  [[nodiscard]] std::string collector_name() const override { return "none"; }
+  Result<SplitCollection> finish(const std::vector<IterationWindow>&) override {
+    return make_error(ExitCode::device_unavailable, m_reason);
+  }
+
+ private:
+  std::string m_reason;
+};
+
+}  // namespace
+
+std::unique_ptr<SplitCollector> SplitCollector::start(const SplitCollectorOptions& options) {
+  if (options.device_type == "cuda") {
+    if (options.disabled) {
+      return std::make_unique<UnavailableCollector>(
+          "--no-cupti: CUPTI not used (NVTX ranges and host timing only, e.g. for a run under Nsight Systems)");
+    }
+    auto collector = CuptiCollector::create(CuptiOptions{true});
+    if (!collector.ok()) return std::make_unique<UnavailableCollector>(collector.error().message);
+    return std::make_unique<CuptiSplitCollector>(std::move(*collector));
+  }
+  auto collector = CpuActivityCollector::create();
+  if (!collector.ok()) return std::make_unique<UnavailableCollector>(collector.error().message);
+  return std::make_unique<RecordFunctionSplitCollector>(std::move(*collector));
+}
+
+Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
+                                                     std::int64_t first_iteration, std::int64_t last_iteration) {
+  auto code = list_package_kernels(package_path);
+  if (!code.ok()) return code.error();
+  std::vector<CpuEvent> selected;
+  for (const auto& event : events) {
+    if (event.iteration >= first_iteration && event.iteration <= last_iteration) selected.push_back(event);
+  }
+  const KernelAttribution attribution = attribute_kernels(*code, selected);
+  PackageAttribution out;
+  out.summary = KernelAttributionSummary{attribution.records_kernels, attribution.seen, attribution.unattributed,
+                                         attribution.not_in_code};
+  if (!attribution.complete()) {
+    out.warning = std::to_string(attribution.unattributed.size()) + " of " +
+                  std::to_string(attribution.seen.size() + attribution.unattributed.size()) +
+                  " kernels named in the package's generated code were never recorded" +
+                  (attribution.records_kernels ? "" : " (it was built without cpp.enable_kernel_profile)") +
+                  "; their time counts as dispatch, not busy: re-export with --kernel-profile (compare) or "
+                  "examples/export_model.py --kernel-profile";
+  }
+  return out;
+}
+
+std::string collector_cupti_version() { return cupti_version_text(); }
+
+}  // namespace ohprof

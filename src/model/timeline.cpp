@@ -1,0 +1,50 @@
+#include "ohprof/model/timeline.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace ohprof {
+
+std::vector<std::int64_t> wall_times(const std::vector<IterationWindow>& windows) {
+  std::vector<std::int64_t> walls;
+  walls.reserve(windows.size());
+  for (const auto& window : windows) walls.push_back(window.end_ns - window.start_ns);
+  return walls;
+}
+
+Timeline select_iterations(const Timeline& all, std::int64_t first, std::int64_t last) {
+  Timeline out;
+  out.ops_have_launches = all.ops_have_launches;
+  out.counters = all.counters;
+  for (const auto& window : all.iterations) {
+    if (window.index < first || window.index > last) continue;
+    out.iterations.push_back(IterationWindow{window.index - first, window.start_ns, window.end_ns});
+  }
+  const auto inside = [&](std::int64_t t) {
+    return std::any_of(out.iterations.begin(), out.iterations.end(),
+                       [t](const IterationWindow& w) { return t >= w.start_ns && t < w.end_ns; });
+  };
+  std::unordered_set<std::uint64_t> correlations;
+  std::unordered_set<std::uint64_t> all_correlations;
+  for (const auto& launch : all.launches) {
+    all_correlations.insert(launch.correlation);
+    const bool selected = launch.iteration ? (*launch.iteration >= first && *launch.iteration <= last)
+                                           : inside(launch.start_ns);
+    if (!selected) continue;
+    LaunchCall copy = launch;
+    if (copy.iteration) *copy.iteration -= first;
+    out.launches.push_back(std::move(copy));
+    correlations.insert(launch.correlation);
+  }
+  for (const auto& op : all.ops) {
+    const bool selected = correlations.count(op.correlation) != 0 ||
+                          (all_correlations.count(op.correlation) == 0 && inside(op.start_ns));
+    if (selected) out.ops.push_back(op);
+  }
+  for (const auto& sync : all.syncs) {
+    if (inside(sync.start_ns)) out.syncs.push_back(sync);
+  }
+  return out;
+}
+
+}  // namespace ohprof

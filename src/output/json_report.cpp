@@ -1,0 +1,284 @@
+#include "ohprof/output/json_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "ohprof/base/atomic_file.hpp"
+
+namespace ohprof {
+
+using nlohmann::json;
+
+json summary_to_json(const SampleSummary& summary) {
+  return json{{"count", summary.count},   {"mean", summary.mean},
+              {"stddev", summary.stddev}, {"median", summary.median},
+              {"min", summary.min},       {"max", summary.max},
+              {"relative_noise", summary.relative_noise}, {"mad", summary.mad},
+              {"outliers", summary.outliers}};
+}
+
+namespace {
+
+// Device-time split (docs/metrics.md gives each field's definition).
+json busy_split_to_json(const BusySplit& split) {
+  return json{{"busy_ns", split.busy_ns},
+              {"idle_ns", split.idle_ns},
+              {"head_ns", split.idle.head_ns},
+              {"host_bound_ns", split.idle.host_bound_ns},
+              {"other_ns", split.idle.other_ns},
+              {"tail_ns", split.idle.tail_ns},
+              {"spill_ns", split.spill_ns},
+              {"ops", split.ops}};
+}
+
+json busy_split_summary_to_json(const BusySplitSummary& summary) {
+  return json{{"busy_ns", summary_to_json(summary.busy_ns)},
+              {"idle_ns", summary_to_json(summary.idle_ns)},
+              {"head_ns", summary_to_json(summary.head_ns)},
+              {"host_bound_ns", summary_to_json(summary.host_bound_ns)},
+              {"other_ns", summary_to_json(summary.other_ns)},
+              {"tail_ns", summary_to_json(summary.tail_ns)},
+              {"spill_ns", summary_to_json(summary.spill_ns)}};
+}
+
+json optional_ns(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
+
+json iteration_to_json(const IterationBreakdown& it) {
+  json streams = json::array();
+  for (const auto& stream : it.streams) {
+    json entry = busy_split_to_json(stream.split);
+    entry["device"] = stream.key.device;
+    entry["stream"] = stream.key.stream;
+    streams.push_back(std::move(entry));
+  }
+  return json{{"index", it.index},
+              {"start_ns", it.start_ns},
+              {"end_ns", it.end_ns},
+              {"wall_ns", it.wall_ns},
+              {"gpu", busy_split_to_json(it.gpu)},
+              {"streams", streams},
+              {"dispatch_ns", optional_ns(it.dispatch_ns)},
+              {"launch_api_ns", it.launch_api_ns},
+              {"framework_ns", optional_ns(it.framework_ns)},
+              {"launches", it.launches},
+              {"graph_launches", it.graph_launches},
+              {"gpu_ops", it.gpu_ops},
+              {"queue_delays_ns", it.queue_delays_ns},
+              {"queue_delays_clipped", it.queue_delays_clipped}};
+}
+
+json kernel_diff_row_to_json(const KernelDiffRow& row) {
+  return json{{"kind", to_string(row.kind)},
+              {"name", row.name},
+              {"count_per_iteration_a", row.count_per_iteration_a},
+              {"count_per_iteration_b", row.count_per_iteration_b},
+              {"mean_ns_a", row.mean_ns_a},
+              {"mean_ns_b", row.mean_ns_b}};
+}
+
+json kernel_diff_to_json(const KernelSetDiff& diff) {
+  json out{{"path_a", diff.path_a}, {"path_b", diff.path_b}, {"same_set", diff.same_set()}};
+  for (const auto& [key, rows] : {std::pair{"both", &diff.both}, std::pair{"only_a", &diff.only_a},
+                                  std::pair{"only_b", &diff.only_b}}) {
+    json list = json::array();
+    for (const auto& row : *rows) list.push_back(kernel_diff_row_to_json(row));
+    out[key] = std::move(list);
+  }
+  return out;
+}
+
+json breakdown_to_json(const PathBreakdown& breakdown) {
+  const BreakdownSummary& summary = breakdown.summary;
+  json stream_summaries = json::array();
+  for (const auto& stream : summary.streams) {
+    json entry = busy_split_summary_to_json(stream.split);
+    entry["device"] = stream.key.device;
+    entry["stream"] = stream.key.stream;
+    stream_summaries.push_back(std::move(entry));
+  }
+  json iterations = json::array();
+  for (const auto& it : breakdown.iterations) iterations.push_back(iteration_to_json(it));
+  json kernels = json::array();
+  for (const auto& kernel : breakdown.kernels) {
+    kernels.push_back(json{{"kind", to_string(kernel.kind)},
+                           {"name", kernel.name},
+                           {"count", kernel.count},
+                           {"total_ns", kernel.total_ns},
+                           {"mean_ns", kernel.mean_ns},
+                           {"count_per_iteration", kernel.count_per_iteration}});
+  }
+  const AnalysisCounters& analysis = breakdown.analysis_counters;
+  const CollectionCounters& collection = breakdown.collection_counters;
+  return json{
+      {"available", true},
+      {"summary",
+       {{"cpu_kernels", summary.cpu_kernels},
+        {"wall_ns", summary_to_json(summary.wall_ns)},
+        {"gpu", busy_split_summary_to_json(summary.gpu)},
+        {"streams", stream_summaries},
+        {"dispatch_ns", summary_to_json(summary.dispatch_ns)},
+        {"launch_api_ns", summary_to_json(summary.launch_api_ns)},
+        {"framework_ns", summary_to_json(summary.framework_ns)},
+        {"launches", summary_to_json(summary.launches)},
+        {"graph_launches", summary_to_json(summary.graph_launches)},
+        {"gpu_ops", summary_to_json(summary.gpu_ops)},
+        {"queue_delay_ns", summary_to_json(summary.queue_delay_ns)},
+        {"queue_delays_clipped", summary.queue_delays_clipped}}},
+      {"verdict",
+       {{"verdict", to_string(breakdown.verdict.verdict)},
+        {"rule", to_string(breakdown.verdict.rule)},
+        {"suggestion", breakdown.verdict.suggestion}}},
+      {"counters",
+       {{"collection",
+         {{"dropped_records", collection.dropped_records},
+          {"ops_without_timestamps", collection.ops_without_timestamps},
+          {"ops_without_launch", collection.ops_without_launch},
+          {"skipped_events", collection.skipped_events}}},
+        {"analysis",
+         {{"ops_total", analysis.ops_total},
+          {"ops_without_timestamps", analysis.ops_without_timestamps},
+          {"ops_invalid_interval", analysis.ops_invalid_interval},
+          {"ops_without_launch", analysis.ops_without_launch},
+          {"ops_outside_iterations", analysis.ops_outside_iterations},
+          {"launches_total", analysis.launches_total},
+          {"launches_outside_iterations", analysis.launches_outside_iterations},
+          {"duplicate_launch_correlations", analysis.duplicate_launch_correlations},
+          {"invalid_windows", analysis.invalid_windows}}}}},
+      {"kernels", kernels},
+      {"iterations", iterations}};
+}
+
+json context_to_json(const RunContext& context) {
+  return json{{"ohprof_version", context.ohprof_version},
+              {"git_sha", context.git_sha},
+              {"torch_version", context.torch_version},
+              {"cuda_version", context.cuda_version},
+              {"cupti_version", context.cupti_version},
+              {"device",
+               {{"type", context.device.type},
+                {"index", context.device.index},
+                {"name", context.device.name}}},
+              {"argv", context.argv},
+              {"date", context.date_utc},
+              {"hostname", context.hostname},
+              {"cpu_threads", context.cpu_threads}};
+}
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+json output_check_to_json(const std::optional<PathOutputCheck>& check) {
+  if (!check) return nullptr;
+  return json{{"reference", check->reference},         {"passed", check->passed},
+              {"max_abs_diff", optional_number(check->max_abs_diff)},
+              {"max_rel_diff", optional_number(check->max_rel_diff)},
+              {"atol", check->atol},                   {"rtol", check->rtol},
+              {"detail", check->detail}};
+}
+
+json compare_config_to_json(const std::optional<CompareConfig>& config) {
+  if (!config) return nullptr;
+  return json{{"paths", config->paths},           {"min_runs", config->min_runs},
+              {"max_runs", config->max_runs},     {"min_time_s", config->min_time_s},
+              {"max_rse", config->max_rse},       {"time_limit_s", config->time_limit_s},
+              {"check_outputs", config->check_outputs}};
+}
+
+json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
+  if (!artifacts) return nullptr;
+  return json{{"model", artifacts->model},
+              {"exported_program", artifacts->exported_program},
+              {"aoti_package", artifacts->aoti_package},
+              {"cached", artifacts->cached},
+              {"export_ns", optional_ns(artifacts->export_ns)},
+              {"aoti_compile_ns", optional_ns(artifacts->aoti_compile_ns)}};
+}
+
+json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
+  if (!cost) return nullptr;
+  return json{{"collector", cost->collector},
+              {"runs", cost->runs},
+              {"wall_median_without_ns", cost->wall_median_without_ns},
+              {"wall_median_with_ns", cost->wall_median_with_ns},
+              {"ratio", cost->ratio}};
+}
+
+json attribution_to_json(const std::optional<KernelAttributionSummary>& attribution) {
+  if (!attribution) return nullptr;
+  return json{{"records_kernels", attribution->records_kernels},
+              {"seen", attribution->seen},
+              {"unattributed", attribution->unattributed},
+              {"not_in_code", attribution->not_in_code}};
+}
+
+json path_to_json(const PathResult& path) {
+  json out{{"name", path.name},
+           {"artifact", path.artifact},
+           {"load_ns", path.load_ns},
+           {"warmup_ns", path.warmup_ns},
+           {"samples_ns", path.wall_ns},
+           {"wall_ns", summary_to_json(path.wall)},
+           {"stop_reason", path.stop_reason},
+           {"output_check", output_check_to_json(path.output_check)},
+           {"collector_cost", collector_cost_to_json(path.collector_cost)},
+           {"split_collector", path.split_collector},
+           {"kernel_attribution", attribution_to_json(path.kernel_attribution)}};
+  if (path.breakdown) {
+    out["split"] = breakdown_to_json(*path.breakdown);
+  } else {
+    out["split"] = path.split_unavailable_reason.empty()
+                       ? json(nullptr)
+                       : json{{"available", false}, {"reason", path.split_unavailable_reason}};
+  }
+  return out;
+}
+
+}  // namespace
+
+static json trace_source_to_json(const std::optional<TraceSource>& trace) {
+  if (!trace) return nullptr;
+  return json{{"path", trace->path},
+              {"format", trace->format},
+              {"compressed", trace->compressed},
+              {"file_bytes", trace->file_bytes},
+              {"json_bytes", trace->json_bytes},
+              {"events", trace->events},
+              {"events_kept", trace->events_kept},
+              {"events_ignored", trace->events_ignored},
+              {"events_skipped", trace->events_skipped},
+              {"iterations_from", trace->iterations_from},
+              {"read_ns", trace->read_ns}};
+}
+
+json report_to_json(const Report& report) {
+  json paths = json::array();
+  for (const auto& path : report.paths) paths.push_back(path_to_json(path));
+  json kernel_diffs = json::array();
+  for (const auto& diff : report.kernel_diffs) kernel_diffs.push_back(kernel_diff_to_json(diff));
+  json ratios = json::array();
+  for (const auto& ratio : report.ratios) {
+    ratios.push_back(json{{"faster", ratio.faster}, {"slower", ratio.slower}, {"ratio", ratio.ratio},
+                          {"stddev", ratio.stddev}});
+  }
+  return json{{"schema_version", kReportSchemaVersion},
+              {"kind", report.kind},
+              {"trace", trace_source_to_json(report.trace)},
+              {"context", context_to_json(report.context)},
+              {"config",
+               {{"warmup", report.config.warmup},
+                {"runs", report.config.runs},
+                {"seed", report.config.seed},
+                {"inputs", report.config.inputs},
+                {"compare", compare_config_to_json(report.config.compare)}}},
+              {"artifacts", artifacts_to_json(report.artifacts)},
+              {"paths", paths},
+              {"ratios", ratios},
+              {"stop_reason", report.stop_reason},
+              {"kernel_diffs", kernel_diffs},
+              {"interrupted", report.interrupted},
+              {"warnings", report.warnings}};
+}
+
+Status write_json_report(const Report& report, const std::string& path) {
+  return write_file_atomically(path, report_to_json(report).dump(2) + "\n");
+}
+
+}  // namespace ohprof

@@ -1,0 +1,205 @@
+#include "ohprof/output/table_printer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ohprof/base/format.hpp"
+
+namespace ohprof {
+
+namespace {
+
+// "1.234 ms ± 0.010 ms": median and sample standard deviation over iterations.
+std::string median_spread(const SampleSummary& summary) {
+  return format_duration(summary.median) + " ± " + format_duration(summary.stddev);
+}
+
+std::string shortened(const std::string& name, std::size_t width) {
+  if (name.size() <= width) return name;
+  return name.substr(0, width - 1) + "…";
+}
+
+// The device-time split of one path (docs/metrics.md).
+std::string format_split(const PathBreakdown& split) {
+  const BreakdownSummary& s = split.summary;
+  std::string out;
+  if (s.wall_ns.count == 0) {
+    out += "  device split:  no iteration windows to split\n";
+  } else {
+    const double wall = s.wall_ns.median;
+    const auto percent = [&](const SampleSummary& part) {
+      return wall > 0 ? fmt::format("  ({:.1f}% of wall)", 100.0 * part.median / wall) : std::string();
+    };
+    out += fmt::format("  device split:  median ± σ over {} iterations\n", s.wall_ns.count);
+    const char* unit = s.cpu_kernels ? "CPU" : "GPU";  // CPU runs: busy = CPU kernel time
+    out += fmt::format("    {} busy:      {}{}\n", unit, median_spread(s.gpu.busy_ns), percent(s.gpu.busy_ns));
+    out += fmt::format("    {} idle:      {}{}\n", unit, median_spread(s.gpu.idle_ns), percent(s.gpu.idle_ns));
+    out += fmt::format("      head:        {}\n", median_spread(s.gpu.head_ns));
+    if (!s.cpu_kernels) {  // no launch calls on the CPU: no gap can wait for one
+      out += fmt::format("      host-bound:  {}\n", median_spread(s.gpu.host_bound_ns));
+    }
+    out += fmt::format("      other:       {}\n", median_spread(s.gpu.other_ns));
+    out += fmt::format("      tail:        {}\n", median_spread(s.gpu.tail_ns));
+    if (s.gpu.spill_ns.max > 0) {
+      out += fmt::format("    spill:         {}  (the iteration's GPU work outside its window)\n",
+                         median_spread(s.gpu.spill_ns));
+    }
+    if (s.dispatch_ns.count > 0) {
+      out += fmt::format("    dispatch:      {}  (launch API {}, framework {})\n", median_spread(s.dispatch_ns),
+                         format_duration(s.launch_api_ns.median), format_duration(s.framework_ns.median));
+    } else {
+      out += "    dispatch:      n/a (no launch calls)\n";
+    }
+    if (s.cpu_kernels) {
+      out += fmt::format("    kernels:       {:g} per iteration", s.gpu_ops.median);
+    } else {
+      out += fmt::format("    launches:      {:g} per iteration ({:g} graph), {:g} device ops", s.launches.median,
+                         s.graph_launches.median, s.gpu_ops.median);
+    }
+    if (s.queue_delay_ns.count > 0) {
+      out += fmt::format("; queue delay median {}", format_duration(s.queue_delay_ns.median));
+      if (s.queue_delays_clipped > 0) out += fmt::format(" ({} negative, clipped to 0)", s.queue_delays_clipped);
+    }
+    out += "\n";
+    if (s.streams.size() > 1) {
+      for (const auto& stream : s.streams) {
+        out += fmt::format("    {:<15}busy {}  host-bound {}  other {}\n",
+                           fmt::format("stream {}:{}:", stream.key.device, stream.key.stream),
+                           format_duration(stream.split.busy_ns.median),
+                           format_duration(stream.split.host_bound_ns.median),
+                           format_duration(stream.split.other_ns.median));
+      }
+    }
+  }
+  const AnalysisCounters& a = split.analysis_counters;
+  const CollectionCounters& c = split.collection_counters;
+  out += fmt::format(
+      "    records:       {} ops: {} without timestamps, {} without launch, {} outside iterations; "
+      "collector: {} dropped, {} without timestamps, {} without launch\n",
+      a.ops_total, a.ops_without_timestamps, a.ops_without_launch, a.ops_outside_iterations, c.dropped_records,
+      c.ops_without_timestamps, c.ops_without_launch);
+  if (a.ops_invalid_interval + a.invalid_windows + a.duplicate_launch_correlations + c.skipped_events > 0) {
+    out += fmt::format(
+        "    also skipped:  {} ops with end < start, {} windows with end < start, {} duplicate correlations, "
+        "{} trace events\n",
+        a.ops_invalid_interval, a.invalid_windows, a.duplicate_launch_correlations, c.skipped_events);
+  }
+  out += fmt::format("    verdict:       {}: {}\n", to_string(split.verdict.verdict), split.verdict.suggestion);
+  if (!split.kernels.empty()) {
+    out += "    top kernels:   per iteration: count, mean, total\n";
+    const std::size_t rows = std::min<std::size_t>(split.kernels.size(), 5);
+    for (std::size_t i = 0; i < rows; ++i) {
+      const KernelStat& k = split.kernels[i];
+      out += fmt::format("      {:<48} {:>7.2f}  {:>10}  {:>10}\n", shortened(k.name, 48), k.count_per_iteration,
+                         format_duration(k.mean_ns), format_duration(k.mean_ns * k.count_per_iteration));
+    }
+    if (split.kernels.size() > rows) out += fmt::format("      … and {} more\n", split.kernels.size() - rows);
+  }
+  return out;
+}
+
+std::string format_kernel_diff(const KernelSetDiff& diff) {
+  std::string out = fmt::format("\nkernels {} vs {}: ", diff.path_a, diff.path_b);
+  if (diff.same_set()) {
+    out += fmt::format("the same {} kernels; a time difference is host overhead or kernel speed\n",
+                       diff.both.size());
+  } else {
+    out += fmt::format("{} in both, {} only in {}, {} only in {}\n", diff.both.size(), diff.only_a.size(),
+                       diff.path_a, diff.only_b.size(), diff.path_b);
+  }
+  const auto list = [&](const std::vector<KernelDiffRow>& rows, const std::string& path, bool a) {
+    const std::size_t shown = std::min<std::size_t>(rows.size(), 10);
+    for (std::size_t i = 0; i < shown; ++i) {
+      out += fmt::format("  only in {}: {} ({:g} per iteration)\n", path, shortened(rows[i].name, 60),
+                         a ? rows[i].count_per_iteration_a : rows[i].count_per_iteration_b);
+    }
+    if (rows.size() > shown) out += fmt::format("  only in {}: … and {} more\n", path, rows.size() - shown);
+  };
+  list(diff.only_a, diff.path_a, true);
+  list(diff.only_b, diff.path_b, false);
+  return out;
+}
+
+}  // namespace
+
+std::string format_run_table(const Report& report) {
+  std::string out;
+  const auto& device = report.context.device;
+  out += fmt::format("device: {}{}{}\n", device.type,
+                     device.index >= 0 ? fmt::format(":{}", device.index) : std::string(),
+                     device.name.empty() ? std::string() : " (" + device.name + ")");
+  if (report.trace) {
+    const TraceSource& t = *report.trace;
+    out += fmt::format("trace:  {} ({}{:.1f} MB of JSON, {} events: {} used, {} ignored, {} skipped; iterations: {})\n",
+                       t.path, t.compressed ? "gzip, " : "", static_cast<double>(t.json_bytes) / 1e6, t.events,
+                       t.events_kept, t.events_ignored, t.events_skipped, t.iterations_from);
+  }
+  if (report.artifacts) {
+    const ArtifactSummary& a = *report.artifacts;
+    out += fmt::format("model:  {}{}\n", a.model.empty() ? a.exported_program : a.model,
+                       a.cached ? "  (exported program and AOTI package from the cache)" : "");
+    if (a.export_ns || a.aoti_compile_ns) {
+      out += fmt::format("build:  torch.export {}, AOTI compile {}\n",
+                         a.export_ns ? format_duration(static_cast<double>(*a.export_ns)) : std::string("-"),
+                         a.aoti_compile_ns ? format_duration(static_cast<double>(*a.aoti_compile_ns)) : std::string("-"));
+    }
+  }
+  const bool compare = report.kind == "compare";
+  for (const auto& path : report.paths) {
+    const SampleSummary& wall = path.wall;
+    out += fmt::format("\npath {}  ({})\n", path.name, path.artifact);
+    out += fmt::format("  {}{}\n", compare ? "ready in:      " : report.trace ? "read:          " : "load:          ",
+                       format_duration(static_cast<double>(path.load_ns)));
+    if (path.output_check) {
+      const PathOutputCheck& check = *path.output_check;
+      out += fmt::format("  outputs:       {} vs {} (max abs diff {}, max rel diff {}; atol {:g}, rtol {:g}){}\n",
+                         check.passed ? "match" : "DIFFER", check.reference,
+                         check.max_abs_diff ? fmt::format("{:.3g}", *check.max_abs_diff) : std::string("-"),
+                         check.max_rel_diff ? fmt::format("{:.3g}", *check.max_rel_diff) : std::string("-"),
+                         check.atol, check.rtol, check.detail.empty() ? std::string() : ": " + check.detail);
+    }
+    if (wall.count == 0) {
+      out += "  wall time:     no measured iterations\n";
+      if (path.breakdown) out += format_split(*path.breakdown);
+      continue;
+    }
+    out += fmt::format("  wall median:   {}\n", format_duration(wall.median));
+    out += fmt::format("  wall mean:     {} ± {}\n", format_duration(wall.mean), format_duration(wall.stddev));
+    out += fmt::format("  range:         {} … {}\n", format_duration(wall.min), format_duration(wall.max));
+    out += fmt::format("  noise:         {:.1f}% (σ/mean)   outliers: {}   n = {}{}\n",
+                       wall.relative_noise * 100.0, wall.outliers, wall.count,
+                       path.stop_reason == "runs reached" || compare ? std::string() : "  (" + path.stop_reason + ")");
+    if (!path.split_unavailable_reason.empty()) {
+      out += fmt::format("  device split:  unavailable: {}\n", path.split_unavailable_reason);
+    }
+    if (path.collector_cost) {
+      const CollectorCost& cost = *path.collector_cost;
+      out += fmt::format("  split pass:    {} collector on, {} runs: median {} vs {} without (x{:.3f})\n", cost.collector,
+                         cost.runs, format_duration(cost.wall_median_with_ns), format_duration(cost.wall_median_without_ns),
+                         cost.ratio);
+    }
+    if (path.kernel_attribution) {
+      const KernelAttributionSummary& a = *path.kernel_attribution;
+      out += fmt::format("  attribution:   {} of {} kernels in the generated code seen{}\n", a.seen.size(),
+                         a.seen.size() + a.unattributed.size(),
+                         a.unattributed.empty() ? std::string()
+                                                : fmt::format("; NOT attributed (their time counts as dispatch): {}",
+                                                              fmt::join(a.unattributed, ", ")));
+    }
+    if (path.breakdown) out += format_split(*path.breakdown);
+  }
+  for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);
+  if (compare) {
+    out += fmt::format("\nstopped: {}\n", report.stop_reason);
+    if (!report.ratios.empty()) out += "\nsummary (ratio of median wall times)\n";
+    for (const auto& ratio : report.ratios) {
+      out += fmt::format("  {} ran {:.2f} ± {:.2f} times faster than {}\n", ratio.faster, ratio.ratio, ratio.stddev,
+                         ratio.slower);
+    }
+  }
+  return out;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,235 @@
+// The only translation unit that includes Python and pybind11 headers.
+#include "ohprof/runtimes/python_session.hpp"
+
+#include <torch/csrc/utils/pybind.h>  // Python.h, pybind11 and the at::Tensor caster
+#include <c10/core/InferenceMode.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "torch_tensors.hpp"
+
+namespace py = pybind11;
+
+// torch's include folder ships its own fmt, which shadows the one ohprof links: this file uses none.
+namespace ohprof {
+namespace {
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && value[0] != '\0' ? value : fallback;
+}
+
+// Turns the Python exception being handled into an Error. Call with the GIL held.
+Error python_error(py::error_already_set& e, ExitCode fallback, const std::string& doing) {
+  try {
+    py::object value = e.value();
+    if (py::hasattr(value, "code") && py::hasattr(value, "message") &&
+        py::str(py::type::of(value).attr("__name__")).cast<std::string>() == "OhprofError") {
+      return make_error(static_cast<ExitCode>(value.attr("code").cast<int>()), value.attr("message").cast<std::string>());
+    }
+    const std::string type = py::str(py::type::of(value).attr("__name__")).cast<std::string>();
+    return make_error(fallback, doing + ": " + type + ": " + first_line(py::str(value).cast<std::string>()));
+  } catch (const std::exception& inner) {
+    return make_error(fallback, doing + ": " + first_line(e.what()));
+  }
+}
+
+// Starts the interpreter once per process: the venv's Python (so sys.executable, which Inductor uses
+// to start its compile workers, is that Python and site-packages are the venv's), no signal handlers
+// (Ctrl-C stays ohprof's), sys.argv from ohprof's argv. It is never finalized: tearing down after
+// `import torch` can crash, and the process is ending anyway. The GIL is released on return.
+Status start_interpreter(const std::vector<std::string>& argv) {
+  static std::optional<Status> started;
+  if (started.has_value()) return *started;
+  const std::string python = env_or("OHPROF_PYTHON", OHPROF_PYTHON_EXECUTABLE);
+  const std::string helper_dir = env_or("OHPROF_PYTHON_DIR", OHPROF_PYTHON_HELPER_DIR);
+
+  PyConfig config;
+  PyConfig_InitPythonConfig(&config);
+  config.install_signal_handlers = 0;
+  config.parse_argv = 0;
+  PyStatus status = PyConfig_SetBytesString(&config, &config.program_name, python.c_str());
+  if (!PyStatus_Exception(status)) status = PyConfig_SetBytesString(&config, &config.executable, python.c_str());
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  if (!PyStatus_Exception(status)) {
+    status = PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(args.size()), args.data());
+  }
+  if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  if (PyStatus_Exception(status)) {
+    started = make_error(ExitCode::internal_error,
+                         std::string("could not start the embedded Python '") + python +
+                             "': " + (status.err_msg != nullptr ? status.err_msg : "unknown error") +
+                             "; set OHPROF_PYTHON to the project venv's python (tools/setup prints it)");
+    return *started;
+  }
+  Status outcome = ok_status();
+  try {
+    py::module_ sys = py::module_::import("sys");
+    sys.attr("path").attr("insert")(0, helper_dir);
+    py::module_::import("ohprof_paths");
+  } catch (py::error_already_set& e) {
+    outcome = python_error(e, ExitCode::internal_error,
+                           "the embedded Python '" + python + "' cannot import torch or ohprof_paths (from " +
+                               helper_dir + ")");
+  }
+  PyEval_SaveThread();  // release the GIL; every later use takes it with gil_scoped_acquire
+  started = outcome;
+  return outcome;
+}
+
+TensorBundlePtr to_bundle(const py::handle& tensors) {
+  auto bundle = std::make_shared<TensorBundle>();
+  for (const auto& item : tensors) bundle->tensors.push_back(item.cast<at::Tensor>());
+  return bundle;
+}
+
+py::list to_list(const TensorBundle& bundle) {
+  py::list list;
+  for (const auto& tensor : bundle.tensors) list.append(py::cast(tensor));
+  return list;
+}
+
+class PythonPathRunner final : public PathRunner {
+ public:
+  PythonPathRunner(std::string name, py::object step, std::int64_t build_ns, TensorBundlePtr outputs)
+      : m_name(std::move(name)), m_step(std::move(step)), m_build_ns(build_ns), m_outputs(std::move(outputs)) {}
+  ~PythonPathRunner() override {
+    m_gil.reset();
+    py::gil_scoped_acquire gil;
+    m_step = py::object();
+  }
+
+  [[nodiscard]] std::string name() const override { return m_name; }
+  [[nodiscard]] std::int64_t build_ns() const override { return m_build_ns; }
+  [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
+  void enter() override { m_gil.emplace(); }
+  void leave() override { m_gil.reset(); }
+
+  Status run_once() override {
+    std::optional<py::gil_scoped_acquire> local;
+    if (!m_gil.has_value()) local.emplace();
+    try {
+      m_step();
+      return ok_status();
+    } catch (py::error_already_set& e) {
+      return python_error(e, ExitCode::model_error, "path " + m_name + " failed");
+    }
+  }
+
+ private:
+  std::string m_name;
+  py::object m_step;
+  std::int64_t m_build_ns = 0;
+  TensorBundlePtr m_outputs;
+  std::optional<py::gil_scoped_acquire> m_gil;
+};
+
+class PythonModelSession final : public ModelSession {
+ public:
+  PythonModelSession(py::object session, ArtifactInfo artifacts, std::vector<std::string> input_texts,
+                     TensorBundlePtr inputs)
+      : m_session(std::move(session)),
+        m_artifacts(std::move(artifacts)),
+        m_input_texts(std::move(input_texts)),
+        m_inputs(std::move(inputs)) {
+    // Every path runs in inference mode, entered once here (thread-local, shared by LibTorch and
+    // Python's torch in this process), so no path pays for a context manager per call.
+    m_inference.emplace();
+  }
+  ~PythonModelSession() override {
+    m_inference.reset();
+    py::gil_scoped_acquire gil;
+    m_session = py::object();
+  }
+
+  [[nodiscard]] ArtifactInfo artifacts() const override { return m_artifacts; }
+  [[nodiscard]] std::vector<std::string> input_texts() const override { return m_input_texts; }
+  [[nodiscard]] TensorBundlePtr inputs() const override { return m_inputs; }
+
+  Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) override {
+    py::gil_scoped_acquire gil;
+    try {
+      py::object path = m_session.attr("make_path")(name);
+      const auto compile_s = path.attr("compile_s").cast<double>();
+      return std::unique_ptr<PathRunner>(std::make_unique<PythonPathRunner>(
+          name, path.attr("step"), static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs"))));
+    } catch (py::error_already_set& e) {
+      return python_error(e, ExitCode::model_error, "building path " + name);
+    }
+  }
+
+  OutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
+                            const TensorBundle& outputs) override {
+    py::gil_scoped_acquire gil;
+    OutputCheck check;
+    check.reference = reference_name;
+    try {
+      py::dict result = m_session.attr("compare")(to_list(reference), to_list(outputs));
+      check.passed = result["passed"].cast<bool>();
+      if (!result["max_abs_diff"].is_none()) check.max_abs_diff = result["max_abs_diff"].cast<double>();
+      if (!result["max_rel_diff"].is_none()) check.max_rel_diff = result["max_rel_diff"].cast<double>();
+      if (!result["atol"].is_none()) check.atol = result["atol"].cast<double>();
+      if (!result["rtol"].is_none()) check.rtol = result["rtol"].cast<double>();
+      check.detail = result["detail"].cast<std::string>();
+    } catch (py::error_already_set& e) {
+      check.passed = false;
+      check.detail = python_error(e, ExitCode::internal_error, "comparing outputs").message;
+    }
+    return check;
+  }
+
+ private:
+  py::object m_session;
+  ArtifactInfo m_artifacts;
+  std::vector<std::string> m_input_texts;
+  TensorBundlePtr m_inputs;
+  std::optional<c10::InferenceMode> m_inference;
+};
+
+std::optional<std::int64_t> seconds_to_ns(const py::dict& timings, const char* key) {
+  if (!timings.contains(key)) return std::nullopt;
+  return static_cast<std::int64_t>(timings[key].cast<double>() * 1e9);
+}
+
+}  // namespace
+
+bool python_paths_available() { return true; }
+
+Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptions& options) {
+  if (Status started = start_interpreter(options.argv); !started.ok()) return started.error();
+  py::gil_scoped_acquire gil;
+  try {
+    py::module_ helpers = py::module_::import("ohprof_paths");
+    py::dict spec;
+    spec["model"] = options.model;
+    spec["exported"] = options.exported;
+    spec["aoti"] = options.aoti;
+    spec["inputs"] = options.inputs;
+    spec["device"] = options.device;
+    spec["seed"] = options.seed;
+    spec["cache_dir"] = options.cache_dir;
+    spec["kernel_profile"] = options.kernel_profile;
+    py::object session = helpers.attr("Session")(spec);
+
+    ArtifactInfo artifacts;
+    artifacts.cached = session.attr("cached").cast<bool>();
+    py::dict timings = session.attr("timings");
+    if (!artifacts.cached) {
+      artifacts.export_ns = seconds_to_ns(timings, "export_s");
+      artifacts.aoti_compile_ns = seconds_to_ns(timings, "aoti_compile_s");
+    }
+    artifacts.exported_program = session.attr("exported_path").cast<std::string>();
+    artifacts.aoti_package = session.attr("aoti_package").cast<std::string>();
+    auto texts = session.attr("input_texts")().cast<std::vector<std::string>>();
+    TensorBundlePtr inputs = to_bundle(session.attr("inputs"));
+    return std::unique_ptr<ModelSession>(
+        std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(texts), std::move(inputs)));
+  } catch (py::error_already_set& e) {
+    return python_error(e, ExitCode::model_error, "preparing the model");
+  }
+}
+
+}  // namespace ohprof

@@ -1,0 +1,795 @@
+#include "ohprof/trace/kineto_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
+#include <unordered_set>
+
+#include "ohprof/trace/gzip_file.hpp"
+#include "json_stream.hpp"
+#include "ohprof/base/format.hpp"
+
+namespace ohprof {
+
+using namespace std::string_view_literals;
+
+// ---- numbers --------------------------------------------------------------------------------
+
+std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
+  std::size_t i = 0;
+  const bool negative = i < text.size() && text[i] == '-';
+  if (negative) ++i;
+  // Significant digits (integer then fraction part) and the power of ten they are scaled by.
+  std::array<char, 64> digits{};
+  std::size_t count = 0;
+  std::int64_t scale = 3;  // microseconds -> nanoseconds
+  bool truncated_nonzero = false;  // digits beyond the buffer that are not zero (only matters far right)
+  bool any_digit = false;
+  const auto take = [&](char c, bool fraction) {
+    any_digit = true;
+    if (count == 0 && c == '0') {  // leading zeros carry no value
+      if (fraction) --scale;
+      return;
+    }
+    if (count < digits.size()) {
+      digits[count++] = c;
+      if (fraction) --scale;
+    } else {
+      if (!fraction) ++scale;  // an integer digit beyond the buffer still multiplies by ten
+      if (c != '0') truncated_nonzero = true;
+    }
+  };
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') take(text[i++], false);
+  if (!any_digit) return std::nullopt;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    const std::size_t first = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') take(text[i++], true);
+    if (i == first) return std::nullopt;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool exponent_negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) exponent_negative = text[i++] == '-';
+    const std::size_t first = i;
+    std::int64_t exponent = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (exponent < 100000) exponent = exponent * 10 + (text[i] - '0');
+      ++i;
+    }
+    if (i == first) return std::nullopt;
+    scale += exponent_negative ? -exponent : exponent;
+  }
+  if (i != text.size()) return std::nullopt;
+
+  // value = digits * 10^scale, rounded to an integer.
+  __extension__ typedef unsigned __int128 u128;
+  const u128 limit = negative ? u128(std::numeric_limits<std::int64_t>::max()) + 1
+                              : u128(std::numeric_limits<std::int64_t>::max());
+  std::int64_t keep = static_cast<std::int64_t>(count);
+  if (scale < 0) keep += scale;  // digits left of the decimal point after scaling
+  u128 value = 0;
+  for (std::int64_t k = 0; k < keep && k < static_cast<std::int64_t>(count); ++k) {
+    value = value * 10 + static_cast<unsigned>(digits[static_cast<std::size_t>(k)] - '0');
+    if (value > limit) return std::nullopt;
+  }
+  if (scale >= 0) {
+    for (std::int64_t k = 0; k < scale; ++k) {
+      if (value == 0) break;
+      value *= 10;
+      if (value > limit) return std::nullopt;
+    }
+  } else if (keep >= 0 && keep < static_cast<std::int64_t>(count)) {
+    // Round half away from zero on the first dropped digit.
+    if (digits[static_cast<std::size_t>(keep)] >= '5') ++value;
+    if (value > limit) return std::nullopt;
+  }
+  (void)truncated_nonzero;  // only digits past the 64th significant one: below any rounding position
+  if (negative) return value == limit ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(value);
+  return static_cast<std::int64_t>(value);
+}
+
+// ---- API names ------------------------------------------------------------------------------
+
+namespace {
+
+// "cudaLaunchKernel_ptsz" -> "cudaLaunchKernel"; "cudaMemcpyAsync_v3020" -> "cudaMemcpyAsync".
+std::string_view api_base_name(std::string_view name) {
+  for (std::string_view suffix : {"_ptsz"sv, "_ptds"sv}) {
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
+      name.remove_suffix(suffix.size());
+    }
+  }
+  std::size_t end = name.size();
+  while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+  if (end < name.size() && end >= 2 && name[end - 1] == 'v' && name[end - 2] == '_') name = name.substr(0, end - 2);
+  return name;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && text.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+std::optional<LaunchKind> launch_kind_of_api(std::string_view name) {
+  const std::string_view base = api_base_name(name);
+  static constexpr std::array kKernelLaunches = {
+      "cudaLaunchKernel"sv,           "cudaLaunchKernelExC"sv,         "cuLaunchKernel"sv,
+      "cuLaunchKernelEx"sv,           "cudaLaunchCooperativeKernel"sv, "cuLaunchCooperativeKernel"sv,
+      "cudaLaunchCooperativeKernelMultiDevice"sv, "cuLaunchCooperativeKernelMultiDevice"sv};
+  for (std::string_view launch : kKernelLaunches) {
+    if (base == launch) return LaunchKind::kernel;
+  }
+  if (base == "cudaGraphLaunch"sv || base == "cuGraphLaunch"sv) return LaunchKind::graph;
+  if (starts_with(base, "cudaMemcpy"sv) || starts_with(base, "cuMemcpy"sv)) return LaunchKind::memcpy;
+  if (starts_with(base, "cudaMemset"sv) || starts_with(base, "cuMemset"sv)) return LaunchKind::memset;
+  return std::nullopt;
+}
+
+bool is_sync_api(std::string_view name) {
+  const std::string_view base = api_base_name(name);
+  static constexpr std::array kSyncs = {"cudaDeviceSynchronize"sv, "cudaStreamSynchronize"sv,
+                                        "cudaEventSynchronize"sv,  "cuCtxSynchronize"sv,
+                                        "cuStreamSynchronize"sv,   "cuEventSynchronize"sv};
+  return std::find(kSyncs.begin(), kSyncs.end(), base) != kSyncs.end();
+}
+
+// ---- the SAX handler ------------------------------------------------------------------------
+
+namespace {
+
+enum class Category { none, kernel, memcpy, memset, runtime, annotation, known_unused, unknown };
+
+Category classify_category(std::string_view cat) {
+  if (cat == "kernel"sv) return Category::kernel;
+  if (cat == "gpu_memcpy"sv) return Category::memcpy;
+  if (cat == "gpu_memset"sv) return Category::memset;
+  if (cat == "cuda_runtime"sv || cat == "cuda_driver"sv) return Category::runtime;
+  if (cat == "user_annotation"sv) return Category::annotation;
+  // Categories Kineto and PyTorch write that carry nothing the split needs (libkineto's
+  // ActivityType names, the flow-event categories and the profiler's own span).
+  static constexpr std::array kKnown = {
+      "cpu_op"sv,          "gpu_user_annotation"sv, "external_correlation"sv, "cpu_instant_event"sv,
+      "python_function"sv, "overhead"sv,            "cuda_sync"sv,            "cuda_event"sv,
+      "cuda_profiler_range"sv, "glow_runtime"sv,    "mtia_runtime"sv,         "mtia_ccp_events"sv,
+      "mtia_insight"sv,    "mtia_counters"sv,       "hpu_op"sv,               "xpu_runtime"sv,
+      "xpu_driver"sv,      "collective_comm"sv,     "privateuse1_runtime"sv,  "privateuse1_driver"sv,
+      "mlu_user_annotation"sv, "ac2g"sv,            "fwdbwd"sv,               "async_cpu_to_gpu"sv,
+      "Trace"sv,           "Memcpy"sv,              "Memset"sv,               "Kernel"sv,
+      "Runtime"sv,         "Driver"sv,              "ohprof"sv /* tracks added by --export-trace */};
+  for (std::string_view known : kKnown) {
+    if (cat == known) return Category::known_unused;
+  }
+  return Category::unknown;
+}
+
+enum class EventKey { other, ph, cat, name, pid, tid, ts, dur, args };
+enum class ArgKey { other, correlation, stream, device, bytes, graph_id };
+enum class RootKey { other, trace_events, device_properties };
+enum class PropKey { other, id, name };
+
+EventKey classify_event_key(std::string_view key) {
+  switch (key.size()) {
+    case 2:
+      if (key == "ph"sv) return EventKey::ph;
+      if (key == "ts"sv) return EventKey::ts;
+      break;
+    case 3:
+      if (key == "cat"sv) return EventKey::cat;
+      if (key == "pid"sv) return EventKey::pid;
+      if (key == "tid"sv) return EventKey::tid;
+      if (key == "dur"sv) return EventKey::dur;
+      break;
+    case 4:
+      if (key == "name"sv) return EventKey::name;
+      if (key == "args"sv) return EventKey::args;
+      break;
+    default:
+      break;
+  }
+  return EventKey::other;
+}
+
+ArgKey classify_arg_key(std::string_view key) {
+  if (key == "correlation"sv) return ArgKey::correlation;
+  if (key == "stream"sv) return ArgKey::stream;
+  if (key == "device"sv) return ArgKey::device;
+  if (key == "bytes"sv) return ArgKey::bytes;
+  if (key == "graph id"sv) return ArgKey::graph_id;
+  return ArgKey::other;
+}
+
+// A number as the SAX parser delivered it: an integer, or the text of a number with a fraction or
+// exponent (kept so microseconds convert exactly).
+struct NumberField {
+  enum class State { absent, integer, text, not_a_number } state = State::absent;
+  std::int64_t integer = 0;
+  bool integer_overflow = false;  // an unsigned value above INT64_MAX
+  std::string text;
+
+  void reset() { state = State::absent; }
+  [[nodiscard]] bool present() const { return state != State::absent; }
+};
+
+// An integer id (stream, device, correlation, ...): nullopt when absent or not an integer.
+std::optional<std::int64_t> as_integer(const NumberField& field) {
+  if (field.state == NumberField::State::integer && !field.integer_overflow) return field.integer;
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> as_ns(const NumberField& field) {
+  switch (field.state) {
+    case NumberField::State::integer: {
+      if (field.integer_overflow) return std::nullopt;
+      constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 1000;
+      if (field.integer > kMax || field.integer < -kMax) return std::nullopt;
+      return field.integer * 1000;
+    }
+    case NumberField::State::text:
+      return microseconds_text_to_ns(field.text);
+    default:
+      return std::nullopt;
+  }
+}
+
+struct PendingEvent {
+  std::string ph;
+  std::string cat;
+  std::string name;
+  bool has_cat = false;
+  bool has_name = false;
+  NumberField ts, dur, pid, tid;
+  NumberField correlation, stream, device, bytes, graph_id;
+
+  void reset() {
+    ph.clear();
+    has_cat = has_name = false;
+    for (NumberField* field : {&ts, &dur, &pid, &tid, &correlation, &stream, &device, &bytes, &graph_id}) {
+      field->reset();
+    }
+  }
+};
+
+constexpr std::size_t kMaxExampleReasons = 5;
+
+class KinetoSax final : public JsonHandler {
+ public:
+  explicit KinetoSax(KinetoTrace& trace) : m_trace(trace) {}
+
+  // --- JsonHandler ---
+  void null() override { on_scalar_non_number(); }
+  void boolean(bool /*value*/) override { on_scalar_non_number(); }
+  void number_integer(std::int64_t value) override {
+    if (NumberField* field = number_target()) {
+      field->state = NumberField::State::integer;
+      field->integer = value;
+      field->integer_overflow = false;
+    }
+    on_scalar();
+  }
+  void number_unsigned(std::uint64_t value) override {
+    if (NumberField* field = number_target()) {
+      field->state = NumberField::State::integer;
+      field->integer_overflow = value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+      field->integer = static_cast<std::int64_t>(value);
+    }
+    on_scalar();
+  }
+  void number_text(const std::string& text) override {
+    if (NumberField* field = number_target()) {
+      field->state = NumberField::State::text;
+      field->text.assign(text);
+    }
+    on_scalar();
+  }
+  void string(std::string& value) override {
+    if (in_event_level()) {
+      switch (m_event_key) {
+        case EventKey::ph: m_event.ph.assign(value); break;
+        case EventKey::cat:
+          m_event.cat.assign(value);
+          m_event.has_cat = true;
+          break;
+        case EventKey::name:
+          m_event.name.assign(value);
+          m_event.has_name = true;
+          break;
+        default:
+          if (NumberField* field = number_target()) field->state = NumberField::State::not_a_number;
+          break;
+      }
+    } else if (in_property_level() && m_prop_key == PropKey::name) {
+      m_prop_name.assign(value);
+    } else if (NumberField* field = number_target()) {
+      field->state = NumberField::State::not_a_number;
+    }
+    on_scalar();
+  }
+  void start_object() override {
+    on_container_value();
+    ++m_depth;
+    if (m_events_depth != 0 && m_depth == m_events_depth + 1) {
+      m_in_event = true;
+      m_event.reset();
+      m_event_key = EventKey::other;
+    } else if (m_in_event && m_depth == m_events_depth + 2 && m_event_key == EventKey::args) {
+      m_in_args = true;
+      m_arg_key = ArgKey::other;
+    } else if (m_props_depth != 0 && m_depth == m_props_depth + 1) {
+      m_in_prop = true;
+      m_prop_id.reset();
+      m_prop_name.clear();
+      m_prop_key = PropKey::other;
+    } else if (m_depth == 1) {
+      m_root_seen = true;
+    }
+  }
+
+  void end_object() override {
+    if (m_in_args && m_depth == m_events_depth + 2) {
+      m_in_args = false;
+    } else if (m_in_event && m_depth == m_events_depth + 1) {
+      m_in_event = false;
+      finish_event();
+    } else if (m_in_prop && m_depth == m_props_depth + 1) {
+      m_in_prop = false;
+      if (m_prop_id) m_device_names.emplace(*m_prop_id, m_prop_name);
+    }
+    --m_depth;
+  }
+
+  void start_array() override {
+    on_container_value();
+    ++m_depth;
+    if (m_depth == 1) {  // a bare array of events is also a Chrome trace
+      m_root_seen = true;
+      m_events_depth = 1;
+      m_found_events = true;
+    } else if (m_depth == 2 && m_root_key == RootKey::trace_events && m_events_depth == 0 && !m_found_events) {
+      m_events_depth = 2;
+      m_found_events = true;
+    } else if (m_depth == 2 && m_root_key == RootKey::device_properties) {
+      m_props_depth = 2;
+    } else if (m_events_depth != 0 && m_depth == m_events_depth + 1) {
+      ++m_trace.stats.events;  // an array where an event object belongs
+      ++m_trace.stats.invalid;
+      ++m_trace.timeline.counters.skipped_events;
+      note_skip(fmt::format("entry {} of traceEvents is not an object", m_trace.stats.events));
+    }
+  }
+
+  void end_array() override {
+    if (m_depth == m_events_depth) m_events_depth = 0;
+    if (m_depth == m_props_depth) m_props_depth = 0;
+    --m_depth;
+  }
+
+  void key(std::string& key) override {
+    if (m_depth == 1 && m_events_depth != 1) {
+      m_root_key = key == "traceEvents"sv         ? RootKey::trace_events
+                   : key == "deviceProperties"sv  ? RootKey::device_properties
+                                                  : RootKey::other;
+    } else if (m_in_args && m_depth == m_events_depth + 2) {
+      m_arg_key = classify_arg_key(key);
+    } else if (m_in_event && m_depth == m_events_depth + 1) {
+      m_event_key = classify_event_key(key);
+    } else if (m_in_prop && m_depth == m_props_depth + 1) {
+      m_prop_key = key == "id"sv ? PropKey::id : key == "name"sv ? PropKey::name : PropKey::other;
+    }
+  }
+
+  // --- results ---
+  [[nodiscard]] bool found_events() const { return m_found_events; }
+  [[nodiscard]] bool root_seen() const { return m_root_seen; }
+  [[nodiscard]] const std::map<std::int64_t, std::string>& device_names() const { return m_device_names; }
+  [[nodiscard]] const std::vector<std::string>& skip_examples() const { return m_skip_examples; }
+  [[nodiscard]] const std::map<std::string, std::uint64_t>& unknown_categories() const { return m_unknown; }
+  [[nodiscard]] bool have_span() const { return m_have_span; }
+
+ private:
+  [[nodiscard]] bool in_event_level() const { return m_in_event && !m_in_args && m_depth == m_events_depth + 1; }
+  [[nodiscard]] bool in_args_level() const { return m_in_args && m_depth == m_events_depth + 2; }
+  [[nodiscard]] bool in_property_level() const { return m_in_prop && m_depth == m_props_depth + 1; }
+
+  // Where a scalar at the current position goes, if anywhere.
+  NumberField* number_target() {
+    if (in_event_level()) {
+      switch (m_event_key) {
+        case EventKey::ts: return &m_event.ts;
+        case EventKey::dur: return &m_event.dur;
+        case EventKey::pid: return &m_event.pid;
+        case EventKey::tid: return &m_event.tid;
+        default: return nullptr;
+      }
+    }
+    if (in_args_level()) {
+      switch (m_arg_key) {
+        case ArgKey::correlation: return &m_event.correlation;
+        case ArgKey::stream: return &m_event.stream;
+        case ArgKey::device: return &m_event.device;
+        case ArgKey::bytes: return &m_event.bytes;
+        case ArgKey::graph_id: return &m_event.graph_id;
+        default: return nullptr;
+      }
+    }
+    if (in_property_level() && m_prop_key == PropKey::id) return &m_prop_id_field;
+    return nullptr;
+  }
+
+  void mark_event_field_not_a_number() {
+    if (NumberField* field = number_target()) field->state = NumberField::State::not_a_number;
+  }
+
+  void on_scalar() {
+    if (in_property_level() && m_prop_key == PropKey::id) m_prop_id = as_integer(m_prop_id_field);
+    if (m_events_depth != 0 && m_depth == m_events_depth) {
+      // A scalar where an event object belongs.
+      ++m_trace.stats.events;
+      ++m_trace.stats.invalid;
+      ++m_trace.timeline.counters.skipped_events;
+      note_skip(fmt::format("entry {} of traceEvents is not an object", m_trace.stats.events));
+    }
+  }
+
+  // An object or array opens at the current position: where a number belongs, it is not one.
+  void on_container_value() { mark_event_field_not_a_number(); }
+
+  void on_scalar_non_number() {
+    mark_event_field_not_a_number();
+    on_scalar();
+  }
+
+  void note_skip(std::string reason) {
+    if (m_skip_examples.size() < kMaxExampleReasons) m_skip_examples.push_back(std::move(reason));
+  }
+
+  void skip_invalid(std::string_view what) {
+    ++m_trace.stats.invalid;
+    ++m_trace.timeline.counters.skipped_events;
+    if (m_skip_examples.size() < kMaxExampleReasons) {
+      note_skip(fmt::format("event {} ({} '{}'): {}", m_trace.stats.events, m_event.has_cat ? m_event.cat : "?",
+                            m_event.has_name ? m_event.name : "?", what));
+    }
+  }
+
+  void extend_span(std::int64_t start, std::int64_t end) {
+    if (!m_have_span) {
+      m_trace.recorded_start_ns = start;
+      m_trace.recorded_end_ns = end;
+      m_have_span = true;
+      return;
+    }
+    m_trace.recorded_start_ns = std::min(m_trace.recorded_start_ns, start);
+    m_trace.recorded_end_ns = std::max(m_trace.recorded_end_ns, end);
+  }
+
+  // Required timing of a complete ('X') event: ts and a non-negative dur.
+  bool timing(std::int64_t& start, std::int64_t& end) {
+    if (m_event.ph != "X"sv) {
+      skip_invalid(fmt::format("phase '{}' where a complete event ('X') is expected", m_event.ph));
+      return false;
+    }
+    const auto ts = as_ns(m_event.ts);
+    const auto dur = as_ns(m_event.dur);
+    if (!ts) {
+      skip_invalid(m_event.ts.present() ? "'ts' is not a number of microseconds" : "missing 'ts'");
+      return false;
+    }
+    if (!dur || *dur < 0) {
+      skip_invalid(!m_event.dur.present() ? "missing 'dur'" : "'dur' is not a non-negative number of microseconds");
+      return false;
+    }
+    start = *ts;
+    end = *ts + *dur;
+    return true;
+  }
+
+  bool required_id(const NumberField& field, std::string_view name, std::int64_t& out) {
+    const auto value = as_integer(field);
+    if (!value || *value < 0) {
+      skip_invalid(field.present() ? fmt::format("'args.{}' is not a non-negative integer", name)
+                                   : fmt::format("missing 'args.{}'", name));
+      return false;
+    }
+    out = *value;
+    return true;
+  }
+
+  void finish_event() {
+    ++m_trace.stats.events;
+    const bool is_profiler_step =
+        m_event.has_cat && m_event.cat == "user_annotation"sv && starts_with(m_event.name, "ProfilerStep#"sv);
+    if (!is_profiler_step) {
+      if (const auto ts = as_ns(m_event.ts)) {
+        const auto dur = m_event.ph == "X"sv ? as_ns(m_event.dur) : std::nullopt;
+        extend_span(*ts, *ts + (dur && *dur > 0 ? *dur : 0));
+      }
+    }
+    if (const auto pid = as_integer(m_event.pid)) m_trace.max_numeric_pid = std::max(m_trace.max_numeric_pid, *pid);
+    if (!m_event.has_cat) {  // metadata ('M'), instant markers and other uncategorised events
+      ++m_trace.stats.ignored;
+      return;
+    }
+    switch (classify_category(m_event.cat)) {
+      case Category::kernel: return add_device_op(DeviceOpKind::kernel);
+      case Category::memcpy: return add_device_op(DeviceOpKind::memcpy);
+      case Category::memset: return add_device_op(DeviceOpKind::memset);
+      case Category::runtime: return add_api_call();
+      case Category::annotation:
+        if (is_profiler_step) return add_profiler_step();
+        ++m_trace.stats.ignored;
+        return;
+      case Category::unknown:
+        ++m_trace.stats.unknown_category;
+        ++m_trace.timeline.counters.skipped_events;
+        if (m_unknown.size() < kMaxExampleReasons || m_unknown.count(m_event.cat) != 0) ++m_unknown[m_event.cat];
+        return;
+      case Category::known_unused:
+      case Category::none:
+        ++m_trace.stats.ignored;
+        return;
+    }
+  }
+
+  void add_device_op(DeviceOpKind kind) {
+    DeviceOp op;
+    op.kind = kind;
+    std::int64_t stream = 0;
+    std::int64_t device = 0;
+    if (!timing(op.start_ns, op.end_ns)) return;
+    if (!required_id(m_event.stream, "stream", stream)) return;
+    if (!required_id(m_event.device, "device", device)) return;
+    if (device > std::numeric_limits<std::int32_t>::max()) {
+      skip_invalid("'args.device' is out of range");
+      return;
+    }
+    op.stream = stream;
+    op.device = static_cast<std::int32_t>(device);
+    // A missing or malformed correlation leaves 0: the op is kept and counted as having no launch.
+    if (const auto correlation = as_integer(m_event.correlation); correlation && *correlation > 0) {
+      op.correlation = static_cast<std::uint64_t>(*correlation);
+    }
+    if (const auto graph = as_integer(m_event.graph_id); graph && *graph > 0 &&
+                                                          *graph <= std::numeric_limits<std::uint32_t>::max()) {
+      op.graph_id = static_cast<std::uint32_t>(*graph);
+    }
+    if (const auto bytes = as_integer(m_event.bytes); bytes && *bytes > 0) op.bytes = static_cast<std::uint64_t>(*bytes);
+    op.name = m_event.name;
+    m_trace.timeline.ops.push_back(std::move(op));
+    ++m_trace.stats.kept;
+  }
+
+  void add_api_call() {
+    const auto launch = m_event.has_name ? launch_kind_of_api(m_event.name) : std::nullopt;
+    const bool sync = m_event.has_name && !launch && is_sync_api(m_event.name);
+    if (!launch && !sync) {
+      ++m_trace.stats.ignored;
+      return;
+    }
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    if (!timing(start, end)) return;
+    const std::int64_t thread = as_integer(m_event.tid).value_or(0);
+    if (sync) {
+      m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, m_event.name});
+      ++m_trace.stats.kept;
+      return;
+    }
+    std::int64_t correlation = 0;
+    if (!required_id(m_event.correlation, "correlation", correlation)) return;
+    LaunchCall call;
+    call.kind = *launch;
+    call.start_ns = start;
+    call.end_ns = end;
+    call.thread_id = thread;
+    call.correlation = static_cast<std::uint64_t>(correlation);
+    call.name = m_event.name;
+    m_trace.timeline.launches.push_back(std::move(call));
+    ++m_trace.stats.kept;
+  }
+
+  void add_profiler_step() {
+    const std::string_view digits = std::string_view(m_event.name).substr("ProfilerStep#"sv.size());
+    std::int64_t index = 0;
+    bool valid = !digits.empty() && digits.size() <= 18;
+    for (char c : digits) {
+      if (c < '0' || c > '9') valid = false;
+      if (valid) index = index * 10 + (c - '0');
+    }
+    if (!valid) {
+      skip_invalid("the step number after 'ProfilerStep#' is not an integer");
+      return;
+    }
+    IterationWindow window;
+    window.index = index;
+    if (!timing(window.start_ns, window.end_ns)) return;
+    m_trace.timeline.iterations.push_back(window);
+    ++m_trace.stats.kept;
+  }
+
+  KinetoTrace& m_trace;
+  std::size_t m_depth = 0;
+  std::size_t m_events_depth = 0;  // depth of the traceEvents array while inside it, else 0
+  std::size_t m_props_depth = 0;   // depth of the deviceProperties array while inside it, else 0
+  bool m_found_events = false;
+  bool m_root_seen = false;
+  bool m_in_event = false;
+  bool m_in_args = false;
+  bool m_in_prop = false;
+  bool m_have_span = false;
+  RootKey m_root_key = RootKey::other;
+  EventKey m_event_key = EventKey::other;
+  ArgKey m_arg_key = ArgKey::other;
+  PropKey m_prop_key = PropKey::other;
+  PendingEvent m_event;
+  NumberField m_prop_id_field;
+  std::optional<std::int64_t> m_prop_id;
+  std::string m_prop_name;
+  std::map<std::int64_t, std::string> m_device_names;
+  std::vector<std::string> m_skip_examples;
+  std::map<std::string, std::uint64_t> m_unknown;
+};
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (const auto& part : parts) {
+    if (!out.empty()) out += separator;
+    out += part;
+  }
+  return out;
+}
+
+// After parsing: order the records, link ops to launches, choose the iteration windows, and turn
+// what was skipped into warnings.
+Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string& label) {
+  Timeline& timeline = trace.timeline;
+  if (timeline.ops.empty()) {
+    return make_error(ExitCode::invalid_trace,
+                      fmt::format("'{}' has no GPU kernels, memcpys or memsets (events of category kernel, gpu_memcpy or "
+                                  "gpu_memset); record it with ProfilerActivity.CUDA",
+                                  label));
+  }
+  const auto by_start = [](const auto& a, const auto& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
+  };
+  std::stable_sort(timeline.ops.begin(), timeline.ops.end(), by_start);
+  std::stable_sort(timeline.launches.begin(), timeline.launches.end(), by_start);
+  std::stable_sort(timeline.syncs.begin(), timeline.syncs.end(), by_start);
+  std::stable_sort(timeline.iterations.begin(), timeline.iterations.end(), by_start);
+
+  // Devices: the report names one GPU when all ops ran on one.
+  const std::int32_t first_device = timeline.ops.front().device;
+  const bool one_device = std::all_of(timeline.ops.begin(), timeline.ops.end(),
+                                      [&](const DeviceOp& op) { return op.device == first_device; });
+  trace.device_index = one_device ? first_device : -1;
+  if (one_device) {
+    if (auto it = sax.device_names().find(first_device); it != sax.device_names().end()) trace.device_name = it->second;
+  }
+
+  // Linking: an op whose correlation matches no launch call in the trace.
+  std::unordered_set<std::uint64_t> launched;
+  launched.reserve(timeline.launches.size() * 2);
+  for (const LaunchCall& call : timeline.launches) launched.insert(call.correlation);
+  std::uint64_t without_launch = 0;
+  for (const DeviceOp& op : timeline.ops) {
+    if (op.correlation == 0 || launched.count(op.correlation) == 0) ++without_launch;
+  }
+  timeline.counters.ops_without_launch = without_launch;
+  if (without_launch > 0) {
+    trace.warnings.push_back(fmt::format(
+        "{} of {} GPU operations have no launch call in the trace (no cuda_runtime/cuda_driver launch with their "
+        "args.correlation); they count as GPU time but cannot be attributed to a launch",
+        without_launch, timeline.ops.size()));
+  }
+
+  // Iterations.
+  if (timeline.iterations.empty()) {
+    trace.iterations_from_profiler_steps = false;
+    IterationWindow whole;
+    whole.index = 0;
+    whole.start_ns = timeline.ops.front().start_ns;
+    whole.end_ns = timeline.ops.front().end_ns;
+    const auto include = [&](std::int64_t start, std::int64_t end) {
+      whole.start_ns = std::min(whole.start_ns, start);
+      whole.end_ns = std::max(whole.end_ns, end);
+    };
+    for (const auto& op : timeline.ops) include(op.start_ns, op.end_ns);
+    for (const auto& call : timeline.launches) include(call.start_ns, call.end_ns);
+    for (const auto& call : timeline.syncs) include(call.start_ns, call.end_ns);
+    timeline.iterations.push_back(whole);
+  } else {
+    trace.iterations_from_profiler_steps = true;
+    for (IterationWindow& window : timeline.iterations) {
+      if (window.end_ns > trace.recorded_end_ns) {
+        trace.warnings.push_back(fmt::format(
+            "ProfilerStep#{} ends {} after the last event of the trace; its window is cut at the end of the recording",
+            window.index, format_duration(static_cast<double>(window.end_ns - trace.recorded_end_ns))));
+        window.end_ns = std::max(window.start_ns, trace.recorded_end_ns);
+      }
+    }
+  }
+
+  // Skipped events.
+  if (trace.stats.invalid > 0) {
+    trace.warnings.push_back(fmt::format("skipped {} trace event{} that ohprof needs but could not use ({}{})",
+                                         trace.stats.invalid, trace.stats.invalid == 1 ? "" : "s",
+                                         join(sax.skip_examples(), "; "),
+                                         trace.stats.invalid > sax.skip_examples().size() ? "; ..." : ""));
+  }
+  if (trace.stats.unknown_category > 0) {
+    std::vector<std::string> names;
+    for (const auto& [name, count] : sax.unknown_categories()) names.push_back(fmt::format("'{}' x{}", name, count));
+    trace.warnings.push_back(fmt::format("skipped {} trace event{} of categories Kineto does not write: {}",
+                                         trace.stats.unknown_category, trace.stats.unknown_category == 1 ? "" : "s",
+                                         join(names, ", ")));
+  }
+  return ok_status();
+}
+
+// A read-only streambuf over memory.
+class MemoryBuffer : public std::streambuf {
+ public:
+  explicit MemoryBuffer(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());  // never written: get area only
+    setg(begin, begin, begin + text.size());
+  }
+};
+
+}  // namespace
+
+Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string& label) {
+  KinetoTrace trace;
+  KinetoSax sax(trace);
+  std::optional<JsonParseError> error;
+  try {
+    error = parse_json_stream(input, sax);
+  } catch (const std::bad_alloc&) {
+    return make_error(ExitCode::internal_error, fmt::format("out of memory while reading '{}'", label));
+  }
+  if (error) {
+    return make_error(ExitCode::invalid_trace,
+                      fmt::format("'{}' is not valid JSON{}: {} at byte {}", label,
+                                  error->at_end_of_input ? " (it ends in the middle of a value: truncated?)" : "",
+                                  error->message, error->byte_offset));
+  }
+  if (!sax.found_events()) {
+    return make_error(ExitCode::invalid_trace,
+                      fmt::format("'{}' has no 'traceEvents' array: not a Chrome trace as the PyTorch profiler writes it",
+                                  label));
+  }
+  if (Status finished = finish_trace(trace, sax, label); !finished.ok()) return finished.error();
+  return trace;
+}
+
+Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::string& label) {
+  MemoryBuffer buffer(json);
+  auto trace = parse_kineto_trace(buffer, label);
+  if (trace.ok()) trace->stats.json_bytes = trace->stats.file_bytes = json.size();
+  return trace;
+}
+
+Result<KinetoTrace> read_kineto_trace(const std::string& path) {
+  auto input = GzipInputBuffer::open(path);
+  if (!input.ok()) return input.error();
+  GzipInputBuffer& buffer = **input;
+  auto trace = parse_kineto_trace(buffer, path);
+  // A read or decompression failure explains a parse error better than the parse error does.
+  if (buffer.error()) return *buffer.error();
+  if (!trace.ok()) {
+    if (buffer.bytes_delivered() == 0) {
+      return make_error(ExitCode::invalid_trace, fmt::format("'{}' is empty{}", path,
+                                                             buffer.compressed() ? " once decompressed" : ""));
+    }
+    return trace.error();
+  }
+  trace->stats.json_bytes = buffer.bytes_delivered();
+  trace->stats.file_bytes = buffer.file_bytes_read();
+  trace->stats.compressed = buffer.compressed();
+  return trace;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,61 @@
+#include "ohprof/analysis/path_stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace ohprof {
+namespace {
+
+PathResult measured(const std::string& name, std::vector<std::int64_t> samples) {
+  PathResult path;
+  path.name = name;
+  path.wall_ns = std::move(samples);
+  path.wall = summarize_ns(path.wall_ns);
+  return path;
+}
+
+TEST(RatiosAgainstFastest, ComparesTheLowestMedianWithEveryOtherPathInOrder) {
+  // aoti {9, 10, 11}: median 10, MAD 1; compile {27, 30, 33, 3000}: median 31.5, |x - 31.5| = 4.5, 1.5,
+  // 1.5, 2968.5 -> MAD 3 (the outlier moves the mean to 772, not the median); eager {20}: median 20, MAD 0.
+  const std::vector<PathResult> paths{measured("compile", {27, 30, 33, 3000}), measured("aoti", {9, 10, 11}),
+                                      measured("eager", {20}), measured("empty", {})};
+  const auto ratios = ratios_against_fastest(paths);
+  ASSERT_EQ(ratios.size(), 2u);
+  EXPECT_EQ(ratios[0].faster, "aoti");
+  EXPECT_EQ(ratios[0].slower, "compile");
+  EXPECT_DOUBLE_EQ(ratios[0].ratio, 3.15);
+  // sigma = 3.15 * sqrt((1.4826 * 3 / 31.5)^2 + (1.4826 * 1 / 10)^2)
+  const double a = 1.4826 * 3 / 31.5;
+  const double b = 1.4826 * 1 / 10;
+  EXPECT_NEAR(ratios[0].stddev, 3.15 * std::sqrt(a * a + b * b), 1e-12);
+  EXPECT_EQ(ratios[1].slower, "eager");
+  EXPECT_DOUBLE_EQ(ratios[1].ratio, 2.0);
+  EXPECT_NEAR(ratios[1].stddev, 2.0 * b, 1e-12);
+}
+
+TEST(RatiosAgainstFastest, NothingMeasuredGivesNoRatios) {
+  EXPECT_TRUE(ratios_against_fastest({measured("a", {}), measured("b", {})}).empty());
+}
+
+TEST(SlowFirstRunHint, OnlyWhenTheFirstIterationTookMoreThanThreeTimesTheMedian) {
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {400, 100, 100, 100})),
+            "path aoti: the first measured iteration took 4.0 times the median (a cold start the warm-up did not "
+            "absorb); raise --warmup");
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {300, 100, 100, 100})), "");  // exactly 3x: no hint
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {100, 400, 100, 100})), "");  // a later slow one is an outlier
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {900, 100})), "");            // too few samples to say
+}
+
+TEST(MakeCollectorCost, RatioOfMedians) {
+  const CollectorCost cost = make_collector_cost("cupti", {100, 300, 200}, {250, 210, 230, 220});
+  EXPECT_EQ(cost.collector, "cupti");
+  EXPECT_EQ(cost.runs, 4u);
+  EXPECT_DOUBLE_EQ(cost.wall_median_without_ns, 200.0);
+  EXPECT_DOUBLE_EQ(cost.wall_median_with_ns, 225.0);
+  EXPECT_DOUBLE_EQ(cost.ratio, 1.125);
+  EXPECT_DOUBLE_EQ(make_collector_cost("x", {}, {1}).ratio, 0.0);
+}
+
+}  // namespace
+}  // namespace ohprof

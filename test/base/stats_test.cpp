@@ -1,0 +1,127 @@
+#include "ohprof/base/stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace ohprof {
+namespace {
+
+TEST(Summarize, MatchesHandComputedValues) {
+  // mean = 30/5 = 6; deviations -4,-2,0,2,4 -> squares 16+4+0+4+16 = 40; s = sqrt(40/4) = sqrt(10).
+  const std::vector<double> values{8, 2, 6, 4, 10};
+  const SampleSummary s = summarize(values);
+  EXPECT_EQ(s.count, 5u);
+  EXPECT_DOUBLE_EQ(s.mean, 6.0);
+  EXPECT_DOUBLE_EQ(s.median, 6.0);
+  EXPECT_DOUBLE_EQ(s.min, 2.0);
+  EXPECT_DOUBLE_EQ(s.max, 10.0);
+  EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(10.0));
+  EXPECT_DOUBLE_EQ(s.relative_noise, std::sqrt(10.0) / 6.0);
+  EXPECT_EQ(s.outliers, 0u);
+}
+
+TEST(Summarize, EvenCountMedianIsMeanOfMiddlePair) {
+  const std::vector<double> values{4, 1, 3, 2};
+  EXPECT_DOUBLE_EQ(summarize(values).median, 2.5);
+}
+
+TEST(Summarize, SingleSampleHasZeroSpread) {
+  const std::vector<double> values{7};
+  const SampleSummary s = summarize(values);
+  EXPECT_DOUBLE_EQ(s.stddev, 0.0);
+  EXPECT_DOUBLE_EQ(s.median, 7.0);
+}
+
+TEST(Summarize, EmptySampleIsAllZero) {
+  const SampleSummary s = summarize(std::vector<double>{});
+  EXPECT_EQ(s.count, 0u);
+  EXPECT_DOUBLE_EQ(s.mean, 0.0);
+}
+
+TEST(Summarize, FlagsTukeyOutliers) {
+  // Q1 = 10.25, Q3 = 11.75 (linear interpolation over 10,10,11,11,12,100 sorted: 10,10,11,11,12,100)
+  // -> positions 1.25 and 3.75: Q1 = 10 + 0.25*1 = 10.25, Q3 = 11 + 0.75*1 = 11.75, IQR 1.5,
+  // fences 8.0 and 14.0: only 100 is outside.
+  const std::vector<double> values{10, 11, 12, 10, 11, 100};
+  EXPECT_EQ(summarize(values).outliers, 1u);
+}
+
+TEST(Summarize, NanosecondIntegersConvertExactly) {
+  const std::vector<std::int64_t> values{1'000'000, 3'000'000};
+  const SampleSummary s = summarize_ns(values);
+  EXPECT_DOUBLE_EQ(s.mean, 2'000'000.0);
+  EXPECT_DOUBLE_EQ(s.median, 2'000'000.0);
+}
+
+TEST(Quantile, InterpolatesLinearly) {
+  const std::vector<double> values{0, 10, 20, 30};
+  EXPECT_DOUBLE_EQ(quantile(values, 0.0), 0.0);
+  EXPECT_DOUBLE_EQ(quantile(values, 1.0), 30.0);
+  EXPECT_DOUBLE_EQ(quantile(values, 0.5), 15.0);
+  EXPECT_DOUBLE_EQ(quantile(values, 0.25), 7.5);
+}
+
+TEST(RatioOfMeans, PropagatesRelativeErrors) {
+  SampleSummary slow;
+  slow.mean = 30;
+  slow.stddev = 3;  // 10 %
+  SampleSummary fast;
+  fast.mean = 10;
+  fast.stddev = 1;  // 10 %
+  const Ratio r = ratio_of_means(slow, fast);
+  EXPECT_DOUBLE_EQ(r.value, 3.0);
+  EXPECT_NEAR(r.stddev, 3.0 * std::sqrt(0.02), 1e-12);
+}
+
+TEST(Summarize, MedianAbsoluteDeviation) {
+  // median 6; |x - 6| = 2, 4, 0, 2, 4 -> sorted 0, 2, 2, 4, 4 -> MAD 2.
+  const std::vector<double> values{8, 2, 6, 4, 10};
+  EXPECT_DOUBLE_EQ(summarize(values).mad, 2.0);
+  // A single wild value moves the stddev a lot and the MAD not at all.
+  const std::vector<double> tailed{8, 2, 6, 4, 1000};
+  EXPECT_DOUBLE_EQ(summarize(tailed).mad, 2.0);
+}
+
+TEST(RatioOfMedians, UsesTheRobustSpread) {
+  SampleSummary slow;
+  slow.median = 30;
+  slow.mad = 3.0 / 1.4826;  // robust sigma 3: 10 %
+  SampleSummary fast;
+  fast.median = 10;
+  fast.mad = 1.0 / 1.4826;  // robust sigma 1: 10 %
+  const Ratio r = ratio_of_medians(slow, fast);
+  EXPECT_DOUBLE_EQ(r.value, 3.0);
+  EXPECT_NEAR(r.stddev, 3.0 * std::sqrt(0.02), 1e-12);
+  EXPECT_DOUBLE_EQ(ratio_of_medians(slow, SampleSummary{}).value, 0.0);
+}
+
+TEST(RatioOfMeans, ZeroDenominatorGivesZero) {
+  SampleSummary a;
+  a.mean = 1;
+  const Ratio r = ratio_of_means(a, SampleSummary{});
+  EXPECT_DOUBLE_EQ(r.value, 0.0);
+}
+
+}  // namespace
+}  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+TEST(RunningStats, MatchesTheBatchSummary) {
+  const std::vector<double> values{8, 2, 6, 4, 10};
+  RunningStats running;
+  for (double v : values) running.add(v);
+  EXPECT_EQ(running.count(), 5u);
+  EXPECT_DOUBLE_EQ(running.sum(), 30.0);
+  EXPECT_DOUBLE_EQ(running.mean(), 6.0);
+  EXPECT_NEAR(running.stddev(), std::sqrt(10.0), 1e-12);
+  RunningStats one;
+  one.add(3);
+  EXPECT_DOUBLE_EQ(one.stddev(), 0.0);
+}
+
+}  // namespace
+}  // namespace ohprof

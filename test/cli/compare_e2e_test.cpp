@@ -1,0 +1,271 @@
+// End to end: `ohprof compare` runs aoti, torch.compile and eager on a tiny CPU model in one process.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sys/stat.h>
+
+#include "cli_harness.hpp"
+#include "ohprof/base/exit_codes.hpp"
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+using testing::make_temp_dir;
+using testing::read_file;
+using testing::run_ohprof;
+
+using testing::code;
+using testing::line_count;
+
+// Few, fixed iterations: these tests check behaviour, not speed.
+std::vector<std::string> quick(std::vector<std::string> args) {
+  for (const char* arg : {"--device", "cpu", "--warmup", "1", "--min-runs", "3", "--max-runs", "3", "--min-time", "0",
+                          "--quiet"}) {
+    args.emplace_back(arg);
+  }
+  return args;
+}
+
+class CompareE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    s_cache = make_temp_dir("compare-cache");
+    ::setenv("PYTHONPATH", OHPROF_SOURCE_DIR "/examples/models", 1);  // tiny_models for --model
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(s_cache); }
+  void SetUp() override { m_dir = make_temp_dir("compare"); }
+  void TearDown() override { std::filesystem::remove_all(m_dir); }
+  static std::vector<std::string> endless_compare(const std::string& report_path);
+  static std::string s_cache;
+  std::string m_dir;
+};
+std::string CompareE2E::s_cache;
+
+// Both runs share one cache: the first exports and compiles, the second must reuse the artifacts.
+TEST_F(CompareE2E, AllPathsRunInOneProcessAgreeAndReuseTheCache) {
+  const std::string first_report = m_dir + "/first.json";
+  const auto first = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths",
+                                       "aoti,compile,compile:cpp-wrapper,eager", "--cache-dir", s_cache,
+                                       "--export-json", first_report}));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const json report = json::parse(read_file(first_report));
+  EXPECT_EQ(report["kind"], "compare");
+  EXPECT_FALSE(report["artifacts"]["cached"].get<bool>());
+  EXPECT_GT(report["artifacts"]["export_ns"].get<std::int64_t>(), 0);
+  EXPECT_GT(report["artifacts"]["aoti_compile_ns"].get<std::int64_t>(), 0);
+  EXPECT_EQ(report["config"]["inputs"], json::array({"[4, 16]:float32"}));
+  const json& paths = report["paths"];
+  ASSERT_EQ(paths.size(), 4u);
+  const std::vector<std::string> names{"aoti", "compile", "compile:cpp-wrapper", "eager"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const json& path = paths[i];
+    EXPECT_EQ(path["name"], names[i]);
+    EXPECT_EQ(path["samples_ns"].size(), 3u) << names[i];
+    EXPECT_EQ(path["warmup_ns"].size(), 1u) << names[i];
+    EXPECT_EQ(path["wall_ns"]["count"], 3) << names[i];
+    for (const auto& sample : path["samples_ns"]) EXPECT_GT(sample.get<std::int64_t>(), 0);
+    if (names[i] == "eager") {
+      EXPECT_TRUE(path["output_check"].is_null());
+    } else {
+      EXPECT_GT(path["load_ns"].get<std::int64_t>(), 0) << names[i];  // AOTI load, or torch.compile's first call
+      EXPECT_EQ(path["output_check"]["reference"], "eager");
+      EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["output_check"].dump();
+    }
+  }
+  ASSERT_EQ(report["ratios"].size(), 3u);
+  for (const auto& ratio : report["ratios"]) EXPECT_GE(ratio["ratio"].get<double>(), 1.0);
+  // min runs = max runs = 3: after three rounds the loop stops either way, and which reason it gives
+  // depends on the noise of these samples. Recompute each path's relative standard error of the mean
+  // (sample stddev / (mean * sqrt(n))) against the default --max-rse of 1%.
+  bool every_path_converged = true;
+  for (const auto& path : paths) {
+    std::vector<double> samples;
+    for (const auto& sample : path["samples_ns"]) samples.push_back(sample.get<double>());
+    double mean = 0;
+    for (double x : samples) mean += x / static_cast<double>(samples.size());
+    double squares = 0;
+    for (double x : samples) squares += (x - mean) * (x - mean);
+    const double rse = std::sqrt(squares / static_cast<double>(samples.size() - 1)) /
+                       (mean * std::sqrt(static_cast<double>(samples.size())));
+    every_path_converged = every_path_converged && rse <= 0.01;
+  }
+  const std::string stop_reason = report["stop_reason"];
+  if (every_path_converged) {
+    EXPECT_EQ(stop_reason, "converged");
+  } else {
+    EXPECT_EQ(stop_reason.rfind("max runs reached (unmet: ", 0), 0u) << stop_reason;
+  }
+
+  const std::string package = report["artifacts"]["aoti_package"];
+  struct stat before {};
+  ASSERT_EQ(stat(package.c_str(), &before), 0);
+
+  const std::string second_report = m_dir + "/second.json";
+  const auto second = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths",
+                                        "aoti,eager", "--cache-dir", s_cache, "--export-json", second_report}));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  const json again = json::parse(read_file(second_report));
+  EXPECT_TRUE(again["artifacts"]["cached"].get<bool>());
+  EXPECT_TRUE(again["artifacts"]["export_ns"].is_null());
+  EXPECT_EQ(again["artifacts"]["aoti_package"], package);
+  struct stat after {};
+  ASSERT_EQ(stat(package.c_str(), &after), 0);
+  EXPECT_EQ(before.st_ino, after.st_ino);  // not rewritten
+  EXPECT_EQ(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+}
+
+TEST_F(CompareE2E, KernelProfiledCpuSplitForAotiAndCompile) {
+  const std::string report_path = m_dir + "/split.json";
+  const auto result = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths",
+                                        "aoti,compile", "--kernel-profile", "--cache-dir", s_cache,
+                                        "--export-json", report_path}));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  for (const auto& path : report["paths"]) {
+    const json& split = path["split"];
+    ASSERT_TRUE(split["available"].get<bool>()) << path["name"] << split.dump();
+    EXPECT_EQ(path["split_collector"], "record_function");
+    EXPECT_EQ(split["iterations"].size(), 3u) << path["name"];  // the split pass: as many runs as measured
+    EXPECT_GT(split["summary"]["gpu"]["busy_ns"]["median"].get<double>(), 0.0) << path["name"];
+    for (const auto& it : split["iterations"]) {
+      EXPECT_EQ(it["gpu"]["busy_ns"].get<std::int64_t>() + it["gpu"]["idle_ns"].get<std::int64_t>(),
+                it["wall_ns"].get<std::int64_t>());
+    }
+  }
+  // Both paths ran Inductor's fused kernels for the same graph.
+  const auto kernel_names = [](const json& path) {
+    std::set<std::string> names;
+    for (const auto& kernel : path["split"]["kernels"]) names.insert(kernel["name"].get<std::string>());
+    return names;
+  };
+  const auto aoti = kernel_names(report["paths"][0]);
+  const auto compile = kernel_names(report["paths"][1]);
+  EXPECT_TRUE(aoti.count("graph_0_cpp_fused_relu_0") || aoti.count("cpp_fused_relu_0")) << report["paths"][0]["split"]["kernels"].dump();
+  bool compile_has_fused = false;
+  for (const auto& name : compile) compile_has_fused = compile_has_fused || name.find("cpp_fused_relu") != std::string::npos;
+  EXPECT_TRUE(compile_has_fused) << report["paths"][1]["split"]["kernels"].dump();
+  EXPECT_TRUE(report["paths"][0]["kernel_attribution"]["unattributed"].empty());
+  ASSERT_EQ(report["kernel_diffs"].size(), 1u);
+}
+
+TEST_F(CompareE2E, TablePrintsEachPathAndTheRatios) {
+  const auto result = run_ohprof({"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE,
+                                  "--paths", "aoti,eager", "--device", "cpu", "--warmup", "0", "--min-runs", "2",
+                                  "--max-runs", "2", "--cache-dir", s_cache});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("path aoti"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("path eager"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("outputs:       match vs eager"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("times faster than"), std::string::npos) << result.out;
+}
+
+TEST_F(CompareE2E, PackageOfAnotherModelIsCaughtByTheOutputCheck) {
+  const std::vector<std::string> args{"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti",
+                                      OHPROF_TINY_VARIANT_PACKAGE, "--paths", "aoti,eager", "--cache-dir", s_cache};
+  const auto warned = run_ohprof(quick(args));
+  EXPECT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_NE(warned.err.find("OUTPUTS DIFFER: path aoti does not match eager"), std::string::npos) << warned.err;
+
+  const std::string report_path = m_dir + "/strict.json";
+  auto strict_args = quick(args);
+  for (const char* arg : {"--check-outputs", "strict", "--export-json"}) strict_args.emplace_back(arg);
+  strict_args.push_back(report_path);
+  const auto strict = run_ohprof(strict_args);
+  EXPECT_EQ(strict.exit_code, code(ExitCode::output_mismatch)) << strict.err;
+  const json report = json::parse(read_file(report_path));  // the checks are still reported
+  EXPECT_FALSE(report["paths"][0]["output_check"]["passed"].get<bool>());
+  EXPECT_GT(report["paths"][0]["output_check"]["max_abs_diff"].get<double>(), 0.0);
+}
+
+struct BadModelCase {
+  const char* model;
+  const char* input;
+  ExitCode expected;
+  const char* message;
+};
+
+TEST_F(CompareE2E, BadModelSpecsGiveOneLineErrors) {
+  const BadModelCase cases[] = {
+      {"no_such_module_xyz:factory", "4,16", ExitCode::model_not_found, "cannot import module 'no_such_module_xyz'"},
+      {"tiny_models:no_such_factory", "4,16", ExitCode::model_not_found, "has no attribute 'no_such_factory'"},
+      {"tiny_models:raises", "4,16", ExitCode::model_error, "raised RuntimeError: this factory always fails"},
+      {"tiny_models:not_a_module", "4,16", ExitCode::model_error, "returned int, not a torch.nn.Module"},
+      {"tiny_models:tiny_mlp", "4,16,3,3", ExitCode::input_mismatch, "torch.export failed for these inputs"},
+      {"tiny_models_without_colon", "4,16", ExitCode::usage_error, "must be module:factory"},
+  };
+  for (const auto& c : cases) {
+    const auto result = run_ohprof(quick({"compare", "--model", c.model, "--input", c.input, "--cache-dir", s_cache}));
+    EXPECT_EQ(result.exit_code, code(c.expected)) << c.model << ": " << result.err;
+    EXPECT_NE(result.err.find(c.message), std::string::npos) << c.model << ": " << result.err;
+    EXPECT_EQ(line_count(result.err), 1u) << c.model << ": " << result.err;
+  }
+}
+
+// aoti against eager until it is stopped from outside; signalled once the report's first checkpoint
+// exists, that is once at least one round was measured.
+std::vector<std::string> CompareE2E::endless_compare(const std::string& report_path) {
+  return {"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths", "aoti,eager",
+          "--device", "cpu", "--min-runs", "100000000", "--max-runs", "100000000", "--time-limit", "600",
+          "--cache-dir", s_cache, "--export-json", report_path};
+}
+
+TEST_F(CompareE2E, InterruptedCompareStillWritesWhatItMeasured) {
+  const std::string report_path = m_dir + "/interrupted.json";
+  const auto result = testing::run_ohprof_and_interrupt(
+      endless_compare(report_path),
+      {"in interleaved rounds", report_path}, 120);
+  ASSERT_EQ(result.exit_code, code(ExitCode::interrupted)) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_TRUE(report["interrupted"].get<bool>());
+  EXPECT_EQ(report["stop_reason"], "interrupted");
+  for (const auto& path : report["paths"]) {
+    EXPECT_GT(path["samples_ns"].size(), 0u) << path["name"];
+    EXPECT_EQ(path["split"]["reason"], "measurement stopped before the split pass");
+  }
+}
+
+TEST_F(CompareE2E, KilledCompareLeavesItsLastCheckpoint) {
+  const std::string report_path = m_dir + "/killed.json";
+  const auto result = testing::run_ohprof_and_interrupt(
+      endless_compare(report_path),
+      {"in interleaved rounds", report_path}, 120, SIGKILL);
+  ASSERT_EQ(result.exit_code, 128 + SIGKILL) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["stop_reason"], "in progress");
+  EXPECT_FALSE(report["interrupted"].get<bool>());
+  ASSERT_EQ(report["paths"].size(), 2u);
+  for (const auto& path : report["paths"]) {
+    EXPECT_EQ(path["stop_reason"], "in progress") << path["name"];
+    ASSERT_GT(path["samples_ns"].size(), 0u) << path["name"];
+    EXPECT_EQ(path["wall_ns"]["count"], path["samples_ns"].size()) << path["name"];
+    EXPECT_EQ(path["split"]["reason"], "the split pass had not finished when this checkpoint was written");
+  }
+  // Checkpoints are written between interleaved rounds, so every path has run as often.
+  EXPECT_EQ(report["paths"][0]["samples_ns"].size(), report["paths"][1]["samples_ns"].size());
+  EXPECT_EQ(report["ratios"].size(), 1u);
+}
+
+TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"compare", "--paths", "aoti,bogus"},
+      {"compare", "--paths", "aoti,aoti"},
+      {"compare", "--check-outputs", "maybe"},
+      {"compare", "--min-runs", "5", "--max-runs", "2"},
+      {"compare", "--model", "a:b", "--exported", "x.pt2"},
+  };
+  for (const auto& args : bad) {
+    const auto result = run_ohprof(args);
+    EXPECT_EQ(result.exit_code, code(ExitCode::usage_error)) << args[1] << ": " << result.err;
+    EXPECT_EQ(line_count(result.err), 1u) << result.err;
+  }
+  const auto missing = run_ohprof({"compare", "--exported", "/nonexistent/program.pt2"});
+  EXPECT_EQ(missing.exit_code, code(ExitCode::file_not_found)) << missing.err;
+}
+
+}  // namespace
+}  // namespace ohprof

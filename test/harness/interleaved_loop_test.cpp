@@ -1,0 +1,189 @@
+#include "ohprof/harness/interleaved_loop.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ohprof/base/interrupt.hpp"
+
+namespace ohprof {
+namespace {
+
+// A fake clock: each path's iteration advances it by that path's cost; reading it costs nothing.
+struct FakeClock {
+  std::int64_t now = 1'000;
+  std::int64_t read() const { return now; }
+};
+
+InterleavedPath fixed_cost_path(const std::string& name, FakeClock& clock, std::int64_t cost_ns,
+                                std::vector<std::string>* order = nullptr) {
+  InterleavedPath path;
+  path.name = name;
+  path.iteration = [&clock, cost_ns, order, name]() -> Status {
+    clock.now += cost_ns;
+    if (order) order->push_back(name);
+    return ok_status();
+  };
+  return path;
+}
+
+TEST(InterleavedLoop, RotatesTheOrderEachRoundAfterPerPathWarmup) {
+  FakeClock clock;
+  std::vector<std::string> order;
+  std::vector<InterleavedPath> paths{fixed_cost_path("a", clock, 100, &order), fixed_cost_path("b", clock, 200, &order),
+                                     fixed_cost_path("c", clock, 300, &order)};
+  AdaptiveStopping stopping;
+  stopping.warmup = 1;
+  stopping.min_runs = 3;
+  stopping.max_runs = 3;
+  stopping.min_time_s = 0;
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved(paths, stopping, result, [&] { return clock.read(); }).ok());
+  // Warm-up a, b, c; then rounds abc, bca, cab.
+  const std::vector<std::string> expected{"a", "b", "c", "a", "b", "c", "b", "c", "a", "c", "a", "b"};
+  EXPECT_EQ(order, expected);
+  EXPECT_EQ(result.rounds, 3);
+  ASSERT_EQ(result.paths.size(), 3u);
+  EXPECT_EQ(result.paths[1].warmup_ns, std::vector<std::int64_t>{200});
+  EXPECT_EQ(result.paths[2].wall_ns(), (std::vector<std::int64_t>{300, 300, 300}));
+  // Constant times have zero spread, so all criteria hold once min_runs is reached.
+  EXPECT_EQ(result.stop_reason, "converged");
+}
+
+TEST(InterleavedLoop, TimeLimitSaysWhichCriterionIsUnmet) {
+  FakeClock clock;
+  // Alternating 1000/3000 ns: mean 2000, stddev ~1000: rse = 0.5/sqrt(n) never reaches 1e-6.
+  InterleavedPath noisy;
+  noisy.name = "noisy";
+  int calls = 0;
+  noisy.iteration = [&]() -> Status {
+    clock.now += (calls++ % 2 == 0) ? 1000 : 3000;
+    return ok_status();
+  };
+  AdaptiveStopping stopping;
+  stopping.warmup = 0;
+  stopping.min_runs = 2;
+  stopping.min_time_s = 0;
+  stopping.max_rse = 1e-6;
+  stopping.time_limit_s = 20e-6;  // 20 us of fake time: 10 iterations
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved({noisy}, stopping, result, [&] { return clock.read(); }).ok());
+  EXPECT_EQ(result.paths[0].iterations.size(), 10u);
+  EXPECT_EQ(result.stop_reason.rfind("time limit (unmet: noisy: rse ", 0), 0u) << result.stop_reason;
+}
+
+TEST(InterleavedLoop, MinTimeKeepsMeasuringFastPaths) {
+  FakeClock clock;
+  std::vector<InterleavedPath> paths{fixed_cost_path("fast", clock, 1'000)};
+  AdaptiveStopping stopping;
+  stopping.warmup = 0;
+  stopping.min_runs = 1;
+  stopping.min_time_s = 10e-6;  // 10 iterations of 1 us
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved(paths, stopping, result, [&] { return clock.read(); }).ok());
+  EXPECT_EQ(result.paths[0].iterations.size(), 10u);
+  EXPECT_EQ(result.stop_reason, "converged");
+}
+
+TEST(InterleavedLoop, MaxRunsStopsAndListsWhatWasUnmet) {
+  FakeClock clock;
+  std::vector<InterleavedPath> paths{fixed_cost_path("a", clock, 1'000)};
+  AdaptiveStopping stopping;
+  stopping.warmup = 0;
+  stopping.min_runs = 1;
+  stopping.max_runs = 4;
+  stopping.min_time_s = 1.0;
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved(paths, stopping, result, [&] { return clock.read(); }).ok());
+  EXPECT_EQ(result.paths[0].iterations.size(), 4u);
+  EXPECT_EQ(result.stop_reason, "max runs reached (unmet: a: time 4e-06 s < 1 s)");
+}
+
+TEST(InterleavedLoop, AnErrorKeepsEarlierIterationsAndNamesThePath) {
+  FakeClock clock;
+  InterleavedPath failing;
+  failing.name = "compile";
+  int calls = 0;
+  failing.iteration = [&]() -> Status {
+    clock.now += 10;
+    if (++calls == 3) return make_error(ExitCode::model_error, "boom");
+    return ok_status();
+  };
+  AdaptiveStopping stopping;
+  stopping.warmup = 0;
+  stopping.min_runs = 10;
+  InterleavedResult result;
+  Status status = run_interleaved({failing}, stopping, result, [&] { return clock.read(); });
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message, "path compile, iteration 2: boom");
+  EXPECT_EQ(result.paths[0].iterations.size(), 2u);
+  EXPECT_EQ(result.stop_reason, "error");
+}
+
+TEST(InterleavedLoop, AWarmUpErrorSaysItWasAWarmUp) {
+  FakeClock clock;
+  InterleavedPath failing;
+  failing.name = "eager";
+  int calls = 0;
+  failing.iteration = [&]() -> Status {
+    clock.now += 10;
+    if (++calls == 2) return make_error(ExitCode::model_error, "boom");
+    return ok_status();
+  };
+  AdaptiveStopping stopping;
+  stopping.warmup = 3;
+  InterleavedResult result;
+  Status status = run_interleaved({failing}, stopping, result, [&] { return clock.read(); });
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message, "path eager, warm-up iteration 1: boom");
+  EXPECT_EQ(result.paths[0].warmup_ns.size(), 1u);
+  EXPECT_TRUE(result.paths[0].iterations.empty());
+  EXPECT_EQ(result.stop_reason, "error");
+}
+
+TEST(InterleavedLoop, InterruptStopsBetweenRounds) {
+  clear_interrupt();
+  FakeClock clock;
+  InterleavedPath path = fixed_cost_path("a", clock, 10);
+  int calls = 0;
+  auto inner = path.iteration;
+  path.iteration = [&, inner]() -> Status {
+    if (++calls == 5) request_interrupt();
+    return inner();
+  };
+  AdaptiveStopping stopping;
+  stopping.warmup = 0;
+  stopping.min_runs = 100;
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved({path}, stopping, result, [&] { return clock.read(); }).ok());
+  clear_interrupt();
+  EXPECT_TRUE(result.interrupted);
+  EXPECT_EQ(result.stop_reason, "interrupted");
+  EXPECT_EQ(result.paths[0].iterations.size(), 5u);
+}
+
+TEST(InterleavedLoop, EnterAndLeaveWrapEachIterationOutsideTheTimer) {
+  FakeClock clock;
+  std::vector<std::string> events;
+  InterleavedPath path = fixed_cost_path("a", clock, 50);
+  path.enter = [&] { events.push_back("enter"); clock.now += 7; };
+  path.leave = [&] { events.push_back("leave"); clock.now += 7; };
+  AdaptiveStopping stopping;
+  stopping.warmup = 1;
+  stopping.min_runs = 2;
+  stopping.max_runs = 2;
+  stopping.min_time_s = 0;
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved({path}, stopping, result, [&] { return clock.read(); }).ok());
+  EXPECT_EQ(events.size(), 6u);  // 1 warm-up + 2 measured, each entered and left
+  EXPECT_EQ(result.paths[0].wall_ns(), (std::vector<std::int64_t>{50, 50}));  // hooks not timed
+}
+
+TEST(RelativeStandardError, MatchesDefinition) {
+  SampleSummary s;
+  s.count = 4;
+  s.mean = 10;
+  s.stddev = 2;
+  EXPECT_DOUBLE_EQ(relative_standard_error(s), 2.0 / (10.0 * 2.0));
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,0 +1,58 @@
+#include "ohprof/model/input_spec.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ohprof {
+namespace {
+
+TEST(ParseInputSpec, CommaSeparatedShapeDefaultsToFloat32) {
+  auto spec = parse_input_spec("1,3,224,224");
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->shape, (std::vector<std::int64_t>{1, 3, 224, 224}));
+  EXPECT_EQ(spec->dtype, DType::float32);
+}
+
+TEST(ParseInputSpec, XSeparatedShapeWithDtype) {
+  auto spec = parse_input_spec("8x128:int64");
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->shape, (std::vector<std::int64_t>{8, 128}));
+  EXPECT_EQ(spec->dtype, DType::int64);
+}
+
+TEST(ParseInputSpec, BracketsAndAliasesAccepted) {
+  auto spec = parse_input_spec("[2, 4]:bf16");
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->shape, (std::vector<std::int64_t>{2, 4}));
+  EXPECT_EQ(spec->dtype, DType::bfloat16);
+}
+
+TEST(ParseInputSpec, RejectsBadInputWithUsageError) {
+  for (const char* bad : {"", "1,,3", "1,a", "0,3", "-1,3", "1,3:float17", "1,3,"}) {
+    auto spec = parse_input_spec(bad);
+    ASSERT_FALSE(spec.ok()) << bad;
+    EXPECT_EQ(spec.error().code, ExitCode::usage_error) << bad;
+    EXPECT_NE(spec.error().message.find("SHAPE[:DTYPE]"), std::string::npos) << bad;
+  }
+}
+
+TEST(InputSpecText, RoundTrips) {
+  auto spec = parse_input_spec("1x3:float16");
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(input_spec_text(*spec), "[1, 3]:float16");
+  auto again = parse_input_spec(input_spec_text(*spec));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->shape, spec->shape);
+  EXPECT_EQ(again->dtype, spec->dtype);
+}
+
+TEST(ParseDtype, EveryCanonicalNameRoundTrips) {
+  for (DType dtype : {DType::float32, DType::float16, DType::bfloat16, DType::float64, DType::int64,
+                      DType::int32, DType::int8, DType::uint8, DType::boolean}) {
+    auto parsed = parse_dtype(dtype_name(dtype));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, dtype);
+  }
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,0 +1,230 @@
+// The streaming JSON parser, checked against nlohmann_json's DOM parser: the same document (built from
+// the parser's events) for valid input, cut into chunks as small as one byte; an error wherever
+// nlohmann_json rejects the input.
+#include "json_stream.hpp"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+
+// Builds a DOM from the events.
+class DomBuilder final : public JsonHandler {
+ public:
+  void null() override { add(json(nullptr)); }
+  void boolean(bool value) override { add(json(value)); }
+  void number_integer(std::int64_t value) override { add(json(value)); }
+  void number_unsigned(std::uint64_t value) override { add(json(value)); }
+  void number_text(const std::string& text) override {
+    texts.push_back(text);
+    add(json::parse(text));
+  }
+  void string(std::string& value) override { add(json(value)); }
+  void key(std::string& name) override { m_key = name; }
+  void start_object() override { open(json::object()); }
+  void start_array() override { open(json::array()); }
+  void end_object() override { close(); }
+  void end_array() override { close(); }
+
+  json result;
+  std::vector<std::string> texts;
+
+ private:
+  void add(json value) {
+    if (m_stack.empty()) {
+      result = std::move(value);
+    } else if (m_stack.back()->is_object()) {
+      (*m_stack.back())[m_key] = std::move(value);
+    } else {
+      m_stack.back()->push_back(std::move(value));
+    }
+  }
+  void open(json container) {
+    if (m_stack.empty()) {
+      result = std::move(container);
+      m_stack.push_back(&result);
+    } else if (m_stack.back()->is_object()) {
+      json& slot = (*m_stack.back())[m_key];
+      slot = std::move(container);
+      m_stack.push_back(&slot);
+    } else {
+      m_stack.back()->push_back(std::move(container));
+      m_stack.push_back(&m_stack.back()->back());
+    }
+  }
+  void close() { m_stack.pop_back(); }
+
+  std::vector<json*> m_stack;
+  std::string m_key;
+};
+
+// Hands out the text at most `chunk` bytes per read, to exercise every buffer boundary.
+class ChunkedBuffer : public std::streambuf {
+ public:
+  ChunkedBuffer(const std::string& text, std::size_t chunk) : m_text(text), m_chunk(chunk) {}
+
+ protected:
+  std::streamsize xsgetn(char* out, std::streamsize n) override {
+    const std::size_t take = std::min({static_cast<std::size_t>(n), m_chunk, m_text.size() - m_pos});
+    std::copy_n(m_text.data() + m_pos, take, out);
+    m_pos += take;
+    return static_cast<std::streamsize>(take);
+  }
+  int_type underflow() override { return traits_type::eof(); }
+
+ private:
+  const std::string& m_text;
+  std::size_t m_chunk;
+  std::size_t m_pos = 0;
+};
+
+struct Parsed {
+  std::optional<JsonParseError> error;
+  json value;
+  std::vector<std::string> texts;
+};
+
+Parsed parse(const std::string& text, std::size_t chunk = 1 << 20) {
+  ChunkedBuffer buffer(text, chunk);
+  DomBuilder builder;
+  Parsed out;
+  out.error = parse_json_stream(buffer, builder);
+  out.value = builder.result;
+  out.texts = builder.texts;
+  return out;
+}
+
+void expect_same_as_nlohmann(const std::string& text) {
+  const json expected = json::parse(text);
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{1} << 20}) {
+    const Parsed got = parse(text, chunk);
+    ASSERT_FALSE(got.error.has_value()) << text << ": " << got.error->message;
+    EXPECT_EQ(got.value, expected) << text << " (chunk " << chunk << ")";
+  }
+}
+
+TEST(JsonStream, ScalarsAndContainers) {
+  for (const char* text :
+       {"null", "true", "false", "0", "-0", "17", "-17", "1.5", "-12.5e-3", "1E+5", "2e3", "\"\"", "\"abc\"", "[]",
+        "{}", "[[], {}, [[]]]", R"({"a": {"b": [1, {"c": null}]}, "d": "e"})", " \t\n\r[ 1 , 2 ]\n ",
+        "9223372036854775807", "-9223372036854775808", "18446744073709551615", "18446744073709551616",
+        "-9223372036854775809", "123456789012345678901234567890", R"({"a": 1, "a": 2})"}) {
+    expect_same_as_nlohmann(text);
+  }
+}
+
+TEST(JsonStream, NumbersWithAFractionOrExponentArriveAsTheirText) {
+  const Parsed got = parse("[1.50, 2e3, 4458676522690.655, 18446744073709551616, 7]");
+  ASSERT_FALSE(got.error);
+  EXPECT_EQ(got.texts, (std::vector<std::string>{"1.50", "2e3", "4458676522690.655", "18446744073709551616"}));
+}
+
+TEST(JsonStream, EscapesAndUnicode) {
+  for (const char* text : {R"("a\"b\\c\/d\b\f\n\r\t")", R"("\u0041\u00e9\u4e2d")", R"("\ud83d\ude00 smile")",
+                           "\"caf\xc3\xa9\"", R"({"k\u0065y": "v"})", R"(["\u0000"])"}) {
+    expect_same_as_nlohmann(text);
+  }
+}
+
+TEST(JsonStream, InvalidInputIsAnErrorWhereNlohmannRejectsIt) {
+  for (const std::string text :
+       {"", " ", "{", "[", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}", "{,}", "{1: 2}", "01", "-", "--1", "1.",
+        "1.e5", "1e", "1e+", ".5", "+1", "tru", "nul", "fals", "truex", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"",
+        "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"a\tb\"", "[1]]", "{}{}", "[1] x", "}", "]", "\"\\"}) {
+    EXPECT_FALSE(json::accept(text)) << "nlohmann accepts " << text;
+    const Parsed got = parse(text);
+    EXPECT_TRUE(got.error.has_value()) << "accepted: " << text;
+  }
+}
+
+TEST(JsonStream, TruncatedInputIsReportedAsEndingEarly) {
+  const std::string full = R"({"traceEvents": [{"name": "k", "ts": 1.5, "args": {"a": [true, null]}}]})";
+  for (std::size_t keep = 1; keep < full.size(); ++keep) {
+    const Parsed got = parse(full.substr(0, keep));
+    ASSERT_TRUE(got.error.has_value()) << keep;
+    EXPECT_EQ(got.error->byte_offset, keep) << full.substr(0, keep) << ": " << got.error->message;
+    // Cut inside a number the text may still be a valid number: then the next token is missing.
+    EXPECT_TRUE(got.error->at_end_of_input) << full.substr(0, keep) << ": " << got.error->message;
+  }
+}
+
+TEST(JsonStream, ErrorsSayWhatAndWhere) {
+  const Parsed got = parse(R"({"a": 1,, "b": 2})");
+  ASSERT_TRUE(got.error);
+  EXPECT_EQ(got.error->byte_offset, 8u);
+  EXPECT_FALSE(got.error->at_end_of_input);
+  EXPECT_EQ(got.error->message, "expected a string (an object key), found ','");
+  const Parsed trailing = parse("[1] x");
+  ASSERT_TRUE(trailing.error);
+  EXPECT_EQ(trailing.error->message, "unexpected 'x' after the end of the JSON value");
+  EXPECT_EQ(parse("").error->message, "the input is empty");
+}
+
+// Counts events and keeps nothing: a DOM 10 000 levels deep would overflow the test's own stack when
+// nlohmann_json copies it recursively (the parser itself keeps its nesting on the heap).
+class CountingHandler final : public JsonHandler {
+ public:
+  void null() override { ++events; }
+  void boolean(bool) override { ++events; }
+  void number_integer(std::int64_t) override { ++events; }
+  void number_unsigned(std::uint64_t) override { ++events; }
+  void number_text(const std::string&) override { ++events; }
+  void string(std::string&) override { ++events; }
+  void key(std::string&) override { ++events; }
+  void start_object() override { ++events; }
+  void end_object() override { ++events; }
+  void start_array() override { ++events; }
+  void end_array() override { ++events; }
+  std::size_t events = 0;
+};
+
+TEST(JsonStream, NestingIsLimited) {
+  const std::string deep(kMaxJsonDepth + 1, '[');
+  ChunkedBuffer buffer(deep, 1 << 20);
+  CountingHandler counter;
+  const auto error = parse_json_stream(buffer, counter);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("nesting deeper than"), std::string::npos) << error->message;
+  EXPECT_EQ(counter.events, kMaxJsonDepth);  // every level up to the limit was reported
+  const std::string ok = std::string(100, '[') + std::string(100, ']');
+  expect_same_as_nlohmann(ok);
+}
+
+std::string gunzip(const std::string& path) {
+  gzFile file = gzopen(path.c_str(), "rb");
+  EXPECT_NE(file, nullptr);
+  std::string text;
+  char buffer[65536];
+  int n = 0;
+  while ((n = gzread(file, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+  gzclose(file);
+  return text;
+}
+
+TEST(JsonStream, RealTracesGiveTheSameDocumentAsNlohmann) {
+  const char* env = std::getenv("OHPROF_TRACES_DIR");
+  const std::filesystem::path dir(env != nullptr && *env != '\0' ? env : OHPROF_TRACES_DIR);
+  for (const char* file : {"benchmark_result_493459_1694039959_trace.json.gz", "nccl_data.json.gz",
+                           "triton_example.json.gz"}) {
+    const std::string text = gunzip((dir / file).string());
+    ASSERT_FALSE(text.empty()) << file;
+    const json expected = json::parse(text);
+    for (std::size_t chunk : {std::size_t{4093}, std::size_t{1} << 20}) {
+      const Parsed got = parse(text, chunk);
+      ASSERT_FALSE(got.error.has_value()) << file << ": " << got.error->message;
+      EXPECT_TRUE(got.value == expected) << file << " (chunk " << chunk << ")";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ohprof

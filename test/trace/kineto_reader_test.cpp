@@ -1,0 +1,538 @@
+// The Kineto trace reader on small hand-written traces: what becomes which record, exact timestamps,
+// iteration windows, and every kind of bad input (counted warnings or one clear error, never a crash).
+#include "ohprof/trace/kineto_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace ohprof {
+namespace {
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+std::string wrap(const std::string& events) { return R"({"schemaVersion": 1, "traceEvents": [)" + events + "]}"; }
+
+KinetoTrace parse_ok(const std::string& json) {
+  auto trace = parse_kineto_trace_text(json);
+  EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().message);
+  if (!trace.ok()) return {};
+  return std::move(trace).value();
+}
+
+Error parse_error(const std::string& json) {
+  auto trace = parse_kineto_trace_text(json, "t.json");
+  EXPECT_FALSE(trace.ok());
+  if (trace.ok()) return {};
+  return trace.error();
+}
+
+bool one_line(const std::string& text) { return text.find('\n') == std::string::npos && !text.empty(); }
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+bool any_warning_contains(const KinetoTrace& trace, const std::string& part) {
+  for (const auto& warning : trace.warnings) {
+    if (contains(warning, part)) return true;
+  }
+  return false;
+}
+
+// A kernel event and the launch that enqueued it (ts/dur in microseconds as JSON text).
+std::string kernel(const std::string& ts, const std::string& dur, int correlation, int stream = 7,
+                   const std::string& name = "k") {
+  return R"({"ph": "X", "cat": "kernel", "name": ")" + name + R"(", "pid": 0, "tid": )" + std::to_string(stream) +
+         R"(, "ts": )" + ts + R"(, "dur": )" + dur + R"(, "args": {"device": 0, "stream": )" + std::to_string(stream) +
+         R"(, "correlation": )" + std::to_string(correlation) + R"(, "grid": [1, 1, 1]}})";
+}
+
+std::string api(const std::string& name, const std::string& ts, const std::string& dur, int correlation,
+                const std::string& cat = "cuda_runtime") {
+  return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": 10, "tid": 11, "ts": )" + ts +
+         R"(, "dur": )" + dur + R"(, "args": {"cbid": 211, "correlation": )" + std::to_string(correlation) + "}}";
+}
+
+std::string step(int index, const std::string& ts, const std::string& dur) {
+  return R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)" + std::to_string(index) +
+         R"(", "pid": 10, "tid": 11, "ts": )" + ts + R"(, "dur": )" + dur + "}";
+}
+
+std::string temp_path(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("ohprof-kineto-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// gzip written by zlib's own gz* API, independent of ohprof's writer.
+void write_gzip(const std::string& path, const std::string& text) {
+  gzFile file = gzopen(path.c_str(), "wb");
+  ASSERT_NE(file, nullptr);
+  ASSERT_EQ(gzwrite(file, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  ASSERT_EQ(gzclose(file), Z_OK);
+}
+
+// ---- timestamps -------------------------------------------------------------------------------
+
+TEST(MicrosecondsTextToNs, IntegersAndThreeDecimalsAreExact) {
+  EXPECT_EQ(microseconds_text_to_ns("17"), 17000);
+  EXPECT_EQ(microseconds_text_to_ns("0"), 0);
+  EXPECT_EQ(microseconds_text_to_ns("1.76"), 1760);
+  EXPECT_EQ(microseconds_text_to_ns("123456.789"), 123456789);
+  EXPECT_EQ(microseconds_text_to_ns("2413669096090.1"), 2413669096090100);
+  EXPECT_EQ(microseconds_text_to_ns("1694039968955744"), 1694039968955744000);
+  EXPECT_EQ(microseconds_text_to_ns("-2.5"), -2500);
+  EXPECT_EQ(microseconds_text_to_ns("0.001"), 1);
+}
+
+TEST(MicrosecondsTextToNs, ExactWhereDoubleArithmeticIsNot) {
+  // A timestamp from the nccl_data trace (one of ~15% of its ts/dur values where this happens): the
+  // double nearest to it, times 1000, rounds to ...656.
+  const std::string text = "4458676522690.655";
+  EXPECT_EQ(microseconds_text_to_ns(text), 4458676522690655);
+  EXPECT_NE(std::llround(std::stod(text) * 1000.0), 4458676522690655) << "the double path should be wrong here";
+}
+
+TEST(MicrosecondsTextToNs, ExponentsAndExtraDecimalsRoundHalfAwayFromZero) {
+  EXPECT_EQ(microseconds_text_to_ns("1.5e3"), 1500000);
+  EXPECT_EQ(microseconds_text_to_ns("1E-3"), 1);
+  EXPECT_EQ(microseconds_text_to_ns("2.5e-4"), 0);   // 0.25 ns
+  EXPECT_EQ(microseconds_text_to_ns("5e-4"), 1);     // 0.5 ns
+  EXPECT_EQ(microseconds_text_to_ns("123456.7894"), 123456789);
+  EXPECT_EQ(microseconds_text_to_ns("123456.7895"), 123456790);
+  EXPECT_EQ(microseconds_text_to_ns("-0.0005"), -1);
+  EXPECT_EQ(microseconds_text_to_ns("0.0004999"), 0);
+  EXPECT_EQ(microseconds_text_to_ns("0.00000000000000000000000000001"), 0);
+}
+
+TEST(MicrosecondsTextToNs, RejectsNonNumbersAndOverflow) {
+  for (const char* bad : {"", "-", "abc", "1.", ".5", "1e", "1e+", "12a", "1.2.3", " 1"}) {
+    EXPECT_EQ(microseconds_text_to_ns(bad), std::nullopt) << bad;
+  }
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.807"), 9223372036854775807);
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.808"), std::nullopt);
+  EXPECT_EQ(microseconds_text_to_ns("1e400"), std::nullopt);
+  EXPECT_EQ(microseconds_text_to_ns("99999999999999999999999"), std::nullopt);
+}
+
+// ---- API names --------------------------------------------------------------------------------
+
+TEST(LaunchKindOfApi, KnownLaunchesAndSuffixes) {
+  EXPECT_EQ(launch_kind_of_api("cudaLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cudaLaunchKernel_ptsz"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cudaLaunchKernelExC"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cudaLaunchKernelExC_v11060"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cuLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cuLaunchKernelEx"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cudaGraphLaunch"), LaunchKind::graph);
+  EXPECT_EQ(launch_kind_of_api("cudaMemcpyAsync"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("cudaMemcpy"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("cuMemcpyHtoDAsync_v2"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("cudaMemsetAsync"), LaunchKind::memset);
+  EXPECT_EQ(launch_kind_of_api("cudaStreamSynchronize"), std::nullopt);
+  EXPECT_EQ(launch_kind_of_api("cudaStreamGetCaptureInfo_v2"), std::nullopt);
+  EXPECT_EQ(launch_kind_of_api("cudaLaunchHostFunc"), std::nullopt);
+  EXPECT_EQ(launch_kind_of_api("cudaLaunchKernelX"), std::nullopt);
+}
+
+TEST(IsSyncApi, HostWaitsOnly) {
+  EXPECT_TRUE(is_sync_api("cudaDeviceSynchronize"));
+  EXPECT_TRUE(is_sync_api("cudaStreamSynchronize"));
+  EXPECT_TRUE(is_sync_api("cudaEventSynchronize"));
+  EXPECT_TRUE(is_sync_api("cuCtxSynchronize"));
+  EXPECT_FALSE(is_sync_api("cudaStreamWaitEvent"));
+  EXPECT_FALSE(is_sync_api("cudaEventQuery"));
+}
+
+// ---- records ----------------------------------------------------------------------------------
+
+TEST(KinetoReader, KernelLaunchSyncAndStepBecomeRecords) {
+  const KinetoTrace trace = parse_ok(wrap(
+      step(3, "1000.5", "100") + "," + api("cudaLaunchKernel", "1001.25", "4.5", 42) + "," +
+      kernel("1010.125", "1.76", 42, 7, "gemm") + "," +
+      R"J({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7,
+          "ts": 1020, "dur": 2, "args": {"device": 1, "stream": 7, "correlation": 43, "bytes": 4096}},)J" +
+      api("cudaMemcpyAsync", "1015", "3", 43) + "," + api("cudaDeviceSynchronize", "1030", "10.001", 44)));
+  const Timeline& t = trace.timeline;
+  ASSERT_EQ(t.ops.size(), 2u);
+  EXPECT_EQ(t.ops[0].kind, DeviceOpKind::kernel);
+  EXPECT_EQ(t.ops[0].name, "gemm");
+  EXPECT_EQ(t.ops[0].start_ns, 1010125);
+  EXPECT_EQ(t.ops[0].end_ns, 1011885);
+  EXPECT_EQ(t.ops[0].stream, 7);
+  EXPECT_EQ(t.ops[0].device, 0);
+  EXPECT_EQ(t.ops[0].correlation, 42u);
+  EXPECT_EQ(t.ops[0].bytes, 0u);
+  EXPECT_EQ(t.ops[1].kind, DeviceOpKind::memcpy);
+  EXPECT_EQ(t.ops[1].device, 1);
+  EXPECT_EQ(t.ops[1].bytes, 4096u);
+  EXPECT_EQ(t.ops[1].start_ns, 1020000);
+  EXPECT_EQ(t.ops[1].end_ns, 1022000);
+
+  ASSERT_EQ(t.launches.size(), 2u);
+  EXPECT_EQ(t.launches[0].kind, LaunchKind::kernel);
+  EXPECT_EQ(t.launches[0].name, "cudaLaunchKernel");
+  EXPECT_EQ(t.launches[0].start_ns, 1001250);
+  EXPECT_EQ(t.launches[0].end_ns, 1005750);
+  EXPECT_EQ(t.launches[0].thread_id, 11);
+  EXPECT_EQ(t.launches[0].correlation, 42u);
+  EXPECT_FALSE(t.launches[0].iteration.has_value());
+  EXPECT_EQ(t.launches[1].kind, LaunchKind::memcpy);
+
+  ASSERT_EQ(t.syncs.size(), 1u);
+  EXPECT_EQ(t.syncs[0].name, "cudaDeviceSynchronize");
+  EXPECT_EQ(t.syncs[0].start_ns, 1030000);
+  EXPECT_EQ(t.syncs[0].end_ns, 1040001);
+
+  ASSERT_EQ(t.iterations.size(), 1u);
+  EXPECT_EQ(t.iterations[0].index, 3);
+  EXPECT_EQ(t.iterations[0].start_ns, 1000500);
+  EXPECT_EQ(t.iterations[0].end_ns, 1040001);  // 1100.5 us, cut at the end of the recording
+  EXPECT_TRUE(trace.iterations_from_profiler_steps);
+  EXPECT_EQ(t.counters.ops_without_launch, 0u);
+  EXPECT_EQ(t.counters.skipped_events, 0u);
+  EXPECT_EQ(trace.stats.events, 6u);
+  EXPECT_EQ(trace.stats.kept, 6u);
+  EXPECT_EQ(trace.device_index, -1);  // ops on devices 0 and 1
+}
+
+TEST(KinetoReader, GpuWorkIsDecidedByCategoryNotByAStreamArgument) {
+  // The Triton launcher's cpu_op carries args.stream; it is host work.
+  const KinetoTrace trace = parse_ok(wrap(
+      R"({"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_cos_sin_0", "pid": 1, "tid": 1,
+          "ts": 10, "dur": 95.812, "args": {"stream": 0, "correlation": 35, "device": 0}},)" +
+      api("cuLaunchKernel", "12", "47.768", 35, "cuda_driver") + "," +
+      kernel("60.592", "1.76", 35, 7, "triton_poi_fused_add_cos_sin_0")));
+  ASSERT_EQ(trace.timeline.ops.size(), 1u);
+  EXPECT_EQ(trace.timeline.ops[0].stream, 7);
+  ASSERT_EQ(trace.timeline.launches.size(), 1u);
+  EXPECT_EQ(trace.timeline.launches[0].kind, LaunchKind::kernel);
+  EXPECT_EQ(trace.timeline.launches[0].name, "cuLaunchKernel");
+  EXPECT_EQ(trace.stats.ignored, 1u);
+  EXPECT_EQ(trace.timeline.counters.skipped_events, 0u);
+}
+
+TEST(KinetoReader, GraphLaunchKeepsEveryKernelWithTheSharedCorrelation) {
+  const KinetoTrace trace = parse_ok(wrap(
+      api("cudaGraphLaunch", "1", "5", 9) + "," +
+      R"({"ph": "X", "cat": "kernel", "name": "a", "pid": 0, "tid": 7, "ts": 10, "dur": 1,
+          "args": {"device": 0, "stream": 7, "correlation": 9, "graph id": 3, "graph node id": 1}},
+         {"ph": "X", "cat": "kernel", "name": "b", "pid": 0, "tid": 7, "ts": 12, "dur": 1,
+          "args": {"device": 0, "stream": 7, "correlation": 9, "graph id": 3, "graph node id": 2}})"));
+  ASSERT_EQ(trace.timeline.launches.size(), 1u);
+  EXPECT_EQ(trace.timeline.launches[0].kind, LaunchKind::graph);
+  ASSERT_EQ(trace.timeline.ops.size(), 2u);
+  EXPECT_EQ(trace.timeline.ops[0].graph_id, 3u);
+  EXPECT_EQ(trace.timeline.ops[1].correlation, 9u);
+  EXPECT_EQ(trace.timeline.counters.ops_without_launch, 0u);
+}
+
+TEST(KinetoReader, KeyOrderDoesNotMatter) {
+  const KinetoTrace trace = parse_ok(wrap(
+      R"({"args": {"correlation": 5, "stream": 3, "device": 0}, "dur": 2.5, "ts": 7.25, "tid": 3, "pid": 0,
+          "name": "k", "cat": "kernel", "ph": "X"},
+         {"args": {"correlation": 5}, "dur": 1, "ts": 1, "name": "cudaLaunchKernel", "cat": "cuda_runtime", "ph": "X"})"));
+  ASSERT_EQ(trace.timeline.ops.size(), 1u);
+  EXPECT_EQ(trace.timeline.ops[0].start_ns, 7250);
+  EXPECT_EQ(trace.timeline.ops[0].end_ns, 9750);
+  EXPECT_EQ(trace.timeline.ops[0].stream, 3);
+  ASSERT_EQ(trace.timeline.launches.size(), 1u);
+}
+
+TEST(KinetoReader, BareArrayOfEventsIsATrace) {
+  const KinetoTrace trace =
+      parse_ok("[" + api("cudaLaunchKernel", "1", "1", 1) + "," + kernel("3", "1", 1) + "]");
+  EXPECT_EQ(trace.timeline.ops.size(), 1u);
+  EXPECT_EQ(trace.timeline.launches.size(), 1u);
+}
+
+TEST(KinetoReader, NestedValuesInsideArgsAreIgnored) {
+  // Objects and arrays nested in args must not be mistaken for the event's own fields.
+  const KinetoTrace trace = parse_ok(wrap(
+      R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 5, "dur": 1,
+          "args": {"nested": {"stream": 99, "ts": 1}, "list": [{"device": 5}], "stream": 4, "device": 0,
+                   "correlation": 1}, "extra": {"ts": 123, "args": {"stream": 77}}},)" +
+      api("cudaLaunchKernel", "1", "1", 1)));
+  ASSERT_EQ(trace.timeline.ops.size(), 1u);
+  EXPECT_EQ(trace.timeline.ops[0].stream, 4);
+  EXPECT_EQ(trace.timeline.ops[0].device, 0);
+  EXPECT_EQ(trace.timeline.ops[0].start_ns, 5000);
+}
+
+TEST(KinetoReader, DevicePropertiesNameTheGpu) {
+  const KinetoTrace trace = parse_ok(
+      R"({"deviceProperties": [{"id": 0, "name": "NVIDIA A100-PG509-200"}, {"id": 1, "name": "other"}],
+          "traceEvents": [)" +
+      kernel("3", "1", 1) + "]}");
+  EXPECT_EQ(trace.device_index, 0);
+  EXPECT_EQ(trace.device_name, "NVIDIA A100-PG509-200");
+}
+
+// ---- iterations -------------------------------------------------------------------------------
+
+TEST(KinetoReader, ProfilerStepsAreSortedAndIndexed) {
+  const KinetoTrace trace = parse_ok(wrap(step(6, "300", "100") + "," + step(4, "100", "100") + "," +
+                                          step(5, "200", "100") + "," + kernel("150", "1", 0) + "," +
+                                          api("cudaDeviceSynchronize", "399", "1", 2)));
+  const auto& windows = trace.timeline.iterations;
+  ASSERT_EQ(windows.size(), 3u);
+  EXPECT_EQ(windows[0].index, 4);
+  EXPECT_EQ(windows[0].start_ns, 100000);
+  EXPECT_EQ(windows[0].end_ns, 200000);
+  EXPECT_EQ(windows[1].index, 5);
+  EXPECT_EQ(windows[2].index, 6);
+  EXPECT_EQ(windows[2].end_ns, 400000);
+  EXPECT_TRUE(trace.warnings.size() == 1) << "one warning: the kernel has no launch";
+}
+
+TEST(KinetoReader, WithoutProfilerStepsOneWindowSpansAllCudaActivity) {
+  const KinetoTrace trace = parse_ok(wrap(
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 1000},)" +
+      api("cudaLaunchKernel", "100", "5", 1) + "," + kernel("110", "20", 1) + "," +
+      api("cudaStreamSynchronize", "106", "30.5", 2)));
+  EXPECT_FALSE(trace.iterations_from_profiler_steps);
+  ASSERT_EQ(trace.timeline.iterations.size(), 1u);
+  EXPECT_EQ(trace.timeline.iterations[0].index, 0);
+  EXPECT_EQ(trace.timeline.iterations[0].start_ns, 100000);
+  EXPECT_EQ(trace.timeline.iterations[0].end_ns, 136500);
+}
+
+TEST(KinetoReader, StepBeyondTheRecordingIsCutWithAWarning) {
+  const KinetoTrace trace = parse_ok(wrap(step(1, "100", "13336315.805") + "," + api("cuLaunchKernel", "110", "5", 1) +
+                                          "," + kernel("120", "1.76", 1) + "," +
+                                          R"({"name": "Record Window End", "ph": "i", "s": "g", "pid": "", "tid": "", "ts": 200.5})"));
+  ASSERT_EQ(trace.timeline.iterations.size(), 1u);
+  EXPECT_EQ(trace.timeline.iterations[0].start_ns, 100000);
+  EXPECT_EQ(trace.timeline.iterations[0].end_ns, 200500);
+  EXPECT_EQ(trace.recorded_end_ns, 200500);
+  EXPECT_TRUE(any_warning_contains(trace, "ProfilerStep#1 ends")) << trace.warnings.size();
+}
+
+// ---- what is skipped, counted and warned about --------------------------------------------------
+
+TEST(KinetoReader, KernelWithoutItsLaunchIsKeptAndCounted) {
+  const KinetoTrace trace =
+      parse_ok(wrap(api("cudaLaunchKernel", "1", "1", 1) + "," + kernel("3", "1", 1) + "," + kernel("5", "1", 77) +
+                    "," + R"({"ph": "X", "cat": "kernel", "name": "nocorr", "ts": 7, "dur": 1, "args": {"device": 0, "stream": 7}})"));
+  EXPECT_EQ(trace.timeline.ops.size(), 3u);
+  EXPECT_EQ(trace.timeline.counters.ops_without_launch, 2u);
+  EXPECT_TRUE(any_warning_contains(trace, "2 of 3 GPU operations have no launch call"));
+}
+
+TEST(KinetoReader, EventsMissingRequiredFieldsAreSkippedAndCounted) {
+  const KinetoTrace trace = parse_ok(wrap(
+      kernel("1", "1", 0) + "," +
+      R"({"ph": "X", "cat": "kernel", "name": "no_dur", "ts": 1, "args": {"device": 0, "stream": 7, "correlation": 1}},
+         {"ph": "X", "cat": "kernel", "name": "no_stream", "ts": 1, "dur": 1, "args": {"device": 0, "correlation": 1}},
+         {"ph": "X", "cat": "kernel", "name": "no_args", "ts": 1, "dur": 1},
+         {"ph": "X", "cat": "gpu_memset", "name": "string_ts", "ts": "1", "dur": 1, "args": {"device": 0, "stream": 7}},
+         {"ph": "X", "cat": "kernel", "name": "negative_dur", "ts": 1, "dur": -1, "args": {"device": 0, "stream": 7}},
+         {"ph": "X", "cat": "kernel", "name": "stream_is_array", "ts": 1, "dur": 1, "args": {"device": 0, "stream": [7]}},
+         {"ph": "B", "cat": "kernel", "name": "begin_phase", "ts": 1, "args": {"device": 0, "stream": 7}},
+         {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1, "dur": 1, "args": {}},
+         {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#x", "ts": 1, "dur": 1},
+         17, [1, 2])"));
+  EXPECT_EQ(trace.timeline.ops.size(), 1u);
+  EXPECT_TRUE(trace.timeline.launches.empty());
+  EXPECT_EQ(trace.timeline.counters.skipped_events, 11u);
+  EXPECT_EQ(trace.stats.invalid, 11u);
+  EXPECT_TRUE(any_warning_contains(trace, "skipped 11 trace events"));
+  EXPECT_TRUE(any_warning_contains(trace, "missing 'dur'"));
+  EXPECT_TRUE(any_warning_contains(trace, "missing 'args.stream'"));
+  EXPECT_FALSE(trace.iterations_from_profiler_steps);
+}
+
+TEST(KinetoReader, UnknownCategoriesAreCountedKnownOnesIgnored) {
+  const KinetoTrace trace = parse_ok(wrap(
+      kernel("1", "1", 0) + "," +
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "ts": 1, "dur": 1},
+         {"ph": "X", "cat": "python_function", "name": "f", "ts": 1, "dur": 1},
+         {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 1, "ts": 1},
+         {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "python"}},
+         {"ph": "X", "cat": "my_custom", "name": "a", "ts": 1, "dur": 1},
+         {"ph": "X", "cat": "my_custom", "name": "b", "ts": 1, "dur": 1},
+         {"ph": "X", "cat": "Kernel_typo", "name": "c", "ts": 1, "dur": 1})"));
+  EXPECT_EQ(trace.stats.ignored, 4u);
+  EXPECT_EQ(trace.stats.unknown_category, 3u);
+  EXPECT_EQ(trace.timeline.counters.skipped_events, 3u);
+  EXPECT_TRUE(any_warning_contains(trace, "'my_custom' x2"));
+  EXPECT_TRUE(any_warning_contains(trace, "'Kernel_typo' x1"));
+}
+
+TEST(KinetoReader, EveryEventIsKeptIgnoredOrSkipped) {
+  const KinetoTrace trace = parse_ok(wrap(
+      step(1, "0", "50") + "," + api("cudaLaunchKernel", "1", "1", 1) + "," + kernel("3", "1", 1) + "," +
+      R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "ts": 1, "dur": 1},
+         {"ph": "X", "cat": "weird", "name": "a", "ts": 1, "dur": 1},
+         {"ph": "X", "cat": "kernel", "name": "bad", "ts": 1},
+         {"ph": "X", "cat": "cuda_runtime", "name": "cudaGetDevice", "ts": 1, "dur": 1, "args": {"correlation": 3}})"));
+  const auto& s = trace.stats;
+  EXPECT_EQ(s.events, 7u);
+  EXPECT_EQ(s.kept, 3u);
+  EXPECT_EQ(s.ignored, 2u);
+  EXPECT_EQ(s.unknown_category, 1u);
+  EXPECT_EQ(s.invalid, 1u);
+  EXPECT_EQ(s.kept + s.ignored + s.unknown_category + s.invalid, s.events);
+}
+
+// ---- what makes a trace unusable: one clear line --------------------------------------------------
+
+TEST(KinetoReader, InvalidJsonIsAnInvalidTraceInOneLine) {
+  const Error error = parse_error(R"({"traceEvents": [{"ph": "X", "cat": "kernel",, }]})");
+  EXPECT_EQ(error.code, ExitCode::invalid_trace);
+  EXPECT_TRUE(contains(error.message, "'t.json' is not valid JSON")) << error.message;
+  EXPECT_TRUE(contains(error.message, "expected a string (an object key), found ',' at byte 45")) << error.message;
+  EXPECT_TRUE(one_line(error.message)) << error.message;
+}
+
+TEST(KinetoReader, TruncatedJsonIsAnInvalidTrace) {
+  const std::string full = wrap(api("cudaLaunchKernel", "1", "1", 1) + "," + kernel("3", "1", 1));
+  for (const std::size_t keep : {full.size() / 2, full.size() - 1, std::size_t{20}}) {
+    const Error error = parse_error(full.substr(0, keep));
+    EXPECT_EQ(error.code, ExitCode::invalid_trace);
+    EXPECT_TRUE(contains(error.message, "truncated?")) << error.message;
+    EXPECT_TRUE(one_line(error.message));
+  }
+  EXPECT_FALSE(contains(parse_error(full + "x").message, "truncated?"));
+}
+
+TEST(KinetoReader, JsonThatIsNotATraceIsAnInvalidTrace) {
+  for (const std::string text : {R"({"a": 1})", "42", R"({"traceEvents": 5})", "[]x"}) {
+    const Error error = parse_error(text);
+    EXPECT_EQ(error.code, ExitCode::invalid_trace) << text;
+    EXPECT_TRUE(one_line(error.message)) << error.message;
+  }
+  EXPECT_TRUE(contains(parse_error(R"({"a": 1})").message, "no 'traceEvents' array"));
+}
+
+TEST(KinetoReader, TraceWithoutGpuWorkIsAnInvalidTrace) {
+  const Error error = parse_error(wrap(R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "ts": 1, "dur": 1})"));
+  EXPECT_EQ(error.code, ExitCode::invalid_trace);
+  EXPECT_TRUE(contains(error.message, "ProfilerActivity.CUDA")) << error.message;
+}
+
+// ---- files ------------------------------------------------------------------------------------
+
+TEST(KinetoReaderFiles, PlainAndGzipFilesGiveTheSameRecords) {
+  const std::string text = wrap(api("cudaLaunchKernel", "1.5", "1", 1) + "," + kernel("3.001", "1", 1));
+  const std::string plain = temp_path("plain.json");
+  const std::string gz = temp_path("trace.json.gz");
+  write_text(plain, text);
+  write_gzip(gz, text);
+  auto a = read_kineto_trace(plain);
+  auto b = read_kineto_trace(gz);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_FALSE(a->stats.compressed);
+  EXPECT_TRUE(b->stats.compressed);
+  EXPECT_EQ(a->stats.json_bytes, text.size());
+  EXPECT_EQ(b->stats.json_bytes, text.size());
+  ASSERT_EQ(b->timeline.ops.size(), 1u);
+  EXPECT_EQ(b->timeline.ops[0].start_ns, 3001);
+  EXPECT_EQ(a->timeline.ops[0].start_ns, b->timeline.ops[0].start_ns);
+}
+
+TEST(KinetoReaderFiles, GzipDetectedByMagicBytesNotByName) {
+  const std::string text = wrap(kernel("3", "1", 1));
+  const std::string gz_named_json = temp_path("really-gzip.json");
+  const std::string json_named_gz = temp_path("really-plain.json.gz");
+  write_gzip(gz_named_json, text);
+  write_text(json_named_gz, text);
+  auto a = read_kineto_trace(gz_named_json);
+  auto b = read_kineto_trace(json_named_gz);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_TRUE(a->stats.compressed);
+  EXPECT_FALSE(b->stats.compressed);
+}
+
+TEST(KinetoReaderFiles, LargeGzipTraceStreamsAcrossManyBuffers) {
+  // Several MB of JSON: crosses the reader's input and output buffers many times.
+  std::string events;
+  const int n = 20000;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) events += ",";
+    const std::string start = std::to_string(i * 10) + ".123";
+    events += api("cudaLaunchKernel", std::to_string(i * 10), "1", i + 1) + "," + kernel(start, "2.5", i + 1, 7, "kernel_" + std::to_string(i)) +
+              R"(,{"ph": "X", "cat": "cpu_op", "name": "padding padding padding padding", "ts": 1, "dur": 1, "args": {"Input Dims": [[1, 2, 3], [4, 5, 6]]}})";
+  }
+  const std::string gz = temp_path("large.json.gz");
+  write_gzip(gz, wrap(events));
+  auto trace = read_kineto_trace(gz);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  ASSERT_EQ(trace->timeline.ops.size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(trace->timeline.launches.size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(trace->timeline.ops[12345].start_ns, 123450123);
+  EXPECT_EQ(trace->timeline.ops[12345].name, "kernel_12345");
+  EXPECT_EQ(trace->timeline.counters.ops_without_launch, 0u);
+  EXPECT_GT(trace->stats.json_bytes, 3'000'000u);
+}
+
+TEST(KinetoReaderFiles, MissingFileIsFileNotFound) {
+  auto trace = read_kineto_trace("/nonexistent/trace.json.gz");
+  ASSERT_FALSE(trace.ok());
+  EXPECT_EQ(trace.error().code, ExitCode::file_not_found);
+  EXPECT_TRUE(contains(trace.error().message, "/nonexistent/trace.json.gz"));
+  EXPECT_TRUE(one_line(trace.error().message));
+}
+
+TEST(KinetoReaderFiles, TruncatedGzipIsAnInvalidTraceNamingTheCause) {
+  std::string events;
+  for (int i = 0; i < 2000; ++i) events += (i ? "," : "") + kernel(std::to_string(i), "1", i);
+  const std::string whole = temp_path("whole.json.gz");
+  write_gzip(whole, wrap(events));
+  std::ifstream in(whole, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const std::size_t keep : {bytes.size() - 4, bytes.size() / 2, std::size_t{10}}) {
+    const std::string cut = temp_path("cut.json.gz");
+    write_text(cut, bytes.substr(0, keep));
+    auto trace = read_kineto_trace(cut);
+    ASSERT_FALSE(trace.ok()) << keep;
+    EXPECT_EQ(trace.error().code, ExitCode::invalid_trace);
+    EXPECT_TRUE(contains(trace.error().message, "truncated")) << trace.error().message;
+    EXPECT_TRUE(one_line(trace.error().message));
+  }
+}
+
+TEST(KinetoReaderFiles, CorruptGzipIsAnInvalidTrace) {
+  std::string events;
+  for (int i = 0; i < 500; ++i) events += (i ? "," : "") + kernel(std::to_string(i), "1", i);
+  const std::string path = temp_path("corrupt.json.gz");
+  write_gzip(path, wrap(events));
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(40);
+  file.write("\xff\x00\xff\x00\xff\x00\xff\x00", 8);
+  file.close();
+  auto trace = read_kineto_trace(path);
+  ASSERT_FALSE(trace.ok());
+  EXPECT_EQ(trace.error().code, ExitCode::invalid_trace);
+  EXPECT_TRUE(contains(trace.error().message, "gzip")) << trace.error().message;
+  EXPECT_TRUE(one_line(trace.error().message));
+}
+
+TEST(KinetoReaderFiles, EmptyFileIsAnInvalidTrace) {
+  const std::string path = temp_path("empty.json");
+  write_text(path, "");
+  auto trace = read_kineto_trace(path);
+  ASSERT_FALSE(trace.ok());
+  EXPECT_EQ(trace.error().code, ExitCode::invalid_trace);
+  EXPECT_TRUE(contains(trace.error().message, "is empty")) << trace.error().message;
+}
+
+TEST(KinetoReaderFiles, DirectoryIsNotATraceFile) {
+  auto trace = read_kineto_trace(std::filesystem::temp_directory_path().string());
+  ASSERT_FALSE(trace.ok());
+  EXPECT_EQ(trace.error().code, ExitCode::file_not_found);
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,0 +1,193 @@
+// `ohprof analyze`'s reader and analysis on the three real A100 Kineto traces in test/data/traces,
+// compared with numbers computed independently:
+//   - kExpected (trace_reference_numbers.hpp) is the output of test/tools/trace_reference.py --cpp
+//     (Python standard library only, written from docs/metrics.md and docs/analyze.md; it shares no
+//     code with ohprof).
+//   - the counts in test/data/traces/SOURCES.md, and the tiny torch.compile trace checked by hand.
+// The traces are found in OHPROF_TRACES_DIR (environment variable, else the folder CMake passes in:
+// ${CMAKE_SOURCE_DIR}/test/data/traces).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/trace/kineto_reader.hpp"
+#include "trace_reference_numbers.hpp"
+
+namespace ohprof {
+namespace {
+using namespace trace_reference;
+
+std::int64_t union_length(std::vector<std::pair<std::int64_t, std::int64_t>> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  std::int64_t total = 0;
+  std::int64_t lo = 0;
+  std::int64_t hi = 0;
+  bool open = false;
+  for (const auto& [start, end] : intervals) {
+    if (open && start <= hi) {
+      hi = std::max(hi, end);
+      continue;
+    }
+    if (open) total += hi - lo;
+    lo = start;
+    hi = end;
+    open = true;
+  }
+  return open ? total + hi - lo : total;
+}
+
+class RealTrace : public ::testing::TestWithParam<TraceExpect> {};
+
+TEST_P(RealTrace, CountsPerStreamMatchTheReference) {
+  const TraceExpect& expected = GetParam();
+  const KinetoTrace trace = read_or_fail(expected.file);
+  const Timeline& t = trace.timeline;
+  EXPECT_EQ(t.ops.size(), expected.ops);
+  EXPECT_EQ(t.launches.size(), expected.launches);
+  EXPECT_EQ(t.counters.skipped_events, 0u);
+
+  std::set<std::uint64_t> launch_correlations;
+  for (const auto& call : t.launches) launch_correlations.insert(call.correlation);
+  std::map<std::pair<std::int32_t, std::int64_t>, StreamCounts> actual;
+  std::map<std::pair<std::int32_t, std::int64_t>, std::set<std::uint64_t>> linked;
+  std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> intervals;
+  for (const DeviceOp& op : t.ops) {
+    const auto key = std::make_pair(op.device, op.stream);
+    StreamCounts& counts = actual.try_emplace(key, StreamCounts{op.device, op.stream, 0, 0, 0, 0, 0, 0}).first->second;
+    (op.kind == DeviceOpKind::kernel ? counts.kernels : op.kind == DeviceOpKind::memcpy ? counts.memcpys : counts.memsets)++;
+    if (launch_correlations.count(op.correlation) != 0) {
+      linked[key].insert(op.correlation);
+    } else {
+      ++counts.without_launch;
+    }
+    intervals[key].emplace_back(op.start_ns, op.end_ns);
+  }
+  ASSERT_EQ(actual.size(), expected.streams.size());
+  for (const StreamCounts& want : expected.streams) {
+    const auto key = std::make_pair(want.device, want.stream);
+    ASSERT_EQ(actual.count(key), 1u) << "stream " << want.device << ":" << want.stream;
+    const StreamCounts& got = actual.at(key);
+    const std::string where = expected.file + " stream " + std::to_string(want.stream);
+    EXPECT_EQ(got.kernels, want.kernels) << where;
+    EXPECT_EQ(got.memcpys, want.memcpys) << where;
+    EXPECT_EQ(got.memsets, want.memsets) << where;
+    EXPECT_EQ(linked[key].size(), want.launches) << where;
+    EXPECT_EQ(got.without_launch, want.without_launch) << where;
+    EXPECT_EQ(union_length(intervals[key]), want.busy_ns) << where;
+  }
+}
+
+TEST_P(RealTrace, SplitPerIterationAndStreamMatchesTheReference) {
+  const TraceExpect& expected = GetParam();
+  const KinetoTrace trace = read_or_fail(expected.file);
+  expect_breakdown_matches(analyze_timeline(trace.timeline), expected, WindowNumbers::as_in_trace);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedTraces, RealTrace, ::testing::ValuesIn(kExpected), trace_test_name);
+
+// ---- the counts in test/data/traces/SOURCES.md -------------------------------------------------------
+
+std::map<std::string, std::size_t> launch_names(const Timeline& t) {
+  std::map<std::string, std::size_t> names;
+  for (const auto& call : t.launches) ++names[call.name];
+  return names;
+}
+
+std::size_t count_kind(const Timeline& t, DeviceOpKind kind) {
+  return static_cast<std::size_t>(std::count_if(t.ops.begin(), t.ops.end(), [&](const DeviceOp& op) { return op.kind == kind; }));
+}
+
+TEST(SourcesMd, AlexNetCounts) {
+  const KinetoTrace trace = read_or_fail("benchmark_result_493459_1694039959_trace.json.gz");
+  const Timeline& t = trace.timeline;
+  EXPECT_EQ(trace.stats.events, 1348u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::kernel), 79u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::memcpy), 16u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::memset), 3u);
+  const auto names = launch_names(t);
+  EXPECT_EQ(names.at("cudaLaunchKernel"), 79u);
+  EXPECT_EQ(names.at("cudaMemcpyAsync"), 16u);
+  EXPECT_EQ(names.at("cudaMemsetAsync"), 5u);
+  EXPECT_EQ(names.size(), 3u);
+  std::set<std::int64_t> kernel_streams;
+  for (const auto& op : t.ops) {
+    if (op.kind == DeviceOpKind::kernel) kernel_streams.insert(op.stream);
+  }
+  EXPECT_EQ(kernel_streams, (std::set<std::int64_t>{7, 20}));
+  EXPECT_FALSE(trace.iterations_from_profiler_steps);  // "No ProfilerStep"
+  ASSERT_EQ(t.iterations.size(), 1u);
+  EXPECT_EQ(trace.device_name, "NVIDIA A100-PG509-200");
+}
+
+TEST(SourcesMd, NcclCounts) {
+  const KinetoTrace trace = read_or_fail("nccl_data.json.gz");
+  const Timeline& t = trace.timeline;
+  EXPECT_EQ(trace.stats.events, 40573u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::kernel), 2700u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::memcpy), 960u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::memset), 114u);
+  const auto names = launch_names(t);
+  EXPECT_EQ(names.at("cudaLaunchKernel"), 2550u);
+  EXPECT_EQ(names.at("cudaLaunchKernelExC"), 150u);
+  std::set<std::int64_t> kernel_streams;
+  for (const auto& op : t.ops) {
+    if (op.kind == DeviceOpKind::kernel) kernel_streams.insert(op.stream);
+  }
+  EXPECT_EQ(kernel_streams, (std::set<std::int64_t>{7, 40}));
+  ASSERT_EQ(t.iterations.size(), 3u);  // ProfilerStep#4..6
+  EXPECT_EQ(t.iterations[0].index, 4);
+  EXPECT_EQ(t.iterations[1].index, 5);
+  EXPECT_EQ(t.iterations[2].index, 6);
+  EXPECT_TRUE(trace.iterations_from_profiler_steps);
+}
+
+// ---- the tiny torch.compile trace, by hand ----------------------------------------------------------
+
+TEST(TritonExampleByHand, OneTritonKernelLaunchedByTheDriverApi) {
+  const KinetoTrace trace = read_or_fail("triton_example.json.gz");
+  const Timeline& t = trace.timeline;
+  EXPECT_EQ(trace.stats.events, 71u);
+  // One kernel of 1.76 us: ts 2413669097444.592 us, dur 1.76 us, stream 7, correlation 35.
+  ASSERT_EQ(t.ops.size(), 1u);
+  EXPECT_EQ(t.ops[0].name, "triton_poi_fused_add_cos_sin_0");
+  EXPECT_EQ(t.ops[0].start_ns, 2413669097444592);
+  EXPECT_EQ(t.ops[0].end_ns - t.ops[0].start_ns, 1760);
+  EXPECT_EQ(t.ops[0].stream, 7);
+  // The Triton launcher's cpu_op (args.stream = 0) is not GPU work; the launch is cuLaunchKernel
+  // (cuda_driver, 47.768 us); cudaDeviceSynchronize is a sync, not a launch.
+  ASSERT_EQ(t.launches.size(), 1u);
+  EXPECT_EQ(t.launches[0].name, "cuLaunchKernel");
+  EXPECT_EQ(t.launches[0].end_ns - t.launches[0].start_ns, 47768);
+  EXPECT_EQ(t.launches[0].correlation, 35u);
+  ASSERT_EQ(t.syncs.size(), 1u);
+  EXPECT_EQ(t.syncs[0].name, "cudaDeviceSynchronize");
+
+  // ProfilerStep#1 starts at 2413669096090.1 us; its 13.3 s duration runs past the recording, whose
+  // last event is "Record Window End" at 2413669097927.433 us: the window is cut there.
+  ASSERT_EQ(t.iterations.size(), 1u);
+  EXPECT_EQ(t.iterations[0].start_ns, 2413669096090100);
+  EXPECT_EQ(t.iterations[0].end_ns, 2413669097927433);
+
+  const PathBreakdown split = analyze_timeline(t);
+  ASSERT_EQ(split.iterations.size(), 1u);
+  const IterationBreakdown& it = split.iterations[0];
+  EXPECT_EQ(it.gpu.busy_ns, 1760);
+  EXPECT_EQ(it.gpu.idle.head_ns, 2413669097444592 - 2413669096090100);  // 1354.492 us
+  EXPECT_EQ(it.gpu.idle.tail_ns, 2413669097927433 - 2413669097446352);  // 481.081 us
+  EXPECT_EQ(it.gpu.idle.host_bound_ns + it.gpu.idle.other_ns, 0);      // one kernel: no gaps
+  EXPECT_EQ(it.launches, 1u);
+  // The launch call returned (2413669097446.934 us) after the kernel started: queue delay clipped to 0.
+  ASSERT_EQ(it.queue_delays_ns.size(), 1u);
+  EXPECT_EQ(it.queue_delays_ns[0], 0);
+  EXPECT_EQ(it.queue_delays_clipped, 1u);
+}
+
+}  // namespace
+}  // namespace ohprof

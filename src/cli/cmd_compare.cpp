@@ -1,38 +1,17 @@
 // `ohprof compare`: one model through several deployment paths in one process, interleaved.
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <set>
 
-#include "ohprof/analysis/breakdown.hpp"
-#include "ohprof/base/clock.hpp"
-#include "ohprof/collectors/split_collector.hpp"
+#include <algorithm>
+
 #include "commands.hpp"
 #include "ohprof/base/console.hpp"
-#include "ohprof/output/report_output.hpp"
-#include "ohprof/harness/checkpoint.hpp"
-#include "ohprof/analysis/path_stats.hpp"
-#include "ohprof/harness/interleaved_loop.hpp"
-#include "ohprof/output/json_report.hpp"
-#include "ohprof/harness/nvtx_ranges.hpp"
-#include "ohprof/output/table_printer.hpp"
-#if defined(OHPROF_WITH_TORCH) && defined(OHPROF_WITH_PYTHON)
-#include "ohprof/runtimes/aoti_runner.hpp"
-#include "ohprof/runtimes/python_session.hpp"
-#endif
 
 namespace ohprof {
 namespace {
 
-constexpr const char* kDefaultModel = "torchvision.models:resnet18";
-constexpr const char* kDefaultInput = "1,3,224,224";
-constexpr const char* kKnownPaths[] = {"aoti", "eager", "compile", "compile:reduce-overhead",
-                                       "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper"};
-
-struct CompareOptions {
+struct CompareFlags {
   std::string model;
   std::vector<std::string> inputs;
   std::string exported;
@@ -54,51 +33,16 @@ struct CompareOptions {
   bool no_cupti = false;
 };
 
-// Forwards one path's iteration events to the shared collector, tagging path p's iteration i as
-// p * kIterationsPerPath + i so that the collection can be split per path afterwards.
-class PathTaggedObserver final : public IterationObserver {
- public:
-  PathTaggedObserver(IterationObserver* inner, std::int64_t path_index)
-      : m_inner(inner), m_base(path_index * kIterationsPerPath), m_first(path_index == 0) {}
-  // The interleaved loop begins every path's measurement in path order and ends them in reverse, so
-  // path 0's begin and end bracket all of them: only those reach the shared collector.
-  void on_measurement_begin() override {
-    if (m_first) m_inner->on_measurement_begin();
-  }
-  void on_measurement_end() override {
-    if (m_first) m_inner->on_measurement_end();
-  }
-  void on_iteration_begin(std::int64_t index, bool warmup) override { m_inner->on_iteration_begin(m_base + index, warmup); }
-  void on_iteration_end(std::int64_t index, bool warmup) override { m_inner->on_iteration_end(m_base + index, warmup); }
-
- private:
-  IterationObserver* m_inner;
-  std::int64_t m_base;
-  bool m_first;
-};
-
-std::string default_cache_dir() {
-  if (const char* dir = std::getenv("OHPROF_CACHE"); dir != nullptr && dir[0] != '\0') {
-    return std::string(dir) + "/artifacts";
-  }
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] != '\0') {
-    return std::string(xdg) + "/ohprof/artifacts";
-  }
-  const char* home = std::getenv("HOME");
-  return std::string(home != nullptr ? home : "/tmp") + "/.cache/ohprof/artifacts";
-}
-
 Result<std::vector<std::string>> parse_paths(const std::string& text) {
+  const std::vector<std::string>& known = known_compare_paths();
   std::vector<std::string> paths;
   std::size_t pos = 0;
   while (pos <= text.size()) {
     const std::size_t comma = text.find(',', pos);
     std::string name = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    const auto known = std::find(std::begin(kKnownPaths), std::end(kKnownPaths), name);
-    if (known == std::end(kKnownPaths)) {
-      return make_error(ExitCode::usage_error,
-                        fmt::format("unknown path '{}' in --paths; use a comma-separated list of {}", name,
-                                    fmt::join(kKnownPaths, ", ")));
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      return make_error(ExitCode::usage_error, fmt::format("unknown path '{}' in --paths; use a comma-separated list of {}",
+                                                           name, fmt::join(known, ", ")));
     }
     if (std::find(paths.begin(), paths.end(), name) != paths.end()) {
       return make_error(ExitCode::usage_error, fmt::format("path '{}' is listed twice in --paths", name));
@@ -110,358 +54,83 @@ Result<std::vector<std::string>> parse_paths(const std::string& text) {
   return paths;
 }
 
-Status validate(const CompareOptions& o) {
-  if (o.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
-  if (o.min_runs < 1) return make_error(ExitCode::usage_error, "--min-runs must be at least 1");
-  if (o.max_runs < o.min_runs) return make_error(ExitCode::usage_error, "--max-runs must be at least --min-runs");
-  if (o.min_time_s < 0 || o.time_limit_s <= 0) {
-    return make_error(ExitCode::usage_error, "--min-time must be 0 or more and --time-limit positive (seconds)");
+Result<CheckMode> parse_check_mode(const std::string& text) {
+  for (CheckMode mode : {CheckMode::warn, CheckMode::strict, CheckMode::off}) {
+    if (text == to_string(mode)) return mode;
   }
-  if (o.max_rse <= 0) return make_error(ExitCode::usage_error, "--max-rse must be positive (0.01 is 1%)");
-  if (o.check_outputs != "warn" && o.check_outputs != "strict" && o.check_outputs != "off") {
-    return make_error(ExitCode::usage_error, "--check-outputs must be warn, strict or off");
-  }
-  if (!o.model.empty() && !o.exported.empty()) {
-    return make_error(ExitCode::usage_error, "give --model or --exported, not both");
-  }
-  if (!o.aoti.empty() && o.exported.empty()) {
-    return make_error(ExitCode::usage_error, "--aoti needs --exported (the program the package was built from)");
-  }
-  for (const auto* file : {&o.exported, &o.aoti}) {
-    if (!file->empty() && !std::filesystem::exists(*file)) {
-      return make_error(ExitCode::file_not_found, fmt::format("'{}' does not exist; check the path", *file));
-    }
-  }
-  return ok_status();
+  return make_error(ExitCode::usage_error, "--check-outputs must be warn, strict or off");
 }
 
-
-#if defined(OHPROF_WITH_TORCH) && defined(OHPROF_WITH_PYTHON)
-
-// Pass 2: every path again, interleaved, a fixed number of iterations, with one activity collector
-// for all paths (path p's iteration i tagged p * kIterationsPerPath + i). The collection is split per
-// path and analysed; kernel sets are diffed against the first path; each path's collector cost is the
-// ratio of this pass's median wall time to pass 1's.
-void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
-                    const std::string& device) {
-  std::unique_ptr<SplitCollector> collector = SplitCollector::start(SplitCollectorOptions{device, options.no_cupti});
-  if (collector->observer() == nullptr) {
-    for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
-    console::progress("device split unavailable: " + collector->unavailable_reason());
-    return;
+Status compare(const CompareFlags& flags, const Invocation& invocation) {
+  CompareOptions options;
+  auto check = parse_check_mode(flags.check_outputs);
+  if (!check.ok()) return check.error();
+  options.check_outputs = *check;
+  auto paths = parse_paths(flags.paths);
+  if (!paths.ok()) return paths.error();
+  options.paths = *paths;
+  auto device = parse_device_request(flags.device);
+  if (!device.ok()) return device.error();
+  options.device = *device;
+  for (const auto& text : flags.inputs) {
+    if (auto spec = parse_input_spec(text); !spec.ok()) return spec.error();
   }
-  report.context.cupti_version = collector_cupti_version();
-  std::size_t fewest = SIZE_MAX;
-  for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());
-  const int runs = static_cast<int>(std::clamp<std::size_t>(fewest, 1, 100));
-  std::vector<std::unique_ptr<PathTaggedObserver>> tagged;
-  std::vector<InterleavedPath> paths = plain_paths;
-  for (std::size_t p = 0; p < paths.size(); ++p) {
-    tagged.push_back(std::make_unique<PathTaggedObserver>(collector->observer(), static_cast<std::int64_t>(p)));
-    paths[p].observers.push_back(tagged.back().get());
-  }
-  AdaptiveStopping stopping;
-  stopping.warmup = 1;
-  stopping.min_runs = runs;
-  stopping.max_runs = runs;
-  stopping.min_time_s = 0;
-  stopping.max_rse = 1e9;
-  stopping.time_limit_s = options.time_limit_s;
-  console::progress(fmt::format("measuring the device split with {}: {} iterations per path",
-                                collector->collector_name(), runs));
-  InterleavedResult measured;
-  Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
-  std::vector<IterationWindow> windows;
-  for (std::size_t p = 0; p < measured.paths.size(); ++p) {
-    for (const auto& window : measured.paths[p].iterations) {
-      windows.push_back(IterationWindow{static_cast<std::int64_t>(p) * kIterationsPerPath + window.index,
-                                        window.start_ns, window.end_ns});
-    }
-  }
-  auto collection = collector->finish(windows);
-  if (!status.ok() || !collection.ok()) {
-    const std::string reason = !status.ok() ? status.error().message : collection.error().message;
-    for (auto& path : report.paths) path.split_unavailable_reason = reason;
-    return;
-  }
-  report.interrupted = report.interrupted || measured.interrupted;
-  for (const auto& warning : collection->warnings) add_warning(report, warning);
-  for (std::size_t p = 0; p < report.paths.size(); ++p) {
-    const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
-    PathResult& path = report.paths[p];
-    path.breakdown = analyze_timeline(select_iterations(collection->timeline, first, first + kIterationsPerPath - 1));
-    path.split_collector = collection->collector;
-    path.collector_cost = make_collector_cost(collector->collector_name(), path.wall_ns, measured.paths[p].wall_ns());
-    if (collection->collector == "record_function" && path.name == "aoti") {
-      auto attribution = attribute_package_kernels(path.artifact, collection->cpu_events, first, first + kIterationsPerPath - 1);
-      if (attribution.ok()) {
-        path.kernel_attribution = attribution->summary;
-        if (!attribution->warning.empty()) add_warning(report, attribution->warning);
-      } else {
-        add_warning(report, "kernel attribution: " + attribution.error().message);
-      }
-    }
-  }
-  for (std::size_t p = 1; p < report.paths.size(); ++p) {
-    report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,
-                                                   report.paths[0].name, report.paths[p].name));
-  }
+  if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "compare");
+  console::start("compare", flags.quiet);
+  options.model = flags.model;
+  options.inputs = flags.inputs;
+  options.exported = flags.exported;
+  options.aoti = flags.aoti;
+  options.stopping = AdaptiveStopping{flags.warmup, flags.min_runs, flags.max_runs, flags.min_time_s, flags.max_rse,
+                                      flags.time_limit_s};
+  options.cache_dir = flags.cache_dir;
+  options.seed = flags.seed;
+  options.kernel_profile = flags.kernel_profile;
+  options.no_cupti = flags.no_cupti;
+  options.checkpoint_path = flags.export_json;
+  options.argv = invocation.argv;
+  return emit_outcome(compare_paths(options, *invocation.runtime), flags.export_json, flags.quiet);
 }
-
-Status run_compare(const CompareOptions& options, const Invocation& invocation) {
-  console::start("compare", options.quiet);
-  if (Status valid = validate(options); !valid.ok()) return valid;
-  auto path_names = parse_paths(options.paths);
-  if (!path_names.ok()) return path_names.error();
-  auto device_request = parse_device_request(options.device);
-  if (!device_request.ok()) return device_request.error();
-  std::vector<InputSpec> specs;
-  for (const auto& text : options.inputs) {
-    auto spec = parse_input_spec(text);
-    if (!spec.ok()) return spec.error();
-    specs.push_back(*spec);
-  }
-  const TorchRuntimeInfo torch_info = torch_runtime_info();
-  std::string device = "cpu";
-  if (device_request->kind == DeviceRequest::Kind::cuda) {
-    if (!torch_info.cuda_available) {
-      return make_error(ExitCode::device_unavailable, "--device cuda but no CUDA device is available here; use --device cpu");
-    }
-    if (device_request->index != 0) {
-      return make_error(ExitCode::usage_error, "compare runs on cuda:0; choose the GPU with CUDA_VISIBLE_DEVICES");
-    }
-    device = "cuda";
-  } else if (device_request->kind == DeviceRequest::Kind::automatic && torch_info.cuda_available) {
-    device = "cuda";
-  }
-
-  Report report;
-  report.kind = "compare";
-  report.context = make_base_context(invocation.argv);
-  report.context.torch_version = torch_info.torch_version;
-  report.context.cpu_threads = torch_info.intra_op_threads;
-  report.config.warmup = options.warmup;
-  report.config.seed = options.seed;
-  report.config.compare = CompareConfig{*path_names, options.min_runs, options.max_runs, options.min_time_s,
-                                        options.max_rse, options.time_limit_s, options.check_outputs};
-
-  ModelSessionOptions session_options;
-  session_options.model = options.model;
-  session_options.exported = options.exported;
-  session_options.aoti = options.aoti;
-  session_options.inputs = options.inputs;
-  if (options.model.empty() && options.exported.empty()) {
-    session_options.model = kDefaultModel;
-    if (session_options.inputs.empty()) session_options.inputs = {kDefaultInput};
-  }
-  session_options.device = device;
-  session_options.seed = options.seed;
-  session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
-  session_options.kernel_profile = options.kernel_profile;
-  session_options.argv = invocation.argv;
-  console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
-             session_options.model.empty() ? options.exported : session_options.model, device));
-  auto session = ModelSession::open(session_options);
-  if (!session.ok()) return session.error();
-  const ArtifactInfo artifacts = (*session)->artifacts();
-  report.artifacts = ArtifactSummary{session_options.model, artifacts.exported_program, artifacts.aoti_package,
-                                     artifacts.cached, artifacts.export_ns, artifacts.aoti_compile_ns};
-  std::vector<InputSpec> session_specs;
-  for (const auto& text : (*session)->input_texts()) {
-    auto spec = parse_input_spec(text);
-    if (!spec.ok()) return spec.error();
-    session_specs.push_back(*spec);
-    report.config.inputs.push_back(input_spec_text(*spec));
-  }
-
-  // Build every path: the AOTI package through LibTorch, the others in Python.
-  std::vector<std::unique_ptr<PathRunner>> runners;
-  for (const auto& name : *path_names) {
-    console::progress("building path " + name);
-    if (name == "aoti") {
-      AotiLoadOptions load;
-      load.package_path = artifacts.aoti_package;
-      load.device = device == "cuda" ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
-      load.inputs = session_specs;
-      load.tensors = (*session)->inputs();
-      auto runner = AotiRunner::load(load);
-      if (!runner.ok()) return runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path));
-      report.context.device = (*runner)->device();
-      for (const auto& w : (*runner)->warnings()) add_warning(report, w);
-      runners.push_back(std::move(*runner));
-    } else {
-      auto runner = (*session)->make_python_path(name);
-      if (!runner.ok()) return runner.error();
-      runners.push_back(std::move(*runner));
-    }
-  }
-  if (report.context.device.type.empty() || report.context.device.name.empty()) {
-    report.context.device = DeviceDescription{device, device == "cuda" ? 0 : -1, device == "cuda" ? "CUDA device" : ""};
-  }
-
-  for (const auto& runner : runners) {
-    PathResult path;
-    path.name = runner->name();
-    path.artifact = path.name == "aoti" ? artifacts.aoti_package : artifacts.exported_program;
-    path.load_ns = runner->build_ns();
-    report.paths.push_back(std::move(path));
-  }
-
-  // Output check against eager (or the first path).
-  bool mismatch = false;
-  if (options.check_outputs != "off" && runners.size() > 1) {
-    std::size_t reference = 0;
-    for (std::size_t i = 0; i < runners.size(); ++i) {
-      if (runners[i]->name() == "eager") reference = i;
-    }
-    for (std::size_t i = 0; i < runners.size(); ++i) {
-      if (i == reference) continue;
-      const OutputCheck check = (*session)->check_outputs(runners[reference]->name(), *runners[reference]->first_outputs(),
-                                                          *runners[i]->first_outputs());
-      report.paths[i].output_check = PathOutputCheck{check.reference, check.passed, check.max_abs_diff,
-                                                     check.max_rel_diff, check.atol, check.rtol, check.detail};
-      if (!check.passed) {
-        mismatch = true;
-        add_warning(report,
-             fmt::format("OUTPUTS DIFFER: path {} does not match {} ({}); its timings compare different "
-                         "computations",
-                         runners[i]->name(), check.reference, check.detail.empty() ? "outside tolerance" : check.detail));
-      }
-    }
-  }
-  if (mismatch && options.check_outputs == "strict") {
-    (void)emit_report(report, options.export_json, /*quiet=*/true);  // the checks are in the warnings
-    return make_error(ExitCode::output_mismatch,
-                      "paths disagree on the outputs (--check-outputs strict); see the warnings above");
-  }
-
-  // Pass 1: the headline wall times, interleaved, with NVTX ranges only.
-  std::vector<std::unique_ptr<NvtxRanges>> nvtx;
-  std::vector<InterleavedPath> paths;
-  for (auto& runner : runners) {
-    PathRunner* raw = runner.get();
-    nvtx.push_back(std::make_unique<NvtxRanges>(raw->name()));
-    paths.push_back(InterleavedPath{raw->name(), [raw] { return raw->run_once(); }, {nvtx.back().get()},
-                                    [raw] { raw->enter(); }, [raw] { raw->leave(); }});
-  }
-  AdaptiveStopping stopping;
-  stopping.warmup = options.warmup;
-  stopping.min_runs = options.min_runs;
-  stopping.max_runs = options.max_runs;
-  stopping.min_time_s = options.min_time_s;
-  stopping.max_rse = options.max_rse;
-  stopping.time_limit_s = options.time_limit_s;
-  console::progress(fmt::format("measuring {} in interleaved rounds (at most {:.0f} s)",
-             fmt::join(*path_names, ", "), options.time_limit_s));
-
-  const auto fill = [&](const InterleavedResult& measured) {
-    for (std::size_t i = 0; i < report.paths.size(); ++i) {
-      PathResult& path = report.paths[i];
-      path.warmup_ns = measured.paths[i].warmup_ns;
-      path.wall_ns = measured.paths[i].wall_ns();
-      path.wall = summarize_ns(path.wall_ns);
-      path.stop_reason = measured.stop_reason;
-    }
-    report.stop_reason = measured.stop_reason;
-    report.interrupted = measured.interrupted;
-    report.ratios = ratios_against_fastest(report.paths);
-  };
-  // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
-  // before the split pass, so a killed run still leaves its data.
-  ReportCheckpoint checkpoint(options.export_json);
-  const auto write_checkpoint = [&](const InterleavedResult& so_far, bool timing_done) {
-    checkpoint.write([&] {
-      fill(so_far);
-      Report partial = report;
-      for (auto& path : partial.paths) {
-        if (!timing_done) path.stop_reason = kCheckpointStopReason;
-        path.split_unavailable_reason = kSplitPendingReason;
-      }
-      return partial;
-    });
-  };
-  InterleavedResult measured;
-  Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns, [&](const InterleavedResult& partial) {
-    if (checkpoint.due()) write_checkpoint(partial, false);
-  });
-  fill(measured);
-  if (status.ok() && !measured.interrupted) {
-    write_checkpoint(measured, true);
-    measure_splits(report, paths, options, device);
-  } else {
-    for (auto& path : report.paths) path.split_unavailable_reason = "measurement stopped before the split pass";
-  }
-  if (!status.ok()) {
-    report.warnings.push_back("stopped early: " + status.error().message);
-    (void)emit_report(report, options.export_json, options.quiet);
-    return status;
-  }
-  if (measured.stop_reason.rfind("converged", 0) != 0 && measured.stop_reason != "interrupted") {
-    add_warning(report, fmt::format("stopped before the criteria were met: {}; raise --time-limit or --max-runs, or "
-                             "loosen --max-rse", measured.stop_reason));
-  }
-  for (const auto& path : report.paths) {
-    if (const std::string hint = slow_first_run_hint(path); !hint.empty()) add_warning(report, hint);
-    if (path.wall.outliers > 0) {
-      add_warning(report, fmt::format("path {}: {} of {} iterations are statistical outliers; close other programs or "
-                               "raise --warmup", path.name, path.wall.outliers, path.wall.count));
-    }
-  }
-  return emit_report(report, options.export_json, options.quiet);
-}
-#endif
 
 }  // namespace
 
 Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
-  auto options = std::make_shared<CompareOptions>();
+  auto flags = std::make_shared<CompareFlags>();
   CLI::App* app = parent.add_subcommand(
       "compare", "Run one model through several deployment paths (aoti, torch.compile modes, eager) in one "
                  "process and compare them; with no model, the bundled ResNet-18 at [1, 3, 224, 224]");
-  app->add_option("--model", options->model, "Model as module:factory (default torchvision.models:resnet18)");
-  app->add_option("--input", options->inputs, "Input SHAPE[:DTYPE], once per model input (default 1,3,224,224)")
+  app->add_option("--model", flags->model, "Model as module:factory (default torchvision.models:resnet18)");
+  app->add_option("--input", flags->inputs, "Input SHAPE[:DTYPE], once per model input (default 1,3,224,224)")
       ->take_all();
-  app->add_option("--exported", options->exported, "A saved torch.export program (.pt2) instead of --model");
-  app->add_option("--aoti", options->aoti, "A prebuilt AOTI package of the --exported program");
-  app->add_option("--paths", options->paths,
+  app->add_option("--exported", flags->exported, "A saved torch.export program (.pt2) instead of --model");
+  app->add_option("--aoti", flags->aoti, "A prebuilt AOTI package of the --exported program");
+  app->add_option("--paths", flags->paths,
                   "Comma-separated paths: aoti, compile, compile:reduce-overhead, "
                   "compile:max-autotune-no-cudagraphs, compile:cpp-wrapper, eager")
       ->capture_default_str();
-  app->add_option("--device", options->device, "auto, cpu or cuda (auto: CUDA when present)")->capture_default_str();
-  app->add_option("--warmup", options->warmup, "Warm-up iterations per path")->capture_default_str();
-  app->add_option("--min-runs", options->min_runs, "Measured iterations per path, at least")->capture_default_str();
-  app->add_option("--max-runs", options->max_runs, "Measured iterations per path, at most")->capture_default_str();
-  app->add_option("--min-time", options->min_time_s, "Measured seconds per path, at least")->capture_default_str();
-  app->add_option("--max-rse", options->max_rse,
+  app->add_option("--device", flags->device, "auto, cpu or cuda (auto: CUDA when present)")->capture_default_str();
+  app->add_option("--warmup", flags->warmup, "Warm-up iterations per path")->capture_default_str();
+  app->add_option("--min-runs", flags->min_runs, "Measured iterations per path, at least")->capture_default_str();
+  app->add_option("--max-runs", flags->max_runs, "Measured iterations per path, at most")->capture_default_str();
+  app->add_option("--min-time", flags->min_time_s, "Measured seconds per path, at least")->capture_default_str();
+  app->add_option("--max-rse", flags->max_rse,
                   "Stop when each path's relative standard error of the mean is at most this (0.01 = 1%)")
       ->capture_default_str();
-  app->add_option("--time-limit", options->time_limit_s, "Seconds for the whole measurement, at most")
+  app->add_option("--time-limit", flags->time_limit_s, "Seconds for the whole measurement, at most")
       ->capture_default_str();
-  app->add_option("--check-outputs", options->check_outputs,
+  app->add_option("--check-outputs", flags->check_outputs,
                   "warn: a loud warning when a path's outputs differ from eager's; strict: an error (exit 10); off")
       ->capture_default_str();
-  app->add_option("--cache-dir", options->cache_dir, "Where exported programs and AOTI packages are kept "
-                                                      "(default ~/.cache/ohprof/artifacts)");
-  app->add_option("--seed", options->seed, "Seed for the random inputs")->capture_default_str();
-  app->add_flag("--kernel-profile", options->kernel_profile,
+  app->add_option("--cache-dir", flags->cache_dir, "Where exported programs and AOTI packages are kept "
+                                                    "(default ~/.cache/ohprof/artifacts)");
+  app->add_option("--seed", flags->seed, "Seed for the random inputs")->capture_default_str();
+  app->add_flag("--kernel-profile", flags->kernel_profile,
                 "Compile CPU kernels with cpp.enable_kernel_profile (for the CPU split)");
-  app->add_option("--export-json", options->export_json, "Write the JSON report to FILE ('-' for stdout)");
-  app->add_flag("--quiet", options->quiet, "Do not print the table or progress");
-  app->add_flag("--no-cupti", options->no_cupti,
+  app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
+  app->add_flag("--quiet", flags->quiet, "Do not print the table or progress");
+  app->add_flag("--no-cupti", flags->no_cupti,
                 "Do not use CUPTI (NVTX ranges and host timing only; for runs under Nsight Systems)");
-  Subcommand sub;
-  sub.app = app;
-#if defined(OHPROF_WITH_TORCH) && defined(OHPROF_WITH_PYTHON)
-  sub.run = [options, &invocation] { return run_compare(*options, invocation); };
-#else
-  (void)invocation;
-  sub.run = [options] {  // the options must outlive parsing: CLI11 writes into them
-    return make_error(ExitCode::usage_error,
-                      "this ohprof was built without LibTorch and Python (OHPROF_WITH_TORCH/OHPROF_WITH_PYTHON=OFF); "
-                      "rebuild with them to compare paths");
-  };
-#endif
-  return sub;
+  return Subcommand{app, [flags, &invocation] { return compare(*flags, invocation); }};
 }
 
 }  // namespace ohprof

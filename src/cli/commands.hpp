@@ -1,11 +1,13 @@
 #pragma once
-// Subcommands: one file each (src/cmd_<name>.cpp). Each registers its flags on the parent app and
-// returns the function main() calls when that subcommand was chosen.
+// Subcommands: one file each (src/cli/cmd_<name>.cpp). Each registers its flags on the parent app and
+// returns the function run_cli() calls when that subcommand was chosen. That function turns the flags
+// into the session's options, calls the session and hands what it returns to emit_outcome.
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/session/session.hpp"
 
 namespace CLI {
 class App;
@@ -18,13 +20,27 @@ struct Subcommand {
   std::function<Status()> run;
 };
 
-// argv as the user typed it, for the report's context block.
 struct Invocation {
-  std::vector<std::string> argv;
+  std::vector<std::string> argv;  // as the user typed it, for the report's context block
+  // The model runtimes and collectors, in the measuring binary (ohprof-measure); null in the
+  // torch-free front, which hands `run` and `compare` to that binary (delegate_to_measuring_binary).
+  const Runtime* runtime = nullptr;
 };
 
 Subcommand add_run_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation);
+
+// The whole command line: parse, run the chosen subcommand, report an error once; the exit code.
+int run_cli(int argc, char** argv, const Runtime* runtime);
+
+// The table and the JSON report of what a session returned (when it returned one), then its status.
+Status emit_outcome(SessionOutcome outcome, const std::string& export_json, bool quiet);
+
+// The front's `run` and `compare`: replaces this process with the measuring binary, ohprof-measure,
+// with the same command line (so the user's signals and the exit code reach it unchanged). It is found
+// beside this executable, or in ../libexec/ohprof/. Returns only when it cannot be executed, with an
+// error that says what is missing.
+Status delegate_to_measuring_binary(const Invocation& invocation, const std::string& command);
 
 }  // namespace ohprof

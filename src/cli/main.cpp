@@ -1,56 +1,6 @@
 // ohprof: why does my model run faster as an AOTInductor package than under torch.compile?
-#include <CLI/CLI.hpp>
-#include <fmt/core.h>
-
-#include <cstdio>
-#include <exception>
-#include <vector>
-
-#include "ohprof/base/build_info.hpp"
+// The front: every command's flags, and `analyze` itself; it loads no LibTorch, CPython or CUDA
+// library, and hands `run` and `compare` to ohprof-measure (measure_main.cpp).
 #include "commands.hpp"
-#include "ohprof/base/interrupt.hpp"
 
-int main(int argc, char** argv) {
-  using namespace ohprof;
-  Invocation invocation;
-  invocation.argv.assign(argv, argv + argc);
-
-  CLI::App app{"ohprof: measure where a PyTorch model's time goes, per deployment path"};
-  app.set_version_flag("--version", std::string(ohprof_version()) + " (" + ohprof_git_sha() + ")");
-  app.require_subcommand(1);
-
-  std::vector<Subcommand> subcommands;
-  subcommands.push_back(add_run_command(app, invocation));
-  subcommands.push_back(add_compare_command(app, invocation));
-  subcommands.push_back(add_analyze_command(app, invocation));
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "ohprof: error: {}; run 'ohprof --help' or 'ohprof <command> --help' for usage\n", e.what());
-    return to_int(ExitCode::usage_error);
-  }
-
-  install_interrupt_handler();
-  for (const Subcommand& sub : subcommands) {
-    if (sub.app == nullptr || !sub.app->parsed()) continue;
-    try {
-      Status status = sub.run();
-      if (!status.ok()) {
-        fmt::print(stderr, "ohprof {}: error: {}\n", sub.app->get_name(), status.error().message);
-        return to_int(status.error().code);
-      }
-      return to_int(interrupt_requested() ? ExitCode::interrupted : ExitCode::success);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "ohprof {}: internal error: {}\n", sub.app->get_name(), e.what());
-      return to_int(ExitCode::internal_error);
-    }
-  }
-  return to_int(ExitCode::usage_error);
-}
+int main(int argc, char** argv) { return ohprof::run_cli(argc, argv, /*runtime=*/nullptr); }

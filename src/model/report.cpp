@@ -8,6 +8,15 @@
 
 namespace ohprof {
 
+const char* to_string(CheckMode mode) {
+  switch (mode) {
+    case CheckMode::warn: return "warn";
+    case CheckMode::strict: return "strict";
+    case CheckMode::off: return "off";
+  }
+  return "warn";
+}
+
 std::string utc_timestamp_now() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};

@@ -179,7 +179,7 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
   return json{{"paths", config->paths},           {"min_runs", config->min_runs},
               {"max_runs", config->max_runs},     {"min_time_s", config->min_time_s},
               {"max_rse", config->max_rse},       {"time_limit_s", config->time_limit_s},
-              {"check_outputs", config->check_outputs}};
+              {"check_outputs", to_string(config->check_outputs)}};
 }
 
 json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {

@@ -129,7 +129,7 @@ class PythonPathRunner final : public PathRunner {
 
 class PythonModelSession final : public ModelSession {
  public:
-  PythonModelSession(py::object session, ArtifactInfo artifacts, std::vector<std::string> input_texts,
+  PythonModelSession(py::object session, ArtifactSummary artifacts, std::vector<std::string> input_texts,
                      TensorBundlePtr inputs)
       : m_session(std::move(session)),
         m_artifacts(std::move(artifacts)),
@@ -145,7 +145,7 @@ class PythonModelSession final : public ModelSession {
     m_session = py::object();
   }
 
-  [[nodiscard]] ArtifactInfo artifacts() const override { return m_artifacts; }
+  [[nodiscard]] ArtifactSummary artifacts() const override { return m_artifacts; }
   [[nodiscard]] std::vector<std::string> input_texts() const override { return m_input_texts; }
   [[nodiscard]] TensorBundlePtr inputs() const override { return m_inputs; }
 
@@ -161,10 +161,10 @@ class PythonModelSession final : public ModelSession {
     }
   }
 
-  OutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
+  PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
                             const TensorBundle& outputs) override {
     py::gil_scoped_acquire gil;
-    OutputCheck check;
+    PathOutputCheck check;
     check.reference = reference_name;
     try {
       py::dict result = m_session.attr("compare")(to_list(reference), to_list(outputs));
@@ -183,7 +183,7 @@ class PythonModelSession final : public ModelSession {
 
  private:
   py::object m_session;
-  ArtifactInfo m_artifacts;
+  ArtifactSummary m_artifacts;
   std::vector<std::string> m_input_texts;
   TensorBundlePtr m_inputs;
   std::optional<c10::InferenceMode> m_inference;
@@ -195,8 +195,6 @@ std::optional<std::int64_t> seconds_to_ns(const py::dict& timings, const char* k
 }
 
 }  // namespace
-
-bool python_paths_available() { return true; }
 
 Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptions& options) {
   if (Status started = start_interpreter(options.argv); !started.ok()) return started.error();
@@ -214,7 +212,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     spec["kernel_profile"] = options.kernel_profile;
     py::object session = helpers.attr("Session")(spec);
 
-    ArtifactInfo artifacts;
+    ArtifactSummary artifacts;
     artifacts.cached = session.attr("cached").cast<bool>();
     py::dict timings = session.attr("timings");
     if (!artifacts.cached) {

@@ -57,7 +57,7 @@ struct CpuCollection {
 class CpuActivityCollector final : public IterationObserver {
  public:
   // Fails (ExitCode::internal_error) when 16 collectors are already alive in this process.
-  // Defined only in builds with LibTorch (OHPROF_WITH_TORCH, library ohprof_torch).
+  // Defined only in builds with LibTorch (OHPROF_WITH_TORCH, library ohprof_collectors).
   static Result<std::unique_ptr<CpuActivityCollector>> create(const CpuCollectorOptions& options = {});
 
   ~CpuActivityCollector() override;  // ends its measurement if still on, frees its ranges

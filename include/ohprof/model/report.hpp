@@ -33,6 +33,10 @@ struct RunContext {
   int cpu_threads = 0;         // intra-op threads LibTorch used
 };
 
+// `compare --check-outputs`: what a path whose outputs differ from the reference's does to the run.
+enum class CheckMode { warn, strict, off };
+const char* to_string(CheckMode mode);  // "warn", "strict", "off": the flag's values and the JSON's
+
 // `compare`: the paths asked for and the adaptive stopping rule (docs/metrics.md, "Stopping").
 struct CompareConfig {
   std::vector<std::string> paths;
@@ -41,7 +45,7 @@ struct CompareConfig {
   double min_time_s = 0;
   double max_rse = 0;
   double time_limit_s = 0;
-  std::string check_outputs;  // "warn", "strict" or "off"
+  CheckMode check_outputs = CheckMode::warn;
 };
 
 struct RunConfig {

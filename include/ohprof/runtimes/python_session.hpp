@@ -11,6 +11,7 @@
 
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/path_runner.hpp"
+#include "ohprof/model/report.hpp"
 
 namespace ohprof {
 
@@ -26,41 +27,20 @@ struct ModelSessionOptions {
   std::vector<std::string> argv;    // for Python's sys.argv
 };
 
-// What building the artifacts cost (absent when they came from the cache or were given).
-struct ArtifactInfo {
-  bool cached = false;
-  std::optional<std::int64_t> export_ns;
-  std::optional<std::int64_t> aoti_compile_ns;
-  std::string exported_program;
-  std::string aoti_package;
-};
-
-struct OutputCheck {
-  std::string reference;  // the path compared against
-  bool passed = false;
-  std::optional<double> max_abs_diff;
-  std::optional<double> max_rel_diff;
-  double atol = 0;
-  double rtol = 0;
-  std::string detail;     // why it failed, when it did
-};
-
 class ModelSession {
  public:
   // Starts the interpreter (once per process), builds or loads the artifacts, makes the inputs.
   static Result<std::unique_ptr<ModelSession>> open(const ModelSessionOptions& options);
   virtual ~ModelSession() = default;
 
-  [[nodiscard]] virtual ArtifactInfo artifacts() const = 0;
+  // Where the artifacts came from and what building them cost (`model` is left to the caller).
+  [[nodiscard]] virtual ArtifactSummary artifacts() const = 0;
   [[nodiscard]] virtual std::vector<std::string> input_texts() const = 0;  // "1x3x224x224:float32"
   [[nodiscard]] virtual TensorBundlePtr inputs() const = 0;
   // "eager", "compile", "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper".
   virtual Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) = 0;
-  virtual OutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
+  virtual PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
                                     const TensorBundle& outputs) = 0;
 };
-
-// Whether this build embeds Python (OHPROF_WITH_PYTHON).
-bool python_paths_available();
 
 }  // namespace ohprof

@@ -1,0 +1,32 @@
+#pragma once
+// What measuring a model needs from the vendor layers: LibTorch (the AOTI loader), CPython (the
+// torch.compile and eager paths) and the activity collectors (CUPTI, RecordFunction). The session
+// functions take these as values, so they are the same code whether the measuring binary hands them
+// the real adapters (src/cli/measure_main.cpp) or a test hands them fakes; the torch-free `ohprof`
+// front has none and hands `run` and `compare` to the measuring binary instead.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ohprof/base/error.hpp"
+#include "ohprof/collectors/split_collector.hpp"
+#include "ohprof/runtimes/aoti_runner.hpp"
+#include "ohprof/runtimes/python_session.hpp"
+
+namespace ohprof {
+
+struct Runtime {
+  std::function<TorchRuntimeInfo()> torch_info;
+  std::function<Result<std::unique_ptr<AotiRunner>>(const AotiLoadOptions&)> load_aoti;
+  // Empty when the build embeds no Python: `compare` then says so.
+  std::function<Result<std::unique_ptr<ModelSession>>(const ModelSessionOptions&)> open_model;
+  std::function<std::unique_ptr<SplitCollector>(const SplitCollectorOptions&)> start_collector;
+  std::function<std::string()> cupti_version;
+  std::function<Result<PackageAttribution>(const std::string& package_path, const std::vector<CpuEvent>& events,
+                                           std::int64_t first_iteration, std::int64_t last_iteration)>
+      attribute_package_kernels;
+};
+
+}  // namespace ohprof

@@ -1,0 +1,75 @@
+#pragma once
+// The session layer: what each command does, as functions with options in and a report out. The
+// command-line layer only turns flags into these options, calls one of them and hands the report to
+// the printers (output/report_output.hpp).
+//
+//   measure_path:  `ohprof run`: one AOTI package, a timing pass, then a split pass with the activity
+//                  collector, with checkpoints, kernel attribution and hints (docs/metrics.md).
+//   compare_paths: `ohprof compare`: several deployment paths of one model, interleaved.
+//   analyze_trace: `ohprof analyze`: the split of a PyTorch-profiler trace (docs/analyze.md).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ohprof/base/error.hpp"
+#include "ohprof/harness/interleaved_loop.hpp"
+#include "ohprof/model/device_request.hpp"
+#include "ohprof/model/input_spec.hpp"
+#include "ohprof/model/report.hpp"
+#include "ohprof/session/runtime.hpp"
+
+namespace ohprof {
+
+// What a session produced. A session that failed part-way still returns what it measured: `report`
+// is then set together with the error in `status`, and the command writes the report before it
+// reports the error.
+struct SessionOutcome {
+  std::optional<Report> report;
+  Status status = ok_status();
+  bool print_table = true;  // false: write the report file only (the warnings already said it all)
+};
+
+struct MeasureOptions {
+  std::string aoti_package;
+  std::vector<InputSpec> inputs;  // empty: those recorded in the package
+  DeviceRequest device;
+  int warmup = 10;
+  int runs = 50;
+  std::uint64_t seed = 0;
+  int split_runs = 0;  // 0: min(runs, 100)
+  bool no_cupti = false;
+  std::string checkpoint_path;    // the --export-json value: checkpoints go there ("" / "-": none)
+  std::vector<std::string> argv;  // for the report's context
+};
+SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtime);
+
+// The deployment paths `compare` knows, in the order --help lists them.
+const std::vector<std::string>& known_compare_paths();
+
+struct CompareOptions {
+  std::string model;                  // module:factory; with `exported` empty and this empty: the default model
+  std::vector<std::string> inputs;    // --input texts (validated)
+  std::string exported;
+  std::string aoti;
+  std::vector<std::string> paths;     // known_compare_paths() names, each once
+  DeviceRequest device;
+  AdaptiveStopping stopping;
+  CheckMode check_outputs = CheckMode::warn;
+  std::string cache_dir;              // "" : the default (~/.cache/ohprof/artifacts)
+  std::uint64_t seed = 0;
+  bool kernel_profile = false;
+  bool no_cupti = false;
+  std::string checkpoint_path;
+  std::vector<std::string> argv;
+};
+SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime);
+
+struct AnalyzeOptions {
+  std::string trace_path;
+  std::string export_trace;  // "" : no trace export
+  std::vector<std::string> argv;
+};
+SessionOutcome analyze_trace(const AnalyzeOptions& options);
+
+}  // namespace ohprof

@@ -1,0 +1,103 @@
+// `ohprof analyze TRACE.json[.gz]`: the device-time split of a trace PyTorch's profiler already wrote
+// (docs/analyze.md).
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/base/clock.hpp"
+#include "ohprof/output/report_output.hpp"
+#include "ohprof/session/session.hpp"
+#include "ohprof/trace/kineto_reader.hpp"
+#include "ohprof/trace/trace_export.hpp"
+
+namespace ohprof {
+namespace {
+
+// "traces/nccl_data.json.gz" -> "nccl_data".
+std::string path_name_of(const std::string& trace_path) {
+  std::string name = std::filesystem::path(trace_path).filename().string();
+  for (const char* suffix : {".gz", ".json"}) {
+    const std::string s = suffix;
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+      name.resize(name.size() - s.size());
+    }
+  }
+  return name.empty() ? "trace" : name;
+}
+
+// Warnings from the analysis counters that a trace reader cannot see itself.
+std::vector<std::string> analysis_warnings(const PathBreakdown& split, bool from_steps) {
+  std::vector<std::string> out;
+  const AnalysisCounters& a = split.analysis_counters;
+  if (a.ops_outside_iterations > 0) {
+    out.push_back(fmt::format(
+        "{} of {} GPU operations belong to no iteration window{} and are not in the split", a.ops_outside_iterations,
+        a.ops_total, from_steps ? " (launched outside every ProfilerStep)" : ""));
+  }
+  if (a.duplicate_launch_correlations > 0) {
+    out.push_back(fmt::format("{} launch calls share a correlation id with an earlier one; ops join the earliest",
+                              a.duplicate_launch_correlations));
+  }
+  if (a.ops_invalid_interval > 0) {
+    out.push_back(fmt::format("{} GPU operations end before they start and are not in the split", a.ops_invalid_interval));
+  }
+  return out;
+}
+
+}  // namespace
+
+SessionOutcome analyze_trace(const AnalyzeOptions& options) {
+  if (!options.export_trace.empty() && options.export_trace == options.trace_path) {
+    return {std::nullopt,
+            make_error(ExitCode::usage_error, "--export-trace must name a new file, not the trace being analysed")};
+  }
+  const std::int64_t read_start = monotonic_now_ns();
+  auto read = read_kineto_trace(options.trace_path);
+  if (!read.ok()) return {std::nullopt, read.error()};
+  const KinetoTrace& trace = *read;
+  PathBreakdown split = analyze_timeline(trace.timeline);
+  const std::int64_t read_end = monotonic_now_ns();
+
+  Report report;
+  report.kind = "analyze";
+  report.context = make_base_context(options.argv);
+  report.context.device.type = "cuda";
+  report.context.device.index = trace.device_index;
+  report.context.device.name = trace.device_name;
+
+  TraceSource source;
+  source.path = options.trace_path;
+  source.compressed = trace.stats.compressed;
+  source.file_bytes = trace.stats.file_bytes;
+  source.json_bytes = trace.stats.json_bytes;
+  source.events = trace.stats.events;
+  source.events_kept = trace.stats.kept;
+  source.events_ignored = trace.stats.ignored;
+  source.events_skipped = trace.timeline.counters.skipped_events;
+  source.iterations_from = trace.iterations_from_profiler_steps ? "ProfilerStep" : "whole trace";
+  source.read_ns = read_end - read_start;
+  report.trace = source;
+
+  PathResult path;
+  path.name = path_name_of(options.trace_path);
+  path.artifact = options.trace_path;
+  path.load_ns = source.read_ns;
+  for (const auto& iteration : split.iterations) path.wall_ns.push_back(iteration.wall_ns);
+  path.wall = summarize_ns(path.wall_ns);
+  path.stop_reason = "end of trace";
+  report.config.runs = static_cast<int>(path.wall_ns.size());
+
+  for (const auto& warning : trace.warnings) add_warning(report, warning);
+  for (const auto& warning : analysis_warnings(split, trace.iterations_from_profiler_steps)) add_warning(report, warning);
+  path.breakdown = std::move(split);
+  report.paths.push_back(std::move(path));
+
+  Status exported = ok_status();
+  if (!options.export_trace.empty()) {
+    exported = export_trace_with_split(options.trace_path, options.export_trace, trace, *report.paths[0].breakdown);
+  }
+  return {std::move(report), exported};
+}
+
+}  // namespace ohprof

@@ -1,0 +1,346 @@
+// `ohprof compare`: one model through several deployment paths in one process, interleaved
+// (docs/metrics.md, "Interleaving", "Stopping", "Output check").
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/path_stats.hpp"
+#include "ohprof/base/clock.hpp"
+#include "ohprof/base/console.hpp"
+#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/harness/nvtx_ranges.hpp"
+#include "ohprof/output/report_output.hpp"
+#include "ohprof/session/session.hpp"
+#include "session_steps.hpp"
+
+namespace ohprof {
+namespace {
+
+constexpr const char* kDefaultModel = "torchvision.models:resnet18";
+constexpr const char* kDefaultInput = "1,3,224,224";
+
+// Forwards one path's iteration events to the shared collector, tagging path p's iteration i as
+// p * kIterationsPerPath + i so that the collection can be split per path afterwards.
+class PathTaggedObserver final : public IterationObserver {
+ public:
+  PathTaggedObserver(IterationObserver* inner, std::int64_t path_index)
+      : m_inner(inner), m_base(path_index * kIterationsPerPath), m_first(path_index == 0) {}
+  // The interleaved loop begins every path's measurement in path order and ends them in reverse, so
+  // path 0's begin and end bracket all of them: only those reach the shared collector.
+  void on_measurement_begin() override {
+    if (m_first) m_inner->on_measurement_begin();
+  }
+  void on_measurement_end() override {
+    if (m_first) m_inner->on_measurement_end();
+  }
+  void on_iteration_begin(std::int64_t index, bool warmup) override { m_inner->on_iteration_begin(m_base + index, warmup); }
+  void on_iteration_end(std::int64_t index, bool warmup) override { m_inner->on_iteration_end(m_base + index, warmup); }
+
+ private:
+  IterationObserver* m_inner;
+  std::int64_t m_base;
+  bool m_first;
+};
+
+std::string default_cache_dir() {
+  if (const char* dir = std::getenv("OHPROF_CACHE"); dir != nullptr && dir[0] != '\0') {
+    return std::string(dir) + "/artifacts";
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] != '\0') {
+    return std::string(xdg) + "/ohprof/artifacts";
+  }
+  const char* home = std::getenv("HOME");
+  return std::string(home != nullptr ? home : "/tmp") + "/.cache/ohprof/artifacts";
+}
+
+// Pass 2: every path again, interleaved, a fixed number of iterations, with one activity collector
+// for all paths (path p's iteration i tagged p * kIterationsPerPath + i). The collection is split per
+// path and analysed; kernel sets are diffed against the first path; each path's collector cost is the
+// ratio of this pass's median wall time to pass 1's.
+void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
+                    const std::string& device, const Runtime& runtime) {
+  std::unique_ptr<SplitCollector> collector = runtime.start_collector(SplitCollectorOptions{device, options.no_cupti});
+  if (collector->observer() == nullptr) {
+    for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
+    console::progress("device split unavailable: " + collector->unavailable_reason());
+    return;
+  }
+  report.context.cupti_version = runtime.cupti_version();
+  std::size_t fewest = SIZE_MAX;
+  for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());
+  const int runs = static_cast<int>(std::clamp<std::size_t>(fewest, 1, 100));
+  std::vector<std::unique_ptr<PathTaggedObserver>> tagged;
+  std::vector<InterleavedPath> paths = plain_paths;
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    tagged.push_back(std::make_unique<PathTaggedObserver>(collector->observer(), static_cast<std::int64_t>(p)));
+    paths[p].observers.push_back(tagged.back().get());
+  }
+  AdaptiveStopping stopping;
+  stopping.warmup = 1;
+  stopping.min_runs = runs;
+  stopping.max_runs = runs;
+  stopping.min_time_s = 0;
+  stopping.max_rse = 1e9;
+  stopping.time_limit_s = options.stopping.time_limit_s;
+  console::progress(fmt::format("measuring the device split with {}: {} iterations per path",
+                                collector->collector_name(), runs));
+  InterleavedResult measured;
+  Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
+  std::vector<IterationWindow> windows;
+  for (std::size_t p = 0; p < measured.paths.size(); ++p) {
+    for (const auto& window : measured.paths[p].iterations) {
+      windows.push_back(IterationWindow{static_cast<std::int64_t>(p) * kIterationsPerPath + window.index,
+                                        window.start_ns, window.end_ns});
+    }
+  }
+  auto collection = collector->finish(windows);
+  if (!status.ok() || !collection.ok()) {
+    const std::string reason = !status.ok() ? status.error().message : collection.error().message;
+    for (auto& path : report.paths) path.split_unavailable_reason = reason;
+    return;
+  }
+  report.interrupted = report.interrupted || measured.interrupted;
+  for (const auto& warning : collection->warnings) add_warning(report, warning);
+  for (std::size_t p = 0; p < report.paths.size(); ++p) {
+    const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
+    const std::int64_t last = first + kIterationsPerPath - 1;
+    attach_split(report, report.paths[p], *collection, select_iterations(collection->timeline, first, last),
+                 measured.paths[p].wall_ns(), collector->collector_name(), runtime, first, last);
+  }
+  for (std::size_t p = 1; p < report.paths.size(); ++p) {
+    report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,
+                                                   report.paths[0].name, report.paths[p].name));
+  }
+}
+
+Status validate(const CompareOptions& o) {
+  const AdaptiveStopping& s = o.stopping;
+  if (s.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
+  if (s.min_runs < 1) return make_error(ExitCode::usage_error, "--min-runs must be at least 1");
+  if (s.max_runs < s.min_runs) return make_error(ExitCode::usage_error, "--max-runs must be at least --min-runs");
+  if (s.min_time_s < 0 || s.time_limit_s <= 0) {
+    return make_error(ExitCode::usage_error, "--min-time must be 0 or more and --time-limit positive (seconds)");
+  }
+  if (s.max_rse <= 0) return make_error(ExitCode::usage_error, "--max-rse must be positive (0.01 is 1%)");
+  if (!o.model.empty() && !o.exported.empty()) {
+    return make_error(ExitCode::usage_error, "give --model or --exported, not both");
+  }
+  if (!o.aoti.empty() && o.exported.empty()) {
+    return make_error(ExitCode::usage_error, "--aoti needs --exported (the program the package was built from)");
+  }
+  for (const auto* file : {&o.exported, &o.aoti}) {
+    if (!file->empty() && !std::filesystem::exists(*file)) {
+      return make_error(ExitCode::file_not_found, fmt::format("'{}' does not exist; check the path", *file));
+    }
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_compare_paths() {
+  static const std::vector<std::string> paths{"aoti", "eager", "compile", "compile:reduce-overhead",
+                                              "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper"};
+  return paths;
+}
+
+SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime) {
+  if (Status valid = validate(options); !valid.ok()) return {std::nullopt, valid};
+  if (!runtime.open_model) {
+    return {std::nullopt, make_error(ExitCode::usage_error,
+                                     "this ohprof was built without LibTorch and Python "
+                                     "(OHPROF_WITH_TORCH/OHPROF_WITH_PYTHON=OFF); rebuild with them to compare paths")};
+  }
+  const TorchRuntimeInfo torch_info = runtime.torch_info();
+  std::string device = "cpu";
+  if (options.device.kind == DeviceRequest::Kind::cuda) {
+    if (!torch_info.cuda_available) {
+      return {std::nullopt, make_error(ExitCode::device_unavailable,
+                                       "--device cuda but no CUDA device is available here; use --device cpu")};
+    }
+    if (options.device.index != 0) {
+      return {std::nullopt, make_error(ExitCode::usage_error,
+                                       "compare runs on cuda:0; choose the GPU with CUDA_VISIBLE_DEVICES")};
+    }
+    device = "cuda";
+  } else if (options.device.kind == DeviceRequest::Kind::automatic && torch_info.cuda_available) {
+    device = "cuda";
+  }
+
+  Report report;
+  report.kind = "compare";
+  report.context = make_base_context(options.argv);
+  report.context.torch_version = torch_info.torch_version;
+  report.context.cpu_threads = torch_info.intra_op_threads;
+  report.config.warmup = options.stopping.warmup;
+  report.config.seed = options.seed;
+  report.config.compare = CompareConfig{options.paths,
+                                        options.stopping.min_runs,
+                                        options.stopping.max_runs,
+                                        options.stopping.min_time_s,
+                                        options.stopping.max_rse,
+                                        options.stopping.time_limit_s,
+                                        options.check_outputs};
+
+  ModelSessionOptions session_options;
+  session_options.model = options.model;
+  session_options.exported = options.exported;
+  session_options.aoti = options.aoti;
+  session_options.inputs = options.inputs;
+  if (options.model.empty() && options.exported.empty()) {
+    session_options.model = kDefaultModel;
+    if (session_options.inputs.empty()) session_options.inputs = {kDefaultInput};
+  }
+  session_options.device = device;
+  session_options.seed = options.seed;
+  session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
+  session_options.kernel_profile = options.kernel_profile;
+  session_options.argv = options.argv;
+  console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
+                                session_options.model.empty() ? options.exported : session_options.model, device));
+  auto session = runtime.open_model(session_options);
+  if (!session.ok()) return {std::nullopt, session.error()};
+  ArtifactSummary artifacts = (*session)->artifacts();
+  artifacts.model = session_options.model;
+  report.artifacts = artifacts;
+  std::vector<InputSpec> session_specs;
+  for (const auto& text : (*session)->input_texts()) {
+    auto spec = parse_input_spec(text);
+    if (!spec.ok()) return {std::nullopt, spec.error()};
+    session_specs.push_back(*spec);
+    report.config.inputs.push_back(input_spec_text(*spec));
+  }
+
+  // Build every path: the AOTI package through LibTorch, the others in Python.
+  std::vector<std::unique_ptr<PathRunner>> runners;
+  for (const auto& name : options.paths) {
+    console::progress("building path " + name);
+    if (name == "aoti") {
+      AotiLoadOptions load;
+      load.package_path = artifacts.aoti_package;
+      load.device = device == "cuda" ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
+      load.inputs = session_specs;
+      load.tensors = (*session)->inputs();
+      auto runner = runtime.load_aoti(load);
+      if (!runner.ok()) {
+        return {std::nullopt, runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path))};
+      }
+      report.context.device = (*runner)->device();
+      for (const auto& w : (*runner)->warnings()) add_warning(report, w);
+      runners.push_back(std::move(*runner));
+    } else {
+      auto runner = (*session)->make_python_path(name);
+      if (!runner.ok()) return {std::nullopt, runner.error()};
+      runners.push_back(std::move(*runner));
+    }
+  }
+  if (report.context.device.type.empty() || report.context.device.name.empty()) {
+    report.context.device = DeviceDescription{device, device == "cuda" ? 0 : -1, device == "cuda" ? "CUDA device" : ""};
+  }
+
+  for (const auto& runner : runners) {
+    PathResult path;
+    path.name = runner->name();
+    path.artifact = path.name == "aoti" ? artifacts.aoti_package : artifacts.exported_program;
+    path.load_ns = runner->build_ns();
+    report.paths.push_back(std::move(path));
+  }
+
+  // Output check against eager (or the first path).
+  bool mismatch = false;
+  if (options.check_outputs != CheckMode::off && runners.size() > 1) {
+    std::size_t reference = 0;
+    for (std::size_t i = 0; i < runners.size(); ++i) {
+      if (runners[i]->name() == "eager") reference = i;
+    }
+    for (std::size_t i = 0; i < runners.size(); ++i) {
+      if (i == reference) continue;
+      const PathOutputCheck check = (*session)->check_outputs(runners[reference]->name(), *runners[reference]->first_outputs(),
+                                                              *runners[i]->first_outputs());
+      report.paths[i].output_check = check;
+      if (!check.passed) {
+        mismatch = true;
+        add_warning(report,
+                    fmt::format("OUTPUTS DIFFER: path {} does not match {} ({}); its timings compare different "
+                                "computations",
+                                runners[i]->name(), check.reference,
+                                check.detail.empty() ? "outside tolerance" : check.detail));
+      }
+    }
+  }
+  if (mismatch && options.check_outputs == CheckMode::strict) {
+    // The report is written without the table: the checks are in the warnings.
+    return {std::move(report),
+            make_error(ExitCode::output_mismatch,
+                       "paths disagree on the outputs (--check-outputs strict); see the warnings above"),
+            /*print_table=*/false};
+  }
+
+  // Pass 1: the headline wall times, interleaved, with NVTX ranges only.
+  std::vector<std::unique_ptr<NvtxRanges>> nvtx;
+  std::vector<InterleavedPath> paths;
+  for (auto& runner : runners) {
+    PathRunner* raw = runner.get();
+    nvtx.push_back(std::make_unique<NvtxRanges>(raw->name()));
+    paths.push_back(InterleavedPath{raw->name(), [raw] { return raw->run_once(); }, {nvtx.back().get()},
+                                    [raw] { raw->enter(); }, [raw] { raw->leave(); }});
+  }
+  console::progress(fmt::format("measuring {} in interleaved rounds (at most {:.0f} s)", fmt::join(options.paths, ", "),
+                                options.stopping.time_limit_s));
+
+  const auto fill = [&](const InterleavedResult& measured) {
+    for (std::size_t i = 0; i < report.paths.size(); ++i) {
+      PathResult& path = report.paths[i];
+      path.warmup_ns = measured.paths[i].warmup_ns;
+      path.wall_ns = measured.paths[i].wall_ns();
+      path.wall = summarize_ns(path.wall_ns);
+      path.stop_reason = measured.stop_reason;
+    }
+    report.stop_reason = measured.stop_reason;
+    report.interrupted = measured.interrupted;
+    report.ratios = ratios_against_fastest(report.paths);
+  };
+  // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
+  // before the split pass, so a killed run still leaves its data.
+  ReportCheckpoint checkpoint(options.checkpoint_path);
+  const auto write_checkpoint = [&](const InterleavedResult& so_far, bool timing_done) {
+    checkpoint.write([&] {
+      fill(so_far);
+      Report partial = report;
+      for (auto& path : partial.paths) {
+        if (!timing_done) path.stop_reason = kCheckpointStopReason;
+        path.split_unavailable_reason = kSplitPendingReason;
+      }
+      return partial;
+    });
+  };
+  InterleavedResult measured;
+  Status status = run_interleaved(paths, options.stopping, measured, monotonic_now_ns,
+                                  [&](const InterleavedResult& partial) {
+                                    if (checkpoint.due()) write_checkpoint(partial, false);
+                                  });
+  fill(measured);
+  if (status.ok() && !measured.interrupted) {
+    write_checkpoint(measured, true);
+    measure_splits(report, paths, options, device, runtime);
+  } else {
+    for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;
+  }
+  if (!status.ok()) {
+    report.warnings.push_back("stopped early: " + status.error().message);
+    return {std::move(report), status};
+  }
+  if (measured.stop_reason.rfind("converged", 0) != 0 && measured.stop_reason != "interrupted") {
+    add_warning(report, fmt::format("stopped before the criteria were met: {}; raise --time-limit or --max-runs, or "
+                                    "loosen --max-rse",
+                                    measured.stop_reason));
+  }
+  add_sample_hints(report, /*name_the_path=*/true);
+  return {std::move(report)};
+}
+
+}  // namespace ohprof

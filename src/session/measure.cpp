@@ -1,0 +1,139 @@
+// `ohprof run`: one AOTI package, a timing pass without any activity collector, then a split pass with
+// one (docs/metrics.md, "Two passes").
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/path_stats.hpp"
+#include "ohprof/base/console.hpp"
+#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/harness/measurement_loop.hpp"
+#include "ohprof/harness/nvtx_ranges.hpp"
+#include "ohprof/output/report_output.hpp"
+#include "ohprof/session/session.hpp"
+#include "session_steps.hpp"
+
+namespace ohprof {
+
+SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtime) {
+  if (options.warmup < 0) return {std::nullopt, make_error(ExitCode::usage_error, "--warmup must be 0 or more")};
+  if (options.runs < 1) return {std::nullopt, make_error(ExitCode::usage_error, "--runs must be at least 1")};
+  if (options.split_runs < 0) {
+    return {std::nullopt, make_error(ExitCode::usage_error, "--split-runs must be 0 (default) or more")};
+  }
+  AotiLoadOptions load_options;
+  load_options.package_path = options.aoti_package;
+  load_options.seed = options.seed;
+  load_options.device = options.device;
+  load_options.inputs = options.inputs;
+  Report report;
+  report.kind = "run";
+  report.config.warmup = options.warmup;
+  report.config.runs = options.runs;
+  report.config.seed = options.seed;
+  for (const auto& spec : options.inputs) report.config.inputs.push_back(input_spec_text(spec));
+  if (!std::filesystem::exists(options.aoti_package)) {
+    return {std::nullopt, make_error(ExitCode::file_not_found,
+                                     fmt::format("AOTI package '{}' does not exist; export one with "
+                                                 "examples/export_model.py or check the path",
+                                                 options.aoti_package))};
+  }
+
+  report.context = make_base_context(options.argv);
+  const TorchRuntimeInfo torch_info = runtime.torch_info();
+  report.context.torch_version = torch_info.torch_version;
+  report.context.cpu_threads = torch_info.intra_op_threads;
+
+  auto runner = runtime.load_aoti(load_options);
+  if (!runner.ok()) {
+    return {std::nullopt, runner.error().with_context(fmt::format("loading AOTI package '{}'", options.aoti_package))};
+  }
+  AotiRunner& model = **runner;
+  report.context.device = model.device();
+  report.config.inputs.clear();
+  for (const auto& spec : model.inputs()) report.config.inputs.push_back(input_spec_text(spec));
+  for (const auto& warning : model.warnings()) add_warning(report, warning);
+
+  PathResult path;
+  path.name = "aoti";
+  path.artifact = options.aoti_package;
+  path.load_ns = model.build_ns();
+  NvtxRanges nvtx(path.name);
+  console::progress(fmt::format("measuring {} on {}: {} warm-up + {} measured iterations", path.name,
+                                report.context.device.type, options.warmup, options.runs));
+  // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
+  // between the two passes, so a killed run still leaves its data.
+  ReportCheckpoint checkpoint(options.checkpoint_path);
+  const auto write_checkpoint = [&](const std::vector<std::int64_t>& warmup_ns,
+                                    const std::vector<IterationWindow>& measured, const std::string& stop_reason) {
+    checkpoint.write([&] {
+      Report partial = report;
+      PathResult& so_far = partial.paths.emplace_back(path);
+      so_far.warmup_ns = warmup_ns;
+      so_far.wall_ns = wall_times(measured);
+      so_far.wall = summarize_ns(so_far.wall_ns);
+      so_far.stop_reason = stop_reason;
+      so_far.split_unavailable_reason = kSplitPendingReason;
+      return partial;
+    });
+  };
+  // Pass 1: the headline wall times, with no activity collector (NVTX ranges only, ~ns each).
+  LoopResult loop;
+  Status loop_status = run_measurement_loop(
+      LoopConfig{options.warmup, options.runs}, [&] { return model.run_once(); }, {&nvtx}, loop,
+      [&](const std::vector<std::int64_t>& warmup_ns, const std::vector<IterationWindow>& measured) {
+        if (checkpoint.due()) write_checkpoint(warmup_ns, measured, kCheckpointStopReason);
+      });
+  path.warmup_ns = loop.warmup_ns;
+  path.wall_ns = loop.wall_ns();
+  path.wall = summarize_ns(path.wall_ns);
+  path.stop_reason = loop.stop_reason;
+  report.interrupted = loop.interrupted;
+
+  // Pass 2: the same iterations with the activity collector on, for the device-time split.
+  std::unique_ptr<SplitCollector> collector =
+      runtime.start_collector(SplitCollectorOptions{report.context.device.type, options.no_cupti});
+  if (collector->observer() == nullptr) {
+    path.split_unavailable_reason = collector->unavailable_reason();
+  } else if (loop_status.ok() && !loop.interrupted) {
+    report.context.cupti_version = runtime.cupti_version();
+    const int split_runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
+    write_checkpoint(loop.warmup_ns, loop.iterations, loop.stop_reason);
+    console::progress(fmt::format("measuring the device split with {}: {} iterations",
+                                  collector->collector_name(), split_runs));
+    LoopResult split_loop;
+    Status split_status = run_measurement_loop(LoopConfig{1, split_runs}, [&] { return model.run_once(); },
+                                               {&nvtx, collector->observer()}, split_loop);
+    // run_once() synchronised the device after every iteration.
+    auto collection = collector->finish(split_loop.iterations);
+    if (!split_status.ok()) {
+      path.split_unavailable_reason = split_status.error().message;
+    } else if (!collection.ok()) {
+      path.split_unavailable_reason = collection.error().message;
+    } else {
+      attach_split(report, path, *collection, collection->timeline, split_loop.wall_ns(), collector->collector_name(),
+                   runtime, 0, INT64_MAX);
+    }
+    report.interrupted = report.interrupted || split_loop.interrupted;
+  } else {
+    path.split_unavailable_reason = kSplitStoppedReason;
+  }
+  if (!path.split_unavailable_reason.empty()) {
+    console::progress("device split unavailable: " + path.split_unavailable_reason);
+  }
+  report.paths.push_back(std::move(path));
+
+  if (!loop_status.ok()) {
+    // Keep what was measured before the failure.
+    if (report.paths.back().wall_ns.empty()) return {std::nullopt, loop_status};
+    report.warnings.push_back("stopped early: " + loop_status.error().message);
+    return {std::move(report), loop_status};
+  }
+  add_sample_hints(report, /*name_the_path=*/false);
+  return {std::move(report)};
+}
+
+}  // namespace ohprof

@@ -5,10 +5,15 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <array>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace ohprof {
 
@@ -32,15 +37,229 @@ bool starts_with_gzip_magic(const char* data, std::size_t size) {
 
 bool has_gzip_suffix(std::string_view path) { return path.size() > 3 && path.substr(path.size() - 3) == ".gz"; }
 
+// ---- inflating on a second thread -----------------------------------------------------------
+
+// Reads a gzip file and inflates it into a ring of kSlots chunks of kSlotSize bytes. The producer
+// (the thread, or the reader itself where no thread could be started) fills slot `head`; the reader
+// holds slot `tail` until it asks for the next one. At most kSlots chunks exist, so memory stays
+// bounded whatever the file's size: 1 MB of inflated bytes plus one input chunk and zlib's window.
+class GzipInflater {
+ public:
+  static constexpr std::size_t kSlots = 4;
+  static constexpr std::size_t kSlotSize = kOutputChunk;
+
+  struct Chunk {
+    const char* data = nullptr;
+    std::size_t size = 0;
+    std::uint64_t file_bytes = 0;  // compressed bytes read so far (the producer may be ahead)
+  };
+
+  // Takes over `file` and the first bytes already read from it.
+  GzipInflater(std::FILE* file, std::unique_ptr<char[]> in, std::size_t in_size, bool file_eof,
+               std::uint64_t file_bytes)
+      : m_file(file), m_in(std::move(in)), m_in_size(in_size), m_file_eof(file_eof), m_file_bytes(file_bytes),
+        m_shared_file_bytes(file_bytes) {
+    for (auto& slot : m_slots) slot.reset(new char[kSlotSize]);
+  }
+
+  ~GzipInflater() {
+    {
+      const std::lock_guard<std::mutex> lock(m_mutex);
+      m_stop = true;
+    }
+    m_slot_freed.notify_one();
+    if (m_thread.joinable()) m_thread.join();
+    if (m_inflate_ready) inflateEnd(&m_z);
+    if (m_file != nullptr) std::fclose(m_file);
+  }
+  GzipInflater(const GzipInflater&) = delete;
+  GzipInflater& operator=(const GzipInflater&) = delete;
+
+  bool init() {
+    m_inflate_ready = inflateInit2(&m_z, kGzipWindowBits) == Z_OK;
+    return m_inflate_ready;
+  }
+
+  // Starts the thread; where none can be started, next() inflates on the caller's thread.
+  void start() {
+    try {
+      m_thread = std::thread([this] { run(); });
+      m_threaded = true;
+    } catch (const std::system_error&) {
+      m_threaded = false;
+    }
+  }
+  [[nodiscard]] bool threaded() const { return m_threaded; }
+
+  // Releases the chunk handed out last and hands out the next; false at the end of the data (then
+  // error() says whether the end was real). Bytes produced before an error are handed out first.
+  bool next(Chunk& chunk) {
+    if (!m_threaded) return next_inline(chunk);
+    std::unique_lock<std::mutex> lock(m_mutex);
+    if (m_holding) {
+      ++m_tail;
+      m_holding = false;
+      m_slot_freed.notify_one();
+    }
+    m_slot_filled.wait(lock, [this] { return m_head != m_tail || m_finished; });
+    chunk.file_bytes = m_shared_file_bytes;
+    if (m_head == m_tail) return false;
+    m_holding = true;
+    chunk.data = m_slots[m_tail % kSlots].get();
+    chunk.size = m_sizes[m_tail % kSlots];
+    return true;
+  }
+
+  // Valid once next() has returned false; also the producer's own copy while it runs.
+  [[nodiscard]] const std::optional<std::string>& error() const { return m_error; }
+
+ private:
+  // The thread: fills free slots in order until the data ends or the reader goes away.
+  void run() {
+    while (true) {
+      std::size_t slot = 0;
+      {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_slot_freed.wait(lock, [this] { return m_stop || m_head - m_tail < kSlots; });
+        if (m_stop) return;
+        slot = m_head % kSlots;
+      }
+      std::size_t size = 0;
+      const bool more = produce(m_slots[slot].get(), size);
+      {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        if (size > 0) {
+          m_sizes[slot] = size;
+          ++m_head;
+        }
+        m_shared_file_bytes = m_file_bytes;
+        if (!more) m_finished = true;  // m_error is final now; the reader reads it after seeing this
+      }
+      m_slot_filled.notify_one();
+      if (!more) return;
+    }
+  }
+
+  bool next_inline(Chunk& chunk) {
+    if (m_finished) return false;
+    std::size_t size = 0;
+    if (!produce(m_slots[0].get(), size)) m_finished = true;
+    chunk.file_bytes = m_file_bytes;
+    chunk.data = m_slots[0].get();
+    chunk.size = size;
+    return size > 0;
+  }
+
+  void fail(std::string message) {
+    if (!m_error) m_error = std::move(message);
+  }
+
+  bool read_file_chunk() {
+    m_in_pos = 0;
+    m_in_size = std::fread(m_in.get(), 1, kInputChunk, m_file);
+    m_file_bytes += m_in_size;
+    if (m_in_size < kInputChunk) {
+      m_file_eof = true;
+      if (std::ferror(m_file) != 0) {
+        fail(fmt::format("read error after {} bytes: {}", m_file_bytes, std::strerror(errno)));
+        return false;
+      }
+    }
+    return m_in_size > 0;
+  }
+
+  // Inflates into `out` until it holds kSlotSize bytes (true) or the data ends or fails (false;
+  // `size` bytes were still produced).
+  bool produce(char* out, std::size_t& size) {
+    size = 0;
+    while (size < kSlotSize) {
+      if (m_in_pos == m_in_size) {
+        if (m_file_eof) {
+          if (!m_stream_ended) {
+            fail(fmt::format("gzip data ends early after {} bytes (the file is truncated; was it still being written?)",
+                             m_file_bytes));
+          }
+          return false;
+        }
+        if (!read_file_chunk()) continue;  // end of file or error: handled above / by m_error
+      }
+      if (m_error) return false;
+      if (m_stream_ended) {
+        // More bytes after a complete gzip member: another member (gzip allows concatenation),
+        // zero padding, or garbage.
+        const unsigned char next = static_cast<unsigned char>(m_in[m_in_pos]);
+        if (next == 0) {
+          ++m_in_pos;
+          continue;
+        }
+        if (next != 0x1f) {
+          fail(fmt::format("unexpected data after the end of the gzip stream at byte {}",
+                           m_file_bytes - (m_in_size - m_in_pos)));
+          return false;
+        }
+        if (inflateReset(&m_z) != Z_OK) {
+          fail("zlib could not restart for the next gzip member");
+          return false;
+        }
+        m_stream_ended = false;
+      }
+      m_z.next_in = reinterpret_cast<Bytef*>(m_in.get() + m_in_pos);
+      m_z.avail_in = static_cast<uInt>(m_in_size - m_in_pos);
+      m_z.next_out = reinterpret_cast<Bytef*>(out + size);
+      m_z.avail_out = static_cast<uInt>(kSlotSize - size);
+      const int rc = inflate(&m_z, Z_NO_FLUSH);
+      m_in_pos = m_in_size - m_z.avail_in;
+      size = kSlotSize - m_z.avail_out;
+      if (rc == Z_STREAM_END) {
+        m_stream_ended = true;
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        fail(fmt::format("corrupt gzip data near byte {} ({})", m_file_bytes - (m_in_size - m_in_pos),
+                         m_z.msg != nullptr ? m_z.msg : "zlib error"));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The producer's state: the file, zlib, the input chunk.
+  std::FILE* m_file = nullptr;
+  z_stream m_z{};
+  bool m_inflate_ready = false;
+  std::unique_ptr<char[]> m_in;
+  std::size_t m_in_size = 0;
+  std::size_t m_in_pos = 0;
+  bool m_file_eof = false;
+  bool m_stream_ended = false;  // the current gzip member is complete
+  std::uint64_t m_file_bytes = 0;
+  std::optional<std::string> m_error;
+
+  // The ring, shared under m_mutex (m_slots' contents are owned by whoever the indices give them to).
+  std::array<std::unique_ptr<char[]>, kSlots> m_slots;
+  std::array<std::size_t, kSlots> m_sizes{};
+  std::mutex m_mutex;
+  std::condition_variable m_slot_filled;
+  std::condition_variable m_slot_freed;
+  std::uint64_t m_head = 0;  // chunks produced
+  std::uint64_t m_tail = 0;  // chunks released by the reader
+  bool m_holding = false;    // the reader holds slot m_tail
+  bool m_finished = false;   // no more chunks will come
+  bool m_stop = false;       // the reader is gone
+  std::uint64_t m_shared_file_bytes = 0;
+  bool m_threaded = false;
+  std::thread m_thread;
+};
+
 // ---- reading ------------------------------------------------------------------------------
 
 GzipInputBuffer::GzipInputBuffer(std::FILE* file, std::string path)
-    : m_file(file), m_path(std::move(path)), m_in(new char[kInputChunk]), m_out(new char[kOutputChunk]) {}
+    : m_file(file), m_path(std::move(path)), m_in(new char[kInputChunk]) {}
 
 GzipInputBuffer::~GzipInputBuffer() {
-  if (m_inflate_ready) inflateEnd(&m_gz->stream);
+  m_inflater.reset();  // stops and joins the thread before anything it uses goes
   if (m_file != nullptr) std::fclose(m_file);
 }
+
+bool GzipInputBuffer::inflating_on_a_thread() const { return m_inflater != nullptr && m_inflater->threaded(); }
 
 Result<std::unique_ptr<GzipInputBuffer>> GzipInputBuffer::open(const std::string& path) {
   std::error_code ec;
@@ -56,11 +275,14 @@ Result<std::unique_ptr<GzipInputBuffer>> GzipInputBuffer::open(const std::string
   if (buffer->m_error) return *buffer->m_error;
   buffer->m_compressed = starts_with_gzip_magic(buffer->m_in.get(), buffer->m_in_size);
   if (buffer->m_compressed) {
-    buffer->m_gz = std::make_unique<GzipState>();
-    if (inflateInit2(&buffer->m_gz->stream, kGzipWindowBits) != Z_OK) {
+    buffer->m_inflater = std::make_unique<GzipInflater>(buffer->m_file, std::move(buffer->m_in), buffer->m_in_size,
+                                                        buffer->m_file_eof, buffer->m_file_bytes);
+    buffer->m_file = nullptr;
+    buffer->m_in_size = buffer->m_in_pos = 0;
+    if (!buffer->m_inflater->init()) {
       return make_error(ExitCode::internal_error, "zlib could not start decompressing (out of memory?)");
     }
-    buffer->m_inflate_ready = true;
+    buffer->m_inflater->start();
   }
   return buffer;
 }
@@ -103,58 +325,18 @@ bool GzipInputBuffer::fill_plain() {
 }
 
 bool GzipInputBuffer::fill_inflated() {
-  z_stream& z = m_gz->stream;
-  while (true) {
-    if (m_in_pos == m_in_size) {
-      if (m_file_eof) {
-        if (!m_stream_ended) {
-          fail(fmt::format("gzip data ends early after {} bytes (the file is truncated; was it still being written?)",
-                           m_file_bytes));
-        }
-        return false;
-      }
-      if (!read_file_chunk()) continue;  // end of file or error: handled above / by m_error
-    }
-    if (m_error) return false;
-    if (m_stream_ended) {
-      // More bytes after a complete gzip member: another member (gzip allows concatenation),
-      // zero padding, or garbage.
-      const unsigned char next = static_cast<unsigned char>(m_in[m_in_pos]);
-      if (next == 0) {
-        ++m_in_pos;
-        continue;
-      }
-      if (next != 0x1f) {
-        fail(fmt::format("unexpected data after the end of the gzip stream at byte {}",
-                         m_file_bytes - (m_in_size - m_in_pos)));
-        return false;
-      }
-      if (inflateReset(&z) != Z_OK) {
-        fail("zlib could not restart for the next gzip member");
-        return false;
-      }
-      m_stream_ended = false;
-    }
-    z.next_in = reinterpret_cast<Bytef*>(m_in.get() + m_in_pos);
-    z.avail_in = static_cast<uInt>(m_in_size - m_in_pos);
-    z.next_out = reinterpret_cast<Bytef*>(m_out.get());
-    z.avail_out = static_cast<uInt>(kOutputChunk);
-    const int rc = inflate(&z, Z_NO_FLUSH);
-    m_in_pos = m_in_size - z.avail_in;
-    const std::size_t produced = kOutputChunk - z.avail_out;
-    if (rc == Z_STREAM_END) {
-      m_stream_ended = true;
-    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      fail(fmt::format("corrupt gzip data near byte {} ({})", m_file_bytes - (m_in_size - m_in_pos),
-                       z.msg != nullptr ? z.msg : "zlib error"));
-      return false;
-    }
-    if (produced > 0) {
-      setg(m_out.get(), m_out.get(), m_out.get() + produced);
-      m_delivered += produced;
-      return true;
-    }
+  GzipInflater::Chunk chunk;
+  const bool got = m_inflater->next(chunk);
+  m_file_bytes = chunk.file_bytes;
+  if (!got) {
+    if (m_inflater->error()) fail(*m_inflater->error());
+    return false;
   }
+  // The chunk stays valid until the next call: the stream buffer's get area points into it.
+  char* data = const_cast<char*>(chunk.data);
+  setg(data, data, data + chunk.size);
+  m_delivered += chunk.size;
+  return true;
 }
 
 // ---- writing ------------------------------------------------------------------------------

@@ -1,15 +1,27 @@
-// Plain/gzip stream reading and atomic plain/gzip writing, checked against zlib's own gz* API.
+// Plain/gzip stream reading and atomic plain/gzip writing, checked against zlib's own gz* API and
+// `gzip -dc`; the inflating thread's end, errors and early stops.
 #include "ohprof/trace/gzip_file.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <string>
+#include <thread>
+#include <vector>
+
+#include "ohprof/trace/kineto_reader.hpp"
 
 namespace ohprof {
 namespace {
@@ -120,6 +132,148 @@ TEST(GzipInputBuffer, MissingFileIsFileNotFound) {
   auto buffer = GzipInputBuffer::open("/nonexistent/x.gz");
   ASSERT_FALSE(buffer.ok());
   EXPECT_EQ(buffer.error().code, ExitCode::file_not_found);
+}
+
+// ---- the inflating thread -----------------------------------------------------------------
+
+std::string real_trace(const std::string& file) {
+  const char* env = std::getenv("OHPROF_TRACES_DIR");
+  return (std::filesystem::path(env != nullptr && *env != '\0' ? env : OHPROF_TRACES_DIR) / file).string();
+}
+
+// What `gzip -dc PATH` writes; nullopt when gzip cannot be run here.
+std::optional<std::string> gzip_dc(const std::string& path) {
+  std::FILE* pipe = ::popen(("gzip -dc '" + path + "' 2>/dev/null").c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string out;
+  char chunk[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0) out.append(chunk, n);
+  if (::pclose(pipe) != 0) return std::nullopt;
+  return out;
+}
+
+// Runs `body`; ends the test program if it has not returned within `seconds` (a hang, not a failure
+// that the remaining tests could survive).
+void within_seconds(int seconds, const std::function<void()>& body) {
+  std::atomic<bool> done{false};
+  std::thread watchdog([&done, seconds] {
+    for (int i = 0; i < seconds * 100 && !done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!done.load()) {
+      std::cerr << "hung for " << seconds << " s\n";
+      std::_Exit(3);
+    }
+  });
+  body();
+  done = true;
+  watchdog.join();
+}
+
+TEST(GzipInputBuffer, RealTraceReadsAsGzipDcWritesIt) {
+  const std::string path = real_trace("queue_full_training.json.gz");
+  const auto expected = gzip_dc(path);
+  if (!expected) GTEST_SKIP() << "gzip -dc could not run";
+  auto buffer = GzipInputBuffer::open(path);
+  ASSERT_TRUE(buffer.ok());
+  EXPECT_TRUE((*buffer)->inflating_on_a_thread());
+  // Odd read sizes, so that reads straddle the ring's chunks.
+  std::string read;
+  std::vector<char> chunk(100'003);
+  std::streamsize got = 0;
+  std::size_t turn = 0;
+  while ((got = (*buffer)->sgetn(chunk.data(), static_cast<std::streamsize>(1 + (turn++ * 7919) % chunk.size()))) > 0) {
+    read.append(chunk.data(), static_cast<std::size_t>(got));
+  }
+  EXPECT_FALSE((*buffer)->error().has_value());
+  EXPECT_EQ(read.size(), expected->size());
+  EXPECT_TRUE(read == *expected);
+  EXPECT_EQ((*buffer)->bytes_delivered(), expected->size());
+  EXPECT_EQ((*buffer)->file_bytes_read(), std::filesystem::file_size(path));
+}
+
+TEST(GzipInputBuffer, TruncatedInTheMiddleGivesThePrefixThenTheError) {
+  const std::string text = pseudo_random_text(5'000'000);
+  const std::string whole = zlib_gzip(temp_path("big.gz"), text);
+  const std::string path = temp_path("cut-middle.gz");
+  write_bytes(path, whole.substr(0, whole.size() / 2));
+  auto [read, error] = drain(path);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, ExitCode::invalid_trace);
+  EXPECT_NE(error->message.find("gzip data ends early after"), std::string::npos) << error->message;
+  EXPECT_NE(error->message.find("truncated"), std::string::npos) << error->message;
+  EXPECT_GT(read.size(), 0U);
+  EXPECT_LT(read.size(), text.size());
+  EXPECT_TRUE(text.compare(0, read.size(), read) == 0) << "the bytes before the cut differ";
+}
+
+TEST(GzipInputBuffer, CorruptDataReportsAnError) {
+  std::string bytes = zlib_gzip(temp_path("to-corrupt.gz"), pseudo_random_text(3'000'000));
+  for (std::size_t i = bytes.size() / 3; i < bytes.size() / 3 + 64; ++i) bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
+  const std::string path = temp_path("corrupt.gz");
+  write_bytes(path, bytes);
+  auto [read, error] = drain(path);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, ExitCode::invalid_trace);
+  EXPECT_NE(error->message.find("corrupt gzip data near byte"), std::string::npos) << error->message;
+}
+
+TEST(GzipInputBuffer, CorruptChecksumReportsAnError) {
+  std::string bytes = zlib_gzip(temp_path("crc.gz"), pseudo_random_text(1'000'000));
+  bytes[bytes.size() - 6] = static_cast<char>(bytes[bytes.size() - 6] ^ 1);  // in the CRC-32 trailer
+  const std::string path = temp_path("bad-crc.gz");
+  write_bytes(path, bytes);
+  auto [read, error] = drain(path);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->message.find("corrupt gzip data"), std::string::npos) << error->message;
+}
+
+TEST(GzipInputBuffer, StoppingEarlyDoesNotHang) {
+  const std::string path = real_trace("queue_full_training.json.gz");
+  within_seconds(20, [&] {
+    for (const std::size_t stop_after : {std::size_t{0}, std::size_t{1}, std::size_t{300'000}, std::size_t{5'000'000}}) {
+      auto buffer = GzipInputBuffer::open(path);
+      ASSERT_TRUE(buffer.ok());
+      std::vector<char> chunk(stop_after + 1);
+      if (stop_after > 0) {
+        EXPECT_EQ((*buffer)->sgetn(chunk.data(), static_cast<std::streamsize>(stop_after)),
+                  static_cast<std::streamsize>(stop_after));
+      }
+      // Let the thread fill the ring and wait for a free chunk, then go away.
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+}
+
+TEST(GzipInputBuffer, ReaderErrorMidFileDoesNotHang) {
+  // Valid JSON for a while, then a syntax error, then megabytes the reader never reads.
+  std::string text = R"({"traceEvents": [)";
+  for (int i = 0; i < 2000; ++i) text += R"({"ph": "X", "name": "k", "ts": 1, "dur": 1},)";
+  text += "}}} not json ";
+  text += pseudo_random_text(20'000'000);
+  const std::string path = temp_path("bad-json.json.gz");
+  zlib_gzip(path, text);
+  within_seconds(20, [&] {
+    auto trace = read_kineto_trace(path);
+    ASSERT_FALSE(trace.ok());
+    EXPECT_EQ(trace.error().code, ExitCode::invalid_trace);
+  });
+}
+
+TEST(GzipInputBuffer, EmptyGzipMemberIsEmpty) {
+  const std::string path = temp_path("empty.gz");
+  zlib_gzip(path, "");
+  auto [read, error] = drain(path);
+  EXPECT_FALSE(error.has_value());
+  EXPECT_EQ(read, "");
+}
+
+TEST(GzipInputBuffer, PlainFilesNeedNoThread) {
+  const std::string path = temp_path("plain-nothread.json");
+  write_bytes(path, "{}");
+  auto buffer = GzipInputBuffer::open(path);
+  ASSERT_TRUE(buffer.ok());
+  EXPECT_FALSE((*buffer)->compressed());
+  EXPECT_FALSE((*buffer)->inflating_on_a_thread());
 }
 
 TEST(GzipOutputFile, GzipSuffixCompressesAndZlibReadsItBack) {

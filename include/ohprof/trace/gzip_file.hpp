@@ -20,6 +20,13 @@ namespace ohprof {
 // A std::streambuf over a plain or gzip file. After the stream reports end of input, error() says
 // whether the end was real (nullopt) or the file could not be read to its end (truncated gzip data,
 // corrupt data, an I/O error): callers must check it before trusting what they parsed.
+//
+// A gzip file is read and inflated on a second thread into a small ring of chunks (4 x 256 KB) that
+// the stream hands out in order, so decompression overlaps parsing and memory stays bounded. The
+// thread stops when the reader destroys the buffer, wherever it stopped reading. Where no thread can
+// be started, the same inflation runs on the reader's thread. error() and the counters are those of
+// the bytes handed out so far: an error the thread met ahead of the reader shows once the reader
+// reaches it.
 class GzipInputBuffer : public std::streambuf {
  public:
   // Errors: file_not_found when the file cannot be opened.
@@ -32,6 +39,9 @@ class GzipInputBuffer : public std::streambuf {
   [[nodiscard]] const std::optional<Error>& error() const { return m_error; }
   [[nodiscard]] std::uint64_t file_bytes_read() const { return m_file_bytes; }
   [[nodiscard]] std::uint64_t bytes_delivered() const { return m_delivered; }
+  // True when inflation runs on its own thread (false for plain files, or where no thread could be
+  // started); for tests.
+  [[nodiscard]] bool inflating_on_a_thread() const;
 
  protected:
   int_type underflow() override;
@@ -47,13 +57,10 @@ class GzipInputBuffer : public std::streambuf {
   std::string m_path;
   bool m_compressed = false;
   bool m_file_eof = false;
-  bool m_stream_ended = false;   // the current gzip member is complete
-  bool m_inflate_ready = false;
-  std::unique_ptr<struct GzipState> m_gz;
-  std::unique_ptr<char[]> m_in;   // compressed bytes from the file
+  std::unique_ptr<class GzipInflater> m_inflater;  // compressed files: owns the file from open() on
+  std::unique_ptr<char[]> m_in;   // plain files: bytes from the file, handed to the reader
   std::size_t m_in_size = 0;      // valid bytes in m_in from m_in_pos
   std::size_t m_in_pos = 0;
-  std::unique_ptr<char[]> m_out;  // bytes handed to the reader
   std::uint64_t m_file_bytes = 0;
   std::uint64_t m_delivered = 0;
   std::optional<Error> m_error;

@@ -1,0 +1,616 @@
+// compare_paths (`ohprof compare`) on a fake Runtime (fake_runtime.hpp): how it builds the paths, the
+// output check, the interleaved timing pass and its ratios, the split pass shared by all paths, its
+// usage errors and its checkpoints (docs/metrics.md, "Interleaving", "Stopping", "Ratios", "Output
+// check", "The split pass and its cost").
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "fake_runtime.hpp"
+#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/session.hpp"
+#include "session_steps.hpp"
+
+namespace ohprof {
+namespace {
+
+using fake::FakeWorld;
+using fake::has_warning_containing;
+using fake::warning_texts;
+
+constexpr std::int64_t kTag = kIterationsPerPath;
+
+CompareOptions options_for(std::vector<std::string> paths, int runs = 4) {
+  CompareOptions options;
+  options.paths = std::move(paths);
+  options.stopping.warmup = 1;
+  options.stopping.min_runs = runs;
+  options.stopping.max_runs = runs;
+  options.stopping.min_time_s = 0;
+  options.stopping.max_rse = 1e9;
+  options.stopping.time_limit_s = 60;
+  options.cache_dir = "/fake/cache";
+  options.argv = {"ohprof", "compare"};
+  return options;
+}
+
+const PathResult& path_named(const Report& report, const std::string& name) {
+  for (const auto& path : report.paths) {
+    if (path.name == name) return path;
+  }
+  throw std::runtime_error("no path " + name);
+}
+
+// --- building the paths ---------------------------------------------------------------------------------
+
+TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
+  FakeWorld world;
+  world.aoti.build_ns = 5'000'000;
+  world.python["compile"].build_ns = 7'000'000;
+  CompareOptions options = options_for({"compile", "aoti", "eager"});
+  options.seed = 9;
+  options.kernel_profile = true;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  ASSERT_TRUE(outcome.report.has_value());
+  const Report& report = *outcome.report;
+
+  EXPECT_EQ(world.built, (std::vector<std::string>{"compile", "aoti", "eager"}));
+  // The session: the default model and input (neither --model nor --exported), the options.
+  ASSERT_EQ(world.opens.size(), 1u);
+  EXPECT_EQ(world.opens[0].model, "torchvision.models:resnet18");
+  EXPECT_EQ(world.opens[0].inputs, std::vector<std::string>{"1,3,224,224"});
+  EXPECT_EQ(world.opens[0].device, "cpu");
+  EXPECT_EQ(world.opens[0].seed, 9u);
+  EXPECT_EQ(world.opens[0].cache_dir, "/fake/cache");
+  EXPECT_TRUE(world.opens[0].kernel_profile);
+  EXPECT_EQ(world.opens[0].argv, options.argv);
+  // The AOTI package: the session's, on its inputs and tensors.
+  ASSERT_EQ(world.loads.size(), 1u);
+  EXPECT_EQ(world.loads[0].package_path, "/fake/model.aoti.pt2");
+  EXPECT_EQ(world.loads[0].device.kind, DeviceRequest::Kind::cpu);
+  ASSERT_EQ(world.loads[0].inputs.size(), 1u);
+  EXPECT_EQ(world.loads[0].inputs[0].shape, (std::vector<std::int64_t>{4, 16}));
+  ASSERT_NE(world.loads[0].tensors, nullptr);
+  EXPECT_EQ(world.loads[0].tensors->made_by, "session inputs");
+
+  EXPECT_EQ(report.kind, "compare");
+  EXPECT_EQ(report.context.torch_version, "2.9.0+fake");
+  EXPECT_EQ(report.context.cpu_threads, 3);
+  EXPECT_EQ(report.context.device.name, "Fake CPU 9000");  // the AOTI runner's
+  EXPECT_EQ(report.config.warmup, 1);
+  EXPECT_EQ(report.config.seed, 9u);
+  EXPECT_EQ(report.config.inputs, std::vector<std::string>{"[4, 16]:float32"});
+  ASSERT_TRUE(report.config.compare.has_value());
+  EXPECT_EQ(report.config.compare->paths, options.paths);
+  EXPECT_EQ(report.config.compare->min_runs, 4);
+  EXPECT_EQ(report.config.compare->max_runs, 4);
+  EXPECT_EQ(report.config.compare->time_limit_s, 60);
+  EXPECT_EQ(report.config.compare->check_outputs, CheckMode::warn);
+  ASSERT_TRUE(report.artifacts.has_value());
+  EXPECT_EQ(report.artifacts->model, "torchvision.models:resnet18");
+  EXPECT_EQ(report.artifacts->exported_program, "/fake/model.ep.pt2");
+  EXPECT_TRUE(report.artifacts->cached);
+
+  ASSERT_EQ(report.paths.size(), 3u);
+  EXPECT_EQ(report.paths[0].name, "compile");
+  EXPECT_EQ(report.paths[0].artifact, "/fake/model.ep.pt2");
+  EXPECT_EQ(report.paths[0].load_ns, 7'000'000);
+  EXPECT_EQ(report.paths[1].name, "aoti");
+  EXPECT_EQ(report.paths[1].artifact, "/fake/model.aoti.pt2");
+  EXPECT_EQ(report.paths[1].load_ns, 5'000'000);
+  EXPECT_EQ(report.paths[2].name, "eager");
+  EXPECT_EQ(report.paths[2].artifact, "/fake/model.ep.pt2");
+  for (const auto& path : report.paths) {
+    EXPECT_EQ(path.warmup_ns.size(), 1u) << path.name;
+    EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
+    EXPECT_EQ(path.stop_reason, "converged") << path.name;
+    // Timing pass 1 + 4, split pass 1 + min(4, 100); enter() around every one of them.
+    EXPECT_EQ(world.calls_by_path[path.name], 10) << path.name;
+    EXPECT_EQ(world.enters[path.name], 10) << path.name;
+  }
+  EXPECT_EQ(report.stop_reason, "converged");
+  // Converged: no "stopped before the criteria" warning.
+  EXPECT_FALSE(has_warning_containing(report, "stopped before the criteria")) << ::testing::PrintToString(warning_texts(report));
+}
+
+TEST(ComparePaths, ModelAndInputsGivenArePassedOn) {
+  FakeWorld world;
+  CompareOptions options = options_for({"eager"}, 2);
+  options.model = "tiny_models:tiny_mlp";
+  options.inputs = {"2,2"};
+  ASSERT_TRUE(compare_paths(options, world.runtime()).status.ok());
+  EXPECT_EQ(world.opens.at(0).model, "tiny_models:tiny_mlp");
+  EXPECT_EQ(world.opens.at(0).inputs, std::vector<std::string>{"2,2"});
+
+  FakeWorld defaults;
+  options.model.clear();
+  options.inputs = {"8,3"};
+  const SessionOutcome outcome = compare_paths(options, defaults.runtime());
+  ASSERT_TRUE(outcome.report.has_value());
+  EXPECT_EQ(defaults.opens.at(0).model, "torchvision.models:resnet18");  // the default model, the inputs given
+  EXPECT_EQ(defaults.opens.at(0).inputs, std::vector<std::string>{"8,3"});
+  EXPECT_EQ(outcome.report->artifacts->model, "torchvision.models:resnet18");
+  // No aoti path: the device is the one asked for, named by nobody.
+  EXPECT_EQ(outcome.report->context.device.type, "cpu");
+  EXPECT_EQ(outcome.report->context.device.index, -1);
+  EXPECT_EQ(outcome.report->context.device.name, "");
+}
+
+TEST(ComparePaths, DefaultCacheDirComesFromTheEnvironment) {
+  const char* old = std::getenv("OHPROF_CACHE");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("OHPROF_CACHE", "/fake/ohprof-cache", 1);
+  FakeWorld world;
+  CompareOptions options = options_for({"eager"}, 1);
+  options.cache_dir.clear();
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  if (old != nullptr) {
+    ::setenv("OHPROF_CACHE", saved.c_str(), 1);
+  } else {
+    ::unsetenv("OHPROF_CACHE");
+  }
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_EQ(world.opens.at(0).cache_dir, "/fake/ohprof-cache/artifacts");
+}
+
+TEST(ComparePaths, BuildErrorsEndTheRunWithoutReport) {
+  FakeWorld world;
+  world.python["compile"].build_error = make_error(ExitCode::model_error, "torch.compile failed");
+  const SessionOutcome outcome = compare_paths(options_for({"eager", "compile"}), world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::model_error);
+  EXPECT_EQ(outcome.status.error().message, "torch.compile failed");
+  EXPECT_FALSE(outcome.report.has_value());
+  EXPECT_EQ(world.calls, 0);
+
+  FakeWorld no_model;
+  no_model.open_error = make_error(ExitCode::model_not_found, "no module named 'nope'");
+  const SessionOutcome opened = compare_paths(options_for({"eager"}), no_model.runtime());
+  ASSERT_FALSE(opened.status.ok());
+  EXPECT_EQ(opened.status.error().code, ExitCode::model_not_found);
+  EXPECT_FALSE(opened.report.has_value());
+
+  FakeWorld bad_package;
+  bad_package.load_error = make_error(ExitCode::invalid_package, "not a zip");
+  const SessionOutcome loaded = compare_paths(options_for({"eager", "aoti"}), bad_package.runtime());
+  ASSERT_FALSE(loaded.status.ok());
+  EXPECT_EQ(loaded.status.error().code, ExitCode::invalid_package);
+  EXPECT_EQ(loaded.status.error().message, "loading AOTI package '/fake/model.aoti.pt2': not a zip");
+}
+
+// --- the output check -------------------------------------------------------------------------------------
+
+TEST(ComparePaths, OutputsAreCheckedAgainstEagerAndAMismatchWarns) {
+  FakeWorld world;
+  world.outputs_differ = {"compile"};
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "eager", "compile"}), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_TRUE(outcome.print_table);
+  ASSERT_TRUE(outcome.report.has_value());
+  ASSERT_EQ(world.checks.size(), 2u);
+  EXPECT_EQ(world.checks[0].reference_name, "eager");
+  EXPECT_EQ(world.checks[0].reference_made_by, "eager");
+  EXPECT_EQ(world.checks[0].outputs_made_by, "aoti");
+  EXPECT_EQ(world.checks[1].reference_name, "eager");
+  EXPECT_EQ(world.checks[1].outputs_made_by, "compile");
+  const Report& report = *outcome.report;
+  ASSERT_TRUE(report.paths[0].output_check.has_value());
+  EXPECT_TRUE(report.paths[0].output_check->passed);
+  EXPECT_EQ(report.paths[0].output_check->reference, "eager");
+  EXPECT_FALSE(report.paths[1].output_check.has_value());  // the reference itself
+  ASSERT_TRUE(report.paths[2].output_check.has_value());
+  EXPECT_FALSE(report.paths[2].output_check->passed);
+  EXPECT_EQ(report.paths[2].output_check->max_abs_diff, 0.5);
+  EXPECT_TRUE(has_warning_containing(report, "OUTPUTS DIFFER: path compile does not match eager (fake: 3 of 64 "
+                                             "elements differ)"))
+      << ::testing::PrintToString(warning_texts(report));
+  // warn: measured anyway.
+  for (const auto& path : report.paths) EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
+}
+
+TEST(ComparePaths, WithoutEagerTheFirstPathIsTheReference) {
+  FakeWorld world;
+  ASSERT_TRUE(compare_paths(options_for({"compile", "aoti", "compile:cpp-wrapper"}), world.runtime()).status.ok());
+  ASSERT_EQ(world.checks.size(), 2u);
+  EXPECT_EQ(world.checks[0].reference_name, "compile");
+  EXPECT_EQ(world.checks[0].reference_made_by, "compile");
+  EXPECT_EQ(world.checks[0].outputs_made_by, "aoti");
+  EXPECT_EQ(world.checks[1].outputs_made_by, "compile:cpp-wrapper");
+
+  FakeWorld single;
+  ASSERT_TRUE(compare_paths(options_for({"aoti"}), single.runtime()).status.ok());
+  EXPECT_TRUE(single.checks.empty());  // nothing to compare against
+}
+
+TEST(ComparePaths, StrictMismatchIsAnErrorBeforeMeasuringWithTheReportAndNoTable) {
+  FakeWorld world;
+  world.outputs_differ = {"aoti"};
+  CompareOptions options = options_for({"eager", "aoti"});
+  options.check_outputs = CheckMode::strict;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::output_mismatch);
+  EXPECT_FALSE(outcome.print_table);
+  ASSERT_TRUE(outcome.report.has_value());
+  ASSERT_TRUE(outcome.report->paths[1].output_check.has_value());
+  EXPECT_FALSE(outcome.report->paths[1].output_check->passed);
+  EXPECT_TRUE(has_warning_containing(*outcome.report, "OUTPUTS DIFFER: path aoti does not match eager"));
+  EXPECT_EQ(world.calls, 0);  // nothing measured
+  EXPECT_TRUE(world.collector_starts.empty());
+  for (const auto& path : outcome.report->paths) EXPECT_TRUE(path.wall_ns.empty()) << path.name;
+  EXPECT_EQ(outcome.report->config.compare->check_outputs, CheckMode::strict);
+}
+
+TEST(ComparePaths, StrictWithMatchingOutputsMeasures) {
+  FakeWorld world;
+  CompareOptions options = options_for({"eager", "aoti"});
+  options.check_outputs = CheckMode::strict;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_TRUE(outcome.print_table);
+  EXPECT_EQ(world.checks.size(), 1u);
+  EXPECT_EQ(outcome.report->paths[1].wall_ns.size(), 4u);
+}
+
+TEST(ComparePaths, CheckOffSkipsTheCheck) {
+  FakeWorld world;
+  world.outputs_differ = {"aoti"};
+  CompareOptions options = options_for({"eager", "aoti"});
+  options.check_outputs = CheckMode::off;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_TRUE(world.checks.empty());
+  for (const auto& path : outcome.report->paths) EXPECT_FALSE(path.output_check.has_value()) << path.name;
+  EXPECT_FALSE(has_warning_containing(*outcome.report, "OUTPUTS DIFFER"));
+}
+
+// --- the timing pass --------------------------------------------------------------------------------------
+
+TEST(ComparePaths, RatiosAreAgainstTheFastestInPathOrder) {
+  FakeWorld world;
+  world.python["eager"].duration_ns = [](int) { return 1'000'000; };
+  world.aoti.duration_ns = [](int) { return 100'000; };
+  world.python["compile"].duration_ns = [](int) { return 300'000; };
+  const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti", "compile"}, 5), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  const Report& report = *outcome.report;
+  ASSERT_EQ(report.ratios.size(), 2u);
+  const PathResult& eager = path_named(report, "eager");
+  const PathResult& aoti = path_named(report, "aoti");
+  const PathResult& compile = path_named(report, "compile");
+  EXPECT_EQ(report.ratios[0].faster, "aoti");
+  EXPECT_EQ(report.ratios[0].slower, "eager");
+  EXPECT_EQ(report.ratios[1].faster, "aoti");
+  EXPECT_EQ(report.ratios[1].slower, "compile");
+  // ratio = median_other / median_fastest, stddev from the robust spreads (docs/metrics.md, "Ratios").
+  const auto stddev = [](const SampleSummary& other, const SampleSummary& fastest, double ratio) {
+    const double a = 1.4826 * other.mad / other.median;
+    const double b = 1.4826 * fastest.mad / fastest.median;
+    return ratio * std::sqrt(a * a + b * b);
+  };
+  EXPECT_DOUBLE_EQ(report.ratios[0].ratio, eager.wall.median / aoti.wall.median);
+  EXPECT_NEAR(report.ratios[0].stddev, stddev(eager.wall, aoti.wall, report.ratios[0].ratio), 1e-9);
+  EXPECT_DOUBLE_EQ(report.ratios[1].ratio, compile.wall.median / aoti.wall.median);
+  // and roughly what the fakes spun for: 1 ms / 100 us, 300 us / 100 us
+  EXPECT_GT(report.ratios[0].ratio, 3);
+  EXPECT_LT(report.ratios[0].ratio, 20);
+  EXPECT_GT(report.ratios[1].ratio, 1.3);
+  EXPECT_LT(report.ratios[1].ratio, 6);
+}
+
+TEST(ComparePaths, UnmetCriteriaAreWarnedAbout) {
+  FakeWorld world;
+  CompareOptions options = options_for({"eager", "aoti"}, 3);
+  options.stopping.min_runs = 2;
+  options.stopping.min_time_s = 10;  // never met by instant iterations: stops at max runs
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_EQ(outcome.report->stop_reason.rfind("max runs reached (unmet: ", 0), 0u) << outcome.report->stop_reason;
+  EXPECT_TRUE(has_warning_containing(*outcome.report, "stopped before the criteria were met: max runs reached"))
+      << ::testing::PrintToString(warning_texts(*outcome.report));
+  for (const auto& path : outcome.report->paths) EXPECT_EQ(path.wall_ns.size(), 3u);
+}
+
+TEST(ComparePaths, FailingIterationIsAnErrorWithTheSamplesBefore) {
+  // compile's calls: 0 warm-up, 1 round 0, 2 round 1 (which starts with compile, path 1) fails.
+  FakeWorld world;
+  world.python["compile"].fail_on_call = 2;
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "compile"}), world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::model_error);
+  EXPECT_EQ(outcome.status.error().message, "path compile, iteration 1: boom at call 2");
+  ASSERT_TRUE(outcome.report.has_value());
+  EXPECT_EQ(path_named(*outcome.report, "aoti").wall_ns.size(), 1u);
+  EXPECT_EQ(path_named(*outcome.report, "compile").wall_ns.size(), 1u);
+  for (const auto& path : outcome.report->paths) {
+    EXPECT_EQ(path.stop_reason, "error");
+    EXPECT_EQ(path.split_unavailable_reason, kSplitStoppedReason);
+  }
+  EXPECT_EQ(outcome.report->stop_reason, "error");
+  EXPECT_EQ(warning_texts(*outcome.report).back(), "stopped early: path compile, iteration 1: boom at call 2");
+  EXPECT_TRUE(world.collector_starts.empty());  // no split pass
+}
+
+// --- the split pass ---------------------------------------------------------------------------------------
+
+TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {
+  FakeWorld world;
+  for (const char* name : {"eager", "compile"}) world.python[name].duration_ns = [](int) { return 100'000; };
+  world.aoti.duration_ns = [](int) { return 100'000; };
+  // aoti runs gemm; eager gemm then relu (a host-bound gap between them); compile gemm.
+  world.collector.kernels_per_path = {{"gemm"}, {"gemm", "relu"}, {"gemm"}};
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "eager", "compile"}, 3), world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  EXPECT_EQ(report.context.cupti_version, "fake-cupti-13");
+
+  // The observer saw the split pass only (after 3 x (1 + 3) timing calls), path p's iteration i tagged
+  // p * 2^32 + i, one measurement begin and end for all paths.
+  for (const auto& event : world.observed) EXPECT_GE(event.runner_calls, 12);
+  int begins = 0;
+  int ends = 0;
+  for (const auto& event : world.observed) {
+    begins += event.kind == fake::ObserverEvent::Kind::measurement_begin;
+    ends += event.kind == fake::ObserverEvent::Kind::measurement_end;
+  }
+  EXPECT_EQ(begins, 1);
+  EXPECT_EQ(ends, 1);
+  const auto iterations = world.iteration_begins();
+  ASSERT_EQ(iterations.size(), 3u * (1 + 3));
+  // warm-ups first, in path order; then rounds rotated by one: (0, 1, 2), (1, 2, 0), (2, 0, 1).
+  const std::vector<std::pair<std::int64_t, bool>> expected{
+      {0, true},        {kTag, true},         {2 * kTag, true},     {0, false},           {kTag, false},
+      {2 * kTag, false}, {kTag + 1, false},   {2 * kTag + 1, false}, {1, false},          {2 * kTag + 2, false},
+      {2, false},       {kTag + 2, false}};
+  EXPECT_EQ(iterations, expected);
+  ASSERT_EQ(world.finished.size(), 1u);
+  ASSERT_EQ(world.finished[0].size(), 9u);
+
+  for (std::size_t p = 0; p < 3; ++p) {
+    const PathResult& path = report.paths[p];
+    SCOPED_TRACE(path.name);
+    EXPECT_EQ(path.split_collector, "cupti");
+    ASSERT_TRUE(path.breakdown.has_value());
+    ASSERT_EQ(path.breakdown->iterations.size(), 3u);
+    const bool two_kernels = path.name == "eager";
+    std::vector<std::int64_t> split_walls;
+    for (const auto& window : world.finished[0]) {
+      if (window.index / kTag == static_cast<std::int64_t>(p)) split_walls.push_back(window.end_ns - window.start_ns);
+    }
+    ASSERT_EQ(split_walls.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const IterationBreakdown& it = path.breakdown->iterations[i];
+      EXPECT_EQ(it.index, static_cast<std::int64_t>(i));  // shifted back to the path's own numbering
+      EXPECT_EQ(it.wall_ns, split_walls[i]);
+      EXPECT_EQ(it.gpu_ops, two_kernels ? 2u : 1u);
+      EXPECT_EQ(it.gpu.busy_ns, two_kernels ? 40'000 : 20'000);
+      EXPECT_EQ(it.gpu.idle.head_ns, 10'000);
+      EXPECT_EQ(it.gpu.idle.host_bound_ns, two_kernels ? 10'000 : 0);
+      EXPECT_EQ(it.dispatch_ns, two_kernels ? 33'000 : 3'000);
+      EXPECT_EQ(it.launch_api_ns, two_kernels ? 4'000 : 2'000);
+    }
+    ASSERT_TRUE(path.collector_cost.has_value());
+    EXPECT_EQ(path.collector_cost->runs, 3u);
+    EXPECT_EQ(path.collector_cost->wall_median_with_ns, summarize_ns(split_walls).median);
+    EXPECT_EQ(path.collector_cost->wall_median_without_ns, path.wall.median);
+  }
+  ASSERT_EQ(report.kernel_diffs.size(), 2u);
+  EXPECT_EQ(report.kernel_diffs[0].path_a, "aoti");
+  EXPECT_EQ(report.kernel_diffs[0].path_b, "eager");
+  ASSERT_EQ(report.kernel_diffs[0].both.size(), 1u);
+  EXPECT_EQ(report.kernel_diffs[0].both[0].name, "gemm");
+  EXPECT_TRUE(report.kernel_diffs[0].only_a.empty());
+  ASSERT_EQ(report.kernel_diffs[0].only_b.size(), 1u);
+  EXPECT_EQ(report.kernel_diffs[0].only_b[0].name, "relu");
+  EXPECT_DOUBLE_EQ(report.kernel_diffs[0].only_b[0].count_per_iteration_b, 1.0);
+  EXPECT_EQ(report.kernel_diffs[1].path_a, "aoti");
+  EXPECT_EQ(report.kernel_diffs[1].path_b, "compile");
+  EXPECT_TRUE(report.kernel_diffs[1].same_set());
+  EXPECT_TRUE(world.attributions.empty());  // cupti
+}
+
+TEST(ComparePaths, SplitPassRunsTheFewestSamplesCappedAt100) {
+  FakeWorld world;
+  const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti"}, 120), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  ASSERT_EQ(world.finished.size(), 1u);
+  EXPECT_EQ(world.finished[0].size(), 2u * 100);
+  EXPECT_EQ(world.calls, 2 * (1 + 120) + 2 * (1 + 100));
+  for (const auto& path : outcome.report->paths) EXPECT_EQ(path.collector_cost->runs, 100u) << path.name;
+}
+
+TEST(ComparePaths, CollectorWithoutObserverGivesEveryPathItsReason) {
+  FakeWorld world;
+  world.collector.available = false;
+  const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti"}), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_EQ(world.calls, 2 * (1 + 4));  // no split pass
+  EXPECT_TRUE(world.observed.empty());
+  for (const auto& path : outcome.report->paths) {
+    EXPECT_EQ(path.split_unavailable_reason, "fake: no activity collector on this machine") << path.name;
+    EXPECT_FALSE(path.breakdown.has_value());
+  }
+  EXPECT_TRUE(outcome.report->kernel_diffs.empty());
+  EXPECT_EQ(outcome.report->context.cupti_version, "none");
+}
+
+TEST(ComparePaths, CollectorWarningsAndFinishErrors) {
+  FakeWorld world;
+  world.collector.warnings = {"fake: 12 activity records dropped"};
+  const SessionOutcome warned = compare_paths(options_for({"eager", "aoti"}), world.runtime());
+  ASSERT_TRUE(warned.report.has_value());
+  EXPECT_TRUE(has_warning_containing(*warned.report, "fake: 12 activity records dropped"));
+
+  FakeWorld failing;
+  failing.collector.finish_error = make_error(ExitCode::internal_error, "fake: CUPTI buffers lost");
+  const SessionOutcome failed = compare_paths(options_for({"eager", "aoti"}), failing.runtime());
+  ASSERT_TRUE(failed.status.ok());
+  for (const auto& path : failed.report->paths) {
+    EXPECT_EQ(path.split_unavailable_reason, "fake: CUPTI buffers lost") << path.name;
+    EXPECT_FALSE(path.breakdown.has_value());
+  }
+  EXPECT_TRUE(failed.report->kernel_diffs.empty());
+}
+
+TEST(ComparePaths, RecordFunctionAttributesOnlyTheAotiPathsIterations) {
+  FakeWorld world;
+  world.collector.name = "record_function";
+  world.collector.cpu_events = {CpuEvent{"cpp_fused_0", 1, 2}};
+  PackageAttribution attribution;
+  attribution.summary.seen = {"cpp_fused_0"};
+  world.attribution = attribution;
+  const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti"}), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  ASSERT_EQ(world.attributions.size(), 1u);
+  EXPECT_EQ(world.attributions[0].package_path, "/fake/model.aoti.pt2");
+  EXPECT_EQ(world.attributions[0].events, 1u);
+  EXPECT_EQ(world.attributions[0].first_iteration, kTag);  // aoti is path 1
+  EXPECT_EQ(world.attributions[0].last_iteration, 2 * kTag - 1);
+  EXPECT_TRUE(path_named(*outcome.report, "aoti").kernel_attribution.has_value());
+  EXPECT_FALSE(path_named(*outcome.report, "eager").kernel_attribution.has_value());
+}
+
+// --- devices ----------------------------------------------------------------------------------------------
+
+TEST(ComparePaths, Devices) {
+  {
+    FakeWorld world;  // no CUDA here
+    CompareOptions options = options_for({"eager"});
+    options.device = DeviceRequest{DeviceRequest::Kind::cuda, 0};
+    const SessionOutcome outcome = compare_paths(options, world.runtime());
+    ASSERT_FALSE(outcome.status.ok());
+    EXPECT_EQ(outcome.status.error().code, ExitCode::device_unavailable);
+    EXPECT_TRUE(world.opens.empty());
+  }
+  {
+    FakeWorld world;
+    world.torch.cuda_available = true;
+    CompareOptions options = options_for({"eager"});
+    options.device = DeviceRequest{DeviceRequest::Kind::cuda, 1};
+    const SessionOutcome outcome = compare_paths(options, world.runtime());
+    ASSERT_FALSE(outcome.status.ok());
+    EXPECT_EQ(outcome.status.error().code, ExitCode::usage_error);
+    EXPECT_NE(outcome.status.error().message.find("cuda:0"), std::string::npos);
+  }
+  {
+    FakeWorld world;  // automatic picks CUDA when there is one
+    world.torch.cuda_available = true;
+    world.aoti_device = DeviceDescription{"cuda", 0, "Fake GPU"};
+    const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti"}), world.runtime());
+    ASSERT_TRUE(outcome.status.ok());
+    EXPECT_EQ(world.opens.at(0).device, "cuda");
+    EXPECT_EQ(world.loads.at(0).device.kind, DeviceRequest::Kind::cuda);
+    EXPECT_EQ(world.loads.at(0).device.index, 0);
+    EXPECT_EQ(world.collector_starts.at(0).device_type, "cuda");
+    EXPECT_EQ(outcome.report->context.device.name, "Fake GPU");
+  }
+  {
+    FakeWorld world;  // CUDA without the aoti path: nobody names the device
+    world.torch.cuda_available = true;
+    const SessionOutcome outcome = compare_paths(options_for({"eager"}), world.runtime());
+    ASSERT_TRUE(outcome.status.ok());
+    EXPECT_EQ(outcome.report->context.device.type, "cuda");
+    EXPECT_EQ(outcome.report->context.device.index, 0);
+    EXPECT_EQ(outcome.report->context.device.name, "CUDA device");
+  }
+}
+
+// --- usage errors -----------------------------------------------------------------------------------------
+
+TEST(ComparePaths, UsageErrorsComeBeforeTheModelIsOpened) {
+  const std::string exported = fake::make_temp_file("compare", "model.ep.pt2");
+  struct Case {
+    std::string what;
+    std::function<void(CompareOptions&)> change;
+    ExitCode code;
+    std::string in_message;
+  };
+  const std::vector<Case> cases{
+      {"warmup", [](CompareOptions& o) { o.stopping.warmup = -1; }, ExitCode::usage_error, "--warmup"},
+      {"min runs", [](CompareOptions& o) { o.stopping.min_runs = 0; }, ExitCode::usage_error, "--min-runs"},
+      {"max runs", [](CompareOptions& o) { o.stopping.max_runs = 3; }, ExitCode::usage_error, "--max-runs"},
+      {"min time", [](CompareOptions& o) { o.stopping.min_time_s = -1; }, ExitCode::usage_error, "--min-time"},
+      {"time limit", [](CompareOptions& o) { o.stopping.time_limit_s = 0; }, ExitCode::usage_error, "--time-limit"},
+      {"max rse", [](CompareOptions& o) { o.stopping.max_rse = 0; }, ExitCode::usage_error, "--max-rse"},
+      {"model and exported",
+       [](CompareOptions& o) {
+         o.model = "m:f";
+         o.exported = "/nonexistent/model.ep.pt2";
+       },
+       ExitCode::usage_error, "not both"},
+      {"aoti alone", [](CompareOptions& o) { o.aoti = "/nonexistent/model.aoti.pt2"; }, ExitCode::usage_error,
+       "--aoti needs --exported"},
+      {"exported missing", [](CompareOptions& o) { o.exported = "/nonexistent/model.ep.pt2"; },
+       ExitCode::file_not_found, "/nonexistent/model.ep.pt2"},
+      {"aoti missing",
+       [&](CompareOptions& o) {
+         o.exported = exported;
+         o.aoti = "/nonexistent/model.aoti.pt2";
+       },
+       ExitCode::file_not_found, "/nonexistent/model.aoti.pt2"},
+  };
+  for (const auto& c : cases) {
+    FakeWorld world;
+    CompareOptions options = options_for({"eager"}, 5);
+    c.change(options);
+    const SessionOutcome outcome = compare_paths(options, world.runtime());
+    ASSERT_FALSE(outcome.status.ok()) << c.what;
+    EXPECT_EQ(outcome.status.error().code, c.code) << c.what;
+    EXPECT_NE(outcome.status.error().message.find(c.in_message), std::string::npos)
+        << c.what << ": " << outcome.status.error().message;
+    EXPECT_FALSE(outcome.report.has_value()) << c.what;
+    EXPECT_TRUE(world.opens.empty()) << c.what;
+  }
+  // An existing --exported is fine.
+  FakeWorld world;
+  CompareOptions options = options_for({"eager"}, 2);
+  options.exported = exported;
+  EXPECT_TRUE(compare_paths(options, world.runtime()).status.ok());
+  EXPECT_EQ(world.opens.at(0).exported, exported);
+  EXPECT_EQ(world.opens.at(0).model, "");  // --exported: no default model
+}
+
+TEST(ComparePaths, WithoutPythonItSaysTheBuildHasNone) {
+  FakeWorld world;
+  world.with_python = false;
+  const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti"}), world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::usage_error);
+  EXPECT_NE(outcome.status.error().message.find("built without LibTorch and Python"), std::string::npos)
+      << outcome.status.error().message;
+  EXPECT_FALSE(outcome.report.has_value());
+  EXPECT_TRUE(world.loads.empty());
+}
+
+// --- checkpoints --------------------------------------------------------------------------------------------
+
+TEST(ComparePaths, CheckpointBetweenThePassesIsAWholeReport) {
+  FakeWorld world;
+  const std::string file = fake::make_temp_dir("compare-checkpoint") + "/report.json";
+  CompareOptions options = options_for({"eager", "aoti"}, 3);
+  options.checkpoint_path = file;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  ASSERT_TRUE(std::filesystem::exists(file));
+  const nlohmann::json checkpoint = nlohmann::json::parse(fake::read_text(file));
+  EXPECT_EQ(checkpoint["schema_version"], kReportSchemaVersion);
+  EXPECT_EQ(checkpoint["kind"], "compare");
+  EXPECT_EQ(checkpoint["stop_reason"], "in progress");
+  ASSERT_EQ(checkpoint["paths"].size(), 2u);
+  for (std::size_t p = 0; p < 2; ++p) {
+    const auto& path = checkpoint["paths"][p];
+    EXPECT_EQ(path["name"], outcome.report->paths[p].name);
+    EXPECT_EQ(path["stop_reason"], "converged");
+    EXPECT_EQ(path["samples_ns"].get<std::vector<std::int64_t>>(), outcome.report->paths[p].wall_ns);
+    EXPECT_EQ(path["split"]["available"], false);
+    EXPECT_EQ(path["split"]["reason"], kSplitPendingReason);
+  }
+  EXPECT_EQ(checkpoint["ratios"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,0 +1,249 @@
+#include "fake_runtime.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ohprof/base/clock.hpp"
+
+namespace ohprof::fake {
+namespace {
+
+// Runs `script` for a runner named `name`: counts the call, spins, fails on the scripted call.
+Status fake_iteration(FakeWorld& world, const std::string& name, const RunnerScript& script) {
+  const int call = world.calls_by_path[name]++;
+  ++world.calls;
+  if (script.duration_ns) spin_for_ns(script.duration_ns(call));
+  if (call == script.fail_on_call) return make_error(ExitCode::model_error, "boom at call " + std::to_string(call));
+  return ok_status();
+}
+
+class FakeAotiRunner final : public AotiRunner {
+ public:
+  explicit FakeAotiRunner(FakeWorld& world)
+      : m_world(world), m_outputs(std::make_shared<const TensorBundle>(TensorBundle{"aoti"})) {}
+  [[nodiscard]] std::string name() const override { return "aoti"; }
+  Status run_once() override { return fake_iteration(m_world, "aoti", m_world.aoti); }
+  [[nodiscard]] std::int64_t build_ns() const override { return m_world.aoti.build_ns; }
+  [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
+  void enter() override { ++m_world.enters["aoti"]; }
+  [[nodiscard]] DeviceDescription device() const override { return m_world.aoti_device; }
+  [[nodiscard]] std::vector<std::string> warnings() const override { return m_world.aoti_warnings; }
+  [[nodiscard]] std::vector<InputSpec> inputs() const override { return m_world.aoti_inputs; }
+
+ private:
+  FakeWorld& m_world;
+  TensorBundlePtr m_outputs;
+};
+
+class FakePythonPath final : public PathRunner {
+ public:
+  FakePythonPath(FakeWorld& world, std::string name, RunnerScript script)
+      : m_world(world),
+        m_name(std::move(name)),
+        m_script(std::move(script)),
+        m_outputs(std::make_shared<const TensorBundle>(TensorBundle{m_name})) {}
+  [[nodiscard]] std::string name() const override { return m_name; }
+  Status run_once() override { return fake_iteration(m_world, m_name, m_script); }
+  [[nodiscard]] std::int64_t build_ns() const override { return m_script.build_ns; }
+  [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
+  void enter() override { ++m_world.enters[m_name]; }
+
+ private:
+  FakeWorld& m_world;
+  std::string m_name;
+  RunnerScript m_script;
+  TensorBundlePtr m_outputs;
+};
+
+class FakeModelSession final : public ModelSession {
+ public:
+  explicit FakeModelSession(FakeWorld& world) : m_world(world) {}
+  [[nodiscard]] ArtifactSummary artifacts() const override { return m_world.artifacts; }
+  [[nodiscard]] std::vector<std::string> input_texts() const override { return m_world.input_texts; }
+  [[nodiscard]] TensorBundlePtr inputs() const override { return m_inputs; }
+  Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) override {
+    const auto it = m_world.python.find(name);
+    const RunnerScript script = it == m_world.python.end() ? RunnerScript{} : it->second;
+    if (script.build_error) return *script.build_error;
+    m_world.built.push_back(name);
+    return std::unique_ptr<PathRunner>(std::make_unique<FakePythonPath>(m_world, name, script));
+  }
+  PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
+                                const TensorBundle& outputs) override {
+    m_world.checks.push_back(CheckCall{reference_name, reference.made_by, outputs.made_by});
+    PathOutputCheck check;
+    check.reference = reference_name;
+    check.passed = m_world.outputs_differ.count(outputs.made_by) == 0;
+    check.max_abs_diff = check.passed ? 0.0 : 0.5;
+    check.max_rel_diff = check.passed ? 0.0 : 0.25;
+    check.atol = 1e-3;
+    check.rtol = 1e-3;
+    if (!check.passed) check.detail = "fake: 3 of 64 elements differ";
+    return check;
+  }
+  // The session passes this to the AOTI loader (compare's paths share their inputs).
+  TensorBundlePtr m_inputs = std::make_shared<const TensorBundle>(TensorBundle{"session inputs"});
+
+ private:
+  FakeWorld& m_world;
+};
+
+class FakeObserver final : public IterationObserver {
+ public:
+  explicit FakeObserver(FakeWorld& world) : m_world(world) {}
+  void on_measurement_begin() override { record(ObserverEvent::Kind::measurement_begin, -1, false); }
+  void on_iteration_begin(std::int64_t index, bool warmup) override {
+    record(ObserverEvent::Kind::iteration_begin, index, warmup);
+  }
+  void on_iteration_end(std::int64_t index, bool warmup) override {
+    record(ObserverEvent::Kind::iteration_end, index, warmup);
+  }
+  void on_measurement_end() override { record(ObserverEvent::Kind::measurement_end, -1, false); }
+
+ private:
+  void record(ObserverEvent::Kind kind, std::int64_t index, bool warmup) {
+    m_world.observed.push_back(ObserverEvent{kind, index, warmup, m_world.calls});
+  }
+  FakeWorld& m_world;
+};
+
+class FakeCollector final : public SplitCollector {
+ public:
+  explicit FakeCollector(FakeWorld& world) : m_world(world), m_observer(world) {}
+  [[nodiscard]] IterationObserver* observer() override { return m_world.collector.available ? &m_observer : nullptr; }
+  [[nodiscard]] std::string unavailable_reason() const override {
+    return m_world.collector.available ? "" : m_world.collector.unavailable_reason;
+  }
+  [[nodiscard]] std::string collector_name() const override { return m_world.collector.name; }
+  Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
+    m_world.finished.push_back(iterations);
+    if (m_world.collector.finish_error) return *m_world.collector.finish_error;
+    SplitCollection collection;
+    collection.collector = m_world.collector.name;
+    collection.timeline = fake_timeline(iterations, m_world.collector.kernels_per_path);
+    collection.cpu_events = m_world.collector.cpu_events;
+    collection.warnings = m_world.collector.warnings;
+    return collection;
+  }
+
+ private:
+  FakeWorld& m_world;
+  FakeObserver m_observer;
+};
+
+}  // namespace
+
+Runtime FakeWorld::runtime() {
+  Runtime runtime;
+  runtime.torch_info = [this] { return torch; };
+  runtime.load_aoti = [this](const AotiLoadOptions& options) -> Result<std::unique_ptr<AotiRunner>> {
+    loads.push_back(options);
+    if (load_error) return *load_error;
+    built.push_back("aoti");
+    return std::unique_ptr<AotiRunner>(std::make_unique<FakeAotiRunner>(*this));
+  };
+  if (with_python) {
+    runtime.open_model = [this](const ModelSessionOptions& options) -> Result<std::unique_ptr<ModelSession>> {
+      opens.push_back(options);
+      if (open_error) return *open_error;
+      return std::unique_ptr<ModelSession>(std::make_unique<FakeModelSession>(*this));
+    };
+  }
+  runtime.start_collector = [this](const SplitCollectorOptions& options) -> std::unique_ptr<SplitCollector> {
+    collector_starts.push_back(options);
+    return std::make_unique<FakeCollector>(*this);
+  };
+  runtime.cupti_version = [this] { return cupti_version; };
+  runtime.attribute_package_kernels = [this](const std::string& package_path, const std::vector<CpuEvent>& events,
+                                             std::int64_t first, std::int64_t last) {
+    attributions.push_back(AttributionCall{package_path, events.size(), first, last});
+    return attribution;
+  };
+  return runtime;
+}
+
+std::vector<std::pair<std::int64_t, bool>> FakeWorld::iteration_begins() const {
+  std::vector<std::pair<std::int64_t, bool>> out;
+  for (const auto& event : observed) {
+    if (event.kind == ObserverEvent::Kind::iteration_begin) out.emplace_back(event.index, event.warmup);
+  }
+  return out;
+}
+
+Timeline fake_timeline(const std::vector<IterationWindow>& windows,
+                       const std::vector<std::vector<std::string>>& kernels_per_path) {
+  Timeline timeline;
+  timeline.ops_have_launches = true;
+  std::uint64_t correlation = 0;
+  for (const auto& window : windows) {
+    timeline.iterations.push_back(window);
+    if (kernels_per_path.empty()) continue;
+    const auto path = static_cast<std::size_t>(window.index / kIterationsPerPath);
+    const auto& kernels = kernels_per_path[std::min(path, kernels_per_path.size() - 1)];
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+      const auto step = static_cast<std::int64_t>(k) * kKernelStepNs;
+      ++correlation;
+      LaunchCall launch;
+      launch.kind = LaunchKind::kernel;
+      launch.start_ns = window.start_ns + kLaunchOffsetNs + step;
+      launch.end_ns = launch.start_ns + kLaunchNs;
+      launch.thread_id = 1;
+      launch.correlation = correlation;
+      launch.iteration = window.index;
+      launch.name = "cudaLaunchKernel";
+      timeline.launches.push_back(launch);
+      DeviceOp op;
+      op.kind = DeviceOpKind::kernel;
+      op.start_ns = window.start_ns + kKernelOffsetNs + step;
+      op.end_ns = op.start_ns + kKernelNs;
+      op.stream = kStream;
+      op.correlation = correlation;
+      op.name = kernels[k];
+      timeline.ops.push_back(op);
+    }
+  }
+  return timeline;
+}
+
+void spin_for_ns(std::int64_t ns) {
+  const std::int64_t until = monotonic_now_ns() + ns;
+  while (monotonic_now_ns() < until) {
+  }
+}
+
+std::string make_temp_dir(const std::string& tag) {
+  static std::atomic<int> counter{0};
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("ohprof-session-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+std::string make_temp_file(const std::string& tag, const std::string& name) {
+  const std::string path = make_temp_dir(tag) + "/" + name;
+  std::ofstream(path) << "not a real package: the fakes never read it\n";
+  return path;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> warning_texts(const Report& report) { return report.warnings; }
+
+bool has_warning_containing(const Report& report, const std::string& part) {
+  const auto texts = warning_texts(report);
+  return std::any_of(texts.begin(), texts.end(),
+                     [&](const std::string& text) { return text.find(part) != std::string::npos; });
+}
+
+}  // namespace ohprof::fake

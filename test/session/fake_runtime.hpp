@@ -1,0 +1,155 @@
+#pragma once
+// A fake Runtime for the session tests (test/session/*_test.cpp): the vendor adapters' interfaces
+// (include/ohprof/runtimes/*.hpp, include/ohprof/collectors/split_collector.hpp) played by scripts, so
+// that measure_path and compare_paths run without LibTorch, CPython or a collector, and every number
+// they report follows from the script by hand.
+//
+// One FakeWorld per test: it holds the scripts (what each fake does) and the logs (what the session
+// asked of them, in order), and `runtime()` hands the session std::functions that point into it. The
+// world must outlive the session call.
+//
+// Times: the session measures on the real monotonic clock (it offers no clock to inject), so a fake
+// iteration that must take time spins on that clock for the scripted duration; one that need not
+// returns at once. The split pass's Timeline is built by hand from the windows the session gives
+// finish(): per iteration, at fixed offsets from the window start, one launch call and one kernel per
+// scripted kernel name (kLaunchOffsetNs, ...), so the split of an iteration is known exactly whatever
+// the real durations were.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ohprof/session/runtime.hpp"
+#include "ohprof/session/session.hpp"
+
+namespace ohprof {
+
+// What the fakes' tensors are: the name of the path whose first call made them. (The real bundle is
+// LibTorch's, src/runtimes/torch_tensors.hpp; this test binary links no runtime.)
+struct TensorBundle {
+  std::string made_by;
+};
+
+namespace fake {
+
+// The hand-built split of one iteration with kernels k = 0, 1, ... (window start S):
+//   launch call k: [S + kLaunchOffsetNs + k * kKernelStepNs, ... + kLaunchNs]
+//   kernel k:      [S + kKernelOffsetNs + k * kKernelStepNs, ... + kKernelNs] on stream kStream
+// e.g. one kernel: busy 20 us, head 10 us, dispatch 3 us, launch API 2 us, framework 1 us, queue delay
+// 7 us; two kernels: busy 40 us, a host-bound gap of 10 us (launch 1 starts at 31 us, after kernel 0
+// ended at 30 us), dispatch 33 us. Iterations must last at least 30 us per kernel for nothing to spill.
+inline constexpr std::int64_t kLaunchOffsetNs = 1'000;
+inline constexpr std::int64_t kLaunchNs = 2'000;
+inline constexpr std::int64_t kKernelOffsetNs = 10'000;
+inline constexpr std::int64_t kKernelNs = 20'000;
+inline constexpr std::int64_t kKernelStepNs = 30'000;
+inline constexpr std::int64_t kStream = 7;
+
+// One fake path runner (the AOTI package's, or a Python path's).
+struct RunnerScript {
+  std::int64_t build_ns = 0;
+  // How long call n of run_once takes (n counts this runner's calls from 0: warm-ups and both passes).
+  // Empty: every call returns at once.
+  std::function<std::int64_t(int call)> duration_ns;
+  int fail_on_call = -1;  // this call (same numbering) returns a model_error "boom at call n"
+  std::optional<Error> build_error;  // Python paths: make_python_path fails with this
+};
+
+// The split collector.
+struct CollectorScript {
+  bool available = true;  // false: observer() is null
+  std::string unavailable_reason = "fake: no activity collector on this machine";
+  std::string name = "cupti";  // collector_name() and SplitCollection::collector
+  std::vector<std::string> warnings;  // SplitCollection::warnings
+  std::optional<Error> finish_error;  // finish() fails with this
+  // The kernels every iteration of path p runs (the window's index / kIterationsPerPath; `run` has path
+  // 0 only); paths past the end run the last entry's.
+  std::vector<std::vector<std::string>> kernels_per_path = {{"gemm"}};
+  std::vector<CpuEvent> cpu_events;  // SplitCollection::cpu_events
+};
+
+struct ObserverEvent {
+  enum class Kind { measurement_begin, iteration_begin, iteration_end, measurement_end };
+  Kind kind;
+  std::int64_t index = -1;
+  bool warmup = false;
+  int runner_calls = 0;  // FakeWorld::calls when it happened
+};
+
+struct CheckCall {
+  std::string reference_name;
+  std::string reference_made_by;
+  std::string outputs_made_by;
+};
+
+struct AttributionCall {
+  std::string package_path;
+  std::size_t events = 0;
+  std::int64_t first_iteration = 0;
+  std::int64_t last_iteration = 0;
+};
+
+class FakeWorld {
+ public:
+  // --- scripts ---
+  TorchRuntimeInfo torch{"2.9.0+fake", false, 0, 3};
+  std::string cupti_version = "fake-cupti-13";
+  // the AOTI runner (load_aoti)
+  RunnerScript aoti;
+  DeviceDescription aoti_device{"cpu", -1, "Fake CPU 9000"};
+  std::vector<InputSpec> aoti_inputs{InputSpec{{4, 16}, DType::float32}};
+  std::vector<std::string> aoti_warnings;
+  std::optional<Error> load_error;
+  // the model session (open_model); `with_python = false` leaves Runtime::open_model empty
+  bool with_python = true;
+  std::optional<Error> open_error;
+  ArtifactSummary artifacts{"", "/fake/model.ep.pt2", "/fake/model.aoti.pt2", true, std::nullopt, std::nullopt};
+  std::vector<std::string> input_texts{"4,16"};
+  std::map<std::string, RunnerScript> python;  // by path name; a name not here gets a default script
+  std::set<std::string> outputs_differ;        // paths whose output check fails
+  // the collector and the kernel attribution
+  CollectorScript collector;
+  Result<PackageAttribution> attribution = PackageAttribution{};
+
+  // --- logs ---
+  int calls = 0;                                   // run_once calls of every runner together
+  std::map<std::string, int> calls_by_path;        // run_once calls per runner name
+  std::map<std::string, int> enters;               // enter() calls per runner name
+  std::vector<std::string> built;                  // runner names, in the order they were made
+  std::vector<AotiLoadOptions> loads;
+  std::vector<ModelSessionOptions> opens;
+  std::vector<SplitCollectorOptions> collector_starts;
+  std::vector<ObserverEvent> observed;             // what the collector's observer was told
+  std::vector<std::vector<IterationWindow>> finished;  // the iterations given to each finish()
+  std::vector<CheckCall> checks;
+  std::vector<AttributionCall> attributions;
+
+  // The Runtime the session gets: every member set (open_model only with `with_python`).
+  Runtime runtime();
+
+  // The observer's iteration_begin events (index, warmup), in order.
+  [[nodiscard]] std::vector<std::pair<std::int64_t, bool>> iteration_begins() const;
+};
+
+// The Timeline the fake collector's finish() returns for these windows (see the offsets above).
+Timeline fake_timeline(const std::vector<IterationWindow>& windows,
+                       const std::vector<std::vector<std::string>>& kernels_per_path);
+
+// Spins on the monotonic clock for `ns` nanoseconds.
+void spin_for_ns(std::int64_t ns);
+
+// A fresh empty folder under the system's temporary folder.
+std::string make_temp_dir(const std::string& tag);
+// An existing file (the fake AOTI package: the session checks that it exists, the fakes never read it).
+std::string make_temp_file(const std::string& tag, const std::string& name);
+std::string read_text(const std::string& path);
+
+// Texts of the report's fields whose types are being made typed (kept here so the tests read the same
+// whatever the type): the warnings, in order, and whether one contains `part`.
+std::vector<std::string> warning_texts(const Report& report);
+bool has_warning_containing(const Report& report, const std::string& part);
+
+}  // namespace fake
+}  // namespace ohprof

@@ -1,0 +1,180 @@
+// The steps `run` and `compare` share (src/session/session_steps.hpp): attach_split (the split, the
+// collector and its cost, kernel attribution for an AOTI package on the CPU collector) and
+// add_sample_hints (slow first run, outliers), on hand-built inputs.
+#include <gtest/gtest.h>
+
+#include "fake_runtime.hpp"
+#include "ohprof/analysis/breakdown.hpp"
+#include "session_steps.hpp"
+
+namespace ohprof {
+namespace {
+
+using fake::FakeWorld;
+using fake::warning_texts;
+
+// Three windows of 100 us at 1 ms intervals, one kernel each (fake_timeline: busy 20 us, head 10 us).
+SplitCollection hand_collection(const std::string& collector) {
+  std::vector<IterationWindow> windows;
+  for (std::int64_t i = 0; i < 3; ++i) windows.push_back(IterationWindow{i, 1'000'000 * (i + 1), 1'000'000 * (i + 1) + 100'000});
+  SplitCollection collection;
+  collection.collector = collector;
+  collection.timeline = fake::fake_timeline(windows, {{"gemm"}});
+  collection.cpu_events = {CpuEvent{"cpp_fused_0", 1, 2}, CpuEvent{"aten::addmm", 3, 4}};
+  return collection;
+}
+
+PathResult timed_path(const std::string& name, std::vector<std::int64_t> wall_ns) {
+  PathResult path;
+  path.name = name;
+  path.artifact = "/fake/" + name + ".pt2";
+  path.wall_ns = std::move(wall_ns);
+  path.wall = summarize_ns(path.wall_ns);
+  return path;
+}
+
+TEST(AttachSplit, AnalysesTheTimelineAndCostsTheCollector) {
+  FakeWorld world;
+  const Runtime runtime = world.runtime();
+  Report report;
+  PathResult path = timed_path("aoti", {100, 200, 300});  // median 200
+  const SplitCollection collection = hand_collection("cupti");
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, "cupti", runtime, 0, 2);
+
+  ASSERT_TRUE(path.breakdown.has_value());
+  ASSERT_EQ(path.breakdown->iterations.size(), 3u);
+  for (const auto& it : path.breakdown->iterations) {
+    EXPECT_EQ(it.wall_ns, 100'000);
+    EXPECT_EQ(it.gpu.busy_ns, 20'000);
+    EXPECT_EQ(it.gpu.idle.head_ns, 10'000);
+    EXPECT_EQ(it.gpu.idle.tail_ns, 70'000);
+    EXPECT_EQ(it.dispatch_ns, 3'000);
+  }
+  EXPECT_EQ(path.split_collector, "cupti");
+  ASSERT_TRUE(path.collector_cost.has_value());
+  EXPECT_EQ(path.collector_cost->collector, "cupti");
+  EXPECT_EQ(path.collector_cost->runs, 3u);
+  EXPECT_EQ(path.collector_cost->wall_median_without_ns, 200);
+  EXPECT_EQ(path.collector_cost->wall_median_with_ns, 500);
+  EXPECT_DOUBLE_EQ(path.collector_cost->ratio, 2.5);
+  EXPECT_TRUE(world.attributions.empty());  // cupti: no attribution
+  EXPECT_FALSE(path.kernel_attribution.has_value());
+  EXPECT_TRUE(report.warnings.empty());
+}
+
+TEST(AttachSplit, UsesTheTimelineItIsGivenNotTheWholeCollection) {
+  FakeWorld world;
+  Report report;
+  PathResult path = timed_path("eager", {100});
+  const SplitCollection collection = hand_collection("cupti");
+  const Timeline first_only = select_iterations(collection.timeline, 0, 0);
+  attach_split(report, path, collection, first_only, {100}, "cupti", world.runtime(), 0, 0);
+  ASSERT_TRUE(path.breakdown.has_value());
+  EXPECT_EQ(path.breakdown->iterations.size(), 1u);
+  EXPECT_EQ(path.breakdown->summary.gpu_ops.count, 1u);
+}
+
+TEST(AttachSplit, RecordFunctionOnTheAotiPathAttributesItsKernels) {
+  FakeWorld world;
+  PackageAttribution attribution;
+  attribution.summary.records_kernels = true;
+  attribution.summary.seen = {"cpp_fused_0"};
+  attribution.summary.not_in_code = {"aten::addmm"};
+  attribution.warning = "fake: 1 kernel of the package was never recorded";
+  world.attribution = attribution;
+  Report report;
+  PathResult path = timed_path("aoti", {100, 200, 300});
+  const SplitCollection collection = hand_collection("record_function");
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, "record_function", world.runtime(), 7, 9);
+
+  ASSERT_EQ(world.attributions.size(), 1u);
+  EXPECT_EQ(world.attributions[0].package_path, "/fake/aoti.pt2");  // the path's artifact
+  EXPECT_EQ(world.attributions[0].events, 2u);
+  EXPECT_EQ(world.attributions[0].first_iteration, 7);
+  EXPECT_EQ(world.attributions[0].last_iteration, 9);
+  ASSERT_TRUE(path.kernel_attribution.has_value());
+  EXPECT_TRUE(path.kernel_attribution->records_kernels);
+  EXPECT_EQ(path.kernel_attribution->seen, std::vector<std::string>{"cpp_fused_0"});
+  EXPECT_EQ(path.kernel_attribution->not_in_code, std::vector<std::string>{"aten::addmm"});
+  EXPECT_EQ(warning_texts(report), std::vector<std::string>{"fake: 1 kernel of the package was never recorded"});
+  EXPECT_EQ(path.split_collector, "record_function");
+  EXPECT_TRUE(path.breakdown.has_value());
+}
+
+TEST(AttachSplit, NoAttributionWarningWhenEveryKernelWasSeen) {
+  FakeWorld world;
+  world.attribution = PackageAttribution{};  // no warning
+  Report report;
+  PathResult path = timed_path("aoti", {100});
+  const SplitCollection collection = hand_collection("record_function");
+  attach_split(report, path, collection, collection.timeline, {100}, "record_function", world.runtime(), 0, 2);
+  EXPECT_EQ(world.attributions.size(), 1u);
+  EXPECT_TRUE(path.kernel_attribution.has_value());
+  EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(warning_texts(report));
+}
+
+TEST(AttachSplit, AttributionErrorIsAWarningAndTheSplitStays) {
+  FakeWorld world;
+  world.attribution = make_error(ExitCode::invalid_package, "cannot read the package's generated code");
+  Report report;
+  PathResult path = timed_path("aoti", {100});
+  const SplitCollection collection = hand_collection("record_function");
+  attach_split(report, path, collection, collection.timeline, {100}, "record_function", world.runtime(), 0, 2);
+  EXPECT_FALSE(path.kernel_attribution.has_value());
+  EXPECT_TRUE(path.breakdown.has_value());
+  EXPECT_TRUE(path.collector_cost.has_value());
+  EXPECT_EQ(warning_texts(report),
+            std::vector<std::string>{"kernel attribution: cannot read the package's generated code"});
+}
+
+TEST(AttachSplit, OnlyTheAotiPathIsAttributed) {
+  FakeWorld world;
+  Report report;
+  PathResult path = timed_path("compile", {100});
+  const SplitCollection collection = hand_collection("record_function");
+  attach_split(report, path, collection, collection.timeline, {100}, "record_function", world.runtime(), 0, 2);
+  EXPECT_TRUE(world.attributions.empty());
+  EXPECT_FALSE(path.kernel_attribution.has_value());
+  EXPECT_EQ(path.split_collector, "record_function");
+}
+
+TEST(AddSampleHints, SlowFirstRunAndOutliersPerPath) {
+  // a: [1000, 100 x 4]: median 100, the first is 10 x the median; Q1 = Q3 = 100, so 1000 is the one
+  // outlier. b: [100, 101, 102, 103]: nothing to say.
+  Report report;
+  report.paths.push_back(timed_path("a", {1000, 100, 100, 100, 100}));
+  report.paths.push_back(timed_path("b", {100, 101, 102, 103}));
+  ASSERT_EQ(report.paths[0].wall.outliers, 1u);
+  ASSERT_EQ(report.paths[1].wall.outliers, 0u);
+
+  Report named = report;
+  add_sample_hints(named, /*name_the_path=*/true);
+  EXPECT_EQ(warning_texts(named),
+            (std::vector<std::string>{
+                "path a: the first measured iteration took 10.0 times the median (a cold start the warm-up did not "
+                "absorb); raise --warmup",
+                "path a: 1 of 5 iterations are statistical outliers; close other programs or raise --warmup"}));
+
+  Report unnamed = report;
+  add_sample_hints(unnamed, /*name_the_path=*/false);
+  EXPECT_EQ(warning_texts(unnamed),
+            (std::vector<std::string>{
+                "path a: the first measured iteration took 10.0 times the median (a cold start the warm-up did not "
+                "absorb); raise --warmup",
+                "1 of 5 iterations are statistical outliers; close other programs, pin CPU frequency or raise "
+                "--warmup/--runs"}));
+}
+
+TEST(AddSampleHints, SlowFirstRunIsMoreThanThreeTimesTheMedian) {
+  Report report;
+  report.paths.push_back(timed_path("three_x", {300, 100, 100}));  // exactly 3 x the median: not more
+  report.paths.push_back(timed_path("above", {301, 100, 100}));
+  for (auto& path : report.paths) path.wall.outliers = 0;         // only the slow-run rule here
+  add_sample_hints(report, true);
+  EXPECT_EQ(warning_texts(report),
+            std::vector<std::string>{"path above: the first measured iteration took 3.0 times the median (a cold start "
+                                     "the warm-up did not absorb); raise --warmup"});
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -4,17 +4,17 @@
 
 namespace ohprof {
 
-std::string slow_first_run_hint(const PathResult& path) {
-  if (path.wall_ns.size() < 3 || path.wall.median <= 0) return {};
+std::optional<Warning> slow_first_run_hint(const PathResult& path) {
+  if (path.wall_ns.size() < 3 || path.wall.median <= 0) return std::nullopt;
   const double first = static_cast<double>(path.wall_ns.front());
-  if (first <= 3.0 * path.wall.median) return {};
-  return fmt::format(
+  if (first <= 3.0 * path.wall.median) return std::nullopt;
+  return Warning{WarningCode::slow_first_run, fmt::format(
       "path {}: the first measured iteration took {:.1f} times the median (a cold start the warm-up did not "
       "absorb); raise --warmup",
-      path.name, first / path.wall.median);
+      path.name, first / path.wall.median)};
 }
 
-CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,
+CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std::int64_t>& without_ns,
                                   const std::vector<std::int64_t>& with_ns) {
   CollectorCost cost;
   cost.collector = collector;

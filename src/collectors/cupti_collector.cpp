@@ -354,7 +354,7 @@ struct ParsedRecords {
   std::vector<SyncRecord> syncs;
   std::unordered_map<std::uint32_t, std::uint64_t> tags;  // correlation -> external id (CUSTOM2)
   std::vector<CuptiOverhead> overheads;
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   std::uint64_t ops_without_timestamps = 0;
 };
 
@@ -441,7 +441,8 @@ void parse_buffer(std::uint8_t* buffer, std::size_t valid_bytes, ParsedRecords& 
     const CUptiResult status = cuptiActivityGetNextRecord(buffer, valid_bytes, &record);
     if (status == CUPTI_ERROR_MAX_LIMIT_REACHED) return;
     if (status != CUPTI_SUCCESS) {
-      out.warnings.push_back(fmt::format("an activity buffer could not be read to its end: {}", result_text(status)));
+      out.warnings.push_back(Warning{WarningCode::cupti_buffer_unreadable,
+                                     fmt::format("an activity buffer could not be read to its end: {}", result_text(status))});
       return;
     }
     parse_record(record, out);
@@ -783,10 +784,11 @@ Result<CuptiCollection> CuptiCollector::finish(const std::vector<IterationWindow
   CuptiCollection collection = join(records, m_state->session, dropped, iterations);
   collection.buffers_zeroed_in_run = zeroed_in_run;
   if (zeroed_in_run > 0) {
-    collection.warnings.push_back(fmt::format(
-        "CUPTI needed {} more activity buffer(s) than the {} prepared before the run; each was allocated and "
-        "zeroed on the thread that asked for it, a stall inside an iteration",
-        zeroed_in_run, m_state->prepared_buffers));
+    collection.warnings.push_back(Warning{
+        WarningCode::cupti_buffers_zeroed_in_run,
+        fmt::format("CUPTI needed {} more activity buffer(s) than the {} prepared before the run; each was "
+                    "allocated and zeroed on the thread that asked for it, a stall inside an iteration",
+                    zeroed_in_run, m_state->prepared_buffers)});
   }
   return collection;
 }

@@ -11,13 +11,13 @@ class CuptiSplitCollector final : public SplitCollector {
   explicit CuptiSplitCollector(std::unique_ptr<CuptiCollector> collector) : m_collector(std::move(collector)) {}
   IterationObserver* observer() override { return m_collector.get(); }
   [[nodiscard]] std::string unavailable_reason() const override { return {}; }
-  [[nodiscard]] std::string collector_name() const override { return "cupti"; }
+  [[nodiscard]] CollectorKind kind() const override { return CollectorKind::cupti; }
   Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
     auto collection = m_collector->finish(iterations);
     m_collector.reset();  // one CUPTI collector per process at a time
     if (!collection.ok()) return collection.error();
     SplitCollection out;
-    out.collector = "cupti";
+    out.collector = CollectorKind::cupti;
     out.timeline = std::move(collection->timeline);
     out.warnings = std::move(collection->warnings);
     return out;
@@ -33,17 +33,18 @@ class RecordFunctionSplitCollector final : public SplitCollector {
       : m_collector(std::move(collector)) {}
   IterationObserver* observer() override { return m_collector.get(); }
   [[nodiscard]] std::string unavailable_reason() const override { return {}; }
-  [[nodiscard]] std::string collector_name() const override { return "record_function"; }
+  [[nodiscard]] CollectorKind kind() const override { return CollectorKind::record_function; }
   Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
     auto collection = m_collector->finish(iterations);
     if (!collection.ok()) return collection.error();
     SplitCollection out;
-    out.collector = "record_function";
+    out.collector = CollectorKind::record_function;
     out.timeline = std::move(collection->timeline);
     out.cpu_events = std::move(collection->events);
     if (collection->unclosed + collection->unmatched_ends > 0) {
-      out.warnings.push_back(std::to_string(collection->unclosed + collection->unmatched_ends) +
-                             " RecordFunction ranges could not be paired (counted as dropped records)");
+      out.warnings.push_back(Warning{WarningCode::record_function_ranges_unpaired,
+                                     std::to_string(collection->unclosed + collection->unmatched_ends) +
+                                         " RecordFunction ranges could not be paired (counted as dropped records)"});
     }
     return out;
   }
@@ -57,7 +58,7 @@ class UnavailableCollector final : public SplitCollector {
   explicit UnavailableCollector(std::string reason) : m_reason(std::move(reason)) {}
   IterationObserver* observer() override { return nullptr; }
   [[nodiscard]] std::string unavailable_reason() const override { return m_reason; }
-  [[nodiscard]] std::string collector_name() const override { return "none"; }
+  [[nodiscard]] CollectorKind kind() const override { return CollectorKind::none; }
   Result<SplitCollection> finish(const std::vector<IterationWindow>&) override {
     return make_error(ExitCode::device_unavailable, m_reason);
   }
@@ -69,7 +70,7 @@ class UnavailableCollector final : public SplitCollector {
 }  // namespace
 
 std::unique_ptr<SplitCollector> SplitCollector::start(const SplitCollectorOptions& options) {
-  if (options.device_type == "cuda") {
+  if (options.device_type == DeviceKind::cuda) {
     if (options.disabled) {
       return std::make_unique<UnavailableCollector>(
           "--no-cupti: CUPTI not used (NVTX ranges and host timing only, e.g. for a run under Nsight Systems)");
@@ -96,12 +97,14 @@ Result<PackageAttribution> attribute_package_kernels(const std::string& package_
   out.summary = KernelAttributionSummary{attribution.records_kernels, attribution.seen, attribution.unattributed,
                                          attribution.not_in_code};
   if (!attribution.complete()) {
-    out.warning = std::to_string(attribution.unattributed.size()) + " of " +
-                  std::to_string(attribution.seen.size() + attribution.unattributed.size()) +
-                  " kernels named in the package's generated code were never recorded" +
-                  (attribution.records_kernels ? "" : " (it was built without cpp.enable_kernel_profile)") +
-                  "; their time counts as dispatch, not busy: re-export with --kernel-profile (compare) or "
-                  "examples/export_model.py --kernel-profile";
+    out.warning = Warning{
+        WarningCode::kernels_unattributed,
+        std::to_string(attribution.unattributed.size()) + " of " +
+            std::to_string(attribution.seen.size() + attribution.unattributed.size()) +
+            " kernels named in the package's generated code were never recorded" +
+            (attribution.records_kernels ? "" : " (it was built without cpp.enable_kernel_profile)") +
+            "; their time counts as dispatch, not busy: re-export with --kernel-profile (compare) or "
+            "examples/export_model.py --kernel-profile"};
   }
   return out;
 }

@@ -68,7 +68,7 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
   result = InterleavedResult{};
   result.paths.resize(paths.size());
   if (paths.empty()) {
-    result.stop_reason = "no paths";
+    result.stop_reason = StopReason{StopCode::no_paths};
     return ok_status();
   }
   const std::int64_t started = clock_ns();
@@ -78,7 +78,7 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
     for (int i = 0; i < stopping.warmup && !interrupt_requested(); ++i) {
       IterationWindow window;
       if (Status s = timed_iteration(paths[p], i, true, clock_ns, window); !s.ok()) {
-        result.stop_reason = "error";
+        result.stop_reason = StopReason{StopCode::error};
         return s;
       }
       result.paths[p].warmup_ns.push_back(window.end_ns - window.start_ns);
@@ -93,7 +93,7 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
   while (true) {
     if (interrupt_requested()) {
       result.interrupted = true;
-      result.stop_reason = "interrupted";
+      result.stop_reason = StopReason{StopCode::interrupted};
       break;
     }
     bool all_met = true;
@@ -109,15 +109,15 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
       if (static_cast<int>(running.count()) < stopping.max_runs) all_at_max = false;
     }
     if (all_met) {
-      result.stop_reason = "converged";
+      result.stop_reason = StopReason{StopCode::converged};
       break;
     }
     if (all_at_max) {
-      result.stop_reason = "max runs reached (unmet: " + unmet_text + ")";
+      result.stop_reason = StopReason{StopCode::max_runs_reached, unmet_text};
       break;
     }
     if (elapsed_s() >= stopping.time_limit_s) {
-      result.stop_reason = "time limit (unmet: " + unmet_text + ")";
+      result.stop_reason = StopReason{StopCode::time_limit, unmet_text};
       break;
     }
     const int round = result.rounds;
@@ -134,7 +134,7 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
     }
     ++result.rounds;
     if (!outcome.ok()) {
-      result.stop_reason = "error";
+      result.stop_reason = StopReason{StopCode::error};
       break;
     }
     if (on_round) on_round(result);

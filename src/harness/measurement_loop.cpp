@@ -36,11 +36,11 @@ Status run_measurement_loop(const LoopConfig& config, const IterationFunction& i
   result.iterations = std::move(path.iterations);
   result.interrupted = interleaved.interrupted;
   if (result.interrupted) {
-    result.stop_reason = "interrupted";
+    result.stop_reason = StopReason{StopCode::interrupted};
   } else if (!status.ok()) {
-    result.stop_reason = "error";
+    result.stop_reason = StopReason{StopCode::error};
   } else {
-    result.stop_reason = "runs reached";
+    result.stop_reason = StopReason{StopCode::runs_reached};
   }
   return status;
 }

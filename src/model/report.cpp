@@ -8,6 +8,31 @@
 
 namespace ohprof {
 
+const char* to_string(ReportKind kind) {
+  switch (kind) {
+    case ReportKind::run: return "run";
+    case ReportKind::compare: return "compare";
+    case ReportKind::analyze: return "analyze";
+  }
+  return "run";
+}
+
+const char* to_string(DeviceKind kind) { return kind == DeviceKind::cuda ? "cuda" : "cpu"; }
+
+const char* to_string(CollectorKind kind) {
+  switch (kind) {
+    case CollectorKind::none: return "";
+    case CollectorKind::cupti: return "cupti";
+    case CollectorKind::record_function: return "record_function";
+    case CollectorKind::trace: return "trace";
+  }
+  return "";
+}
+
+const char* to_string(IterationSource source) {
+  return source == IterationSource::whole_trace ? "whole trace" : "ProfilerStep";
+}
+
 const char* to_string(CheckMode mode) {
   switch (mode) {
     case CheckMode::warn: return "warn";

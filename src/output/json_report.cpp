@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ohprof/base/atomic_file.hpp"
+#include "ohprof/output/report_text.hpp"
 
 namespace ohprof {
 
@@ -154,7 +155,7 @@ json context_to_json(const RunContext& context) {
               {"cuda_version", context.cuda_version},
               {"cupti_version", context.cupti_version},
               {"device",
-               {{"type", context.device.type},
+               {{"type", to_string(context.device.type)},
                 {"index", context.device.index},
                 {"name", context.device.name}}},
               {"argv", context.argv},
@@ -172,6 +173,12 @@ json output_check_to_json(const std::optional<PathOutputCheck>& check) {
               {"max_rel_diff", optional_number(check->max_rel_diff)},
               {"atol", check->atol},                   {"rtol", check->rtol},
               {"detail", check->detail}};
+}
+
+json warnings_to_json(const std::vector<Warning>& warnings) {
+  json out = json::array();
+  for (const auto& warning : warnings) out.push_back(json{{"code", to_string(warning.code)}, {"message", warning.message}});
+  return out;
 }
 
 json compare_config_to_json(const std::optional<CompareConfig>& config) {
@@ -194,7 +201,7 @@ json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
 
 json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
   if (!cost) return nullptr;
-  return json{{"collector", cost->collector},
+  return json{{"collector", to_string(cost->collector)},
               {"runs", cost->runs},
               {"wall_median_without_ns", cost->wall_median_without_ns},
               {"wall_median_with_ns", cost->wall_median_with_ns},
@@ -216,10 +223,10 @@ json path_to_json(const PathResult& path) {
            {"warmup_ns", path.warmup_ns},
            {"samples_ns", path.wall_ns},
            {"wall_ns", summary_to_json(path.wall)},
-           {"stop_reason", path.stop_reason},
+           {"stop_reason", stop_reason_text(path.stop_reason)},
            {"output_check", output_check_to_json(path.output_check)},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
-           {"split_collector", path.split_collector},
+           {"split_collector", to_string(path.split_collector)},
            {"kernel_attribution", attribution_to_json(path.kernel_attribution)}};
   if (path.breakdown) {
     out["split"] = breakdown_to_json(*path.breakdown);
@@ -244,7 +251,7 @@ static json trace_source_to_json(const std::optional<TraceSource>& trace) {
               {"events_kept", trace->events_kept},
               {"events_ignored", trace->events_ignored},
               {"events_skipped", trace->events_skipped},
-              {"iterations_from", trace->iterations_from},
+              {"iterations_from", to_string(trace->iterations_from)},
               {"read_ns", trace->read_ns}};
 }
 
@@ -259,7 +266,7 @@ json report_to_json(const Report& report) {
                           {"stddev", ratio.stddev}});
   }
   return json{{"schema_version", kReportSchemaVersion},
-              {"kind", report.kind},
+              {"kind", to_string(report.kind)},
               {"trace", trace_source_to_json(report.trace)},
               {"context", context_to_json(report.context)},
               {"config",
@@ -271,10 +278,10 @@ json report_to_json(const Report& report) {
               {"artifacts", artifacts_to_json(report.artifacts)},
               {"paths", paths},
               {"ratios", ratios},
-              {"stop_reason", report.stop_reason},
+              {"stop_reason", stop_reason_text(report.stop_reason)},
               {"kernel_diffs", kernel_diffs},
               {"interrupted", report.interrupted},
-              {"warnings", report.warnings}};
+              {"warnings", warnings_to_json(report.warnings)}};
 }
 
 Status write_json_report(const Report& report, const std::string& path) {

@@ -9,9 +9,9 @@
 
 namespace ohprof {
 
-void add_warning(Report& report, const std::string& message) {
-  console::warning(message);
-  report.warnings.push_back(message);
+void add_warning(Report& report, Warning warning) {
+  console::warning(warning.message);
+  report.warnings.push_back(std::move(warning));
 }
 
 Status emit_report(const Report& report, const std::string& export_json, bool quiet) {

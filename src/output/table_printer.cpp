@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "ohprof/base/format.hpp"
+#include "ohprof/output/report_text.hpp"
 
 namespace ohprof {
 
@@ -127,14 +128,14 @@ std::string format_kernel_diff(const KernelSetDiff& diff) {
 std::string format_run_table(const Report& report) {
   std::string out;
   const auto& device = report.context.device;
-  out += fmt::format("device: {}{}{}\n", device.type,
+  out += fmt::format("device: {}{}{}\n", to_string(device.type),
                      device.index >= 0 ? fmt::format(":{}", device.index) : std::string(),
                      device.name.empty() ? std::string() : " (" + device.name + ")");
   if (report.trace) {
     const TraceSource& t = *report.trace;
     out += fmt::format("trace:  {} ({}{:.1f} MB of JSON, {} events: {} used, {} ignored, {} skipped; iterations: {})\n",
                        t.path, t.compressed ? "gzip, " : "", static_cast<double>(t.json_bytes) / 1e6, t.events,
-                       t.events_kept, t.events_ignored, t.events_skipped, t.iterations_from);
+                       t.events_kept, t.events_ignored, t.events_skipped, to_string(t.iterations_from));
   }
   if (report.artifacts) {
     const ArtifactSummary& a = *report.artifacts;
@@ -146,7 +147,7 @@ std::string format_run_table(const Report& report) {
                          a.aoti_compile_ns ? format_duration(static_cast<double>(*a.aoti_compile_ns)) : std::string("-"));
     }
   }
-  const bool compare = report.kind == "compare";
+  const bool compare = report.kind == ReportKind::compare;
   for (const auto& path : report.paths) {
     const SampleSummary& wall = path.wall;
     out += fmt::format("\npath {}  ({})\n", path.name, path.artifact);
@@ -170,13 +171,13 @@ std::string format_run_table(const Report& report) {
     out += fmt::format("  range:         {} … {}\n", format_duration(wall.min), format_duration(wall.max));
     out += fmt::format("  noise:         {:.1f}% (σ/mean)   outliers: {}   n = {}{}\n",
                        wall.relative_noise * 100.0, wall.outliers, wall.count,
-                       path.stop_reason == "runs reached" || compare ? std::string() : "  (" + path.stop_reason + ")");
+                       path.stop_reason.code == StopCode::runs_reached || compare ? std::string() : "  (" + stop_reason_text(path.stop_reason) + ")");
     if (!path.split_unavailable_reason.empty()) {
       out += fmt::format("  device split:  unavailable: {}\n", path.split_unavailable_reason);
     }
     if (path.collector_cost) {
       const CollectorCost& cost = *path.collector_cost;
-      out += fmt::format("  split pass:    {} collector on, {} runs: median {} vs {} without (x{:.3f})\n", cost.collector,
+      out += fmt::format("  split pass:    {} collector on, {} runs: median {} vs {} without (x{:.3f})\n", to_string(cost.collector),
                          cost.runs, format_duration(cost.wall_median_with_ns), format_duration(cost.wall_median_without_ns),
                          cost.ratio);
     }
@@ -192,7 +193,7 @@ std::string format_run_table(const Report& report) {
   }
   for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);
   if (compare) {
-    out += fmt::format("\nstopped: {}\n", report.stop_reason);
+    out += fmt::format("\nstopped: {}\n", stop_reason_text(report.stop_reason));
     if (!report.ratios.empty()) out += "\nsummary (ratio of median wall times)\n";
     for (const auto& ratio : report.ratios) {
       out += fmt::format("  {} ran {:.2f} ± {:.2f} times faster than {}\n", ratio.faster, ratio.ratio, ratio.stddev,

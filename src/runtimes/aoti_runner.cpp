@@ -103,7 +103,7 @@ class LibTorchAotiRunner final : public AotiRunner {
  public:
   LibTorchAotiRunner(std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader,
                      std::vector<at::Tensor> inputs, DeviceDescription device,
-                     std::vector<std::string> warnings, std::vector<InputSpec> specs,
+                     std::vector<Warning> warnings, std::vector<InputSpec> specs,
                      TensorBundlePtr first_outputs, std::int64_t build_ns)
       : m_loader(std::move(loader)),
         m_inputs(std::move(inputs)),
@@ -120,21 +120,21 @@ class LibTorchAotiRunner final : public AotiRunner {
   Status run_once() override {
     try {
       std::vector<at::Tensor> outputs = m_loader->run(m_inputs);
-      if (m_device.type == "cuda") torch::cuda::synchronize(m_device.index);
+      if (m_device.type == DeviceKind::cuda) torch::cuda::synchronize(m_device.index);
       return ok_status();
     } catch (const std::exception& e) {
       return make_error(ExitCode::model_error, "the model failed: " + first_line(e.what()));
     }
   }
   [[nodiscard]] DeviceDescription device() const override { return m_device; }
-  [[nodiscard]] std::vector<std::string> warnings() const override { return m_warnings; }
+  [[nodiscard]] std::vector<Warning> warnings() const override { return m_warnings; }
   [[nodiscard]] std::vector<InputSpec> inputs() const override { return m_specs; }
 
  private:
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_loader;
   std::vector<at::Tensor> m_inputs;
   DeviceDescription m_device;
-  std::vector<std::string> m_warnings;
+  std::vector<Warning> m_warnings;
   std::vector<InputSpec> m_specs;
   TensorBundlePtr m_first_outputs;
   std::int64_t m_build_ns = 0;
@@ -267,7 +267,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
                                  " which this CPU lacks; re-export the package on this machine"));
       }
     }
-    device.type = "cpu";
+    device.type = DeviceKind::cpu;
     device.index = -1;
     device.name = cpu_model_name();
   } else if (package_device == "cuda") {
@@ -287,7 +287,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
                         concat("cuda:", index, " requested but this machine has ", info.cuda_device_count,
                                " CUDA device(s)"));
     }
-    device.type = "cuda";
+    device.type = DeviceKind::cuda;
     device.index = index;
     try {
       device.name = at::cuda::getDeviceProperties(index)->name;
@@ -300,7 +300,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
                              "', which ohprof does not run; use a cpu or cuda package"));
   }
 
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   std::vector<InputSpec> inputs = options.inputs;
   if (auto recorded = metadata.find(kInputsMetadataKey); recorded != metadata.end()) {
     auto expected = parse_recorded_inputs(recorded->second);
@@ -320,7 +320,9 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     }
     // Without recorded shapes, let the generated code check each input (a few comparisons per call).
     ::setenv("AOTI_RUNTIME_CHECK_INPUTS", "1", 1);
-    warnings.push_back("the package does not record its inputs; AOTInductor's runtime input checks are on (a few ns per call)");
+    warnings.push_back(Warning{WarningCode::package_inputs_unrecorded,
+                               "the package does not record its inputs; AOTInductor's runtime input checks are on (a "
+                               "few ns per call)"});
   }
 
   const std::int64_t build_start = monotonic_now_ns();
@@ -337,7 +339,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     tensors = options.tensors->tensors;
   } else try {
     auto generator = at::make_generator<at::CPUGeneratorImpl>(options.seed);
-    const at::Device torch_device = device.type == "cuda" ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(device.index))
+    const at::Device torch_device = device.type == DeviceKind::cuda ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(device.index))
                                                           : at::Device(at::kCPU);
     for (const auto& spec : inputs) tensors.push_back(random_input(spec, generator, torch_device));
   } catch (const std::exception& e) {
@@ -351,7 +353,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     StderrCapture capture;
     try {
       for (const auto& output : loader->run(tensors)) first_outputs->tensors.push_back(output.detach().clone());
-      if (device.type == "cuda") torch::cuda::synchronize(device.index);
+      if (device.type == DeviceKind::cuda) torch::cuda::synchronize(device.index);
       capture.replay();
     } catch (const std::exception& e) {
       return input_error(concat("the model rejected the inputs ", specs_text(inputs), ": ",

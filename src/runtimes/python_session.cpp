@@ -206,7 +206,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     spec["exported"] = options.exported;
     spec["aoti"] = options.aoti;
     spec["inputs"] = options.inputs;
-    spec["device"] = options.device;
+    spec["device"] = to_string(options.device);
     spec["seed"] = options.seed;
     spec["cache_dir"] = options.cache_dir;
     spec["kernel_profile"] = options.kernel_profile;

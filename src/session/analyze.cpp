@@ -2,9 +2,8 @@
 // (docs/analyze.md).
 #include <filesystem>
 
-#include <fmt/format.h>
-
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/counter_warnings.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "ohprof/session/session.hpp"
@@ -26,25 +25,6 @@ std::string path_name_of(const std::string& trace_path) {
   return name.empty() ? "trace" : name;
 }
 
-// Warnings from the analysis counters that a trace reader cannot see itself.
-std::vector<std::string> analysis_warnings(const PathBreakdown& split, bool from_steps) {
-  std::vector<std::string> out;
-  const AnalysisCounters& a = split.analysis_counters;
-  if (a.ops_outside_iterations > 0) {
-    out.push_back(fmt::format(
-        "{} of {} GPU operations belong to no iteration window{} and are not in the split", a.ops_outside_iterations,
-        a.ops_total, from_steps ? " (launched outside every ProfilerStep)" : ""));
-  }
-  if (a.duplicate_launch_correlations > 0) {
-    out.push_back(fmt::format("{} launch calls share a correlation id with an earlier one; ops join the earliest",
-                              a.duplicate_launch_correlations));
-  }
-  if (a.ops_invalid_interval > 0) {
-    out.push_back(fmt::format("{} GPU operations end before they start and are not in the split", a.ops_invalid_interval));
-  }
-  return out;
-}
-
 }  // namespace
 
 SessionOutcome analyze_trace(const AnalyzeOptions& options) {
@@ -60,9 +40,9 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   const std::int64_t read_end = monotonic_now_ns();
 
   Report report;
-  report.kind = "analyze";
+  report.kind = ReportKind::analyze;
   report.context = make_base_context(options.argv);
-  report.context.device.type = "cuda";
+  report.context.device.type = DeviceKind::cuda;
   report.context.device.index = trace.device_index;
   report.context.device.name = trace.device_name;
 
@@ -75,7 +55,8 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   source.events_kept = trace.stats.kept;
   source.events_ignored = trace.stats.ignored;
   source.events_skipped = trace.timeline.counters.skipped_events;
-  source.iterations_from = trace.iterations_from_profiler_steps ? "ProfilerStep" : "whole trace";
+  source.iterations_from =
+      trace.iterations_from_profiler_steps ? IterationSource::profiler_steps : IterationSource::whole_trace;
   source.read_ns = read_end - read_start;
   report.trace = source;
 
@@ -85,11 +66,14 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   path.load_ns = source.read_ns;
   for (const auto& iteration : split.iterations) path.wall_ns.push_back(iteration.wall_ns);
   path.wall = summarize_ns(path.wall_ns);
-  path.stop_reason = "end of trace";
+  path.stop_reason = StopReason{StopCode::end_of_trace};
+  path.split_collector = CollectorKind::trace;
   report.config.runs = static_cast<int>(path.wall_ns.size());
 
   for (const auto& warning : trace.warnings) add_warning(report, warning);
-  for (const auto& warning : analysis_warnings(split, trace.iterations_from_profiler_steps)) add_warning(report, warning);
+  for (auto& warning : counter_warnings(split.analysis_counters, trace.iterations_from_profiler_steps)) {
+    add_warning(report, std::move(warning));
+  }
   path.breakdown = std::move(split);
   report.paths.push_back(std::move(path));
 

@@ -14,6 +14,7 @@
 #include "ohprof/harness/checkpoint.hpp"
 #include "ohprof/harness/nvtx_ranges.hpp"
 #include "ohprof/output/report_output.hpp"
+#include "ohprof/output/report_text.hpp"
 #include "ohprof/session/session.hpp"
 #include "session_steps.hpp"
 
@@ -62,7 +63,7 @@ std::string default_cache_dir() {
 // path and analysed; kernel sets are diffed against the first path; each path's collector cost is the
 // ratio of this pass's median wall time to pass 1's.
 void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
-                    const std::string& device, const Runtime& runtime) {
+                    DeviceKind device, const Runtime& runtime) {
   std::unique_ptr<SplitCollector> collector = runtime.start_collector(SplitCollectorOptions{device, options.no_cupti});
   if (collector->observer() == nullptr) {
     for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
@@ -87,7 +88,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
   stopping.max_rse = 1e9;
   stopping.time_limit_s = options.stopping.time_limit_s;
   console::progress(fmt::format("measuring the device split with {}: {} iterations per path",
-                                collector->collector_name(), runs));
+                                to_string(collector->kind()), runs));
   InterleavedResult measured;
   Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
   std::vector<IterationWindow> windows;
@@ -104,12 +105,12 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
     return;
   }
   report.interrupted = report.interrupted || measured.interrupted;
-  for (const auto& warning : collection->warnings) add_warning(report, warning);
+  for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
   for (std::size_t p = 0; p < report.paths.size(); ++p) {
     const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
     const std::int64_t last = first + kIterationsPerPath - 1;
     attach_split(report, report.paths[p], *collection, select_iterations(collection->timeline, first, last),
-                 measured.paths[p].wall_ns(), collector->collector_name(), runtime, first, last);
+                 measured.paths[p].wall_ns(), runtime, first, last);
   }
   for (std::size_t p = 1; p < report.paths.size(); ++p) {
     report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,
@@ -156,7 +157,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
                                      "(OHPROF_WITH_TORCH/OHPROF_WITH_PYTHON=OFF); rebuild with them to compare paths")};
   }
   const TorchRuntimeInfo torch_info = runtime.torch_info();
-  std::string device = "cpu";
+  DeviceKind device = DeviceKind::cpu;
   if (options.device.kind == DeviceRequest::Kind::cuda) {
     if (!torch_info.cuda_available) {
       return {std::nullopt, make_error(ExitCode::device_unavailable,
@@ -166,13 +167,13 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
       return {std::nullopt, make_error(ExitCode::usage_error,
                                        "compare runs on cuda:0; choose the GPU with CUDA_VISIBLE_DEVICES")};
     }
-    device = "cuda";
+    device = DeviceKind::cuda;
   } else if (options.device.kind == DeviceRequest::Kind::automatic && torch_info.cuda_available) {
-    device = "cuda";
+    device = DeviceKind::cuda;
   }
 
   Report report;
-  report.kind = "compare";
+  report.kind = ReportKind::compare;
   report.context = make_base_context(options.argv);
   report.context.torch_version = torch_info.torch_version;
   report.context.cpu_threads = torch_info.intra_op_threads;
@@ -201,7 +202,8 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   session_options.kernel_profile = options.kernel_profile;
   session_options.argv = options.argv;
   console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
-                                session_options.model.empty() ? options.exported : session_options.model, device));
+                                session_options.model.empty() ? options.exported : session_options.model,
+                                to_string(device)));
   auto session = runtime.open_model(session_options);
   if (!session.ok()) return {std::nullopt, session.error()};
   ArtifactSummary artifacts = (*session)->artifacts();
@@ -222,7 +224,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
     if (name == "aoti") {
       AotiLoadOptions load;
       load.package_path = artifacts.aoti_package;
-      load.device = device == "cuda" ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
+      load.device = device == DeviceKind::cuda ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
       load.inputs = session_specs;
       load.tensors = (*session)->inputs();
       auto runner = runtime.load_aoti(load);
@@ -230,7 +232,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
         return {std::nullopt, runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path))};
       }
       report.context.device = (*runner)->device();
-      for (const auto& w : (*runner)->warnings()) add_warning(report, w);
+      for (auto& warning : (*runner)->warnings()) add_warning(report, std::move(warning));
       runners.push_back(std::move(*runner));
     } else {
       auto runner = (*session)->make_python_path(name);
@@ -238,8 +240,9 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
       runners.push_back(std::move(*runner));
     }
   }
-  if (report.context.device.type.empty() || report.context.device.name.empty()) {
-    report.context.device = DeviceDescription{device, device == "cuda" ? 0 : -1, device == "cuda" ? "CUDA device" : ""};
+  if (report.context.device.name.empty()) {
+    const bool cuda = device == DeviceKind::cuda;
+    report.context.device = DeviceDescription{device, cuda ? 0 : -1, cuda ? "CUDA device" : ""};
   }
 
   for (const auto& runner : runners) {
@@ -264,11 +267,11 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
       report.paths[i].output_check = check;
       if (!check.passed) {
         mismatch = true;
-        add_warning(report,
-                    fmt::format("OUTPUTS DIFFER: path {} does not match {} ({}); its timings compare different "
-                                "computations",
-                                runners[i]->name(), check.reference,
-                                check.detail.empty() ? "outside tolerance" : check.detail));
+        add_warning(report, Warning{WarningCode::outputs_differ,
+                                    fmt::format("OUTPUTS DIFFER: path {} does not match {} ({}); its timings compare "
+                                                "different computations",
+                                                runners[i]->name(), check.reference,
+                                                check.detail.empty() ? "outside tolerance" : check.detail)});
       }
     }
   }
@@ -331,13 +334,14 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
     for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;
   }
   if (!status.ok()) {
-    report.warnings.push_back("stopped early: " + status.error().message);
+    report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + status.error().message});
     return {std::move(report), status};
   }
-  if (measured.stop_reason.rfind("converged", 0) != 0 && measured.stop_reason != "interrupted") {
-    add_warning(report, fmt::format("stopped before the criteria were met: {}; raise --time-limit or --max-runs, or "
-                                    "loosen --max-rse",
-                                    measured.stop_reason));
+  if (measured.stop_reason.code != StopCode::converged && measured.stop_reason.code != StopCode::interrupted) {
+    add_warning(report, Warning{WarningCode::criteria_unmet,
+                                fmt::format("stopped before the criteria were met: {}; raise --time-limit or "
+                                            "--max-runs, or loosen --max-rse",
+                                            stop_reason_text(measured.stop_reason))});
   }
   add_sample_hints(report, /*name_the_path=*/true);
   return {std::move(report)};

@@ -30,7 +30,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   load_options.device = options.device;
   load_options.inputs = options.inputs;
   Report report;
-  report.kind = "run";
+  report.kind = ReportKind::run;
   report.config.warmup = options.warmup;
   report.config.runs = options.runs;
   report.config.seed = options.seed;
@@ -63,12 +63,12 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   path.load_ns = model.build_ns();
   NvtxRanges nvtx(path.name);
   console::progress(fmt::format("measuring {} on {}: {} warm-up + {} measured iterations", path.name,
-                                report.context.device.type, options.warmup, options.runs));
+                                to_string(report.context.device.type), options.warmup, options.runs));
   // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
   // between the two passes, so a killed run still leaves its data.
   ReportCheckpoint checkpoint(options.checkpoint_path);
   const auto write_checkpoint = [&](const std::vector<std::int64_t>& warmup_ns,
-                                    const std::vector<IterationWindow>& measured, const std::string& stop_reason) {
+                                    const std::vector<IterationWindow>& measured, const StopReason& stop_reason) {
     checkpoint.write([&] {
       Report partial = report;
       PathResult& so_far = partial.paths.emplace_back(path);
@@ -103,7 +103,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     const int split_runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
     write_checkpoint(loop.warmup_ns, loop.iterations, loop.stop_reason);
     console::progress(fmt::format("measuring the device split with {}: {} iterations",
-                                  collector->collector_name(), split_runs));
+                                  to_string(collector->kind()), split_runs));
     LoopResult split_loop;
     Status split_status = run_measurement_loop(LoopConfig{1, split_runs}, [&] { return model.run_once(); },
                                                {&nvtx, collector->observer()}, split_loop);
@@ -114,8 +114,8 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     } else if (!collection.ok()) {
       path.split_unavailable_reason = collection.error().message;
     } else {
-      attach_split(report, path, *collection, collection->timeline, split_loop.wall_ns(), collector->collector_name(),
-                   runtime, 0, INT64_MAX);
+      attach_split(report, path, *collection, collection->timeline, split_loop.wall_ns(), runtime, 0, INT64_MAX);
+      for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
     }
     report.interrupted = report.interrupted || split_loop.interrupted;
   } else {
@@ -129,7 +129,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   if (!loop_status.ok()) {
     // Keep what was measured before the failure.
     if (report.paths.back().wall_ns.empty()) return {std::nullopt, loop_status};
-    report.warnings.push_back("stopped early: " + loop_status.error().message);
+    report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + loop_status.error().message});
     return {std::move(report), loop_status};
   }
   add_sample_hints(report, /*name_the_path=*/false);

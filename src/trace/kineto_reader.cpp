@@ -680,10 +680,11 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
   }
   timeline.counters.ops_without_launch = without_launch;
   if (without_launch > 0) {
-    trace.warnings.push_back(fmt::format(
-        "{} of {} GPU operations have no launch call in the trace (no cuda_runtime/cuda_driver launch with their "
-        "args.correlation); they count as GPU time but cannot be attributed to a launch",
-        without_launch, timeline.ops.size()));
+    trace.warnings.push_back(Warning{
+        WarningCode::ops_without_launch,
+        fmt::format("{} of {} GPU operations have no launch call in the trace (no cuda_runtime/cuda_driver launch "
+                    "with their args.correlation); they count as GPU time but cannot be attributed to a launch",
+                    without_launch, timeline.ops.size())});
   }
 
   // Iterations.
@@ -705,9 +706,11 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
     trace.iterations_from_profiler_steps = true;
     for (IterationWindow& window : timeline.iterations) {
       if (window.end_ns > trace.recorded_end_ns) {
-        trace.warnings.push_back(fmt::format(
-            "ProfilerStep#{} ends {} after the last event of the trace; its window is cut at the end of the recording",
-            window.index, format_duration(static_cast<double>(window.end_ns - trace.recorded_end_ns))));
+        trace.warnings.push_back(Warning{
+            WarningCode::step_cut_at_recording_end,
+            fmt::format("ProfilerStep#{} ends {} after the last event of the trace; its window is cut at the end of "
+                        "the recording",
+                        window.index, format_duration(static_cast<double>(window.end_ns - trace.recorded_end_ns)))});
         window.end_ns = std::max(window.start_ns, trace.recorded_end_ns);
       }
     }
@@ -715,17 +718,19 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
 
   // Skipped events.
   if (trace.stats.invalid > 0) {
-    trace.warnings.push_back(fmt::format("skipped {} trace event{} that ohprof needs but could not use ({}{})",
-                                         trace.stats.invalid, trace.stats.invalid == 1 ? "" : "s",
-                                         join(sax.skip_examples(), "; "),
-                                         trace.stats.invalid > sax.skip_examples().size() ? "; ..." : ""));
+    trace.warnings.push_back(Warning{
+        WarningCode::trace_events_unusable,
+        fmt::format("skipped {} trace event{} that ohprof needs but could not use ({}{})", trace.stats.invalid,
+                    trace.stats.invalid == 1 ? "" : "s", join(sax.skip_examples(), "; "),
+                    trace.stats.invalid > sax.skip_examples().size() ? "; ..." : "")});
   }
   if (trace.stats.unknown_category > 0) {
     std::vector<std::string> names;
     for (const auto& [name, count] : sax.unknown_categories()) names.push_back(fmt::format("'{}' x{}", name, count));
-    trace.warnings.push_back(fmt::format("skipped {} trace event{} of categories Kineto does not write: {}",
-                                         trace.stats.unknown_category, trace.stats.unknown_category == 1 ? "" : "s",
-                                         join(names, ", ")));
+    trace.warnings.push_back(Warning{
+        WarningCode::trace_categories_unknown,
+        fmt::format("skipped {} trace event{} of categories Kineto does not write: {}", trace.stats.unknown_category,
+                    trace.stats.unknown_category == 1 ? "" : "s", join(names, ", "))});
   }
   return ok_status();
 }

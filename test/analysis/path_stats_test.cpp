@@ -40,21 +40,22 @@ TEST(RatiosAgainstFastest, NothingMeasuredGivesNoRatios) {
 
 TEST(SlowFirstRunHint, OnlyWhenTheFirstIterationTookMoreThanThreeTimesTheMedian) {
   EXPECT_EQ(slow_first_run_hint(measured("aoti", {400, 100, 100, 100})),
-            "path aoti: the first measured iteration took 4.0 times the median (a cold start the warm-up did not "
-            "absorb); raise --warmup");
-  EXPECT_EQ(slow_first_run_hint(measured("aoti", {300, 100, 100, 100})), "");  // exactly 3x: no hint
-  EXPECT_EQ(slow_first_run_hint(measured("aoti", {100, 400, 100, 100})), "");  // a later slow one is an outlier
-  EXPECT_EQ(slow_first_run_hint(measured("aoti", {900, 100})), "");            // too few samples to say
+            (Warning{WarningCode::slow_first_run,
+                     "path aoti: the first measured iteration took 4.0 times the median (a cold start the warm-up "
+                     "did not absorb); raise --warmup"}));
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {300, 100, 100, 100})), std::nullopt);  // exactly 3x: no hint
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {100, 400, 100, 100})), std::nullopt);  // a later one: an outlier
+  EXPECT_EQ(slow_first_run_hint(measured("aoti", {900, 100})), std::nullopt);            // too few samples to say
 }
 
 TEST(MakeCollectorCost, RatioOfMedians) {
-  const CollectorCost cost = make_collector_cost("cupti", {100, 300, 200}, {250, 210, 230, 220});
-  EXPECT_EQ(cost.collector, "cupti");
+  const CollectorCost cost = make_collector_cost(CollectorKind::cupti, {100, 300, 200}, {250, 210, 230, 220});
+  EXPECT_EQ(cost.collector, CollectorKind::cupti);
   EXPECT_EQ(cost.runs, 4u);
   EXPECT_DOUBLE_EQ(cost.wall_median_without_ns, 200.0);
   EXPECT_DOUBLE_EQ(cost.wall_median_with_ns, 225.0);
   EXPECT_DOUBLE_EQ(cost.ratio, 1.125);
-  EXPECT_DOUBLE_EQ(make_collector_cost("x", {}, {1}).ratio, 0.0);
+  EXPECT_DOUBLE_EQ(make_collector_cost(CollectorKind::cupti, {}, {1}).ratio, 0.0);
 }
 
 }  // namespace

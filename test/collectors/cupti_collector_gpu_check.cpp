@@ -180,7 +180,7 @@ int main() {
   std::printf("INFO ops %zu, launches %zu, syncs %zu, warm-up records %llu, overheads %zu\n", timeline.ops.size(),
               timeline.launches.size(), timeline.syncs.size(),
               static_cast<unsigned long long>(collection->warmup_records), collection->overheads.size());
-  for (const auto& warning : collection->warnings) std::printf("WARN %s\n", warning.c_str());
+  for (const auto& warning : collection->warnings) std::printf("WARN %s %s\n", ohprof::to_string(warning.code), warning.message.c_str());
   const std::vector<std::int64_t> untraced_walls = untraced.wall_ns();
   const std::vector<std::int64_t> traced_walls = loop.wall_ns();
   std::printf("INFO max iteration wall: untraced %.1f us, traced %.1f us; buffers zeroed in the run %llu\n",

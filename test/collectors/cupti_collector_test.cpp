@@ -227,9 +227,10 @@ TEST_F(CuptiCollectorTest, HandsCuptiBuffersZeroedBeforeTheRunAndCountsTheOnesZe
   EXPECT_EQ(collection->timeline.ops.size(), 3u);
   EXPECT_EQ(collection->buffers_zeroed_in_run, 1u);
   EXPECT_EQ(collection->warnings,
-            std::vector<std::string>{"CUPTI needed 1 more activity buffer(s) than the 2 prepared before the run; each "
-                                     "was allocated and zeroed on the thread that asked for it, a stall inside an "
-                                     "iteration"});
+            (std::vector<Warning>{{WarningCode::cupti_buffers_zeroed_in_run,
+                                   "CUPTI needed 1 more activity buffer(s) than the 2 prepared before the run; each "
+                                   "was allocated and zeroed on the thread that asked for it, a stall inside an "
+                                   "iteration"}}));
 }
 
 TEST_F(CuptiCollectorTest, OnlyOneCollectorAtATime) {
@@ -594,7 +595,8 @@ TEST_F(CuptiCollectorTest, AnUnreadableBufferKeepsWhatCameBeforeAndWarns) {
   ASSERT_TRUE(collection.ok());
   EXPECT_EQ(lines(collection->timeline.ops), (std::vector<std::string>{"kernel 30-40 dev0 s7 c1 g0 b0 before_the_bad_record"}));
   EXPECT_EQ(collection->warnings,
-            (std::vector<std::string>{"an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}));
+            (std::vector<Warning>{{WarningCode::cupti_buffer_unreadable,
+                                   "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}}));
 }
 
 TEST_F(CuptiCollectorTest, ReportsTheCuptiVersion) {

@@ -292,7 +292,7 @@ TEST_P(CuptiReplay, CollectorDeliversTheTraceAndTheAnalysisMatchesTheIndependent
   const Timeline& collected = collection->timeline;
 
   // Every record came through, except what belongs to warm-up iterations.
-  EXPECT_TRUE(collection->warnings.empty()) << collection->warnings.front();
+  EXPECT_TRUE(collection->warnings.empty()) << collection->warnings.front().message;
   EXPECT_EQ(collection->buffers_zeroed_in_run, 0u);
   EXPECT_EQ(collection->warmup_records, replay.warmup_tagged);
   EXPECT_EQ(collected.counters.dropped_records, 0u);

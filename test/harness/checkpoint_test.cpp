@@ -38,12 +38,12 @@ class CheckpointTest : public ::testing::Test {
 
 Report report_with_samples(std::vector<std::int64_t> samples) {
   Report report;
-  report.kind = "run";
+  report.kind = ReportKind::run;
   PathResult path;
   path.name = "aoti";
   path.wall_ns = std::move(samples);
   path.wall = summarize_ns(path.wall_ns);
-  path.stop_reason = "runs reached";
+  path.stop_reason = StopReason{StopCode::runs_reached};
   report.paths.push_back(path);
   return report;
 }

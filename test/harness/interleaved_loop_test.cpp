@@ -45,7 +45,7 @@ TEST(InterleavedLoop, RotatesTheOrderEachRoundAfterPerPathWarmup) {
   EXPECT_EQ(result.paths[1].warmup_ns, std::vector<std::int64_t>{200});
   EXPECT_EQ(result.paths[2].wall_ns(), (std::vector<std::int64_t>{300, 300, 300}));
   // Constant times have zero spread, so all criteria hold once min_runs is reached.
-  EXPECT_EQ(result.stop_reason, "converged");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::converged});
 }
 
 TEST(InterleavedLoop, TimeLimitSaysWhichCriterionIsUnmet) {
@@ -67,7 +67,8 @@ TEST(InterleavedLoop, TimeLimitSaysWhichCriterionIsUnmet) {
   InterleavedResult result;
   ASSERT_TRUE(run_interleaved({noisy}, stopping, result, [&] { return clock.read(); }).ok());
   EXPECT_EQ(result.paths[0].iterations.size(), 10u);
-  EXPECT_EQ(result.stop_reason.rfind("time limit (unmet: noisy: rse ", 0), 0u) << result.stop_reason;
+  EXPECT_EQ(result.stop_reason.code, StopCode::time_limit);
+  EXPECT_EQ(result.stop_reason.unmet.rfind("noisy: rse ", 0), 0u) << result.stop_reason.unmet;
 }
 
 TEST(InterleavedLoop, MinTimeKeepsMeasuringFastPaths) {
@@ -80,7 +81,7 @@ TEST(InterleavedLoop, MinTimeKeepsMeasuringFastPaths) {
   InterleavedResult result;
   ASSERT_TRUE(run_interleaved(paths, stopping, result, [&] { return clock.read(); }).ok());
   EXPECT_EQ(result.paths[0].iterations.size(), 10u);
-  EXPECT_EQ(result.stop_reason, "converged");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::converged});
 }
 
 TEST(InterleavedLoop, MaxRunsStopsAndListsWhatWasUnmet) {
@@ -94,7 +95,7 @@ TEST(InterleavedLoop, MaxRunsStopsAndListsWhatWasUnmet) {
   InterleavedResult result;
   ASSERT_TRUE(run_interleaved(paths, stopping, result, [&] { return clock.read(); }).ok());
   EXPECT_EQ(result.paths[0].iterations.size(), 4u);
-  EXPECT_EQ(result.stop_reason, "max runs reached (unmet: a: time 4e-06 s < 1 s)");
+  EXPECT_EQ(result.stop_reason, (StopReason{StopCode::max_runs_reached, "a: time 4e-06 s < 1 s"}));
 }
 
 TEST(InterleavedLoop, AnErrorKeepsEarlierIterationsAndNamesThePath) {
@@ -115,7 +116,7 @@ TEST(InterleavedLoop, AnErrorKeepsEarlierIterationsAndNamesThePath) {
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().message, "path compile, iteration 2: boom");
   EXPECT_EQ(result.paths[0].iterations.size(), 2u);
-  EXPECT_EQ(result.stop_reason, "error");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::error});
 }
 
 TEST(InterleavedLoop, AWarmUpErrorSaysItWasAWarmUp) {
@@ -136,7 +137,7 @@ TEST(InterleavedLoop, AWarmUpErrorSaysItWasAWarmUp) {
   EXPECT_EQ(status.error().message, "path eager, warm-up iteration 1: boom");
   EXPECT_EQ(result.paths[0].warmup_ns.size(), 1u);
   EXPECT_TRUE(result.paths[0].iterations.empty());
-  EXPECT_EQ(result.stop_reason, "error");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::error});
 }
 
 TEST(InterleavedLoop, InterruptStopsBetweenRounds) {
@@ -156,7 +157,7 @@ TEST(InterleavedLoop, InterruptStopsBetweenRounds) {
   ASSERT_TRUE(run_interleaved({path}, stopping, result, [&] { return clock.read(); }).ok());
   clear_interrupt();
   EXPECT_TRUE(result.interrupted);
-  EXPECT_EQ(result.stop_reason, "interrupted");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::interrupted});
   EXPECT_EQ(result.paths[0].iterations.size(), 5u);
 }
 

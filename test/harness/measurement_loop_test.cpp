@@ -28,7 +28,7 @@ TEST(MeasurementLoop, RunsWarmupThenMeasuredIterationsInOrder) {
   EXPECT_EQ(calls, 5);
   EXPECT_EQ(result.warmup_ns.size(), 2u);
   ASSERT_EQ(result.iterations.size(), 3u);
-  EXPECT_EQ(result.stop_reason, "runs reached");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::runs_reached});
   const std::vector<std::string> expected{"w0{", "}w0", "w1{", "}w1", "measure{", "i0{", "}i0",
                                           "i1{", "}i1", "i2{", "}i2", "}measure"};
   EXPECT_EQ(observer.events, expected);
@@ -54,7 +54,7 @@ TEST(MeasurementLoop, KeepsIterationsMeasuredBeforeAnError) {
   EXPECT_EQ(status.error().code, ExitCode::model_error);
   EXPECT_EQ(status.error().message, "iteration 3: boom");
   EXPECT_EQ(result.iterations.size(), 3u);
-  EXPECT_EQ(result.stop_reason, "error");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::error});
 }
 
 TEST(MeasurementLoop, AWarmUpErrorStopsBeforeMeasuring) {
@@ -72,7 +72,7 @@ TEST(MeasurementLoop, AWarmUpErrorStopsBeforeMeasuring) {
   EXPECT_EQ(status.error().message, "warm-up iteration 1: boom");
   EXPECT_EQ(result.warmup_ns.size(), 1u);
   EXPECT_TRUE(result.iterations.empty());
-  EXPECT_EQ(result.stop_reason, "error");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::error});
   // The failed warm-up iteration is still closed for the observers; the measurement never began.
   EXPECT_EQ(observer.events, (std::vector<std::string>{"w0{", "}w0", "w1{", "}w1"}));
 }
@@ -91,7 +91,7 @@ TEST(MeasurementLoop, StopsWhenInterruptedAndSaysSo) {
   clear_interrupt();
   ASSERT_TRUE(status.ok());
   EXPECT_TRUE(result.interrupted);
-  EXPECT_EQ(result.stop_reason, "interrupted");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::interrupted});
   EXPECT_EQ(result.iterations.size(), 2u);  // the 1 warm-up + 2 measured calls before the stop
 }
 

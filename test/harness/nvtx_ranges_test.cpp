@@ -25,7 +25,7 @@ TEST(NvtxRanges, IsAnObserverOfTheMeasurementLoopThatChangesNothing) {
   EXPECT_EQ(calls, 8);
   EXPECT_EQ(result.warmup_ns.size(), 3u);
   ASSERT_EQ(result.iterations.size(), 5u);
-  EXPECT_EQ(result.stop_reason, "runs reached");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::runs_reached});
   for (std::size_t i = 0; i < result.iterations.size(); ++i) {
     EXPECT_EQ(result.iterations[i].index, static_cast<std::int64_t>(i));
   }

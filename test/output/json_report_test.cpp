@@ -11,7 +11,7 @@ namespace {
 Report sample_report() {
   Report report;
   report.context = make_base_context({"ohprof", "run", "--aoti", "m.pt2"});
-  report.context.device = DeviceDescription{"cpu", -1, "Test CPU"};
+  report.context.device = DeviceDescription{DeviceKind::cpu, -1, "Test CPU"};
   report.config.warmup = 1;
   report.config.runs = 3;
   report.config.inputs = {"[4, 16]:float32"};
@@ -22,7 +22,7 @@ Report sample_report() {
   path.warmup_ns = {500};
   path.wall_ns = {100, 300, 200};
   path.wall = summarize_ns(path.wall_ns);
-  path.stop_reason = "runs reached";
+  path.stop_reason = StopReason{StopCode::runs_reached};
   path.split_unavailable_reason = "no collector";
   report.paths.push_back(path);
   return report;
@@ -143,6 +143,34 @@ TEST(ReportToJson, EmitsKernelSetDiffs) {
   EXPECT_EQ(diff["only_a"][0]["name"], "gemm");
   EXPECT_EQ(diff["only_a"][0]["count_per_iteration_a"], 1.0);
   EXPECT_EQ(diff["only_b"].size(), 0u);
+}
+
+TEST(ReportToJson, WarningsCarryTheirStableCodeAndText) {
+  Report report;
+  report.warnings = {Warning{WarningCode::outliers, "3 of 50 iterations are statistical outliers"},
+                     Warning{WarningCode::ops_without_launch, "2 of 9 GPU operations have no launch call"}};
+  const nlohmann::json out = report_to_json(report);
+  EXPECT_EQ(kReportSchemaVersion, 2);  // warnings became objects in version 2 (docs/report-schema.md)
+  ASSERT_EQ(out["warnings"].size(), 2u);
+  EXPECT_EQ(out["warnings"][0]["code"], "outliers");
+  EXPECT_EQ(out["warnings"][0]["message"], "3 of 50 iterations are statistical outliers");
+  EXPECT_EQ(out["warnings"][1]["code"], "ops-without-launch");
+}
+
+TEST(ReportToJson, TypedStateIsWrittenAsItsStableNames) {
+  Report report;
+  report.kind = ReportKind::compare;
+  report.stop_reason = StopReason{StopCode::max_runs_reached, "aoti: runs 3 < 10"};
+  report.context.device.type = DeviceKind::cuda;
+  PathResult& path = report.paths.emplace_back();
+  path.stop_reason = StopReason{StopCode::converged};
+  path.split_collector = CollectorKind::record_function;
+  const nlohmann::json out = report_to_json(report);
+  EXPECT_EQ(out["kind"], "compare");
+  EXPECT_EQ(out["stop_reason"], "max runs reached (unmet: aoti: runs 3 < 10)");
+  EXPECT_EQ(out["context"]["device"]["type"], "cuda");
+  EXPECT_EQ(out["paths"][0]["stop_reason"], "converged");
+  EXPECT_EQ(out["paths"][0]["split_collector"], "record_function");
 }
 
 }  // namespace

@@ -9,14 +9,14 @@ namespace {
 
 TEST(FormatRunTable, ShowsEachStatisticOfEachPath) {
   Report report;
-  report.context.device = DeviceDescription{"cpu", -1, "Test CPU"};
+  report.context.device = DeviceDescription{DeviceKind::cpu, -1, "Test CPU"};
   PathResult path;
   path.name = "aoti";
   path.artifact = "m.pt2";
   path.load_ns = 5'000'000;
   path.wall_ns = {1'000'000, 2'000'000, 3'000'000};
   path.wall = summarize_ns(path.wall_ns);
-  path.stop_reason = "runs reached";
+  path.stop_reason = StopReason{StopCode::runs_reached};
   report.paths.push_back(path);
   const std::string table = format_run_table(report);
   EXPECT_NE(table.find("device: cpu (Test CPU)"), std::string::npos) << table;
@@ -34,7 +34,7 @@ TEST(FormatRunTable, SaysWhyMeasurementStoppedEarly) {
   path.name = "aoti";
   path.wall_ns = {10, 20};
   path.wall = summarize_ns(path.wall_ns);
-  path.stop_reason = "interrupted";
+  path.stop_reason = StopReason{StopCode::interrupted};
   report.paths.push_back(path);
   EXPECT_NE(format_run_table(report).find("(interrupted)"), std::string::npos);
 }
@@ -63,7 +63,7 @@ TEST(FormatRunTable, ShowsTheDeviceSplitVerdictAndCounters) {
   path.name = "compile";
   path.wall_ns = {10'000};
   path.wall = summarize_ns(path.wall_ns);
-  path.stop_reason = "runs reached";
+  path.stop_reason = StopReason{StopCode::runs_reached};
   path.breakdown = analyze_timeline(timeline);
   report.paths.push_back(path);
   report.kernel_diffs.push_back(diff_kernel_sets(*path.breakdown, *path.breakdown, "compile", "compile"));

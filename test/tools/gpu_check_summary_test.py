@@ -35,6 +35,9 @@ def main(argv):
     edited["paths"][2]["output_check"]["passed"] = False
     edited["paths"][2]["output_check"]["detail"] = "max abs diff 0.5 > atol"
     edited["paths"][3]["split"]["counters"]["collection"]["dropped_records"] = 17
+    # schema_version 2 warnings are objects; the real report above is of version 1 (plain messages)
+    edited["warnings"] = [{"code": "cupti-buffer-unreadable",
+                           "message": "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}]
 
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "a-real.json"), "w", encoding="utf-8") as f:
@@ -83,6 +86,10 @@ def main(argv):
     expect("    split unavailable: tracing unavailable: CUPTI_ERROR_UNKNOWN (cuptiSubscribe_v2)")
     expect("    output check FAILED against eager: max abs diff 0.5 > atol")
     expect("    collection counters: dropped_records 17")
+    expect("  warning [cupti-buffer-unreadable]: an activity buffer could not be read to its end: "
+           "CUPTI_ERROR_INVALID_KIND")
+    for w in report.get("warnings", []):
+        expect(f"  warning: {w}")
     if not any(line.startswith("b-edited.json: compare on NVIDIA H200 (cuda)") for line in lines):
         fail(f"no header line for the edited report\n{text}")
     if not any(line.startswith("c-broken.json: unreadable") for line in lines):

@@ -39,7 +39,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 bool any_warning_contains(const KinetoTrace& trace, const std::string& part) {
   for (const auto& warning : trace.warnings) {
-    if (contains(warning, part)) return true;
+    if (contains(warning.message, part)) return true;
   }
   return false;
 }
@@ -291,7 +291,8 @@ TEST(KinetoReader, ProfilerStepsAreSortedAndIndexed) {
   EXPECT_EQ(windows[1].index, 5);
   EXPECT_EQ(windows[2].index, 6);
   EXPECT_EQ(windows[2].end_ns, 400000);
-  EXPECT_TRUE(trace.warnings.size() == 1) << "one warning: the kernel has no launch";
+  ASSERT_EQ(trace.warnings.size(), 1u) << "one warning: the kernel has no launch";
+  EXPECT_EQ(trace.warnings[0].code, WarningCode::ops_without_launch);
 }
 
 TEST(KinetoReader, WithoutProfilerStepsOneWindowSpansAllCudaActivity) {
@@ -315,6 +316,8 @@ TEST(KinetoReader, StepBeyondTheRecordingIsCutWithAWarning) {
   EXPECT_EQ(trace.timeline.iterations[0].end_ns, 200500);
   EXPECT_EQ(trace.recorded_end_ns, 200500);
   EXPECT_TRUE(any_warning_contains(trace, "ProfilerStep#1 ends")) << trace.warnings.size();
+  ASSERT_FALSE(trace.warnings.empty());
+  EXPECT_EQ(trace.warnings.back().code, WarningCode::step_cut_at_recording_end);
 }
 
 // ---- what is skipped, counted and warned about --------------------------------------------------

@@ -2,6 +2,7 @@
 // Figures derived from measured paths: ratios between them, what the collector cost, and the hints
 // their samples call for. Pure functions over the report's plain structs.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,11 @@ std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& pat
 
 // Collector cost from the two passes' wall times: medians of each and their ratio (with / without;
 // 0 when either pass is empty).
-CollectorCost make_collector_cost(const std::string& collector, const std::vector<std::int64_t>& without_ns,
+CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std::int64_t>& without_ns,
                                   const std::vector<std::int64_t>& with_ns);
 
 // hyperfine's hint: when the first measured iteration took more than 3 times the median (caches, lazy
 // initialisation, a warm-up too short), the warning to print; empty otherwise.
-std::string slow_first_run_hint(const PathResult& path);
+std::optional<Warning> slow_first_run_hint(const PathResult& path);
 
 }  // namespace ohprof

@@ -24,6 +24,7 @@
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
 #include "ohprof/model/timeline.hpp"
+#include "ohprof/model/warning.hpp"
 
 namespace ohprof {
 
@@ -52,7 +53,7 @@ struct CuptiCollection {
   std::vector<CuptiOverhead> overheads;  // CUPTI's own cost during the whole collection
   std::uint64_t warmup_records = 0;      // ops, launches and syncs of warm-up iterations (left out)
   std::uint64_t buffers_zeroed_in_run = 0;  // buffers beyond CuptiOptions::prepared_buffers (also a warning)
-  std::vector<std::string> warnings;     // e.g. an unreadable buffer; also reflected in the counters
+  std::vector<Warning> warnings;         // e.g. an unreadable buffer; also reflected in the counters
 };
 
 class CuptiCollector final : public IterationObserver {

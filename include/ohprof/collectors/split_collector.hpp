@@ -3,6 +3,7 @@
 // devices (docs/cupti.md); for the CPU, the RecordFunction collector when the build has it. When none
 // can run, says why, and the run still reports its host timings.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,15 +16,15 @@
 namespace ohprof {
 
 struct SplitCollectorOptions {
-  std::string device_type = "cpu";  // "cpu" or "cuda"
+  DeviceKind device_type = DeviceKind::cpu;
   bool disabled = false;             // --no-cupti (CUDA devices)
 };
 
 struct SplitCollection {
-  std::string collector;              // "cupti" or "record_function"
+  CollectorKind collector = CollectorKind::none;
   Timeline timeline;
   std::vector<CpuEvent> cpu_events;   // record_function: every recorded range (for kernel attribution)
-  std::vector<std::string> warnings;  // what the collector could not deliver
+  std::vector<Warning> warnings;      // what the collector could not deliver
 };
 
 class SplitCollector {
@@ -34,7 +35,7 @@ class SplitCollector {
 
   [[nodiscard]] virtual IterationObserver* observer() = 0;
   [[nodiscard]] virtual std::string unavailable_reason() const = 0;
-  [[nodiscard]] virtual std::string collector_name() const = 0;
+  [[nodiscard]] virtual CollectorKind kind() const = 0;  // none when unavailable
   // After the measurement (device synchronised): the records of the measured `iterations`.
   virtual Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) = 0;
 };
@@ -47,7 +48,7 @@ std::string collector_cupti_version();
 // were never seen, the warning to print. Errors when the package cannot be read.
 struct PackageAttribution {
   KernelAttributionSummary summary;
-  std::string warning;  // empty when every kernel named in the code was seen
+  std::optional<Warning> warning;  // absent when every kernel named in the code was seen
 };
 Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
                                                      std::int64_t first_iteration, std::int64_t last_iteration);

@@ -10,7 +10,7 @@
 namespace ohprof {
 
 // The top-level stop_reason of a checkpoint: a report written while its run was still measuring.
-inline constexpr const char* kCheckpointStopReason = "in progress";
+inline const StopReason kCheckpointStopReason{StopCode::in_progress};
 
 // A checkpoint's split of a path, while the split pass had not run or finished.
 inline constexpr const char* kSplitPendingReason = "the split pass had not finished when this checkpoint was written";

@@ -10,6 +10,7 @@
 
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
+#include "ohprof/model/stop_reason.hpp"
 #include "ohprof/base/stats.hpp"
 
 namespace ohprof {
@@ -44,9 +45,10 @@ struct InterleavedResult {
   std::vector<InterleavedPathResult> paths;  // same order as the input paths
   int rounds = 0;
   bool interrupted = false;
-  // "converged" (every path met min runs, min time and max rse), "max runs reached",
-  // "time limit (unmet: ...)", "interrupted", or "error".
-  std::string stop_reason;
+  // converged (every path met min runs, min time and max rse), max runs reached or time limit (with
+  // the unmet criteria of each path, "aoti: runs 3 < 10, rse 2.10% > 1.00%; eager: ..."), interrupted,
+  // error, or no paths.
+  StopReason stop_reason;
 };
 
 // Relative standard error of the mean: stddev / (mean * sqrt(count)); infinite (unmet) for fewer than

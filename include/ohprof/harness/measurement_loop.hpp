@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/model/stop_reason.hpp"
 #include "ohprof/model/timeline.hpp"
 
 namespace ohprof {
@@ -29,7 +30,7 @@ struct LoopConfig {
 struct LoopResult {
   std::vector<std::int64_t> warmup_ns;
   std::vector<IterationWindow> iterations;  // measured iterations, index 0..n-1, monotonic ns
-  std::string stop_reason;                  // "runs reached", "interrupted" or "error"
+  StopReason stop_reason;                   // runs reached, interrupted or error
   bool interrupted = false;
   [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
 };

@@ -8,14 +8,28 @@
 #include <vector>
 
 #include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/stop_reason.hpp"
+#include "ohprof/model/warning.hpp"
 #include "ohprof/base/stats.hpp"
 
 namespace ohprof {
 
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;
+
+// Which command made the report; its JSON `kind`.
+enum class ReportKind { run, compare, analyze };
+const char* to_string(ReportKind kind);  // "run", "compare", "analyze"
+
+enum class DeviceKind { cpu, cuda };
+const char* to_string(DeviceKind kind);  // "cpu", "cuda"
+
+// What recorded a path's device split.
+enum class CollectorKind { none, cupti, record_function, trace };
+const char* to_string(CollectorKind kind);  // "" (none), "cupti", "record_function", "trace"
+
 
 struct DeviceDescription {
-  std::string type = "cpu";  // "cpu" or "cuda"
+  DeviceKind type = DeviceKind::cpu;
   int index = -1;            // CUDA device index, -1 for the CPU
   std::string name;          // "NVIDIA H200", or the CPU model
 };
@@ -89,7 +103,7 @@ struct ArtifactSummary {
 // The device-time split comes from a second, instrumented pass (the headline wall times are measured
 // without any activity collector). What the collector cost (docs/metrics.md, "Collector cost").
 struct CollectorCost {
-  std::string collector;                // "cupti" or "record_function"
+  CollectorKind collector = CollectorKind::none;
   std::size_t runs = 0;                 // iterations of the instrumented pass
   double wall_median_without_ns = 0;    // median of samples_ns (the uninstrumented pass)
   double wall_median_with_ns = 0;       // median wall time of the instrumented pass
@@ -113,14 +127,19 @@ struct PathResult {
   std::vector<std::int64_t> warmup_ns;  // warm-up iteration wall times, not in the statistics
   std::vector<std::int64_t> wall_ns;    // measured iteration wall times
   SampleSummary wall;                 // summary of wall_ns
-  std::string stop_reason;            // why measurement stopped ("runs reached", "interrupted")
+  StopReason stop_reason;             // why measurement stopped
   std::string split_unavailable_reason;  // why no device-time split exists, when none does
   std::optional<PathBreakdown> breakdown;  // the device-time split (breakdown.hpp), when one exists
   std::optional<PathOutputCheck> output_check;  // compare: outputs against the reference path
   std::optional<CollectorCost> collector_cost;  // when a split was measured
-  std::string split_collector;                  // "cupti", "record_function" or "trace" (analyze)
+  CollectorKind split_collector = CollectorKind::none;  // what recorded the split
   std::optional<KernelAttributionSummary> kernel_attribution;  // CPU runs of the aoti path
 };
+
+// How `analyze` found a trace's iterations: its ProfilerStep annotations, or none (the whole trace is
+// one window).
+enum class IterationSource { profiler_steps, whole_trace };
+const char* to_string(IterationSource source);  // "ProfilerStep", "whole trace"
 
 // Where an `ohprof analyze` report's data came from: a profiler trace file, not a live run
 // (docs/analyze.md, "The report"). Absent for live runs.
@@ -134,12 +153,12 @@ struct TraceSource {
   std::uint64_t events_kept = 0;     // became GPU ops, launch/sync calls or iteration windows
   std::uint64_t events_ignored = 0;  // categories the split does not use (cpu_op, python_function, ...)
   std::uint64_t events_skipped = 0;  // unusable (missing fields, unknown category): warned about
-  std::string iterations_from;       // "ProfilerStep" or "whole trace"
+  IterationSource iterations_from = IterationSource::profiler_steps;
   std::int64_t read_ns = 0;          // ohprof's time to read and parse the file
 };
 
 struct Report {
-  std::string kind = "run";  // "run", "compare" or "analyze"
+  ReportKind kind = ReportKind::run;
   std::optional<TraceSource> trace;  // set when the data came from a trace file (`analyze`)
   RunContext context;
   RunConfig config;
@@ -147,9 +166,9 @@ struct Report {
   std::vector<KernelSetDiff> kernel_diffs;  // kernel-set diffs between paths (compare / analyze)
   std::optional<ArtifactSummary> artifacts;  // compare
   std::vector<PathRatio> ratios;             // compare: the fastest path against each other path
-  std::string stop_reason;                   // compare: why measurement stopped (all paths together)
+  StopReason stop_reason;                    // compare: why measurement stopped (all paths together)
   bool interrupted = false;
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
 };
 
 // Context fields that are the same for every report of this build and process

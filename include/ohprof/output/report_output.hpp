@@ -8,7 +8,7 @@
 namespace ohprof {
 
 // Prints the warning on stderr (console::warning) and records it in the report's `warnings`.
-void add_warning(Report& report, const std::string& message);
+void add_warning(Report& report, Warning warning);
 
 // The table on stdout (unless `quiet`, or the JSON itself goes to stdout with `--export-json -`),
 // then the JSON report when `export_json` names a file or "-".

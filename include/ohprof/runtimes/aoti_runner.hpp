@@ -41,7 +41,7 @@ class AotiRunner : public PathRunner {
 
   [[nodiscard]] virtual DeviceDescription device() const = 0;
   // Warnings met while loading (e.g. input checks enabled because the package lacks ohprof metadata).
-  [[nodiscard]] virtual std::vector<std::string> warnings() const = 0;
+  [[nodiscard]] virtual std::vector<Warning> warnings() const = 0;
   // The inputs it runs on: the --input specs, or those recorded in the package.
   [[nodiscard]] virtual std::vector<InputSpec> inputs() const = 0;
 };

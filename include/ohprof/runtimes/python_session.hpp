@@ -20,7 +20,7 @@ struct ModelSessionOptions {
   std::string exported;   // a saved torch.export program, or empty
   std::string aoti;       // a prebuilt AOTI package, or empty (ohprof builds one)
   std::vector<std::string> inputs;  // --input texts
-  std::string device = "cpu";       // "cpu" or "cuda"
+  DeviceKind device = DeviceKind::cpu;
   std::uint64_t seed = 0;
   std::string cache_dir;            // where built artifacts are kept
   bool kernel_profile = false;      // compile CPU kernels with cpp.enable_kernel_profile

@@ -16,6 +16,7 @@
 
 #include "ohprof/base/error.hpp"
 #include "ohprof/model/timeline.hpp"
+#include "ohprof/model/warning.hpp"
 
 namespace ohprof {
 
@@ -35,7 +36,7 @@ struct KinetoReadStats {
 struct KinetoTrace {
   Timeline timeline;                     // ops, launches, syncs and windows sorted by start time
   bool iterations_from_profiler_steps = false;  // false: one window spans all CUDA activity
-  std::vector<std::string> warnings;     // one line each: skipped events, missing launches, clipped steps
+  std::vector<Warning> warnings;         // skipped events, missing launches, clipped steps
   std::string device_name;               // deviceProperties name of the GPU the ops ran on ("" if unknown)
   std::int32_t device_index = -1;        // that GPU's index; -1 when ops ran on several GPUs or none known
   std::int64_t recorded_start_ns = 0;    // earliest timestamp in the trace (ProfilerStep windows excluded)

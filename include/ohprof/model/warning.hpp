@@ -1,0 +1,47 @@
+#pragma once
+// Warnings: what ohprof could not measure or use, and the hints the samples call for. Each has a
+// stable code, the JSON's `warnings[].code` (docs/report-schema.md, "Warnings"; never renamed: scripts
+// filter on them), and its one line of text, written where the warning is raised.
+#include <string>
+#include <vector>
+
+namespace ohprof {
+
+enum class WarningCode {
+  // reading a trace (docs/analyze.md)
+  ops_without_launch,          // GPU ops whose correlation no launch call in the trace has
+  step_cut_at_recording_end,   // a ProfilerStep ends after the trace's last event
+  trace_events_unusable,       // events ohprof needs but could not use (missing fields)
+  trace_categories_unknown,    // events of categories Kineto does not write
+  // the analysis counters (docs/metrics.md, "Counters")
+  ops_outside_iterations,
+  duplicate_launch_correlations,
+  ops_invalid_interval,
+  // collectors (docs/cupti.md, docs/cpu-collector.md)
+  cupti_buffer_unreadable,
+  cupti_buffers_zeroed_in_run,
+  record_function_ranges_unpaired,
+  kernels_unattributed,        // kernels named in a CPU package's generated code never recorded
+  kernel_attribution_failed,   // the package's generated code could not be read
+  // runtimes
+  package_inputs_unrecorded,   // the AOTI package records no input specs: its input checks stay on
+  // measurement (docs/metrics.md)
+  slow_first_run,
+  outliers,
+  criteria_unmet,              // compare stopped before its stopping criteria were met
+  stopped_early,               // an error ended the measurement; the report keeps what was measured
+  outputs_differ,              // compare: a path's outputs differ from the reference path's
+};
+
+struct Warning {
+  WarningCode code = WarningCode::stopped_early;
+  std::string message;  // one line
+  friend bool operator==(const Warning&, const Warning&) = default;
+};
+
+// "ops-without-launch", ...: the stable code.
+const char* to_string(WarningCode code);
+// Every code, in declaration order (for the documentation check).
+std::vector<WarningCode> all_warning_codes();
+
+}  // namespace ohprof

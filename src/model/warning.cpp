@@ -1,0 +1,35 @@
+#include "ohprof/model/warning.hpp"
+
+namespace ohprof {
+
+const char* to_string(WarningCode code) {
+  switch (code) {
+    case WarningCode::ops_without_launch: return "ops-without-launch";
+    case WarningCode::step_cut_at_recording_end: return "step-cut-at-recording-end";
+    case WarningCode::trace_events_unusable: return "trace-events-unusable";
+    case WarningCode::trace_categories_unknown: return "trace-categories-unknown";
+    case WarningCode::ops_outside_iterations: return "ops-outside-iterations";
+    case WarningCode::duplicate_launch_correlations: return "duplicate-launch-correlations";
+    case WarningCode::ops_invalid_interval: return "ops-invalid-interval";
+    case WarningCode::cupti_buffer_unreadable: return "cupti-buffer-unreadable";
+    case WarningCode::cupti_buffers_zeroed_in_run: return "cupti-buffers-zeroed-in-run";
+    case WarningCode::record_function_ranges_unpaired: return "record-function-ranges-unpaired";
+    case WarningCode::kernels_unattributed: return "kernels-unattributed";
+    case WarningCode::kernel_attribution_failed: return "kernel-attribution-failed";
+    case WarningCode::package_inputs_unrecorded: return "package-inputs-unrecorded";
+    case WarningCode::slow_first_run: return "slow-first-run";
+    case WarningCode::outliers: return "outliers";
+    case WarningCode::criteria_unmet: return "criteria-unmet";
+    case WarningCode::stopped_early: return "stopped-early";
+    case WarningCode::outputs_differ: return "outputs-differ";
+  }
+  return "unknown";
+}
+
+std::vector<WarningCode> all_warning_codes() {
+  std::vector<WarningCode> codes;
+  for (int c = 0; c <= static_cast<int>(WarningCode::outputs_differ); ++c) codes.push_back(static_cast<WarningCode>(c));
+  return codes;
+}
+
+}  // namespace ohprof

@@ -282,7 +282,10 @@ Result<std::unique_ptr<GzipInputBuffer>> GzipInputBuffer::open(const std::string
     if (!buffer->m_inflater->init()) {
       return make_error(ExitCode::internal_error, "zlib could not start decompressing (out of memory?)");
     }
-    buffer->m_inflater->start();
+    // A file that fit in the first read is small (at most kInputChunk compressed): inflating it
+    // takes well under a millisecond, less than a new thread can take to be scheduled on a busy
+    // machine, so it is inflated on the reader's thread.
+    if (!buffer->m_file_eof) buffer->m_inflater->start();
   }
   return buffer;
 }

@@ -192,7 +192,7 @@ TEST(GzipInputBuffer, RealTraceReadsAsGzipDcWritesIt) {
 }
 
 TEST(GzipInputBuffer, TruncatedInTheMiddleGivesThePrefixThenTheError) {
-  const std::string text = pseudo_random_text(5'000'000);
+  const std::string text = pseudo_random_text(12'000'000);
   const std::string whole = zlib_gzip(temp_path("big.gz"), text);
   const std::string path = temp_path("cut-middle.gz");
   write_bytes(path, whole.substr(0, whole.size() / 2));
@@ -218,7 +218,7 @@ TEST(GzipInputBuffer, CorruptDataReportsAnError) {
 }
 
 TEST(GzipInputBuffer, CorruptChecksumReportsAnError) {
-  std::string bytes = zlib_gzip(temp_path("crc.gz"), pseudo_random_text(1'000'000));
+  std::string bytes = zlib_gzip(temp_path("crc.gz"), pseudo_random_text(3'000'000));
   bytes[bytes.size() - 6] = static_cast<char>(bytes[bytes.size() - 6] ^ 1);  // in the CRC-32 trailer
   const std::string path = temp_path("bad-crc.gz");
   write_bytes(path, bytes);
@@ -265,6 +265,22 @@ TEST(GzipInputBuffer, EmptyGzipMemberIsEmpty) {
   auto [read, error] = drain(path);
   EXPECT_FALSE(error.has_value());
   EXPECT_EQ(read, "");
+}
+
+TEST(GzipInputBuffer, SmallGzipFilesAreInflatedWithoutAThreadAndLargeOnesWithOne) {
+  const std::string small = temp_path("small.gz");
+  zlib_gzip(small, pseudo_random_text(100'000));
+  ASSERT_LT(std::filesystem::file_size(small), 256U * 1024U);
+  auto buffer = GzipInputBuffer::open(small);
+  ASSERT_TRUE(buffer.ok());
+  EXPECT_FALSE((*buffer)->inflating_on_a_thread());
+  // The files the error tests above cut or corrupt are read through the thread.
+  const std::string large = temp_path("large.gz");
+  zlib_gzip(large, pseudo_random_text(3'000'000));
+  ASSERT_GT(std::filesystem::file_size(large), 256U * 1024U);
+  auto threaded = GzipInputBuffer::open(large);
+  ASSERT_TRUE(threaded.ok());
+  EXPECT_TRUE((*threaded)->inflating_on_a_thread());
 }
 
 TEST(GzipInputBuffer, PlainFilesNeedNoThread) {

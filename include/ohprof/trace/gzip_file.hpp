@@ -23,8 +23,9 @@ namespace ohprof {
 //
 // A gzip file is read and inflated on a second thread into a small ring of chunks (4 x 256 KB) that
 // the stream hands out in order, so decompression overlaps parsing and memory stays bounded. The
-// thread stops when the reader destroys the buffer, wherever it stopped reading. Where no thread can
-// be started, the same inflation runs on the reader's thread. error() and the counters are those of
+// thread stops when the reader destroys the buffer, wherever it stopped reading. A small file (one
+// that fits in the first 256 KB read), or one where no thread can be started, is inflated the same
+// way on the reader's thread. error() and the counters are those of
 // the bytes handed out so far: an error the thread met ahead of the reader shows once the reader
 // reaches it.
 class GzipInputBuffer : public std::streambuf {
@@ -39,8 +40,8 @@ class GzipInputBuffer : public std::streambuf {
   [[nodiscard]] const std::optional<Error>& error() const { return m_error; }
   [[nodiscard]] std::uint64_t file_bytes_read() const { return m_file_bytes; }
   [[nodiscard]] std::uint64_t bytes_delivered() const { return m_delivered; }
-  // True when inflation runs on its own thread (false for plain files, or where no thread could be
-  // started); for tests.
+  // True when inflation runs on its own thread (false for plain files, small gzip files, or where
+  // no thread could be started); for tests.
   [[nodiscard]] bool inflating_on_a_thread() const;
 
  protected:

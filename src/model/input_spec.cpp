@@ -26,6 +26,13 @@ constexpr DTypeName kDTypeAliases[] = {
 
 }  // namespace
 
+std::vector<std::pair<std::string, DType>> dtype_spellings() {
+  std::vector<std::pair<std::string, DType>> out;
+  for (const auto& entry : kDTypeNames) out.emplace_back(entry.name, entry.dtype);
+  for (const auto& entry : kDTypeAliases) out.emplace_back(entry.name, entry.dtype);
+  return out;
+}
+
 Result<DType> parse_dtype(std::string_view name) {
   for (const auto& entry : kDTypeNames) {
     if (entry.name == name) return entry.dtype;

@@ -21,4 +21,26 @@ enum class ExitCode : int {
 
 constexpr int to_int(ExitCode code) { return static_cast<int>(code); }
 
+// Each code with its name (as in docs/exit-codes.md), for tools and for the check that the Python side
+// (python/ohprof_paths.py) raises the same numbers.
+struct ExitCodeName {
+  ExitCode code;
+  const char* name;
+};
+inline constexpr ExitCodeName kExitCodeNames[] = {
+    {ExitCode::success, "success"},
+    {ExitCode::internal_error, "internal_error"},
+    {ExitCode::usage_error, "usage_error"},
+    {ExitCode::file_not_found, "file_not_found"},
+    {ExitCode::invalid_package, "invalid_package"},
+    {ExitCode::device_unavailable, "device_unavailable"},
+    {ExitCode::input_mismatch, "input_mismatch"},
+    {ExitCode::invalid_trace, "invalid_trace"},
+    {ExitCode::output_error, "output_error"},
+    {ExitCode::model_error, "model_error"},
+    {ExitCode::output_mismatch, "output_mismatch"},
+    {ExitCode::model_not_found, "model_not_found"},
+    {ExitCode::interrupted, "interrupted"},
+};
+
 }  // namespace ohprof

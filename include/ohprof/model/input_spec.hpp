@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ohprof/base/error.hpp"
@@ -19,6 +20,8 @@ struct InputSpec {
 Result<InputSpec> parse_input_spec(std::string_view text);
 Result<DType> parse_dtype(std::string_view name);
 std::string dtype_name(DType dtype);
+// Every spelling --input accepts, with the dtype it names: the names, then the aliases ("half").
+std::vector<std::pair<std::string, DType>> dtype_spellings();
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1, 3, 224, 224]"
 std::string input_spec_text(const InputSpec& spec);               // "[1, 3, 224, 224]:float32"
 

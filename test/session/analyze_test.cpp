@@ -15,7 +15,6 @@
 namespace ohprof {
 namespace {
 
-using fake::warning_texts;
 using trace_reference::kExpected;
 using trace_reference::trace_path;
 
@@ -59,8 +58,8 @@ TEST(AnalyzeTrace, ReportOfARealTraceWithProfilerSteps) {
   ASSERT_TRUE(outcome.report.has_value());
   EXPECT_TRUE(outcome.print_table);
   const Report& report = *outcome.report;
-  EXPECT_EQ(report.kind, "analyze");
-  EXPECT_EQ(report.context.device.type, "cuda");
+  EXPECT_EQ(report.kind, ReportKind::analyze);
+  EXPECT_EQ(report.context.device.type, DeviceKind::cuda);
   EXPECT_EQ(report.context.device.index, 0);
   EXPECT_EQ(report.context.device.name, "NVIDIA A100-PG509-200");
   EXPECT_EQ(report.context.argv, (std::vector<std::string>{"ohprof", "analyze", path}));
@@ -76,7 +75,7 @@ TEST(AnalyzeTrace, ReportOfARealTraceWithProfilerSteps) {
   EXPECT_EQ(source.events, 40'573u);                // test/data/traces/SOURCES.md
   EXPECT_EQ(source.events_kept + source.events_ignored + source.events_skipped, source.events);
   EXPECT_EQ(source.events_skipped, 0u);
-  EXPECT_EQ(source.iterations_from, "ProfilerStep");
+  EXPECT_EQ(source.iterations_from, IterationSource::profiler_steps);
   EXPECT_GT(source.read_ns, 0);
 
   // One path, named after the file, its samples the ProfilerStep windows (#4..#6).
@@ -85,7 +84,7 @@ TEST(AnalyzeTrace, ReportOfARealTraceWithProfilerSteps) {
   EXPECT_EQ(result.name, "nccl_data");
   EXPECT_EQ(result.artifact, path);
   EXPECT_EQ(result.load_ns, source.read_ns);
-  EXPECT_EQ(result.stop_reason, "end of trace");
+  EXPECT_EQ(result.stop_reason, StopReason{StopCode::end_of_trace});
   const auto& windows = expected_for("nccl_data.json.gz").windows;
   ASSERT_EQ(result.wall_ns.size(), windows.size());
   for (std::size_t w = 0; w < windows.size(); ++w) {
@@ -101,18 +100,16 @@ TEST(AnalyzeTrace, ReportOfARealTraceWithProfilerSteps) {
     EXPECT_EQ(result.breakdown->iterations[w].gpu.idle.host_bound_ns, windows[w].gpu.host_bound);
   }
   EXPECT_TRUE(result.split_unavailable_reason.empty());
-  EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(warning_texts(report));
+  EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(report.warnings);
 }
 
-// BUG (src/session/analyze.cpp, analyze_trace, where `path` is filled, lines 82-94): the path's
-// split_collector is never set, so an analyze report has "split_collector": "" although
-// docs/report-schema.md ("trace" (analyze)) and docs/metrics.md ("The split pass and its cost":
-// `trace` (`analyze`)) promise "trace". (Not new: cmd_analyze.cpp did not set it either.) This test fails
-// until analyze.cpp sets it.
+// docs/report-schema.md ("trace" (analyze)) and docs/metrics.md ("The split pass and its cost": `trace`
+// (`analyze`)): an analyze report's split was recorded by the trace.
 TEST(AnalyzeTrace, SplitCollectorIsTrace) {
   const SessionOutcome outcome = analyze(trace_path("triton_example.json.gz"));
   ASSERT_TRUE(outcome.report.has_value());
-  EXPECT_EQ(outcome.report->paths.at(0).split_collector, "trace");
+  EXPECT_EQ(outcome.report->paths.at(0).split_collector, CollectorKind::trace);
+  EXPECT_STREQ(to_string(outcome.report->paths.at(0).split_collector), "trace");
 }
 
 TEST(AnalyzeTrace, TraceWithoutStepsIsOneWholeTraceWindow) {
@@ -120,7 +117,7 @@ TEST(AnalyzeTrace, TraceWithoutStepsIsOneWholeTraceWindow) {
   const SessionOutcome outcome = analyze(trace_path(file));
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
   const Report& report = *outcome.report;
-  EXPECT_EQ(report.trace->iterations_from, "whole trace");
+  EXPECT_EQ(report.trace->iterations_from, IterationSource::whole_trace);
   EXPECT_EQ(report.paths[0].name, "benchmark_result_493459_1694039959_trace");
   const auto& window = expected_for(file).windows.at(0);
   ASSERT_EQ(report.paths[0].wall_ns.size(), 1u);
@@ -132,9 +129,10 @@ TEST(AnalyzeTrace, ReaderWarningsAreRecorded) {
   // triton_example's ProfilerStep#1 runs past the end of the recording.
   const SessionOutcome outcome = analyze(trace_path("triton_example.json.gz"));
   ASSERT_TRUE(outcome.status.ok());
-  const auto warnings = warning_texts(*outcome.report);
+  const auto& warnings = outcome.report->warnings;
   ASSERT_EQ(warnings.size(), 1u) << ::testing::PrintToString(warnings);
-  EXPECT_NE(warnings[0].find("ProfilerStep#1 ends"), std::string::npos) << warnings[0];
+  EXPECT_EQ(warnings[0].code, WarningCode::step_cut_at_recording_end) << ::testing::PrintToString(warnings[0]);
+  EXPECT_NE(warnings[0].message.find("ProfilerStep#1 ends"), std::string::npos) << warnings[0].message;
 }
 
 TEST(AnalyzeTrace, AnalysisCountersAreWarnings) {
@@ -144,9 +142,10 @@ TEST(AnalyzeTrace, AnalysisCountersAreWarnings) {
   {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 210, "dur": 10, "args": {"device": 0, "stream": 7, "correlation": 2}})"));
   const SessionOutcome a = analyze(outside);
   ASSERT_TRUE(a.status.ok()) << a.status.error().message;
-  EXPECT_EQ(warning_texts(*a.report),
-            std::vector<std::string>{"1 of 2 GPU operations belong to no iteration window (launched outside every "
-                                     "ProfilerStep) and are not in the split"});
+  EXPECT_EQ(a.report->warnings,
+            (std::vector<Warning>{Warning{WarningCode::ops_outside_iterations,
+                                          "1 of 2 GPU operations belong to no iteration window (launched outside "
+                                          "every ProfilerStep) and are not in the split"}}));
   EXPECT_EQ(a.report->paths[0].name, "outside");  // ".json" dropped too
 
   // A second launch call with correlation 1.
@@ -154,14 +153,16 @@ TEST(AnalyzeTrace, AnalysisCountersAreWarnings) {
   {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 60, "dur": 5, "args": {"correlation": 1}})"));
   const SessionOutcome b = analyze(duplicate);
   ASSERT_TRUE(b.status.ok()) << b.status.error().message;
-  EXPECT_EQ(warning_texts(*b.report),
-            std::vector<std::string>{"1 launch calls share a correlation id with an earlier one; ops join the earliest"});
+  EXPECT_EQ(b.report->warnings,
+            (std::vector<Warning>{Warning{WarningCode::duplicate_launch_correlations,
+                                          "1 launch calls share a correlation id with an earlier one; ops join the "
+                                          "earliest"}}));
 
   // The tiny trace itself: plain JSON, no warnings, its one window by hand.
   const std::string plain = write_temp("tiny.trace", tiny_trace());
   const SessionOutcome c = analyze(plain);
   ASSERT_TRUE(c.status.ok()) << c.status.error().message;
-  EXPECT_TRUE(c.report->warnings.empty()) << ::testing::PrintToString(warning_texts(*c.report));
+  EXPECT_TRUE(c.report->warnings.empty()) << ::testing::PrintToString(c.report->warnings);
   EXPECT_EQ(c.report->paths[0].name, "tiny.trace");  // only .json / .gz are dropped
   EXPECT_FALSE(c.report->trace->compressed);
   EXPECT_EQ(c.report->trace->file_bytes, c.report->trace->json_bytes);

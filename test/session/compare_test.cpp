@@ -4,6 +4,7 @@
 // check", "The split pass and its cost").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "fake_runtime.hpp"
 #include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/output/report_text.hpp"
 #include "ohprof/session/session.hpp"
 #include "session_steps.hpp"
 
@@ -18,8 +20,8 @@ namespace ohprof {
 namespace {
 
 using fake::FakeWorld;
+using fake::has_warning;
 using fake::has_warning_containing;
-using fake::warning_texts;
 
 constexpr std::int64_t kTag = kIterationsPerPath;
 
@@ -63,7 +65,7 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
   ASSERT_EQ(world.opens.size(), 1u);
   EXPECT_EQ(world.opens[0].model, "torchvision.models:resnet18");
   EXPECT_EQ(world.opens[0].inputs, std::vector<std::string>{"1,3,224,224"});
-  EXPECT_EQ(world.opens[0].device, "cpu");
+  EXPECT_EQ(world.opens[0].device, DeviceKind::cpu);
   EXPECT_EQ(world.opens[0].seed, 9u);
   EXPECT_EQ(world.opens[0].cache_dir, "/fake/cache");
   EXPECT_TRUE(world.opens[0].kernel_profile);
@@ -77,7 +79,7 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
   ASSERT_NE(world.loads[0].tensors, nullptr);
   EXPECT_EQ(world.loads[0].tensors->made_by, "session inputs");
 
-  EXPECT_EQ(report.kind, "compare");
+  EXPECT_EQ(report.kind, ReportKind::compare);
   EXPECT_EQ(report.context.torch_version, "2.9.0+fake");
   EXPECT_EQ(report.context.cpu_threads, 3);
   EXPECT_EQ(report.context.device.name, "Fake CPU 9000");  // the AOTI runner's
@@ -107,14 +109,17 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
   for (const auto& path : report.paths) {
     EXPECT_EQ(path.warmup_ns.size(), 1u) << path.name;
     EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
-    EXPECT_EQ(path.stop_reason, "converged") << path.name;
+    EXPECT_EQ(path.stop_reason, StopReason{StopCode::converged}) << path.name;
     // Timing pass 1 + 4, split pass 1 + min(4, 100); enter() around every one of them.
     EXPECT_EQ(world.calls_by_path[path.name], 10) << path.name;
     EXPECT_EQ(world.enters[path.name], 10) << path.name;
   }
-  EXPECT_EQ(report.stop_reason, "converged");
+  EXPECT_EQ(report.stop_reason, StopReason{StopCode::converged});
   // Converged: no "stopped before the criteria" warning.
-  EXPECT_FALSE(has_warning_containing(report, "stopped before the criteria")) << ::testing::PrintToString(warning_texts(report));
+  EXPECT_FALSE(has_warning_containing(report, "stopped before the criteria")) << ::testing::PrintToString(report.warnings);
+  const auto codes = fake::warning_codes(report);
+  EXPECT_EQ(std::count(codes.begin(), codes.end(), WarningCode::criteria_unmet), 0)
+      << ::testing::PrintToString(report.warnings);
 }
 
 TEST(ComparePaths, ModelAndInputsGivenArePassedOn) {
@@ -135,7 +140,7 @@ TEST(ComparePaths, ModelAndInputsGivenArePassedOn) {
   EXPECT_EQ(defaults.opens.at(0).inputs, std::vector<std::string>{"8,3"});
   EXPECT_EQ(outcome.report->artifacts->model, "torchvision.models:resnet18");
   // No aoti path: the device is the one asked for, named by nobody.
-  EXPECT_EQ(outcome.report->context.device.type, "cpu");
+  EXPECT_EQ(outcome.report->context.device.type, DeviceKind::cpu);
   EXPECT_EQ(outcome.report->context.device.index, -1);
   EXPECT_EQ(outcome.report->context.device.name, "");
 }
@@ -205,9 +210,9 @@ TEST(ComparePaths, OutputsAreCheckedAgainstEagerAndAMismatchWarns) {
   ASSERT_TRUE(report.paths[2].output_check.has_value());
   EXPECT_FALSE(report.paths[2].output_check->passed);
   EXPECT_EQ(report.paths[2].output_check->max_abs_diff, 0.5);
-  EXPECT_TRUE(has_warning_containing(report, "OUTPUTS DIFFER: path compile does not match eager (fake: 3 of 64 "
-                                             "elements differ)"))
-      << ::testing::PrintToString(warning_texts(report));
+  EXPECT_TRUE(has_warning(report, WarningCode::outputs_differ,
+                          "OUTPUTS DIFFER: path compile does not match eager (fake: 3 of 64 elements differ)"))
+      << ::testing::PrintToString(report.warnings);
   // warn: measured anyway.
   for (const auto& path : report.paths) EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
 }
@@ -238,7 +243,8 @@ TEST(ComparePaths, StrictMismatchIsAnErrorBeforeMeasuringWithTheReportAndNoTable
   ASSERT_TRUE(outcome.report.has_value());
   ASSERT_TRUE(outcome.report->paths[1].output_check.has_value());
   EXPECT_FALSE(outcome.report->paths[1].output_check->passed);
-  EXPECT_TRUE(has_warning_containing(*outcome.report, "OUTPUTS DIFFER: path aoti does not match eager"));
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::outputs_differ, "OUTPUTS DIFFER: path aoti does not match eager"))
+      << ::testing::PrintToString(outcome.report->warnings);
   EXPECT_EQ(world.calls, 0);  // nothing measured
   EXPECT_TRUE(world.collector_starts.empty());
   for (const auto& path : outcome.report->paths) EXPECT_TRUE(path.wall_ns.empty()) << path.name;
@@ -265,7 +271,9 @@ TEST(ComparePaths, CheckOffSkipsTheCheck) {
   ASSERT_TRUE(outcome.status.ok());
   EXPECT_TRUE(world.checks.empty());
   for (const auto& path : outcome.report->paths) EXPECT_FALSE(path.output_check.has_value()) << path.name;
-  EXPECT_FALSE(has_warning_containing(*outcome.report, "OUTPUTS DIFFER"));
+  EXPECT_FALSE(has_warning_containing(*outcome.report, "OUTPUTS DIFFER")) << ::testing::PrintToString(outcome.report->warnings);
+  const auto codes = fake::warning_codes(*outcome.report);
+  EXPECT_EQ(std::count(codes.begin(), codes.end(), WarningCode::outputs_differ), 0);
 }
 
 // --- the timing pass --------------------------------------------------------------------------------------
@@ -309,9 +317,14 @@ TEST(ComparePaths, UnmetCriteriaAreWarnedAbout) {
   options.stopping.min_time_s = 10;  // never met by instant iterations: stops at max runs
   const SessionOutcome outcome = compare_paths(options, world.runtime());
   ASSERT_TRUE(outcome.status.ok());
-  EXPECT_EQ(outcome.report->stop_reason.rfind("max runs reached (unmet: ", 0), 0u) << outcome.report->stop_reason;
-  EXPECT_TRUE(has_warning_containing(*outcome.report, "stopped before the criteria were met: max runs reached"))
-      << ::testing::PrintToString(warning_texts(*outcome.report));
+  EXPECT_EQ(outcome.report->stop_reason.code, StopCode::max_runs_reached)
+      << ::testing::PrintToString(outcome.report->stop_reason);
+  EXPECT_FALSE(outcome.report->stop_reason.unmet.empty());
+  EXPECT_EQ(stop_reason_text(outcome.report->stop_reason).rfind("max runs reached (unmet: ", 0), 0u)
+      << stop_reason_text(outcome.report->stop_reason);
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::criteria_unmet,
+                          "stopped before the criteria were met: max runs reached"))
+      << ::testing::PrintToString(outcome.report->warnings);
   for (const auto& path : outcome.report->paths) EXPECT_EQ(path.wall_ns.size(), 3u);
 }
 
@@ -327,11 +340,13 @@ TEST(ComparePaths, FailingIterationIsAnErrorWithTheSamplesBefore) {
   EXPECT_EQ(path_named(*outcome.report, "aoti").wall_ns.size(), 1u);
   EXPECT_EQ(path_named(*outcome.report, "compile").wall_ns.size(), 1u);
   for (const auto& path : outcome.report->paths) {
-    EXPECT_EQ(path.stop_reason, "error");
+    EXPECT_EQ(path.stop_reason, StopReason{StopCode::error});
     EXPECT_EQ(path.split_unavailable_reason, kSplitStoppedReason);
   }
-  EXPECT_EQ(outcome.report->stop_reason, "error");
-  EXPECT_EQ(warning_texts(*outcome.report).back(), "stopped early: path compile, iteration 1: boom at call 2");
+  EXPECT_EQ(outcome.report->stop_reason, StopReason{StopCode::error});
+  ASSERT_FALSE(outcome.report->warnings.empty());
+  EXPECT_EQ(outcome.report->warnings.back(),
+            (Warning{WarningCode::stopped_early, "stopped early: path compile, iteration 1: boom at call 2"}));
   EXPECT_TRUE(world.collector_starts.empty());  // no split pass
 }
 
@@ -373,7 +388,7 @@ TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {
   for (std::size_t p = 0; p < 3; ++p) {
     const PathResult& path = report.paths[p];
     SCOPED_TRACE(path.name);
-    EXPECT_EQ(path.split_collector, "cupti");
+    EXPECT_EQ(path.split_collector, CollectorKind::cupti);
     ASSERT_TRUE(path.breakdown.has_value());
     ASSERT_EQ(path.breakdown->iterations.size(), 3u);
     const bool two_kernels = path.name == "eager";
@@ -440,10 +455,11 @@ TEST(ComparePaths, CollectorWithoutObserverGivesEveryPathItsReason) {
 
 TEST(ComparePaths, CollectorWarningsAndFinishErrors) {
   FakeWorld world;
-  world.collector.warnings = {"fake: 12 activity records dropped"};
+  world.collector.warnings = {Warning{WarningCode::cupti_buffer_unreadable, "fake: 12 activity records dropped"}};
   const SessionOutcome warned = compare_paths(options_for({"eager", "aoti"}), world.runtime());
   ASSERT_TRUE(warned.report.has_value());
-  EXPECT_TRUE(has_warning_containing(*warned.report, "fake: 12 activity records dropped"));
+  EXPECT_TRUE(has_warning(*warned.report, WarningCode::cupti_buffer_unreadable, "fake: 12 activity records dropped"))
+      << ::testing::PrintToString(warned.report->warnings);
 
   FakeWorld failing;
   failing.collector.finish_error = make_error(ExitCode::internal_error, "fake: CUPTI buffers lost");
@@ -458,7 +474,7 @@ TEST(ComparePaths, CollectorWarningsAndFinishErrors) {
 
 TEST(ComparePaths, RecordFunctionAttributesOnlyTheAotiPathsIterations) {
   FakeWorld world;
-  world.collector.name = "record_function";
+  world.collector.kind = CollectorKind::record_function;
   world.collector.cpu_events = {CpuEvent{"cpp_fused_0", 1, 2}};
   PackageAttribution attribution;
   attribution.summary.seen = {"cpp_fused_0"};
@@ -499,13 +515,13 @@ TEST(ComparePaths, Devices) {
   {
     FakeWorld world;  // automatic picks CUDA when there is one
     world.torch.cuda_available = true;
-    world.aoti_device = DeviceDescription{"cuda", 0, "Fake GPU"};
+    world.aoti_device = DeviceDescription{DeviceKind::cuda, 0, "Fake GPU"};
     const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti"}), world.runtime());
     ASSERT_TRUE(outcome.status.ok());
-    EXPECT_EQ(world.opens.at(0).device, "cuda");
+    EXPECT_EQ(world.opens.at(0).device, DeviceKind::cuda);
     EXPECT_EQ(world.loads.at(0).device.kind, DeviceRequest::Kind::cuda);
     EXPECT_EQ(world.loads.at(0).device.index, 0);
-    EXPECT_EQ(world.collector_starts.at(0).device_type, "cuda");
+    EXPECT_EQ(world.collector_starts.at(0).device_type, DeviceKind::cuda);
     EXPECT_EQ(outcome.report->context.device.name, "Fake GPU");
   }
   {
@@ -513,7 +529,7 @@ TEST(ComparePaths, Devices) {
     world.torch.cuda_available = true;
     const SessionOutcome outcome = compare_paths(options_for({"eager"}), world.runtime());
     ASSERT_TRUE(outcome.status.ok());
-    EXPECT_EQ(outcome.report->context.device.type, "cuda");
+    EXPECT_EQ(outcome.report->context.device.type, DeviceKind::cuda);
     EXPECT_EQ(outcome.report->context.device.index, 0);
     EXPECT_EQ(outcome.report->context.device.name, "CUDA device");
   }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ohprof/base/clock.hpp"
+#include "ohprof/output/report_text.hpp"
 
 namespace ohprof::fake {
 namespace {
@@ -32,7 +33,7 @@ class FakeAotiRunner final : public AotiRunner {
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
   void enter() override { ++m_world.enters["aoti"]; }
   [[nodiscard]] DeviceDescription device() const override { return m_world.aoti_device; }
-  [[nodiscard]] std::vector<std::string> warnings() const override { return m_world.aoti_warnings; }
+  [[nodiscard]] std::vector<Warning> warnings() const override { return m_world.aoti_warnings; }
   [[nodiscard]] std::vector<InputSpec> inputs() const override { return m_world.aoti_inputs; }
 
  private:
@@ -119,12 +120,14 @@ class FakeCollector final : public SplitCollector {
   [[nodiscard]] std::string unavailable_reason() const override {
     return m_world.collector.available ? "" : m_world.collector.unavailable_reason;
   }
-  [[nodiscard]] std::string collector_name() const override { return m_world.collector.name; }
+  [[nodiscard]] CollectorKind kind() const override {
+    return m_world.collector.available ? m_world.collector.kind : CollectorKind::none;
+  }
   Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
     m_world.finished.push_back(iterations);
     if (m_world.collector.finish_error) return *m_world.collector.finish_error;
     SplitCollection collection;
-    collection.collector = m_world.collector.name;
+    collection.collector = m_world.collector.kind;
     collection.timeline = fake_timeline(iterations, m_world.collector.kernels_per_path);
     collection.cpu_events = m_world.collector.cpu_events;
     collection.warnings = m_world.collector.warnings;
@@ -238,12 +241,31 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-std::vector<std::string> warning_texts(const Report& report) { return report.warnings; }
+std::vector<std::string> warning_texts(const Report& report) {
+  std::vector<std::string> texts;
+  for (const auto& warning : report.warnings) texts.push_back(warning.message);
+  return texts;
+}
+
+std::vector<WarningCode> warning_codes(const Report& report) {
+  std::vector<WarningCode> codes;
+  for (const auto& warning : report.warnings) codes.push_back(warning.code);
+  return codes;
+}
 
 bool has_warning_containing(const Report& report, const std::string& part) {
-  const auto texts = warning_texts(report);
-  return std::any_of(texts.begin(), texts.end(),
-                     [&](const std::string& text) { return text.find(part) != std::string::npos; });
+  return std::any_of(report.warnings.begin(), report.warnings.end(),
+                     [&](const Warning& warning) { return warning.message.find(part) != std::string::npos; });
+}
+
+bool has_warning(const Report& report, WarningCode code, const std::string& part) {
+  return std::any_of(report.warnings.begin(), report.warnings.end(), [&](const Warning& warning) {
+    return warning.code == code && warning.message.find(part) != std::string::npos;
+  });
 }
 
 }  // namespace ohprof::fake
+
+namespace ohprof {
+void PrintTo(const StopReason& reason, std::ostream* os) { *os << "\"" << stop_reason_text(reason) << "\""; }
+}  // namespace ohprof

@@ -17,10 +17,14 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "ohprof/model/report.hpp"
+#include "ohprof/model/stop_reason.hpp"
+#include "ohprof/model/warning.hpp"
 #include "ohprof/session/runtime.hpp"
 #include "ohprof/session/session.hpp"
 
@@ -61,8 +65,8 @@ struct RunnerScript {
 struct CollectorScript {
   bool available = true;  // false: observer() is null
   std::string unavailable_reason = "fake: no activity collector on this machine";
-  std::string name = "cupti";  // collector_name() and SplitCollection::collector
-  std::vector<std::string> warnings;  // SplitCollection::warnings
+  CollectorKind kind = CollectorKind::cupti;  // kind() and SplitCollection::collector
+  std::vector<Warning> warnings;  // SplitCollection::warnings
   std::optional<Error> finish_error;  // finish() fails with this
   // The kernels every iteration of path p runs (the window's index / kIterationsPerPath; `run` has path
   // 0 only); paths past the end run the last entry's.
@@ -98,9 +102,9 @@ class FakeWorld {
   std::string cupti_version = "fake-cupti-13";
   // the AOTI runner (load_aoti)
   RunnerScript aoti;
-  DeviceDescription aoti_device{"cpu", -1, "Fake CPU 9000"};
+  DeviceDescription aoti_device{DeviceKind::cpu, -1, "Fake CPU 9000"};
   std::vector<InputSpec> aoti_inputs{InputSpec{{4, 16}, DType::float32}};
-  std::vector<std::string> aoti_warnings;
+  std::vector<Warning> aoti_warnings;
   std::optional<Error> load_error;
   // the model session (open_model); `with_python = false` leaves Runtime::open_model empty
   bool with_python = true;
@@ -146,10 +150,23 @@ std::string make_temp_dir(const std::string& tag);
 std::string make_temp_file(const std::string& tag, const std::string& name);
 std::string read_text(const std::string& path);
 
-// Texts of the report's fields whose types are being made typed (kept here so the tests read the same
-// whatever the type): the warnings, in order, and whether one contains `part`.
+// The report's warnings: their messages and their codes, in order; whether one contains `part` (any
+// code), and whether one of code `code` contains `part`.
 std::vector<std::string> warning_texts(const Report& report);
+std::vector<WarningCode> warning_codes(const Report& report);
 bool has_warning_containing(const Report& report, const std::string& part);
+bool has_warning(const Report& report, WarningCode code, const std::string& part);
 
 }  // namespace fake
+
+// How gtest prints the typed state in failure messages (found by argument-dependent lookup).
+inline void PrintTo(WarningCode code, std::ostream* os) { *os << to_string(code); }
+inline void PrintTo(const Warning& warning, std::ostream* os) {
+  *os << "{" << to_string(warning.code) << ", \"" << warning.message << "\"}";
+}
+void PrintTo(const StopReason& reason, std::ostream* os);  // its text (output/report_text.hpp)
+inline void PrintTo(ReportKind kind, std::ostream* os) { *os << to_string(kind); }
+inline void PrintTo(DeviceKind kind, std::ostream* os) { *os << to_string(kind); }
+inline void PrintTo(CollectorKind kind, std::ostream* os) { *os << "\"" << to_string(kind) << "\""; }
+inline void PrintTo(IterationSource source, std::ostream* os) { *os << to_string(source); }
 }  // namespace ohprof

@@ -17,8 +17,7 @@ namespace ohprof {
 namespace {
 
 using fake::FakeWorld;
-using fake::has_warning_containing;
-using fake::warning_texts;
+using fake::has_warning;
 
 class MeasurePath : public ::testing::Test {
  protected:
@@ -64,7 +63,7 @@ TEST_F(MeasurePath, TimingPassThenSplitPassWithTheCollectorOnlyInTheSplitPass) {
   const std::vector<std::pair<std::int64_t, bool>> begins{{0, true}, {0, false}, {1, false}, {2, false}, {3, false}, {4, false}};
   EXPECT_EQ(world.iteration_begins(), begins);
   ASSERT_EQ(world.collector_starts.size(), 1u);
-  EXPECT_EQ(world.collector_starts[0].device_type, "cpu");  // the runner's device
+  EXPECT_EQ(world.collector_starts[0].device_type, DeviceKind::cpu);  // the runner's device
   EXPECT_FALSE(world.collector_starts[0].disabled);
   // finish() got the 5 measured split iterations, numbered from 0.
   ASSERT_EQ(world.finished.size(), 1u);
@@ -77,9 +76,9 @@ TEST_F(MeasurePath, TimingPassThenSplitPassWithTheCollectorOnlyInTheSplitPass) {
   ASSERT_EQ(path.wall_ns.size(), 5u);
   for (auto ns : path.wall_ns) EXPECT_GE(ns, 100'000);
   EXPECT_EQ(path.wall.count, 5u);
-  EXPECT_EQ(path.stop_reason, "runs reached");
+  EXPECT_EQ(path.stop_reason, StopReason{StopCode::runs_reached});
   EXPECT_TRUE(path.split_unavailable_reason.empty()) << path.split_unavailable_reason;
-  EXPECT_EQ(path.split_collector, "cupti");
+  EXPECT_EQ(path.split_collector, CollectorKind::cupti);
   EXPECT_EQ(outcome.report->context.cupti_version, "fake-cupti-13");
 
   // The split is the hand-built timeline's: per iteration one launch [1, 3) us and one kernel [10, 30) us.
@@ -108,7 +107,7 @@ TEST_F(MeasurePath, TimingPassThenSplitPassWithTheCollectorOnlyInTheSplitPass) {
 
   // Collector cost: the split pass's median wall time against the timing pass's.
   ASSERT_TRUE(path.collector_cost.has_value());
-  EXPECT_EQ(path.collector_cost->collector, "cupti");
+  EXPECT_EQ(path.collector_cost->collector, CollectorKind::cupti);
   EXPECT_EQ(path.collector_cost->runs, 5u);
   EXPECT_EQ(path.collector_cost->wall_median_without_ns, median_of(path.wall_ns));
   EXPECT_EQ(path.collector_cost->wall_median_with_ns, median_of(wall_times(windows)));
@@ -156,8 +155,8 @@ TEST_F(MeasurePath, SplitRunsWhenGivenIsTheSplitPassLength) {
 
 TEST_F(MeasurePath, ReportDescribesTheRunThePackageAndItsPath) {
   world.aoti.build_ns = 123'456'789;
-  world.aoti_device = DeviceDescription{"cuda", 0, "Fake GPU"};
-  world.aoti_warnings = {"package records no inputs: input checks stay on"};
+  world.aoti_device = DeviceDescription{DeviceKind::cuda, 0, "Fake GPU"};
+  world.aoti_warnings = {Warning{WarningCode::package_inputs_unrecorded, "package records no inputs: input checks stay on"}};
   world.torch = TorchRuntimeInfo{"2.9.0+fake", true, 1, 5};
   MeasureOptions options = options_for(1, 2);
   options.seed = 42;
@@ -178,10 +177,10 @@ TEST_F(MeasurePath, ReportDescribesTheRunThePackageAndItsPath) {
   EXPECT_EQ(world.loads[0].inputs[0].shape, (std::vector<std::int64_t>{1, 8}));
   // The collector gets the runner's device and --no-cupti.
   ASSERT_EQ(world.collector_starts.size(), 1u);
-  EXPECT_EQ(world.collector_starts[0].device_type, "cuda");
+  EXPECT_EQ(world.collector_starts[0].device_type, DeviceKind::cuda);
   EXPECT_TRUE(world.collector_starts[0].disabled);
 
-  EXPECT_EQ(report.kind, "run");
+  EXPECT_EQ(report.kind, ReportKind::run);
   EXPECT_EQ(report.config.warmup, 1);
   EXPECT_EQ(report.config.runs, 2);
   EXPECT_EQ(report.config.seed, 42u);
@@ -190,7 +189,7 @@ TEST_F(MeasurePath, ReportDescribesTheRunThePackageAndItsPath) {
   EXPECT_FALSE(report.config.compare.has_value());
   EXPECT_EQ(report.context.torch_version, "2.9.0+fake");
   EXPECT_EQ(report.context.cpu_threads, 5);
-  EXPECT_EQ(report.context.device.type, "cuda");
+  EXPECT_EQ(report.context.device.type, DeviceKind::cuda);
   EXPECT_EQ(report.context.device.index, 0);
   EXPECT_EQ(report.context.device.name, "Fake GPU");
   EXPECT_EQ(report.context.argv, options.argv);
@@ -198,7 +197,8 @@ TEST_F(MeasurePath, ReportDescribesTheRunThePackageAndItsPath) {
   EXPECT_FALSE(report.artifacts.has_value());
   EXPECT_TRUE(report.ratios.empty());
   EXPECT_TRUE(report.kernel_diffs.empty());
-  EXPECT_EQ(warning_texts(report), std::vector<std::string>{"package records no inputs: input checks stay on"});
+  EXPECT_EQ(report.warnings, (std::vector<Warning>{Warning{WarningCode::package_inputs_unrecorded,
+                                                            "package records no inputs: input checks stay on"}}));
 
   ASSERT_EQ(report.paths.size(), 1u);
   EXPECT_EQ(report.paths[0].name, "aoti");
@@ -219,7 +219,7 @@ TEST_F(MeasurePath, CollectorWithoutObserverMeansNoSplitPassAndItsReason) {
   EXPECT_EQ(path.split_unavailable_reason, "fake: no activity collector on this machine");
   EXPECT_FALSE(path.breakdown.has_value());
   EXPECT_FALSE(path.collector_cost.has_value());
-  EXPECT_EQ(path.split_collector, "");
+  EXPECT_EQ(path.split_collector, CollectorKind::none);
   EXPECT_EQ(outcome.report->context.cupti_version, "none");  // asked only when a collector runs
   EXPECT_EQ(path.wall_ns.size(), 3u);
 }
@@ -234,27 +234,24 @@ TEST_F(MeasurePath, CollectorFinishErrorIsTheSplitsReason) {
   EXPECT_EQ(outcome.report->paths[0].wall_ns.size(), 3u);
 }
 
-// BUG (src/session/measure.cpp, the split pass's success branch, lines 116-119): measure_path never adds
-// the collection's `warnings` (what the collector could not deliver: dropped CUPTI records, unpaired
-// RecordFunction ranges) to the report. compare_paths does (compare.cpp, measure_splits), and `run` did
-// before the session layer (src/cli/cmd_run.cpp at 20525cb: `for (warning : collection->warnings)
-// add_warning(...)`). This test fails until measure.cpp adds them.
+// The collection's `warnings` (what the collector could not deliver: dropped CUPTI records, unpaired
+// RecordFunction ranges) reach the report, with their codes, as in compare_paths.
 TEST_F(MeasurePath, CollectorWarningsReachTheReport) {
-  world.collector.warnings = {"fake: 12 activity records dropped"};
+  world.collector.warnings = {Warning{WarningCode::cupti_buffer_unreadable, "fake: 12 activity records dropped"}};
   const SessionOutcome outcome = measure(options_for(0, 3));
   ASSERT_TRUE(outcome.report.has_value());
-  EXPECT_TRUE(has_warning_containing(*outcome.report, "fake: 12 activity records dropped"))
-      << ::testing::PrintToString(warning_texts(*outcome.report));
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::cupti_buffer_unreadable, "fake: 12 activity records dropped"))
+      << ::testing::PrintToString(outcome.report->warnings);
 }
 
 TEST_F(MeasurePath, RecordFunctionSplitAttributesThePackagesKernels) {
-  world.collector.name = "record_function";
+  world.collector.kind = CollectorKind::record_function;
   world.collector.cpu_events = {CpuEvent{"cpp_fused_0", 1, 2}, CpuEvent{"aten::mm", 3, 4}, CpuEvent{"x", 5, 6}};
   PackageAttribution attribution;
   attribution.summary.records_kernels = true;
   attribution.summary.seen = {"cpp_fused_0"};
   attribution.summary.unattributed = {"cpp_fused_1"};
-  attribution.warning = "1 of 2 kernels named in the package's code were never recorded";
+  attribution.warning = Warning{WarningCode::kernels_unattributed, "1 of 2 kernels named in the package's code were never recorded"};
   world.attribution = attribution;
   const SessionOutcome outcome = measure(options_for(0, 3));
   ASSERT_TRUE(outcome.report.has_value());
@@ -264,11 +261,12 @@ TEST_F(MeasurePath, RecordFunctionSplitAttributesThePackagesKernels) {
   EXPECT_EQ(world.attributions[0].first_iteration, 0);
   EXPECT_EQ(world.attributions[0].last_iteration, INT64_MAX);
   const PathResult& path = outcome.report->paths[0];
-  EXPECT_EQ(path.split_collector, "record_function");
+  EXPECT_EQ(path.split_collector, CollectorKind::record_function);
   ASSERT_TRUE(path.kernel_attribution.has_value());
   EXPECT_EQ(path.kernel_attribution->seen, std::vector<std::string>{"cpp_fused_0"});
   EXPECT_EQ(path.kernel_attribution->unattributed, std::vector<std::string>{"cpp_fused_1"});
-  EXPECT_TRUE(has_warning_containing(*outcome.report, "1 of 2 kernels named in the package's code"));
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::kernels_unattributed, "1 of 2 kernels named in the package's code"))
+      << ::testing::PrintToString(outcome.report->warnings);
 }
 
 // --- stopping -----------------------------------------------------------------------------------------
@@ -285,11 +283,12 @@ TEST_F(MeasurePath, FailingTimingIterationIsAnErrorWithTheSamplesMeasuredBefore)
   EXPECT_EQ(path.warmup_ns.size(), 2u);
   EXPECT_EQ(path.wall_ns.size(), 2u);
   EXPECT_EQ(path.wall.count, 2u);
-  EXPECT_EQ(path.stop_reason, "error");
+  EXPECT_EQ(path.stop_reason, StopReason{StopCode::error});
   EXPECT_EQ(path.split_unavailable_reason, kSplitStoppedReason);
   EXPECT_FALSE(path.breakdown.has_value());
   ASSERT_FALSE(outcome.report->warnings.empty());
-  EXPECT_EQ(warning_texts(*outcome.report).back(), "stopped early: iteration 2: boom at call 4");
+  EXPECT_EQ(outcome.report->warnings.back(),
+            (Warning{WarningCode::stopped_early, "stopped early: iteration 2: boom at call 4"}));
   EXPECT_EQ(world.calls, 5);  // no split pass
   EXPECT_TRUE(world.observed.empty());
   EXPECT_TRUE(world.finished.empty());
@@ -323,7 +322,7 @@ TEST_F(MeasurePath, FailingSplitIterationKeepsTheTimingsAndSaysWhyThereIsNoSplit
   ASSERT_TRUE(outcome.report.has_value());
   const PathResult& path = outcome.report->paths[0];
   EXPECT_EQ(path.wall_ns.size(), 3u);
-  EXPECT_EQ(path.stop_reason, "runs reached");
+  EXPECT_EQ(path.stop_reason, StopReason{StopCode::runs_reached});
   EXPECT_EQ(path.split_unavailable_reason, "iteration 1: boom at call 6");
   EXPECT_FALSE(path.breakdown.has_value());
   ASSERT_EQ(world.finished.size(), 1u);  // finish() still ends the collection, with what was measured
@@ -338,15 +337,15 @@ TEST_F(MeasurePath, SlowFirstRunAndOutliersAreHinted) {
   const SessionOutcome outcome = measure(options_for(0, 11));
   ASSERT_TRUE(outcome.report.has_value());
   const PathResult& path = outcome.report->paths[0];
-  EXPECT_TRUE(has_warning_containing(*outcome.report, "path aoti: the first measured iteration took"))
-      << ::testing::PrintToString(warning_texts(*outcome.report));
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::slow_first_run, "path aoti: the first measured iteration took"))
+      << ::testing::PrintToString(outcome.report->warnings);
   ASSERT_GE(path.wall.outliers, 1u) << ::testing::PrintToString(path.wall_ns);
   // `run` does not name its one path in the outlier hint.
-  EXPECT_TRUE(has_warning_containing(*outcome.report,
-                                     std::to_string(path.wall.outliers) +
-                                         " of 11 iterations are statistical outliers; close other programs, "
-                                         "pin CPU frequency or raise --warmup/--runs"))
-      << ::testing::PrintToString(warning_texts(*outcome.report));
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::outliers,
+                          std::to_string(path.wall.outliers) +
+                              " of 11 iterations are statistical outliers; close other programs, "
+                              "pin CPU frequency or raise --warmup/--runs"))
+      << ::testing::PrintToString(outcome.report->warnings);
 }
 
 // --- usage errors ---------------------------------------------------------------------------------------

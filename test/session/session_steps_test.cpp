@@ -1,6 +1,6 @@
-// The steps `run` and `compare` share (src/session/session_steps.hpp): attach_split (the split, the
-// collector and its cost, kernel attribution for an AOTI package on the CPU collector) and
-// add_sample_hints (slow first run, outliers), on hand-built inputs.
+// The steps `run` and `compare` share (src/session/session_steps.hpp): attach_split (the split and the
+// warnings of its analysis counters, the collector and its cost, kernel attribution for an AOTI package
+// on the CPU collector) and add_sample_hints (slow first run, outliers), on hand-built inputs.
 #include <gtest/gtest.h>
 
 #include "fake_runtime.hpp"
@@ -11,10 +11,9 @@ namespace ohprof {
 namespace {
 
 using fake::FakeWorld;
-using fake::warning_texts;
 
 // Three windows of 100 us at 1 ms intervals, one kernel each (fake_timeline: busy 20 us, head 10 us).
-SplitCollection hand_collection(const std::string& collector) {
+SplitCollection hand_collection(CollectorKind collector) {
   std::vector<IterationWindow> windows;
   for (std::int64_t i = 0; i < 3; ++i) windows.push_back(IterationWindow{i, 1'000'000 * (i + 1), 1'000'000 * (i + 1) + 100'000});
   SplitCollection collection;
@@ -38,8 +37,8 @@ TEST(AttachSplit, AnalysesTheTimelineAndCostsTheCollector) {
   const Runtime runtime = world.runtime();
   Report report;
   PathResult path = timed_path("aoti", {100, 200, 300});  // median 200
-  const SplitCollection collection = hand_collection("cupti");
-  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, "cupti", runtime, 0, 2);
+  const SplitCollection collection = hand_collection(CollectorKind::cupti);
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, runtime, 0, 2);
 
   ASSERT_TRUE(path.breakdown.has_value());
   ASSERT_EQ(path.breakdown->iterations.size(), 3u);
@@ -50,28 +49,52 @@ TEST(AttachSplit, AnalysesTheTimelineAndCostsTheCollector) {
     EXPECT_EQ(it.gpu.idle.tail_ns, 70'000);
     EXPECT_EQ(it.dispatch_ns, 3'000);
   }
-  EXPECT_EQ(path.split_collector, "cupti");
+  EXPECT_EQ(path.split_collector, CollectorKind::cupti);
   ASSERT_TRUE(path.collector_cost.has_value());
-  EXPECT_EQ(path.collector_cost->collector, "cupti");
+  EXPECT_EQ(path.collector_cost->collector, CollectorKind::cupti);
   EXPECT_EQ(path.collector_cost->runs, 3u);
   EXPECT_EQ(path.collector_cost->wall_median_without_ns, 200);
   EXPECT_EQ(path.collector_cost->wall_median_with_ns, 500);
   EXPECT_DOUBLE_EQ(path.collector_cost->ratio, 2.5);
   EXPECT_TRUE(world.attributions.empty());  // cupti: no attribution
   EXPECT_FALSE(path.kernel_attribution.has_value());
-  EXPECT_TRUE(report.warnings.empty());
+  EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(report.warnings);
 }
 
 TEST(AttachSplit, UsesTheTimelineItIsGivenNotTheWholeCollection) {
   FakeWorld world;
   Report report;
   PathResult path = timed_path("eager", {100});
-  const SplitCollection collection = hand_collection("cupti");
+  const SplitCollection collection = hand_collection(CollectorKind::cupti);
   const Timeline first_only = select_iterations(collection.timeline, 0, 0);
-  attach_split(report, path, collection, first_only, {100}, "cupti", world.runtime(), 0, 0);
+  attach_split(report, path, collection, first_only, {100}, world.runtime(), 0, 0);
   ASSERT_TRUE(path.breakdown.has_value());
   EXPECT_EQ(path.breakdown->iterations.size(), 1u);
   EXPECT_EQ(path.breakdown->summary.gpu_ops.count, 1u);
+}
+
+TEST(AttachSplit, AnalysisCountersAreWarnings) {
+  // One more kernel, with no launch call, after the last window: in no iteration. `run` and `compare`
+  // have no ProfilerSteps, so the warning does not mention them.
+  FakeWorld world;
+  Report report;
+  PathResult path = timed_path("eager", {100, 200, 300});
+  SplitCollection collection = hand_collection(CollectorKind::cupti);
+  DeviceOp stray;
+  stray.kind = DeviceOpKind::kernel;
+  stray.start_ns = 10'000'000;
+  stray.end_ns = 10'020'000;
+  stray.stream = fake::kStream;
+  stray.correlation = 999;
+  stray.name = "stray";
+  collection.timeline.ops.push_back(stray);
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, world.runtime(), 0, 2);
+  ASSERT_TRUE(path.breakdown.has_value());
+  EXPECT_EQ(path.breakdown->iterations.size(), 3u);
+  EXPECT_EQ(report.warnings,
+            (std::vector<Warning>{Warning{WarningCode::ops_outside_iterations,
+                                          "1 of 4 GPU operations belong to no iteration window and are not in the "
+                                          "split"}}));
 }
 
 TEST(AttachSplit, RecordFunctionOnTheAotiPathAttributesItsKernels) {
@@ -80,12 +103,12 @@ TEST(AttachSplit, RecordFunctionOnTheAotiPathAttributesItsKernels) {
   attribution.summary.records_kernels = true;
   attribution.summary.seen = {"cpp_fused_0"};
   attribution.summary.not_in_code = {"aten::addmm"};
-  attribution.warning = "fake: 1 kernel of the package was never recorded";
+  attribution.warning = Warning{WarningCode::kernels_unattributed, "fake: 1 kernel of the package was never recorded"};
   world.attribution = attribution;
   Report report;
   PathResult path = timed_path("aoti", {100, 200, 300});
-  const SplitCollection collection = hand_collection("record_function");
-  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, "record_function", world.runtime(), 7, 9);
+  const SplitCollection collection = hand_collection(CollectorKind::record_function);
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, world.runtime(), 7, 9);
 
   ASSERT_EQ(world.attributions.size(), 1u);
   EXPECT_EQ(world.attributions[0].package_path, "/fake/aoti.pt2");  // the path's artifact
@@ -96,8 +119,9 @@ TEST(AttachSplit, RecordFunctionOnTheAotiPathAttributesItsKernels) {
   EXPECT_TRUE(path.kernel_attribution->records_kernels);
   EXPECT_EQ(path.kernel_attribution->seen, std::vector<std::string>{"cpp_fused_0"});
   EXPECT_EQ(path.kernel_attribution->not_in_code, std::vector<std::string>{"aten::addmm"});
-  EXPECT_EQ(warning_texts(report), std::vector<std::string>{"fake: 1 kernel of the package was never recorded"});
-  EXPECT_EQ(path.split_collector, "record_function");
+  EXPECT_EQ(report.warnings, (std::vector<Warning>{Warning{WarningCode::kernels_unattributed,
+                                                            "fake: 1 kernel of the package was never recorded"}}));
+  EXPECT_EQ(path.split_collector, CollectorKind::record_function);
   EXPECT_TRUE(path.breakdown.has_value());
 }
 
@@ -106,11 +130,11 @@ TEST(AttachSplit, NoAttributionWarningWhenEveryKernelWasSeen) {
   world.attribution = PackageAttribution{};  // no warning
   Report report;
   PathResult path = timed_path("aoti", {100});
-  const SplitCollection collection = hand_collection("record_function");
-  attach_split(report, path, collection, collection.timeline, {100}, "record_function", world.runtime(), 0, 2);
+  const SplitCollection collection = hand_collection(CollectorKind::record_function);
+  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), 0, 2);
   EXPECT_EQ(world.attributions.size(), 1u);
   EXPECT_TRUE(path.kernel_attribution.has_value());
-  EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(warning_texts(report));
+  EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(report.warnings);
 }
 
 TEST(AttachSplit, AttributionErrorIsAWarningAndTheSplitStays) {
@@ -118,24 +142,24 @@ TEST(AttachSplit, AttributionErrorIsAWarningAndTheSplitStays) {
   world.attribution = make_error(ExitCode::invalid_package, "cannot read the package's generated code");
   Report report;
   PathResult path = timed_path("aoti", {100});
-  const SplitCollection collection = hand_collection("record_function");
-  attach_split(report, path, collection, collection.timeline, {100}, "record_function", world.runtime(), 0, 2);
+  const SplitCollection collection = hand_collection(CollectorKind::record_function);
+  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), 0, 2);
   EXPECT_FALSE(path.kernel_attribution.has_value());
   EXPECT_TRUE(path.breakdown.has_value());
   EXPECT_TRUE(path.collector_cost.has_value());
-  EXPECT_EQ(warning_texts(report),
-            std::vector<std::string>{"kernel attribution: cannot read the package's generated code"});
+  EXPECT_EQ(report.warnings, (std::vector<Warning>{Warning{WarningCode::kernel_attribution_failed,
+                                                            "kernel attribution: cannot read the package's generated code"}}));
 }
 
 TEST(AttachSplit, OnlyTheAotiPathIsAttributed) {
   FakeWorld world;
   Report report;
   PathResult path = timed_path("compile", {100});
-  const SplitCollection collection = hand_collection("record_function");
-  attach_split(report, path, collection, collection.timeline, {100}, "record_function", world.runtime(), 0, 2);
+  const SplitCollection collection = hand_collection(CollectorKind::record_function);
+  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), 0, 2);
   EXPECT_TRUE(world.attributions.empty());
   EXPECT_FALSE(path.kernel_attribution.has_value());
-  EXPECT_EQ(path.split_collector, "record_function");
+  EXPECT_EQ(path.split_collector, CollectorKind::record_function);
 }
 
 TEST(AddSampleHints, SlowFirstRunAndOutliersPerPath) {
@@ -149,20 +173,24 @@ TEST(AddSampleHints, SlowFirstRunAndOutliersPerPath) {
 
   Report named = report;
   add_sample_hints(named, /*name_the_path=*/true);
-  EXPECT_EQ(warning_texts(named),
-            (std::vector<std::string>{
-                "path a: the first measured iteration took 10.0 times the median (a cold start the warm-up did not "
-                "absorb); raise --warmup",
-                "path a: 1 of 5 iterations are statistical outliers; close other programs or raise --warmup"}));
+  EXPECT_EQ(named.warnings,
+            (std::vector<Warning>{
+                Warning{WarningCode::slow_first_run,
+                        "path a: the first measured iteration took 10.0 times the median (a cold start the warm-up did "
+                        "not absorb); raise --warmup"},
+                Warning{WarningCode::outliers,
+                        "path a: 1 of 5 iterations are statistical outliers; close other programs or raise --warmup"}}));
 
   Report unnamed = report;
   add_sample_hints(unnamed, /*name_the_path=*/false);
-  EXPECT_EQ(warning_texts(unnamed),
-            (std::vector<std::string>{
-                "path a: the first measured iteration took 10.0 times the median (a cold start the warm-up did not "
-                "absorb); raise --warmup",
-                "1 of 5 iterations are statistical outliers; close other programs, pin CPU frequency or raise "
-                "--warmup/--runs"}));
+  EXPECT_EQ(unnamed.warnings,
+            (std::vector<Warning>{
+                Warning{WarningCode::slow_first_run,
+                        "path a: the first measured iteration took 10.0 times the median (a cold start the warm-up did "
+                        "not absorb); raise --warmup"},
+                Warning{WarningCode::outliers,
+                        "1 of 5 iterations are statistical outliers; close other programs, pin CPU frequency or raise "
+                        "--warmup/--runs"}}));
 }
 
 TEST(AddSampleHints, SlowFirstRunIsMoreThanThreeTimesTheMedian) {
@@ -171,9 +199,10 @@ TEST(AddSampleHints, SlowFirstRunIsMoreThanThreeTimesTheMedian) {
   report.paths.push_back(timed_path("above", {301, 100, 100}));
   for (auto& path : report.paths) path.wall.outliers = 0;         // only the slow-run rule here
   add_sample_hints(report, true);
-  EXPECT_EQ(warning_texts(report),
-            std::vector<std::string>{"path above: the first measured iteration took 3.0 times the median (a cold start "
-                                     "the warm-up did not absorb); raise --warmup"});
+  EXPECT_EQ(report.warnings,
+            (std::vector<Warning>{Warning{WarningCode::slow_first_run,
+                                          "path above: the first measured iteration took 3.0 times the median (a cold "
+                                          "start the warm-up did not absorb); raise --warmup"}}));
 }
 
 }  // namespace

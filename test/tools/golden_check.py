@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Golden tests of what `ohprof run`, `compare` and `analyze` print and write (docs/usage.md, "Golden tests").
+
+Runs the ohprof binary once with the case's arguments (plus `--export-json` to a temporary file unless
+--no-json), normalizes its stdout, stderr, exit code and JSON report, and compares them with the golden
+files test/cli/golden/<case>.{stdout,stderr,json} (the .json holds the exit code and the normalized report,
+null when none was written). --update (or OHPROF_GOLDEN_UPDATE=1 in the environment, for
+`OHPROF_GOLDEN_UPDATE=1 ctest -L golden`) rewrites the golden files instead; review the diff of an update
+before committing it.
+
+    golden_check.py --binary build/ohprof --case NAME [--update] [--no-json]
+                    [--path-token NAME=DIR ...] -- ARGS...
+
+What is normalized (everything else must match byte for byte):
+  * everywhere: each --path-token DIR becomes <NAME> (so the goldens name no checkout or build folder),
+    the temporary folder of the report becomes <tmp>, the binary's path <ohprof>; the report's
+    context (date, hostname, git sha, versions, CPU name, thread count) becomes placeholders, in the
+    JSON and wherever its values appear in the text.
+  * `analyze` (and any case given --exact): only the times that measure ohprof itself vary, the
+    table's "read:" line and the report's trace.read_ns and paths[].load_ns. Every number of the split
+    stays exact.
+  * `run` and `compare` (--measured): the device's name (this machine's CPU or GPU) becomes
+    <device_name>, durations ("812 ns", "1.840 ms") <dur>, percentages <pct>, "(x1.305)" and
+    "1.10 ± 0.27 times" <ratio>, the outlier count <num>; rows of a "top kernels" table are sorted
+    (their order follows noisy times); which path was fastest in the summary becomes <path>. Two kinds
+    of text follow the noise and are normalized only when they match their known text exactly: the
+    warnings printed or not depending on it (statistical outliers, a slow first iteration) are
+    dropped, and a verdict becomes <verdict>: <suggestion>. In the JSON every key, type and string is
+    kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
+    stream ids) become "<int>" / "<float>"; counts fixed by the command line and the model (runs,
+    count, ops, launches, counters, ...) stay exact; array lengths stay.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "cli" / "golden"
+
+# --- text --------------------------------------------------------------------------------------------
+DURATION = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?\s(?:ns|us|ms|s)\b")
+PERCENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?%")
+TIMES_RATIO = re.compile(r"\(x\d+(?:\.\d+)?\)")
+RAN_FASTER = re.compile(r"^(\s*)\S+ ran \d+(?:\.\d+)? ± \d+(?:\.\d+)? times faster than (\S+)$")
+OUTLIERS_FIELD = re.compile(r"outliers: \d+")
+DEVICE_LINE = re.compile(r"^device: (\S+) \((.*)\)$")  # run/compare: this machine's CPU or GPU
+VERSION_LINE = re.compile(r"^(\d+\.\d+\.\d+) \([0-9a-f]{7,40}\)$")  # --version: "0.1.0 (35c5846a1624)"
+# warnings printed or not depending on the noise of the samples (src/cli/cmd_run.cpp, cmd_compare.cpp,
+# src/analysis/path_stats.cpp); dropped only when their whole text is as below
+NOISE_WARNINGS = [
+    re.compile(r"\d+ of \d+ iterations are statistical outliers; close other programs, pin CPU frequency or "
+               r"raise --warmup/--runs"),
+    re.compile(r"path \S+: \d+ of \d+ iterations are statistical outliers; close other programs or raise --warmup"),
+    re.compile(r"path \S+: the first measured iteration took \d+\.\d times the median \(a cold start the warm-up "
+               r"did not absorb\); raise --warmup"),
+]
+# The verdict of a measured path depends on the noise too (median dispatch against median busy time: the
+# eager and compile paths of the tiny MLP flip when the machine is loaded). A verdict that is one of
+# these (src/analysis/breakdown.cpp, decide_verdict) becomes <verdict> / <rule> / <suggestion>; any
+# other text, or another pairing, stays and fails the comparison.
+_P = r"\d+\.\d%"
+VERDICTS = [
+    ("overhead-bound", re.compile(rf"CPU kernels busy {_P} of wall; the rest is host work around them \(Python wrapper, "
+                                  r"guards, allocation, operator dispatch\): AOTInductor's C\+\+ wrapper \(or "
+                                  r"compile:cpp-wrapper\) removes most of it; a larger batch amortizes it")),
+    ("overhead-bound", re.compile(rf"GPU busy {_P} of wall even with CUDA graphs: a larger batch amortizes the per-call "
+                                  r"host overhead; AOTInductor removes the Python-side guards and wrappers")),
+    ("overhead-bound", re.compile(rf"GPU busy {_P} of wall with \S+ launch per iteration, so the host time is framework "
+                                  r"overhead around it: AOTInductor removes the Python-side guards and wrappers; a "
+                                  r"larger batch amortizes it")),
+    ("overhead-bound", re.compile(rf"GPU busy {_P} of wall, \S+ launches per iteration: CUDA graphs \(torch\.compile "
+                                  r'mode="reduce-overhead"\) replay them in one launch; AOTInductor removes Python '
+                                  r"dispatch; a larger batch amortizes the overhead")),
+    ("compute-bound", re.compile(rf"CPU kernels busy {_P} of wall: speed up the kernels \(torch\.compile "
+                                 r'mode="max-autotune", more threads, lower precision\), not the dispatch')),
+    ("compute-bound", re.compile(rf"GPU busy {_P} of wall and host overhead hidden behind GPU work: speed up the kernels "
+                                 r'\(torch\.compile mode="max-autotune", lower precision\), not the dispatch')),
+]
+VERDICT_RULES = {"overhead-bound": ("dispatch_exceeds_busy", "host_bound_largest"), "compute-bound": ("compute",)}
+VERDICT_LINE = re.compile(r"^(\s+verdict:\s+)(\S+): (.*)$")
+
+
+def known_verdict(verdict: str, suggestion: str) -> bool:
+    return any(v == verdict and p.fullmatch(suggestion) for v, p in VERDICTS)
+
+
+WARNING_PREFIX = re.compile(r"^ohprof \w+: warning: ")
+
+
+def is_noise_warning(message: str) -> bool:
+    return any(p.fullmatch(message) for p in NOISE_WARNINGS)
+
+
+class Normalizer:
+    def __init__(self, measured: bool, tokens: list[tuple[str, str]], context_values: dict[str, str]):
+        self.measured = measured
+        # longest first, so a folder inside another token's folder wins
+        self.tokens = sorted(tokens, key=lambda t: len(t[1]), reverse=True)
+        self.context_values = {k: v for k, v in context_values.items() if v}
+
+    def paths(self, text: str) -> str:
+        for name, value in self.tokens:
+            if value:
+                text = text.replace(value, name)
+        return text
+
+    def string(self, text: str) -> str:
+        """A string outside a table: paths, context values; in measured cases the varying numbers too."""
+        text = self.paths(text)
+        for value, placeholder in self.context_values.items():
+            text = text.replace(value, placeholder)
+        if self.measured:
+            text = DURATION.sub("<dur>", text)
+            text = PERCENT.sub("<pct>", text)
+            text = TIMES_RATIO.sub("(x<ratio>)", text)
+        return text
+
+    def text(self, text: str) -> str:
+        lines = text.split("\n")
+        out: list[str] = []
+        for line in lines:
+            line = VERSION_LINE.sub(r"\1 (<git_sha>)", line)
+            if self.measured:
+                match = WARNING_PREFIX.match(line)
+                if match and is_noise_warning(line[match.end():]):
+                    continue
+                ran = RAN_FASTER.match(line)
+                if ran:
+                    line = f"{ran.group(1)}<path> ran <ratio> ± <ratio> times faster than <path>"
+                line = OUTLIERS_FIELD.sub("outliers: <num>", line)
+                verdict = VERDICT_LINE.match(line)
+                if verdict and known_verdict(verdict.group(2), verdict.group(3)):
+                    line = f"{verdict.group(1)}<verdict>: <suggestion>"
+                line = DEVICE_LINE.sub(r"device: \1 (<device_name>)", line)
+            elif re.match(r"^\s+read:\s", line):
+                line = DURATION.sub("<dur>", line)
+            out.append(self.string(line))
+        if self.measured:
+            out = sort_kernel_rows(out)
+        return "\n".join(out)
+
+
+def sort_kernel_rows(lines: list[str]) -> list[str]:
+    """The rows under "top kernels:" are ordered by time, which varies: sort them by their text (and drop
+    the padding of their right-aligned columns, whose width follows the numbers)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        out.append(lines[i])
+        if lines[i].lstrip().startswith("top kernels:"):
+            indent = len(lines[i]) - len(lines[i].lstrip())
+            j = i + 1
+            rows = []
+            while j < len(lines) and lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) > indent \
+                    and not lines[j].lstrip().startswith("… and "):
+                rows.append(lines[j])
+                j += 1
+            out.extend(sorted(re.sub(r"(?<=\S) {2,}", "  ", row) for row in rows))  # right-aligned numbers
+            i = j
+            continue
+        i += 1
+    return out
+
+
+# --- JSON --------------------------------------------------------------------------------------------
+TIME_KEY = re.compile(r"(_ns(_[ab])?|^mean|^median|^mad|^min|^max|^stddev|^relative_noise|^outliers|^ratio|^stream)$")
+CONTEXT_KEPT = {"ohprof_version", "argv", "device"}
+
+
+def placeholder(value):
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return "<int>"
+    if isinstance(value, float):
+        return "<float>"
+    return "<str>"
+
+
+def normalize_json(report, norm: Normalizer):
+    if not isinstance(report, dict):
+        return report
+    exact = not norm.measured
+
+    def walk(value, key: str, parents: tuple[str, ...]):
+        if norm.measured and key == "verdict" and isinstance(value, dict) \
+                and known_verdict(value.get("verdict", ""), value.get("suggestion", "")) \
+                and value.get("rule") in VERDICT_RULES[value["verdict"]]:
+            return {k: (f"<{k}>" if k in ("verdict", "rule", "suggestion") else walk(v, k, parents + (key,)))
+                    for k, v in value.items()}
+        if isinstance(value, dict):
+            return {k: walk(v, k, parents + (key,)) for k, v in value.items()}
+        if isinstance(value, list):
+            if norm.measured and key == "warnings" and not parents:
+                # a warning is a string (schema 1) or an object with a "message" (typed warnings)
+                value = [w for w in value if not is_noise_warning(w if isinstance(w, str) else
+                                                                  w.get("message", "") if isinstance(w, dict) else "")]
+            items = [walk(v, key, parents) for v in value]
+            if norm.measured and key == "kernels" and parents[-1:] == ("split",):
+                items.sort(key=lambda k: json.dumps(k, sort_keys=True))  # ordered by total time
+            return items
+        if isinstance(value, str):
+            if norm.measured and key in ("faster", "slower") and parents[-1:] == ("ratios",):
+                return "<path>"  # which path was fastest varies
+            return norm.string(value)
+        if isinstance(value, bool) or value is None:
+            return value
+        # numbers
+        if key in ("read_ns", "load_ns"):
+            return placeholder(value)
+        if exact:
+            return value
+        if TIME_KEY.search(key):
+            return placeholder(value)
+        return value
+
+    out = {}
+    for key, value in report.items():
+        if key == "context" and isinstance(value, dict):
+            ctx = {}
+            for k, v in value.items():
+                if k == "argv":
+                    ctx[k] = ["<ohprof>"] + [norm.string(a) for a in v[1:]]
+                elif k == "device" and isinstance(v, dict):
+                    # run/compare: the CPU or GPU of this machine; analyze: the trace's device (exact)
+                    ctx[k] = {dk: (placeholder(dv) if norm.measured and dk == "name" else dv) for dk, dv in v.items()}
+                elif k in CONTEXT_KEPT:
+                    ctx[k] = v
+                elif k == "cpu_threads" and exact:
+                    ctx[k] = v
+                else:
+                    ctx[k] = placeholder(v)
+            out[key] = ctx
+        else:
+            out[key] = walk(value, key, ())
+    return out
+
+
+def dump_json(value, indent: int = 0) -> str:
+    """Indented JSON with sorted keys; an array of scalars stays on one line (the goldens stay short)."""
+    pad = "  " * (indent + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{pad}{json.dumps(k)}: {dump_json(v, indent + 1)}" for k, v in sorted(value.items())]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in value) + "]"
+        return "[\n" + ",\n".join(pad + dump_json(v, indent + 1) for v in value) + "\n" + "  " * indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+# --- running and comparing ---------------------------------------------------------------------------
+def run_case(binary: str, args: list[str], with_json: bool, tmp: str):
+    command = [binary] + args
+    report_path = os.path.join(tmp, "report.json")
+    if with_json:
+        command += ["--export-json", report_path]
+    proc = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=900)
+    report = None
+    if with_json and os.path.exists(report_path):
+        with open(report_path, encoding="utf-8") as f:
+            report = json.load(f)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"), report
+
+
+def context_values(report) -> dict[str, str]:
+    if not isinstance(report, dict) or not isinstance(report.get("context"), dict):
+        return {}
+    ctx = report["context"]
+    values = {}
+    for key, name in (("git_sha", "<git_sha>"), ("date", "<date>"), ("torch_version", "<torch_version>")):
+        if isinstance(ctx.get(key), str) and ctx[key] not in ("", "none"):
+            values[ctx[key]] = name
+    return values
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", required=True, help="the ohprof binary")
+    parser.add_argument("--case", required=True, help="name of the golden files (test/cli/golden/<case>.*)")
+    parser.add_argument("--golden-dir", default=str(GOLDEN_DIR))
+    parser.add_argument("--update", action="store_true",
+                        help="rewrite the golden files from this run (also: environment OHPROF_GOLDEN_UPDATE=1)")
+    parser.add_argument("--no-json", action="store_true", help="do not add --export-json")
+    parser.add_argument("--path-token", action="append", default=[], metavar="NAME=DIR",
+                        help="write DIR as <NAME> (repeatable)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--exact", action="store_true", help="keep every number but ohprof's own read/load times")
+    mode.add_argument("--measured", action="store_true", help="placeholders for the measured numbers")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="-- then the arguments of ohprof")
+    opts = parser.parse_args()
+    opts.update = opts.update or os.environ.get("OHPROF_GOLDEN_UPDATE", "") not in ("", "0")
+    args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args  # may be empty (ohprof alone)
+    measured = opts.measured or (not opts.exact and args[:1] in (["run"], ["compare"]))
+
+    binary = os.path.abspath(opts.binary)
+    tmp = tempfile.mkdtemp(prefix="ohprof-golden-")
+    try:
+        code, out, err, report = run_case(binary, args, not opts.no_json, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    tokens = [("<tmp>", tmp), ("<ohprof>", binary)]
+    for token in opts.path_token:
+        name, _, value = token.partition("=")
+        tokens.append((f"<{name}>", os.path.abspath(value)))
+    norm = Normalizer(measured, tokens, context_values(report))
+    actual = {
+        "stdout": norm.text(out),
+        "stderr": norm.text(err),
+        "json": dump_json({"exit_code": code, "report": normalize_json(report, norm)}) + "\n",
+    }
+
+    golden = Path(opts.golden_dir)
+    if opts.update:
+        golden.mkdir(parents=True, exist_ok=True)
+        for ext, text in actual.items():
+            (golden / f"{opts.case}.{ext}").write_text(text, encoding="utf-8")
+        print(f"golden {opts.case}: updated {golden}/{opts.case}.{{stdout,stderr,json}} (exit code {code}); "
+              f"review the diff before committing")
+        return 0
+
+    failed = False
+    for ext, text in actual.items():
+        path = golden / f"{opts.case}.{ext}"
+        if not path.exists():
+            print(f"golden {opts.case}: {path} is missing (generate it with --update)")
+            failed = True
+            continue
+        expected = path.read_text(encoding="utf-8")
+        if expected != text:
+            failed = True
+            print(f"golden {opts.case}: {ext} differs from {path}:")
+            sys.stdout.writelines(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
+                                                       f"golden/{opts.case}.{ext}", f"actual/{opts.case}.{ext}"))
+            print()
+    if failed:
+        print(f"golden {opts.case}: FAILED (raw exit code {code}). If the change is intended, rerun with --update "
+              f"and review the diff of test/cli/golden.")
+        return 1
+    print(f"golden {opts.case}: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -4,22 +4,33 @@
 //
 // Why not nlohmann_json's SAX parser: it was the first version of the trace reader and reads about
 // 80 MB of JSON per second on the build machines, which made `ohprof analyze` only ~12x faster than
-// Holistic Trace Analysis on a 35 MB trace. This parser does less per byte (no per-character token
-// copy, no floating-point conversion: numbers with a fraction or exponent are delivered as their text,
-// which the trace reader converts exactly), and is checked against nlohmann_json's DOM parser on the real
-// traces and on hand-made edge cases (test/json_stream_test.cpp).
+// Holistic Trace Analysis on a 35 MB trace. This parser does less per byte, and is checked against
+// nlohmann_json's DOM parser on the real traces and on hand-made edge cases (test/json_stream_test.cpp):
+//  - no floating-point conversion: numbers with a fraction or exponent are delivered as their text,
+//    which the trace reader converts exactly; integers are converted while they are scanned;
+//  - no copy of a string or number: the handler gets a std::string_view into the parser's buffer. The
+//    buffer keeps a token in progress whole (it is moved to the buffer's front when the buffer is
+//    refilled), so only strings with escapes are built in a separate string;
+//  - the handler is a template parameter (parse_json_stream_with), so its calls are inlined;
+//  - the handler can decline an object member (key() returns false): its value is then still parsed
+//    and checked, with the same errors, but reported to no one.
 //
 // Strings are unescaped (\uXXXX, surrogate pairs -> UTF-8); other bytes pass through unchecked (no
 // UTF-8 validation). Nesting is limited to kMaxJsonDepth levels.
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <streambuf>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ohprof {
 
 inline constexpr std::size_t kMaxJsonDepth = 10000;
 
+// What a handler receives. The string_views are valid only during the call. A handler for
+// parse_json_stream_with needs the same member functions, not this base class.
 class JsonHandler {
  public:
   virtual ~JsonHandler() = default;
@@ -27,9 +38,11 @@ class JsonHandler {
   virtual void boolean(bool value) = 0;
   virtual void number_integer(std::int64_t value) = 0;     // integers that fit in int64
   virtual void number_unsigned(std::uint64_t value) = 0;   // non-negative integers above INT64_MAX that fit in uint64
-  virtual void number_text(const std::string& text) = 0;   // every other number, as written ("1.5", "2e3", "1e400")
-  virtual void string(std::string& value) = 0;              // unescaped; the handler may move from it
-  virtual void key(std::string& name) = 0;                  // an object member's name, unescaped
+  virtual void number_text(std::string_view text) = 0;     // every other number, as written ("1.5", "2e3", "1e400")
+  virtual void string(std::string_view value) = 0;         // unescaped
+  // An object member's name, unescaped. Returning false skips the member's value: it is parsed (and an
+  // error in it reported as usual) without events.
+  virtual bool key(std::string_view name) = 0;
   virtual void start_object() = 0;
   virtual void end_object() = 0;
   virtual void start_array() = 0;
@@ -45,5 +58,395 @@ struct JsonParseError {
 // Parses exactly one JSON value (and surrounding whitespace) from `input`, reporting it to `handler`.
 // Returns the first error, if any; the handler has then seen the events before it.
 std::optional<JsonParseError> parse_json_stream(std::streambuf& input, JsonHandler& handler);
+
+// The same with any handler type that has JsonHandler's member functions (not necessarily virtual).
+template <class Handler>
+std::optional<JsonParseError> parse_json_stream_with(std::streambuf& input, Handler& handler);
+
+// ---- implementation -------------------------------------------------------------------------
+
+namespace json_detail {
+
+// The parts that are not templates (json_stream.cpp).
+std::string describe(int c);                               // "'x'", "byte 0x0a", "the end of the input"
+void append_utf8(std::string& out, std::uint32_t code);
+
+// The input, read into a buffer in chunks. `p` is the read position, `end` the end of what was read.
+class Input {
+ public:
+  explicit Input(std::streambuf& source);
+
+  // Reads more input after `end`. The bytes from `keep` on are kept (moved to the buffer's front, the
+  // buffer doubled when they fill more than half of it) and `keep` and `p` are moved with them; `p` must
+  // not be before `keep`. False at the end of the input (or a read error): nothing more was read.
+  bool refill(const char*& keep);
+  [[nodiscard]] std::uint64_t offset_of(const char* at) const {
+    return m_base + static_cast<std::uint64_t>(at - m_buffer.data());
+  }
+
+  const char* p;
+  const char* end;
+
+ private:
+  std::streambuf& m_source;
+  std::vector<char> m_buffer;
+  std::uint64_t m_base = 0;  // input offset of m_buffer[0]
+  bool m_eof = false;
+};
+
+// The position of the first '"', '\\' or control character (< 0x20) in [q, end), or end. Eight bytes
+// at a time: a byte-wise test for "is zero" and "is below 0x20" on a 64-bit word.
+inline const char* scan_plain(const char* q, const char* end) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  while (end - q >= 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, q, 8);
+    const std::uint64_t quote = word ^ (kOnes * '"');
+    const std::uint64_t backslash = word ^ (kOnes * '\\');
+    const std::uint64_t found =
+        ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) | ((word - kOnes * 0x20) & ~word);
+    if ((found & kHigh) != 0) break;  // exact: one of the eight bytes is special
+    q += 8;
+  }
+  for (; q < end; ++q) {
+    const auto c = static_cast<unsigned char>(*q);
+    if (c == '"' || c == '\\' || c < 0x20) return q;
+  }
+  return end;
+}
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// Bytes that can appear in a number: where a number token ends, before its grammar is checked.
+inline bool is_number_byte(char c) {
+  // '+' ',' '-' '.' '/' '0'..'9' are 0x2b..0x39; of them ',' and '/' are not.
+  if (c >= '+' && c <= '9') return c != ',' && c != '/';
+  return c == 'e' || c == 'E';
+}
+
+// Receives the values the handler declined.
+struct NullSink {
+  void null() {}
+  void boolean(bool) {}
+  void number_integer(std::int64_t) {}
+  void number_unsigned(std::uint64_t) {}
+  void number_text(std::string_view) {}
+  void string(std::string_view) {}
+  bool key(std::string_view) { return true; }
+  void start_object() {}
+  void end_object() {}
+  void start_array() {}
+  void end_array() {}
+};
+
+// Error reporting and the slow paths (escapes, literals) shared by every handler type.
+class ParserBase {
+ public:
+  explicit ParserBase(std::streambuf& input) : m_in(input) {}
+
+ protected:
+  int peek() {
+    if (m_in.p == m_in.end && !fill()) return -1;
+    return static_cast<unsigned char>(*m_in.p);
+  }
+  bool fill() {
+    const char* keep = m_in.p;
+    return m_in.refill(keep);
+  }
+  [[gnu::always_inline]] void skip_whitespace() {
+    while (true) {
+      while (m_in.p < m_in.end) {
+        const char c = *m_in.p;
+        if (static_cast<unsigned char>(c) > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t')) return;
+        ++m_in.p;
+      }
+      if (!fill()) return;
+    }
+  }
+
+  std::optional<JsonParseError> fail_at(bool at_end, std::string message);
+  bool fail(std::string message) {
+    fail_at(false, std::move(message));
+    return false;
+  }
+  bool fail_at_end(std::string message) {
+    fail_at(true, std::move(message));
+    return false;
+  }
+  // "expected X, found Y", or "unexpected end of input; expected X" when the input ended.
+  bool unexpected(std::string_view expected);
+  bool literal(std::string_view word);
+  // The rest of a string from m_in.p on, with its escapes, appended to m_scratch.
+  bool read_escaped_string();
+  std::optional<JsonParseError> run_end();  // after the value: only whitespace may follow
+
+  Input m_in;
+  std::vector<char> m_stack;  // '{' or '[' per open container
+  std::string m_scratch;      // a string with escapes, unescaped
+  std::optional<JsonParseError> m_error;
+
+ private:
+  bool hex4(std::uint32_t& out);
+  bool escape();
+};
+
+template <class Handler>
+class Parser : public ParserBase {
+ public:
+  Parser(std::streambuf& input, Handler& handler) : ParserBase(input), m_handler(handler) {}
+
+  std::optional<JsonParseError> run() {
+    skip_whitespace();
+    if (peek() < 0) return fail_at(false, "the input is empty");
+    if (!parse_value(m_handler)) return m_error;
+    return run_end();
+  }
+
+ private:
+  // Parses one value and everything inside it, reporting it to `sink`.
+  template <class Sink>
+  bool parse_value(Sink& sink) {
+    const std::size_t floor = m_stack.size();
+    bool first_in_container = false;
+    if (!begin_value(sink, first_in_container)) return false;
+    while (m_stack.size() > floor) {
+      skip_whitespace();
+      const bool object = m_stack.back() == '{';
+      const char close = object ? '}' : ']';
+      const int c = peek();
+      if (first_in_container) {
+        first_in_container = false;
+        if (c == close) {
+          close_container(sink);
+          continue;
+        }
+      } else if (c == ',') {
+        ++m_in.p;
+      } else if (c == close) {
+        close_container(sink);
+        continue;
+      } else {
+        return unexpected(object ? "',' or '}' after an object member" : "',' or ']' after an array element");
+      }
+      if (object) {
+        bool wanted = true;
+        if (!member_key(sink, wanted)) return false;
+        if (!wanted) {
+          NullSink none;
+          if (!parse_value(none)) return false;
+          continue;
+        }
+      }
+      if (!begin_value(sink, first_in_container)) return false;
+    }
+    return true;
+  }
+
+  template <class Sink>
+  void close_container(Sink& sink) {
+    ++m_in.p;
+    const char top = m_stack.back();
+    m_stack.pop_back();
+    if (top == '{') {
+      sink.end_object();
+    } else {
+      sink.end_array();
+    }
+  }
+
+  template <class Sink>
+  bool member_key(Sink& sink, bool& wanted) {
+    skip_whitespace();
+    if (peek() != '"') return unexpected("a string (an object key)");
+    ++m_in.p;
+    const std::string_view name = read_string();
+    if (name.data() == nullptr) return false;
+    wanted = sink.key(name);
+    skip_whitespace();
+    if (peek() != ':') return unexpected("':' after an object key");
+    ++m_in.p;
+    return true;
+  }
+
+  template <class Sink>
+  bool begin_value(Sink& sink, bool& opened_container) {
+    skip_whitespace();
+    const int c = peek();
+    switch (c) {
+      case '{':
+      case '[':
+        if (m_stack.size() >= kMaxJsonDepth) {
+          return fail("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        }
+        ++m_in.p;
+        m_stack.push_back(static_cast<char>(c));
+        if (c == '{') {
+          sink.start_object();
+        } else {
+          sink.start_array();
+        }
+        opened_container = true;
+        return true;
+      case '"': {
+        ++m_in.p;
+        const std::string_view value = read_string();
+        if (value.data() == nullptr) return false;
+        sink.string(value);
+        return true;
+      }
+      case 't':
+        if (!literal("true")) return false;
+        sink.boolean(true);
+        return true;
+      case 'f':
+        if (!literal("false")) return false;
+        sink.boolean(false);
+        return true;
+      case 'n':
+        if (!literal("null")) return false;
+        sink.null();
+        return true;
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) return number(sink);
+        return unexpected("a value");
+    }
+  }
+
+  // Reads a string after its opening quote, up to and including the closing quote. Without escapes
+  // (almost always) the result views the buffer; with them, m_scratch. Its data() is null after an
+  // error. (Returned by value, in registers: through memory it was slower, by up to 30%, depending
+  // on where the stack and the buffer lie.)
+  std::string_view read_string() {
+    const char* start = m_in.p;
+    const char* q = start;
+    while (true) {
+      q = scan_plain(q, m_in.end);
+      if (q < m_in.end) break;
+      const auto scanned = static_cast<std::size_t>(q - start);
+      if (!m_in.refill(start)) {
+        m_in.p = m_in.end;
+        fail_at_end("unexpected end of input inside a string");
+        return {};
+      }
+      q = start + scanned;
+    }
+    if (*q == '"') {
+      m_in.p = q + 1;
+      return {start, static_cast<std::size_t>(q - start)};
+    }
+    // An escape (or a control character, an error): continue in m_scratch.
+    m_scratch.assign(start, q);
+    m_in.p = q;
+    if (!read_escaped_string()) return {};
+    return m_scratch;
+  }
+
+  // A number. The fast path: an integer of at most 19 digits (below 2^64: no overflow to check), in
+  // the buffer with the byte after it, which cannot continue a number. Traces are mostly such integers
+  // (timestamps, ids).
+  template <class Sink>
+  bool number(Sink& sink) {
+    const char* r = m_in.p;
+    const bool negative = *r == '-';
+    if (negative) ++r;
+    const char* digits = r;
+    const char* limit = m_in.end - digits > 19 ? digits + 19 : m_in.end;
+    std::uint64_t magnitude = 0;
+    for (; r < limit && is_digit(*r); ++r) magnitude = magnitude * 10 + static_cast<std::uint64_t>(*r - '0');
+    const bool plain = r > digits && (*digits != '0' || r == digits + 1);  // no leading zero
+    if (!plain || r == m_in.end || is_number_byte(*r)) return general_number(sink);
+    m_in.p = r;
+    deliver_integer(sink, negative, magnitude);
+    return true;
+  }
+
+  // Delivers an integer that fits in uint64 as number_integer (when it fits in int64), number_unsigned
+  // or, when negative below INT64_MIN, as its text.
+  template <class Sink>
+  static bool deliver_integer(Sink& sink, bool negative, std::uint64_t magnitude) {
+    constexpr auto kMaxSigned = static_cast<std::uint64_t>(INT64_MAX);
+    if (!negative) {
+      if (magnitude <= kMaxSigned) {
+        sink.number_integer(static_cast<std::int64_t>(magnitude));
+      } else {
+        sink.number_unsigned(magnitude);
+      }
+      return true;
+    }
+    if (magnitude > kMaxSigned + 1) return false;
+    sink.number_integer(magnitude == kMaxSigned + 1 ? INT64_MIN : -static_cast<std::int64_t>(magnitude));
+    return true;
+  }
+
+  // Any number: its bytes are first gathered whole in the buffer, then checked against the grammar while
+  // an integer is accumulated.
+  template <class Sink>
+  bool general_number(Sink& sink) {
+    const char* start = m_in.p;
+    const char* q = start;
+    while (true) {
+      while (q < m_in.end && is_number_byte(*q)) ++q;
+      if (q < m_in.end) break;
+      const auto scanned = static_cast<std::size_t>(q - start);
+      const bool more = m_in.refill(start);
+      q = start + scanned;
+      if (!more) break;  // the input ends with the number
+    }
+    // [start, q) holds the candidate bytes; q is a byte that cannot be part of a number, or the end.
+    const char* r = start;
+    const bool negative = *r == '-';
+    if (negative) ++r;
+    std::uint64_t magnitude = 0;
+    bool fits = true;  // the integer part fits in uint64
+    if (r < q && *r == '0') {
+      ++r;
+      if (r < q && is_digit(*r)) {
+        m_in.p = r;
+        return fail("a number cannot start with a leading zero");
+      }
+    } else {
+      const char* first = r;
+      for (; r < q && is_digit(*r); ++r) {
+        fits = fits && !__builtin_mul_overflow(magnitude, 10, &magnitude) &&
+               !__builtin_add_overflow(magnitude, static_cast<std::uint64_t>(*r - '0'), &magnitude);
+      }
+      if (r == first) return digit_expected(r);
+    }
+    bool integer = true;
+    if (r < q && *r == '.') {
+      integer = false;
+      const char* first = ++r;
+      while (r < q && is_digit(*r)) ++r;
+      if (r == first) return digit_expected(r);
+    }
+    if (r < q && (*r == 'e' || *r == 'E')) {
+      integer = false;
+      ++r;
+      if (r < q && (*r == '+' || *r == '-')) ++r;
+      const char* first = r;
+      while (r < q && is_digit(*r)) ++r;
+      if (r == first) return digit_expected(r);
+    }
+    m_in.p = r;  // bytes after r (as in "1-2") are the next token's, an error there
+    if (integer && fits && deliver_integer(sink, negative, magnitude)) return true;
+    sink.number_text(std::string_view(start, static_cast<std::size_t>(r - start)));
+    return true;
+  }
+
+  bool digit_expected(const char* at) {
+    m_in.p = at;
+    return unexpected("a digit");
+  }
+
+  Handler& m_handler;
+};
+
+}  // namespace json_detail
+
+template <class Handler>
+std::optional<JsonParseError> parse_json_stream_with(std::streambuf& input, Handler& handler) {
+  json_detail::Parser<Handler> parser(input, handler);
+  return parser.run();
+}
 
 }  // namespace ohprof

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <vector>
 
 namespace ohprof {
@@ -24,12 +25,15 @@ class DomBuilder final : public JsonHandler {
   void boolean(bool value) override { add(json(value)); }
   void number_integer(std::int64_t value) override { add(json(value)); }
   void number_unsigned(std::uint64_t value) override { add(json(value)); }
-  void number_text(const std::string& text) override {
-    texts.push_back(text);
+  void number_text(std::string_view text) override {
+    texts.emplace_back(text);
     add(json::parse(text));
   }
-  void string(std::string& value) override { add(json(value)); }
-  void key(std::string& name) override { m_key = name; }
+  void string(std::string_view value) override { add(json(value)); }
+  bool key(std::string_view name) override {
+    m_key = name;
+    return skip.count(m_key) == 0;
+  }
   void start_object() override { open(json::object()); }
   void start_array() override { open(json::array()); }
   void end_object() override { close(); }
@@ -37,6 +41,7 @@ class DomBuilder final : public JsonHandler {
 
   json result;
   std::vector<std::string> texts;
+  std::set<std::string> skip;  // members whose values are declined (key() returns false)
 
  private:
   void add(json value) {
@@ -93,9 +98,10 @@ struct Parsed {
   std::vector<std::string> texts;
 };
 
-Parsed parse(const std::string& text, std::size_t chunk = 1 << 20) {
+Parsed parse(const std::string& text, std::size_t chunk = 1 << 20, std::set<std::string> skip = {}) {
   ChunkedBuffer buffer(text, chunk);
   DomBuilder builder;
+  builder.skip = std::move(skip);
   Parsed out;
   out.error = parse_json_stream(buffer, builder);
   out.value = builder.result;
@@ -169,6 +175,80 @@ TEST(JsonStream, ErrorsSayWhatAndWhere) {
   EXPECT_EQ(parse("").error->message, "the input is empty");
 }
 
+// The DOM without the members named `names`, at any depth.
+json without_members(const json& value, const std::set<std::string>& names) {
+  if (value.is_object()) {
+    json out = json::object();
+    for (const auto& [key, member] : value.items()) {
+      if (names.count(key) == 0) out[key] = without_members(member, names);
+    }
+    return out;
+  }
+  if (value.is_array()) {
+    json out = json::array();
+    for (const auto& element : value) out.push_back(without_members(element, names));
+    return out;
+  }
+  return value;
+}
+
+TEST(JsonStream, DeclinedMembersAreParsedButNotReported) {
+  const std::string text =
+      R"({"a": 1, "skip": {"x": [1, 2.5, "s\n", {"skip": 3}], "y": null}, "b": [{"skip": [true]}, {"c": "d"}],)"
+      R"( "skip": -4, "e": {"skip": "\u00e9"}})";
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{1} << 20}) {
+    const Parsed got = parse(text, chunk, {"skip"});
+    ASSERT_FALSE(got.error) << got.error->message;
+    EXPECT_EQ(got.value, without_members(json::parse(text), {"skip"})) << chunk;
+  }
+}
+
+// Declining a member changes which events arrive, never whether or where an error is found.
+void expect_same_error_when_declined(const std::string& text) {
+  const Parsed all = parse(text);
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{1} << 20}) {
+    const Parsed declined = parse(text, chunk, {"a", "b", "k", "key", "name", "ts", "args", "traceEvents"});
+    ASSERT_EQ(all.error.has_value(), declined.error.has_value()) << text;
+    if (!all.error) continue;
+    EXPECT_EQ(declined.error->message, all.error->message) << text;
+    EXPECT_EQ(declined.error->byte_offset, all.error->byte_offset) << text;
+    EXPECT_EQ(declined.error->at_end_of_input, all.error->at_end_of_input) << text;
+  }
+}
+
+TEST(JsonStream, DeclinedMembersHaveTheSameErrors) {
+  for (const std::string value :
+       {"[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}", "{,}", "{1: 2}", "01", "-", "--1", "1.", "1.e5", "1e", "1e+",
+        ".5", "+1", "tru", "nul", "fals", "truex", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"",
+        "\"\\ud800\\u0041\"", "\"a\tb\"", "[1]]", "1-2", "[0e5e]", "{\"a\": [1, {\"b\": 2}]}"}) {
+    expect_same_error_when_declined("{\"a\": " + value + "}");
+    expect_same_error_when_declined("[{\"b\": " + value + ", \"c\": 1}]");
+  }
+  const std::string full = R"({"traceEvents": [{"name": "k", "ts": 1.5, "args": {"a": [true, null, "x\"y"]}}]})";
+  for (std::size_t keep = 1; keep <= full.size(); ++keep) expect_same_error_when_declined(full.substr(0, keep));
+}
+
+TEST(JsonStream, TokensLongerThanTheBuffer) {
+  // Strings and numbers longer than the 64 KB read buffer, with and without escapes, cut anywhere.
+  const std::string plain(200000, 'a');
+  std::string escaped(150000, 'b');
+  escaped[70000] = '\\';
+  escaped[70001] = 'n';
+  const std::string digits(100000, '7');
+  const std::string text = "{\"" + plain + "\": [\"" + plain + "\", \"" + escaped + "\", 1." + digits + ", -0." +
+                           digits + ", 12e" + std::string(70000, '0') + "1]}";
+  for (std::size_t chunk : {std::size_t{7}, std::size_t{65535}, std::size_t{1} << 20}) {
+    const Parsed got = parse(text, chunk);
+    ASSERT_FALSE(got.error) << got.error->message;
+    EXPECT_EQ(got.value, json::parse(text)) << chunk;
+    EXPECT_EQ(got.texts, (std::vector<std::string>{"1." + digits, "-0." + digits, "12e" + std::string(70000, '0') + "1"}));
+  }
+  const Parsed cut = parse(text.substr(0, 150000));
+  ASSERT_TRUE(cut.error);
+  EXPECT_EQ(cut.error->message, "unexpected end of input inside a string");
+  EXPECT_EQ(cut.error->byte_offset, 150000u);
+}
+
 // Counts events and keeps nothing: a DOM 10 000 levels deep would overflow the test's own stack when
 // nlohmann_json copies it recursively (the parser itself keeps its nesting on the heap).
 class CountingHandler final : public JsonHandler {
@@ -177,9 +257,12 @@ class CountingHandler final : public JsonHandler {
   void boolean(bool) override { ++events; }
   void number_integer(std::int64_t) override { ++events; }
   void number_unsigned(std::uint64_t) override { ++events; }
-  void number_text(const std::string&) override { ++events; }
-  void string(std::string&) override { ++events; }
-  void key(std::string&) override { ++events; }
+  void number_text(std::string_view) override { ++events; }
+  void string(std::string_view) override { ++events; }
+  bool key(std::string_view) override {
+    ++events;
+    return true;
+  }
   void start_object() override { ++events; }
   void end_object() override { ++events; }
   void start_array() override { ++events; }
@@ -223,6 +306,9 @@ TEST(JsonStream, RealTracesGiveTheSameDocumentAsNlohmann) {
       ASSERT_FALSE(got.error.has_value()) << file << ": " << got.error->message;
       EXPECT_TRUE(got.value == expected) << file << " (chunk " << chunk << ")";
     }
+    const Parsed declined = parse(text, 4093, {"args", "name"});
+    ASSERT_FALSE(declined.error.has_value()) << file << ": " << declined.error->message;
+    EXPECT_TRUE(declined.value == without_members(expected, {"args", "name"})) << file << " (args, name declined)";
   }
 }
 

@@ -1,6 +1,7 @@
 #include "ohprof/analysis/breakdown.hpp"
 
 #include "ohprof/analysis/cpu_kernels.hpp"
+#include "ohprof/analysis/window_split.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -16,151 +17,182 @@ namespace ohprof {
 
 namespace {
 
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-
-// Iteration windows with end >= start, sorted by (start, position in the timeline).
-class WindowIndex {
- public:
-  WindowIndex(const std::vector<IterationWindow>& windows, AnalysisCounters& counters) {
-    for (const auto& window : windows) {
-      if (window.end_ns < window.start_ns) {
-        ++counters.invalid_windows;
-        continue;
-      }
-      m_windows.push_back(window);
-    }
-    std::stable_sort(m_windows.begin(), m_windows.end(),
-                     [](const IterationWindow& a, const IterationWindow& b) { return a.start_ns < b.start_ns; });
-    m_by_index.reserve(m_windows.size());
-    for (std::size_t pos = 0; pos < m_windows.size(); ++pos) m_by_index.emplace(m_windows[pos].index, pos);
+// A function object, not a function pointer, so that std::sort inlines it.
+struct ByStart {
+  bool operator()(const AttributedOp* a, const AttributedOp* b) const {
+    return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->end_ns < b->end_ns;
   }
+};
 
-  [[nodiscard]] const std::vector<IterationWindow>& windows() const { return m_windows; }
+}  // namespace
 
+const char* to_string(SplitSegmentKind kind) {
+  switch (kind) {
+    case SplitSegmentKind::head: return "head";
+    case SplitSegmentKind::busy: return "busy";
+    case SplitSegmentKind::host_bound: return "host-bound gap";
+    case SplitSegmentKind::other: return "other gap";
+    case SplitSegmentKind::tail: return "tail";
+  }
+  return "unknown";
+}
+
+WindowAttribution::WindowAttribution(const Timeline& timeline) {
+  counters.ops_total = timeline.ops.size();
+  counters.launches_total = timeline.launches.size();
+
+  // Windows with end >= start, sorted by (start, position in the timeline).
+  for (const auto& window : timeline.iterations) {
+    if (window.end_ns < window.start_ns) {
+      ++counters.invalid_windows;
+      continue;
+    }
+    windows.push_back(window);
+  }
+  std::stable_sort(windows.begin(), windows.end(),
+                   [](const IterationWindow& a, const IterationWindow& b) { return a.start_ns < b.start_ns; });
+  const std::size_t window_count = windows.size();
+  std::unordered_map<std::int64_t, std::size_t> window_by_index;  // emplace keeps the first in start order
+  window_by_index.reserve(window_count);
+  for (std::size_t w = 0; w < window_count; ++w) window_by_index.emplace(windows[w].index, w);
   // The window with the greatest start <= t, if t < its end (windows are half-open [start, end)).
-  [[nodiscard]] std::size_t by_time(std::int64_t t) const {
-    auto it = std::upper_bound(m_windows.begin(), m_windows.end(), t,
+  const auto by_time = [&](std::int64_t t) -> std::size_t {
+    auto it = std::upper_bound(windows.begin(), windows.end(), t,
                                [](std::int64_t value, const IterationWindow& w) { return value < w.start_ns; });
-    if (it == m_windows.begin()) return kNone;
+    if (it == windows.begin()) return kNoIndex;
     --it;
-    if (t >= it->end_ns) return kNone;
-    return static_cast<std::size_t>(it - m_windows.begin());
-  }
-
-  // The first window (in start order) whose IterationWindow::index is `index`.
-  [[nodiscard]] std::size_t by_index(std::int64_t index) const {
-    const auto it = m_by_index.find(index);
-    return it == m_by_index.end() ? kNone : it->second;
-  }
-
- private:
-  std::vector<IterationWindow> m_windows;
-  std::unordered_map<std::int64_t, std::size_t> m_by_index;  // emplace keeps the first
-};
-
-struct TimedOp {
-  std::int64_t start_ns = 0;
-  std::int64_t end_ns = 0;
-  StreamKey stream;
-  // Start of the op's launch call; empty when the op has no launch call in the data.
-  std::optional<std::int64_t> launch_start_ns;
-};
-
-bool by_start(const TimedOp& a, const TimedOp& b) {
-  return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
-}
-
-// Busy/idle split of `ops` (sorted by start) in the window [window_start, window_end].
-BusySplit split_window(const std::vector<const TimedOp*>& ops, std::int64_t window_start, std::int64_t window_end) {
-  BusySplit split;
-  split.ops = ops.size();
-  const std::int64_t wall = window_end - window_start;
-
-  // Union of the clipped intervals, classifying each gap by the ops that start the next interval.
-  bool have_interval = false;
-  std::int64_t current_start = 0;
-  std::int64_t current_end = 0;
-  std::int64_t busy = 0;
-  bool gap_pending = false;      // the current interval was preceded by a gap not yet classified
-  std::int64_t gap_ns = 0;
-  std::int64_t gap_begin = 0;    // end of the busy interval before the gap
-  bool gap_host_bound = false;
-  const auto close_gap = [&] {
-    if (!gap_pending) return;
-    (gap_host_bound ? split.idle.host_bound_ns : split.idle.other_ns) += gap_ns;
-    gap_pending = false;
-  };
-  const auto launched_after_gap = [&](const TimedOp& op) {
-    return op.launch_start_ns.has_value() && *op.launch_start_ns >= gap_begin;
+    return t < it->end_ns ? static_cast<std::size_t>(it - windows.begin()) : kNoIndex;
   };
 
-  // Union of the unclipped intervals, for the spill.
-  bool have_raw = false;
-  std::int64_t raw_start = 0;
-  std::int64_t raw_end = 0;
-  std::int64_t raw_total = 0;
-
-  for (const TimedOp* op : ops) {
-    if (op->end_ns > op->start_ns) {
-      if (!have_raw) {
-        have_raw = true;
-        raw_start = op->start_ns;
-        raw_end = op->end_ns;
-      } else if (op->start_ns > raw_end) {
-        raw_total += raw_end - raw_start;
-        raw_start = op->start_ns;
-        raw_end = op->end_ns;
-      } else {
-        raw_end = std::max(raw_end, op->end_ns);
-      }
-    }
-
-    const std::int64_t start = std::max(op->start_ns, window_start);
-    const std::int64_t end = std::min(op->end_ns, window_end);
-    if (end <= start) continue;  // zero length, or wholly outside the window
-    if (!have_interval) {
-      have_interval = true;
-      split.idle.head_ns = start - window_start;
-      current_start = start;
-      current_end = end;
-    } else if (start > current_end) {
-      close_gap();
-      busy += current_end - current_start;
-      gap_pending = true;
-      gap_ns = start - current_end;
-      gap_begin = current_end;
-      gap_host_bound = launched_after_gap(*op);
-      current_start = start;
-      current_end = end;
+  // Launch calls: their window, and the canonical call per correlation (earliest start, then first).
+  launch_window.assign(timeline.launches.size(), kNoIndex);
+  window_launches.resize(window_count);
+  std::unordered_map<std::uint64_t, std::size_t> launch_by_correlation;
+  launch_by_correlation.reserve(timeline.launches.size());
+  for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
+    const LaunchCall& launch = timeline.launches[l];
+    std::size_t pos = kNoIndex;
+    if (launch.iteration) {
+      const auto found = window_by_index.find(*launch.iteration);
+      if (found != window_by_index.end()) pos = found->second;
     } else {
-      if (gap_pending && start == current_start) gap_host_bound = gap_host_bound && launched_after_gap(*op);
-      current_end = std::max(current_end, end);
+      pos = by_time(launch.start_ns);
+    }
+    launch_window[l] = pos;
+    if (pos == kNoIndex) {
+      ++counters.launches_outside_iterations;
+    } else {
+      window_launches[pos].push_back(l);
+    }
+    const auto [it, inserted] = launch_by_correlation.emplace(launch.correlation, l);
+    if (!inserted) {
+      ++counters.duplicate_launch_correlations;
+      if (launch.start_ns < timeline.launches[it->second].start_ns) it->second = l;
     }
   }
-  close_gap();
-  if (have_interval) {
-    busy += current_end - current_start;
-    split.idle.tail_ns = window_end - current_end;
-  } else {
-    split.idle.head_ns = wall;
-  }
-  if (have_raw) raw_total += raw_end - raw_start;
 
-  split.busy_ns = busy;
-  split.idle_ns = wall - busy;
-  split.spill_ns = raw_total - busy;
-  return split;
+  // Device ops: drop untimed ones, attribute the rest to a window (their launch call's, else by time).
+  ops.reserve(timeline.ops.size());
+  std::vector<std::size_t> op_window;  // per entry of `ops`
+  op_window.reserve(timeline.ops.size());
+  std::vector<std::size_t> window_op_counts(window_count, 0);
+  for (std::size_t i = 0; i < timeline.ops.size(); ++i) {
+    const DeviceOp& op = timeline.ops[i];
+    if (op.start_ns == 0 && op.end_ns == 0) {
+      ++counters.ops_without_timestamps;
+      continue;
+    }
+    if (op.end_ns < op.start_ns) {
+      ++counters.ops_invalid_interval;
+      continue;
+    }
+    AttributedOp entry{op.start_ns, op.end_ns, StreamKey{op.device, op.stream}, std::nullopt, kNoIndex, i};
+    std::size_t pos = kNoIndex;
+    const auto found = launch_by_correlation.find(op.correlation);
+    if (found != launch_by_correlation.end()) {
+      entry.launch = found->second;
+      entry.launch_start_ns = timeline.launches[found->second].start_ns;
+      pos = launch_window[found->second];
+    } else {
+      if (timeline.ops_have_launches) ++counters.ops_without_launch;
+      pos = by_time(op.start_ns);
+    }
+    if (pos == kNoIndex) {
+      ++counters.ops_outside_iterations;
+      continue;
+    }
+    ++window_op_counts[pos];
+    ops.push_back(entry);
+    op_window.push_back(pos);
+  }
+
+  for (const AttributedOp& op : ops) streams.push_back(op.stream);
+  std::sort(streams.begin(), streams.end());
+  streams.erase(std::unique(streams.begin(), streams.end()), streams.end());
+
+  // Group by window (counting sort), then sort each group by (start, end).
+  m_window_begin.assign(window_count + 1, 0);
+  for (std::size_t w = 0; w < window_count; ++w) m_window_begin[w + 1] = m_window_begin[w] + window_op_counts[w];
+  m_by_window.resize(ops.size());
+  {
+    std::vector<std::size_t> fill(m_window_begin.begin(), m_window_begin.end() - 1);
+    for (std::size_t t = 0; t < ops.size(); ++t) m_by_window[fill[op_window[t]]++] = &ops[t];
+  }
+  for (std::size_t w = 0; w < window_count; ++w) {
+    std::sort(m_by_window.begin() + static_cast<std::ptrdiff_t>(m_window_begin[w]),
+              m_by_window.begin() + static_cast<std::ptrdiff_t>(m_window_begin[w + 1]), ByStart{});
+  }
+
+  // Group by (window, stream): a stable counting sort of the sorted groups keeps each one sorted.
+  const std::size_t stream_count = streams.size();
+  std::vector<std::size_t> group(m_by_window.size());
+  m_stream_begin.assign(window_count * stream_count + 1, 0);
+  for (std::size_t w = 0; w < window_count; ++w) {
+    for (std::size_t k = m_window_begin[w]; k < m_window_begin[w + 1]; ++k) {
+      const auto s = static_cast<std::size_t>(std::lower_bound(streams.begin(), streams.end(), m_by_window[k]->stream) -
+                                              streams.begin());
+      group[k] = w * stream_count + s;
+      ++m_stream_begin[group[k] + 1];
+    }
+  }
+  for (std::size_t g = 0; g + 1 < m_stream_begin.size(); ++g) m_stream_begin[g + 1] += m_stream_begin[g];
+  m_by_stream.resize(m_by_window.size());
+  {
+    std::vector<std::size_t> fill(m_stream_begin.begin(), m_stream_begin.end() - 1);
+    for (std::size_t k = 0; k < m_by_window.size(); ++k) m_by_stream[fill[group[k]]++] = m_by_window[k];
+  }
 }
 
-// Length of the union of [start, end) intervals clipped to [lo, hi]; `intervals` is sorted here.
-std::int64_t clipped_union_length(std::vector<std::pair<std::int64_t, std::int64_t>>& intervals, std::int64_t lo,
-                                  std::int64_t hi) {
-  std::sort(intervals.begin(), intervals.end());
+std::span<const AttributedOp* const> WindowAttribution::ops_of(std::size_t window) const {
+  return {m_by_window.data() + m_window_begin[window], m_window_begin[window + 1] - m_window_begin[window]};
+}
+
+std::span<const AttributedOp* const> WindowAttribution::ops_of(std::size_t window, std::size_t stream) const {
+  const std::size_t g = window * streams.size() + stream;
+  return {m_by_stream.data() + m_stream_begin[g], m_stream_begin[g + 1] - m_stream_begin[g]};
+}
+
+std::vector<SplitSegment> tile_window(std::span<const AttributedOp* const> ops, std::int64_t window_start,
+                                      std::int64_t window_end) {
+  std::vector<SplitSegment> segments;
+  tile_window(ops, window_start, window_end, [&](const SplitSegment& segment) { segments.push_back(segment); });
+  return segments;
+}
+
+namespace {
+
+// Length of the union of the intervals of `items` (sorted by start) clipped to [lo, hi];
+// interval(item) is its [start, end).
+template <typename Items, typename Interval>
+std::int64_t union_length(const Items& items, Interval interval,
+                          std::int64_t lo = std::numeric_limits<std::int64_t>::min(),
+                          std::int64_t hi = std::numeric_limits<std::int64_t>::max()) {
   std::int64_t total = 0;
   bool have = false;
   std::int64_t current_start = 0;
   std::int64_t current_end = 0;
-  for (const auto& [raw_start, raw_end] : intervals) {
+  for (const auto& item : items) {
+    const auto [raw_start, raw_end] = interval(item);
     const std::int64_t start = std::max(raw_start, lo);
     const std::int64_t end = std::min(raw_end, hi);
     if (end <= start) continue;
@@ -180,10 +212,23 @@ std::int64_t clipped_union_length(std::vector<std::pair<std::int64_t, std::int64
   return total;
 }
 
-BusySplit idle_split_of_empty_window(std::int64_t wall) {
+// Busy/idle split of `ops` (sorted by (start, end)) in the window: the sums of its segments.
+BusySplit split_window(std::span<const AttributedOp* const> ops, std::int64_t window_start, std::int64_t window_end) {
   BusySplit split;
-  split.idle_ns = wall;
-  split.idle.head_ns = wall;
+  split.ops = ops.size();
+  tile_window(ops, window_start, window_end, [&](const SplitSegment& segment) {
+    const std::int64_t length = segment.end_ns - segment.start_ns;
+    switch (segment.kind) {
+      case SplitSegmentKind::head: split.idle.head_ns += length; break;
+      case SplitSegmentKind::busy: split.busy_ns += length; break;
+      case SplitSegmentKind::host_bound: split.idle.host_bound_ns += length; break;
+      case SplitSegmentKind::other: split.idle.other_ns += length; break;
+      case SplitSegmentKind::tail: split.idle.tail_ns += length; break;
+    }
+  });
+  split.idle_ns = (window_end - window_start) - split.busy_ns;
+  split.spill_ns =
+      union_length(ops, [](const AttributedOp* op) { return std::pair{op->start_ns, op->end_ns}; }) - split.busy_ns;
   return split;
 }
 
@@ -258,89 +303,17 @@ using KernelKey = std::pair<int, std::string>;  // (DeviceOpKind, name)
 
 PathBreakdown analyze_timeline(const Timeline& timeline) {
   PathBreakdown result;
-  AnalysisCounters& counters = result.analysis_counters;
   result.collection_counters = timeline.counters;
-  counters.ops_total = timeline.ops.size();
-  counters.launches_total = timeline.launches.size();
-
-  const WindowIndex index(timeline.iterations, counters);
-  const auto& windows = index.windows();
+  const WindowAttribution attribution(timeline);
+  result.analysis_counters = attribution.counters;
+  const auto& windows = attribution.windows;
   const std::size_t window_count = windows.size();
 
-  // Launch calls: their window, and the canonical call per correlation (earliest start, then first).
-  std::vector<std::size_t> launch_window(timeline.launches.size(), kNone);
-  std::vector<std::vector<std::size_t>> window_launches(window_count);
-  std::unordered_map<std::uint64_t, std::size_t> launch_by_correlation;
-  launch_by_correlation.reserve(timeline.launches.size());
-  for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
-    const LaunchCall& launch = timeline.launches[l];
-    const std::size_t pos = launch.iteration ? index.by_index(*launch.iteration) : index.by_time(launch.start_ns);
-    launch_window[l] = pos;
-    if (pos == kNone) {
-      ++counters.launches_outside_iterations;
-    } else {
-      window_launches[pos].push_back(l);
-    }
-    const auto [it, inserted] = launch_by_correlation.emplace(launch.correlation, l);
-    if (!inserted) {
-      ++counters.duplicate_launch_correlations;
-      if (launch.start_ns < timeline.launches[it->second].start_ns) it->second = l;
-    }
-  }
-
-  // Device ops: drop untimed ones, attribute the rest to a window.
-  std::vector<TimedOp> timed;
-  std::vector<std::size_t> timed_window;
-  std::vector<std::size_t> timed_source;  // index into timeline.ops
-  timed.reserve(timeline.ops.size());
+  // Per launch call: the start of its first timed op (ops only join launch calls of a window).
   std::vector<std::int64_t> first_op_start(timeline.launches.size(), std::numeric_limits<std::int64_t>::max());
-  std::vector<std::size_t> window_op_counts(window_count, 0);
-  for (std::size_t i = 0; i < timeline.ops.size(); ++i) {
-    const DeviceOp& op = timeline.ops[i];
-    if (op.start_ns == 0 && op.end_ns == 0) {
-      ++counters.ops_without_timestamps;
-      continue;
-    }
-    if (op.end_ns < op.start_ns) {
-      ++counters.ops_invalid_interval;
-      continue;
-    }
-    TimedOp entry{op.start_ns, op.end_ns, StreamKey{op.device, op.stream}, std::nullopt};
-    std::size_t pos = kNone;
-    const auto found = launch_by_correlation.find(op.correlation);
-    if (found != launch_by_correlation.end()) {
-      const std::size_t l = found->second;
-      entry.launch_start_ns = timeline.launches[l].start_ns;
-      pos = launch_window[l];
-      if (pos != kNone) first_op_start[l] = std::min(first_op_start[l], op.start_ns);
-    } else {
-      if (timeline.ops_have_launches) ++counters.ops_without_launch;
-      pos = index.by_time(op.start_ns);
-    }
-    if (pos == kNone) {
-      ++counters.ops_outside_iterations;
-      continue;
-    }
-    ++window_op_counts[pos];
-    timed.push_back(entry);
-    timed_window.push_back(pos);
-    timed_source.push_back(i);
+  for (const AttributedOp& op : attribution.ops) {
+    if (op.launch != kNoIndex) first_op_start[op.launch] = std::min(first_op_start[op.launch], op.start_ns);
   }
-
-  // Group the timed ops by window (counting sort), then sort each group by start.
-  std::vector<std::size_t> group_begin(window_count + 1, 0);
-  for (std::size_t w = 0; w < window_count; ++w) group_begin[w + 1] = group_begin[w] + window_op_counts[w];
-  std::vector<const TimedOp*> grouped(timed.size());
-  {
-    std::vector<std::size_t> fill(group_begin.begin(), group_begin.end() - 1);
-    for (std::size_t t = 0; t < timed.size(); ++t) grouped[fill[timed_window[t]]++] = &timed[t];
-  }
-
-  // Every stream that ran an op of any iteration.
-  std::vector<StreamKey> stream_keys;
-  for (const TimedOp& op : timed) stream_keys.push_back(op.stream);
-  std::sort(stream_keys.begin(), stream_keys.end());
-  stream_keys.erase(std::unique(stream_keys.begin(), stream_keys.end()), stream_keys.end());
 
   result.iterations.reserve(window_count);
   for (std::size_t w = 0; w < window_count; ++w) {
@@ -351,31 +324,17 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     it.end_ns = window.end_ns;
     it.wall_ns = window.end_ns - window.start_ns;
 
-    std::vector<const TimedOp*> ops(grouped.begin() + static_cast<std::ptrdiff_t>(group_begin[w]),
-                                    grouped.begin() + static_cast<std::ptrdiff_t>(group_begin[w + 1]));
-    std::sort(ops.begin(), ops.end(), [](const TimedOp* a, const TimedOp* b) { return by_start(*a, *b); });
+    const auto ops = attribution.ops_of(w);
     it.gpu = split_window(ops, window.start_ns, window.end_ns);
     it.gpu_ops = ops.size();
-
-    // Per stream: a stable partition of the start-sorted ops keeps each stream's ops sorted.
-    std::stable_sort(ops.begin(), ops.end(), [](const TimedOp* a, const TimedOp* b) { return a->stream < b->stream; });
-    it.streams.reserve(stream_keys.size());
-    std::size_t cursor = 0;
-    for (const StreamKey& key : stream_keys) {
-      std::size_t stop = cursor;
-      while (stop < ops.size() && ops[stop]->stream == key) ++stop;
-      if (stop == cursor) {
-        it.streams.push_back(StreamSplit{key, idle_split_of_empty_window(it.wall_ns)});
-      } else {
-        const std::vector<const TimedOp*> stream_ops(ops.begin() + static_cast<std::ptrdiff_t>(cursor),
-                                                     ops.begin() + static_cast<std::ptrdiff_t>(stop));
-        it.streams.push_back(StreamSplit{key, split_window(stream_ops, window.start_ns, window.end_ns)});
-      }
-      cursor = stop;
+    it.streams.reserve(attribution.streams.size());
+    for (std::size_t s = 0; s < attribution.streams.size(); ++s) {
+      it.streams.push_back(
+          StreamSplit{attribution.streams[s], split_window(attribution.ops_of(w, s), window.start_ns, window.end_ns)});
     }
 
     // Host side.
-    const auto& launches = window_launches[w];
+    const auto& launches = attribution.window_launches[w];
     it.launches = launches.size();
     if (!launches.empty()) {
       std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
@@ -394,7 +353,9 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
       }
       const std::int64_t dispatch_end = std::clamp(last_end, window.start_ns, window.end_ns);
       it.dispatch_ns = dispatch_end - window.start_ns;
-      it.launch_api_ns = clipped_union_length(intervals, window.start_ns, window.end_ns);
+      std::sort(intervals.begin(), intervals.end());
+      it.launch_api_ns = union_length(
+          intervals, [](const std::pair<std::int64_t, std::int64_t>& i) { return i; }, window.start_ns, window.end_ns);
       it.framework_ns = *it.dispatch_ns - it.launch_api_ns;
     } else if (!timeline.ops_have_launches) {
       // CPU runs: the host runs the kernels itself; dispatch is the rest of the wall time (all of it
@@ -408,8 +369,8 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
 
   // Per-kernel table over the ops attributed to iterations (names viewed, not copied, per op).
   std::unordered_map<std::string_view, std::size_t> kernel_rows[3];  // per DeviceOpKind
-  for (std::size_t t = 0; t < timed.size(); ++t) {
-    const DeviceOp& op = timeline.ops[timed_source[t]];
+  for (const AttributedOp& attributed : attribution.ops) {
+    const DeviceOp& op = timeline.ops[attributed.source];
     auto& rows = kernel_rows[static_cast<std::size_t>(op.kind) % 3];
     const auto [row, inserted] = rows.emplace(std::string_view(op.name), result.kernels.size());
     if (inserted) {

@@ -4,166 +4,26 @@
 
 #include <algorithm>
 #include <iterator>
-#include <limits>
-#include <unordered_map>
 
 #include "ohprof/trace/gzip_file.hpp"
 
 namespace ohprof {
 
-const char* to_string(SplitSegmentKind kind) {
-  switch (kind) {
-    case SplitSegmentKind::head: return "head";
-    case SplitSegmentKind::busy: return "busy";
-    case SplitSegmentKind::host_bound: return "host-bound gap";
-    case SplitSegmentKind::other: return "other gap";
-    case SplitSegmentKind::tail: return "tail";
-  }
-  return "unknown";
-}
-
-namespace {
-
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-
-// ---- the segments: the analysis's attribution and gap rule (docs/metrics.md), as intervals ----------
-
-struct OpRef {
-  std::int64_t start_ns = 0;
-  std::int64_t end_ns = 0;
-  StreamKey stream;
-  std::optional<std::int64_t> launch_start_ns;
-};
-
-// Tiles [lo, hi) with head, busy, gap and tail segments for `ops` sorted by (start, end).
-SplitTrack tile_window(const std::vector<const OpRef*>& ops, std::int64_t lo, std::int64_t hi) {
-  SplitTrack track;
-  auto& out = track.segments;
-  const auto emit = [&](SplitSegmentKind kind, std::int64_t start, std::int64_t end) {
-    if (end > start) out.push_back(SplitSegment{kind, start, end});
-  };
-  bool have = false;
-  std::int64_t busy_start = 0;
-  std::int64_t busy_end = 0;
-  std::size_t gap_index = kNone;  // the segment of the gap before the current busy interval
-  for (const OpRef* op : ops) {
-    const std::int64_t start = std::max(op->start_ns, lo);
-    const std::int64_t end = std::min(op->end_ns, hi);
-    if (end <= start) continue;
-    const bool launched_after = op->launch_start_ns.has_value();
-    if (!have) {
-      have = true;
-      emit(SplitSegmentKind::head, lo, start);
-      busy_start = start;
-      busy_end = end;
-    } else if (start > busy_end) {
-      emit(SplitSegmentKind::busy, busy_start, busy_end);
-      const bool host_bound = launched_after && *op->launch_start_ns >= busy_end;
-      out.push_back(SplitSegment{host_bound ? SplitSegmentKind::host_bound : SplitSegmentKind::other, busy_end, start});
-      gap_index = out.size() - 1;
-      busy_start = start;
-      busy_end = end;
-    } else {
-      // Another op starting exactly where the interval after a gap starts must also have been
-      // launched after the gap for the gap to be host-bound.
-      if (gap_index != kNone && start == busy_start && out[gap_index].end_ns == busy_start &&
-          !(launched_after && *op->launch_start_ns >= out[gap_index].start_ns)) {
-        out[gap_index].kind = SplitSegmentKind::other;
-      }
-      busy_end = std::max(busy_end, end);
-    }
-  }
-  if (have) {
-    emit(SplitSegmentKind::busy, busy_start, busy_end);
-    emit(SplitSegmentKind::tail, busy_end, hi);
-  } else {
-    emit(SplitSegmentKind::head, lo, hi);
-  }
-  return track;
-}
-
-}  // namespace
-
 std::vector<WindowSplitTracks> build_split_tracks(const Timeline& timeline) {
-  // Windows: valid ones, stably sorted by start (docs/metrics.md, "Which records are used").
-  std::vector<IterationWindow> windows;
-  for (const auto& window : timeline.iterations) {
-    if (window.end_ns >= window.start_ns) windows.push_back(window);
-  }
-  std::stable_sort(windows.begin(), windows.end(),
-                   [](const IterationWindow& a, const IterationWindow& b) { return a.start_ns < b.start_ns; });
-  const auto by_time = [&](std::int64_t t) -> std::size_t {
-    auto it = std::upper_bound(windows.begin(), windows.end(), t,
-                               [](std::int64_t value, const IterationWindow& w) { return value < w.start_ns; });
-    if (it == windows.begin()) return kNone;
-    --it;
-    return t < it->end_ns ? static_cast<std::size_t>(it - windows.begin()) : kNone;
-  };
-  const auto by_index = [&](std::int64_t index) -> std::size_t {
-    for (std::size_t w = 0; w < windows.size(); ++w) {
-      if (windows[w].index == index) return w;
-    }
-    return kNone;
-  };
-
-  // Launch calls: their window, and the one ops join to per correlation (earliest start, then first).
-  std::unordered_map<std::uint64_t, std::size_t> launch_of;
-  launch_of.reserve(timeline.launches.size());
-  std::vector<std::size_t> launch_window(timeline.launches.size(), kNone);
-  for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
-    const LaunchCall& call = timeline.launches[l];
-    launch_window[l] = call.iteration ? by_index(*call.iteration) : by_time(call.start_ns);
-    const auto [it, inserted] = launch_of.emplace(call.correlation, l);
-    if (!inserted && call.start_ns < timeline.launches[it->second].start_ns) it->second = l;
-  }
-
-  // Timed ops attributed to a window.
-  std::vector<OpRef> refs;
-  std::vector<std::size_t> ref_window;
-  refs.reserve(timeline.ops.size());
-  for (const DeviceOp& op : timeline.ops) {
-    if ((op.start_ns == 0 && op.end_ns == 0) || op.end_ns < op.start_ns) continue;
-    OpRef ref{op.start_ns, op.end_ns, StreamKey{op.device, op.stream}, std::nullopt};
-    std::size_t window = kNone;
-    if (const auto found = launch_of.find(op.correlation); found != launch_of.end()) {
-      ref.launch_start_ns = timeline.launches[found->second].start_ns;
-      window = launch_window[found->second];
-    } else {
-      window = by_time(op.start_ns);
-    }
-    if (window == kNone) continue;
-    refs.push_back(ref);
-    ref_window.push_back(window);
-  }
-
-  std::vector<StreamKey> streams;
-  for (const OpRef& ref : refs) streams.push_back(ref.stream);
-  std::sort(streams.begin(), streams.end());
-  streams.erase(std::unique(streams.begin(), streams.end()), streams.end());
-
-  std::vector<std::vector<const OpRef*>> per_window(windows.size());
-  for (std::size_t r = 0; r < refs.size(); ++r) per_window[ref_window[r]].push_back(&refs[r]);
-
+  const WindowAttribution attribution(timeline);
   std::vector<WindowSplitTracks> result;
-  result.reserve(windows.size());
-  for (std::size_t w = 0; w < windows.size(); ++w) {
-    auto& ops = per_window[w];
-    std::sort(ops.begin(), ops.end(), [](const OpRef* a, const OpRef* b) {
-      return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->end_ns < b->end_ns;
-    });
+  result.reserve(attribution.windows.size());
+  for (std::size_t w = 0; w < attribution.windows.size(); ++w) {
+    const IterationWindow& window = attribution.windows[w];
     WindowSplitTracks tracks;
-    tracks.index = windows[w].index;
-    tracks.start_ns = windows[w].start_ns;
-    tracks.end_ns = windows[w].end_ns;
-    tracks.gpu = tile_window(ops, tracks.start_ns, tracks.end_ns);
-    for (const StreamKey& key : streams) {
-      std::vector<const OpRef*> mine;
-      for (const OpRef* op : ops) {
-        if (op->stream == key) mine.push_back(op);
-      }
-      SplitTrack track = tile_window(mine, tracks.start_ns, tracks.end_ns);
-      track.stream = key;
-      tracks.streams.push_back(std::move(track));
+    tracks.index = window.index;
+    tracks.start_ns = window.start_ns;
+    tracks.end_ns = window.end_ns;
+    tracks.gpu.segments = tile_window(attribution.ops_of(w), window.start_ns, window.end_ns);
+    tracks.streams.reserve(attribution.streams.size());
+    for (std::size_t s = 0; s < attribution.streams.size(); ++s) {
+      tracks.streams.push_back(
+          SplitTrack{attribution.streams[s], tile_window(attribution.ops_of(w, s), window.start_ns, window.end_ns)});
     }
     result.push_back(std::move(tracks));
   }

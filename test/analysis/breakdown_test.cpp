@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
+
+#include "ohprof/analysis/window_split.hpp"
 
 // Every expected number below is worked out by hand in the comment above it, from the definitions
 // in docs/metrics.md; none is copied from the code's output.
@@ -770,6 +773,50 @@ TEST(KernelSetDiffCanonical, MatchesTheSameKernelsUnderTheirPathSpecificNames) {
   // compile ran it twice (two graphs) with means 20 and 40: merged to 2 per iteration, mean 30.
   EXPECT_DOUBLE_EQ(diff.both[1].count_per_iteration_b, 2.0);
   EXPECT_DOUBLE_EQ(diff.both[1].mean_ns_b, 30.0);
+}
+
+}  // namespace
+}  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+// The shared attribution and tiling (window_split.hpp) that analyze_timeline and --export-trace use.
+TEST(WindowSplit, AttributionGroupsByWindowAndStreamAndTilingIsInTimeOrder) {
+  // Windows given out of order: [100, 200) index 2, [0, 100) index 1. Launch 1 starts at 0 but names
+  // iteration 2: it and its op [150, 160) on stream 7 belong to [100, 200); the other launches have no
+  // iteration: by time, window [0, 100). Ops 2 on stream 7: [10, 20) and [40, 50) (launched at 30,
+  // after [10, 20) ended: host-bound gap 20..40) and, on stream 9, [40, 45) launched at 5 (before the
+  // gap): the gap 20..40 is "other" for all streams, host-bound for stream 7 alone.
+  Timeline t;
+  t.iterations = {IterationWindow{2, 100, 200}, IterationWindow{1, 0, 100}};
+  t.launches = {launch(0, 1, 1, LaunchKind::kernel, 2), launch(1, 2, 2), launch(30, 31, 3), launch(5, 6, 4)};
+  t.ops = {op(150, 160, 7, 1), op(10, 20, 7, 2), op(40, 50, 7, 3), op(40, 45, 9, 4), op(0, 0, 7, 5)};
+  const WindowAttribution a(t);
+  ASSERT_EQ(a.windows.size(), 2u);
+  EXPECT_EQ(a.windows[0].index, 1);
+  EXPECT_EQ(a.launch_window, (std::vector<std::size_t>{1, 0, 0, 0}));
+  EXPECT_EQ(a.ops.size(), 4u);
+  EXPECT_EQ(a.counters.ops_without_timestamps, 1u);
+  ASSERT_EQ(a.streams.size(), 2u);
+  EXPECT_EQ(a.ops_of(0).size(), 3u);
+  EXPECT_EQ(a.ops_of(0, 0).size(), 2u);
+  EXPECT_EQ(a.ops_of(0, 1).size(), 1u);
+  EXPECT_EQ(a.ops_of(1, 1).size(), 0u);
+  using V = std::vector<std::tuple<SplitSegmentKind, std::int64_t, std::int64_t>>;
+  const auto flat = [](const std::vector<SplitSegment>& segments) {
+    V out;
+    for (const auto& s : segments) out.emplace_back(s.kind, s.start_ns, s.end_ns);
+    return out;
+  };
+  using K = SplitSegmentKind;
+  EXPECT_EQ(flat(tile_window(a.ops_of(0), 0, 100)),
+            (V{{K::head, 0, 10}, {K::busy, 10, 20}, {K::other, 20, 40}, {K::busy, 40, 50}, {K::tail, 50, 100}}));
+  EXPECT_EQ(flat(tile_window(a.ops_of(0, 0), 0, 100)),
+            (V{{K::head, 0, 10}, {K::busy, 10, 20}, {K::host_bound, 20, 40}, {K::busy, 40, 50}, {K::tail, 50, 100}}));
+  EXPECT_EQ(flat(tile_window(a.ops_of(1, 1), 100, 200)), (V{{K::head, 100, 200}}));
+  EXPECT_EQ(flat(tile_window(a.ops_of(1), 100, 200)),
+            (V{{K::head, 100, 150}, {K::busy, 150, 160}, {K::tail, 160, 200}}));
 }
 
 }  // namespace

@@ -69,7 +69,22 @@ void BM_ReadAndAnalyzeTrace(benchmark::State& state) {
   report(state, stats);
 }
 
+// The analysis alone, on a trace read once.
+void BM_AnalyzeTimeline(benchmark::State& state) {
+  auto trace = ohprof::read_kineto_trace(bench_trace());
+  if (!trace.ok()) {
+    state.SkipWithError(trace.error().message.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    const ohprof::PathBreakdown split = ohprof::analyze_timeline(trace->timeline);
+    benchmark::DoNotOptimize(split.iterations.data());
+  }
+  report(state, trace->stats);
+}
+
 BENCHMARK(BM_ReadTrace)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AnalyzeTimeline)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ReadAndAnalyzeTrace)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

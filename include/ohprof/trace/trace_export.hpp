@@ -7,33 +7,19 @@
 //   - "iterations": one slice per iteration window, its split in the slice's args;
 //   - "GPU (all streams)": the window tiled into head, busy, host-bound gap, other gap and tail slices;
 //   - "GPU <device> stream <stream>": the same for every stream.
-// The slices use exactly the records and the attribution of the analysis (docs/metrics.md): per window
-// and track, the slices of each kind add up to the numbers in the report (tests check this).
+// The slices are the analysis's own segments (ohprof/analysis/window_split.hpp): per window and track,
+// the slices of each kind add up to the numbers in the report.
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/window_split.hpp"
 #include "ohprof/base/error.hpp"
 #include "ohprof/trace/kineto_reader.hpp"
 #include "ohprof/model/timeline.hpp"
 
 namespace ohprof {
-
-enum class SplitSegmentKind { head, busy, host_bound, other, tail };
-
-// One slice of a track: the window [start, end) of one kind. A track's segments tile its window.
-struct SplitSegment {
-  SplitSegmentKind kind = SplitSegmentKind::busy;
-  std::int64_t start_ns = 0;
-  std::int64_t end_ns = 0;
-};
-
-struct SplitTrack {
-  std::optional<StreamKey> stream;  // empty: all streams together
-  std::vector<SplitSegment> segments;
-};
 
 struct WindowSplitTracks {
   std::int64_t index = 0;
@@ -43,11 +29,8 @@ struct WindowSplitTracks {
   std::vector<SplitTrack> streams;  // sorted by (device, stream); the same streams as the analysis lists
 };
 
-// The busy intervals and classified gaps of every analysed window, as the analysis defines them.
+// The segments of every analysed window: the analysis's attribution and tiling (window_split.hpp).
 std::vector<WindowSplitTracks> build_split_tracks(const Timeline& timeline);
-
-// "busy", "head", "host-bound gap", "other gap", "tail".
-const char* to_string(SplitSegmentKind kind);
 
 // Copies the trace at `input_path` (plain or gzip) to `output_path` (gzip when it ends in ".gz"),
 // adding the split tracks to its traceEvents. `trace` is what read_kineto_trace read from the same

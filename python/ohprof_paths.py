@@ -304,7 +304,8 @@ class Session:
         self.model_spec = options.get("model") or ""
         exported = options.get("exported") or ""
         self.aoti_package = options.get("aoti") or ""
-        self.specs = [parse_input(t) for t in options.get("inputs", [])]
+        # (shape, dtype name) pairs, parsed and checked by ohprof (src/model/input_spec.cpp)
+        self.specs = [([int(d) for d in shape], dtype) for shape, dtype in options.get("inputs", [])]
         cache_root = options["cache_dir"]
 
         if self.model_spec:
@@ -371,9 +372,6 @@ class Session:
                 raise OhprofError(USAGE_ERROR, "the exported program has a non-tensor input; give --input")
             specs.append(([int(d) for d in value.shape], str(value.dtype).replace("torch.", "")))
         return specs
-
-    def input_texts(self):
-        return [input_text(s) for s in self.specs]
 
     def make_path(self, name):
         torch = self.torch

@@ -73,12 +73,13 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   if (!device.ok()) return device.error();
   options.device = *device;
   for (const auto& text : flags.inputs) {
-    if (auto spec = parse_input_spec(text); !spec.ok()) return spec.error();
+    auto spec = parse_input_spec(text);
+    if (!spec.ok()) return spec.error();
+    options.inputs.push_back(*spec);
   }
   if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "compare");
   console::start("compare", flags.quiet);
   options.model = flags.model;
-  options.inputs = flags.inputs;
   options.exported = flags.exported;
   options.aoti = flags.aoti;
   options.stopping = AdaptiveStopping{flags.warmup, flags.min_runs, flags.max_runs, flags.min_time_s, flags.max_rse,

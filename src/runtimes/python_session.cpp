@@ -129,11 +129,11 @@ class PythonPathRunner final : public PathRunner {
 
 class PythonModelSession final : public ModelSession {
  public:
-  PythonModelSession(py::object session, ArtifactSummary artifacts, std::vector<std::string> input_texts,
+  PythonModelSession(py::object session, ArtifactSummary artifacts, std::vector<InputSpec> input_specs,
                      TensorBundlePtr inputs)
       : m_session(std::move(session)),
         m_artifacts(std::move(artifacts)),
-        m_input_texts(std::move(input_texts)),
+        m_input_specs(std::move(input_specs)),
         m_inputs(std::move(inputs)) {
     // Every path runs in inference mode, entered once here (thread-local, shared by LibTorch and
     // Python's torch in this process), so no path pays for a context manager per call.
@@ -146,7 +146,7 @@ class PythonModelSession final : public ModelSession {
   }
 
   [[nodiscard]] ArtifactSummary artifacts() const override { return m_artifacts; }
-  [[nodiscard]] std::vector<std::string> input_texts() const override { return m_input_texts; }
+  [[nodiscard]] std::vector<InputSpec> input_specs() const override { return m_input_specs; }
   [[nodiscard]] TensorBundlePtr inputs() const override { return m_inputs; }
 
   Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) override {
@@ -184,7 +184,7 @@ class PythonModelSession final : public ModelSession {
  private:
   py::object m_session;
   ArtifactSummary m_artifacts;
-  std::vector<std::string> m_input_texts;
+  std::vector<InputSpec> m_input_specs;
   TensorBundlePtr m_inputs;
   std::optional<c10::InferenceMode> m_inference;
 };
@@ -205,7 +205,10 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     spec["model"] = options.model;
     spec["exported"] = options.exported;
     spec["aoti"] = options.aoti;
-    spec["inputs"] = options.inputs;
+    // Shapes and dtype names, not the --input text: the boundary carries parsed specs both ways.
+    py::list given;
+    for (const auto& input : options.inputs) given.append(py::make_tuple(input.shape, dtype_name(input.dtype)));
+    spec["inputs"] = given;
     spec["device"] = to_string(options.device);
     spec["seed"] = options.seed;
     spec["cache_dir"] = options.cache_dir;
@@ -221,10 +224,15 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     }
     artifacts.exported_program = session.attr("exported_path").cast<std::string>();
     artifacts.aoti_package = session.attr("aoti_package").cast<std::string>();
-    auto texts = session.attr("input_texts")().cast<std::vector<std::string>>();
+    std::vector<InputSpec> specs;
+    for (const auto& [shape, dtype] : session.attr("specs").cast<std::vector<std::pair<std::vector<std::int64_t>, std::string>>>()) {
+      auto parsed = parse_dtype(dtype);
+      if (!parsed.ok()) return parsed.error().with_context("an input of the exported program");
+      specs.push_back(InputSpec{shape, *parsed});
+    }
     TensorBundlePtr inputs = to_bundle(session.attr("inputs"));
     return std::unique_ptr<ModelSession>(
-        std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(texts), std::move(inputs)));
+        std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(specs), std::move(inputs)));
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::model_error, "preparing the model");
   }

@@ -22,7 +22,7 @@ namespace ohprof {
 namespace {
 
 constexpr const char* kDefaultModel = "torchvision.models:resnet18";
-constexpr const char* kDefaultInput = "1,3,224,224";
+const InputSpec kDefaultInput{{1, 3, 224, 224}, DType::float32};
 
 // Forwards one path's iteration events to the shared collector, tagging path p's iteration i as
 // p * kIterationsPerPath + i so that the collection can be split per path afterwards.
@@ -209,13 +209,8 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   ArtifactSummary artifacts = (*session)->artifacts();
   artifacts.model = session_options.model;
   report.artifacts = artifacts;
-  std::vector<InputSpec> session_specs;
-  for (const auto& text : (*session)->input_texts()) {
-    auto spec = parse_input_spec(text);
-    if (!spec.ok()) return {std::nullopt, spec.error()};
-    session_specs.push_back(*spec);
-    report.config.inputs.push_back(input_spec_text(*spec));
-  }
+  const std::vector<InputSpec> session_specs = (*session)->input_specs();
+  for (const auto& spec : session_specs) report.config.inputs.push_back(input_spec_text(spec));
 
   // Build every path: the AOTI package through LibTorch, the others in Python.
   std::vector<std::unique_ptr<PathRunner>> runners;

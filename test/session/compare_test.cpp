@@ -64,7 +64,7 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
   // The session: the default model and input (neither --model nor --exported), the options.
   ASSERT_EQ(world.opens.size(), 1u);
   EXPECT_EQ(world.opens[0].model, "torchvision.models:resnet18");
-  EXPECT_EQ(world.opens[0].inputs, std::vector<std::string>{"1,3,224,224"});
+  EXPECT_EQ(world.opens[0].inputs, (std::vector<InputSpec>{InputSpec{{1, 3, 224, 224}, DType::float32}}));
   EXPECT_EQ(world.opens[0].device, DeviceKind::cpu);
   EXPECT_EQ(world.opens[0].seed, 9u);
   EXPECT_EQ(world.opens[0].cache_dir, "/fake/cache");
@@ -126,18 +126,18 @@ TEST(ComparePaths, ModelAndInputsGivenArePassedOn) {
   FakeWorld world;
   CompareOptions options = options_for({"eager"}, 2);
   options.model = "tiny_models:tiny_mlp";
-  options.inputs = {"2,2"};
+  options.inputs = {InputSpec{{2, 2}, DType::float32}};
   ASSERT_TRUE(compare_paths(options, world.runtime()).status.ok());
   EXPECT_EQ(world.opens.at(0).model, "tiny_models:tiny_mlp");
-  EXPECT_EQ(world.opens.at(0).inputs, std::vector<std::string>{"2,2"});
+  EXPECT_EQ(world.opens.at(0).inputs, (std::vector<InputSpec>{InputSpec{{2, 2}, DType::float32}}));
 
   FakeWorld defaults;
   options.model.clear();
-  options.inputs = {"8,3"};
+  options.inputs = {InputSpec{{8, 3}, DType::int64}};
   const SessionOutcome outcome = compare_paths(options, defaults.runtime());
   ASSERT_TRUE(outcome.report.has_value());
   EXPECT_EQ(defaults.opens.at(0).model, "torchvision.models:resnet18");  // the default model, the inputs given
-  EXPECT_EQ(defaults.opens.at(0).inputs, std::vector<std::string>{"8,3"});
+  EXPECT_EQ(defaults.opens.at(0).inputs, (std::vector<InputSpec>{InputSpec{{8, 3}, DType::int64}}));
   EXPECT_EQ(outcome.report->artifacts->model, "torchvision.models:resnet18");
   // No aoti path: the device is the one asked for, named by nobody.
   EXPECT_EQ(outcome.report->context.device.type, DeviceKind::cpu);

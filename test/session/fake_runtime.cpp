@@ -65,7 +65,7 @@ class FakeModelSession final : public ModelSession {
  public:
   explicit FakeModelSession(FakeWorld& world) : m_world(world) {}
   [[nodiscard]] ArtifactSummary artifacts() const override { return m_world.artifacts; }
-  [[nodiscard]] std::vector<std::string> input_texts() const override { return m_world.input_texts; }
+  [[nodiscard]] std::vector<InputSpec> input_specs() const override { return m_world.input_specs; }
   [[nodiscard]] TensorBundlePtr inputs() const override { return m_inputs; }
   Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) override {
     const auto it = m_world.python.find(name);

@@ -110,7 +110,7 @@ class FakeWorld {
   bool with_python = true;
   std::optional<Error> open_error;
   ArtifactSummary artifacts{"", "/fake/model.ep.pt2", "/fake/model.aoti.pt2", true, std::nullopt, std::nullopt};
-  std::vector<std::string> input_texts{"4,16"};
+  std::vector<InputSpec> input_specs{InputSpec{{4, 16}, DType::float32}};
   std::map<std::string, RunnerScript> python;  // by path name; a name not here gets a default script
   std::set<std::string> outputs_differ;        // paths whose output check fails
   // the collector and the kernel attribution

@@ -15,6 +15,7 @@ enum class DType { float32, float16, bfloat16, float64, int64, int32, int8, uint
 struct InputSpec {
   std::vector<std::int64_t> shape;
   DType dtype = DType::float32;
+  friend bool operator==(const InputSpec&, const InputSpec&) = default;
 };
 
 Result<InputSpec> parse_input_spec(std::string_view text);

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <utility>
 
 namespace ohprof {
 
@@ -18,6 +19,8 @@ enum class StopCode {
   in_progress,       // a checkpoint: the run was still measuring
 };
 struct StopReason {
+  StopReason() = default;
+  explicit StopReason(StopCode c, std::string unmet_criteria = {}) : code(c), unmet(std::move(unmet_criteria)) {}
   StopCode code = StopCode::none;
   std::string unmet;  // max_runs_reached, time_limit: "aoti: 9 runs < 10; ..." (interleaved_loop.hpp)
   friend bool operator==(const StopReason&, const StopReason&) = default;

@@ -11,6 +11,7 @@
 
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/path_runner.hpp"
+#include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
 
 namespace ohprof {
@@ -19,7 +20,7 @@ struct ModelSessionOptions {
   std::string model;      // module:factory, or empty
   std::string exported;   // a saved torch.export program, or empty
   std::string aoti;       // a prebuilt AOTI package, or empty (ohprof builds one)
-  std::vector<std::string> inputs;  // --input texts
+  std::vector<InputSpec> inputs;    // --input, parsed; empty: those the exported program records
   DeviceKind device = DeviceKind::cpu;
   std::uint64_t seed = 0;
   std::string cache_dir;            // where built artifacts are kept
@@ -35,7 +36,7 @@ class ModelSession {
 
   // Where the artifacts came from and what building them cost (`model` is left to the caller).
   [[nodiscard]] virtual ArtifactSummary artifacts() const = 0;
-  [[nodiscard]] virtual std::vector<std::string> input_texts() const = 0;  // "1x3x224x224:float32"
+  [[nodiscard]] virtual std::vector<InputSpec> input_specs() const = 0;  // what inputs() holds
   [[nodiscard]] virtual TensorBundlePtr inputs() const = 0;
   // "eager", "compile", "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper".
   virtual Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) = 0;

@@ -49,7 +49,7 @@ const std::vector<std::string>& known_compare_paths();
 
 struct CompareOptions {
   std::string model;                  // module:factory; with `exported` empty and this empty: the default model
-  std::vector<std::string> inputs;    // --input texts (validated)
+  std::vector<InputSpec> inputs;      // empty: the default model's, or those the exported program records
   std::string exported;
   std::string aoti;
   std::vector<std::string> paths;     // known_compare_paths() names, each once

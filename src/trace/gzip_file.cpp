@@ -141,6 +141,7 @@ class GzipInflater {
   }
 
   bool next_inline(Chunk& chunk) {
+    chunk.file_bytes = m_file_bytes;
     if (m_finished) return false;
     std::size_t size = 0;
     if (!produce(m_slots[0].get(), size)) m_finished = true;

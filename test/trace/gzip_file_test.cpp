@@ -283,6 +283,26 @@ TEST(GzipInputBuffer, SmallGzipFilesAreInflatedWithoutAThreadAndLargeOnesWithOne
   EXPECT_TRUE((*threaded)->inflating_on_a_thread());
 }
 
+TEST(GzipInputBuffer, AtTheEndTheCompressedBytesReadAreTheFileSizeWithOrWithoutAThread) {
+  // The report's trace.file_bytes: once a small file (inflated inline) was 0 after its last read.
+  const std::string small = temp_path("size-small.gz");
+  zlib_gzip(small, pseudo_random_text(10'000));
+  const std::string large = temp_path("size-large.gz");
+  zlib_gzip(large, pseudo_random_text(3'000'000));
+  for (const std::string& path : {small, large}) {
+    auto buffer = GzipInputBuffer::open(path);
+    ASSERT_TRUE(buffer.ok());
+    std::vector<char> chunk(65'536);
+    while ((*buffer)->sgetn(chunk.data(), static_cast<std::streamsize>(chunk.size())) > 0) {
+    }
+    EXPECT_FALSE((*buffer)->error().has_value());
+    EXPECT_EQ((*buffer)->file_bytes_read(), std::filesystem::file_size(path)) << path;
+    // Reading past the end again changes nothing.
+    EXPECT_EQ((*buffer)->sgetc(), std::char_traits<char>::eof());
+    EXPECT_EQ((*buffer)->file_bytes_read(), std::filesystem::file_size(path)) << path;
+  }
+}
+
 TEST(GzipInputBuffer, PlainFilesNeedNoThread) {
   const std::string path = temp_path("plain-nothread.json");
   write_bytes(path, "{}");

@@ -1,11 +1,12 @@
 """The Python side of ohprof: model export, AOTInductor packaging and torch.compile paths.
 
-ohprof imports this module in its embedded interpreter (src/python_runtime.cpp), so every path runs in
+ohprof imports this module in its embedded interpreter (src/runtimes/python_session.cpp), so every path runs in
 the process that also runs the AOTInductor package through LibTorch's C++ loader, on the same input
 tensors. examples/export_model.py uses the same functions from the command line.
 
 Errors a user can fix are raised as OhprofError(code, message): `code` is one of ohprof's exit codes
-(include/ohprof/exit_codes.hpp) and `message` is one line.
+(include/ohprof/base/exit_codes.hpp; test/tools/python_boundary_check.py checks that they agree) and
+`message` is one line.
 """
 import hashlib
 import importlib

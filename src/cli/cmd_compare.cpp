@@ -72,11 +72,9 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   auto device = parse_device_request(flags.device);
   if (!device.ok()) return device.error();
   options.device = *device;
-  for (const auto& text : flags.inputs) {
-    auto spec = parse_input_spec(text);
-    if (!spec.ok()) return spec.error();
-    options.inputs.push_back(*spec);
-  }
+  auto inputs = parse_input_specs(flags.inputs);
+  if (!inputs.ok()) return inputs.error();
+  options.inputs = *inputs;
   if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "compare");
   console::start("compare", flags.quiet);
   options.model = flags.model;

@@ -23,11 +23,9 @@ struct RunFlags {
 Status run(const RunFlags& flags, const Invocation& invocation) {
   MeasureOptions options;
   options.aoti_package = flags.aoti_package;
-  for (const auto& text : flags.inputs) {
-    auto spec = parse_input_spec(text);
-    if (!spec.ok()) return spec.error();
-    options.inputs.push_back(*spec);
-  }
+  auto inputs = parse_input_specs(flags.inputs);
+  if (!inputs.ok()) return inputs.error();
+  options.inputs = *inputs;
   auto device = parse_device_request(flags.device);
   if (!device.ok()) return device.error();
   options.device = *device;

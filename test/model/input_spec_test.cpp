@@ -35,6 +35,29 @@ TEST(ParseInputSpec, RejectsBadInputWithUsageError) {
   }
 }
 
+TEST(ParseInputSpecs, EachInOrderAndTheFirstBadOneIsTheError) {
+  auto specs = parse_input_specs({"4,16", "2x3:int64"});
+  ASSERT_TRUE(specs.ok());
+  ASSERT_EQ(specs->size(), 2u);
+  EXPECT_EQ((*specs)[0], (InputSpec{{4, 16}, DType::float32}));
+  EXPECT_EQ((*specs)[1], (InputSpec{{2, 3}, DType::int64}));
+  EXPECT_TRUE(parse_input_specs({})->empty());
+  auto bad = parse_input_specs({"4,16", "2,x", "1:nope"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ExitCode::usage_error);
+  EXPECT_NE(bad.error().message.find("'2,x'"), std::string::npos) << bad.error().message;
+}
+
+TEST(DtypeSpellings, EveryNameAndAliasParsesToItsDtype) {
+  const auto spellings = dtype_spellings();
+  EXPECT_EQ(spellings.size(), 18u);  // 9 names, 9 aliases
+  for (const auto& [spelling, dtype] : spellings) {
+    auto parsed = parse_dtype(spelling);
+    ASSERT_TRUE(parsed.ok()) << spelling;
+    EXPECT_EQ(*parsed, dtype) << spelling;
+  }
+}
+
 TEST(InputSpecText, RoundTrips) {
   auto spec = parse_input_spec("1x3:float16");
   ASSERT_TRUE(spec.ok());

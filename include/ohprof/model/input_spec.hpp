@@ -19,6 +19,8 @@ struct InputSpec {
 };
 
 Result<InputSpec> parse_input_spec(std::string_view text);
+// Each --input in order; the first bad one is the error.
+Result<std::vector<InputSpec>> parse_input_specs(const std::vector<std::string>& texts);
 Result<DType> parse_dtype(std::string_view name);
 std::string dtype_name(DType dtype);
 // Every spelling --input accepts, with the dtype it names: the names, then the aliases ("half").

@@ -97,9 +97,10 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
 
 namespace {
 
-// "cudaLaunchKernel_ptsz" -> "cudaLaunchKernel"; "cudaMemcpyAsync_v3020" -> "cudaMemcpyAsync".
+// "cudaLaunchKernel_ptsz" -> "cudaLaunchKernel"; "cudaMemcpyAsync_v3020" -> "cudaMemcpyAsync";
+// "hipLaunchKernel_spt" -> "hipLaunchKernel" (HIP's per-thread default stream variants).
 std::string_view api_base_name(std::string_view name) {
-  for (std::string_view suffix : {"_ptsz"sv, "_ptds"sv}) {
+  for (std::string_view suffix : {"_ptsz"sv, "_ptds"sv, "_spt"sv}) {
     if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
       name.remove_suffix(suffix.size());
     }
@@ -116,18 +117,37 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 
 }  // namespace
 
+// The runtime/driver calls that put work on a device: CUDA's, and ROCm's HIP counterparts (Kineto
+// records HIP calls with category cuda_runtime too). HIP has no separate driver API: its module-level
+// calls (hipModuleLaunchKernel, hipDrvLaunchKernelEx) stand for cuLaunchKernel / cuLaunchKernelEx.
 std::optional<LaunchKind> launch_kind_of_api(std::string_view name) {
   const std::string_view base = api_base_name(name);
   static constexpr std::array kKernelLaunches = {
-      "cudaLaunchKernel"sv,           "cudaLaunchKernelExC"sv,         "cuLaunchKernel"sv,
-      "cuLaunchKernelEx"sv,           "cudaLaunchCooperativeKernel"sv, "cuLaunchCooperativeKernel"sv,
-      "cudaLaunchCooperativeKernelMultiDevice"sv, "cuLaunchCooperativeKernelMultiDevice"sv};
-  for (std::string_view launch : kKernelLaunches) {
-    if (base == launch) return LaunchKind::kernel;
+      // CUDA runtime and driver
+      "cudaLaunchKernel"sv, "cudaLaunchKernelExC"sv, "cuLaunchKernel"sv, "cuLaunchKernelEx"sv,
+      "cudaLaunchCooperativeKernel"sv, "cuLaunchCooperativeKernel"sv,
+      "cudaLaunchCooperativeKernelMultiDevice"sv, "cuLaunchCooperativeKernelMultiDevice"sv,
+      // HIP (ROCm)
+      "hipLaunchKernel"sv, "hipLaunchKernelExC"sv, "hipModuleLaunchKernel"sv, "hipDrvLaunchKernelEx"sv,
+      "hipExtLaunchKernel"sv, "hipExtModuleLaunchKernel"sv, "hipHccModuleLaunchKernel"sv,
+      "hipLaunchByPtr"sv, "hipLaunchCooperativeKernel"sv, "hipModuleLaunchCooperativeKernel"sv,
+      "hipLaunchCooperativeKernelMultiDevice"sv, "hipModuleLaunchCooperativeKernelMultiDevice"sv,
+      "hipExtLaunchMultiKernelMultiDevice"sv};
+  static constexpr std::array kGraphLaunches = {"cudaGraphLaunch"sv, "cuGraphLaunch"sv, "hipGraphLaunch"sv};
+  static constexpr std::array kMemcpyPrefixes = {"cudaMemcpy"sv, "cuMemcpy"sv, "hipMemcpy"sv};
+  static constexpr std::array kMemsetPrefixes = {"cudaMemset"sv, "cuMemset"sv, "hipMemset"sv};
+  if (std::find(kKernelLaunches.begin(), kKernelLaunches.end(), base) != kKernelLaunches.end()) {
+    return LaunchKind::kernel;
   }
-  if (base == "cudaGraphLaunch"sv || base == "cuGraphLaunch"sv) return LaunchKind::graph;
-  if (starts_with(base, "cudaMemcpy"sv) || starts_with(base, "cuMemcpy"sv)) return LaunchKind::memcpy;
-  if (starts_with(base, "cudaMemset"sv) || starts_with(base, "cuMemset"sv)) return LaunchKind::memset;
+  if (std::find(kGraphLaunches.begin(), kGraphLaunches.end(), base) != kGraphLaunches.end()) {
+    return LaunchKind::graph;
+  }
+  for (std::string_view prefix : kMemcpyPrefixes) {
+    if (starts_with(base, prefix)) return LaunchKind::memcpy;
+  }
+  for (std::string_view prefix : kMemsetPrefixes) {
+    if (starts_with(base, prefix)) return LaunchKind::memset;
+  }
   return std::nullopt;
 }
 
@@ -135,7 +155,9 @@ bool is_sync_api(std::string_view name) {
   const std::string_view base = api_base_name(name);
   static constexpr std::array kSyncs = {"cudaDeviceSynchronize"sv, "cudaStreamSynchronize"sv,
                                         "cudaEventSynchronize"sv,  "cuCtxSynchronize"sv,
-                                        "cuStreamSynchronize"sv,   "cuEventSynchronize"sv};
+                                        "cuStreamSynchronize"sv,   "cuEventSynchronize"sv,
+                                        "hipDeviceSynchronize"sv,  "hipStreamSynchronize"sv,
+                                        "hipEventSynchronize"sv,   "hipCtxSynchronize"sv};
   return std::find(kSyncs.begin(), kSyncs.end(), base) != kSyncs.end();
 }
 

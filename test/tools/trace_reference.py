@@ -34,10 +34,18 @@ KERNEL_LAUNCH_NAMES = {
     "cudaLaunchCooperativeKernel", "cuLaunchCooperativeKernel",
     "cudaLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice",
     "cudaGraphLaunch", "cuGraphLaunch",
+    # HIP (ROCm): Kineto files these under cuda_runtime as well
+    "hipLaunchKernel", "hipLaunchKernelExC", "hipModuleLaunchKernel", "hipDrvLaunchKernelEx",
+    "hipExtLaunchKernel", "hipExtModuleLaunchKernel", "hipHccModuleLaunchKernel", "hipLaunchByPtr",
+    "hipLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel",
+    "hipLaunchCooperativeKernelMultiDevice", "hipModuleLaunchCooperativeKernelMultiDevice",
+    "hipExtLaunchMultiKernelMultiDevice", "hipGraphLaunch",
 }
+COPY_PREFIXES = ("cudaMemcpy", "cuMemcpy", "hipMemcpy", "cudaMemset", "cuMemset", "hipMemset")
 SYNC_NAMES = {
     "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
     "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize",
+    "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize", "hipCtxSynchronize",
 }
 
 
@@ -49,7 +57,7 @@ def us_to_ns(value):
 
 
 def strip_suffixes(name):
-    for suffix in ("_ptsz", "_ptds"):
+    for suffix in ("_ptsz", "_ptds", "_spt"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
     head, sep, tail = name.rpartition("_v")
@@ -60,8 +68,7 @@ def strip_suffixes(name):
 
 def is_launch(name):
     base = strip_suffixes(name)
-    return (base in KERNEL_LAUNCH_NAMES or base.startswith("cudaMemcpy") or base.startswith("cuMemcpy")
-            or base.startswith("cudaMemset") or base.startswith("cuMemset"))
+    return base in KERNEL_LAUNCH_NAMES or base.startswith(COPY_PREFIXES)
 
 
 def load_events(path):

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 namespace ohprof {
@@ -144,6 +145,32 @@ TEST(LaunchKindOfApi, KnownLaunchesAndSuffixes) {
   EXPECT_EQ(launch_kind_of_api("cudaLaunchKernelX"), std::nullopt);
 }
 
+TEST(LaunchKindOfApi, HipCallsLikeTheirCudaCounterparts) {
+  EXPECT_EQ(launch_kind_of_api("hipLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipLaunchKernel_spt"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipLaunchKernelExC"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipExtLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipModuleLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipExtModuleLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipHccModuleLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipDrvLaunchKernelEx"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipLaunchCooperativeKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipModuleLaunchCooperativeKernelMultiDevice"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipExtLaunchMultiKernelMultiDevice"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("hipGraphLaunch"), LaunchKind::graph);
+  EXPECT_EQ(launch_kind_of_api("hipMemcpyWithStream"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("hipMemcpyAsync"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("hipMemcpy"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("hipMemcpyHtoDAsync"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("hipMemsetAsync"), LaunchKind::memset);
+  EXPECT_EQ(launch_kind_of_api("hipMemset"), LaunchKind::memset);
+  EXPECT_EQ(launch_kind_of_api("hipMemsetD32Async"), LaunchKind::memset);
+  EXPECT_EQ(launch_kind_of_api("hipGetDevicePropertiesR0600"), std::nullopt);
+  EXPECT_EQ(launch_kind_of_api("hipDeviceSynchronize"), std::nullopt);
+  EXPECT_EQ(launch_kind_of_api("hipLaunchHostFunc"), std::nullopt);
+  EXPECT_EQ(launch_kind_of_api("hipMalloc"), std::nullopt);
+}
+
 TEST(IsSyncApi, HostWaitsOnly) {
   EXPECT_TRUE(is_sync_api("cudaDeviceSynchronize"));
   EXPECT_TRUE(is_sync_api("cudaStreamSynchronize"));
@@ -151,6 +178,13 @@ TEST(IsSyncApi, HostWaitsOnly) {
   EXPECT_TRUE(is_sync_api("cuCtxSynchronize"));
   EXPECT_FALSE(is_sync_api("cudaStreamWaitEvent"));
   EXPECT_FALSE(is_sync_api("cudaEventQuery"));
+  EXPECT_TRUE(is_sync_api("hipDeviceSynchronize"));
+  EXPECT_TRUE(is_sync_api("hipStreamSynchronize"));
+  EXPECT_TRUE(is_sync_api("hipStreamSynchronize_spt"));
+  EXPECT_TRUE(is_sync_api("hipEventSynchronize"));
+  EXPECT_TRUE(is_sync_api("hipCtxSynchronize"));
+  EXPECT_FALSE(is_sync_api("hipStreamWaitEvent"));  // as cudaStreamWaitEvent: the device waits, not the host
+  EXPECT_FALSE(is_sync_api("hipEventQuery"));
 }
 
 // ---- records ----------------------------------------------------------------------------------
@@ -203,6 +237,41 @@ TEST(KinetoReader, KernelLaunchSyncAndStepBecomeRecords) {
   EXPECT_EQ(trace.stats.events, 6u);
   EXPECT_EQ(trace.stats.kept, 6u);
   EXPECT_EQ(trace.device_index, -1);  // ops on devices 0 and 1
+}
+
+TEST(KinetoReader, HipLaunchesCopiesAndSyncsAreLinkedLikeCudaOnes) {
+  // A ROCm Kineto trace: HIP calls, still with category cuda_runtime.
+  const KinetoTrace trace = parse_ok(wrap(
+      step(1, "100", "100") + "," + api("hipLaunchKernel", "101", "5", 118) + "," +
+      kernel("110", "6.88", 118, 0, "elementwise_kernel") + "," + api("hipExtModuleLaunchKernel", "120", "5.18", 121) +
+      "," + kernel("130", "17.6", 121, 0, "Cijk_Alik_Bljk") + "," +
+      R"J({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Host -> Device)", "pid": 2, "tid": 0,
+          "ts": 160, "dur": 22.441, "args": {"device": 2, "stream": 0, "correlation": 117, "bytes": 1024}},)J" +
+      api("hipMemcpyWithStream", "150", "60.204", 117) + "," +
+      api("hipGetDevicePropertiesR0600", "211", "1", 119) + "," + api("hipDeviceSynchronize", "190", "5", 137)));
+  const Timeline& t = trace.timeline;
+  ASSERT_EQ(t.ops.size(), 3u);
+  ASSERT_EQ(t.launches.size(), 3u);
+  std::map<std::uint64_t, const LaunchCall*> by_correlation;
+  for (const auto& call : t.launches) by_correlation[call.correlation] = &call;
+  ASSERT_EQ(by_correlation.count(118), 1u);
+  EXPECT_EQ(by_correlation[118]->name, "hipLaunchKernel");
+  EXPECT_EQ(by_correlation[118]->kind, LaunchKind::kernel);
+  ASSERT_EQ(by_correlation.count(121), 1u);
+  EXPECT_EQ(by_correlation[121]->name, "hipExtModuleLaunchKernel");
+  EXPECT_EQ(by_correlation[121]->kind, LaunchKind::kernel);
+  ASSERT_EQ(by_correlation.count(117), 1u);
+  EXPECT_EQ(by_correlation[117]->name, "hipMemcpyWithStream");
+  EXPECT_EQ(by_correlation[117]->kind, LaunchKind::memcpy);
+  EXPECT_EQ(by_correlation[117]->start_ns, 150000);
+  EXPECT_EQ(by_correlation[117]->end_ns, 210204);
+  for (const DeviceOp& op : t.ops) EXPECT_EQ(by_correlation.count(op.correlation), 1u) << op.name;
+  ASSERT_EQ(t.syncs.size(), 1u);
+  EXPECT_EQ(t.syncs[0].name, "hipDeviceSynchronize");
+  EXPECT_EQ(t.counters.ops_without_launch, 0u);
+  EXPECT_FALSE(any_warning_contains(trace, "no launch call"));
+  EXPECT_EQ(trace.stats.kept, 8u);  // all but hipGetDevicePropertiesR0600
+  EXPECT_EQ(trace.stats.ignored, 1u);
 }
 
 TEST(KinetoReader, GpuWorkIsDecidedByCategoryNotByAStreamArgument) {

@@ -3,7 +3,8 @@
 //   - kExpected (trace_reference_numbers.hpp) is the output of test/tools/trace_reference.py --cpp
 //     (Python standard library only, written from docs/metrics.md and docs/analyze.md; it shares no
 //     code with ohprof).
-//   - the counts in test/data/traces/SOURCES.md, and the tiny torch.compile trace checked by hand.
+//   - the counts in test/data/traces/SOURCES.md, and the tiny torch.compile trace and the ROCm (HIP)
+//     trace checked by hand.
 // The traces are found in OHPROF_TRACES_DIR (environment variable, else the folder CMake passes in:
 // ${CMAKE_SOURCE_DIR}/test/data/traces).
 #include <gtest/gtest.h>
@@ -187,6 +188,51 @@ TEST(TritonExampleByHand, OneTritonKernelLaunchedByTheDriverApi) {
   ASSERT_EQ(it.queue_delays_ns.size(), 1u);
   EXPECT_EQ(it.queue_delays_ns[0], 0);
   EXPECT_EQ(it.queue_delays_clipped, 1u);
+}
+
+// ---- the ROCm (HIP) trace, by hand ------------------------------------------------------------------
+
+// PyTorch profiler on an MI250 (ROCm 6.2): the HIP calls keep Kineto's category cuda_runtime. Read from
+// the JSON: 14 kernels and 2 copies, all on device 2 stream 0, each sharing its args.correlation with
+// one call: hipLaunchKernel (12), hipExtModuleLaunchKernel (2), hipMemcpyWithStream (2);
+// hipDeviceSynchronize once; hipGetDevicePropertiesR0600 (4) is neither. test/tools/trace_reference.py
+// gives the same 16 linked launches and the same split of window 1.
+TEST(RocmTraceByHand, EveryHipLaunchIsLinkedToItsDeviceOp) {
+  const KinetoTrace trace = read_or_fail("rocm_mi250_minitoy.json.gz");
+  const Timeline& t = trace.timeline;
+  EXPECT_EQ(trace.stats.events, 220u);
+  EXPECT_EQ(trace.stats.kept, 35u);  // 16 ops, 16 launches, 1 sync, 2 ProfilerSteps
+  EXPECT_EQ(count_kind(t, DeviceOpKind::kernel), 14u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::memcpy), 2u);
+  EXPECT_EQ(count_kind(t, DeviceOpKind::memset), 0u);
+  const std::map<std::string, std::size_t> want_names = {
+      {"hipExtModuleLaunchKernel", 2}, {"hipLaunchKernel", 12}, {"hipMemcpyWithStream", 2}};
+  EXPECT_EQ(launch_names(t), want_names);
+  EXPECT_EQ(t.counters.ops_without_launch, 0u);
+  std::set<std::uint64_t> launch_correlations;
+  for (const auto& call : t.launches) {
+    launch_correlations.insert(call.correlation);
+    EXPECT_EQ(call.kind, call.name == "hipMemcpyWithStream" ? LaunchKind::memcpy : LaunchKind::kernel) << call.name;
+  }
+  for (const DeviceOp& op : t.ops) EXPECT_EQ(launch_correlations.count(op.correlation), 1u) << op.name;
+  ASSERT_EQ(t.syncs.size(), 1u);
+  EXPECT_EQ(t.syncs[0].name, "hipDeviceSynchronize");
+
+  // ProfilerStep#1 and #2 (the second "ProfilerStep#1" is a gpu_user_annotation, not a window).
+  ASSERT_EQ(t.iterations.size(), 2u);
+  const PathBreakdown split = analyze_timeline(t);
+  ASSERT_EQ(split.iterations.size(), 2u);
+  const IterationBreakdown& it = split.iterations[0];
+  EXPECT_EQ(it.index, 1);
+  EXPECT_EQ(it.gpu_ops, 16u);
+  EXPECT_EQ(it.launches, 16u);
+  EXPECT_EQ(it.gpu.busy_ns, 149042);
+  EXPECT_EQ(it.gpu.idle.head_ns, 266767);
+  // With the launches known, the gaps between ops are host-bound (the host had not yet launched the next).
+  EXPECT_EQ(it.gpu.idle.host_bound_ns, 8762845);
+  EXPECT_EQ(it.gpu.idle.other_ns, 0);
+  EXPECT_EQ(it.gpu.idle.tail_ns, 109637);
+  EXPECT_EQ(split.iterations[1].launches, 0u);
 }
 
 }  // namespace

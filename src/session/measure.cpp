@@ -6,8 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "ohprof/analysis/breakdown.hpp"
-#include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/base/console.hpp"
 #include "ohprof/harness/checkpoint.hpp"
 #include "ohprof/harness/measurement_loop.hpp"

@@ -37,6 +37,41 @@ bool starts_with_gzip_magic(const char* data, std::size_t size) {
 
 bool has_gzip_suffix(std::string_view path) { return path.size() > 3 && path.substr(path.size() - 3) == ".gz"; }
 
+// The file, read in chunks of kInputChunk bytes: the one reader of it, for plain files and, handed
+// over, for the inflater.
+struct FileChunks {
+  explicit FileChunks(std::FILE* f) : file(f) {}
+  ~FileChunks() {
+    if (file != nullptr) std::fclose(file);
+  }
+  FileChunks(const FileChunks&) = delete;
+  FileChunks& operator=(const FileChunks&) = delete;
+
+  // Reads the next chunk into `data`; false at the end of the file or on a read error (`error` says).
+  bool read() {
+    pos = 0;
+    size = std::fread(data.get(), 1, kInputChunk, file);
+    bytes += size;
+    if (size < kInputChunk) {
+      eof = true;
+      if (std::ferror(file) != 0) {
+        error = fmt::format("read error after {} bytes: {}", bytes, std::strerror(errno));
+        return false;
+      }
+    }
+    return size > 0;
+  }
+  [[nodiscard]] bool exhausted() const { return pos == size; }
+
+  std::FILE* file = nullptr;
+  std::unique_ptr<char[]> data{new char[kInputChunk]};
+  std::size_t size = 0;     // valid bytes in data
+  std::size_t pos = 0;      // the next byte not yet consumed
+  bool eof = false;         // the last read reached the end of the file
+  std::uint64_t bytes = 0;  // read from the file so far
+  std::optional<std::string> error;
+};
+
 // ---- inflating on a second thread -----------------------------------------------------------
 
 // Reads a gzip file and inflates it into a ring of kSlots chunks of kSlotSize bytes. The producer
@@ -54,11 +89,9 @@ class GzipInflater {
     std::uint64_t file_bytes = 0;  // compressed bytes read so far (the producer may be ahead)
   };
 
-  // Takes over `file` and the first bytes already read from it.
-  GzipInflater(std::FILE* file, std::unique_ptr<char[]> in, std::size_t in_size, bool file_eof,
-               std::uint64_t file_bytes)
-      : m_file(file), m_in(std::move(in)), m_in_size(in_size), m_file_eof(file_eof), m_file_bytes(file_bytes),
-        m_shared_file_bytes(file_bytes) {
+  // Takes over the file, with the bytes already read from it.
+  explicit GzipInflater(std::unique_ptr<FileChunks> input)
+      : m_input(std::move(input)), m_shared_file_bytes(m_input->bytes) {
     for (auto& slot : m_slots) slot.reset(new char[kSlotSize]);
   }
 
@@ -70,7 +103,6 @@ class GzipInflater {
     m_slot_freed.notify_one();
     if (m_thread.joinable()) m_thread.join();
     if (m_inflate_ready) inflateEnd(&m_z);
-    if (m_file != nullptr) std::fclose(m_file);
   }
   GzipInflater(const GzipInflater&) = delete;
   GzipInflater& operator=(const GzipInflater&) = delete;
@@ -132,7 +164,7 @@ class GzipInflater {
           m_sizes[slot] = size;
           ++m_head;
         }
-        m_shared_file_bytes = m_file_bytes;
+        m_shared_file_bytes = m_input->bytes;
         if (!more) m_finished = true;  // m_error is final now; the reader reads it after seeing this
       }
       m_slot_filled.notify_one();
@@ -141,11 +173,11 @@ class GzipInflater {
   }
 
   bool next_inline(Chunk& chunk) {
-    chunk.file_bytes = m_file_bytes;
+    chunk.file_bytes = m_input->bytes;
     if (m_finished) return false;
     std::size_t size = 0;
     if (!produce(m_slots[0].get(), size)) m_finished = true;
-    chunk.file_bytes = m_file_bytes;
+    chunk.file_bytes = m_input->bytes;
     chunk.data = m_slots[0].get();
     chunk.size = size;
     return size > 0;
@@ -155,47 +187,37 @@ class GzipInflater {
     if (!m_error) m_error = std::move(message);
   }
 
-  bool read_file_chunk() {
-    m_in_pos = 0;
-    m_in_size = std::fread(m_in.get(), 1, kInputChunk, m_file);
-    m_file_bytes += m_in_size;
-    if (m_in_size < kInputChunk) {
-      m_file_eof = true;
-      if (std::ferror(m_file) != 0) {
-        fail(fmt::format("read error after {} bytes: {}", m_file_bytes, std::strerror(errno)));
-        return false;
-      }
-    }
-    return m_in_size > 0;
-  }
-
   // Inflates into `out` until it holds kSlotSize bytes (true) or the data ends or fails (false;
   // `size` bytes were still produced).
   bool produce(char* out, std::size_t& size) {
+    FileChunks& in = *m_input;
     size = 0;
     while (size < kSlotSize) {
-      if (m_in_pos == m_in_size) {
-        if (m_file_eof) {
+      if (in.exhausted()) {
+        if (in.eof) {
           if (!m_stream_ended) {
             fail(fmt::format("gzip data ends early after {} bytes (the file is truncated; was it still being written?)",
-                             m_file_bytes));
+                             in.bytes));
           }
           return false;
         }
-        if (!read_file_chunk()) continue;  // end of file or error: handled above / by m_error
+        if (!in.read()) {  // end of file (handled above) or an error
+          if (in.error) fail(*in.error);
+          continue;
+        }
       }
       if (m_error) return false;
       if (m_stream_ended) {
         // More bytes after a complete gzip member: another member (gzip allows concatenation),
         // zero padding, or garbage.
-        const unsigned char next = static_cast<unsigned char>(m_in[m_in_pos]);
+        const unsigned char next = static_cast<unsigned char>(in.data[in.pos]);
         if (next == 0) {
-          ++m_in_pos;
+          ++in.pos;
           continue;
         }
         if (next != 0x1f) {
           fail(fmt::format("unexpected data after the end of the gzip stream at byte {}",
-                           m_file_bytes - (m_in_size - m_in_pos)));
+                           in.bytes - (in.size - in.pos)));
           return false;
         }
         if (inflateReset(&m_z) != Z_OK) {
@@ -204,17 +226,17 @@ class GzipInflater {
         }
         m_stream_ended = false;
       }
-      m_z.next_in = reinterpret_cast<Bytef*>(m_in.get() + m_in_pos);
-      m_z.avail_in = static_cast<uInt>(m_in_size - m_in_pos);
+      m_z.next_in = reinterpret_cast<Bytef*>(in.data.get() + in.pos);
+      m_z.avail_in = static_cast<uInt>(in.size - in.pos);
       m_z.next_out = reinterpret_cast<Bytef*>(out + size);
       m_z.avail_out = static_cast<uInt>(kSlotSize - size);
       const int rc = inflate(&m_z, Z_NO_FLUSH);
-      m_in_pos = m_in_size - m_z.avail_in;
+      in.pos = in.size - m_z.avail_in;
       size = kSlotSize - m_z.avail_out;
       if (rc == Z_STREAM_END) {
         m_stream_ended = true;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        fail(fmt::format("corrupt gzip data near byte {} ({})", m_file_bytes - (m_in_size - m_in_pos),
+        fail(fmt::format("corrupt gzip data near byte {} ({})", in.bytes - (in.size - in.pos),
                          m_z.msg != nullptr ? m_z.msg : "zlib error"));
         return false;
       }
@@ -222,16 +244,11 @@ class GzipInflater {
     return true;
   }
 
-  // The producer's state: the file, zlib, the input chunk.
-  std::FILE* m_file = nullptr;
+  // The producer's state: the file and zlib.
+  std::unique_ptr<FileChunks> m_input;
   z_stream m_z{};
   bool m_inflate_ready = false;
-  std::unique_ptr<char[]> m_in;
-  std::size_t m_in_size = 0;
-  std::size_t m_in_pos = 0;
-  bool m_file_eof = false;
   bool m_stream_ended = false;  // the current gzip member is complete
-  std::uint64_t m_file_bytes = 0;
   std::optional<std::string> m_error;
 
   // The ring, shared under m_mutex (m_slots' contents are owned by whoever the indices give them to).
@@ -253,11 +270,10 @@ class GzipInflater {
 // ---- reading ------------------------------------------------------------------------------
 
 GzipInputBuffer::GzipInputBuffer(std::FILE* file, std::string path)
-    : m_file(file), m_path(std::move(path)), m_in(new char[kInputChunk]) {}
+    : m_input(std::make_unique<FileChunks>(file)), m_path(std::move(path)) {}
 
 GzipInputBuffer::~GzipInputBuffer() {
   m_inflater.reset();  // stops and joins the thread before anything it uses goes
-  if (m_file != nullptr) std::fclose(m_file);
 }
 
 bool GzipInputBuffer::inflating_on_a_thread() const { return m_inflater != nullptr && m_inflater->threaded(); }
@@ -272,41 +288,27 @@ Result<std::unique_ptr<GzipInputBuffer>> GzipInputBuffer::open(const std::string
     return make_error(ExitCode::file_not_found, fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   }
   std::unique_ptr<GzipInputBuffer> buffer(new GzipInputBuffer(file, path));
-  buffer->read_file_chunk();
+  FileChunks& in = *buffer->m_input;
+  if (!in.read() && in.error) buffer->fail(*in.error);
+  buffer->m_file_bytes = in.bytes;
   if (buffer->m_error) return *buffer->m_error;
-  buffer->m_compressed = starts_with_gzip_magic(buffer->m_in.get(), buffer->m_in_size);
+  buffer->m_compressed = starts_with_gzip_magic(in.data.get(), in.size);
   if (buffer->m_compressed) {
-    buffer->m_inflater = std::make_unique<GzipInflater>(buffer->m_file, std::move(buffer->m_in), buffer->m_in_size,
-                                                        buffer->m_file_eof, buffer->m_file_bytes);
-    buffer->m_file = nullptr;
-    buffer->m_in_size = buffer->m_in_pos = 0;
+    const bool small = in.eof;
+    buffer->m_inflater = std::make_unique<GzipInflater>(std::move(buffer->m_input));
     if (!buffer->m_inflater->init()) {
       return make_error(ExitCode::internal_error, "zlib could not start decompressing (out of memory?)");
     }
     // A file that fit in the first read is small (at most kInputChunk compressed): inflating it
     // takes well under a millisecond, less than a new thread can take to be scheduled on a busy
     // machine, so it is inflated on the reader's thread.
-    if (!buffer->m_file_eof) buffer->m_inflater->start();
+    if (!small) buffer->m_inflater->start();
   }
   return buffer;
 }
 
 void GzipInputBuffer::fail(std::string message) {
   if (!m_error) m_error = make_error(ExitCode::invalid_trace, fmt::format("'{}': {}", m_path, message));
-}
-
-bool GzipInputBuffer::read_file_chunk() {
-  m_in_pos = 0;
-  m_in_size = std::fread(m_in.get(), 1, kInputChunk, m_file);
-  m_file_bytes += m_in_size;
-  if (m_in_size < kInputChunk) {
-    m_file_eof = true;
-    if (std::ferror(m_file) != 0) {
-      fail(fmt::format("read error after {} bytes: {}", m_file_bytes, std::strerror(errno)));
-      return false;
-    }
-  }
-  return m_in_size > 0;
 }
 
 GzipInputBuffer::int_type GzipInputBuffer::underflow() {
@@ -318,13 +320,20 @@ GzipInputBuffer::int_type GzipInputBuffer::underflow() {
 }
 
 bool GzipInputBuffer::fill_plain() {
-  if (m_in_pos == m_in_size) {
-    if (m_file_eof || !read_file_chunk()) return false;
+  FileChunks& in = *m_input;
+  if (in.exhausted()) {
+    if (in.eof) return false;
+    const bool read = in.read();
+    m_file_bytes = in.bytes;
+    if (!read) {
+      if (in.error) fail(*in.error);
+      return false;
+    }
   }
-  char* begin = m_in.get();
-  setg(begin, begin + m_in_pos, begin + m_in_size);
-  m_delivered += m_in_size - m_in_pos;
-  m_in_pos = m_in_size;
+  char* begin = in.data.get();
+  setg(begin, begin + in.pos, begin + in.size);
+  m_delivered += in.size - in.pos;
+  in.pos = in.size;
   return true;
 }
 

@@ -51,17 +51,12 @@ class GzipInputBuffer : public std::streambuf {
   GzipInputBuffer(std::FILE* file, std::string path);
   bool fill_plain();
   bool fill_inflated();
-  bool read_file_chunk();
   void fail(std::string message);
 
-  std::FILE* m_file = nullptr;
+  std::unique_ptr<struct FileChunks> m_input;      // plain files: the file, read in chunks
   std::string m_path;
   bool m_compressed = false;
-  bool m_file_eof = false;
   std::unique_ptr<class GzipInflater> m_inflater;  // compressed files: owns the file from open() on
-  std::unique_ptr<char[]> m_in;   // plain files: bytes from the file, handed to the reader
-  std::size_t m_in_size = 0;      // valid bytes in m_in from m_in_pos
-  std::size_t m_in_pos = 0;
   std::uint64_t m_file_bytes = 0;
   std::uint64_t m_delivered = 0;
   std::optional<Error> m_error;

@@ -4,6 +4,7 @@
 #include "ohprof/analysis/window_split.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -11,7 +12,6 @@
 #include <unordered_map>
 #include <utility>
 
-#include <fmt/format.h>
 
 namespace ohprof {
 
@@ -28,18 +28,26 @@ struct ByStart {
 
 const char* to_string(SplitSegmentKind kind) {
   switch (kind) {
-    case SplitSegmentKind::head: return "head";
     case SplitSegmentKind::busy: return "busy";
-    case SplitSegmentKind::host_bound: return "host-bound gap";
-    case SplitSegmentKind::other: return "other gap";
-    case SplitSegmentKind::tail: return "tail";
+    case SplitSegmentKind::device_wait: return "device-wait";
+    case SplitSegmentKind::host_bound: return "host-bound";
   }
   return "unknown";
 }
 
+namespace {
+
+// docs/metrics.md, "Blocking launch calls": a copy whose name says it is not asynchronous.
+bool synchronous_copy(const LaunchCall& launch) {
+  return launch.kind == LaunchKind::memcpy && launch.name.find("Async") == std::string::npos;
+}
+
+}  // namespace
+
 WindowAttribution::WindowAttribution(const Timeline& timeline) {
   counters.ops_total = timeline.ops.size();
   counters.launches_total = timeline.launches.size();
+  constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
   // Windows with end >= start, sorted by (start, position in the timeline).
   for (const auto& window : timeline.iterations) {
@@ -55,28 +63,22 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
   std::unordered_map<std::int64_t, std::size_t> window_by_index;  // emplace keeps the first in start order
   window_by_index.reserve(window_count);
   for (std::size_t w = 0; w < window_count; ++w) window_by_index.emplace(windows[w].index, w);
-  // The window with the greatest start <= t, if t < its end (windows are half-open [start, end)).
-  const auto by_time = [&](std::int64_t t) -> std::size_t {
-    auto it = std::upper_bound(windows.begin(), windows.end(), t,
-                               [](std::int64_t value, const IterationWindow& w) { return value < w.start_ns; });
-    if (it == windows.begin()) return kNoIndex;
-    --it;
-    return t < it->end_ns ? static_cast<std::size_t>(it - windows.begin()) : kNoIndex;
-  };
 
   // Launch calls: their window, and the canonical call per correlation (earliest start, then first).
   launch_window.assign(timeline.launches.size(), kNoIndex);
   window_launches.resize(window_count);
   std::unordered_map<std::uint64_t, std::size_t> launch_by_correlation;
   launch_by_correlation.reserve(timeline.launches.size());
+  std::uint64_t lowest_launch_correlation = std::numeric_limits<std::uint64_t>::max();
   for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
     const LaunchCall& launch = timeline.launches[l];
+    lowest_launch_correlation = std::min(lowest_launch_correlation, launch.correlation);
     std::size_t pos = kNoIndex;
     if (launch.iteration) {
       const auto found = window_by_index.find(*launch.iteration);
       if (found != window_by_index.end()) pos = found->second;
     } else {
-      pos = by_time(launch.start_ns);
+      pos = window_at(launch.start_ns);
     }
     launch_window[l] = pos;
     if (pos == kNoIndex) {
@@ -91,10 +93,18 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
     }
   }
 
-  // Device ops: drop untimed ones, attribute the rest to a window (their launch call's, else by time).
+  // The recording's start: the earliest record of any kind.
+  std::int64_t recording_start = kNever;
+  for (const auto& op : timeline.ops) {
+    if ((op.start_ns != 0 || op.end_ns != 0) && op.end_ns >= op.start_ns) recording_start = std::min(recording_start, op.start_ns);
+  }
+  for (const auto& call : timeline.launches) recording_start = std::min(recording_start, call.start_ns);
+  for (const auto& call : timeline.syncs) recording_start = std::min(recording_start, call.start_ns);
+  for (const auto& call : timeline.api_calls) recording_start = std::min(recording_start, call.start_ns);
+
+  // Device ops: drop untimed ones; join the rest to their launch call and own window.
   ops.reserve(timeline.ops.size());
-  std::vector<std::size_t> op_window;  // per entry of `ops`
-  op_window.reserve(timeline.ops.size());
+  launch_first_op_ns.assign(timeline.launches.size(), kNever);
   std::vector<std::size_t> window_op_counts(window_count, 0);
   for (std::size_t i = 0; i < timeline.ops.size(); ++i) {
     const DeviceOp& op = timeline.ops[i];
@@ -106,52 +116,134 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
       ++counters.ops_invalid_interval;
       continue;
     }
-    AttributedOp entry{op.start_ns, op.end_ns, StreamKey{op.device, op.stream}, std::nullopt, kNoIndex, i};
-    std::size_t pos = kNoIndex;
+    AttributedOp entry;
+    entry.start_ns = op.start_ns;
+    entry.end_ns = op.end_ns;
+    entry.pending_ns = op.start_ns;
+    entry.stream = StreamKey{op.device, op.stream};
+    entry.source = i;
     const auto found = launch_by_correlation.find(op.correlation);
     if (found != launch_by_correlation.end()) {
+      const LaunchCall& launch = timeline.launches[found->second];
       entry.launch = found->second;
-      entry.launch_start_ns = timeline.launches[found->second].start_ns;
-      pos = launch_window[found->second];
+      entry.pending_ns = std::min(launch.end_ns, op.start_ns);
+      entry.window = launch_window[found->second];
+      launch_first_op_ns[found->second] = std::min(launch_first_op_ns[found->second], op.start_ns);
     } else {
       if (timeline.ops_have_launches) ++counters.ops_without_launch;
-      pos = by_time(op.start_ns);
+      // Launched before the recording began: correlations count up in launch order.
+      if (op.correlation > 0 && op.correlation < lowest_launch_correlation && !timeline.launches.empty()) {
+        entry.pending_ns = std::min(recording_start, op.start_ns);
+      }
+      entry.window = window_at(op.start_ns);
     }
-    if (pos == kNoIndex) {
+    if (entry.window == kNoIndex) {
       ++counters.ops_outside_iterations;
-      continue;
+    } else {
+      ++window_op_counts[entry.window];
     }
-    ++window_op_counts[pos];
     ops.push_back(entry);
-    op_window.push_back(pos);
   }
 
-  for (const AttributedOp& op : ops) streams.push_back(op.stream);
+  launch_blocking.assign(timeline.launches.size(), false);
+  for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
+    const LaunchCall& launch = timeline.launches[l];
+    const bool copy_or_fill = launch.kind == LaunchKind::memcpy || launch.kind == LaunchKind::memset;
+    launch_blocking[l] = synchronous_copy(launch) || (copy_or_fill && launch.end_ns > launch_first_op_ns[l]);
+  }
+
+  // Which windows each op was pending in and ran in. prefix_end[w]: the latest end of windows 0..w, so
+  // the walk down from the last window starting before the op's end stops at the first that cannot
+  // overlap it.
+  std::vector<std::int64_t> prefix_end(window_count);
+  for (std::size_t w = 0; w < window_count; ++w) {
+    prefix_end[w] = w == 0 ? windows[w].end_ns : std::max(prefix_end[w - 1], windows[w].end_ns);
+  }
+  ran_in_window.assign(window_count, 0);
+  std::vector<bool> listed(ops.size(), false);
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    const AttributedOp& op = ops[k];
+    listed[k] = op.window != kNoIndex;
+    if (op.end_ns <= op.pending_ns) continue;
+    auto it = std::lower_bound(windows.begin(), windows.end(), op.end_ns,
+                               [](const IterationWindow& w, std::int64_t value) { return w.start_ns < value; });
+    for (auto w = static_cast<std::ptrdiff_t>(it - windows.begin()) - 1; w >= 0; --w) {
+      const auto pos = static_cast<std::size_t>(w);
+      if (prefix_end[pos] <= op.pending_ns) break;
+      const IterationWindow& window = windows[pos];
+      if (window.end_ns <= op.pending_ns) continue;
+      listed[k] = true;  // pending in the window
+      if (op.start_ns < window.end_ns && window.start_ns < op.end_ns && op.start_ns < op.end_ns) ++ran_in_window[pos];
+    }
+  }
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    if (listed[k]) streams.push_back(ops[k].stream);
+  }
   std::sort(streams.begin(), streams.end());
   streams.erase(std::unique(streams.begin(), streams.end()), streams.end());
+  const std::size_t stream_count = streams.size();
+  for (AttributedOp& op : ops) {
+    const auto at = std::lower_bound(streams.begin(), streams.end(), op.stream);
+    op.stream_index = at != streams.end() && *at == op.stream ? static_cast<std::size_t>(at - streams.begin()) : kNoIndex;
+  }
 
-  // Group by window (counting sort), then sort each group by (start, end).
+  // The sweep's events. Ops on no listed stream are never pending inside a window: they change nothing there.
+  using Kind = SweepEvent::Kind;
+  const auto add = [&](std::int64_t start, std::int64_t end, Kind kind, std::size_t stream = 0) {
+    if (end <= start) return;
+    events.push_back(SweepEvent{start, kind, +1, static_cast<std::uint32_t>(stream)});
+    events.push_back(SweepEvent{end, kind, -1, static_cast<std::uint32_t>(stream)});
+  };
+  for (const AttributedOp& op : ops) {
+    if (op.stream_index == kNoIndex) continue;
+    add(op.pending_ns, op.end_ns, Kind::pending, op.stream_index);
+    add(op.start_ns, op.end_ns, Kind::running, op.stream_index);
+  }
+  std::vector<std::int64_t> launching_threads;
+  for (const auto& call : timeline.launches) launching_threads.push_back(call.thread_id);
+  std::sort(launching_threads.begin(), launching_threads.end());
+  launching_threads.erase(std::unique(launching_threads.begin(), launching_threads.end()), launching_threads.end());
+  const auto launching = [&](std::int64_t thread) {
+    return std::binary_search(launching_threads.begin(), launching_threads.end(), thread);
+  };
+  for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
+    const LaunchCall& call = timeline.launches[l];
+    add(call.start_ns, call.end_ns, launch_blocking[l] ? Kind::blocking : Kind::launch);
+  }
+  for (const auto& call : timeline.syncs) {
+    if (call.harness) continue;
+    add(call.start_ns, call.end_ns, launching(call.thread_id) ? Kind::blocking : Kind::blocking_elsewhere);
+  }
+  for (const auto& call : timeline.api_calls) {
+    add(call.start_ns, call.end_ns, launching(call.thread_id) ? Kind::api : Kind::api_elsewhere);
+  }
+  for (const auto& window : windows) {
+    events.push_back(SweepEvent{window.start_ns, Kind::window, 0, 0});
+    events.push_back(SweepEvent{window.end_ns, Kind::window, 0, 0});
+  }
+  std::sort(events.begin(), events.end(), [](const SweepEvent& x, const SweepEvent& y) { return x.t < y.t; });
+
+  // Own ops grouped by window (counting sort), then each group sorted by (start, end).
   m_window_begin.assign(window_count + 1, 0);
   for (std::size_t w = 0; w < window_count; ++w) m_window_begin[w + 1] = m_window_begin[w] + window_op_counts[w];
-  m_by_window.resize(ops.size());
+  m_by_window.resize(m_window_begin[window_count]);
   {
     std::vector<std::size_t> fill(m_window_begin.begin(), m_window_begin.end() - 1);
-    for (std::size_t t = 0; t < ops.size(); ++t) m_by_window[fill[op_window[t]]++] = &ops[t];
+    for (const AttributedOp& op : ops) {
+      if (op.window != kNoIndex) m_by_window[fill[op.window]++] = &op;
+    }
   }
   for (std::size_t w = 0; w < window_count; ++w) {
     std::sort(m_by_window.begin() + static_cast<std::ptrdiff_t>(m_window_begin[w]),
               m_by_window.begin() + static_cast<std::ptrdiff_t>(m_window_begin[w + 1]), ByStart{});
   }
 
-  // Group by (window, stream): a stable counting sort of the sorted groups keeps each one sorted.
-  const std::size_t stream_count = streams.size();
+  // Grouped by (window, stream): a stable counting sort of the sorted groups keeps each one sorted.
   std::vector<std::size_t> group(m_by_window.size());
   m_stream_begin.assign(window_count * stream_count + 1, 0);
   for (std::size_t w = 0; w < window_count; ++w) {
     for (std::size_t k = m_window_begin[w]; k < m_window_begin[w + 1]; ++k) {
-      const auto s = static_cast<std::size_t>(std::lower_bound(streams.begin(), streams.end(), m_by_window[k]->stream) -
-                                              streams.begin());
-      group[k] = w * stream_count + s;
+      group[k] = w * stream_count + m_by_window[k]->stream_index;
       ++m_stream_begin[group[k] + 1];
     }
   }
@@ -163,20 +255,49 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
   }
 }
 
-std::span<const AttributedOp* const> WindowAttribution::ops_of(std::size_t window) const {
+std::size_t WindowAttribution::window_at(std::int64_t t) const {
+  auto it = std::upper_bound(windows.begin(), windows.end(), t,
+                             [](std::int64_t value, const IterationWindow& w) { return value < w.start_ns; });
+  if (it == windows.begin()) return kNoIndex;
+  --it;
+  return t < it->end_ns ? static_cast<std::size_t>(it - windows.begin()) : kNoIndex;
+}
+
+std::span<const AttributedOp* const> WindowAttribution::own_ops(std::size_t window) const {
   return {m_by_window.data() + m_window_begin[window], m_window_begin[window + 1] - m_window_begin[window]};
 }
 
-std::span<const AttributedOp* const> WindowAttribution::ops_of(std::size_t window, std::size_t stream) const {
+std::span<const AttributedOp* const> WindowAttribution::own_ops(std::size_t window, std::size_t stream) const {
   const std::size_t g = window * streams.size() + stream;
   return {m_by_stream.data() + m_stream_begin[g], m_stream_begin[g + 1] - m_stream_begin[g]};
 }
 
-std::vector<SplitSegment> tile_window(std::span<const AttributedOp* const> ops, std::int64_t window_start,
-                                      std::int64_t window_end) {
-  std::vector<SplitSegment> segments;
-  tile_window(ops, window_start, window_end, [&](const SplitSegment& segment) { segments.push_back(segment); });
-  return segments;
+namespace {
+
+void extend(SplitTrack& track, SplitSegmentKind kind, std::int64_t start, std::int64_t end) {
+  if (!track.segments.empty() && track.segments.back().kind == kind && track.segments.back().end_ns == start) {
+    track.segments.back().end_ns = end;
+  } else {
+    track.segments.push_back(SplitSegment{kind, start, end});
+  }
+}
+
+}  // namespace
+
+std::vector<WindowTracks> window_tracks(const WindowAttribution& attribution) {
+  std::vector<WindowTracks> result(attribution.windows.size());
+  for (WindowTracks& tracks : result) {
+    for (const StreamKey& key : attribution.streams) tracks.streams.push_back(SplitTrack{key, {}});
+  }
+  sweep_windows(attribution, [&](std::size_t w, std::int64_t start, std::int64_t end, const SweepState& state) {
+    WindowTracks& tracks = result[w];
+    extend(tracks.gpu, state.device(), start, end);
+    if (tracks.queue.empty() || tracks.queue.back().depth != state.pending) {
+      tracks.queue.push_back(QueueSample{start, state.pending});
+    }
+    for (std::size_t s = 0; s < tracks.streams.size(); ++s) extend(tracks.streams[s], state.stream_device(s), start, end);
+  });
+  return result;
 }
 
 namespace {
@@ -212,46 +333,63 @@ std::int64_t union_length(const Items& items, Interval interval,
   return total;
 }
 
-// Busy/idle split of `ops` (sorted by (start, end)) in the window: the sums of its segments.
-BusySplit split_window(std::span<const AttributedOp* const> ops, std::int64_t window_start, std::int64_t window_end) {
-  BusySplit split;
-  split.ops = ops.size();
-  tile_window(ops, window_start, window_end, [&](const SplitSegment& segment) {
-    const std::int64_t length = segment.end_ns - segment.start_ns;
-    switch (segment.kind) {
-      case SplitSegmentKind::head: split.idle.head_ns += length; break;
-      case SplitSegmentKind::busy: split.busy_ns += length; break;
-      case SplitSegmentKind::host_bound: split.idle.host_bound_ns += length; break;
-      case SplitSegmentKind::other: split.idle.other_ns += length; break;
-      case SplitSegmentKind::tail: split.idle.tail_ns += length; break;
-    }
-  });
-  split.idle_ns = (window_end - window_start) - split.busy_ns;
-  split.spill_ns =
-      union_length(ops, [](const AttributedOp* op) { return std::pair{op->start_ns, op->end_ns}; }) - split.busy_ns;
-  return split;
+// The own-work diagnostics of a window's own ops (sorted by (start, end)).
+void own_work(DeviceSplit& split, std::span<const AttributedOp* const> own, std::int64_t lo, std::int64_t hi) {
+  const auto interval = [](const AttributedOp* op) { return std::pair{op->start_ns, op->end_ns}; };
+  split.own_ops = own.size();
+  split.own_busy_ns = union_length(own, interval, lo, hi);
+  split.carried_out_ns = union_length(own, interval) - split.own_busy_ns;
 }
 
-BusySplitSummary summarize_splits(const std::vector<const BusySplit*>& splits) {
-  std::vector<std::int64_t> busy, idle, head, host_bound, other, tail, spill;
-  for (const BusySplit* s : splits) {
+// One stretch of the sweep added to a split.
+void add_stretch(DeviceSplit& split, SplitSegmentKind kind, std::int64_t length, std::int64_t pending) {
+  switch (kind) {
+    case SplitSegmentKind::busy: split.busy_ns += length; break;
+    case SplitSegmentKind::device_wait: split.device_wait_ns += length; break;
+    case SplitSegmentKind::host_bound: split.host_bound_ns += length; break;
+  }
+  split.queue_ns += pending * length;
+  split.queue_max = std::max(split.queue_max, pending);
+}
+
+double queue_mean(const DeviceSplit& split, std::int64_t wall) {
+  return wall > 0 ? static_cast<double>(split.queue_ns) / static_cast<double>(wall) : 0.0;
+}
+
+DeviceSplitSummary summarize_splits(const std::vector<const DeviceSplit*>& splits, const std::vector<std::int64_t>& walls) {
+  std::vector<std::int64_t> busy, idle, host_bound, device_wait, own_busy, carried_out;
+  std::vector<double> mean, max;
+  for (std::size_t k = 0; k < splits.size(); ++k) {
+    const DeviceSplit* s = splits[k];
     busy.push_back(s->busy_ns);
     idle.push_back(s->idle_ns);
-    head.push_back(s->idle.head_ns);
-    host_bound.push_back(s->idle.host_bound_ns);
-    other.push_back(s->idle.other_ns);
-    tail.push_back(s->idle.tail_ns);
-    spill.push_back(s->spill_ns);
+    host_bound.push_back(s->host_bound_ns);
+    device_wait.push_back(s->device_wait_ns);
+    own_busy.push_back(s->own_busy_ns);
+    carried_out.push_back(s->carried_out_ns);
+    mean.push_back(queue_mean(*s, walls[k]));
+    max.push_back(static_cast<double>(s->queue_max));
   }
-  BusySplitSummary summary;
+  DeviceSplitSummary summary;
   summary.busy_ns = summarize_ns(busy);
   summary.idle_ns = summarize_ns(idle);
-  summary.head_ns = summarize_ns(head);
   summary.host_bound_ns = summarize_ns(host_bound);
-  summary.other_ns = summarize_ns(other);
-  summary.tail_ns = summarize_ns(tail);
-  summary.spill_ns = summarize_ns(spill);
+  summary.device_wait_ns = summarize_ns(device_wait);
+  summary.queue_mean = summarize(mean);
+  summary.queue_max = summarize(max);
+  summary.own_busy_ns = summarize_ns(own_busy);
+  summary.carried_out_ns = summarize_ns(carried_out);
   return summary;
+}
+
+void add_totals(DeviceSplitTotals& totals, const DeviceSplit& split) {
+  totals.busy_ns += split.busy_ns;
+  totals.host_bound_ns += split.host_bound_ns;
+  totals.device_wait_ns += split.device_wait_ns;
+  totals.queue_ns += split.queue_ns;
+  totals.queue_max = std::max(totals.queue_max, split.queue_max);
+  totals.own_busy_ns += split.own_busy_ns;
+  totals.carried_out_ns += split.carried_out_ns;
 }
 
 SampleSummary summarize_counts(const std::vector<std::size_t>& counts) {
@@ -261,26 +399,58 @@ SampleSummary summarize_counts(const std::vector<std::size_t>& counts) {
 
 BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& iterations) {
   BreakdownSummary summary;
-  std::vector<std::int64_t> wall, dispatch, launch_api, framework, delays;
+  BreakdownTotals& totals = summary.totals;
+  std::vector<std::int64_t> wall, dispatch, launch_api, exposed, hidden, blocking, other_api, delays;
+  std::vector<std::int64_t> host_blocking, host_launch, host_other, host_framework;
   std::vector<std::size_t> launches, graph_launches, gpu_ops;
-  std::vector<const BusySplit*> gpu;
+  std::vector<const DeviceSplit*> gpu;
   for (const auto& it : iterations) {
     wall.push_back(it.wall_ns);
     gpu.push_back(&it.gpu);
     if (it.dispatch_ns) dispatch.push_back(*it.dispatch_ns);
     launch_api.push_back(it.launch_api_ns);
-    if (it.framework_ns) framework.push_back(*it.framework_ns);
+    exposed.push_back(it.launch_exposed_ns);
+    hidden.push_back(it.launch_hidden_ns);
+    blocking.push_back(it.blocking_ns);
+    other_api.push_back(it.other_api_ns);
+    host_blocking.push_back(it.host_states.blocking_ns);
+    host_launch.push_back(it.host_states.launch_ns);
+    host_other.push_back(it.host_states.other_api_ns);
+    host_framework.push_back(it.host_states.framework_ns);
     launches.push_back(it.launches);
     graph_launches.push_back(it.graph_launches);
     gpu_ops.push_back(it.gpu_ops);
     delays.insert(delays.end(), it.queue_delays_ns.begin(), it.queue_delays_ns.end());
     summary.queue_delays_clipped += it.queue_delays_clipped;
+
+    ++totals.iterations;
+    totals.wall_ns += it.wall_ns;
+    add_totals(totals.gpu, it.gpu);
+    totals.host_states.blocking_ns += it.host_states.blocking_ns;
+    totals.host_states.launch_ns += it.host_states.launch_ns;
+    totals.host_states.other_api_ns += it.host_states.other_api_ns;
+    totals.host_states.framework_ns += it.host_states.framework_ns;
+    totals.launch_api_ns += it.launch_api_ns;
+    totals.launch_exposed_ns += it.launch_exposed_ns;
+    totals.launch_hidden_ns += it.launch_hidden_ns;
+    totals.blocking_ns += it.blocking_ns;
+    totals.blocking_calls += it.blocking_calls;
+    totals.other_api_ns += it.other_api_ns;
+    totals.dispatch_ns += it.dispatch_ns.value_or(0);
+    if (it.gpu.queue_max >= kFullLaunchQueue) ++totals.full_queue_iterations;
   }
   summary.wall_ns = summarize_ns(wall);
-  summary.gpu = summarize_splits(gpu);
-  summary.dispatch_ns = summarize_ns(dispatch);
+  summary.gpu = summarize_splits(gpu, wall);
+  summary.host_blocking_ns = summarize_ns(host_blocking);
+  summary.host_launch_ns = summarize_ns(host_launch);
+  summary.host_other_api_ns = summarize_ns(host_other);
+  summary.host_framework_ns = summarize_ns(host_framework);
   summary.launch_api_ns = summarize_ns(launch_api);
-  summary.framework_ns = summarize_ns(framework);
+  summary.launch_exposed_ns = summarize_ns(exposed);
+  summary.launch_hidden_ns = summarize_ns(hidden);
+  summary.blocking_ns = summarize_ns(blocking);
+  summary.other_api_ns = summarize_ns(other_api);
+  summary.dispatch_ns = summarize_ns(dispatch);
   summary.launches = summarize_counts(launches);
   summary.graph_launches = summarize_counts(graph_launches);
   summary.gpu_ops = summarize_counts(gpu_ops);
@@ -288,10 +458,16 @@ BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& ite
   if (!iterations.empty()) {
     const auto& streams = iterations.front().streams;
     for (std::size_t s = 0; s < streams.size(); ++s) {
-      std::vector<const BusySplit*> per_stream;
+      std::vector<const DeviceSplit*> per_stream;
       per_stream.reserve(iterations.size());
-      for (const auto& it : iterations) per_stream.push_back(&it.streams[s].split);
-      summary.streams.push_back(StreamSummary{streams[s].key, summarize_splits(per_stream)});
+      StreamSummary stream{streams[s].key, {}, {}, 0};
+      for (const auto& it : iterations) {
+        per_stream.push_back(&it.streams[s].split);
+        add_totals(stream.totals, it.streams[s].split);
+        stream.waited_ns += it.streams[s].waited_ns;
+      }
+      stream.split = summarize_splits(per_stream, wall);
+      summary.streams.push_back(std::move(stream));
     }
   }
   return summary;
@@ -308,68 +484,97 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
   result.analysis_counters = attribution.counters;
   const auto& windows = attribution.windows;
   const std::size_t window_count = windows.size();
+  const std::size_t stream_count = attribution.streams.size();
 
-  // Per launch call: the start of its first timed op (ops only join launch calls of a window).
-  std::vector<std::int64_t> first_op_start(timeline.launches.size(), std::numeric_limits<std::int64_t>::max());
-  for (const AttributedOp& op : attribution.ops) {
-    if (op.launch != kNoIndex) first_op_start[op.launch] = std::min(first_op_start[op.launch], op.start_ns);
-  }
-
-  result.iterations.reserve(window_count);
+  result.iterations.resize(window_count);
   for (std::size_t w = 0; w < window_count; ++w) {
     const IterationWindow& window = windows[w];
-    IterationBreakdown it;
+    IterationBreakdown& it = result.iterations[w];
     it.index = window.index;
     it.start_ns = window.start_ns;
     it.end_ns = window.end_ns;
     it.wall_ns = window.end_ns - window.start_ns;
-
-    const auto ops = attribution.ops_of(w);
-    it.gpu = split_window(ops, window.start_ns, window.end_ns);
-    it.gpu_ops = ops.size();
-    it.streams.reserve(attribution.streams.size());
-    for (std::size_t s = 0; s < attribution.streams.size(); ++s) {
-      it.streams.push_back(
-          StreamSplit{attribution.streams[s], split_window(attribution.ops_of(w, s), window.start_ns, window.end_ns)});
+    it.gpu.ops = attribution.ran_in_window[w];
+    own_work(it.gpu, attribution.own_ops(w), window.start_ns, window.end_ns);
+    it.gpu_ops = it.gpu.own_ops;
+    it.streams.reserve(stream_count);
+    for (std::size_t s = 0; s < stream_count; ++s) {
+      StreamSplit stream{attribution.streams[s], {}, 0};
+      own_work(stream.split, attribution.own_ops(w, s), window.start_ns, window.end_ns);
+      it.streams.push_back(stream);
     }
-
-    // Host side.
-    const auto& launches = attribution.window_launches[w];
-    it.launches = launches.size();
-    if (!launches.empty()) {
-      std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
-      std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
-      intervals.reserve(launches.size());
-      for (std::size_t l : launches) {
-        const LaunchCall& launch = timeline.launches[l];
-        if (launch.kind == LaunchKind::graph) ++it.graph_launches;
-        last_end = std::max(last_end, launch.end_ns);
-        intervals.emplace_back(launch.start_ns, launch.end_ns);
-        if (first_op_start[l] != std::numeric_limits<std::int64_t>::max()) {
-          const std::int64_t delay = first_op_start[l] - launch.end_ns;
-          if (delay < 0) ++it.queue_delays_clipped;
-          it.queue_delays_ns.push_back(std::max<std::int64_t>(delay, 0));
-        }
-      }
-      const std::int64_t dispatch_end = std::clamp(last_end, window.start_ns, window.end_ns);
-      it.dispatch_ns = dispatch_end - window.start_ns;
-      std::sort(intervals.begin(), intervals.end());
-      it.launch_api_ns = union_length(
-          intervals, [](const std::pair<std::int64_t, std::int64_t>& i) { return i; }, window.start_ns, window.end_ns);
-      it.framework_ns = *it.dispatch_ns - it.launch_api_ns;
-    } else if (!timeline.ops_have_launches) {
-      // CPU runs: the host runs the kernels itself; dispatch is the rest of the wall time (all of it
-      // framework: there is no launch API), and queue delays do not exist.
-      it.dispatch_ns = it.gpu.idle_ns;
-      it.launch_api_ns = 0;
-      it.framework_ns = it.gpu.idle_ns;
+  }
+  // Ops that ran in each window, per stream.
+  for (const AttributedOp& op : attribution.ops) {
+    if (op.stream_index == kNoIndex || op.end_ns <= op.start_ns) continue;
+    for (std::size_t w = attribution.window_at(op.start_ns) == kNoIndex ? 0 : attribution.window_at(op.start_ns);
+         w < window_count && windows[w].start_ns < op.end_ns; ++w) {
+      if (op.start_ns < windows[w].end_ns && windows[w].start_ns < op.end_ns) ++result.iterations[w].streams[op.stream_index].split.ops;
     }
-    result.iterations.push_back(std::move(it));
   }
 
-  // Per-kernel table over the ops attributed to iterations (names viewed, not copied, per op).
+  // The device timeline and the host, stretch by stretch.
+  sweep_windows(attribution, [&](std::size_t w, std::int64_t start, std::int64_t end, const SweepState& state) {
+    IterationBreakdown& it = result.iterations[w];
+    const std::int64_t length = end - start;
+    const SplitSegmentKind device = state.device();
+    add_stretch(it.gpu, device, length, state.pending);
+    if (device == SplitSegmentKind::host_bound) {
+      switch (state.host()) {
+        case HostState::blocking: it.host_states.blocking_ns += length; break;
+        case HostState::launch: it.host_states.launch_ns += length; break;
+        case HostState::other_api: it.host_states.other_api_ns += length; break;
+        case HostState::framework: it.host_states.framework_ns += length; break;
+      }
+    }
+    for (std::size_t s = 0; s < stream_count; ++s) {
+      StreamSplit& stream = it.streams[s];
+      add_stretch(stream.split, state.stream_device(s), length, state.stream_pending[s]);
+      if (device == SplitSegmentKind::device_wait && state.stream_pending[s] > 0) stream.waited_ns += length;
+    }
+    if (state.launch > 0) {
+      it.launch_api_ns += length;
+      if (state.pending == 0) it.launch_exposed_ns += length;
+    }
+    if (state.blocking + state.blocking_elsewhere > 0) it.blocking_ns += length;
+    if (state.api + state.api_elsewhere > 0) it.other_api_ns += length;
+  });
+
+  for (std::size_t w = 0; w < window_count; ++w) {
+    IterationBreakdown& it = result.iterations[w];
+    it.gpu.idle_ns = it.wall_ns - it.gpu.busy_ns;
+    for (StreamSplit& stream : it.streams) stream.split.idle_ns = it.wall_ns - stream.split.busy_ns;
+    it.launch_hidden_ns = it.launch_api_ns - it.launch_exposed_ns;
+    if (!timeline.ops_have_launches) it.dispatch_ns = it.gpu.idle_ns;
+
+    const auto& launches = attribution.window_launches[w];
+    it.launches = launches.size();
+    for (std::size_t l : launches) {
+      const LaunchCall& launch = timeline.launches[l];
+      if (launch.kind == LaunchKind::graph) ++it.graph_launches;
+      if (attribution.launch_first_op_ns[l] != std::numeric_limits<std::int64_t>::max()) {
+        const std::int64_t delay = attribution.launch_first_op_ns[l] - launch.end_ns;
+        if (delay < 0) ++it.queue_delays_clipped;
+        it.queue_delays_ns.push_back(std::max<std::int64_t>(delay, 0));
+      }
+    }
+  }
+  // Blocking calls, by the window their start lies in.
+  for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
+    if (!attribution.launch_blocking[l]) continue;
+    if (const std::size_t w = attribution.window_at(timeline.launches[l].start_ns); w != kNoIndex) {
+      ++result.iterations[w].blocking_calls;
+    }
+  }
+  for (const SyncCall& call : timeline.syncs) {
+    if (call.harness) continue;
+    if (const std::size_t w = attribution.window_at(call.start_ns); w != kNoIndex) ++result.iterations[w].blocking_calls;
+  }
+
+  // Per-kernel table over the ops launched by the iterations (names viewed, not copied, per op).
   std::unordered_map<std::string_view, std::size_t> kernel_rows[3];  // per DeviceOpKind
   for (const AttributedOp& attributed : attribution.ops) {
+    if (attributed.window == kNoIndex) continue;
     const DeviceOp& op = timeline.ops[attributed.source];
     auto& rows = kernel_rows[static_cast<std::size_t>(op.kind) % 3];
     const auto [row, inserted] = rows.emplace(std::string_view(op.name), result.kernels.size());
@@ -395,69 +600,91 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
 
   result.summary = summarize_iterations(result.iterations);
   result.summary.cpu_kernels = !timeline.ops_have_launches;
-  result.verdict = decide_verdict(result.summary);
+  const std::size_t timed = attribution.ops.size();
+  const bool no_launches = timeline.ops_have_launches && timed > 0 && attribution.counters.ops_without_launch == timed;
+  result.verdict = decide_verdict(result.summary, VerdictContext{no_launches, timeline.whole_recording_window});
   return result;
 }
 
-PathVerdict decide_verdict(const BreakdownSummary& summary) {
+PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext& context) {
   PathVerdict out;
-  if (summary.wall_ns.count == 0) {
-    out.suggestion = "no iterations were analysed";
-    return out;
-  }
-  const BusySplitSummary& gpu = summary.gpu;
-  if (gpu.busy_ns.max <= 0) {
-    out.suggestion = "no device work was recorded inside the iterations";
-    return out;
-  }
-  const double busy = gpu.busy_ns.median;
-  const double host_bound = gpu.host_bound_ns.median;
-  const bool dispatch_rule = summary.dispatch_ns.count > 0 && summary.dispatch_ns.median >= busy;
-  const bool host_bound_rule = host_bound > 0 && host_bound >= busy && host_bound >= gpu.head_ns.median &&
-                               host_bound >= gpu.other_ns.median && host_bound >= gpu.tail_ns.median;
-  const double wall = summary.wall_ns.median;
-  const double busy_percent = wall > 0 ? 100.0 * busy / wall : 0.0;
-  if (dispatch_rule || host_bound_rule) {
-    out.verdict = Verdict::overhead_bound;
-    out.rule = dispatch_rule ? VerdictRule::dispatch_exceeds_busy : VerdictRule::host_bound_largest;
-    if (summary.cpu_kernels) {
-      out.suggestion = fmt::format(
-          "CPU kernels busy {:.1f}% of wall; the rest is host work around them (Python wrapper, guards, "
-          "allocation, operator dispatch): AOTInductor's C++ wrapper (or compile:cpp-wrapper) removes most of "
-          "it; a larger batch amortizes it",
-          busy_percent);
-    } else if (summary.graph_launches.median > 0) {
-      out.suggestion = fmt::format(
-          "GPU busy {:.1f}% of wall even with CUDA graphs: a larger batch amortizes the per-call host "
-          "overhead; AOTInductor removes the Python-side guards and wrappers",
-          busy_percent);
-    } else if (summary.launches.median <= 1) {
-      out.suggestion = fmt::format(
-          "GPU busy {:.1f}% of wall with {:g} launch per iteration, so the host time is framework overhead "
-          "around it: AOTInductor removes the Python-side guards and wrappers; a larger batch amortizes it",
-          busy_percent, summary.launches.median);
-    } else {
-      out.suggestion = fmt::format(
-          "GPU busy {:.1f}% of wall, {:g} launches per iteration: CUDA graphs (torch.compile "
-          "mode=\"reduce-overhead\") replay them in one launch; AOTInductor removes Python dispatch; a larger "
-          "batch amortizes the overhead",
-          busy_percent, summary.launches.median);
+  const BreakdownTotals& totals = summary.totals;
+  out.cpu_kernels = summary.cpu_kernels;
+  const auto share = [&](std::int64_t value) {
+    return totals.wall_ns > 0 ? static_cast<double>(value) / static_cast<double>(totals.wall_ns) : 0.0;
+  };
+  out.busy_share = share(totals.gpu.busy_ns);
+  out.host_bound_share = share(totals.gpu.host_bound_ns);
+  out.device_wait_share = share(totals.gpu.device_wait_ns);
+  out.blocking_share = share(totals.blocking_ns);
+  out.full_queue_iterations = totals.full_queue_iterations;
+  out.queue_max = totals.gpu.queue_max;
+  out.queue_delay_median_ns = summary.queue_delay_ns.median;
+  out.launches_per_iteration = summary.launches.median;
+  out.graph_launches_per_iteration = summary.graph_launches.median;
+
+  // The host state with the most host-bound time (ties in declaration order).
+  const HostStates& states = totals.host_states;
+  if (totals.gpu.host_bound_ns > 0) {
+    const std::pair<HostState, std::int64_t> candidates[] = {{HostState::blocking, states.blocking_ns},
+                                                             {HostState::launch, states.launch_ns},
+                                                             {HostState::other_api, states.other_api_ns},
+                                                             {HostState::framework, states.framework_ns}};
+    const auto* best = &candidates[0];
+    for (const auto& c : candidates) {
+      if (c.second > best->second) best = &c;
     }
+    out.host_state = best->first;
+    out.host_state_share = static_cast<double>(best->second) / static_cast<double>(totals.gpu.host_bound_ns);
+  }
+  // The stream waited on most (ties: the smaller key; summary.streams is sorted).
+  if (totals.gpu.device_wait_ns > 0) {
+    const StreamSummary* best = nullptr;
+    for (const auto& stream : summary.streams) {
+      if (best == nullptr || stream.waited_ns > best->waited_ns) best = &stream;
+    }
+    if (best != nullptr) {
+      out.waited_stream = best->key;
+      out.waited_stream_share = static_cast<double>(best->waited_ns) / static_cast<double>(totals.gpu.device_wait_ns);
+    }
+  }
+
+  // The largest and second-largest share (ties in the order busy, host-bound, device-wait).
+  std::array<std::pair<TimeShare, std::int64_t>, 3> ranked = {{{TimeShare::busy, totals.gpu.busy_ns},
+                                                               {TimeShare::host_bound, totals.gpu.host_bound_ns},
+                                                               {TimeShare::device_wait, totals.gpu.device_wait_ns}}};
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  out.first = ranked[0].first;
+  out.second = ranked[1].first;
+
+  if (totals.iterations == 0) {
+    out.reason = VerdictReason::no_iterations;
     return out;
   }
-  out.verdict = Verdict::compute_bound;
-  out.rule = VerdictRule::compute;
-  if (summary.cpu_kernels) {
-    out.suggestion = fmt::format(
-        "CPU kernels busy {:.1f}% of wall: speed up the kernels (torch.compile mode=\"max-autotune\", more "
-        "threads, lower precision), not the dispatch",
-        busy_percent);
+  if (totals.gpu.busy_ns == 0) {
+    out.reason = VerdictReason::no_device_work;
     return out;
   }
-  out.suggestion = fmt::format(
-      "GPU busy {:.1f}% of wall and host overhead hidden behind GPU work: speed up the kernels "
-      "(torch.compile mode=\"max-autotune\", lower precision), not the dispatch",
-      busy_percent);
+  if (context.no_launches) {
+    out.reason = VerdictReason::no_launches;
+    return out;
+  }
+  if (context.whole_recording_window && out.first == TimeShare::host_bound && out.host_state == HostState::other_api) {
+    out.reason = VerdictReason::startup_without_steps;
+    return out;
+  }
+  const std::int64_t first = ranked[0].second;
+  const std::int64_t second = ranked[1].second;
+  if (100 * first >= kDominantSharePercent * totals.wall_ns &&
+      100 * (first - second) >= kShareLeadPercent * totals.wall_ns) {
+    out.reason = VerdictReason::dominant_share;
+    out.verdict = out.first == TimeShare::busy         ? Verdict::compute_bound
+                  : out.first == TimeShare::host_bound ? Verdict::host_bound
+                                                       : Verdict::device_wait_bound;
+  } else {
+    out.reason = VerdictReason::close_shares;
+    out.verdict = Verdict::mixed;
+  }
   return out;
 }
 

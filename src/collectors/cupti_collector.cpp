@@ -11,9 +11,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "ohprof/base/clock.hpp"
@@ -413,10 +415,8 @@ void parse_record(const CUpti_Activity* record, ParsedRecords& out) {
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
       const auto& sync = *reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
-      // start == end == 0: CUPTI could not collect the timestamps; the call is of no use then.
-      if (sync.start != 0 || sync.end != 0) {
-        out.syncs.push_back(SyncRecord{sync.type, ns(sync.start), ns(sync.end), sync.correlationId});
-      }
+      // start == end == 0: CUPTI could not collect the timestamps; the join takes the API record's.
+      out.syncs.push_back(SyncRecord{sync.type, ns(sync.start), ns(sync.end), sync.correlationId});
       break;
     }
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
@@ -477,7 +477,11 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
   std::unordered_map<std::uint32_t, std::size_t> api_of;     // correlation -> any API record
   for (std::size_t i = 0; i < records.apis.size(); ++i) {
     const ApiRecord& api = records.apis[i];
-    api_of.emplace(api.correlation, i);
+    // The outer call (earliest start, then longest) when a call made others under its correlation id.
+    if (auto [it, inserted] = api_of.emplace(api.correlation, i); !inserted) {
+      const ApiRecord& kept = records.apis[it->second];
+      if (std::tie(api.start_ns, kept.end_ns) < std::tie(kept.start_ns, api.end_ns)) it->second = i;
+    }
     const ApiClass cls = api.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(api.cbid) : classify_driver(api.cbid);
     if (!cls.launch) continue;
     auto [it, inserted] = launch_of.emplace(api.correlation, i);
@@ -527,27 +531,70 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
     timeline.ops.push_back(std::move(op));
   }
 
+  // Host synchronisations. Their API records (the call and any call made inside it, same correlation
+  // id) are the sync, not other API calls.
+  std::unordered_set<std::uint32_t> sync_correlations;
+  // The measured iteration of each SyncCall, for the harness mark below (parallel to timeline.syncs).
+  std::vector<std::optional<std::int64_t>> sync_iteration;
   for (const SyncRecord& sync : records.syncs) {
-    // cudaStreamWaitEvent makes a stream wait on the device; the host does not block.
+    // cudaStreamWaitEvent makes a stream wait on the device; the host does not block. Its API record
+    // stays an ApiCall.
     if (sync.type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT) continue;
+    sync_correlations.insert(sync.correlation);
     const Attribution where = attribute(records, sync.correlation, session);
     if (where.kind == Attribution::Kind::other_session) continue;
     if (where.kind == Attribution::Kind::warmup) {
       ++out.warmup_records;
       continue;
     }
+    const auto api = api_of.find(sync.correlation);
+    const bool timed = sync.start_ns != 0 || sync.end_ns != 0;
+    // Timestamps lost (start == end == 0): the host-side call's own times, from its API record, when
+    // there is one; without either the call is of no use.
+    if (!timed && api == api_of.end()) continue;
     SyncCall call;
-    call.start_ns = sync.start_ns;
-    call.end_ns = sync.end_ns;
-    if (auto it = api_of.find(sync.correlation); it != api_of.end()) {
-      const ApiRecord& api = records.apis[it->second];
-      call.thread_id = api.thread_id;
-      const ApiClass cls = api.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(api.cbid) : classify_driver(api.cbid);
-      call.name = api_name(api.kind, api.cbid, cls.name);
+    call.start_ns = timed ? sync.start_ns : records.apis[api->second].start_ns;
+    call.end_ns = timed ? sync.end_ns : records.apis[api->second].end_ns;
+    if (api != api_of.end()) {
+      const ApiRecord& record = records.apis[api->second];
+      call.thread_id = record.thread_id;
+      const ApiClass cls =
+          record.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(record.cbid) : classify_driver(record.cbid);
+      call.name = api_name(record.kind, record.cbid, cls.name);
     } else {
       call.name = sync_type_name(sync.type);
     }
     timeline.syncs.push_back(std::move(call));
+    sync_iteration.push_back(where.kind == Attribution::Kind::measured ? std::optional<std::int64_t>(where.index)
+                                                                       : std::nullopt);
+  }
+
+  // The harness's own end-of-iteration synchronisation: every measured iteration's run_once() ends with
+  // torch::cuda::synchronize (cudaDeviceSynchronize) inside the iteration's tag, so it is the iteration's
+  // last sync call (the latest start; then the latest end). An iteration without a sync call marks none.
+  std::unordered_map<std::int64_t, std::size_t> last_sync;  // measured iteration -> index in timeline.syncs
+  for (std::size_t i = 0; i < timeline.syncs.size(); ++i) {
+    if (!sync_iteration[i]) continue;
+    auto [it, inserted] = last_sync.emplace(*sync_iteration[i], i);
+    const SyncCall& kept = timeline.syncs[it->second];
+    const SyncCall& call = timeline.syncs[i];
+    if (!inserted && std::tie(call.start_ns, call.end_ns) > std::tie(kept.start_ns, kept.end_ns)) it->second = i;
+  }
+  for (const auto& [iteration, index] : last_sync) timeline.syncs[index].harness = true;
+
+  // Every other API call: neither a launch (nor a call made inside one) nor a synchronisation's API
+  // record. One per correlation id, the outer call (api_of), attributed like the launches.
+  for (const auto& [correlation, index] : api_of) {
+    if (launch_of.count(correlation) != 0 || sync_correlations.count(correlation) != 0) continue;
+    const Attribution where = attribute(records, correlation, session);
+    if (where.kind == Attribution::Kind::other_session) continue;
+    if (where.kind == Attribution::Kind::warmup) {
+      ++out.warmup_records;
+      continue;
+    }
+    const ApiRecord& api = records.apis[index];
+    const ApiClass cls = api.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(api.cbid) : classify_driver(api.cbid);
+    timeline.api_calls.push_back(ApiCall{api.start_ns, api.end_ns, api.thread_id, api_name(api.kind, api.cbid, cls.name)});
   }
 
   std::sort(timeline.ops.begin(), timeline.ops.end(), [](const DeviceOp& a, const DeviceOp& b) {
@@ -558,6 +605,9 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
   });
   std::sort(timeline.syncs.begin(), timeline.syncs.end(), [](const SyncCall& a, const SyncCall& b) {
     return std::tie(a.start_ns, a.end_ns) < std::tie(b.start_ns, b.end_ns);
+  });
+  std::sort(timeline.api_calls.begin(), timeline.api_calls.end(), [](const ApiCall& a, const ApiCall& b) {
+    return std::tie(a.start_ns, a.end_ns, a.thread_id, a.name) < std::tie(b.start_ns, b.end_ns, b.thread_id, b.name);
   });
   std::sort(records.overheads.begin(), records.overheads.end(),
             [](const CuptiOverhead& a, const CuptiOverhead& b) { return a.start_ns < b.start_ns; });

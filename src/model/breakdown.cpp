@@ -14,20 +14,43 @@ const char* to_string(DeviceOpKind kind) {
 const char* to_string(Verdict verdict) {
   switch (verdict) {
     case Verdict::unknown: return "unknown";
-    case Verdict::overhead_bound: return "overhead-bound";
+    case Verdict::host_bound: return "host-bound";
+    case Verdict::device_wait_bound: return "device-wait-bound";
     case Verdict::compute_bound: return "compute-bound";
+    case Verdict::mixed: return "mixed";
   }
   return "unknown";
 }
 
-const char* to_string(VerdictRule rule) {
-  switch (rule) {
-    case VerdictRule::none: return "none";
-    case VerdictRule::dispatch_exceeds_busy: return "dispatch_exceeds_busy";
-    case VerdictRule::host_bound_largest: return "host_bound_largest";
-    case VerdictRule::compute: return "compute";
+const char* to_string(VerdictReason reason) {
+  switch (reason) {
+    case VerdictReason::no_iterations: return "no_iterations";
+    case VerdictReason::no_device_work: return "no_device_work";
+    case VerdictReason::no_launches: return "no_launches";
+    case VerdictReason::startup_without_steps: return "startup_without_steps";
+    case VerdictReason::dominant_share: return "dominant_share";
+    case VerdictReason::close_shares: return "close_shares";
   }
-  return "none";
+  return "no_iterations";
+}
+
+const char* to_string(HostState state) {
+  switch (state) {
+    case HostState::blocking: return "blocking";
+    case HostState::launch: return "launch";
+    case HostState::other_api: return "other_api";
+    case HostState::framework: return "framework";
+  }
+  return "framework";
+}
+
+const char* to_string(TimeShare share) {
+  switch (share) {
+    case TimeShare::busy: return "busy";
+    case TimeShare::host_bound: return "host_bound";
+    case TimeShare::device_wait: return "device_wait";
+  }
+  return "busy";
 }
 
 }  // namespace ohprof

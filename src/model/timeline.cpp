@@ -15,6 +15,7 @@ std::vector<std::int64_t> wall_times(const std::vector<IterationWindow>& windows
 Timeline select_iterations(const Timeline& all, std::int64_t first, std::int64_t last) {
   Timeline out;
   out.ops_have_launches = all.ops_have_launches;
+  out.whole_recording_window = all.whole_recording_window;
   out.counters = all.counters;
   for (const auto& window : all.iterations) {
     if (window.index < first || window.index > last) continue;
@@ -43,6 +44,9 @@ Timeline select_iterations(const Timeline& all, std::int64_t first, std::int64_t
   }
   for (const auto& sync : all.syncs) {
     if (inside(sync.start_ns)) out.syncs.push_back(sync);
+  }
+  for (const auto& call : all.api_calls) {
+    if (inside(call.start_ns)) out.api_calls.push_back(call);
   }
   return out;
 }

@@ -19,52 +19,155 @@ json summary_to_json(const SampleSummary& summary) {
 
 namespace {
 
-// Device-time split (docs/metrics.md gives each field's definition).
-json busy_split_to_json(const BusySplit& split) {
+// Device-time split (docs/metrics.md gives each field's definition and its JSON name).
+json optional_ns(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
+
+// queue_mean: queue_ns / wall_ns, 0 for an empty window.
+double queue_mean(const DeviceSplit& split, std::int64_t wall_ns) {
+  return wall_ns > 0 ? static_cast<double>(split.queue_ns) / static_cast<double>(wall_ns) : 0.0;
+}
+
+json device_split_to_json(const DeviceSplit& split, std::int64_t wall_ns) {
   return json{{"busy_ns", split.busy_ns},
               {"idle_ns", split.idle_ns},
-              {"head_ns", split.idle.head_ns},
-              {"host_bound_ns", split.idle.host_bound_ns},
-              {"other_ns", split.idle.other_ns},
-              {"tail_ns", split.idle.tail_ns},
-              {"spill_ns", split.spill_ns},
-              {"ops", split.ops}};
+              {"host_bound_ns", split.host_bound_ns},
+              {"device_wait_ns", split.device_wait_ns},
+              {"queue_ns", split.queue_ns},
+              {"queue_mean", queue_mean(split, wall_ns)},
+              {"queue_max", split.queue_max},
+              {"ops", split.ops},
+              {"own_ops", split.own_ops},
+              {"own_busy_ns", split.own_busy_ns},
+              {"carried_out_ns", split.carried_out_ns}};
 }
 
-json busy_split_summary_to_json(const BusySplitSummary& summary) {
+json device_split_summary_to_json(const DeviceSplitSummary& summary) {
   return json{{"busy_ns", summary_to_json(summary.busy_ns)},
               {"idle_ns", summary_to_json(summary.idle_ns)},
-              {"head_ns", summary_to_json(summary.head_ns)},
               {"host_bound_ns", summary_to_json(summary.host_bound_ns)},
-              {"other_ns", summary_to_json(summary.other_ns)},
-              {"tail_ns", summary_to_json(summary.tail_ns)},
-              {"spill_ns", summary_to_json(summary.spill_ns)}};
+              {"device_wait_ns", summary_to_json(summary.device_wait_ns)},
+              {"queue_mean", summary_to_json(summary.queue_mean)},
+              {"queue_max", summary_to_json(summary.queue_max)},
+              {"own_busy_ns", summary_to_json(summary.own_busy_ns)},
+              {"carried_out_ns", summary_to_json(summary.carried_out_ns)}};
 }
 
-json optional_ns(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
+// Sums over the iterations; idle_ns is not stored (it is wall - busy, exactly as the sum of the idles).
+json device_split_totals_to_json(const DeviceSplitTotals& totals, std::int64_t wall_ns) {
+  return json{{"busy_ns", totals.busy_ns},
+              {"idle_ns", wall_ns - totals.busy_ns},
+              {"host_bound_ns", totals.host_bound_ns},
+              {"device_wait_ns", totals.device_wait_ns},
+              {"queue_ns", totals.queue_ns},
+              {"queue_max", totals.queue_max},
+              {"own_busy_ns", totals.own_busy_ns},
+              {"carried_out_ns", totals.carried_out_ns}};
+}
+
+json host_states_to_json(const HostStates& states) {
+  return json{{"blocking_ns", states.blocking_ns},
+              {"launch_ns", states.launch_ns},
+              {"other_api_ns", states.other_api_ns},
+              {"framework_ns", states.framework_ns}};
+}
+
+json stream_key_to_json(const StreamKey& key) { return json{{"device", key.device}, {"stream", key.stream}}; }
 
 json iteration_to_json(const IterationBreakdown& it) {
   json streams = json::array();
   for (const auto& stream : it.streams) {
-    json entry = busy_split_to_json(stream.split);
-    entry["device"] = stream.key.device;
-    entry["stream"] = stream.key.stream;
+    json entry = stream_key_to_json(stream.key);
+    entry.update(device_split_to_json(stream.split, it.wall_ns));
+    entry["waited_ns"] = stream.waited_ns;
     streams.push_back(std::move(entry));
   }
   return json{{"index", it.index},
               {"start_ns", it.start_ns},
               {"end_ns", it.end_ns},
               {"wall_ns", it.wall_ns},
-              {"gpu", busy_split_to_json(it.gpu)},
+              {"gpu", device_split_to_json(it.gpu, it.wall_ns)},
+              {"host_states", host_states_to_json(it.host_states)},
               {"streams", streams},
-              {"dispatch_ns", optional_ns(it.dispatch_ns)},
               {"launch_api_ns", it.launch_api_ns},
-              {"framework_ns", optional_ns(it.framework_ns)},
+              {"launch_exposed_ns", it.launch_exposed_ns},
+              {"launch_hidden_ns", it.launch_hidden_ns},
+              {"blocking_ns", it.blocking_ns},
+              {"blocking_calls", it.blocking_calls},
+              {"other_api_ns", it.other_api_ns},
+              {"dispatch_ns", optional_ns(it.dispatch_ns)},
               {"launches", it.launches},
               {"graph_launches", it.graph_launches},
               {"gpu_ops", it.gpu_ops},
               {"queue_delays_ns", it.queue_delays_ns},
               {"queue_delays_clipped", it.queue_delays_clipped}};
+}
+
+json totals_to_json(const BreakdownTotals& totals, bool cpu_kernels) {
+  return json{{"iterations", totals.iterations},
+              {"wall_ns", totals.wall_ns},
+              {"gpu", device_split_totals_to_json(totals.gpu, totals.wall_ns)},
+              {"host_states", host_states_to_json(totals.host_states)},
+              {"launch_api_ns", totals.launch_api_ns},
+              {"launch_exposed_ns", totals.launch_exposed_ns},
+              {"launch_hidden_ns", totals.launch_hidden_ns},
+              {"blocking_ns", totals.blocking_ns},
+              {"blocking_calls", totals.blocking_calls},
+              {"other_api_ns", totals.other_api_ns},
+              {"dispatch_ns", cpu_kernels ? json(totals.dispatch_ns) : json(nullptr)},
+              {"full_queue_iterations", totals.full_queue_iterations}};
+}
+
+json summary_of_split_to_json(const BreakdownSummary& summary) {
+  json streams = json::array();
+  for (const auto& stream : summary.streams) {
+    json entry = stream_key_to_json(stream.key);
+    entry["split"] = device_split_summary_to_json(stream.split);
+    entry["totals"] = device_split_totals_to_json(stream.totals, summary.totals.wall_ns);
+    entry["waited_ns"] = stream.waited_ns;
+    streams.push_back(std::move(entry));
+  }
+  return json{{"cpu_kernels", summary.cpu_kernels},
+              {"wall_ns", summary_to_json(summary.wall_ns)},
+              {"gpu", device_split_summary_to_json(summary.gpu)},
+              {"streams", streams},
+              {"host_blocking_ns", summary_to_json(summary.host_blocking_ns)},
+              {"host_launch_ns", summary_to_json(summary.host_launch_ns)},
+              {"host_other_api_ns", summary_to_json(summary.host_other_api_ns)},
+              {"host_framework_ns", summary_to_json(summary.host_framework_ns)},
+              {"launch_api_ns", summary_to_json(summary.launch_api_ns)},
+              {"launch_exposed_ns", summary_to_json(summary.launch_exposed_ns)},
+              {"launch_hidden_ns", summary_to_json(summary.launch_hidden_ns)},
+              {"blocking_ns", summary_to_json(summary.blocking_ns)},
+              {"other_api_ns", summary_to_json(summary.other_api_ns)},
+              {"dispatch_ns", summary_to_json(summary.dispatch_ns)},
+              {"launches", summary_to_json(summary.launches)},
+              {"graph_launches", summary_to_json(summary.graph_launches)},
+              {"gpu_ops", summary_to_json(summary.gpu_ops)},
+              {"queue_delay_ns", summary_to_json(summary.queue_delay_ns)},
+              {"queue_delays_clipped", summary.queue_delays_clipped},
+              {"totals", totals_to_json(summary.totals, summary.cpu_kernels)}};
+}
+
+json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
+  return json{{"verdict", to_string(v.verdict)},
+              {"reason", to_string(v.reason)},
+              {"first", to_string(v.first)},
+              {"second", to_string(v.second)},
+              {"busy_share", v.busy_share},
+              {"host_bound_share", v.host_bound_share},
+              {"device_wait_share", v.device_wait_share},
+              {"host_state", v.host_state ? json(to_string(*v.host_state)) : json(nullptr)},
+              {"host_state_share", v.host_state_share},
+              {"waited_stream", v.waited_stream ? stream_key_to_json(*v.waited_stream) : json(nullptr)},
+              {"waited_stream_share", v.waited_stream_share},
+              {"queue_delay_median_ns", v.queue_delay_median_ns},
+              {"full_queue_iterations", v.full_queue_iterations},
+              {"queue_max", v.queue_max},
+              {"blocking_share", v.blocking_share},
+              {"launches_per_iteration", v.launches_per_iteration},
+              {"graph_launches_per_iteration", v.graph_launches_per_iteration},
+              {"cpu_kernels", v.cpu_kernels},
+              {"suggestion", verdict_text(v, iterations)}};
 }
 
 json kernel_diff_row_to_json(const KernelDiffRow& row) {
@@ -88,14 +191,6 @@ json kernel_diff_to_json(const KernelSetDiff& diff) {
 }
 
 json breakdown_to_json(const PathBreakdown& breakdown) {
-  const BreakdownSummary& summary = breakdown.summary;
-  json stream_summaries = json::array();
-  for (const auto& stream : summary.streams) {
-    json entry = busy_split_summary_to_json(stream.split);
-    entry["device"] = stream.key.device;
-    entry["stream"] = stream.key.stream;
-    stream_summaries.push_back(std::move(entry));
-  }
   json iterations = json::array();
   for (const auto& it : breakdown.iterations) iterations.push_back(iteration_to_json(it));
   json kernels = json::array();
@@ -111,23 +206,8 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
   const CollectionCounters& collection = breakdown.collection_counters;
   return json{
       {"available", true},
-      {"summary",
-       {{"cpu_kernels", summary.cpu_kernels},
-        {"wall_ns", summary_to_json(summary.wall_ns)},
-        {"gpu", busy_split_summary_to_json(summary.gpu)},
-        {"streams", stream_summaries},
-        {"dispatch_ns", summary_to_json(summary.dispatch_ns)},
-        {"launch_api_ns", summary_to_json(summary.launch_api_ns)},
-        {"framework_ns", summary_to_json(summary.framework_ns)},
-        {"launches", summary_to_json(summary.launches)},
-        {"graph_launches", summary_to_json(summary.graph_launches)},
-        {"gpu_ops", summary_to_json(summary.gpu_ops)},
-        {"queue_delay_ns", summary_to_json(summary.queue_delay_ns)},
-        {"queue_delays_clipped", summary.queue_delays_clipped}}},
-      {"verdict",
-       {{"verdict", to_string(breakdown.verdict.verdict)},
-        {"rule", to_string(breakdown.verdict.rule)},
-        {"suggestion", breakdown.verdict.suggestion}}},
+      {"summary", summary_of_split_to_json(breakdown.summary)},
+      {"verdict", verdict_to_json(breakdown.verdict, breakdown.summary.totals.iterations)},
       {"counters",
        {{"collection",
          {{"dropped_records", collection.dropped_records},

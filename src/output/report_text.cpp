@@ -1,5 +1,11 @@
 #include "ohprof/output/report_text.hpp"
 
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "ohprof/base/format.hpp"
+
 namespace ohprof {
 
 std::string stop_reason_text(const StopReason& reason) {
@@ -14,6 +20,210 @@ std::string stop_reason_text(const StopReason& reason) {
     case StopCode::no_paths: return "no paths";
     case StopCode::end_of_trace: return "end of trace";
     case StopCode::in_progress: return "in progress";
+  }
+  return "";
+}
+
+namespace {
+
+// The advice of docs/metrics.md, "Verdict" -> "Advice", one fragment per case.
+constexpr const char* kComputeAdvice =
+    "speed up the kernels (torch.compile mode=\"max-autotune\", lower precision); host changes will not help";
+constexpr const char* kDeviceWaitAdvice = "overlap communication with compute, check cross-stream event waits";
+constexpr const char* kCpuHostAdvice =
+    "the host work around the kernels (Python wrapper, guards, allocation, operator dispatch) is the cost: "
+    "AOTInductor's C++ wrapper (or compile:cpp-wrapper), a larger batch";
+
+std::string percent(double share) { return fmt::format("{:.1f}%", 100.0 * share); }
+
+double share_of(const PathVerdict& v, TimeShare share) {
+  switch (share) {
+    case TimeShare::busy: return v.busy_share;
+    case TimeShare::host_bound: return v.host_bound_share;
+    case TimeShare::device_wait: return v.device_wait_share;
+  }
+  return 0;
+}
+
+// Short names, as the table's lines call them.
+const char* short_name(const PathVerdict& v, TimeShare share) {
+  switch (share) {
+    case TimeShare::busy: return "busy";
+    case TimeShare::host_bound: return v.cpu_kernels ? "dispatch" : "host-bound";
+    case TimeShare::device_wait: return "device-wait";
+  }
+  return "";
+}
+
+// The leading share, said in words.
+const char* long_name(const PathVerdict& v, TimeShare share) {
+  switch (share) {
+    case TimeShare::busy: return v.cpu_kernels ? "CPU kernels busy" : "GPU busy";
+    case TimeShare::host_bound: return v.cpu_kernels ? "dispatch" : "GPU waiting for the host (nothing queued)";
+    case TimeShare::device_wait: return "GPU waiting on the GPU (work queued, none running)";
+  }
+  return "";
+}
+
+// "GPU busy 96.3% of wall (host-bound 0.1%, device-wait 3.6%)"; CPU runs leave device-wait out (always 0).
+std::string shares_clause(const PathVerdict& v, TimeShare lead) {
+  std::string others;
+  for (const TimeShare share : {TimeShare::busy, TimeShare::host_bound, TimeShare::device_wait}) {
+    if (share == lead || (v.cpu_kernels && share == TimeShare::device_wait)) continue;
+    if (!others.empty()) others += ", ";
+    others += fmt::format("{} {}", short_name(v, share), percent(share_of(v, share)));
+  }
+  return fmt::format("{} {} of wall ({})", long_name(v, lead), percent(share_of(v, lead)), others);
+}
+
+const char* host_state_words(HostState state) {
+  switch (state) {
+    case HostState::blocking: return "in blocking calls (synchronisations, blocking copies)";
+    case HostState::launch: return "in launch calls";
+    case HostState::other_api: return "in other runtime API calls (allocation, initialisation)";
+    case HostState::framework: return "in no runtime call (framework, Python, data loading)";
+  }
+  return "";
+}
+
+// The launch counts, where the host state makes them matter.
+std::string launch_counts(const PathVerdict& v) {
+  if (!v.host_state || (*v.host_state != HostState::launch && *v.host_state != HostState::framework)) return "";
+  return fmt::format("{:g} launch{} per iteration, {:g} graph", v.launches_per_iteration,
+                     v.launches_per_iteration == 1 ? "" : "es", v.graph_launches_per_iteration);
+}
+
+// What the launching threads did during the host-bound time.
+std::string host_state_evidence(const PathVerdict& v) {
+  if (!v.host_state) return "";
+  const std::string counts = launch_counts(v);
+  return fmt::format("the launching threads were {} for {} of that time{}", host_state_words(*v.host_state),
+                     percent(v.host_state_share), counts.empty() ? counts : " (" + counts + ")");
+}
+
+std::string host_advice(const PathVerdict& v) {
+  if (v.cpu_kernels) return kCpuHostAdvice;
+  switch (v.host_state.value_or(HostState::framework)) {
+    case HostState::launch:
+      return "launch calls are on the critical path: CUDA graphs (torch.compile mode=\"reduce-overhead\", or an "
+             "AOTInductor package captured in a graph) replay them as one, and fusion (torch.compile) makes fewer";
+    case HostState::framework: {
+      std::string out =
+          "the host between calls is the cost: AOTInductor's C++ wrapper removes the Python-side guards and wrappers, "
+          "torch.compile removes eager dispatch, a larger batch amortizes it";
+      if (v.graph_launches_per_iteration > 0) out += " (graph launches present: CUDA graphs are already in use)";
+      return out;
+    }
+    case HostState::other_api:
+      return "allocation and initialisation: warm up longer, keep allocations out of the step (the caching allocator, "
+             "static shapes)";
+    case HostState::blocking:
+      return "synchronisations that find the device idle: remove .item(), .cpu() and blocking copies from the step, "
+             "use non_blocking=True copies from pinned memory";
+  }
+  return "";
+}
+
+std::string device_wait_evidence(const PathVerdict& v) {
+  std::string out;
+  if (v.waited_stream) {
+    out = fmt::format("stream {}:{} had work pending for {} of that time; ", v.waited_stream->device,
+                      v.waited_stream->stream, percent(v.waited_stream_share));
+  }
+  return out + "median queue delay " + format_duration(v.queue_delay_median_ns);
+}
+
+// Compute-bound notes: a full launch queue, time in blocking calls.
+std::string compute_notes(const PathVerdict& v, std::size_t iterations) {
+  std::string out;
+  if (v.full_queue_iterations > 0) {
+    out += fmt::format(
+        "; the launch queue was full in {} of {} iterations (max {} ops pending): the host runs ahead and launch calls "
+        "block on the queue, so their time is hidden, not overhead",
+        v.full_queue_iterations, iterations, v.queue_max);
+  }
+  if (v.blocking_share >= 0.05) {
+    out += fmt::format("; the host spent {} of wall in blocking calls", percent(v.blocking_share));
+  }
+  return out;
+}
+
+// The advice of one share, for the mixed verdict: "busy: ...", with its own evidence.
+std::string share_advice(const PathVerdict& v, TimeShare share) {
+  switch (share) {
+    case TimeShare::busy: return fmt::format("for the {} part, {}", short_name(v, share), kComputeAdvice);
+    case TimeShare::host_bound: {
+      std::string evidence;
+      if (!v.cpu_kernels && v.host_state) {
+        const std::string counts = launch_counts(v);
+        evidence = fmt::format(" ({} of it {}{})", percent(v.host_state_share), host_state_words(*v.host_state),
+                               counts.empty() ? counts : "; " + counts);
+      }
+      return fmt::format("for the {} part{}, {}", short_name(v, share), evidence, host_advice(v));
+    }
+    case TimeShare::device_wait:
+      return fmt::format("for the device-wait part ({}), {}", device_wait_evidence(v), kDeviceWaitAdvice);
+  }
+  return "";
+}
+
+std::string capitalized(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+std::string unknown_text(const PathVerdict& v) {
+  switch (v.reason) {
+    case VerdictReason::no_iterations: return "no iteration was analysed, so there is nothing to judge";
+    case VerdictReason::no_device_work:
+      return "no device op ran in any window (a trace without device events, or a model that never reached the "
+             "device): there is no device work to judge";
+    case VerdictReason::no_launches:
+      return fmt::format(
+          "{}, but no device op has its launch call in the data (an accelerator runtime ohprof does not know, or "
+          "launch records lost), so queueing and host-bound time cannot be judged. Record the runtime's API calls "
+          "with the device activity (the profiler's cuda_runtime / cuda_driver events)",
+          shares_clause(v, TimeShare::busy));
+    case VerdictReason::startup_without_steps:
+      return fmt::format(
+          "no ProfilerStep marks iterations, and the one window is start-up, not steady state: {}; {}. Record steps: "
+          "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations",
+          shares_clause(v, TimeShare::host_bound), host_state_evidence(v));
+    case VerdictReason::dominant_share:
+    case VerdictReason::close_shares: break;
+  }
+  return "the evidence does not decide";
+}
+
+}  // namespace
+
+std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
+  switch (v.verdict) {
+    case Verdict::unknown: return unknown_text(v);
+    case Verdict::compute_bound:
+      return shares_clause(v, TimeShare::busy) + compute_notes(v, iterations) + ". " + capitalized(kComputeAdvice);
+    case Verdict::host_bound: {
+      std::string out = shares_clause(v, TimeShare::host_bound);
+      if (!v.cpu_kernels && v.host_state) out += "; " + host_state_evidence(v);
+      return out + ". " + capitalized(host_advice(v));
+    }
+    case Verdict::device_wait_bound:
+      return shares_clause(v, TimeShare::device_wait) + "; " + device_wait_evidence(v) + ". The device waits on the " +
+             "device: " + kDeviceWaitAdvice;
+    case Verdict::mixed: {
+      TimeShare third = TimeShare::device_wait;
+      for (const TimeShare share : {TimeShare::busy, TimeShare::host_bound, TimeShare::device_wait}) {
+        if (share != v.first && share != v.second) third = share;
+      }
+      const std::string rest = v.cpu_kernels && third == TimeShare::device_wait
+                                   ? std::string()
+                                   : fmt::format("{} {}; ", short_name(v, third), percent(share_of(v, third)));
+      return fmt::format("no share dominates: {} {} and {} {} of wall ({}a verdict needs {}% and a lead of {} "
+                         "points). {}; {}",
+                         long_name(v, v.first), percent(share_of(v, v.first)), short_name(v, v.second),
+                         percent(share_of(v, v.second)), rest, kDominantSharePercent, kShareLeadPercent,
+                         capitalized(share_advice(v, v.first)), share_advice(v, v.second));
+    }
   }
   return "";
 }

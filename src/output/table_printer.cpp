@@ -22,55 +22,79 @@ std::string shortened(const std::string& name, std::size_t width) {
   return name.substr(0, width - 1) + "…";
 }
 
-// The device-time split of one path (docs/metrics.md).
+// "12.3%" of the summed wall time, or "-" when there is none.
+std::string share(std::int64_t part, std::int64_t wall) {
+  return wall > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(wall)) : "-";
+}
+
+// One quantity of the split: "    label:  median ± σ   share  (note)".
+std::string split_line(const char* label, const SampleSummary& summary, std::int64_t total, std::int64_t wall,
+                       const std::string& note = "") {
+  return fmt::format("    {:<15}{:<24}{:>6}{}\n", label, median_spread(summary), share(total, wall),
+                     note.empty() ? note : "  " + note);
+}
+
+// The device-time split of one path (docs/metrics.md): medians ± σ over iterations; shares of the summed
+// wall time of all iterations (split.summary.totals), which add up exactly where medians need not.
 std::string format_split(const PathBreakdown& split) {
   const BreakdownSummary& s = split.summary;
+  const BreakdownTotals& t = s.totals;
+  const std::int64_t wall = t.wall_ns;
   std::string out;
+  const std::string header =
+      fmt::format("  device split:  median ± σ over {} iterations; % of their summed wall time\n", s.wall_ns.count);
   if (s.wall_ns.count == 0) {
     out += "  device split:  no iteration windows to split\n";
+  } else if (s.cpu_kernels) {
+    // The host runs the kernels itself: nothing is queued, so only busy and dispatch (docs/metrics.md).
+    out += header;
+    out += split_line("CPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall, "(kernels)");
+    out += split_line("dispatch:", s.dispatch_ns, t.dispatch_ns, wall, "(host work around the kernels)");
+    out += fmt::format("    kernels:       {:g} per iteration\n", s.gpu_ops.median);
   } else {
-    const double wall = s.wall_ns.median;
-    const auto percent = [&](const SampleSummary& part) {
-      return wall > 0 ? fmt::format("  ({:.1f}% of wall)", 100.0 * part.median / wall) : std::string();
-    };
-    out += fmt::format("  device split:  median ± σ over {} iterations\n", s.wall_ns.count);
-    const char* unit = s.cpu_kernels ? "CPU" : "GPU";  // CPU runs: busy = CPU kernel time
-    out += fmt::format("    {} busy:      {}{}\n", unit, median_spread(s.gpu.busy_ns), percent(s.gpu.busy_ns));
-    out += fmt::format("    {} idle:      {}{}\n", unit, median_spread(s.gpu.idle_ns), percent(s.gpu.idle_ns));
-    out += fmt::format("      head:        {}\n", median_spread(s.gpu.head_ns));
-    if (!s.cpu_kernels) {  // no launch calls on the CPU: no gap can wait for one
-      out += fmt::format("      host-bound:  {}\n", median_spread(s.gpu.host_bound_ns));
-    }
-    out += fmt::format("      other:       {}\n", median_spread(s.gpu.other_ns));
-    out += fmt::format("      tail:        {}\n", median_spread(s.gpu.tail_ns));
-    if (s.gpu.spill_ns.max > 0) {
-      out += fmt::format("    spill:         {}  (the iteration's GPU work outside its window)\n",
-                         median_spread(s.gpu.spill_ns));
-    }
-    if (s.dispatch_ns.count > 0) {
-      out += fmt::format("    dispatch:      {}  (launch API {}, framework {})\n", median_spread(s.dispatch_ns),
-                         format_duration(s.launch_api_ns.median), format_duration(s.framework_ns.median));
-    } else {
-      out += "    dispatch:      n/a (no launch calls)\n";
-    }
-    if (s.cpu_kernels) {
-      out += fmt::format("    kernels:       {:g} per iteration", s.gpu_ops.median);
-    } else {
-      out += fmt::format("    launches:      {:g} per iteration ({:g} graph), {:g} device ops", s.launches.median,
-                         s.graph_launches.median, s.gpu_ops.median);
-    }
+    const HostStates& states = t.host_states;
+    out += header;
+    out += split_line("GPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall, "(an op running)");
+    out += split_line("host-bound:", s.gpu.host_bound_ns, t.gpu.host_bound_ns, wall,
+                      "(nothing queued: the GPU waits for the host)");
+    out += split_line("  blocking:", s.host_blocking_ns, states.blocking_ns, wall, "(host in a sync or blocking copy)");
+    out += split_line("  launch:", s.host_launch_ns, states.launch_ns, wall, "(host in a launch call)");
+    out += split_line("  other API:", s.host_other_api_ns, states.other_api_ns, wall,
+                      "(allocation, initialisation, ...)");
+    out += split_line("  framework:", s.host_framework_ns, states.framework_ns, wall,
+                      "(in no runtime call: framework, Python, data loading)");
+    out += split_line("device-wait:", s.gpu.device_wait_ns, t.gpu.device_wait_ns, wall,
+                      "(work queued, none running: the GPU waits on the GPU)");
+    out += fmt::format("    launch queue:  mean {:.1f} ± {:.1f} ops pending, max {}; full (>= {}) in {} of {} "
+                       "iterations\n",
+                       s.gpu.queue_mean.median, s.gpu.queue_mean.stddev, t.gpu.queue_max, kFullLaunchQueue,
+                       t.full_queue_iterations, t.iterations);
+    out += fmt::format("    host side:     launch API {} (exposed {}, hidden {}), blocking {} ({} call{} in all), "
+                       "other API {}\n",
+                       format_duration(s.launch_api_ns.median), format_duration(s.launch_exposed_ns.median),
+                       format_duration(s.launch_hidden_ns.median), format_duration(s.blocking_ns.median),
+                       t.blocking_calls, t.blocking_calls == 1 ? "" : "s", format_duration(s.other_api_ns.median));
+    out += fmt::format("    launches:      {:g} per iteration ({:g} graph), {:g} device ops", s.launches.median,
+                       s.graph_launches.median, s.gpu_ops.median);
     if (s.queue_delay_ns.count > 0) {
       out += fmt::format("; queue delay median {}", format_duration(s.queue_delay_ns.median));
       if (s.queue_delays_clipped > 0) out += fmt::format(" ({} negative, clipped to 0)", s.queue_delays_clipped);
     }
     out += "\n";
+    // Diagnostics: the window's own launches (busy - own busy was carried in from an earlier window).
+    out += fmt::format("    own work:      {} of busy from the window's own launches; {} of them ran outside it "
+                       "(carried out)\n",
+                       format_duration(s.gpu.own_busy_ns.median), format_duration(s.gpu.carried_out_ns.median));
     if (s.streams.size() > 1) {
       for (const auto& stream : s.streams) {
-        out += fmt::format("    {:<15}busy {}  host-bound {}  other {}\n",
+        const DeviceSplitSummary& ss = stream.split;
+        out += fmt::format("    {:<15}busy {} ({})  host-bound {} ({})  device-wait {} ({})  waited on {} of "
+                           "device-wait\n",
                            fmt::format("stream {}:{}:", stream.key.device, stream.key.stream),
-                           format_duration(stream.split.busy_ns.median),
-                           format_duration(stream.split.host_bound_ns.median),
-                           format_duration(stream.split.other_ns.median));
+                           format_duration(ss.busy_ns.median), share(stream.totals.busy_ns, wall),
+                           format_duration(ss.host_bound_ns.median), share(stream.totals.host_bound_ns, wall),
+                           format_duration(ss.device_wait_ns.median), share(stream.totals.device_wait_ns, wall),
+                           share(stream.waited_ns, t.gpu.device_wait_ns));
       }
     }
   }
@@ -87,7 +111,8 @@ std::string format_split(const PathBreakdown& split) {
         "{} trace events\n",
         a.ops_invalid_interval, a.invalid_windows, a.duplicate_launch_correlations, c.skipped_events);
   }
-  out += fmt::format("    verdict:       {}: {}\n", to_string(split.verdict.verdict), split.verdict.suggestion);
+  out += fmt::format("    verdict:       {}: {}\n", to_string(split.verdict.verdict),
+                     verdict_text(split.verdict, split.summary.totals.iterations));
   if (!split.kernels.empty()) {
     out += "    top kernels:   per iteration: count, mean, total\n";
     const std::size_t rows = std::min<std::size_t>(split.kernels.size(), 5);

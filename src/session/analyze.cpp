@@ -42,7 +42,8 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   Report report;
   report.kind = ReportKind::analyze;
   report.context = make_base_context(options.argv);
-  report.context.device.type = DeviceKind::cuda;
+  // A trace with no device events ran on the CPU alone (its verdict says "no device work").
+  report.context.device.type = trace.timeline.ops.empty() ? DeviceKind::cpu : DeviceKind::cuda;
   report.context.device.index = trace.device_index;
   report.context.device.name = trace.device_name;
 

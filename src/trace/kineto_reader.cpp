@@ -624,14 +624,15 @@ class KinetoSax {
   void add_api_call() {
     const auto launch = m_event.has_name ? launch_kind_of_api(m_event.name) : std::nullopt;
     const bool sync = m_event.has_name && !launch && is_sync_api(m_event.name);
-    if (!launch && !sync) {
-      ++m_trace.stats.ignored;
-      return;
-    }
     std::int64_t start = 0;
     std::int64_t end = 0;
     if (!timing(start, end)) return;
     const std::int64_t thread = as_integer(m_event.tid).value_or(0);
+    if (!launch && !sync) {
+      m_trace.timeline.api_calls.push_back(ApiCall{start, end, thread, m_event.name});
+      ++m_trace.stats.kept;
+      return;
+    }
     if (sync) {
       m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, m_event.name});
       ++m_trace.stats.kept;
@@ -705,25 +706,20 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 // what was skipped into warnings.
 Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string& label) {
   Timeline& timeline = trace.timeline;
-  if (timeline.ops.empty()) {
-    return make_error(ExitCode::invalid_trace,
-                      fmt::format("'{}' has no GPU kernels, memcpys or memsets (events of category kernel, gpu_memcpy or "
-                                  "gpu_memset); record it with ProfilerActivity.CUDA",
-                                  label));
-  }
   const auto by_start = [](const auto& a, const auto& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
   };
   std::stable_sort(timeline.ops.begin(), timeline.ops.end(), by_start);
   std::stable_sort(timeline.launches.begin(), timeline.launches.end(), by_start);
   std::stable_sort(timeline.syncs.begin(), timeline.syncs.end(), by_start);
+  std::stable_sort(timeline.api_calls.begin(), timeline.api_calls.end(), by_start);
   std::stable_sort(timeline.iterations.begin(), timeline.iterations.end(), by_start);
 
   // Devices: the report names one GPU when all ops ran on one.
-  const std::int32_t first_device = timeline.ops.front().device;
+  const std::int32_t first_device = timeline.ops.empty() ? -1 : timeline.ops.front().device;
   const bool one_device = std::all_of(timeline.ops.begin(), timeline.ops.end(),
                                       [&](const DeviceOp& op) { return op.device == first_device; });
-  trace.device_index = one_device ? first_device : -1;
+  trace.device_index = one_device && !timeline.ops.empty() ? first_device : -1;
   if (one_device) {
     if (auto it = sax.device_names().find(first_device); it != sax.device_names().end()) trace.device_name = it->second;
   }
@@ -747,19 +743,22 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
 
   // Iterations.
   if (timeline.iterations.empty()) {
+    // One window over all CUDA activity (ops, launch and sync calls); with none, over the recording.
     trace.iterations_from_profiler_steps = false;
-    IterationWindow whole;
-    whole.index = 0;
-    whole.start_ns = timeline.ops.front().start_ns;
-    whole.end_ns = timeline.ops.front().end_ns;
+    timeline.whole_recording_window = true;
+    std::optional<IterationWindow> whole;
     const auto include = [&](std::int64_t start, std::int64_t end) {
-      whole.start_ns = std::min(whole.start_ns, start);
-      whole.end_ns = std::max(whole.end_ns, end);
+      if (!whole) whole = IterationWindow{0, start, end};
+      whole->start_ns = std::min(whole->start_ns, start);
+      whole->end_ns = std::max(whole->end_ns, end);
     };
     for (const auto& op : timeline.ops) include(op.start_ns, op.end_ns);
     for (const auto& call : timeline.launches) include(call.start_ns, call.end_ns);
     for (const auto& call : timeline.syncs) include(call.start_ns, call.end_ns);
-    timeline.iterations.push_back(whole);
+    if (!whole && trace.stats.events > 0 && trace.recorded_end_ns >= trace.recorded_start_ns) {
+      include(trace.recorded_start_ns, trace.recorded_end_ns);
+    }
+    if (whole) timeline.iterations.push_back(*whole);
   } else {
     trace.iterations_from_profiler_steps = true;
     for (IterationWindow& window : timeline.iterations) {

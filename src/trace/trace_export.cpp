@@ -11,21 +11,13 @@ namespace ohprof {
 
 std::vector<WindowSplitTracks> build_split_tracks(const Timeline& timeline) {
   const WindowAttribution attribution(timeline);
+  std::vector<WindowTracks> tracks = window_tracks(attribution);
   std::vector<WindowSplitTracks> result;
   result.reserve(attribution.windows.size());
   for (std::size_t w = 0; w < attribution.windows.size(); ++w) {
     const IterationWindow& window = attribution.windows[w];
-    WindowSplitTracks tracks;
-    tracks.index = window.index;
-    tracks.start_ns = window.start_ns;
-    tracks.end_ns = window.end_ns;
-    tracks.gpu.segments = tile_window(attribution.ops_of(w), window.start_ns, window.end_ns);
-    tracks.streams.reserve(attribution.streams.size());
-    for (std::size_t s = 0; s < attribution.streams.size(); ++s) {
-      tracks.streams.push_back(
-          SplitTrack{attribution.streams[s], tile_window(attribution.ops_of(w, s), window.start_ns, window.end_ns)});
-    }
-    result.push_back(std::move(tracks));
+    result.push_back(WindowSplitTracks{window.index, window.start_ns, window.end_ns, std::move(tracks[w].gpu),
+                                       std::move(tracks[w].streams), std::move(tracks[w].queue)});
   }
   return result;
 }
@@ -62,6 +54,13 @@ class EventWriter {
                    name, m_pid, tid, us_text(start_ns), us_text(end_ns - start_ns), args);
   }
 
+  // A counter track sample ("C" event): `value` from t_ns on.
+  void counter(const char* name, std::int64_t t_ns, std::int64_t value) {
+    separator();
+    fmt::format_to(std::back_inserter(m_text), R"({{"ph": "C", "cat": "ohprof", "name": "{}", "pid": {}, "ts": {}, "args": {{"pending ops": {}}}}})",
+                   name, m_pid, us_text(t_ns), value);
+  }
+
   void flush() {
     m_output.write(m_text);
     m_text.clear();
@@ -79,11 +78,13 @@ class EventWriter {
   bool m_any = false;
 };
 
-std::string split_args(const BusySplit& split) {
+std::string split_args(const IterationBreakdown& it) {
+  const DeviceSplit& g = it.gpu;
+  const HostStates& h = it.host_states;
   return fmt::format(
-      R"({{"busy_ns": {}, "idle_ns": {}, "head_ns": {}, "host_bound_ns": {}, "other_ns": {}, "tail_ns": {}, "spill_ns": {}, "ops": {}}})",
-      split.busy_ns, split.idle_ns, split.idle.head_ns, split.idle.host_bound_ns, split.idle.other_ns,
-      split.idle.tail_ns, split.spill_ns, split.ops);
+      R"({{"busy_ns": {}, "host_bound_ns": {}, "device_wait_ns": {}, "queue_max": {}, "own_ops": {}, "own_busy_ns": {}, "carried_out_ns": {}, "host_blocking_ns": {}, "host_launch_ns": {}, "host_other_api_ns": {}, "host_framework_ns": {}}})",
+      g.busy_ns, g.host_bound_ns, g.device_wait_ns, g.queue_max, g.own_ops, g.own_busy_ns, g.carried_out_ns,
+      h.blocking_ns, h.launch_ns, h.other_api_ns, h.framework_ns);
 }
 
 // Writes the added events, without a leading comma.
@@ -112,11 +113,13 @@ void write_split_events(const KinetoTrace& trace, const PathBreakdown& split, Gz
   for (std::size_t w = 0; w < windows.size(); ++w) {
     const WindowSplitTracks& window = windows[w];
     std::string args = "{}";
-    if (w < split.iterations.size()) args = split_args(split.iterations[w].gpu);
+    if (w < split.iterations.size()) args = split_args(split.iterations[w]);
     writer.slice(kIterationTid, window.index >= 0 ? "iteration" : "window", window.start_ns, window.end_ns, args);
     for (const auto& segment : window.gpu.segments) {
       writer.slice(kGpuTid, to_string(segment.kind), segment.start_ns, segment.end_ns, "{}");
     }
+    for (const QueueSample& sample : window.queue) writer.counter("launch queue", sample.t_ns, sample.depth);
+    if (!window.queue.empty()) writer.counter("launch queue", window.end_ns, 0);
     for (std::size_t s = 0; s < window.streams.size(); ++s) {
       for (const auto& segment : window.streams[s].segments) {
         writer.slice(static_cast<std::int64_t>(2 + s), to_string(segment.kind), segment.start_ns, segment.end_ns, "{}");

@@ -131,11 +131,15 @@ TEST(AnalyzeCli, InvalidJsonIsAnInvalidTraceInOneLine) {
   EXPECT_EQ(line_count(result.err), 1u) << result.err;
 }
 
-TEST(AnalyzeCli, TraceWithoutGpuWorkIsAnInvalidTrace) {
+TEST(AnalyzeCli, TraceWithoutGpuWorkSaysNoDeviceWork) {
+  // docs/metrics.md, "Verdict": no device events is "no device work", not a verdict and not an error.
   const std::string path = write_temp("cpu-only.json", R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 1}]})");
-  const auto result = run_ohprof({"analyze", path});
-  EXPECT_EQ(result.exit_code, code(ExitCode::invalid_trace));
-  EXPECT_EQ(line_count(result.err), 1u) << result.err;
+  const auto result = run_ohprof({"analyze", path, "--export-json", "-"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto report = nlohmann::json::parse(result.out);
+  const auto& verdict = report["paths"][0]["split"]["verdict"];
+  EXPECT_EQ(verdict["verdict"], "unknown");
+  EXPECT_EQ(verdict["reason"], "no_device_work");
 }
 
 TEST(AnalyzeCli, SkippableProblemsAreCountedWarnings) {
@@ -158,10 +162,11 @@ TEST(AnalyzeCli, SkippableProblemsAreCountedWarnings) {
   EXPECT_EQ(report["warnings"].size(), 3u);
   // The split of the tiny trace, by hand: window [0, 100) us; kernel [20, 50) and the orphan [60, 65).
   const auto& it = report["paths"][0]["split"]["iterations"][0];
+  // The kernel is pending from its launch's return (15 us): [15, 20) device-wait. The orphan has no
+  // launch call and a correlation above the launch's: pending only from its own start.
   EXPECT_EQ(it["gpu"]["busy_ns"], 35000);
-  EXPECT_EQ(it["gpu"]["head_ns"], 20000);
-  EXPECT_EQ(it["gpu"]["other_ns"], 10000);  // the orphan has no launch call: not host-bound
-  EXPECT_EQ(it["gpu"]["tail_ns"], 35000);
+  EXPECT_EQ(it["gpu"]["device_wait_ns"], 5000);
+  EXPECT_EQ(it["gpu"]["host_bound_ns"], 60000);
 }
 
 TEST(AnalyzeCli, UsageErrors) {

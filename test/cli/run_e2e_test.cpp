@@ -60,7 +60,7 @@ TEST_F(RunE2E, MeasuresTheRequestedIterationsAndWritesAReport) {
   EXPECT_NE(result.out.find("wall median:"), std::string::npos) << result.out;
 
   const json report = json::parse(read_file(report_path));
-  EXPECT_EQ(report["schema_version"], 2);
+  EXPECT_EQ(report["schema_version"], 3);
   EXPECT_EQ(report["kind"], "run");
   const json& context = report["context"];
   EXPECT_EQ(context["device"]["type"], "cpu");
@@ -103,10 +103,11 @@ void expect_split_identities(const json& split) {
     const json& gpu = it["gpu"];
     const auto wall = it["wall_ns"].get<std::int64_t>();
     EXPECT_EQ(gpu["busy_ns"].get<std::int64_t>() + gpu["idle_ns"].get<std::int64_t>(), wall);
-    EXPECT_EQ(gpu["head_ns"].get<std::int64_t>() + gpu["host_bound_ns"].get<std::int64_t>() +
-                  gpu["other_ns"].get<std::int64_t>() + gpu["tail_ns"].get<std::int64_t>(),
+    EXPECT_EQ(gpu["host_bound_ns"].get<std::int64_t>() + gpu["device_wait_ns"].get<std::int64_t>(),
               gpu["idle_ns"].get<std::int64_t>());
-    EXPECT_EQ(it["dispatch_ns"].get<std::int64_t>(), gpu["idle_ns"].get<std::int64_t>());  // CPU: wall - busy
+    // CPU: nothing is queued, so all idle time is host-bound, and dispatch is wall - busy.
+    EXPECT_EQ(gpu["device_wait_ns"].get<std::int64_t>(), 0);
+    EXPECT_EQ(it["dispatch_ns"].get<std::int64_t>(), gpu["idle_ns"].get<std::int64_t>());
   }
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "fake_cupti.hpp"
+#include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/collectors/cupti_collector.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
@@ -150,6 +151,13 @@ std::vector<std::string> lines(const std::vector<LaunchCall>& calls) {
   return out;
 }
 std::vector<std::string> lines(const std::vector<SyncCall>& calls) {
+  std::vector<std::string> out;
+  for (const auto& c : calls) {
+    out.push_back(fmt::format("{}-{} t{} {}{}", c.start_ns, c.end_ns, c.thread_id, c.name, c.harness ? " harness" : ""));
+  }
+  return out;
+}
+std::vector<std::string> lines(const std::vector<ApiCall>& calls) {
   std::vector<std::string> out;
   for (const auto& c : calls) out.push_back(fmt::format("{}-{} t{} {}", c.start_ns, c.end_ns, c.thread_id, c.name));
   return out;
@@ -466,7 +474,7 @@ TEST_F(CuptiCollectorTest, BuildsTheExactTimelineAndAttributesEveryRecordToItsIt
       .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, 7200, 7300, 50))
       .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020, 7300, 7310, 77, 51))
       .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, 7300, 7305, 51))
-      // a synchronisation whose timestamps CUPTI could not collect (start == end == 0): left out
+      // a synchronisation whose timestamps CUPTI could not collect (start == end == 0): the API call's
       .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 7400, 7500, 77, 52))
       .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 0, 0, 52));
   fake_cupti::deliver_at_flush(b);
@@ -496,11 +504,19 @@ TEST_F(CuptiCollectorTest, BuildsTheExactTimelineAndAttributesEveryRecordToItsIt
                                    "kernel 5360-5390 t77 c22 it1 cudaLaunchKernel",
                                    "kernel 6000-6050 t88 c31 it- cuLaunchKernelEx",
                                }));
+  // The last sync of each measured iteration is the harness's (here each has one); untagged ones never are.
   EXPECT_EQ(lines(t.syncs), (std::vector<std::string>{
-                                "1960-3150 t77 cudaStreamSynchronize",
-                                "5410-5790 t77 cudaDeviceSynchronize",
+                                "1960-3150 t77 cudaStreamSynchronize harness",
+                                "5410-5790 t77 cudaDeviceSynchronize harness",
                                 "7200-7300 t0 event synchronize",
+                                "7400-7500 t77 cudaDeviceSynchronize",
                             }));
+  // Neither launches (nor the driver call inside one) nor the API records of syncs; the stream wait is
+  // an API call, not a host synchronisation.
+  EXPECT_EQ(lines(t.api_calls), (std::vector<std::string>{
+                                    "1940-1945 t77 cudaGetDevice",
+                                    "7300-7310 t77 cudaStreamWaitEvent",
+                                }));
   EXPECT_EQ(t.counters.dropped_records, 5u);
   EXPECT_EQ(t.counters.ops_without_timestamps, 1u);  // correlation 22's kernel
   EXPECT_EQ(t.counters.ops_without_launch, 1u);      // orphan_kernel
@@ -546,6 +562,11 @@ TEST_F(CuptiCollectorTest, RecordsOfAnEarlierCollectorAreNotTakenForThisOnes) {
   late.add(tag(earlier_tag, 1))
       .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10, 20, 77, 1))
       .add(kernel("earlier_paths_kernel", 30, 40, 0, 7, 1))
+      .add(tag(earlier_tag, 3))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 22, 28, 77, 3))
+      .add(tag(earlier_tag, 4))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 41, 45, 77, 4))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 41, 45, 4))
       .add(tag(now_tag, 2))
       .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 50, 60, 77, 2))
       .add(kernel("this_paths_kernel", 70, 80, 0, 7, 2));
@@ -554,6 +575,8 @@ TEST_F(CuptiCollectorTest, RecordsOfAnEarlierCollectorAreNotTakenForThisOnes) {
   ASSERT_TRUE(collection.ok()) << collection.error().message;
   EXPECT_EQ(lines(collection->timeline.ops), (std::vector<std::string>{"kernel 70-80 dev0 s7 c2 g0 b0 this_paths_kernel"}));
   EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 50-60 t77 c2 it0 cudaLaunchKernel"}));
+  EXPECT_TRUE(collection->timeline.api_calls.empty());
+  EXPECT_TRUE(collection->timeline.syncs.empty());
   EXPECT_EQ(collection->timeline.counters.ops_without_launch, 0u);
 }
 
@@ -597,6 +620,269 @@ TEST_F(CuptiCollectorTest, AnUnreadableBufferKeepsWhatCameBeforeAndWarns) {
   EXPECT_EQ(collection->warnings,
             (std::vector<Warning>{{WarningCode::cupti_buffer_unreadable,
                                    "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}}));
+}
+
+// ---- what the host did: API calls, the harness's sync, blocking copies (docs/cupti.md) ----------------
+
+// Every runtime/driver call of a measured (or untagged) iteration that is neither a launch nor the API
+// record of a synchronisation is an ApiCall: one per correlation id, the outer call when the runtime
+// made a driver call inside it.
+TEST_F(CuptiCollectorTest, DeliversEveryOtherApiCallWithItsThreadAndName) {
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{1, 2}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const auto ids = fake_cupti::pushed_ids();
+  ASSERT_EQ(ids.size(), 3u);
+  const std::uint64_t w0 = ids[0];
+  const std::uint64_t m0 = ids[1];
+  const std::uint64_t m1 = ids[2];
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(w0, 1))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 100, 150, 77, 1))  // warm-up: left out
+      // measured iteration 0: an allocation (the driver call inside it first in the buffer), an event query
+      .add(tag(m0, 10))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, 1050, 1250, 77, 10))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 1000, 1300, 77, 10))
+      .add(tag(m0, 11))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, 1400, 1410, 77, 11))
+      // a launch and the driver call inside it: a LaunchCall, no ApiCall
+      .add(tag(m0, 12))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1500, 1600, 77, 12))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1520, 1580, 77, 12))
+      .add(kernel("k", 1700, 1800, 0, 7, 12))
+      // a synchronisation, its API record and the driver call inside it: a SyncCall, no ApiCall
+      .add(tag(m0, 13))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 1610, 1900, 77, 13))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, 1620, 1890, 77, 13))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 1615, 1895, 13))
+      // measured iteration 1: an event record and query, and a call cuptiGetCallbackName does not name
+      .add(tag(m1, 21))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, 2100, 2105, 77, 21))
+      .add(tag(m1, 20))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, 2000, 2020, 77, 20))
+      .add(tag(m1, 22))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020, 2200, 2250, 77, 22))
+      // untagged, on another thread: kept, the analysis places it by time
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020, 3000, 3005, 99, 30));
+  fake_cupti::deliver_at_flush(buffer);
+  auto collection = collector->finish(loop.iterations);
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  const Timeline& t = collection->timeline;
+  EXPECT_EQ(lines(t.api_calls), (std::vector<std::string>{
+                                    "1000-1300 t77 cudaMalloc",
+                                    "1400-1410 t77 cudaEventQuery",
+                                    "2000-2020 t77 cudaEventRecord",
+                                    "2100-2105 t77 cudaEventQuery",
+                                    "2200-2250 t77 runtime API 22",  // cudaFree_v3020 = 22, unnamed by the fake
+                                    "3000-3005 t99 cudaGetDeviceCount",
+                                }));
+  EXPECT_EQ(lines(t.launches), (std::vector<std::string>{"kernel 1500-1600 t77 c12 it0 cudaLaunchKernel"}));
+  EXPECT_EQ(lines(t.syncs), (std::vector<std::string>{"1615-1895 t77 cudaStreamSynchronize harness"}));
+  EXPECT_EQ(collection->warmup_records, 1u);  // the warm-up's cudaMalloc
+}
+
+// Each measured iteration's run_once() ends with the harness's cudaDeviceSynchronize inside the
+// iteration's tag: the iteration's last sync call (latest start) is marked harness, the model's not.
+TEST_F(CuptiCollectorTest, MarksTheLastSyncOfEachMeasuredIterationAsTheHarnesss) {
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{1, 3}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const auto ids = fake_cupti::pushed_ids();
+  ASSERT_EQ(ids.size(), 4u);
+  const std::uint64_t w0 = ids[0];
+  const std::uint64_t m0 = ids[1];
+  const std::uint64_t m1 = ids[2];
+  const std::uint64_t m2 = ids[3];
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(w0, 5))  // the warm-up's harness sync: left out, never marked
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 100, 200, 77, 5))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 100, 200, 5))
+      // iteration 0: the harness's sync (with the driver call inside it) comes first in the buffer
+      .add(tag(m0, 11))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 2000, 2600, 77, 11))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, 2010, 2590, 77, 11))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 2005, 2595, 11))
+      .add(tag(m0, 10))  // the model's own cudaStreamSynchronize (an .item(), say)
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 1000, 1500, 77, 10))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 1010, 1490, 10))
+      // iteration 1: the harness's sync record lost its timestamps: the API call's times stand in
+      .add(tag(m1, 20))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 3000, 3100, 77, 20))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 3000, 3100, 20))
+      .add(tag(m1, 21))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 4000, 4300, 77, 21))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 0, 0, 21))
+      // iteration 2: no sync record at all (lost): nothing is marked
+      .add(tag(m2, 30))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 5000, 5050, 77, 30))
+      // untagged, another thread, later than every harness sync: not an iteration's, never marked
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 6000, 6100, 88, 40))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 6000, 6100, 40));
+  fake_cupti::deliver_at_flush(buffer);
+  auto collection = collector->finish(loop.iterations);
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  const Timeline& t = collection->timeline;
+  EXPECT_EQ(lines(t.syncs), (std::vector<std::string>{
+                                "1010-1490 t77 cudaStreamSynchronize",
+                                "2005-2595 t77 cudaDeviceSynchronize harness",
+                                "3000-3100 t77 cudaStreamSynchronize",
+                                "4000-4300 t77 cudaDeviceSynchronize harness",
+                                "6000-6100 t88 cudaStreamSynchronize",
+                            }));
+  EXPECT_EQ(lines(t.api_calls), (std::vector<std::string>{"5000-5050 t77 cudaMalloc"}));
+  EXPECT_EQ(collection->warmup_records, 1u);  // the warm-up's sync record
+}
+
+// A synchronous cudaMemcpy is a launch of kind memcpy that returns after its copy started (here after it
+// ended): the analysis counts it as the host waiting, not as launch overhead.
+TEST_F(CuptiCollectorTest, ABlockingCopyIsAMemcpyLaunchThatEndsAfterItsCopyStarted) {
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(m0, 40))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, 1000, 2000, 77, 40))
+      .add(copy(CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, 8192, 1200, 1800, 7, 40))
+      .add(tag(m0, 41))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 2100, 2150, 77, 41))
+      .add(copy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, 4096, 2300, 2400, 7, 41));
+  fake_cupti::deliver_at_flush(buffer);
+  // The window is given by hand (the loop's real one has other times); its index is the loop's, 0.
+  auto collection = collector->finish({IterationWindow{0, 1000, 3000}});
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  const Timeline& t = collection->timeline;
+  EXPECT_EQ(lines(t.launches), (std::vector<std::string>{
+                                   "memcpy 1000-2000 t77 c40 it0 cudaMemcpy",
+                                   "memcpy 2100-2150 t77 c41 it0 cudaMemcpyAsync",
+                               }));
+  EXPECT_EQ(lines(t.ops), (std::vector<std::string>{
+                              "memcpy 1200-1800 dev0 s7 c40 g0 b8192 DtoH",
+                              "memcpy 2300-2400 dev0 s7 c41 g0 b4096 HtoD",
+                          }));
+  ASSERT_EQ(t.launches.size(), 2u);
+  EXPECT_GT(t.launches[0].end_ns, t.ops[0].start_ns);
+  EXPECT_TRUE(t.syncs.empty());
+  EXPECT_TRUE(t.api_calls.empty());
+
+  // By hand (docs/metrics.md). Window [1000, 3000), wall 2000.
+  //   pending: DtoH from min(launch end 2000, start 1200) = 1200 to 1800; HtoD from min(2150, 2300) = 2150
+  //   to 2400. busy = 600 + 100 = 700; device-wait = [2150, 2300) = 150;
+  //   host-bound = [1000,1200) + [1800,2150) + [2400,3000) = 200 + 350 + 600 = 1150 (= 2000 - 700 - 150).
+  //   host states: cudaMemcpy is blocking (a memcpy without "Async"): [1000,1200) + [1800,2000) = 400;
+  //   cudaMemcpyAsync (returned before its copy started: not blocking) [2100,2150) = 50 launch;
+  //   framework [2000,2100) + [2400,3000) = 700. 400 + 50 + 0 + 700 = 1150.
+  //   host side: blocking = the union of blocking calls = [1000,2000) = 1000, 1 call; launch API = 50,
+  //   all exposed (nothing pending in [2100,2150)); queue delays 1200 - 2000 = -800 -> 0 (clipped) and
+  //   2300 - 2150 = 150.
+  const PathBreakdown split = analyze_timeline(t);
+  ASSERT_EQ(split.iterations.size(), 1u);
+  const IterationBreakdown& it = split.iterations[0];
+  EXPECT_EQ(it.wall_ns, 2000);
+  EXPECT_EQ(it.gpu.busy_ns, 700);
+  EXPECT_EQ(it.gpu.device_wait_ns, 150);
+  EXPECT_EQ(it.gpu.host_bound_ns, 1150);
+  EXPECT_EQ(it.host_states.blocking_ns, 400);
+  EXPECT_EQ(it.host_states.launch_ns, 50);
+  EXPECT_EQ(it.host_states.other_api_ns, 0);
+  EXPECT_EQ(it.host_states.framework_ns, 700);
+  EXPECT_EQ(it.blocking_ns, 1000);
+  EXPECT_EQ(it.blocking_calls, 1u);
+  EXPECT_EQ(it.launch_api_ns, 50);
+  EXPECT_EQ(it.launch_exposed_ns, 50);
+  EXPECT_EQ(it.launch_hidden_ns, 0);
+  std::vector<std::int64_t> delays = it.queue_delays_ns;
+  std::sort(delays.begin(), delays.end());
+  EXPECT_EQ(delays, (std::vector<std::int64_t>{0, 150}));
+  EXPECT_EQ(it.queue_delays_clipped, 1u);
+}
+
+// The collected Timeline through the analysis: one iteration in which the device has nothing pending
+// while the host is in a launch call, in cudaMalloc, in the model's cudaStreamSynchronize after its
+// kernel ended, in nothing, and in the harness's cudaDeviceSynchronize (not blocking: the harness's).
+TEST_F(CuptiCollectorTest, TheAnalysisOfTheCollectedTimelineSplitsHostBoundTimeByHostState) {
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(m0, 1))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10000, 10500, 77, 1))
+      .add(kernel("a", 10500, 12000, 0, 7, 1))
+      .add(tag(m0, 2))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 12000, 12600, 77, 2))
+      .add(tag(m0, 3))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 13000, 13200, 77, 3))
+      .add(kernel("b", 13200, 14000, 0, 7, 3))
+      .add(tag(m0, 4))  // the model's sync: waits for b, then 500 ns more after b ended
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 13300, 14500, 77, 4))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 13300, 14500, 4))
+      .add(tag(m0, 5))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, 16000, 16300, 77, 5))
+      .add(tag(m0, 6))  // the harness's sync, the iteration's last
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 18000, 19900, 77, 6))
+      .add(sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 18000, 19900, 6));
+  fake_cupti::deliver_at_flush(buffer);
+  auto collection = collector->finish({IterationWindow{0, 10000, 20000}});
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  const Timeline& t = collection->timeline;
+  EXPECT_EQ(lines(t.syncs), (std::vector<std::string>{
+                                "13300-14500 t77 cudaStreamSynchronize",
+                                "18000-19900 t77 cudaDeviceSynchronize harness",
+                            }));
+  EXPECT_EQ(lines(t.api_calls), (std::vector<std::string>{
+                                    "12000-12600 t77 cudaMalloc",
+                                    "16000-16300 t77 cudaEventQuery",
+                                }));
+
+  // By hand (docs/metrics.md). Window [10000, 20000), wall 10000. Launching threads T = {77}.
+  //   a is pending from min(10500, 10500) = 10500 to 12000, b from min(13200, 13200) = 13200 to 14000:
+  //   each pending only while it runs, so device-wait = 0 and busy = 1500 + 800 = 2300;
+  //   host-bound = 10000 - 2300 = 7700: [10000,10500) [12000,13200) [14000,20000).
+  //   Host states over the host-bound time:
+  //     launch     [10000,10500) a's launch 500 + [13000,13200) b's launch 200          =  700
+  //     other_api  [12000,12600) cudaMalloc 600 + [16000,16300) cudaEventQuery 300       =  900
+  //     blocking   [14000,14500) the model's cudaStreamSynchronize after b ended         =  500
+  //     framework  [12600,13000) 400 + [14500,16000) 1500 + [16300,18000) 1700
+  //                + [18000,19900) 1900 (the harness's sync: not blocking) + [19900,20000) 100 = 5600
+  //     700 + 900 + 500 + 5600 = 7700.
+  //   Host side: launch API = 500 + 200 = 700, all exposed (nothing pending during either call);
+  //   blocking = [13300,14500) = 1200 (the harness's sync left out), 1 call; other API = 300 + 600 = 900;
+  //   queue integral = 1500 + 800 = 2300, max depth 1; 2 launches, 2 ops.
+  const PathBreakdown split = analyze_timeline(t);
+  ASSERT_EQ(split.iterations.size(), 1u);
+  const IterationBreakdown& it = split.iterations[0];
+  EXPECT_EQ(it.wall_ns, 10000);
+  EXPECT_EQ(it.gpu.busy_ns, 2300);
+  EXPECT_EQ(it.gpu.idle_ns, 7700);
+  EXPECT_EQ(it.gpu.host_bound_ns, 7700);
+  EXPECT_EQ(it.gpu.device_wait_ns, 0);
+  EXPECT_EQ(it.gpu.queue_ns, 2300);
+  EXPECT_EQ(it.gpu.queue_max, 1);
+  EXPECT_EQ(it.host_states.launch_ns, 700);
+  EXPECT_EQ(it.host_states.other_api_ns, 900);
+  EXPECT_EQ(it.host_states.blocking_ns, 500);
+  EXPECT_EQ(it.host_states.framework_ns, 5600);
+  EXPECT_EQ(it.launch_api_ns, 700);
+  EXPECT_EQ(it.launch_exposed_ns, 700);
+  EXPECT_EQ(it.launch_hidden_ns, 0);
+  EXPECT_EQ(it.blocking_ns, 1200);
+  EXPECT_EQ(it.blocking_calls, 1u);
+  EXPECT_EQ(it.other_api_ns, 900);
+  EXPECT_EQ(it.launches, 2u);
+  EXPECT_EQ(it.gpu_ops, 2u);
+  EXPECT_FALSE(it.dispatch_ns.has_value());
+  // Verdict: shares busy 2300/10000 = 0.23, host-bound 0.77, device-wait 0; 77% >= 50% and 54 points
+  // ahead: host-bound, decided by framework (5600 of the 7700 host-bound ns); blocking share 0.12.
+  EXPECT_EQ(split.verdict.verdict, Verdict::host_bound);
+  EXPECT_EQ(split.verdict.reason, VerdictReason::dominant_share);
+  EXPECT_EQ(split.verdict.host_state, std::optional<HostState>(HostState::framework));
+  EXPECT_DOUBLE_EQ(split.verdict.host_state_share, 5600.0 / 7700.0);
+  EXPECT_DOUBLE_EQ(split.verdict.blocking_share, 0.12);
 }
 
 TEST_F(CuptiCollectorTest, ReportsTheCuptiVersion) {

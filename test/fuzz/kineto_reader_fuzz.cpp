@@ -16,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& it : split.iterations) {
     const auto& gpu = it.gpu;
     if (gpu.busy_ns + gpu.idle_ns != it.wall_ns) std::abort();
-    if (gpu.idle.head_ns + gpu.idle.host_bound_ns + gpu.idle.other_ns + gpu.idle.tail_ns != gpu.idle_ns) std::abort();
+    if (gpu.busy_ns + gpu.host_bound_ns + gpu.device_wait_ns != it.wall_ns) std::abort();
+    const auto& h = it.host_states;
+    if (h.blocking_ns + h.launch_ns + h.other_api_ns + h.framework_ns != gpu.host_bound_ns) std::abort();
   }
   return 0;
 }

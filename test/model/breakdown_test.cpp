@@ -17,21 +17,36 @@ TEST(BreakdownNames, DeviceOpKinds) {
 
 TEST(BreakdownNames, Verdicts) {
   EXPECT_STREQ(to_string(Verdict::unknown), "unknown");
-  EXPECT_STREQ(to_string(Verdict::overhead_bound), "overhead-bound");
+  EXPECT_STREQ(to_string(Verdict::host_bound), "host-bound");
+  EXPECT_STREQ(to_string(Verdict::device_wait_bound), "device-wait-bound");
   EXPECT_STREQ(to_string(Verdict::compute_bound), "compute-bound");
+  EXPECT_STREQ(to_string(Verdict::mixed), "mixed");
 }
 
-TEST(BreakdownNames, VerdictRules) {
-  EXPECT_STREQ(to_string(VerdictRule::none), "none");
-  EXPECT_STREQ(to_string(VerdictRule::dispatch_exceeds_busy), "dispatch_exceeds_busy");
-  EXPECT_STREQ(to_string(VerdictRule::host_bound_largest), "host_bound_largest");
-  EXPECT_STREQ(to_string(VerdictRule::compute), "compute");
+TEST(BreakdownNames, VerdictReasons) {
+  EXPECT_STREQ(to_string(VerdictReason::no_iterations), "no_iterations");
+  EXPECT_STREQ(to_string(VerdictReason::no_device_work), "no_device_work");
+  EXPECT_STREQ(to_string(VerdictReason::no_launches), "no_launches");
+  EXPECT_STREQ(to_string(VerdictReason::startup_without_steps), "startup_without_steps");
+  EXPECT_STREQ(to_string(VerdictReason::dominant_share), "dominant_share");
+  EXPECT_STREQ(to_string(VerdictReason::close_shares), "close_shares");
+}
+
+TEST(BreakdownNames, HostStatesAndShares) {
+  EXPECT_STREQ(to_string(HostState::blocking), "blocking");
+  EXPECT_STREQ(to_string(HostState::launch), "launch");
+  EXPECT_STREQ(to_string(HostState::other_api), "other_api");
+  EXPECT_STREQ(to_string(HostState::framework), "framework");
+  EXPECT_STREQ(to_string(TimeShare::busy), "busy");
+  EXPECT_STREQ(to_string(TimeShare::host_bound), "host_bound");
+  EXPECT_STREQ(to_string(TimeShare::device_wait), "device_wait");
 }
 
 TEST(BreakdownNames, AValueOutsideTheEnumeratorsStillGetsAName) {
-  // never a null pointer into the JSON writer (3 is within each enumeration's range of values)
+  // never a null pointer into the JSON writer
   EXPECT_STREQ(to_string(static_cast<DeviceOpKind>(3)), "unknown");
-  EXPECT_STREQ(to_string(static_cast<Verdict>(3)), "unknown");
+  EXPECT_STREQ(to_string(static_cast<Verdict>(7)), "unknown");
+  EXPECT_STREQ(to_string(static_cast<HostState>(7)), "framework");
 }
 
 TEST(KernelSetDiff, SameSetWhenNeitherPathHasAKernelOfItsOwn) {

@@ -20,5 +20,190 @@ TEST(StopReasonText, EachCodeHasTheTextTheReportAlwaysHad) {
   EXPECT_EQ(stop_reason_text(StopReason{StopCode::in_progress}), "in progress");
 }
 
+// A verdict with the given shares, the first two ranked as given (docs/metrics.md, "Verdict").
+PathVerdict verdict(Verdict kind, double busy, double host_bound, double device_wait, TimeShare first,
+                    TimeShare second) {
+  PathVerdict v;
+  v.verdict = kind;
+  v.reason = kind == Verdict::mixed ? VerdictReason::close_shares : VerdictReason::dominant_share;
+  v.busy_share = busy;
+  v.host_bound_share = host_bound;
+  v.device_wait_share = device_wait;
+  v.first = first;
+  v.second = second;
+  v.launches_per_iteration = 1259;
+  v.queue_delay_median_ns = 1956;
+  return v;
+}
+
+constexpr const char* kComputeAdvice =
+    "Speed up the kernels (torch.compile mode=\"max-autotune\", lower precision); host changes will not help";
+
+TEST(VerdictText, ComputeBoundQuotesTheSharesTheFullQueueAndTheBlockingTime) {
+  PathVerdict v = verdict(Verdict::compute_bound, 0.963, 0.001, 0.036, TimeShare::busy, TimeShare::device_wait);
+  v.full_queue_iterations = 5;
+  v.queue_max = 1291;
+  v.blocking_share = 0.392;
+  EXPECT_EQ(verdict_text(v, 6),
+            std::string("GPU busy 96.3% of wall (host-bound 0.1%, device-wait 3.6%); the launch queue was full in 5 of "
+                        "6 iterations (max 1291 ops pending): the host runs ahead and launch calls block on the queue, "
+                        "so their time is hidden, not overhead; the host spent 39.2% of wall in blocking calls. ") +
+                kComputeAdvice);
+}
+
+TEST(VerdictText, ComputeBoundLeavesOutANotFullQueueAndLittleBlockingTime) {
+  PathVerdict v = verdict(Verdict::compute_bound, 0.9, 0.06, 0.04, TimeShare::busy, TimeShare::host_bound);
+  v.queue_max = 999;
+  v.blocking_share = 0.049;  // under 5%: not worth a mention
+  EXPECT_EQ(verdict_text(v, 3),
+            std::string("GPU busy 90.0% of wall (host-bound 6.0%, device-wait 4.0%). ") + kComputeAdvice);
+}
+
+TEST(VerdictText, ComputeBoundOnTheCpuSaysCpuKernelsAndDispatch) {
+  PathVerdict v = verdict(Verdict::compute_bound, 0.765, 0.235, 0, TimeShare::busy, TimeShare::host_bound);
+  v.cpu_kernels = true;
+  v.host_state = HostState::framework;
+  v.host_state_share = 1;
+  EXPECT_EQ(verdict_text(v, 100), std::string("CPU kernels busy 76.5% of wall (dispatch 23.5%). ") + kComputeAdvice);
+}
+
+TEST(VerdictText, HostBoundInLaunchCallsAdvisesCudaGraphs) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.3, 0.65, 0.05, TimeShare::host_bound, TimeShare::busy);
+  v.host_state = HostState::launch;
+  v.host_state_share = 0.6;
+  EXPECT_EQ(verdict_text(v, 3),
+            "GPU waiting for the host (nothing queued) 65.0% of wall (busy 30.0%, device-wait 5.0%); the launching "
+            "threads were in launch calls for 60.0% of that time (1259 launches per iteration, 0 graph). Launch calls "
+            "are on the critical path: CUDA graphs (torch.compile mode=\"reduce-overhead\", or an AOTInductor package "
+            "captured in a graph) replay them as one, and fusion (torch.compile) makes fewer");
+}
+
+TEST(VerdictText, HostBoundInTheFrameworkAdvisesAotInductorAndSaysWhenGraphsAreInUse) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.224, 0.733, 0.043, TimeShare::host_bound, TimeShare::busy);
+  v.host_state = HostState::framework;
+  v.host_state_share = 0.943;
+  const std::string text = verdict_text(v, 3);
+  EXPECT_EQ(text,
+            "GPU waiting for the host (nothing queued) 73.3% of wall (busy 22.4%, device-wait 4.3%); the launching "
+            "threads were in no runtime call (framework, Python, data loading) for 94.3% of that time (1259 launches "
+            "per iteration, 0 graph). The host between calls is the cost: AOTInductor's C++ wrapper removes the "
+            "Python-side guards and wrappers, torch.compile removes eager dispatch, a larger batch amortizes it");
+  v.graph_launches_per_iteration = 1;
+  v.launches_per_iteration = 1;
+  EXPECT_NE(verdict_text(v, 3).find("(1 launch per iteration, 1 graph)"), std::string::npos);
+  EXPECT_NE(verdict_text(v, 3).find("a larger batch amortizes it (graph launches present: CUDA graphs are already "
+                                    "in use)"),
+            std::string::npos);
+}
+
+TEST(VerdictText, HostBoundInOtherApiCallsAdvisesWarmUp) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.1, 0.85, 0.05, TimeShare::host_bound, TimeShare::busy);
+  v.host_state = HostState::other_api;
+  v.host_state_share = 0.7;
+  EXPECT_EQ(verdict_text(v, 3),
+            "GPU waiting for the host (nothing queued) 85.0% of wall (busy 10.0%, device-wait 5.0%); the launching "
+            "threads were in other runtime API calls (allocation, initialisation) for 70.0% of that time. Allocation "
+            "and initialisation: warm up longer, keep allocations out of the step (the caching allocator, static "
+            "shapes)");
+}
+
+TEST(VerdictText, HostBoundInBlockingCallsAdvisesRemovingSyncs) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.2, 0.8, 0, TimeShare::host_bound, TimeShare::busy);
+  v.host_state = HostState::blocking;
+  v.host_state_share = 0.55;
+  EXPECT_EQ(verdict_text(v, 3),
+            "GPU waiting for the host (nothing queued) 80.0% of wall (busy 20.0%, device-wait 0.0%); the launching "
+            "threads were in blocking calls (synchronisations, blocking copies) for 55.0% of that time. "
+            "Synchronisations that find the device idle: remove .item(), .cpu() and blocking copies from the step, "
+            "use non_blocking=True copies from pinned memory");
+}
+
+TEST(VerdictText, HostBoundOnTheCpuIsTheHostWorkAroundTheKernels) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.3, 0.7, 0, TimeShare::host_bound, TimeShare::busy);
+  v.cpu_kernels = true;
+  v.host_state = HostState::framework;
+  v.host_state_share = 1;
+  EXPECT_EQ(verdict_text(v, 100),
+            "dispatch 70.0% of wall (busy 30.0%). The host work around the kernels (Python wrapper, guards, "
+            "allocation, operator dispatch) is the cost: AOTInductor's C++ wrapper (or compile:cpp-wrapper), a larger "
+            "batch");
+}
+
+TEST(VerdictText, DeviceWaitBoundNamesTheStreamAndTheQueueDelay) {
+  PathVerdict v = verdict(Verdict::device_wait_bound, 0.3, 0.08, 0.62, TimeShare::device_wait, TimeShare::busy);
+  v.waited_stream = StreamKey{0, 7};
+  v.waited_stream_share = 0.8;
+  EXPECT_EQ(verdict_text(v, 3),
+            "GPU waiting on the GPU (work queued, none running) 62.0% of wall (busy 30.0%, host-bound 8.0%); stream "
+            "0:7 had work pending for 80.0% of that time; median queue delay 1.956 us. The device waits on the device: "
+            "overlap communication with compute, check cross-stream event waits");
+}
+
+TEST(VerdictText, MixedGivesBothSharesAndTheAdviceOfEach) {
+  PathVerdict v = verdict(Verdict::mixed, 0.48, 0.42, 0.10, TimeShare::busy, TimeShare::host_bound);
+  v.host_state = HostState::launch;
+  v.host_state_share = 0.6;
+  EXPECT_EQ(verdict_text(v, 3),
+            "no share dominates: GPU busy 48.0% and host-bound 42.0% of wall (device-wait 10.0%; a verdict needs 50% "
+            "and a lead of 10 points). For the busy part, speed up the kernels (torch.compile mode=\"max-autotune\", "
+            "lower precision); host changes will not help; for the host-bound part (60.0% of it in launch calls; "
+            "1259 launches per iteration, 0 graph), launch calls are on the critical path: CUDA graphs "
+            "(torch.compile mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as "
+            "one, and fusion (torch.compile) makes fewer");
+  PathVerdict wait = verdict(Verdict::mixed, 0.35, 0.2, 0.45, TimeShare::device_wait, TimeShare::busy);
+  wait.waited_stream = StreamKey{1, 40};
+  wait.waited_stream_share = 0.5;
+  const std::string text = verdict_text(wait, 3);
+  EXPECT_EQ(text.find("no share dominates: GPU waiting on the GPU (work queued, none running) 45.0% and busy 35.0% of "
+                      "wall (host-bound 20.0%; "),
+            0u)
+      << text;
+  EXPECT_NE(text.find("For the device-wait part (stream 1:40 had work pending for 50.0% of that time; median queue "
+                      "delay 1.956 us), overlap communication with compute"),
+            std::string::npos)
+      << text;
+}
+
+TEST(VerdictText, MixedOnTheCpuLeavesOutDeviceWait) {
+  PathVerdict v = verdict(Verdict::mixed, 0.55, 0.45, 0, TimeShare::busy, TimeShare::host_bound);
+  v.cpu_kernels = true;
+  v.host_state = HostState::framework;
+  v.host_state_share = 1;
+  const std::string text = verdict_text(v, 10);
+  EXPECT_EQ(text.find("no share dominates: CPU kernels busy 55.0% and dispatch 45.0% of wall (a verdict needs 50%"), 0u)
+      << text;
+  EXPECT_EQ(text.find("device-wait"), std::string::npos) << text;
+  EXPECT_NE(text.find("for the dispatch part, the host work around the kernels"), std::string::npos) << text;
+}
+
+TEST(VerdictText, UnknownSaysWhatIsMissing) {
+  PathVerdict v;
+  v.reason = VerdictReason::no_iterations;
+  EXPECT_EQ(verdict_text(v, 0), "no iteration was analysed, so there is nothing to judge");
+  v.reason = VerdictReason::no_device_work;
+  EXPECT_EQ(verdict_text(v, 1),
+            "no device op ran in any window (a trace without device events, or a model that never reached the "
+            "device): there is no device work to judge");
+  v.reason = VerdictReason::no_launches;
+  v.busy_share = 0.016;
+  v.host_bound_share = 0.984;
+  EXPECT_EQ(verdict_text(v, 1),
+            "GPU busy 1.6% of wall (host-bound 98.4%, device-wait 0.0%), but no device op has its launch call in the "
+            "data (an accelerator runtime ohprof does not know, or launch records lost), so queueing and host-bound "
+            "time cannot be judged. Record the runtime's API calls with the device activity (the profiler's "
+            "cuda_runtime / cuda_driver events)");
+  v.reason = VerdictReason::startup_without_steps;
+  v.busy_share = 0.1;
+  v.host_bound_share = 0.85;
+  v.device_wait_share = 0.05;
+  v.host_state = HostState::other_api;
+  v.host_state_share = 0.7;
+  EXPECT_EQ(verdict_text(v, 1),
+            "no ProfilerStep marks iterations, and the one window is start-up, not steady state: GPU waiting for the "
+            "host (nothing queued) 85.0% of wall (busy 10.0%, device-wait 5.0%); the launching threads were in other "
+            "runtime API calls (allocation, initialisation) for 70.0% of that time. Record steps: "
+            "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations");
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/output/report_text.hpp"
+#include "sample_breakdown.hpp"
 
 namespace ohprof {
 namespace {
@@ -39,61 +41,87 @@ TEST(FormatRunTable, SaysWhyMeasurementStoppedEarly) {
   EXPECT_NE(format_run_table(report).find("(interrupted)"), std::string::npos);
 }
 
-TEST(FormatRunTable, ShowsTheDeviceSplitVerdictAndCounters) {
-  // One iteration [0, 10 us]: ten launches [1000i, 1000i + 100] each followed by a 100 ns kernel at
-  // [1000i + 200, 1000i + 300]. busy 1 us (10% of wall); dispatch 9.1 us -> overhead-bound.
-  Timeline timeline;
-  timeline.iterations = {{0, 0, 10'000}};
-  for (std::int64_t i = 0; i < 10; ++i) {
-    LaunchCall launch;
-    launch.start_ns = 1000 * i;
-    launch.end_ns = 1000 * i + 100;
-    launch.correlation = static_cast<std::uint64_t>(i + 1);
-    timeline.launches.push_back(launch);
-    DeviceOp op;
-    op.start_ns = 1000 * i + 200;
-    op.end_ns = 1000 * i + 300;
-    op.correlation = launch.correlation;
-    op.name = "triton_poi_fused_add_0";
-    timeline.ops.push_back(op);
-  }
-  timeline.counters.dropped_records = 4;
+Report report_with(const PathBreakdown& breakdown) {
   Report report;
   PathResult path;
   path.name = "compile";
   path.wall_ns = {10'000};
   path.wall = summarize_ns(path.wall_ns);
   path.stop_reason = StopReason{StopCode::runs_reached};
-  path.breakdown = analyze_timeline(timeline);
+  path.breakdown = breakdown;
   report.paths.push_back(path);
-  report.kernel_diffs.push_back(diff_kernel_sets(*path.breakdown, *path.breakdown, "compile", "compile"));
-  const std::string table = format_run_table(report);
-  EXPECT_NE(table.find("GPU busy:      1.000 us ± 0 ns  (10.0% of wall)"), std::string::npos) << table;
-  EXPECT_NE(table.find("dispatch:      9.100 us"), std::string::npos) << table;
-  // Launch API 10 x 100 ns = 1 us, framework 9.1 - 1 = 8.1 us.
-  EXPECT_NE(table.find("(launch API 1.000 us, framework 8.100 us)"), std::string::npos) << table;
-  EXPECT_NE(table.find("launches:      10 per iteration (0 graph), 10 device ops"), std::string::npos) << table;
-  EXPECT_NE(table.find("4 dropped"), std::string::npos) << table;
-  EXPECT_NE(table.find("verdict:       overhead-bound: "), std::string::npos) << table;
-  EXPECT_NE(table.find("triton_poi_fused_add_0"), std::string::npos) << table;
-  EXPECT_NE(table.find("kernels compile vs compile: the same 1 kernels"), std::string::npos) << table;
+  return report;
 }
 
-TEST(FormatRunTable, SaysDispatchIsUnavailableWithoutLaunchCalls) {
-  Timeline timeline;
-  timeline.iterations = {{0, 0, 100}};
-  DeviceOp op;
-  op.start_ns = 10;
-  op.end_ns = 20;
-  timeline.ops = {op};
-  Report report;
-  PathResult path;
-  path.name = "cpu";
-  path.breakdown = analyze_timeline(timeline);
-  report.paths.push_back(path);
+TEST(FormatRunTable, ShowsTheGpuSplitWithSharesOfTheSummedWall) {
+  // test::gpu_breakdown: wall 10 us; busy 6, host-bound 3 (blocking 0.5, launch 1, other API 0.3,
+  // framework 1.2), device-wait 1 us.
+  Report report = report_with(test::gpu_breakdown());
+  report.kernel_diffs.push_back(
+      diff_kernel_sets(*report.paths[0].breakdown, *report.paths[0].breakdown, "compile", "compile"));
   const std::string table = format_run_table(report);
-  EXPECT_NE(table.find("dispatch:      n/a (no launch calls)"), std::string::npos) << table;
-  EXPECT_NE(table.find("1 without launch"), std::string::npos) << table;
+  EXPECT_NE(table.find("device split:  median ± σ over 1 iterations; % of their summed wall time"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("    GPU busy:      6.000 us ± 0 ns          60.0%  (an op running)\n"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("    host-bound:    3.000 us ± 0 ns          30.0%  (nothing queued"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("      blocking:    500 ns ± 0 ns             5.0%"), std::string::npos) << table;
+  EXPECT_NE(table.find("      launch:      1.000 us ± 0 ns          10.0%"), std::string::npos) << table;
+  EXPECT_NE(table.find("      other API:   300 ns ± 0 ns             3.0%"), std::string::npos) << table;
+  EXPECT_NE(table.find("      framework:   1.200 us ± 0 ns          12.0%"), std::string::npos) << table;
+  EXPECT_NE(table.find("    device-wait:   1.000 us ± 0 ns          10.0%  (work queued"), std::string::npos) << table;
+  EXPECT_NE(table.find("launch queue:  mean 2.5 ± 0.0 ops pending, max 7; full (>= 1000) in 0 of 1 iterations"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("host side:     launch API 2.000 us (exposed 1.000 us, hidden 1.000 us), blocking 600 ns "
+                       "(2 calls in all), other API 400 ns"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("launches:      4 per iteration (1 graph), 4 device ops; queue delay median 10 ns (1 negative, "
+                       "clipped to 0)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("own work:      5.000 us of busy from the window's own launches; 500 ns of them ran outside it "
+                       "(carried out)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("stream 0:7:    busy 5.000 us (50.0%)  host-bound 4.200 us (42.0%)  device-wait 800 ns (8.0%)  "
+                       "waited on 100.0% of device-wait"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("stream 0:13:   busy 1.500 us (15.0%)"), std::string::npos) << table;
+  EXPECT_NE(table.find("waited on 20.0% of device-wait\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("2 dropped"), std::string::npos) << table;
+  EXPECT_NE(table.find("    verdict:       compute-bound: " + verdict_text(test::gpu_breakdown().verdict, 1) + "\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("gemm"), std::string::npos) << table;
+  EXPECT_NE(table.find("kernels compile vs compile: the same 2 kernels"), std::string::npos) << table;
+  EXPECT_EQ(table.find("dispatch:"), std::string::npos) << table;  // GPU: no dispatch line
+}
+
+TEST(FormatRunTable, CpuRunsShowBusyAndDispatchOnly) {
+  const std::string table = format_run_table(report_with(test::cpu_breakdown()));
+  EXPECT_NE(table.find("    CPU busy:      7.500 us ± 0 ns          75.0%  (kernels)\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("    dispatch:      2.500 us ± 0 ns          25.0%  (host work around the kernels)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("    kernels:       4 per iteration\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("verdict:       compute-bound: CPU kernels busy 75.0% of wall (dispatch 25.0%). Speed up"),
+            std::string::npos)
+      << table;
+  for (const char* absent : {"host-bound", "device-wait", "launch queue", "framework:", "host side", "own work",
+                             "stream -1"}) {
+    EXPECT_EQ(table.find(absent), std::string::npos) << absent << "\n" << table;
+  }
+}
+
+TEST(FormatRunTable, SaysWhenThereIsNoIterationToSplit) {
+  PathBreakdown empty;
+  const std::string table = format_run_table(report_with(empty));
+  EXPECT_NE(table.find("device split:  no iteration windows to split"), std::string::npos) << table;
+  EXPECT_NE(table.find("verdict:       unknown: no iteration was analysed"), std::string::npos) << table;
 }
 
 }  // namespace

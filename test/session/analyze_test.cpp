@@ -97,7 +97,7 @@ TEST(AnalyzeTrace, ReportOfARealTraceWithProfilerSteps) {
   for (std::size_t w = 0; w < windows.size(); ++w) {
     EXPECT_EQ(result.breakdown->iterations[w].index, windows[w].index);
     EXPECT_EQ(result.breakdown->iterations[w].gpu.busy_ns, windows[w].gpu.busy);
-    EXPECT_EQ(result.breakdown->iterations[w].gpu.idle.host_bound_ns, windows[w].gpu.host_bound);
+    EXPECT_EQ(result.breakdown->iterations[w].gpu.host_bound_ns, windows[w].gpu.host_bound);
   }
   EXPECT_TRUE(result.split_unavailable_reason.empty());
   EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(report.warnings);
@@ -169,7 +169,13 @@ TEST(AnalyzeTrace, AnalysisCountersAreWarnings) {
   EXPECT_EQ(c.report->trace->events, 4u);
   EXPECT_EQ(c.report->paths[0].wall_ns, std::vector<std::int64_t>{100'000});
   EXPECT_EQ(c.report->paths[0].breakdown->iterations.at(0).gpu.busy_ns, 30'000);
-  EXPECT_EQ(c.report->paths[0].breakdown->iterations.at(0).gpu.idle.head_ns, 20'000);
+  // Launch [10,15) us, kernel [20,50) pending from 15, sync [16,100): host-bound [0,15) and [50,100),
+  // device-wait [15,20), of the host-bound time [50,100) in the sync (blocking).
+  const IterationBreakdown& it = c.report->paths[0].breakdown->iterations.at(0);
+  EXPECT_EQ(it.gpu.host_bound_ns, 65'000);
+  EXPECT_EQ(it.gpu.device_wait_ns, 5'000);
+  EXPECT_EQ(it.host_states.blocking_ns, 50'000);
+  EXPECT_EQ(it.host_states.launch_ns, 5'000);
 }
 
 TEST(AnalyzeTrace, ExportTraceWritesATraceWithTheSameSplit) {
@@ -227,10 +233,18 @@ TEST(AnalyzeTrace, UnusableTraceIsAnInvalidTrace) {
   ASSERT_FALSE(not_json.status.ok());
   EXPECT_EQ(not_json.status.error().code, ExitCode::invalid_trace);  // 7
   EXPECT_FALSE(not_json.report.has_value());
+}
+
+TEST(AnalyzeTrace, TraceWithoutDeviceWorkIsAReportThatSaysSo) {
   const SessionOutcome no_gpu =
       analyze(write_temp("cpu.json", R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 1}]})"));
-  ASSERT_FALSE(no_gpu.status.ok());
-  EXPECT_EQ(no_gpu.status.error().code, ExitCode::invalid_trace);
+  ASSERT_TRUE(no_gpu.status.ok()) << no_gpu.status.error().message;
+  ASSERT_TRUE(no_gpu.report.has_value());
+  const PathBreakdown& split = *no_gpu.report->paths.at(0).breakdown;
+  EXPECT_EQ(split.verdict.verdict, Verdict::unknown);
+  EXPECT_EQ(split.verdict.reason, VerdictReason::no_device_work);
+  EXPECT_EQ(no_gpu.report->trace->iterations_from, IterationSource::whole_trace);
+  EXPECT_EQ(no_gpu.report->context.device.type, DeviceKind::cpu);
 }
 
 }  // namespace

@@ -403,10 +403,11 @@ TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {
       EXPECT_EQ(it.wall_ns, split_walls[i]);
       EXPECT_EQ(it.gpu_ops, two_kernels ? 2u : 1u);
       EXPECT_EQ(it.gpu.busy_ns, two_kernels ? 40'000 : 20'000);
-      EXPECT_EQ(it.gpu.idle.head_ns, 10'000);
-      EXPECT_EQ(it.gpu.idle.host_bound_ns, two_kernels ? 10'000 : 0);
-      EXPECT_EQ(it.dispatch_ns, two_kernels ? 33'000 : 3'000);
+      EXPECT_EQ(it.gpu.device_wait_ns, two_kernels ? 14'000 : 7'000);
+      EXPECT_EQ(it.gpu.host_bound_ns, it.wall_ns - (two_kernels ? 54'000 : 27'000));
+      EXPECT_FALSE(it.dispatch_ns.has_value());  // a GPU timeline
       EXPECT_EQ(it.launch_api_ns, two_kernels ? 4'000 : 2'000);
+      EXPECT_EQ(it.launch_exposed_ns, it.launch_api_ns);
     }
     ASSERT_TRUE(path.collector_cost.has_value());
     EXPECT_EQ(path.collector_cost->runs, 3u);

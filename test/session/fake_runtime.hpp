@@ -41,9 +41,10 @@ namespace fake {
 // The hand-built split of one iteration with kernels k = 0, 1, ... (window start S):
 //   launch call k: [S + kLaunchOffsetNs + k * kKernelStepNs, ... + kLaunchNs]
 //   kernel k:      [S + kKernelOffsetNs + k * kKernelStepNs, ... + kKernelNs] on stream kStream
-// e.g. one kernel: busy 20 us, head 10 us, dispatch 3 us, launch API 2 us, framework 1 us, queue delay
-// 7 us; two kernels: busy 40 us, a host-bound gap of 10 us (launch 1 starts at 31 us, after kernel 0
-// ended at 30 us), dispatch 33 us. Iterations must last at least 30 us per kernel for nothing to spill.
+// e.g. one kernel: busy 20 us, device-wait 7 us (the kernel pending from its launch's return at 3 us
+// until it starts at 10 us), host-bound wall - 27 us, launch API 2 us (exposed), queue delay 7 us;
+// two kernels: busy 40 us, device-wait 14 us, host-bound wall - 54 us (3 us of it between kernel 0's
+// end at 30 us and launch 1's return at 33 us), launch API 4 us. Iterations must last at least 30 us per kernel for nothing to spill.
 inline constexpr std::int64_t kLaunchOffsetNs = 1'000;
 inline constexpr std::int64_t kLaunchNs = 2'000;
 inline constexpr std::int64_t kKernelOffsetNs = 10'000;

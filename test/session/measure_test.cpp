@@ -89,13 +89,14 @@ TEST_F(MeasurePath, TimingPassThenSplitPassWithTheCollectorOnlyInTheSplitPass) {
     EXPECT_EQ(it.index, static_cast<std::int64_t>(i));
     EXPECT_EQ(it.wall_ns, windows[i].end_ns - windows[i].start_ns);
     EXPECT_EQ(it.gpu.busy_ns, 20'000);
-    EXPECT_EQ(it.gpu.idle.head_ns, 10'000);
-    EXPECT_EQ(it.gpu.idle.host_bound_ns, 0);
-    EXPECT_EQ(it.gpu.idle.tail_ns, it.wall_ns - 30'000);
-    EXPECT_EQ(it.gpu.spill_ns, 0);
-    EXPECT_EQ(it.dispatch_ns, 3'000);
+    // [0,3) us host-bound, [3,10) device-wait (pending), [10,30) busy, [30,wall) host-bound.
+    EXPECT_EQ(it.gpu.device_wait_ns, 7'000);
+    EXPECT_EQ(it.gpu.host_bound_ns, it.wall_ns - 27'000);
+    EXPECT_EQ(it.gpu.carried_out_ns, 0);
+    EXPECT_EQ(it.host_states.launch_ns, 2'000);
+    EXPECT_EQ(it.host_states.framework_ns, it.wall_ns - 29'000);
     EXPECT_EQ(it.launch_api_ns, 2'000);
-    EXPECT_EQ(it.framework_ns, 1'000);
+    EXPECT_EQ(it.launch_exposed_ns, 2'000);
     EXPECT_EQ(it.launches, 1u);
     EXPECT_EQ(it.gpu_ops, 1u);
     EXPECT_EQ(it.queue_delays_ns, std::vector<std::int64_t>{7'000});

@@ -45,9 +45,9 @@ TEST(AttachSplit, AnalysesTheTimelineAndCostsTheCollector) {
   for (const auto& it : path.breakdown->iterations) {
     EXPECT_EQ(it.wall_ns, 100'000);
     EXPECT_EQ(it.gpu.busy_ns, 20'000);
-    EXPECT_EQ(it.gpu.idle.head_ns, 10'000);
-    EXPECT_EQ(it.gpu.idle.tail_ns, 70'000);
-    EXPECT_EQ(it.dispatch_ns, 3'000);
+    EXPECT_EQ(it.gpu.device_wait_ns, 7'000);
+    EXPECT_EQ(it.gpu.host_bound_ns, 73'000);
+    EXPECT_EQ(it.launch_api_ns, 2'000);
   }
   EXPECT_EQ(path.split_collector, CollectorKind::cupti);
   ASSERT_TRUE(path.collector_cost.has_value());

@@ -20,12 +20,12 @@ What is normalized (everything else must match byte for byte):
     table's "read:" line and the report's trace.read_ns and paths[].load_ns. Every number of the split
     stays exact.
   * `run` and `compare` (--measured): the device's name (this machine's CPU or GPU) becomes
-    <device_name>, durations ("812 ns", "1.840 ms") <dur>, percentages <pct>, "(x1.305)" and
+    <device_name>, durations ("812 ns", "1.840 ms") <dur> (and the padding after one two spaces), percentages <pct>, "(x1.305)" and
     "1.10 ± 0.27 times" <ratio>, the outlier count <num>; rows of a "top kernels" table are sorted
     (their order follows noisy times); which path was fastest in the summary becomes <path>. Two kinds
     of text follow the noise and are normalized only when they match their known text exactly: the
     warnings printed or not depending on it (statistical outliers, a slow first iteration) are
-    dropped, and a verdict becomes <verdict>: <suggestion>. In the JSON every key, type and string is
+    dropped, and a verdict becomes <verdict>: <suggestion> (in the JSON its evidence too). In the JSON every key, type and string is
     kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
     stream ids) become "<int>" / "<float>"; counts fixed by the command line and the model (runs,
     count, ops, launches, counters, ...) stay exact; array lengths stay.
@@ -62,29 +62,29 @@ NOISE_WARNINGS = [
     re.compile(r"path \S+: the first measured iteration took \d+\.\d times the median \(a cold start the warm-up "
                r"did not absorb\); raise --warmup"),
 ]
-# The verdict of a measured path depends on the noise too (median dispatch against median busy time: the
-# eager and compile paths of the tiny MLP flip when the machine is loaded). A verdict that is one of
-# these (src/analysis/breakdown.cpp, decide_verdict) becomes <verdict> / <rule> / <suggestion>; any
-# other text, or another pairing, stays and fails the comparison.
+# The verdict of a measured path depends on the noise too (the shares of busy and dispatch time: the
+# eager and compile paths of the tiny MLP move between them when the machine is loaded). A verdict that is
+# one of these (src/output/report_text.cpp, verdict_text; the CPU forms, as CI has no GPU) becomes
+# <verdict> / <reason> / <suggestion> and its evidence <...>; any other text, or another pairing, stays
+# and fails the comparison.
 _P = r"\d+\.\d%"
+_COMPUTE = re.escape('speed up the kernels (torch.compile mode="max-autotune", lower precision); host changes will '
+                     'not help')
+_CPU_HOST = re.escape("the host work around the kernels (Python wrapper, guards, allocation, operator dispatch) is "
+                      "the cost: AOTInductor's C++ wrapper (or compile:cpp-wrapper), a larger batch")
+_NEEDS = r"\(a verdict needs 50% and a lead of 10 points\)"
 VERDICTS = [
-    ("overhead-bound", re.compile(rf"CPU kernels busy {_P} of wall; the rest is host work around them \(Python wrapper, "
-                                  r"guards, allocation, operator dispatch\): AOTInductor's C\+\+ wrapper \(or "
-                                  r"compile:cpp-wrapper\) removes most of it; a larger batch amortizes it")),
-    ("overhead-bound", re.compile(rf"GPU busy {_P} of wall even with CUDA graphs: a larger batch amortizes the per-call "
-                                  r"host overhead; AOTInductor removes the Python-side guards and wrappers")),
-    ("overhead-bound", re.compile(rf"GPU busy {_P} of wall with \S+ launch per iteration, so the host time is framework "
-                                  r"overhead around it: AOTInductor removes the Python-side guards and wrappers; a "
-                                  r"larger batch amortizes it")),
-    ("overhead-bound", re.compile(rf"GPU busy {_P} of wall, \S+ launches per iteration: CUDA graphs \(torch\.compile "
-                                  r'mode="reduce-overhead"\) replay them in one launch; AOTInductor removes Python '
-                                  r"dispatch; a larger batch amortizes the overhead")),
-    ("compute-bound", re.compile(rf"CPU kernels busy {_P} of wall: speed up the kernels \(torch\.compile "
-                                 r'mode="max-autotune", more threads, lower precision\), not the dispatch')),
-    ("compute-bound", re.compile(rf"GPU busy {_P} of wall and host overhead hidden behind GPU work: speed up the kernels "
-                                 r'\(torch\.compile mode="max-autotune", lower precision\), not the dispatch')),
+    ("compute-bound", re.compile(rf"CPU kernels busy {_P} of wall \(dispatch {_P}\)\. S{_COMPUTE[1:]}")),
+    ("host-bound", re.compile(rf"dispatch {_P} of wall \(busy {_P}\)\. T{_CPU_HOST[1:]}")),
+    ("mixed", re.compile(rf"no share dominates: CPU kernels busy {_P} and dispatch {_P} of wall {_NEEDS}\. For the busy "
+                         rf"part, {_COMPUTE}; for the dispatch part, {_CPU_HOST}")),
+    ("mixed", re.compile(rf"no share dominates: dispatch {_P} and busy {_P} of wall {_NEEDS}\. For the dispatch part, "
+                         rf"{_CPU_HOST}; for the busy part, {_COMPUTE}")),
 ]
-VERDICT_RULES = {"overhead-bound": ("dispatch_exceeds_busy", "host_bound_largest"), "compute-bound": ("compute",)}
+VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominant_share",), "mixed": ("close_shares",)}
+# the verdict's evidence that follows the noise with it
+VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_share", "host_bound_share",
+                 "device_wait_share", "host_state_share", "blocking_share")
 VERDICT_LINE = re.compile(r"^(\s+verdict:\s+)(\S+): (.*)$")
 
 
@@ -142,7 +142,11 @@ class Normalizer:
                 line = DEVICE_LINE.sub(r"device: \1 (<device_name>)", line)
             elif re.match(r"^\s+read:\s", line):
                 line = DURATION.sub("<dur>", line)
-            out.append(self.string(line))
+            line = self.string(line)
+            if self.measured:
+                # a column after a duration is padded to the duration's width, which varies
+                line = re.sub(r"(<dur>) {2,}(?=\S)", r"\1  ", line)
+            out.append(line)
         if self.measured:
             out = sort_kernel_rows(out)
         return "\n".join(out)
@@ -171,7 +175,8 @@ def sort_kernel_rows(lines: list[str]) -> list[str]:
 
 
 # --- JSON --------------------------------------------------------------------------------------------
-TIME_KEY = re.compile(r"(_ns(_[ab])?|^mean|^median|^mad|^min|^max|^stddev|^relative_noise|^outliers|^ratio|^stream)$")
+TIME_KEY = re.compile(r"(_ns(_[ab])?|^mean|^median|^mad|^min|^max|^stddev|^relative_noise|^outliers|^ratio|^stream|"
+                      r"^queue_mean|^queue_max)$")
 CONTEXT_KEPT = {"ohprof_version", "argv", "device"}
 
 
@@ -193,8 +198,8 @@ def normalize_json(report, norm: Normalizer):
     def walk(value, key: str, parents: tuple[str, ...]):
         if norm.measured and key == "verdict" and isinstance(value, dict) \
                 and known_verdict(value.get("verdict", ""), value.get("suggestion", "")) \
-                and value.get("rule") in VERDICT_RULES[value["verdict"]]:
-            return {k: (f"<{k}>" if k in ("verdict", "rule", "suggestion") else walk(v, k, parents + (key,)))
+                and value.get("reason") in VERDICT_REASONS[value["verdict"]]:
+            return {k: (f"<{k}>" if k in VERDICT_NOISY else walk(v, k, parents + (key,)))
                     for k, v in value.items()}
         if isinstance(value, dict):
             return {k: walk(v, k, parents + (key,)) for k, v in value.items()}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks tools/gpu-check-summary on real reports (docs/results/cpu-tiny-mlp.json, a compare run) and on
+"""Checks tools/gpu-check-summary on real reports (docs/results/cpu-tiny-mlp-2026-12-01.json, a compare run) and on
 a report edited to hold what a GPU run can hold: a path whose split was unavailable, a failed output
 check, CUPTI's lost-record counters. Each expected line is built here from the JSON fields named in
 docs/report-schema.md, so a summary that reads another field (as an earlier version did: "wall" for
@@ -25,7 +25,7 @@ def fail(message):
 def main(argv):
     source = argv[1]
     summary_tool = os.path.join(source, "tools", "gpu-check-summary")
-    with open(os.path.join(source, "docs", "results", "cpu-tiny-mlp.json"), encoding="utf-8") as f:
+    with open(os.path.join(source, "docs", "results", "cpu-tiny-mlp-2026-12-01.json"), encoding="utf-8") as f:
         report = json.load(f)
 
     edited = copy.deepcopy(report)
@@ -35,7 +35,7 @@ def main(argv):
     edited["paths"][2]["output_check"]["passed"] = False
     edited["paths"][2]["output_check"]["detail"] = "max abs diff 0.5 > atol"
     edited["paths"][3]["split"]["counters"]["collection"]["dropped_records"] = 17
-    # schema_version 2 warnings are objects; the real report above is of version 1 (plain messages)
+    # warnings are objects (schema_version >= 2); the real report above has warnings of its own
     edited["warnings"] = [{"code": "cupti-buffer-unreadable",
                            "message": "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}]
 
@@ -72,7 +72,7 @@ def main(argv):
                f"{100 * p['wall_ns']['relative_noise']:.1f}%), collector {p['split_collector']}"
         expect(head)
         verdict = p["split"]["verdict"]
-        expect(f"    verdict: {verdict['verdict']} ({verdict['rule']}): {verdict['suggestion']}")
+        expect(f"    verdict: {verdict['verdict']} ({verdict['reason']}): {verdict['suggestion']}")
         busy = p["split"]["summary"]["gpu"]["busy_ns"]["median"]
         if not any(line.startswith("    split (medians):") and f"cpu kernels {busy / 1e3:.1f} us" in line
                    for line in lines):
@@ -89,7 +89,7 @@ def main(argv):
     expect("  warning [cupti-buffer-unreadable]: an activity buffer could not be read to its end: "
            "CUPTI_ERROR_INVALID_KIND")
     for w in report.get("warnings", []):
-        expect(f"  warning: {w}")
+        expect(f"  warning [{w['code']}]: {w['message']}" if isinstance(w, dict) else f"  warning: {w}")
     if not any(line.startswith("b-edited.json: compare on NVIDIA H200 (cuda)") for line in lines):
         fail(f"no header line for the edited report\n{text}")
     if not any(line.startswith("c-broken.json: unreadable") for line in lines):

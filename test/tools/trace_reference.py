@@ -2,26 +2,36 @@
 """Independent reference numbers for `ohprof analyze` on Kineto (PyTorch profiler) traces.
 
 Recomputes, from the trace JSON alone and with the Python standard library only (json, gzip,
-decimal), what test/trace_reference_numbers.hpp pins for each trace (used by trace_validation_test.cpp
-and cupti_replay_test.cpp):
+decimal), what test/trace/trace_reference_numbers.hpp pins for each trace (used by
+trace_validation_test.cpp and cupti_replay_test.cpp):
 
-  * counts of GPU operations (kernel / memcpy / memset) and of the launch calls linked to them,
-    per (device, stream);
-  * GPU busy time (length of the union of op intervals) per stream over the whole trace;
-  * per iteration window, for all streams together and per stream: busy, head, host-bound gaps,
-    other gaps, tail and spill, as defined in docs/metrics.md ("Per iteration") and docs/analyze.md
-    (how a trace's windows are found).
+  * what the reader keeps (docs/analyze.md, "What is read", "How iterations are found"): device ops,
+    launch calls, sync calls, API calls (every other cuda_runtime / cuda_driver call), the windows;
+    counts of ops (kernel / memcpy / memset) and of the launch calls linked to them per
+    (device, stream), and each stream's busy time over the whole trace;
+  * per window (docs/metrics.md, "Per iteration"): the device timeline by time, all streams and per
+    stream (busy, idle, host-bound, device-wait, the launch queue's integral and maximum, own ops,
+    own busy, carried out, and per stream the waited time), the host states of the host-bound time,
+    and the host side (launch API, exposed, hidden, blocking, blocking calls, other API, launches,
+    queue delays);
+  * the totals over the windows and the verdict with its evidence (docs/metrics.md, "Verdict").
 
-It shares no code with ohprof (C++) and is written from the definitions in the docs, so the test
-compares two independent computations. Timestamps are converted from the JSON text with
-decimal.Decimal (parse_float), never through binary floating point.
+It shares no code with ohprof (C++) and is written from the definitions in the docs, so the tests
+compare two independent computations. Timestamps are converted from the JSON text with
+decimal.Decimal (parse_float), never through binary floating point. Every window is one sweep over
+the sorted interval ends (no quadratic loops): the whole set of traces takes a few seconds.
 
 Usage:
   test/tools/trace_reference.py TRACE.json[.gz] ...            # human-readable
   test/tools/trace_reference.py --cpp TRACE.json[.gz] ...      # C++ initialisers for the test
+  test/tools/trace_reference.py --check FILE TRACE...          # exit 1 unless FILE holds the --cpp text
+  test/tools/trace_reference.py --window START_NS END_NS [--json] TRACE...
+      # one window [START_NS, END_NS) (trace time in ns) instead of the trace's own (not a whole-recording
+      # window); used by tools/hta-compare to evaluate these definitions over another tool's span
 """
 
 import argparse
+import bisect
 import gzip
 import json
 import os
@@ -29,24 +39,28 @@ import sys
 from decimal import Decimal, ROUND_HALF_UP
 
 GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset"}
+# docs/analyze.md, "What is read" (and its ROCm paragraph): launch calls by name, after the suffixes go.
 KERNEL_LAUNCH_NAMES = {
     "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
     "cudaLaunchCooperativeKernel", "cuLaunchCooperativeKernel",
     "cudaLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice",
-    "cudaGraphLaunch", "cuGraphLaunch",
-    # HIP (ROCm): Kineto files these under cuda_runtime as well
     "hipLaunchKernel", "hipLaunchKernelExC", "hipModuleLaunchKernel", "hipDrvLaunchKernelEx",
     "hipExtLaunchKernel", "hipExtModuleLaunchKernel", "hipHccModuleLaunchKernel", "hipLaunchByPtr",
     "hipLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel",
     "hipLaunchCooperativeKernelMultiDevice", "hipModuleLaunchCooperativeKernelMultiDevice",
-    "hipExtLaunchMultiKernelMultiDevice", "hipGraphLaunch",
+    "hipExtLaunchMultiKernelMultiDevice",
 }
-COPY_PREFIXES = ("cudaMemcpy", "cuMemcpy", "hipMemcpy", "cudaMemset", "cuMemset", "hipMemset")
+GRAPH_LAUNCH_NAMES = {"cudaGraphLaunch", "cuGraphLaunch", "hipGraphLaunch"}
+MEMCPY_PREFIXES = ("cudaMemcpy", "cuMemcpy", "hipMemcpy")
+MEMSET_PREFIXES = ("cudaMemset", "cuMemset", "hipMemset")
 SYNC_NAMES = {
     "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
     "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize",
     "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize", "hipCtxSynchronize",
 }
+FULL_LAUNCH_QUEUE = 1000  # kFullLaunchQueue
+SHARES = ("busy", "host_bound", "device_wait")  # tie order of `first` / `second`
+HOST_STATES = ("blocking", "launch", "other_api", "framework")  # tie order of `host_state`
 
 
 def us_to_ns(value):
@@ -66,9 +80,18 @@ def strip_suffixes(name):
     return name
 
 
-def is_launch(name):
+def launch_kind(name):
+    """The kind of launch call `name` is, or None when it is not one."""
     base = strip_suffixes(name)
-    return base in KERNEL_LAUNCH_NAMES or base.startswith(COPY_PREFIXES)
+    if base in KERNEL_LAUNCH_NAMES:
+        return "kernel"
+    if base in GRAPH_LAUNCH_NAMES:
+        return "graph"
+    if base.startswith(MEMCPY_PREFIXES):
+        return "memcpy"
+    if base.startswith(MEMSET_PREFIXES):
+        return "memset"
+    return None
 
 
 def load_events(path):
@@ -80,11 +103,16 @@ def load_events(path):
     return data["traceEvents"] if isinstance(data, dict) else data
 
 
-def read_trace(path):
-    events = load_events(path)
-    ops, launches, syncs, steps = [], [], [], []
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_trace(path, window=None):
+    """The records the reader keeps and the windows it finds (docs/analyze.md); `window`, a
+    (start_ns, end_ns) pair, replaces those windows with that one (--window)."""
+    ops, launches, syncs, apis, steps = [], [], [], [], []
     span_hi = None
-    for e in events:
+    for e in load_events(path):
         if not isinstance(e, dict):
             continue
         cat, name, ph, args = e.get("cat"), e.get("name", ""), e.get("ph"), e.get("args") or {}
@@ -97,104 +125,275 @@ def read_trace(path):
             continue
         if cat in GPU_CATEGORIES:
             stream, device = args.get("stream"), args.get("device")
-            if (not isinstance(stream, int) or isinstance(stream, bool) or stream < 0
-                    or not isinstance(device, int) or isinstance(device, bool) or device < 0):
+            if not is_int(stream) or stream < 0 or not is_int(device) or device < 0:
                 continue
             corr = args.get("correlation")
-            ops.append({"kind": GPU_CATEGORIES[cat], "start": ts, "end": ts + dur, "device": args["device"],
-                        "stream": args["stream"], "corr": corr if isinstance(corr, int) and corr > 0 else None})
-        elif cat in ("cuda_runtime", "cuda_driver"):
-            if is_launch(name) and isinstance(args.get("correlation"), int):
-                launches.append({"start": ts, "end": ts + dur, "corr": args["correlation"]})
+            ops.append({"kind": GPU_CATEGORIES[cat], "start": ts, "end": ts + dur, "device": device,
+                        "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0})
+        elif cat in ("cuda_runtime", "cuda_driver") and isinstance(name, str):
+            call = {"start": ts, "end": ts + dur, "tid": e.get("tid"), "name": name}
+            kind = launch_kind(name)
+            if kind is not None:
+                if is_int(args.get("correlation")):
+                    call.update(kind=kind, corr=args["correlation"])
+                    launches.append(call)
             elif strip_suffixes(name) in SYNC_NAMES:
-                syncs.append({"start": ts, "end": ts + dur})
+                syncs.append(call)
+            else:
+                apis.append(call)
         elif step and name[len("ProfilerStep#"):].isdigit():
             steps.append({"index": int(name[len("ProfilerStep#"):]), "start": ts, "end": ts + dur})
 
+    whole = not steps
     if steps:
-        # docs/analyze.md: a ProfilerStep window ends no later than the last event of the trace.
+        # A ProfilerStep window ends no later than the last event of the trace.
         windows = []
         for s in sorted(steps, key=lambda w: w["start"]):
-            end = s["end"] if s["end"] <= span_hi else max(s["start"], span_hi)
+            end = s["end"] if span_hi is None or s["end"] <= span_hi else max(s["start"], span_hi)
             windows.append({"index": s["index"], "start": s["start"], "end": end})
     else:
-        # One window over all CUDA activity: ops, launch calls and sync calls.
-        starts = [x["start"] for x in ops + launches + syncs]
-        ends = [x["end"] for x in ops + launches + syncs]
-        windows = [{"index": 0, "start": min(starts), "end": max(ends)}]
-    return ops, launches, windows
-
-
-def window_of_time(windows, t):
-    """Half-open: the window with the greatest start <= t, if t < its end."""
-    best = None
-    for pos, w in enumerate(windows):
-        if w["start"] <= t:
-            best = pos
-    if best is None or t >= windows[best]["end"]:
-        return None
-    return best
-
-
-def split(ops, lo, hi):
-    """Busy/idle split of `ops` (each with start, end, launch_start) in the window [lo, hi]."""
-    clipped = []
-    for op in ops:
-        s, e = max(op["start"], lo), min(op["end"], hi)
-        if e > s:
-            clipped.append((s, e, op))
-    clipped.sort(key=lambda c: (c[0], c[1]))
-    merged = []  # [start, end]
-    for s, e, _ in clipped:
-        if merged and s <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], e)
-        else:
-            merged.append([s, e])
-    wall = hi - lo
-    busy = sum(e - s for s, e in merged)
-    out = {"busy": busy, "head": wall, "host_bound": 0, "other": 0, "tail": 0}
-    if merged:
-        out["head"] = merged[0][0] - lo
-        out["tail"] = hi - merged[-1][1]
-        for prev, nxt in zip(merged, merged[1:]):
-            gap = nxt[0] - prev[1]
-            starters = [op for s, e, op in clipped if s == nxt[0]]
-            host = all(op["launch_start"] is not None and op["launch_start"] >= prev[1] for op in starters)
-            out["host_bound" if host else "other"] += gap
-    raw = sorted((op["start"], op["end"]) for op in ops if op["end"] > op["start"])
-    raw_union, cur = 0, None
-    for s, e in raw:
-        if cur and s <= cur[1]:
-            cur[1] = max(cur[1], e)
-        else:
-            if cur:
-                raw_union += cur[1] - cur[0]
-            cur = [s, e]
-    if cur:
-        raw_union += cur[1] - cur[0]
-    out["spill"] = raw_union - busy
-    assert out["head"] + out["host_bound"] + out["other"] + out["tail"] + busy == wall
-    return out
+        # One window over all CUDA activity the reader kept: ops, launch calls and sync calls.
+        records = ops + launches + syncs
+        windows = []
+        if records:
+            windows = [{"index": 0, "start": min(x["start"] for x in records),
+                        "end": max(x["end"] for x in records)}]
+    if window is not None:
+        windows, whole = [{"index": 0, "start": window[0], "end": window[1]}], False
+    return {"ops": ops, "launches": launches, "syncs": syncs, "apis": apis, "windows": windows,
+            "whole": whole}
 
 
 def union_length(intervals):
-    total, cur = 0, None
+    total, lo, hi = 0, None, None
     for s, e in sorted(intervals):
-        if cur and s <= cur[1]:
-            cur[1] = max(cur[1], e)
+        if hi is not None and s <= hi:
+            hi = max(hi, e)
+            continue
+        if hi is not None:
+            total += hi - lo
+        lo, hi = s, e
+    return total + (hi - lo if hi is not None else 0)
+
+
+def clip(s, e, lo, hi):
+    s, e = max(s, lo), min(e, hi)
+    return (s, e) if e > s else None
+
+
+def sweep(layers, lo, hi, visit):
+    """Calls visit(d, counts) for every stretch of [lo, hi) of length d > 0 over which no layer's
+    count changes; counts[k] is the number of intervals of layer k open there. `layers` is a list of
+    interval lists [(start, end)], each interval half-open and clipped to [lo, hi)."""
+    events = []
+    for k, intervals in enumerate(layers):
+        for s, e in intervals:
+            events.append((s, k, 1))
+            events.append((e, k, -1))
+    events.sort()
+    counts = [0] * len(layers)
+    t, i = lo, 0
+    while True:
+        nxt = events[i][0] if i < len(events) else hi
+        if nxt > t:
+            visit(nxt - t, counts)
+            t = nxt
+        if i >= len(events):
+            break
+        while i < len(events) and events[i][0] == nxt:
+            counts[events[i][1]] += events[i][2]
+            i += 1
+
+
+def device_split(ops, lo, hi, window):
+    """DeviceSplit of `ops` (one set of streams) in [lo, hi): docs/metrics.md, "Device timeline"."""
+    pending = [c for c in (clip(op["pending"], op["end"], lo, hi) for op in ops) if c]
+    running = [c for c in (clip(op["start"], op["end"], lo, hi) for op in ops) if c]
+    acc = {"busy": 0, "host_bound": 0, "device_wait": 0, "queue_ns": 0, "queue_max": 0}
+
+    def visit(d, counts):
+        p, r = counts
+        acc["busy" if r else "device_wait" if p else "host_bound"] += d
+        acc["queue_ns"] += p * d
+        acc["queue_max"] = max(acc["queue_max"], p)
+
+    sweep([pending, running], lo, hi, visit)
+    own = [op for op in ops if op["window"] == window]
+    own_busy = union_length([c for c in (clip(op["start"], op["end"], lo, hi) for op in own) if c])
+    own_all = union_length([(op["start"], op["end"]) for op in own if op["end"] > op["start"]])
+    wall = hi - lo
+    out = {"busy": acc["busy"], "idle": wall - acc["busy"], "host_bound": acc["host_bound"],
+           "device_wait": acc["device_wait"], "queue_ns": acc["queue_ns"], "queue_max": acc["queue_max"],
+           "ops": len(running), "own_ops": len(own), "own_busy": own_busy, "carried_out": own_all - own_busy}
+    assert out["busy"] + out["host_bound"] + out["device_wait"] == wall
+    assert out["busy"] == union_length(running)
+    return out
+
+
+def analyse(path, window=None):
+    t = read_trace(path, window)
+    ops, launches, syncs, apis = t["ops"], t["launches"], t["syncs"], t["apis"]
+    counters = {"ops_without_timestamps": 0, "ops_invalid_interval": 0, "ops_without_launch": 0,
+                "ops_outside_iterations": 0, "launches_outside_iterations": 0,
+                "duplicate_launch_correlations": 0, "invalid_windows": 0}
+
+    # 1. Windows: skip end < start, sort by start (stable).
+    windows = []
+    for w in t["windows"]:
+        if w["end"] < w["start"]:
+            counters["invalid_windows"] += 1
         else:
-            if cur:
-                total += cur[1] - cur[0]
-            cur = [s, e]
-    return total + (cur[1] - cur[0] if cur else 0)
+            windows.append(w)
+    windows.sort(key=lambda w: w["start"])
+    starts = [w["start"] for w in windows]
 
+    def window_at(time):
+        pos = bisect.bisect_right(starts, time) - 1  # the greatest start <= time (the last of equals)
+        return pos if pos >= 0 and time < windows[pos]["end"] else None
 
-def analyse(path):
-    ops, launches, windows = read_trace(path)
-    # The launch call ops join to: earliest start per correlation.
+    # 2. Launch calls: by start time (traces carry no iteration); the one ops join to per correlation.
     launch_of = {}
+    for call in launches:
+        call["window"] = window_at(call["start"])
+        if call["window"] is None:
+            counters["launches_outside_iterations"] += 1
     for call in sorted(launches, key=lambda c: c["start"]):
-        launch_of.setdefault(call["corr"], call)
+        if call["corr"] in launch_of:
+            counters["duplicate_launch_correlations"] += 1
+        else:
+            launch_of[call["corr"]] = call
+    min_launch_corr = min((c["corr"] for c in launches), default=None)
+
+    # 3. Device ops: timed ones, their launch call and own window.
+    timed = []
+    for op in ops:
+        if op["start"] == 0 and op["end"] == 0:
+            counters["ops_without_timestamps"] += 1
+            continue
+        if op["end"] < op["start"]:
+            counters["ops_invalid_interval"] += 1
+            continue
+        op["launch"] = launch_of.get(op["corr"])
+        if op["launch"] is None:
+            counters["ops_without_launch"] += 1
+        op["window"] = op["launch"]["window"] if op["launch"] is not None else window_at(op["start"])
+        if op["window"] is None:
+            counters["ops_outside_iterations"] += 1
+        timed.append(op)
+
+    # 4. Blocking launch calls.
+    first_op = {}  # id(launch call) -> its timed op that starts first
+    for op in timed:
+        if op["launch"] is not None:
+            cur = first_op.get(id(op["launch"]))
+            if cur is None or op["start"] < cur["start"]:
+                first_op[id(op["launch"])] = op
+    for call in launches:
+        op = first_op.get(id(call))
+        # docs/metrics.md: synchronous copies, and copies/fills that returned after their op started;
+        # never a kernel launch.
+        call["blocking"] = (call["kind"] == "memcpy" and "Async" not in call["name"]) or (
+            call["kind"] in ("memcpy", "memset") and op is not None and call["end"] > op["start"])
+
+    # 5., 6. The recording's start and the launching threads.
+    starts_all = [x["start"] for x in timed + launches + syncs + apis]
+    rec_start = min(starts_all) if starts_all else 0
+    launch_threads = {c["tid"] for c in launches}
+
+    # The launch queue: each timed op's pending start.
+    for op in timed:
+        if op["launch"] is not None:
+            op["pending"] = min(op["launch"]["end"], op["start"])
+        elif min_launch_corr is not None and 0 < op["corr"] < min_launch_corr:
+            op["pending"] = rec_start
+        else:
+            op["pending"] = op["start"]
+
+    # Streams: every stream with a timed op that ran in, or was launched by, any window.
+    stream_keys = set()
+    for op in timed:
+        ran = any(clip(op["start"], op["end"], w["start"], w["end"]) for w in windows)
+        if ran or op["window"] is not None:
+            stream_keys.add((op["device"], op["stream"]))
+    stream_keys = sorted(stream_keys)
+    ops_by_stream = {key: [] for key in stream_keys}
+    for op in timed:
+        if (op["device"], op["stream"]) in ops_by_stream:
+            ops_by_stream[(op["device"], op["stream"])].append(op)
+
+    # Host calls (no harness syncs in a trace).
+    blocking_calls = syncs + [c for c in launches if c["blocking"]]
+    launch_calls = [c for c in launches if not c["blocking"]]
+
+    result_windows = []
+    all_delays = []
+    for pos, w in enumerate(windows):
+        lo, hi = w["start"], w["end"]
+        gpu = device_split(timed, lo, hi, pos)
+        streams = []
+        for key in stream_keys:
+            streams.append({"device": key[0], "stream": key[1],
+                            "split": device_split(ops_by_stream[key], lo, hi, pos), "waited": 0})
+
+        def clipped(calls, threads=None):
+            out = []
+            for c in calls:
+                if threads is None or c["tid"] in threads:
+                    iv = clip(c["start"], c["end"], lo, hi)
+                    if iv:
+                        out.append(iv)
+            return out
+
+        # One sweep: pending / running (all streams), pending per stream, the launching threads' calls
+        # (host states) and every thread's non-blocking launch calls (exposed launch time).
+        layers = [[c for c in (clip(op["pending"], op["end"], lo, hi) for op in timed) if c],
+                  [c for c in (clip(op["start"], op["end"], lo, hi) for op in timed) if c],
+                  clipped(blocking_calls, launch_threads), clipped(launch_calls, launch_threads),
+                  clipped(apis, launch_threads), clipped(launch_calls)]
+        base = len(layers)
+        for key in stream_keys:
+            layers.append([c for c in (clip(op["pending"], op["end"], lo, hi) for op in ops_by_stream[key]) if c])
+        states = dict.fromkeys(HOST_STATES, 0)
+        acc = {"exposed": 0}
+
+        def visit(d, counts):
+            pending, running, blk, lch, api, anylaunch = counts[:base]
+            if running == 0 and pending > 0:
+                for s in range(len(stream_keys)):
+                    if counts[base + s] > 0:
+                        streams[s]["waited"] += d
+            if pending == 0:  # host-bound (nothing pending implies nothing running)
+                states["blocking" if blk else "launch" if lch else "other_api" if api else "framework"] += d
+                if anylaunch:
+                    acc["exposed"] += d
+
+        sweep(layers, lo, hi, visit)
+        assert sum(states.values()) == gpu["host_bound"]
+
+        mine = [c for c in launches if c["window"] == pos]
+        delays, clipped_delays = [], 0
+        for c in mine:
+            op = first_op.get(id(c))
+            if op is not None:
+                delay = op["start"] - c["end"]
+                if delay < 0:
+                    clipped_delays += 1
+                delays.append(max(delay, 0))
+        all_delays += delays
+        launch_api = union_length(clipped(launch_calls))
+        host = {"launch_api": launch_api, "launch_exposed": acc["exposed"],
+                "launch_hidden": launch_api - acc["exposed"],
+                "blocking": union_length(clipped(blocking_calls)),
+                "blocking_calls": sum(1 for c in blocking_calls if lo <= c["start"] < hi),
+                "other_api": union_length(clipped(apis)),
+                "launches": len(mine), "graph_launches": sum(1 for c in mine if c["kind"] == "graph"),
+                "gpu_ops": gpu["own_ops"], "queue_delays": len(delays),
+                "queue_delays_clipped": clipped_delays, "queue_delay_sum": sum(delays)}
+        result_windows.append({"index": w["index"], "start": lo, "end": hi, "gpu": gpu, "host_states": states,
+                               "host": host, "streams": streams})
+
+    totals = make_totals(result_windows, stream_keys)
+    verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays)
 
     streams = {}
     for op in ops:
@@ -203,71 +402,172 @@ def analyse(path):
                                       "without_launch": 0, "intervals": []})
         st[op["kind"]] += 1
         st["intervals"].append((op["start"], op["end"]))
-        call = launch_of.get(op["corr"])
-        if call is None:
-            st["without_launch"] += 1
-        else:
+        if op["corr"] in launch_of:
             st["launch_corrs"].add(op["corr"])
-
-    # Attribute ops to windows through their launch call (or their own start without one).
-    for op in ops:
-        call = launch_of.get(op["corr"])
-        op["launch_start"] = call["start"] if call else None
-        op["window"] = window_of_time(windows, call["start"] if call else op["start"])
-
-    result = {"trace": os.path.basename(path), "ops": len(ops), "launches": len(launches),
-              "streams": [], "windows": []}
+        else:
+            st["without_launch"] += 1
+    stream_counts = []
     for key in sorted(streams):
         st = streams[key]
-        result["streams"].append({
+        stream_counts.append({
             "device": key[0], "stream": key[1], "kernels": st["kernel"], "memcpys": st["memcpy"],
             "memsets": st["memset"], "launches": len(st["launch_corrs"]),
             "without_launch": st["without_launch"], "busy": union_length(st["intervals"])})
-    used_streams = sorted({(op["device"], op["stream"]) for op in ops if op["window"] is not None})
-    for pos, w in enumerate(windows):
-        mine = [op for op in ops if op["window"] == pos]
-        entry = {"index": w["index"], "start": w["start"], "end": w["end"], "ops": len(mine),
-                 "gpu": split(mine, w["start"], w["end"]), "streams": []}
-        for key in used_streams:
-            part = [op for op in mine if (op["device"], op["stream"]) == key]
-            entry["streams"].append({"device": key[0], "stream": key[1], **split(part, w["start"], w["end"])})
-        result["windows"].append(entry)
-    return result
+    return {"trace": os.path.basename(path), "ops": len(ops), "launches": len(launches), "syncs": len(syncs),
+            "apis": len(apis), "whole": t["whole"], "counters": counters, "streams": stream_counts,
+            "windows": result_windows, "totals": totals, "verdict": verdict}
+
+
+TOTAL_SPLIT_FIELDS = ("busy", "host_bound", "device_wait", "queue_ns", "own_busy", "carried_out")
+HOST_SIDE_TOTALS = ("launch_api", "launch_exposed", "launch_hidden", "blocking", "blocking_calls", "other_api")
+
+
+def split_totals(splits):
+    out = {f: sum(s[f] for s in splits) for f in TOTAL_SPLIT_FIELDS}
+    out["queue_max"] = max((s["queue_max"] for s in splits), default=0)
+    return out
+
+
+def make_totals(windows, stream_keys):
+    totals = {"iterations": len(windows), "wall": sum(w["end"] - w["start"] for w in windows),
+              "gpu": split_totals([w["gpu"] for w in windows]),
+              "host_states": {k: sum(w["host_states"][k] for w in windows) for k in HOST_STATES},
+              "full_queue_iterations": sum(1 for w in windows if w["gpu"]["queue_max"] >= FULL_LAUNCH_QUEUE),
+              "streams": []}
+    for f in HOST_SIDE_TOTALS:
+        totals[f] = sum(w["host"][f] for w in windows)
+    for s, key in enumerate(stream_keys):
+        totals["streams"].append({"device": key[0], "stream": key[1],
+                                  "totals": split_totals([w["streams"][s]["split"] for w in windows]),
+                                  "waited": sum(w["streams"][s]["waited"] for w in windows)})
+    return totals
+
+
+def median_x2(values):
+    """Twice the median (an integer for integer samples); 0 for an empty sample."""
+    v = sorted(values)
+    if not v:
+        return 0
+    n = len(v)
+    return 2 * v[n // 2] if n % 2 else v[n // 2 - 1] + v[n // 2]
+
+
+def make_verdict(totals, windows, timed, whole, delays):
+    g, wall = totals["gpu"], totals["wall"]
+    shares = {"busy": g["busy"], "host_bound": g["host_bound"], "device_wait": g["device_wait"]}
+    order = sorted(SHARES, key=lambda k: (-shares[k], SHARES.index(k)))  # stable: ties in SHARES order
+    first, second = order[0], order[1]
+    hs = totals["host_states"]
+    host_state = None
+    if g["host_bound"] > 0:
+        host_state = sorted(HOST_STATES, key=lambda k: (-hs[k], HOST_STATES.index(k)))[0]
+    waited = None
+    if g["device_wait"] > 0 and totals["streams"]:
+        best = sorted(totals["streams"], key=lambda s: (-s["waited"], s["device"], s["stream"]))[0]
+        waited = (best["device"], best["stream"])
+    if not windows:
+        verdict, reason = "unknown", "no_iterations"
+    elif g["busy"] == 0:
+        verdict, reason = "unknown", "no_device_work"
+    elif timed and all(op["launch"] is None for op in timed):
+        verdict, reason = "unknown", "no_launches"
+    elif whole and first == "host_bound" and host_state == "other_api":
+        verdict, reason = "unknown", "startup_without_steps"
+    # The largest share >= 0.5 and ahead of the second by >= 0.10, in exact integers.
+    elif 2 * shares[first] >= wall and 10 * (shares[first] - shares[second]) >= wall:
+        verdict = {"busy": "compute_bound", "host_bound": "host_bound", "device_wait": "device_wait_bound"}[first]
+        reason = "dominant_share"
+    else:
+        verdict, reason = "mixed", "close_shares"
+    return {"verdict": verdict, "reason": reason, "first": first, "second": second, "host_state": host_state,
+            "waited_stream": waited, "full_queue_iterations": totals["full_queue_iterations"],
+            "queue_max": g["queue_max"], "queue_delay_median_x2": median_x2(delays)}
+
+
+# ---- output ---------------------------------------------------------------------------------------
+
+def pct(part, whole):
+    return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
 def print_text(r):
-    print(f"{r['trace']}: {r['ops']} GPU ops, {r['launches']} launch calls")
+    print(f"{r['trace']}: {r['ops']} device ops, {r['launches']} launch calls, {r['syncs']} sync calls, "
+          f"{r['apis']} API calls{' (no ProfilerStep: one window)' if r['whole'] else ''}")
+    print("  counters: " + ", ".join(f"{k} {v}" for k, v in r["counters"].items()))
     for s in r["streams"]:
         print(f"  device {s['device']} stream {s['stream']}: {s['kernels']} kernels, {s['memcpys']} memcpy, "
               f"{s['memsets']} memset, {s['launches']} launches linked, {s['without_launch']} without launch, "
               f"busy {s['busy']} ns")
     for w in r["windows"]:
-        g = w["gpu"]
-        print(f"  window {w['index']} [{w['start']}, {w['end']}] wall {w['end'] - w['start']} ns, {w['ops']} ops: "
-              f"busy {g['busy']} head {g['head']} host_bound {g['host_bound']} other {g['other']} "
-              f"tail {g['tail']} spill {g['spill']}")
+        g, wall, h, hs = w["gpu"], w["end"] - w["start"], w["host"], w["host_states"]
+        print(f"  window {w['index']} wall {wall} ns: busy {pct(g['busy'], wall)}, host-bound "
+              f"{pct(g['host_bound'], wall)}, device-wait {pct(g['device_wait'], wall)}; queue mean "
+              f"{g['queue_ns'] / wall if wall else 0:.1f} max {g['queue_max']}; ops {g['ops']} own {g['own_ops']} "
+              f"own busy {g['own_busy']} carried out {g['carried_out']}")
+        print(f"    host states: " + ", ".join(f"{k} {pct(v, g['host_bound'])}" for k, v in hs.items()))
+        print(f"    host side: " + ", ".join(f"{k} {v}" for k, v in h.items()))
         for s in w["streams"]:
-            print(f"    stream {s['device']}:{s['stream']}: busy {s['busy']} head {s['head']} "
-                  f"host_bound {s['host_bound']} other {s['other']} tail {s['tail']} spill {s['spill']}")
+            p = s["split"]
+            print(f"    stream {s['device']}:{s['stream']}: busy {p['busy']} host-bound {p['host_bound']} "
+                  f"device-wait {p['device_wait']} queue max {p['queue_max']} waited {s['waited']}")
+    t, v = r["totals"], r["verdict"]
+    g = t["gpu"]
+    print(f"  totals: {t['iterations']} windows, wall {t['wall']}: busy {pct(g['busy'], t['wall'])}, host-bound "
+          f"{pct(g['host_bound'], t['wall'])}, device-wait {pct(g['device_wait'], t['wall'])}, queue max "
+          f"{g['queue_max']}, full-queue windows {t['full_queue_iterations']}, blocking {pct(t['blocking'], t['wall'])}")
+    print(f"  verdict: {v['verdict']} ({v['reason']}; first {v['first']}, second {v['second']}, host state "
+          f"{v['host_state']}, waited stream {v['waited_stream']})")
 
 
-def split_cpp(s):
-    return f"{{{s['busy']}, {s['head']}, {s['host_bound']}, {s['other']}, {s['tail']}, {s['spill']}}}"
+def c_split(s):
+    return (f"{{{s['busy']}, {s['idle']}, {s['host_bound']}, {s['device_wait']}, {s['queue_ns']}, {s['queue_max']}, "
+            f"{s['ops']}, {s['own_ops']}, {s['own_busy']}, {s['carried_out']}}}")
+
+
+def c_totals_split(s):
+    return (f"{{{s['busy']}, {s['host_bound']}, {s['device_wait']}, {s['queue_ns']}, {s['queue_max']}, "
+            f"{s['own_busy']}, {s['carried_out']}}}")
+
+
+def c_states(h):
+    return "{" + ", ".join(str(h[k]) for k in HOST_STATES) + "}"
+
+
+def c_bool(b):
+    return "true" if b else "false"
 
 
 def cpp_text(r):
+    c, t, v = r["counters"], r["totals"], r["verdict"]
     out = [f"    // {r['trace']} (generated by test/tools/trace_reference.py --cpp)",
-           f"    {{\"{r['trace']}\", {r['ops']}, {r['launches']},",
+           f"    {{\"{r['trace']}\", {r['ops']}, {r['launches']}, {r['syncs']}, {r['apis']}, {c_bool(r['whole'])},",
+           f"     {{{c['ops_without_launch']}, {c['ops_outside_iterations']}, {c['launches_outside_iterations']}, "
+           f"{c['duplicate_launch_correlations']}}},",
            "     {"]
     for s in r["streams"]:
         out.append(f"         {{{s['device']}, {s['stream']}, {s['kernels']}, {s['memcpys']}, {s['memsets']}, "
                    f"{s['launches']}, {s['without_launch']}, {s['busy']}}},")
     out += ["     },", "     {"]
     for w in r["windows"]:
-        out.append(f"         {{{w['index']}, {w['start']}, {w['end']}, {w['ops']}, {split_cpp(w['gpu'])},")
-        out.append("          {" + ", ".join(f"{{{s['device']}, {s['stream']}, {split_cpp(s)}}}"
+        h = w["host"]
+        out.append(f"         {{{w['index']}, {w['start']}, {w['end']}, {c_split(w['gpu'])}, {c_states(w['host_states'])},")
+        out.append(f"          {{{h['launch_api']}, {h['launch_exposed']}, {h['launch_hidden']}, {h['blocking']}, "
+                   f"{h['blocking_calls']}, {h['other_api']}, {h['launches']}, {h['graph_launches']}, {h['gpu_ops']}, "
+                   f"{h['queue_delays']}, {h['queue_delays_clipped']}, {h['queue_delay_sum']}}},")
+        out.append("          {" + ", ".join(f"{{{s['device']}, {s['stream']}, {c_split(s['split'])}, {s['waited']}}}"
                                             for s in w["streams"]) + "}},")
-    out.append("     }},")
+    out += ["     },",
+            f"     {{{t['iterations']}, {t['wall']}, {c_totals_split(t['gpu'])}, {c_states(t['host_states'])}, "
+            f"{t['launch_api']}, {t['launch_exposed']}, {t['launch_hidden']}, {t['blocking']}, {t['blocking_calls']}, "
+            f"{t['other_api']}, {t['full_queue_iterations']},",
+            "      {" + ", ".join(f"{{{s['device']}, {s['stream']}, {c_totals_split(s['totals'])}, {s['waited']}}}"
+                                  for s in t["streams"]) + "}},"]
+    host_state = f"HostState::{v['host_state']}" if v["host_state"] else "std::nullopt"
+    waited = (f"StreamKey{{{v['waited_stream'][0]}, {v['waited_stream'][1]}}}" if v["waited_stream"]
+              else "std::nullopt")
+    out.append(f"     {{Verdict::{v['verdict']}, VerdictReason::{v['reason']}, TimeShare::{v['first']}, "
+               f"TimeShare::{v['second']}, {host_state}, {waited}, {v['full_queue_iterations']}, {v['queue_max']}, "
+               f"{v['queue_delay_median_x2']}}}}},")
     return "\n".join(out) + "\n"
 
 
@@ -278,8 +578,14 @@ def main():
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     parser.add_argument("--check", metavar="CPP_FILE",
                         help="exit 1 unless CPP_FILE contains the --cpp text of every trace verbatim")
+    parser.add_argument("--window", nargs=2, type=int, metavar=("START_NS", "END_NS"),
+                        help="analyse the single window [START_NS, END_NS) instead of the trace's windows")
     args = parser.parse_args()
-    results = [analyse(path) for path in args.traces]
+    if args.window and (args.cpp or args.check):
+        parser.error("--window does not go with --cpp or --check (those pin the trace's own windows)")
+    if args.window and args.window[1] < args.window[0]:
+        parser.error("--window needs START_NS <= END_NS")
+    results = [analyse(path, args.window) for path in args.traces]
     if args.check:
         with open(args.check, encoding="utf-8") as f:
             pinned = f.read()
@@ -294,7 +600,7 @@ def main():
         if args.cpp:
             sys.stdout.write(cpp_text(r))
         elif args.json:
-            print(json.dumps(r, indent=1))
+            print(json.dumps(r, indent=1, default=str))
         else:
             print_text(r)
     return 0

@@ -270,8 +270,11 @@ TEST(KinetoReader, HipLaunchesCopiesAndSyncsAreLinkedLikeCudaOnes) {
   EXPECT_EQ(t.syncs[0].name, "hipDeviceSynchronize");
   EXPECT_EQ(t.counters.ops_without_launch, 0u);
   EXPECT_FALSE(any_warning_contains(trace, "no launch call"));
-  EXPECT_EQ(trace.stats.kept, 8u);  // all but hipGetDevicePropertiesR0600
-  EXPECT_EQ(trace.stats.ignored, 1u);
+  // hipGetDevicePropertiesR0600 is an API call (neither a launch nor a sync): kept as one.
+  EXPECT_EQ(trace.stats.kept, 9u);
+  EXPECT_EQ(trace.stats.ignored, 0u);
+  ASSERT_EQ(t.api_calls.size(), 1u);
+  EXPECT_EQ(t.api_calls[0].name, "hipGetDevicePropertiesR0600");
 }
 
 TEST(KinetoReader, GpuWorkIsDecidedByCategoryNotByAStreamArgument) {
@@ -449,8 +452,8 @@ TEST(KinetoReader, EveryEventIsKeptIgnoredOrSkipped) {
          {"ph": "X", "cat": "cuda_runtime", "name": "cudaGetDevice", "ts": 1, "dur": 1, "args": {"correlation": 3}})"));
   const auto& s = trace.stats;
   EXPECT_EQ(s.events, 7u);
-  EXPECT_EQ(s.kept, 3u);
-  EXPECT_EQ(s.ignored, 2u);
+  EXPECT_EQ(s.kept, 4u);     // the step, the launch, the kernel, cudaGetDevice (an API call)
+  EXPECT_EQ(s.ignored, 1u);  // the cpu_op
   EXPECT_EQ(s.unknown_category, 1u);
   EXPECT_EQ(s.invalid, 1u);
   EXPECT_EQ(s.kept + s.ignored + s.unknown_category + s.invalid, s.events);
@@ -486,10 +489,28 @@ TEST(KinetoReader, JsonThatIsNotATraceIsAnInvalidTrace) {
   EXPECT_TRUE(contains(parse_error(R"({"a": 1})").message, "no 'traceEvents' array"));
 }
 
-TEST(KinetoReader, TraceWithoutGpuWorkIsAnInvalidTrace) {
-  const Error error = parse_error(wrap(R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "ts": 1, "dur": 1})"));
-  EXPECT_EQ(error.code, ExitCode::invalid_trace);
-  EXPECT_TRUE(contains(error.message, "ProfilerActivity.CUDA")) << error.message;
+TEST(KinetoReader, TraceWithoutGpuWorkIsReadAndItsWindowIsTheRecording) {
+  // No device events and no ProfilerStep: one window over the recording, marked as such; the analysis
+  // then says "no device work" (docs/metrics.md, "Verdict").
+  const KinetoTrace trace = parse_ok(wrap(R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "ts": 1, "dur": 4},
+         {"ph": "X", "cat": "cuda_runtime", "name": "cudaGetDevice", "ts": 2, "dur": 1, "tid": 3})"));
+  EXPECT_TRUE(trace.timeline.ops.empty());
+  EXPECT_TRUE(trace.timeline.whole_recording_window);
+  ASSERT_EQ(trace.timeline.iterations.size(), 1u);
+  // Over CUDA activity: the API call is not activity of the device; the recording spans [1, 5) us.
+  EXPECT_EQ(trace.timeline.iterations[0].start_ns, 1000);
+  EXPECT_EQ(trace.timeline.iterations[0].end_ns, 5000);
+  ASSERT_EQ(trace.timeline.api_calls.size(), 1u);
+  EXPECT_EQ(trace.timeline.api_calls[0].thread_id, 3);
+  EXPECT_EQ(trace.device_index, -1);
+}
+
+TEST(KinetoReader, StepsMarkIterationsAndNoStepsMarkTheWholeRecording) {
+  const KinetoTrace stepped = parse_ok(wrap(step(1, "0", "50") + "," + api("cudaLaunchKernel", "1", "1", 1) + "," +
+                                            kernel("3", "1", 1)));
+  EXPECT_FALSE(stepped.timeline.whole_recording_window);
+  const KinetoTrace whole = parse_ok(wrap(api("cudaLaunchKernel", "1", "1", 1) + "," + kernel("3", "1", 1)));
+  EXPECT_TRUE(whole.timeline.whole_recording_window);
 }
 
 // ---- files ------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 #pragma once
-// The analysis: splits each iteration's wall time into GPU busy / idle time (and the idle time into
-// head, host-bound gaps, other gaps and tail) and into host dispatch time (launch API vs framework),
-// from the plain records of a Timeline. Pure functions, no vendor types, integer nanoseconds.
+// The analysis: splits each iteration's wall time on the device timeline into busy, host-bound and
+// device-wait time, reads the launch queue and what the host was doing, from the plain records of a
+// Timeline. Pure functions, no vendor types, integer nanoseconds.
 // Every quantity is defined in docs/metrics.md, with the JSON field it is reported in.
 //
 // Typical use (a live run, `ohprof analyze`):
@@ -19,8 +19,14 @@ namespace ohprof {
 // O(n log n) in the number of ops and launch calls.
 PathBreakdown analyze_timeline(const Timeline& timeline);
 
+// What the verdict needs beyond the summary (docs/metrics.md, "Verdict").
+struct VerdictContext {
+  bool no_launches = false;             // a GPU timeline whose timed ops all lack their launch call
+  bool whole_recording_window = false;  // Timeline::whole_recording_window
+};
+
 // The verdict from a summary (analyze_timeline already fills PathBreakdown::verdict with it).
-PathVerdict decide_verdict(const BreakdownSummary& summary);
+PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext& context = {});
 
 // Kernel-set difference of two paths, by (kind, name).
 KernelSetDiff diff_kernel_sets(const PathBreakdown& a, const PathBreakdown& b, std::string path_a = "a",

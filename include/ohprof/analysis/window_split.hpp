@@ -1,8 +1,8 @@
 #pragma once
-// The one attribution of launch calls and device ops to iteration windows, and the one tiling of a
-// window into busy intervals and idle gaps (docs/metrics.md, "Which records are used", "Idle split").
-// analyze_timeline sums the segments into its numbers; `--export-trace` writes them as slices.
-// tile_window is here (a template); the rest is in src/analysis/breakdown.cpp.
+// The one attribution of records to iteration windows, and the one sweep of the device timeline
+// (docs/metrics.md, "Which records are used", "The launch queue", "Per iteration"):
+// analyze_timeline sums the sweep's intervals into its numbers; `--export-trace` writes them as slices.
+// sweep_windows is here (a template); the rest is in src/analysis/breakdown.cpp.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -17,9 +17,11 @@ namespace ohprof {
 
 inline constexpr std::size_t kNoIndex = std::numeric_limits<std::size_t>::max();
 
-enum class SplitSegmentKind { head, busy, host_bound, other, tail };
+// What the device was doing in a stretch of time: running an op, waiting with ops pending, or waiting
+// for the host with nothing pending.
+enum class SplitSegmentKind { busy, device_wait, host_bound };
 
-// One piece of a window: [start, end) of one kind. A track's segments tile its window.
+// One piece of a window: [start, end) of one kind.
 struct SplitSegment {
   SplitSegmentKind kind = SplitSegmentKind::busy;
   std::int64_t start_ns = 0;
@@ -31,20 +33,70 @@ struct SplitTrack {
   std::vector<SplitSegment> segments;
 };
 
-// "busy", "head", "host-bound gap", "other gap", "tail".
+// "busy", "device-wait", "host-bound".
 const char* to_string(SplitSegmentKind kind);
 
-// A timed device op (not start == end == 0, not end < start) attributed to a window.
+// A timed device op (not start == end == 0, not end < start).
 struct AttributedOp {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
+  std::int64_t pending_ns = 0;                  // start of its pending interval (docs: "The launch queue")
   StreamKey stream;
-  std::optional<std::int64_t> launch_start_ns;  // start of its launch call; empty when it has none
+  std::size_t stream_index = 0;                 // its stream in WindowAttribution::streams
+  std::size_t window = kNoIndex;                // its own window (the launching one), or kNoIndex
   std::size_t launch = kNoIndex;                // its launch call in Timeline::launches, or kNoIndex
   std::size_t source = 0;                       // its index in Timeline::ops
 };
 
-// Which window every launch call and device op belongs to. Move-only: the op groups point into `ops`.
+// A change of the sweep's state at one instant.
+struct SweepEvent {
+  enum class Kind : std::uint8_t {
+    pending,          // an op's pending interval (stream: its index)
+    running,          // an op's running interval (stream: its index)
+    blocking,         // a blocking call on a launching thread
+    launch,           // a non-blocking launch call
+    api,              // an API call on a launching thread
+    blocking_elsewhere,  // a blocking call on another thread (host side only)
+    api_elsewhere,       // an API call on another thread (host side only)
+    window,           // a window bound (no state change; splits the sweep)
+  };
+  std::int64_t t = 0;
+  Kind kind = Kind::window;
+  std::int32_t delta = 0;  // +1 opens, -1 closes
+  std::uint32_t stream = 0;
+};
+
+// The state of the device and the host during one stretch [start, end) of a window.
+struct SweepState {
+  std::int64_t running = 0;  // ops running, all streams
+  std::int64_t pending = 0;  // ops pending, all streams
+  std::span<const std::int64_t> stream_running;  // per stream index
+  std::span<const std::int64_t> stream_pending;
+  std::int64_t blocking = 0;            // blocking calls open on launching threads
+  std::int64_t launch = 0;              // non-blocking launch calls open
+  std::int64_t api = 0;                 // API calls open on launching threads
+  std::int64_t blocking_elsewhere = 0;  // on other threads
+  std::int64_t api_elsewhere = 0;
+
+  [[nodiscard]] SplitSegmentKind device() const {
+    return running > 0 ? SplitSegmentKind::busy : pending > 0 ? SplitSegmentKind::device_wait : SplitSegmentKind::host_bound;
+  }
+  [[nodiscard]] SplitSegmentKind stream_device(std::size_t s) const {
+    return stream_running[s] > 0   ? SplitSegmentKind::busy
+           : stream_pending[s] > 0 ? SplitSegmentKind::device_wait
+                                   : SplitSegmentKind::host_bound;
+  }
+  // docs/metrics.md, "Host states": the first that holds.
+  [[nodiscard]] HostState host() const {
+    return blocking > 0 ? HostState::blocking
+           : launch > 0 ? HostState::launch
+           : api > 0    ? HostState::other_api
+                        : HostState::framework;
+  }
+};
+
+// Which window every launch call and device op belongs to, and the sweep's events. Move-only: the op
+// groups point into `ops`.
 class WindowAttribution {
  public:
   explicit WindowAttribution(const Timeline& timeline);
@@ -56,69 +108,80 @@ class WindowAttribution {
   std::vector<IterationWindow> windows;                   // end >= start, stably sorted by start
   std::vector<std::size_t> launch_window;                 // per Timeline::launches: window, or kNoIndex
   std::vector<std::vector<std::size_t>> window_launches;  // per window: its launch calls, in input order
-  std::vector<AttributedOp> ops;                          // attributed timed ops, in input order
-  std::vector<StreamKey> streams;                         // every stream of `ops`, sorted
+  std::vector<bool> launch_blocking;                      // per Timeline::launches (docs: "Blocking launch calls")
+  std::vector<std::int64_t> launch_first_op_ns;           // per Timeline::launches: its first timed op's start, or max
+  std::vector<AttributedOp> ops;                          // every timed op, in input order
+  std::vector<StreamKey> streams;                         // every stream of an op that ran in or was launched by a window
+  std::vector<std::size_t> ran_in_window;                 // per window: timed ops that ran in it (clipped length > 0)
+  std::vector<SweepEvent> events;                         // sorted by time (window bounds included)
   AnalysisCounters counters;                              // what could not be attributed, and totals
 
-  // A window's ops, sorted by (start, end): all streams, or those of streams[stream].
-  [[nodiscard]] std::span<const AttributedOp* const> ops_of(std::size_t window) const;
-  [[nodiscard]] std::span<const AttributedOp* const> ops_of(std::size_t window, std::size_t stream) const;
+  // A window's own ops (launched by it), sorted by (start, end): all streams, or those of streams[stream].
+  [[nodiscard]] std::span<const AttributedOp* const> own_ops(std::size_t window) const;
+  [[nodiscard]] std::span<const AttributedOp* const> own_ops(std::size_t window, std::size_t stream) const;
+
+  // The window containing time t (half-open, the greatest start <= t), or kNoIndex.
+  [[nodiscard]] std::size_t window_at(std::int64_t t) const;
 
  private:
-  std::vector<const AttributedOp*> m_by_window;         // grouped by window
+  std::vector<const AttributedOp*> m_by_window;         // own ops grouped by window
   std::vector<std::size_t> m_window_begin;              // windows + 1 bounds into m_by_window
   std::vector<const AttributedOp*> m_by_stream;         // grouped by (window, stream)
   std::vector<std::size_t> m_stream_begin;              // windows * streams + 1 bounds into m_by_stream
 };
 
-// Tiles [window_start, window_end) into head, busy, host-bound gap, other gap and tail segments, none
-// empty, for `ops` sorted by (start, end) and clipped to the window: calls emit(const SplitSegment&)
-// for each, in time order. A gap is host-bound when every op that starts the busy interval after it
-// was launched after the gap began. A template so that the analysis sums the segments without storing them.
-template <typename Emit>
-void tile_window(std::span<const AttributedOp* const> ops, std::int64_t window_start, std::int64_t window_end,
-                 Emit&& emit) {
-  const auto launched_after = [](const AttributedOp& op, std::int64_t t) {
-    return op.launch_start_ns.has_value() && *op.launch_start_ns >= t;
-  };
-  bool have_interval = false;
-  std::int64_t busy_start = 0;
-  std::int64_t busy_end = 0;
-  bool have_gap = false;  // the gap before the current busy interval, emitted once its kind is final
-  SplitSegment gap;
-  for (const AttributedOp* op : ops) {
-    const std::int64_t start = op->start_ns > window_start ? op->start_ns : window_start;
-    const std::int64_t end = op->end_ns < window_end ? op->end_ns : window_end;
-    if (end <= start) continue;  // zero length, or wholly outside the window
-    if (!have_interval) {
-      have_interval = true;
-      if (start > window_start) emit(SplitSegment{SplitSegmentKind::head, window_start, start});
-      busy_start = start;
-      busy_end = end;
-    } else if (start > busy_end) {
-      if (have_gap) emit(gap);
-      emit(SplitSegment{SplitSegmentKind::busy, busy_start, busy_end});
-      gap = SplitSegment{launched_after(*op, busy_end) ? SplitSegmentKind::host_bound : SplitSegmentKind::other,
-                         busy_end, start};
-      have_gap = true;
-      busy_start = start;
-      busy_end = end;
-    } else {
-      if (have_gap && start == busy_start && !launched_after(*op, gap.start_ns)) gap.kind = SplitSegmentKind::other;
-      if (end > busy_end) busy_end = end;
+// Walks the device timeline inside the windows: calls visit(window, start, end, const SweepState&)
+// for every maximal stretch [start, end) of positive length, inside one window, over which the state
+// does not change, in time order. Time outside every window is skipped. One pass over the events.
+template <typename Visit>
+void sweep_windows(const WindowAttribution& a, Visit&& visit) {
+  std::vector<std::int64_t> stream_running(a.streams.size(), 0);
+  std::vector<std::int64_t> stream_pending(a.streams.size(), 0);
+  SweepState state;
+  state.stream_running = stream_running;
+  state.stream_pending = stream_pending;
+  const auto& events = a.events;
+  std::size_t i = 0;
+  while (i < events.size()) {
+    const std::int64_t t = events[i].t;
+    for (; i < events.size() && events[i].t == t; ++i) {
+      const SweepEvent& e = events[i];
+      switch (e.kind) {
+        case SweepEvent::Kind::pending:
+          state.pending += e.delta;
+          stream_pending[e.stream] += e.delta;
+          break;
+        case SweepEvent::Kind::running:
+          state.running += e.delta;
+          stream_running[e.stream] += e.delta;
+          break;
+        case SweepEvent::Kind::blocking: state.blocking += e.delta; break;
+        case SweepEvent::Kind::launch: state.launch += e.delta; break;
+        case SweepEvent::Kind::api: state.api += e.delta; break;
+        case SweepEvent::Kind::blocking_elsewhere: state.blocking_elsewhere += e.delta; break;
+        case SweepEvent::Kind::api_elsewhere: state.api_elsewhere += e.delta; break;
+        case SweepEvent::Kind::window: break;
+      }
     }
-  }
-  if (have_interval) {
-    if (have_gap) emit(gap);
-    emit(SplitSegment{SplitSegmentKind::busy, busy_start, busy_end});
-    if (window_end > busy_end) emit(SplitSegment{SplitSegmentKind::tail, busy_end, window_end});
-  } else if (window_end > window_start) {
-    emit(SplitSegment{SplitSegmentKind::head, window_start, window_end});
+    if (i == events.size()) break;
+    const std::int64_t next = events[i].t;
+    const std::size_t window = a.window_at(t);
+    if (window != kNoIndex) visit(window, t, next, static_cast<const SweepState&>(state));
   }
 }
 
-// The same segments, as a list.
-std::vector<SplitSegment> tile_window(std::span<const AttributedOp* const> ops, std::int64_t window_start,
-                                      std::int64_t window_end);
+// The slices of every window, for every track: all streams, then each of WindowAttribution::streams.
+// Adjacent stretches of one kind are merged; per window and track the slices of each kind add up to
+// the analysis's busy, device-wait and host-bound numbers.
+struct QueueSample {
+  std::int64_t t_ns = 0;
+  std::int64_t depth = 0;  // ops pending from t_ns until the next sample (or the window's end)
+};
+struct WindowTracks {
+  SplitTrack gpu;
+  std::vector<SplitTrack> streams;
+  std::vector<QueueSample> queue;  // the launch-queue depth, all streams, at every change
+};
+std::vector<WindowTracks> window_tracks(const WindowAttribution& attribution);
 
 }  // namespace ohprof

@@ -12,8 +12,10 @@
 //
 // Each iteration is tagged with a CUPTI external correlation id (kind CUSTOM2; PyTorch's profiler uses
 // CUSTOM0/1), so every kernel, copy and fill is attributed to its iteration through its launch call,
-// whichever API launched it (runtime, driver or a CUDA graph launch). Warm-up iterations are tagged
-// too and their records are left out of the Timeline.
+// whichever API launched it (runtime, driver or a CUDA graph launch); sync and other API calls carry
+// the tag themselves. Warm-up iterations are tagged too and their records are left out of the Timeline.
+// The last sync call of each measured iteration is the harness's own (run_once() ends with
+// cudaDeviceSynchronize inside the tag): it is marked SyncCall::harness.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -51,7 +53,7 @@ struct CuptiOverhead {
 struct CuptiCollection {
   Timeline timeline;                     // measured iterations only; counters filled
   std::vector<CuptiOverhead> overheads;  // CUPTI's own cost during the whole collection
-  std::uint64_t warmup_records = 0;      // ops, launches and syncs of warm-up iterations (left out)
+  std::uint64_t warmup_records = 0;      // ops, launches, syncs and API calls of warm-up iterations (left out)
   std::uint64_t buffers_zeroed_in_run = 0;  // buffers beyond CuptiOptions::prepared_buffers (also a warning)
   std::vector<Warning> warnings;         // e.g. an unreadable buffer; also reflected in the counters
 };

@@ -1,8 +1,8 @@
 #pragma once
-// What the analysis produces (ohprof/analysis/breakdown.hpp computes it): each iteration's wall time
-// split into GPU busy / idle time (and the idle time into head, host-bound gaps, other gaps and tail)
-// and into host dispatch time (launch API vs framework), its summary, counters, kernel sets and
-// verdict. Plain data, integer nanoseconds; every quantity is defined in docs/metrics.md, with the JSON
+// What the analysis produces (ohprof/analysis/breakdown.hpp computes it): each iteration's wall time on
+// the device timeline, split into busy, host-bound and device-wait time (per stream too), the launch
+// queue, what the host was doing while the device waited for it, the host-side calls, its summary,
+// totals, counters, kernel sets and verdict. Plain data, integer nanoseconds; every quantity is defined in docs/metrics.md, with the JSON
 // field it is reported in.
 #include <cstddef>
 #include <cstdint>
@@ -15,23 +15,32 @@
 
 namespace ohprof {
 
-// How the idle time of a window splits (docs/metrics.md, "Idle split").
-// head + host_bound + other + tail == idle, exactly.
-struct IdleSplit {
-  std::int64_t head_ns = 0;        // window start to the first busy interval (the whole window if none)
-  std::int64_t host_bound_ns = 0;  // gaps where the next work's launch call began after the GPU went idle
-  std::int64_t other_ns = 0;       // all other gaps between busy intervals
-  std::int64_t tail_ns = 0;        // last busy interval to window end
+// What the threads that launch device work were doing while the device waited for the host
+// (docs/metrics.md, "Host states"). The four add up to the host-bound time, exactly.
+struct HostStates {
+  std::int64_t blocking_ns = 0;   // in a synchronisation or a blocking copy (the host waited)
+  std::int64_t launch_ns = 0;     // in a launch call that did not block
+  std::int64_t other_api_ns = 0;  // in another runtime/driver call (allocation, initialisation, queries)
+  std::int64_t framework_ns = 0;  // in none of them: framework, Python, data loading
 };
 
-// Busy/idle time of one set of ops (all streams, or one stream) in one iteration window.
-// busy_ns + idle_ns == wall of the window, exactly.
-struct BusySplit {
-  std::int64_t busy_ns = 0;   // length of the union of the ops' intervals clipped to the window
-  std::int64_t idle_ns = 0;   // wall - busy
-  IdleSplit idle;
-  std::int64_t spill_ns = 0;  // length of the union of the ops' intervals outside the window
-  std::size_t ops = 0;        // timed ops in the set (including ops that lie wholly outside the window)
+enum class HostState { blocking, launch, other_api, framework };
+
+// The device timeline of one window for one set of streams (all streams, or one stream), by time:
+// what ran in the window, whoever launched it (docs/metrics.md, "Device timeline").
+// busy + host_bound + device_wait == wall, exactly.
+struct DeviceSplit {
+  std::int64_t busy_ns = 0;         // union of the ops' intervals clipped to the window
+  std::int64_t idle_ns = 0;         // wall - busy
+  std::int64_t host_bound_ns = 0;   // idle, and no op pending: the device waited for the host
+  std::int64_t device_wait_ns = 0;  // idle while ops were pending: the device waited on the device
+  std::int64_t queue_ns = 0;        // integral of the number of pending ops over the window (op x ns)
+  std::int64_t queue_max = 0;       // the most ops pending at one time in the window
+  std::size_t ops = 0;              // timed ops that ran in the window (clipped length > 0)
+  // Diagnostics: the window's own work (ops whose launch call belongs to it).
+  std::size_t own_ops = 0;          // timed ops the window launched, wherever they ran
+  std::int64_t own_busy_ns = 0;     // union of their intervals clipped to the window
+  std::int64_t carried_out_ns = 0;  // union of their intervals outside the window
 };
 
 // A stream is identified by (device, stream); for CPU runs the stream is the thread id.
@@ -44,7 +53,8 @@ struct StreamKey {
 
 struct StreamSplit {
   StreamKey key;
-  BusySplit split;
+  DeviceSplit split;     // pending and running on this stream only
+  std::int64_t waited_ns = 0;  // part of the all-streams device-wait time with ops pending on this stream
 };
 
 // One iteration window, split.
@@ -53,55 +63,101 @@ struct IterationBreakdown {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::int64_t wall_ns = 0;     // end - start
-  BusySplit gpu;                // all streams of all devices together
-  // One entry per stream that ran any op of any iteration of the path, sorted by (device, stream),
-  // the same list in every iteration (a stream without work in this iteration is idle: head == wall).
+  DeviceSplit gpu;              // all streams of all devices together
+  HostStates host_states;       // of gpu.host_bound_ns (GPU timelines; all zero for CPU runs)
+  // One entry per stream that ran any op in any window, sorted by (device, stream), the same list in
+  // every iteration (a stream without work in this iteration has busy 0).
   std::vector<StreamSplit> streams;
 
-  // Host side. dispatch and framework are absent when the iteration has no launch calls.
-  std::optional<std::int64_t> dispatch_ns;   // window start to the end of the last launch call (clipped)
-  std::int64_t launch_api_ns = 0;            // union of the launch calls' intervals within the window
-  std::optional<std::int64_t> framework_ns;  // dispatch - launch_api
+  // Host side (docs/metrics.md, "Host side"), on every thread, the harness's own sync left out.
+  std::int64_t launch_api_ns = 0;      // union of the non-blocking launch calls, clipped
+  std::int64_t launch_exposed_ns = 0;  // the part of it while no op was pending
+  std::int64_t launch_hidden_ns = 0;   // launch_api - launch_exposed
+  std::int64_t blocking_ns = 0;        // union of the blocking calls (syncs, blocking copies), clipped
+  std::size_t blocking_calls = 0;      // blocking calls that start in the window
+  std::int64_t other_api_ns = 0;       // union of the other runtime/driver calls, clipped
+  // CPU runs only (the host runs the kernels itself): wall - busy, the host time around the kernels.
+  std::optional<std::int64_t> dispatch_ns;
 
   std::size_t launches = 0;       // launch calls attributed to the iteration (a graph launch is one)
   std::size_t graph_launches = 0; // of which LaunchKind::graph
-  std::size_t gpu_ops = 0;        // timed device ops attributed to the iteration
+  std::size_t gpu_ops = 0;        // timed device ops attributed to the iteration (== gpu.own_ops)
   // Per launch call with at least one timed op: first op start - launch call end, negative clipped to 0.
   std::vector<std::int64_t> queue_delays_ns;
   std::size_t queue_delays_clipped = 0;  // how many were negative before clipping
 };
 
-// Medians and spread over iterations of every per-iteration quantity.
-struct BusySplitSummary {
+// Medians and spread over iterations of the per-iteration quantities.
+struct DeviceSplitSummary {
   SampleSummary busy_ns;
   SampleSummary idle_ns;
-  SampleSummary head_ns;
   SampleSummary host_bound_ns;
-  SampleSummary other_ns;
-  SampleSummary tail_ns;
-  SampleSummary spill_ns;
+  SampleSummary device_wait_ns;
+  SampleSummary queue_mean;      // per window: queue_ns / wall_ns (0 for an empty window)
+  SampleSummary queue_max;
+  SampleSummary own_busy_ns;
+  SampleSummary carried_out_ns;
+};
+
+// Sums over all analysed iterations (what the verdict uses), integer nanoseconds.
+struct DeviceSplitTotals {
+  std::int64_t busy_ns = 0;
+  std::int64_t host_bound_ns = 0;
+  std::int64_t device_wait_ns = 0;
+  std::int64_t queue_ns = 0;
+  std::int64_t queue_max = 0;  // the largest per-window queue_max
+  std::int64_t own_busy_ns = 0;
+  std::int64_t carried_out_ns = 0;
 };
 
 struct StreamSummary {
   StreamKey key;
-  BusySplitSummary split;
+  DeviceSplitSummary split;
+  DeviceSplitTotals totals;
+  std::int64_t waited_ns = 0;  // sum over iterations of StreamSplit::waited_ns
 };
+
+struct BreakdownTotals {
+  std::size_t iterations = 0;
+  std::int64_t wall_ns = 0;
+  DeviceSplitTotals gpu;
+  HostStates host_states;
+  std::int64_t launch_api_ns = 0;
+  std::int64_t launch_exposed_ns = 0;
+  std::int64_t launch_hidden_ns = 0;
+  std::int64_t blocking_ns = 0;
+  std::size_t blocking_calls = 0;
+  std::int64_t other_api_ns = 0;
+  std::int64_t dispatch_ns = 0;  // CPU runs
+  std::size_t full_queue_iterations = 0;  // iterations whose gpu.queue_max >= kFullLaunchQueue
+};
+
+// About the CUDA launch-queue limit: a window whose queue reaches it has launches blocked on it.
+inline constexpr std::int64_t kFullLaunchQueue = 1000;
 
 struct BreakdownSummary {
   // The ops are CPU kernels the host ran itself (Timeline::ops_have_launches == false): "busy" is CPU
-  // kernel time, dispatch is wall - busy, and launch statistics do not apply.
+  // kernel time, dispatch is wall - busy, and the queue and host-state notions do not apply.
   bool cpu_kernels = false;
   SampleSummary wall_ns;
-  BusySplitSummary gpu;
+  DeviceSplitSummary gpu;
   std::vector<StreamSummary> streams;  // same order as IterationBreakdown::streams
-  SampleSummary dispatch_ns;     // over iterations that have launch calls (count says how many)
+  SampleSummary host_blocking_ns;      // host_states.* per iteration
+  SampleSummary host_launch_ns;
+  SampleSummary host_other_api_ns;
+  SampleSummary host_framework_ns;
   SampleSummary launch_api_ns;
-  SampleSummary framework_ns;    // over iterations that have launch calls
+  SampleSummary launch_exposed_ns;
+  SampleSummary launch_hidden_ns;
+  SampleSummary blocking_ns;
+  SampleSummary other_api_ns;
+  SampleSummary dispatch_ns;     // CPU runs (count 0 otherwise)
   SampleSummary launches;        // launch calls per iteration
   SampleSummary graph_launches;  // graph launch calls per iteration
-  SampleSummary gpu_ops;         // timed ops per iteration
+  SampleSummary gpu_ops;         // timed ops per iteration (launched by it)
   SampleSummary queue_delay_ns;  // pooled over all launches of all iterations
   std::size_t queue_delays_clipped = 0;
+  BreakdownTotals totals;
 };
 
 // What the analysis found it could not use; reported, never silent (docs/metrics.md, "Counters").
@@ -127,20 +183,50 @@ struct KernelStat {
   double count_per_iteration = 0;  // count / number of analysed iterations
 };
 
-enum class Verdict { unknown, overhead_bound, compute_bound };
+enum class Verdict { unknown, host_bound, device_wait_bound, compute_bound, mixed };
 
-// Which rule decided (docs/metrics.md, "Verdict").
-enum class VerdictRule {
-  none,                     // unknown: no iterations, or no GPU work
-  dispatch_exceeds_busy,    // median dispatch >= median gpu busy
-  host_bound_largest,       // median host_bound >= medians of busy, head, other and tail
-  compute,                  // neither of the above
+// What decided the verdict (docs/metrics.md, "Verdict").
+enum class VerdictReason {
+  no_iterations,          // unknown: no iteration was analysed
+  no_device_work,         // unknown: no device op ran in any window
+  no_launches,            // unknown: device ops, but none has its launch call in the data
+  startup_without_steps,  // unknown: no iterations marked, and start-up calls dominate the one window
+  dominant_share,         // one share of wall time is at least kDominantSharePercent, kShareLeadPercent ahead
+  close_shares,           // mixed: no share does
 };
+
+// The share of the wall time that decides, and how far ahead of the second it must be, in percent of
+// the wall time (compared in integer arithmetic, so 50% is exactly 50%).
+inline constexpr std::int64_t kDominantSharePercent = 50;
+inline constexpr std::int64_t kShareLeadPercent = 10;
+
+// The part of the wall time that each verdict stands for.
+enum class TimeShare { busy, host_bound, device_wait };
 
 struct PathVerdict {
   Verdict verdict = Verdict::unknown;
-  VerdictRule rule = VerdictRule::none;
-  std::string suggestion;  // one line that fits the evidence
+  VerdictReason reason = VerdictReason::no_iterations;
+  // The evidence: shares of the summed wall time (BreakdownTotals), 0 when there is none.
+  double busy_share = 0;
+  double host_bound_share = 0;    // GPU: host-bound; CPU runs: dispatch
+  double device_wait_share = 0;   // GPU only
+  TimeShare first = TimeShare::busy;   // the largest share, and the second largest
+  TimeShare second = TimeShare::host_bound;
+  // Host-bound and mixed-with-host-bound verdicts: the host state with the most host-bound time, and
+  // its share of the host-bound time.
+  std::optional<HostState> host_state;
+  double host_state_share = 0;
+  // Device-wait: the stream with the most waited time, and that time's share of the device-wait time.
+  std::optional<StreamKey> waited_stream;
+  double waited_stream_share = 0;
+  double queue_delay_median_ns = 0;
+  // Compute-bound: full launch queue, time in blocking calls (share of wall).
+  std::size_t full_queue_iterations = 0;
+  std::int64_t queue_max = 0;
+  double blocking_share = 0;
+  double launches_per_iteration = 0;        // median
+  double graph_launches_per_iteration = 0;  // median
+  bool cpu_kernels = false;
 };
 
 struct PathBreakdown {
@@ -173,7 +259,9 @@ struct KernelSetDiff {
 
 // Stable names used in JSON and tables: "kernel", "memcpy", "memset"; "overhead-bound", ...
 const char* to_string(DeviceOpKind kind);
-const char* to_string(Verdict verdict);
-const char* to_string(VerdictRule rule);
+const char* to_string(Verdict verdict);        // "host-bound", "device-wait-bound", ...
+const char* to_string(VerdictReason reason);  // "dominant_share", ...
+const char* to_string(HostState state);       // "blocking", "launch", "other_api", "framework"
+const char* to_string(TimeShare share);       // "busy", "host_bound", "device_wait"
 
 }  // namespace ohprof

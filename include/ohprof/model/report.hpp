@@ -14,7 +14,7 @@
 
 namespace ohprof {
 
-inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kReportSchemaVersion = 3;
 
 // Which command made the report; its JSON `kind`.
 enum class ReportKind { run, compare, analyze };

@@ -47,6 +47,18 @@ struct SyncCall {
   std::int64_t end_ns = 0;
   std::int64_t thread_id = 0;
   std::string name;
+  // Live runs: the harness's own end-of-iteration synchronisation, not the model's. The analysis
+  // leaves it out of the host-side numbers (docs/metrics.md, "Host side").
+  bool harness = false;
+};
+
+// Any other host API call of the device runtime or driver: neither a launch nor a synchronisation
+// (allocation, initialisation, module loading, event records and queries, stream queries, ...).
+struct ApiCall {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::int64_t thread_id = 0;
+  std::string name;
 };
 
 // One measured iteration as the harness (or a ProfilerStep annotation) bounded it.
@@ -71,7 +83,11 @@ struct Timeline {
   std::vector<DeviceOp> ops;
   std::vector<LaunchCall> launches;
   std::vector<SyncCall> syncs;
+  std::vector<ApiCall> api_calls;
   std::vector<IterationWindow> iterations;
+  // True when the one window is the whole recording because it marks no iterations (a trace without
+  // ProfilerStep annotations): start-up may then dominate it (docs/metrics.md, "Verdict").
+  bool whole_recording_window = false;
   CollectionCounters counters;
 };
 
@@ -81,8 +97,8 @@ namespace ohprof {
 
 // The part of `all` that belongs to the iterations with index in [first, last]: those windows, the
 // launch calls attributed to them (by their `iteration`, else by start time inside a selected window),
-// the device ops those calls launched (ops without a launch call: by start time), and the sync calls
-// that start inside the windows. Indices (windows and launch iterations) are shifted by -first.
+// the device ops those calls launched (ops without a launch call: by start time), and the sync and
+// other API calls that start inside the windows. Indices (windows and launch iterations) are shifted by -first.
 // Counters are copied unchanged: they describe the whole collection.
 // `compare` tags path p's iteration i as p * kIterationsPerPath + i and splits the collection with this.
 Timeline select_iterations(const Timeline& all, std::int64_t first, std::int64_t last);

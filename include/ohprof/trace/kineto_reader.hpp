@@ -46,7 +46,8 @@ struct KinetoTrace {
 };
 
 // Reads and parses a trace file. Errors: file_not_found (cannot open), invalid_trace (truncated or
-// corrupt gzip, not JSON, no traceEvents, no GPU operations).
+// corrupt gzip, not JSON, no traceEvents). A trace with no GPU operations is read (its verdict says
+// "no device work").
 Result<KinetoTrace> read_kineto_trace(const std::string& path);
 
 // Parses trace JSON from any stream buffer; `label` names the source in error messages.

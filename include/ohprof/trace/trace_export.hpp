@@ -5,8 +5,9 @@
 //
 // The extra tracks belong to one added process, "ohprof: GPU time split":
 //   - "iterations": one slice per iteration window, its split in the slice's args;
-//   - "GPU (all streams)": the window tiled into head, busy, host-bound gap, other gap and tail slices;
-//   - "GPU <device> stream <stream>": the same for every stream.
+//   - "GPU (all streams)": the window tiled into busy, device-wait and host-bound slices;
+//   - "GPU <device> stream <stream>": the same for every stream;
+//   - "launch queue": a counter track of the number of ops pending (docs/metrics.md, "The launch queue").
 // The slices are the analysis's own segments (ohprof/analysis/window_split.hpp): per window and track,
 // the slices of each kind add up to the numbers in the report.
 #include <cstdint>
@@ -27,6 +28,7 @@ struct WindowSplitTracks {
   std::int64_t end_ns = 0;
   SplitTrack gpu;                   // all streams
   std::vector<SplitTrack> streams;  // sorted by (device, stream); the same streams as the analysis lists
+  std::vector<QueueSample> queue;   // launch-queue depth at each change
 };
 
 // The segments of every analysed window: the analysis's attribution and tiling (window_split.hpp).

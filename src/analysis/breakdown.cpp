@@ -35,21 +35,12 @@ const char* to_string(SplitSegmentKind kind) {
   return "unknown";
 }
 
-namespace {
-
-// docs/metrics.md, "Blocking launch calls": a copy whose name says it is not asynchronous.
-bool synchronous_copy(const LaunchCall& launch) {
-  return launch.kind == LaunchKind::memcpy && launch.name.find("Async") == std::string::npos;
-}
-
-}  // namespace
-
 WindowAttribution::WindowAttribution(const Timeline& timeline) {
   counters.ops_total = timeline.ops.size();
   counters.launches_total = timeline.launches.size();
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
-  // Windows with end >= start, sorted by (start, position in the timeline).
+  // Windows with end >= start, sorted by (start, end, position in the timeline).
   for (const auto& window : timeline.iterations) {
     if (window.end_ns < window.start_ns) {
       ++counters.invalid_windows;
@@ -57,8 +48,9 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
     }
     windows.push_back(window);
   }
-  std::stable_sort(windows.begin(), windows.end(),
-                   [](const IterationWindow& a, const IterationWindow& b) { return a.start_ns < b.start_ns; });
+  std::stable_sort(windows.begin(), windows.end(), [](const IterationWindow& a, const IterationWindow& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
+  });
   const std::size_t window_count = windows.size();
   std::unordered_map<std::int64_t, std::size_t> window_by_index;  // emplace keeps the first in start order
   window_by_index.reserve(window_count);
@@ -149,32 +141,33 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
   for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
     const LaunchCall& launch = timeline.launches[l];
     const bool copy_or_fill = launch.kind == LaunchKind::memcpy || launch.kind == LaunchKind::memset;
-    launch_blocking[l] = synchronous_copy(launch) || (copy_or_fill && launch.end_ns > launch_first_op_ns[l]);
+    launch_blocking[l] = (launch.kind == LaunchKind::memcpy && launch.synchronous) ||
+                         (copy_or_fill && launch.end_ns > launch_first_op_ns[l]);
   }
 
-  // Which windows each op was pending in and ran in. prefix_end[w]: the latest end of windows 0..w, so
-  // the walk down from the last window starting before the op's end stops at the first that cannot
-  // overlap it.
+  // The windows an interval [lo, hi) overlaps, walking down from the last window starting before hi;
+  // prefix_end[w], the latest end of windows 0..w, stops the walk at the first that cannot overlap it.
   std::vector<std::int64_t> prefix_end(window_count);
   for (std::size_t w = 0; w < window_count; ++w) {
     prefix_end[w] = w == 0 ? windows[w].end_ns : std::max(prefix_end[w - 1], windows[w].end_ns);
   }
-  ran_in_window.assign(window_count, 0);
+  const auto for_each_window_overlapping = [&](std::int64_t lo, std::int64_t hi, auto&& fn) {
+    if (hi <= lo) return;
+    auto it = std::lower_bound(windows.begin(), windows.end(), hi,
+                               [](const IterationWindow& w, std::int64_t value) { return w.start_ns < value; });
+    for (auto w = static_cast<std::ptrdiff_t>(it - windows.begin()) - 1; w >= 0; --w) {
+      const auto pos = static_cast<std::size_t>(w);
+      if (prefix_end[pos] <= lo) break;
+      if (windows[pos].end_ns > lo && windows[pos].end_ns > windows[pos].start_ns) fn(pos);
+    }
+  };
+
+  // Streams: those of ops pending in, or launched by, a window.
   std::vector<bool> listed(ops.size(), false);
   for (std::size_t k = 0; k < ops.size(); ++k) {
     const AttributedOp& op = ops[k];
     listed[k] = op.window != kNoIndex;
-    if (op.end_ns <= op.pending_ns) continue;
-    auto it = std::lower_bound(windows.begin(), windows.end(), op.end_ns,
-                               [](const IterationWindow& w, std::int64_t value) { return w.start_ns < value; });
-    for (auto w = static_cast<std::ptrdiff_t>(it - windows.begin()) - 1; w >= 0; --w) {
-      const auto pos = static_cast<std::size_t>(w);
-      if (prefix_end[pos] <= op.pending_ns) break;
-      const IterationWindow& window = windows[pos];
-      if (window.end_ns <= op.pending_ns) continue;
-      listed[k] = true;  // pending in the window
-      if (op.start_ns < window.end_ns && window.start_ns < op.end_ns && op.start_ns < op.end_ns) ++ran_in_window[pos];
-    }
+    for_each_window_overlapping(op.pending_ns, op.end_ns, [&](std::size_t) { listed[k] = true; });
   }
   for (std::size_t k = 0; k < ops.size(); ++k) {
     if (listed[k]) streams.push_back(ops[k].stream);
@@ -185,6 +178,22 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
   for (AttributedOp& op : ops) {
     const auto at = std::lower_bound(streams.begin(), streams.end(), op.stream);
     op.stream_index = at != streams.end() && *at == op.stream ? static_cast<std::size_t>(at - streams.begin()) : kNoIndex;
+  }
+  for (const StreamKey& key : streams) devices.push_back(key.device);
+  devices.erase(std::unique(devices.begin(), devices.end()), devices.end());  // streams are sorted by device
+  for (const StreamKey& key : streams) {
+    stream_device.push_back(
+        static_cast<std::size_t>(std::lower_bound(devices.begin(), devices.end(), key.device) - devices.begin()));
+  }
+
+  // The ops that ran in each window, all streams and per stream.
+  ran_in_window.assign(window_count, 0);
+  ran_in_window_stream.assign(window_count * stream_count, 0);
+  for (const AttributedOp& op : ops) {
+    for_each_window_overlapping(op.start_ns, op.end_ns, [&](std::size_t w) {
+      ++ran_in_window[w];
+      if (op.stream_index != kNoIndex) ++ran_in_window_stream[w * stream_count + op.stream_index];
+    });
   }
 
   // The sweep's events. Ops on no listed stream are never pending inside a window: they change nothing there.
@@ -208,18 +217,25 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
   };
   for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
     const LaunchCall& call = timeline.launches[l];
-    add(call.start_ns, call.end_ns, launch_blocking[l] ? Kind::blocking : Kind::launch);
+    const bool kernel = call.kind == LaunchKind::kernel || call.kind == LaunchKind::graph;
+    const Kind kind = launch_blocking[l]                                      ? Kind::blocking
+                      : kernel && call.end_ns - call.start_ns > kSlowLaunchNs ? Kind::slow_launch
+                                                                              : Kind::launch;
+    add(call.start_ns, call.end_ns, kind);
   }
   for (const auto& call : timeline.syncs) {
-    if (call.harness) continue;
+    if (call.harness) {
+      if (launching(call.thread_id)) add(call.start_ns, call.end_ns, Kind::harness);
+      continue;
+    }
     add(call.start_ns, call.end_ns, launching(call.thread_id) ? Kind::blocking : Kind::blocking_elsewhere);
   }
   for (const auto& call : timeline.api_calls) {
     add(call.start_ns, call.end_ns, launching(call.thread_id) ? Kind::api : Kind::api_elsewhere);
   }
-  for (const auto& window : windows) {
-    events.push_back(SweepEvent{window.start_ns, Kind::window, 0, 0});
-    events.push_back(SweepEvent{window.end_ns, Kind::window, 0, 0});
+  for (std::size_t w = 0; w < window_count; ++w) {
+    events.push_back(SweepEvent{windows[w].start_ns, Kind::window, +1, static_cast<std::uint32_t>(w)});
+    events.push_back(SweepEvent{windows[w].end_ns, Kind::window, -1, static_cast<std::uint32_t>(w)});
   }
   std::sort(events.begin(), events.end(), [](const SweepEvent& x, const SweepEvent& y) { return x.t < y.t; });
 
@@ -352,9 +368,6 @@ void add_stretch(DeviceSplit& split, SplitSegmentKind kind, std::int64_t length,
   split.queue_max = std::max(split.queue_max, pending);
 }
 
-double queue_mean(const DeviceSplit& split, std::int64_t wall) {
-  return wall > 0 ? static_cast<double>(split.queue_ns) / static_cast<double>(wall) : 0.0;
-}
 
 DeviceSplitSummary summarize_splits(const std::vector<const DeviceSplit*>& splits, const std::vector<std::int64_t>& walls) {
   std::vector<std::int64_t> busy, idle, host_bound, device_wait, own_busy, carried_out;
@@ -401,7 +414,7 @@ BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& ite
   BreakdownSummary summary;
   BreakdownTotals& totals = summary.totals;
   std::vector<std::int64_t> wall, dispatch, launch_api, exposed, hidden, blocking, other_api, delays;
-  std::vector<std::int64_t> host_blocking, host_launch, host_other, host_framework;
+  std::vector<std::int64_t> host_blocking, host_launch, host_other, host_harness, host_framework;
   std::vector<std::size_t> launches, graph_launches, gpu_ops;
   std::vector<const DeviceSplit*> gpu;
   for (const auto& it : iterations) {
@@ -416,6 +429,7 @@ BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& ite
     host_blocking.push_back(it.host_states.blocking_ns);
     host_launch.push_back(it.host_states.launch_ns);
     host_other.push_back(it.host_states.other_api_ns);
+    host_harness.push_back(it.host_states.harness_ns);
     host_framework.push_back(it.host_states.framework_ns);
     launches.push_back(it.launches);
     graph_launches.push_back(it.graph_launches);
@@ -429,6 +443,7 @@ BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& ite
     totals.host_states.blocking_ns += it.host_states.blocking_ns;
     totals.host_states.launch_ns += it.host_states.launch_ns;
     totals.host_states.other_api_ns += it.host_states.other_api_ns;
+    totals.host_states.harness_ns += it.host_states.harness_ns;
     totals.host_states.framework_ns += it.host_states.framework_ns;
     totals.launch_api_ns += it.launch_api_ns;
     totals.launch_exposed_ns += it.launch_exposed_ns;
@@ -437,13 +452,15 @@ BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& ite
     totals.blocking_calls += it.blocking_calls;
     totals.other_api_ns += it.other_api_ns;
     totals.dispatch_ns += it.dispatch_ns.value_or(0);
-    if (it.gpu.queue_max >= kFullLaunchQueue) ++totals.full_queue_iterations;
+    totals.device_queue_max = std::max(totals.device_queue_max, it.device_queue_max);
+    if (it.device_queue_max >= kFullLaunchQueue) ++totals.full_queue_iterations;
   }
   summary.wall_ns = summarize_ns(wall);
   summary.gpu = summarize_splits(gpu, wall);
   summary.host_blocking_ns = summarize_ns(host_blocking);
   summary.host_launch_ns = summarize_ns(host_launch);
   summary.host_other_api_ns = summarize_ns(host_other);
+  summary.host_harness_ns = summarize_ns(host_harness);
   summary.host_framework_ns = summarize_ns(host_framework);
   summary.launch_api_ns = summarize_ns(launch_api);
   summary.launch_exposed_ns = summarize_ns(exposed);
@@ -501,19 +518,13 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     for (std::size_t s = 0; s < stream_count; ++s) {
       StreamSplit stream{attribution.streams[s], {}, 0};
       own_work(stream.split, attribution.own_ops(w, s), window.start_ns, window.end_ns);
+      stream.split.ops = attribution.ran_in_window_stream[w * stream_count + s];
       it.streams.push_back(stream);
-    }
-  }
-  // Ops that ran in each window, per stream.
-  for (const AttributedOp& op : attribution.ops) {
-    if (op.stream_index == kNoIndex || op.end_ns <= op.start_ns) continue;
-    for (std::size_t w = attribution.window_at(op.start_ns) == kNoIndex ? 0 : attribution.window_at(op.start_ns);
-         w < window_count && windows[w].start_ns < op.end_ns; ++w) {
-      if (op.start_ns < windows[w].end_ns && windows[w].start_ns < op.end_ns) ++result.iterations[w].streams[op.stream_index].split.ops;
     }
   }
 
   // The device timeline and the host, stretch by stretch.
+  std::vector<std::int64_t> device_pending(attribution.devices.size(), 0);
   sweep_windows(attribution, [&](std::size_t w, std::int64_t start, std::int64_t end, const SweepState& state) {
     IterationBreakdown& it = result.iterations[w];
     const std::int64_t length = end - start;
@@ -524,15 +535,19 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
         case HostState::blocking: it.host_states.blocking_ns += length; break;
         case HostState::launch: it.host_states.launch_ns += length; break;
         case HostState::other_api: it.host_states.other_api_ns += length; break;
+        case HostState::harness: it.host_states.harness_ns += length; break;
         case HostState::framework: it.host_states.framework_ns += length; break;
       }
     }
+    std::fill(device_pending.begin(), device_pending.end(), 0);
     for (std::size_t s = 0; s < stream_count; ++s) {
       StreamSplit& stream = it.streams[s];
       add_stretch(stream.split, state.stream_device(s), length, state.stream_pending[s]);
       if (device == SplitSegmentKind::device_wait && state.stream_pending[s] > 0) stream.waited_ns += length;
+      device_pending[attribution.stream_device[s]] += state.stream_pending[s];
     }
-    if (state.launch > 0) {
+    for (const std::int64_t pending : device_pending) it.device_queue_max = std::max(it.device_queue_max, pending);
+    if (state.in_launch()) {
       it.launch_api_ns += length;
       if (state.pending == 0) it.launch_exposed_ns += length;
     }
@@ -618,7 +633,8 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   out.device_wait_share = share(totals.gpu.device_wait_ns);
   out.blocking_share = share(totals.blocking_ns);
   out.full_queue_iterations = totals.full_queue_iterations;
-  out.queue_max = totals.gpu.queue_max;
+  out.queue_max = totals.device_queue_max;
+  out.whole_recording_window = context.whole_recording_window;
   out.queue_delay_median_ns = summary.queue_delay_ns.median;
   out.launches_per_iteration = summary.launches.median;
   out.graph_launches_per_iteration = summary.graph_launches.median;
@@ -629,6 +645,7 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
     const std::pair<HostState, std::int64_t> candidates[] = {{HostState::blocking, states.blocking_ns},
                                                              {HostState::launch, states.launch_ns},
                                                              {HostState::other_api, states.other_api_ns},
+                                                             {HostState::harness, states.harness_ns},
                                                              {HostState::framework, states.framework_ns}};
     const auto* best = &candidates[0];
     for (const auto& c : candidates) {

@@ -512,6 +512,7 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
     call.correlation = correlation;
     if (where.kind == Attribution::Kind::measured) call.iteration = where.index;
     call.name = api_name(api.kind, api.cbid, cls.name);
+    call.synchronous = call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
     timeline.launches.push_back(std::move(call));
   }
 

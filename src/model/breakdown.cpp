@@ -39,6 +39,7 @@ const char* to_string(HostState state) {
     case HostState::blocking: return "blocking";
     case HostState::launch: return "launch";
     case HostState::other_api: return "other_api";
+    case HostState::harness: return "harness";
     case HostState::framework: return "framework";
   }
   return "framework";

@@ -22,11 +22,6 @@ namespace {
 // Device-time split (docs/metrics.md gives each field's definition and its JSON name).
 json optional_ns(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
 
-// queue_mean: queue_ns / wall_ns, 0 for an empty window.
-double queue_mean(const DeviceSplit& split, std::int64_t wall_ns) {
-  return wall_ns > 0 ? static_cast<double>(split.queue_ns) / static_cast<double>(wall_ns) : 0.0;
-}
-
 json device_split_to_json(const DeviceSplit& split, std::int64_t wall_ns) {
   return json{{"busy_ns", split.busy_ns},
               {"idle_ns", split.idle_ns},
@@ -68,6 +63,7 @@ json host_states_to_json(const HostStates& states) {
   return json{{"blocking_ns", states.blocking_ns},
               {"launch_ns", states.launch_ns},
               {"other_api_ns", states.other_api_ns},
+              {"harness_ns", states.harness_ns},
               {"framework_ns", states.framework_ns}};
 }
 
@@ -86,6 +82,7 @@ json iteration_to_json(const IterationBreakdown& it) {
               {"end_ns", it.end_ns},
               {"wall_ns", it.wall_ns},
               {"gpu", device_split_to_json(it.gpu, it.wall_ns)},
+              {"device_queue_max", it.device_queue_max},
               {"host_states", host_states_to_json(it.host_states)},
               {"streams", streams},
               {"launch_api_ns", it.launch_api_ns},
@@ -114,6 +111,7 @@ json totals_to_json(const BreakdownTotals& totals, bool cpu_kernels) {
               {"blocking_calls", totals.blocking_calls},
               {"other_api_ns", totals.other_api_ns},
               {"dispatch_ns", cpu_kernels ? json(totals.dispatch_ns) : json(nullptr)},
+              {"device_queue_max", totals.device_queue_max},
               {"full_queue_iterations", totals.full_queue_iterations}};
 }
 
@@ -133,6 +131,7 @@ json summary_of_split_to_json(const BreakdownSummary& summary) {
               {"host_blocking_ns", summary_to_json(summary.host_blocking_ns)},
               {"host_launch_ns", summary_to_json(summary.host_launch_ns)},
               {"host_other_api_ns", summary_to_json(summary.host_other_api_ns)},
+              {"host_harness_ns", summary_to_json(summary.host_harness_ns)},
               {"host_framework_ns", summary_to_json(summary.host_framework_ns)},
               {"launch_api_ns", summary_to_json(summary.launch_api_ns)},
               {"launch_exposed_ns", summary_to_json(summary.launch_exposed_ns)},
@@ -167,6 +166,7 @@ json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
               {"launches_per_iteration", v.launches_per_iteration},
               {"graph_launches_per_iteration", v.graph_launches_per_iteration},
               {"cpu_kernels", v.cpu_kernels},
+              {"whole_recording_window", v.whole_recording_window},
               {"suggestion", verdict_text(v, iterations)}};
 }
 

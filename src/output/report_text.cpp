@@ -27,6 +27,7 @@ std::string stop_reason_text(const StopReason& reason) {
 namespace {
 
 // The advice of docs/metrics.md, "Verdict" -> "Advice", one fragment per case.
+constexpr const char* kKernelAdvice = "speed up the kernels (torch.compile mode=\"max-autotune\", lower precision)";
 constexpr const char* kComputeAdvice =
     "speed up the kernels (torch.compile mode=\"max-autotune\", lower precision); host changes will not help";
 constexpr const char* kDeviceWaitAdvice = "overlap communication with compute, check cross-stream event waits";
@@ -80,7 +81,8 @@ const char* host_state_words(HostState state) {
   switch (state) {
     case HostState::blocking: return "in blocking calls (synchronisations, blocking copies)";
     case HostState::launch: return "in launch calls";
-    case HostState::other_api: return "in other runtime API calls (allocation, initialisation)";
+    case HostState::other_api: return "in other runtime API calls (allocation, initialisation, code loading)";
+    case HostState::harness: return "in ohprof's own end-of-iteration sync (the measurement, not the model)";
     case HostState::framework: return "in no runtime call (framework, Python, data loading)";
   }
   return "";
@@ -105,8 +107,9 @@ std::string host_advice(const PathVerdict& v) {
   if (v.cpu_kernels) return kCpuHostAdvice;
   switch (v.host_state.value_or(HostState::framework)) {
     case HostState::launch:
-      return "launch calls are on the critical path: CUDA graphs (torch.compile mode=\"reduce-overhead\", or an "
-             "AOTInductor package captured in a graph) replay them as one, and fusion (torch.compile) makes fewer";
+      return "launch calls are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile "
+             "mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as one, and fusion "
+             "(torch.compile) makes fewer";
     case HostState::framework: {
       std::string out =
           "the host between calls is the cost: AOTInductor's C++ wrapper removes the Python-side guards and wrappers, "
@@ -115,8 +118,11 @@ std::string host_advice(const PathVerdict& v) {
       return out;
     }
     case HostState::other_api:
-      return "allocation and initialisation: warm up longer, keep allocations out of the step (the caching allocator, "
-             "static shapes)";
+      return "allocation, initialisation and code loading (a launch call over 100 us loads its kernel): warm up "
+             "longer, keep allocations out of the step (the caching allocator, static shapes)";
+    case HostState::harness:
+      return "the only host time left is the measurement's own sync returning after each call: the path is as fast as "
+             "one synchronous call can be; a larger batch, or more work per synchronisation, amortizes it";
     case HostState::blocking:
       return "synchronisations that find the device idle: remove .item(), .cpu() and blocking copies from the step, "
              "use non_blocking=True copies from pinned memory";
@@ -151,7 +157,7 @@ std::string compute_notes(const PathVerdict& v, std::size_t iterations) {
 // The advice of one share, for the mixed verdict: "busy: ...", with its own evidence.
 std::string share_advice(const PathVerdict& v, TimeShare share) {
   switch (share) {
-    case TimeShare::busy: return fmt::format("for the {} part, {}", short_name(v, share), kComputeAdvice);
+    case TimeShare::busy: return fmt::format("for the {} part, {}", short_name(v, share), kKernelAdvice);
     case TimeShare::host_bound: {
       std::string evidence;
       if (!v.cpu_kernels && v.host_state) {
@@ -195,9 +201,7 @@ std::string unknown_text(const PathVerdict& v) {
   return "the evidence does not decide";
 }
 
-}  // namespace
-
-std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
+std::string verdict_body(const PathVerdict& v, std::size_t iterations) {
   switch (v.verdict) {
     case Verdict::unknown: return unknown_text(v);
     case Verdict::compute_bound:
@@ -227,5 +231,17 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
   }
   return "";
 }
+
+}  // namespace
+
+std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
+  // A trace without steps: the verdict stands, but its one window includes start-up; say so first.
+  if (v.whole_recording_window && v.reason != VerdictReason::startup_without_steps) {
+    return "no ProfilerStep marks iterations, so this is one window over the whole recording, start-up "
+           "included: " + verdict_body(v, iterations);
+  }
+  return verdict_body(v, iterations);
+}
+
 
 }  // namespace ohprof

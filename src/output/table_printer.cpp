@@ -60,14 +60,20 @@ std::string format_split(const PathBreakdown& split) {
     out += split_line("  blocking:", s.host_blocking_ns, states.blocking_ns, wall, "(host in a sync or blocking copy)");
     out += split_line("  launch:", s.host_launch_ns, states.launch_ns, wall, "(host in a launch call)");
     out += split_line("  other API:", s.host_other_api_ns, states.other_api_ns, wall,
-                      "(allocation, initialisation, ...)");
+                      "(allocation, initialisation, code loading, queries)");
+    if (states.harness_ns > 0) {
+      out += split_line("  harness:", s.host_harness_ns, states.harness_ns, wall, "(ohprof's own end-of-iteration sync)");
+    }
     out += split_line("  framework:", s.host_framework_ns, states.framework_ns, wall,
                       "(in no runtime call: framework, Python, data loading)");
     out += split_line("device-wait:", s.gpu.device_wait_ns, t.gpu.device_wait_ns, wall,
                       "(work queued, none running: the GPU waits on the GPU)");
-    out += fmt::format("    launch queue:  mean {:.1f} ± {:.1f} ops pending, max {}; full (>= {}) in {} of {} "
-                       "iterations\n",
-                       s.gpu.queue_mean.median, s.gpu.queue_mean.stddev, t.gpu.queue_max, kFullLaunchQueue,
+    // The full-queue flag is per device; the busiest device's maximum is shown when it differs.
+    const std::string device_max =
+        t.device_queue_max != t.gpu.queue_max ? fmt::format(" (one device: {})", t.device_queue_max) : std::string();
+    out += fmt::format("    launch queue:  mean {:.1f} ± {:.1f} ops pending, max {}{}; full (>= {} on one device) in {} "
+                       "of {} iterations\n",
+                       s.gpu.queue_mean.median, s.gpu.queue_mean.stddev, t.gpu.queue_max, device_max, kFullLaunchQueue,
                        t.full_queue_iterations, t.iterations);
     out += fmt::format("    host side:     launch API {} (exposed {}, hidden {}), blocking {} ({} call{} in all), "
                        "other API {}\n",
@@ -88,8 +94,8 @@ std::string format_split(const PathBreakdown& split) {
     if (s.streams.size() > 1) {
       for (const auto& stream : s.streams) {
         const DeviceSplitSummary& ss = stream.split;
-        out += fmt::format("    {:<15}busy {} ({})  host-bound {} ({})  device-wait {} ({})  waited on {} of "
-                           "device-wait\n",
+        out += fmt::format("    {:<15}busy {} ({})  host-bound {} ({})  device-wait {} ({})  work pending in {} of "
+                           "the device-wait\n",
                            fmt::format("stream {}:{}:", stream.key.device, stream.key.stream),
                            format_duration(ss.busy_ns.median), share(stream.totals.busy_ns, wall),
                            format_duration(ss.host_bound_ns.median), share(stream.totals.host_bound_ns, wall),

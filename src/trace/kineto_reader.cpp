@@ -647,6 +647,7 @@ class KinetoSax {
     call.thread_id = thread;
     call.correlation = static_cast<std::uint64_t>(correlation);
     call.name = m_event.name;
+    call.synchronous = call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
     m_trace.timeline.launches.push_back(std::move(call));
     ++m_trace.stats.kept;
   }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <random>
 #include <tuple>
 
@@ -70,7 +72,7 @@ void expect_identities(const PathBreakdown& result) {
     EXPECT_EQ(it.wall_ns, it.end_ns - it.start_ns);
     check(it.gpu, it.wall_ns, "all streams, iteration " + std::to_string(it.index));
     const HostStates& h = it.host_states;
-    EXPECT_EQ(h.blocking_ns + h.launch_ns + h.other_api_ns + h.framework_ns, it.gpu.host_bound_ns);
+    EXPECT_EQ(h.blocking_ns + h.launch_ns + h.other_api_ns + h.harness_ns + h.framework_ns, it.gpu.host_bound_ns);
     EXPECT_EQ(it.launch_exposed_ns + it.launch_hidden_ns, it.launch_api_ns);
     EXPECT_EQ(it.gpu_ops, it.gpu.own_ops);
     for (const auto& stream : it.streams) {
@@ -243,11 +245,13 @@ TEST(Breakdown, BlockingCopyAndSyncsAreWaitingAndTheHarnessSyncIsLeftOut) {
   EXPECT_EQ(it.gpu.host_bound_ns, 190);
   EXPECT_EQ(it.gpu.device_wait_ns, 0);
   // Host states: [0,10) launch 10; [120,150) and [250,300) in the blocking copy: 80; [300,310) none;
-  // [310,330) the model's sync: 20; [330,400) none (the harness sync does not count): framework 80.
+  // [310,330) the model's sync: 20; [330,350) none; [350,400) the harness's sync, its own state: 50.
+  // Framework 10 + 20 = 30.
   EXPECT_EQ(it.host_states.launch_ns, 10);
   EXPECT_EQ(it.host_states.blocking_ns, 100);
   EXPECT_EQ(it.host_states.other_api_ns, 0);
-  EXPECT_EQ(it.host_states.framework_ns, 80);
+  EXPECT_EQ(it.host_states.harness_ns, 50);
+  EXPECT_EQ(it.host_states.framework_ns, 30);
   // Host side: launch API [0,10) = 10, all exposed; blocking [20,300) + [310,330) = 300, two calls.
   EXPECT_EQ(it.launch_api_ns, 10);
   EXPECT_EQ(it.launch_exposed_ns, 10);
@@ -571,103 +575,147 @@ TEST(Breakdown, KernelTableAndKernelSetDiff) {
   EXPECT_TRUE(diff_kernel_sets(pa, pa).same_set());
 }
 
-// A nanosecond-by-nanosecond recount of the device timeline, host states and host side.
+// A nanosecond-by-nanosecond recount of the device timeline, host states and host side, on random
+// timelines with kernel and copy launches (synchronous or not), ops launched before the recording, ops
+// without a launch call, syncs (one the harness's) and API calls on launching and other threads, gaps
+// between windows and one window overlapping two others.
 TEST(Breakdown, MatchesNanosecondByNanosecondRecountOnRandomTimelines) {
   std::mt19937_64 rng(12345);
-  for (int round = 0; round < 20; ++round) {
+  for (int round = 0; round < 30; ++round) {
     Timeline t;
-    const std::int64_t window_len = 400;
-    const int windows = 4;
-    const std::int64_t lo_all = -200;
-    const std::int64_t hi_all = windows * window_len + 200;
-    for (int w = 0; w < windows; ++w) t.iterations.push_back({w, w * window_len, (w + 1) * window_len});
-    std::uniform_int_distribution<std::int64_t> start_dist(-50, windows * window_len + 50);
+    const std::int64_t lo_all = -300;
+    const std::int64_t hi_all = 2400;
+    // Windows [500w, 500w + 400) for w = 0..3, and [150, 650) overlapping windows 0 and 1.
+    for (int w = 0; w < 4; ++w) t.iterations.push_back({w, w * 500, w * 500 + 400});
+    t.iterations.push_back({9, 150, 650});
+    std::uniform_int_distribution<std::int64_t> start_dist(-50, 2050);
     std::uniform_int_distribution<std::int64_t> len_dist(0, 60);
-    std::uniform_int_distribution<int> iter_dist(0, windows - 1);
+    std::uniform_int_distribution<int> iter_dist(0, 4);
     std::uniform_int_distribution<int> stream_dist(0, 2);
     std::uniform_int_distribution<int> thread_dist(1, 3);
-    for (std::uint64_t c = 1; c <= 60; ++c) {
+    std::uniform_int_distribution<int> kind_dist(0, 5);
+    // Launch calls have correlations 101..160; their op is ops[c - 101].
+    for (std::uint64_t c = 101; c <= 160; ++c) {
       const std::int64_t start = start_dist(rng);
-      const std::int64_t launch_start = start - std::uniform_int_distribution<std::int64_t>(-5, 100)(rng);
-      const std::int64_t launch_len = std::uniform_int_distribution<std::int64_t>(1, 12)(rng);
-      t.launches.push_back(launch(launch_start, launch_start + launch_len, c, LaunchKind::kernel, iter_dist(rng),
-                                  "cudaLaunchKernel", thread_dist(rng) == 3 ? 2 : 1));
+      const std::int64_t launch_start = start - std::uniform_int_distribution<std::int64_t>(-20, 100)(rng);
+      const std::int64_t launch_len = std::uniform_int_distribution<std::int64_t>(1, 30)(rng);
+      const int kind = kind_dist(rng);  // 0: synchronous copy, 1: async copy, 2: async fill, else a kernel
+      const int iteration = iter_dist(rng);
+      LaunchCall call = launch(launch_start, launch_start + launch_len, c,
+                               kind == 0 || kind == 1 ? LaunchKind::memcpy
+                               : kind == 2            ? LaunchKind::memset
+                                                      : LaunchKind::kernel,
+                               iteration == 4 ? std::optional<std::int64_t>(9) : std::optional<std::int64_t>(iteration),
+                               kind == 0 ? "cudaMemcpy" : "cudaLaunchKernel", thread_dist(rng) == 3 ? 2 : 1);
+      call.synchronous = kind == 0;
+      t.launches.push_back(call);
+      t.ops.push_back(op(start, start + len_dist(rng), stream_dist(rng), c));
+    }
+    // Five ops launched before the recording (correlation below 101) and five without a launch call
+    // whose correlation is above every launch's: pending from the recording's start, and from their start.
+    for (std::uint64_t c = 1; c <= 5; ++c) {
+      const std::int64_t start = start_dist(rng);
+      t.ops.push_back(op(start, start + len_dist(rng), stream_dist(rng), c));
+    }
+    for (std::uint64_t c = 500; c < 505; ++c) {
+      const std::int64_t start = start_dist(rng);
       t.ops.push_back(op(start, start + len_dist(rng), stream_dist(rng), c));
     }
     for (int k = 0; k < 8; ++k) {
-      const std::int64_t s = start_dist(rng);
-      t.syncs.push_back(sync(s, s + len_dist(rng), thread_dist(rng), k == 0));
-      const std::int64_t a = start_dist(rng);
-      t.api_calls.push_back(api(a, a + len_dist(rng), thread_dist(rng)));
+      const std::int64_t s0 = start_dist(rng);
+      t.syncs.push_back(sync(s0, s0 + len_dist(rng), thread_dist(rng), k == 0));
+      const std::int64_t a0 = start_dist(rng);
+      t.api_calls.push_back(api(a0, a0 + len_dist(rng), thread_dist(rng)));
     }
     const PathBreakdown result = analyze_timeline(t);
     expect_identities(result);
-    ASSERT_EQ(result.iterations.size(), static_cast<std::size_t>(windows));
+    ASSERT_EQ(result.iterations.size(), 5u);
+
+    // The recording starts at the earliest record of any kind.
+    std::int64_t recording = std::numeric_limits<std::int64_t>::max();
+    for (const auto& o : t.ops) {
+      if (!(o.start_ns == 0 && o.end_ns == 0)) recording = std::min(recording, o.start_ns);
+    }
+    for (const auto& l : t.launches) recording = std::min(recording, l.start_ns);
+    for (const auto& x : t.syncs) recording = std::min(recording, x.start_ns);
+    for (const auto& x : t.api_calls) recording = std::min(recording, x.start_ns);
 
     // Per nanosecond over the whole span: pending / running counts, per stream too, and host flags.
     const auto n = static_cast<std::size_t>(hi_all - lo_all);
+    const auto at = [&](std::int64_t x) { return static_cast<std::size_t>(x - lo_all); };
     std::vector<int> pending(n, 0), running(n, 0);
     std::vector<std::array<int, 3>> s_pending(n, {0, 0, 0}), s_running(n, {0, 0, 0});
     for (std::size_t i = 0; i < t.ops.size(); ++i) {
       const DeviceOp& o = t.ops[i];
       if (o.start_ns == 0 && o.end_ns == 0) continue;  // lost timestamps: not timed
-      const std::int64_t p = std::min(t.launches[i].end_ns, o.start_ns);  // op i has launch i
+      std::int64_t p = o.start_ns;
+      if (o.correlation >= 101 && o.correlation <= 160) p = std::min(t.launches[o.correlation - 101].end_ns, o.start_ns);
+      if (o.correlation < 101) p = recording;
       for (std::int64_t x = p; x < o.end_ns; ++x) {
-        ++pending[static_cast<std::size_t>(x - lo_all)];
-        ++s_pending[static_cast<std::size_t>(x - lo_all)][static_cast<std::size_t>(o.stream)];
+        ++pending[at(x)];
+        ++s_pending[at(x)][static_cast<std::size_t>(o.stream)];
       }
       for (std::int64_t x = o.start_ns; x < o.end_ns; ++x) {
-        ++running[static_cast<std::size_t>(x - lo_all)];
-        ++s_running[static_cast<std::size_t>(x - lo_all)][static_cast<std::size_t>(o.stream)];
+        ++running[at(x)];
+        ++s_running[at(x)][static_cast<std::size_t>(o.stream)];
       }
     }
     // Launching threads are 1 and 2 (every launch is on one of them); thread 3 never launches.
-    std::vector<char> blocking_t(n, 0), blocking_any(n, 0), launch_on(n, 0), api_t(n, 0), api_any(n, 0);
+    std::vector<char> blocking_t(n, 0), blocking_any(n, 0), launch_on(n, 0), api_t(n, 0), api_any(n, 0),
+        harness(n, 0);
     for (std::size_t i = 0; i < t.launches.size(); ++i) {
       const LaunchCall& l = t.launches[i];
-      const bool blocking = false;  // kernel launches never block (docs/metrics.md, "Blocking launch calls")
+      const DeviceOp& o = t.ops[i];
+      const bool timed = !(o.start_ns == 0 && o.end_ns == 0);
+      // docs/metrics.md, "Blocking launch calls": synchronous copies, and copies or fills that returned
+      // after their op started; never a kernel launch.
+      const bool blocking = l.synchronous || (l.kind != LaunchKind::kernel && timed && l.end_ns > o.start_ns);
       for (std::int64_t x = l.start_ns; x < l.end_ns; ++x) {
-        (blocking ? blocking_t : launch_on)[static_cast<std::size_t>(x - lo_all)] = 1;
-        if (blocking) blocking_any[static_cast<std::size_t>(x - lo_all)] = 1;
+        (blocking ? blocking_t : launch_on)[at(x)] = 1;
+        if (blocking) blocking_any[at(x)] = 1;
       }
     }
-    for (const SyncCall& s : t.syncs) {
-      if (s.harness) continue;
-      for (std::int64_t x = s.start_ns; x < s.end_ns; ++x) {
-        blocking_any[static_cast<std::size_t>(x - lo_all)] = 1;
-        if (s.thread_id != 3) blocking_t[static_cast<std::size_t>(x - lo_all)] = 1;
+    for (const SyncCall& x : t.syncs) {
+      for (std::int64_t y = x.start_ns; y < x.end_ns; ++y) {
+        if (x.harness) {
+          if (x.thread_id != 3) harness[at(y)] = 1;
+          continue;
+        }
+        blocking_any[at(y)] = 1;
+        if (x.thread_id != 3) blocking_t[at(y)] = 1;
       }
     }
-    for (const ApiCall& a : t.api_calls) {
-      for (std::int64_t x = a.start_ns; x < a.end_ns; ++x) {
-        api_any[static_cast<std::size_t>(x - lo_all)] = 1;
-        if (a.thread_id != 3) api_t[static_cast<std::size_t>(x - lo_all)] = 1;
+    for (const ApiCall& x : t.api_calls) {
+      for (std::int64_t y = x.start_ns; y < x.end_ns; ++y) {
+        api_any[at(y)] = 1;
+        if (x.thread_id != 3) api_t[at(y)] = 1;
       }
     }
-    for (int w = 0; w < windows; ++w) {
-      const IterationBreakdown& it = result.iterations[static_cast<std::size_t>(w)];
+    for (const IterationBreakdown& it : result.iterations) {
       std::int64_t busy = 0, hb = 0, dw = 0, queue = 0, qmax = 0;
-      std::int64_t h_block = 0, h_launch = 0, h_api = 0, h_frame = 0, l_api = 0, l_exp = 0, block = 0, other = 0;
+      std::int64_t h_block = 0, h_launch = 0, h_api = 0, h_harness = 0, h_frame = 0, l_api = 0, l_exp = 0, block = 0,
+                   other = 0;
       std::array<std::int64_t, 3> s_busy{}, s_dw{}, waited{};
-      for (std::int64_t x = w * window_len; x < (w + 1) * window_len; ++x) {
-        const auto k = static_cast<std::size_t>(x - lo_all);
+      for (std::int64_t x = it.start_ns; x < it.end_ns; ++x) {
+        const std::size_t k = at(x);
         queue += pending[k];
         qmax = std::max<std::int64_t>(qmax, pending[k]);
         if (running[k] > 0) {
           ++busy;
         } else if (pending[k] > 0) {
           ++dw;
-          for (std::size_t s = 0; s < 3; ++s) waited[s] += s_pending[k][s] > 0 ? 1 : 0;
+          for (std::size_t st = 0; st < 3; ++st) waited[st] += s_pending[k][st] > 0 ? 1 : 0;
         } else {
           ++hb;
           if (blocking_t[k]) ++h_block;
           else if (launch_on[k]) ++h_launch;
           else if (api_t[k]) ++h_api;
+          else if (harness[k]) ++h_harness;
           else ++h_frame;
         }
-        for (std::size_t s = 0; s < 3; ++s) {
-          if (s_running[k][s] > 0) ++s_busy[s];
-          else if (s_pending[k][s] > 0) ++s_dw[s];
+        for (std::size_t st = 0; st < 3; ++st) {
+          if (s_running[k][st] > 0) ++s_busy[st];
+          else if (s_pending[k][st] > 0) ++s_dw[st];
         }
         if (launch_on[k]) {
           ++l_api;
@@ -676,28 +724,119 @@ TEST(Breakdown, MatchesNanosecondByNanosecondRecountOnRandomTimelines) {
         if (blocking_any[k]) ++block;
         if (api_any[k]) ++other;
       }
-      const std::string where = "round " + std::to_string(round) + " window " + std::to_string(w);
+      const std::string where = "round " + std::to_string(round) + " window " + std::to_string(it.index);
       EXPECT_EQ(it.gpu.busy_ns, busy) << where;
       EXPECT_EQ(it.gpu.host_bound_ns, hb) << where;
       EXPECT_EQ(it.gpu.device_wait_ns, dw) << where;
       EXPECT_EQ(it.gpu.queue_ns, queue) << where;
       EXPECT_EQ(it.gpu.queue_max, qmax) << where;
+      EXPECT_EQ(it.device_queue_max, qmax) << where;  // one device
       EXPECT_EQ(it.host_states.blocking_ns, h_block) << where;
       EXPECT_EQ(it.host_states.launch_ns, h_launch) << where;
       EXPECT_EQ(it.host_states.other_api_ns, h_api) << where;
+      EXPECT_EQ(it.host_states.harness_ns, h_harness) << where;
       EXPECT_EQ(it.host_states.framework_ns, h_frame) << where;
       EXPECT_EQ(it.launch_api_ns, l_api) << where;
       EXPECT_EQ(it.launch_exposed_ns, l_exp) << where;
       EXPECT_EQ(it.blocking_ns, block) << where;
       EXPECT_EQ(it.other_api_ns, other) << where;
       for (const StreamSplit& stream : it.streams) {
-        const auto s = static_cast<std::size_t>(stream.key.stream);
-        EXPECT_EQ(stream.split.busy_ns, s_busy[s]) << where << " stream " << s;
-        EXPECT_EQ(stream.split.device_wait_ns, s_dw[s]) << where << " stream " << s;
-        EXPECT_EQ(stream.waited_ns, waited[s]) << where << " stream " << s;
+        const auto st = static_cast<std::size_t>(stream.key.stream);
+        EXPECT_EQ(stream.split.busy_ns, s_busy[st]) << where << " stream " << st;
+        EXPECT_EQ(stream.split.device_wait_ns, s_dw[st]) << where << " stream " << st;
+        EXPECT_EQ(stream.waited_ns, waited[st]) << where << " stream " << st;
       }
     }
   }
+}
+
+TEST(Breakdown, OverlappingWindowsEachGetAllOfTheirOwnTime) {
+  // Step 1 = [0, 100) and a nested step 2 = [50, 80). One kernel [40, 90) launched [0, 1).
+  Timeline t;
+  t.iterations = {{1, 0, 100}, {2, 50, 80}};
+  t.launches = {launch(0, 1, 1)};
+  t.ops = {op(40, 90, 7, 1)};
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  ASSERT_EQ(result.iterations.size(), 2u);
+  // Step 1: [0,1) host-bound, [1,40) device-wait (pending from 1), [40,90) busy, [90,100) host-bound.
+  EXPECT_EQ(result.iterations[0].gpu.busy_ns, 50);
+  EXPECT_EQ(result.iterations[0].gpu.device_wait_ns, 39);
+  EXPECT_EQ(result.iterations[0].gpu.host_bound_ns, 11);
+  // Step 2 lies inside the kernel: all 30 ns busy. The launch (at 0) belongs to step 1.
+  EXPECT_EQ(result.iterations[1].gpu.busy_ns, 30);
+  EXPECT_EQ(result.iterations[1].gpu.ops, 1u);
+  EXPECT_EQ(result.iterations[1].gpu.own_ops, 0u);
+  EXPECT_EQ(result.iterations[0].gpu.own_ops, 1u);
+}
+
+TEST(Breakdown, AnEmptyWindowStartingWhereAnotherStartsTakesNothingFromIt) {
+  // [0,100), [100,200) and the empty [100,100), in that input order. Sorted by (start, end) the empty one
+  // comes first, so time from 100 on belongs to [100,200). Kernel [120,150) launched [100,101).
+  Timeline t;
+  t.iterations = {{0, 0, 100}, {1, 100, 200}, {2, 100, 100}};
+  t.launches = {launch(100, 101, 1)};
+  t.ops = {op(120, 150, 7, 1)};
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  ASSERT_EQ(result.iterations.size(), 3u);
+  EXPECT_EQ(result.iterations[1].index, 2);  // the empty window
+  EXPECT_EQ(result.iterations[1].wall_ns, 0);
+  const IterationBreakdown& full = result.iterations[2];
+  EXPECT_EQ(full.index, 1);
+  EXPECT_EQ(full.launches, 1u);
+  // [100,101) host-bound, [101,120) device-wait, [120,150) busy, [150,200) host-bound.
+  EXPECT_EQ(full.gpu.busy_ns, 30);
+  EXPECT_EQ(full.gpu.device_wait_ns, 19);
+  EXPECT_EQ(full.gpu.host_bound_ns, 51);
+}
+
+TEST(Breakdown, ALaunchCallOverAHundredMicrosecondsIsLoadingNotLaunchOverhead) {
+  // cudaLaunchKernel [0, 200 us) (the kernel's code loads on its first launch); the kernel runs
+  // [250, 260) us. Window [0, 300) us.
+  Timeline t;
+  t.iterations = {{0, 0, 300'000}};
+  t.launches = {launch(0, 200'000, 1)};
+  t.ops = {op(250'000, 260'000, 7, 1)};
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  const IterationBreakdown& it = result.iterations.at(0);
+  // Host-bound [0, 200 us) in the slow launch: other_api, not launch; [260, 300) us framework.
+  EXPECT_EQ(it.host_states.other_api_ns, 200'000);
+  EXPECT_EQ(it.host_states.launch_ns, 0);
+  EXPECT_EQ(it.host_states.framework_ns, 40'000);
+  // The host side still counts it as launch API time, all of it exposed.
+  EXPECT_EQ(it.launch_api_ns, 200'000);
+  EXPECT_EQ(it.launch_exposed_ns, 200'000);
+  // At exactly 100 us it is still a launch.
+  t.launches = {launch(0, kSlowLaunchNs, 1)};
+  EXPECT_EQ(analyze_timeline(t).iterations.at(0).host_states.launch_ns, kSlowLaunchNs);
+}
+
+TEST(Breakdown, TheFullQueueIsJudgedPerDevice) {
+  // Two devices, each with one graph launch of 600 kernels (pending from the launch's return at 10).
+  Timeline t;
+  t.iterations = {{0, 0, 100'000}};
+  t.launches = {launch(0, 10, 1, LaunchKind::graph), launch(0, 10, 2, LaunchKind::graph)};
+  for (std::uint64_t g = 1; g <= 2; ++g) {
+    for (std::int64_t i = 0; i < 600; ++i) {
+      DeviceOp o = op(100 + 10 * i, 110 + 10 * i, 7, g);
+      o.device = static_cast<std::int32_t>(g - 1);
+      t.ops.push_back(o);
+    }
+  }
+  const PathBreakdown two = analyze_timeline(t);
+  expect_identities(two);
+  // [10, 100): 1,200 pending in all, 600 on each device: no device's queue is full.
+  EXPECT_EQ(two.iterations.at(0).gpu.queue_max, 1200);
+  EXPECT_EQ(two.iterations.at(0).device_queue_max, 600);
+  EXPECT_EQ(two.summary.totals.full_queue_iterations, 0u);
+  // The same 1,200 kernels on one device fill its queue.
+  for (DeviceOp& o : t.ops) o.device = 0;
+  const PathBreakdown one = analyze_timeline(t);
+  EXPECT_EQ(one.iterations.at(0).device_queue_max, 1200);
+  EXPECT_EQ(one.summary.totals.full_queue_iterations, 1u);
+  EXPECT_EQ(one.verdict.queue_max, 1200);
 }
 
 TEST(Breakdown, HandlesAHundredThousandOps) {

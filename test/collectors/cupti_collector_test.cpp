@@ -847,9 +847,9 @@ TEST_F(CuptiCollectorTest, TheAnalysisOfTheCollectedTimelineSplitsHostBoundTimeB
   //     launch     [10000,10500) a's launch 500 + [13000,13200) b's launch 200          =  700
   //     other_api  [12000,12600) cudaMalloc 600 + [16000,16300) cudaEventQuery 300       =  900
   //     blocking   [14000,14500) the model's cudaStreamSynchronize after b ended         =  500
-  //     framework  [12600,13000) 400 + [14500,16000) 1500 + [16300,18000) 1700
-  //                + [18000,19900) 1900 (the harness's sync: not blocking) + [19900,20000) 100 = 5600
-  //     700 + 900 + 500 + 5600 = 7700.
+  //     harness    [18000,19900) 1900 (the harness's own sync: not blocking, not framework)
+  //     framework  [12600,13000) 400 + [14500,16000) 1500 + [16300,18000) 1700 + [19900,20000) 100 = 3700
+  //     700 + 900 + 500 + 1900 + 3700 = 7700.
   //   Host side: launch API = 500 + 200 = 700, all exposed (nothing pending during either call);
   //   blocking = [13300,14500) = 1200 (the harness's sync left out), 1 call; other API = 300 + 600 = 900;
   //   queue integral = 1500 + 800 = 2300, max depth 1; 2 launches, 2 ops.
@@ -866,7 +866,8 @@ TEST_F(CuptiCollectorTest, TheAnalysisOfTheCollectedTimelineSplitsHostBoundTimeB
   EXPECT_EQ(it.host_states.launch_ns, 700);
   EXPECT_EQ(it.host_states.other_api_ns, 900);
   EXPECT_EQ(it.host_states.blocking_ns, 500);
-  EXPECT_EQ(it.host_states.framework_ns, 5600);
+  EXPECT_EQ(it.host_states.harness_ns, 1900);
+  EXPECT_EQ(it.host_states.framework_ns, 3700);
   EXPECT_EQ(it.launch_api_ns, 700);
   EXPECT_EQ(it.launch_exposed_ns, 700);
   EXPECT_EQ(it.launch_hidden_ns, 0);
@@ -877,11 +878,11 @@ TEST_F(CuptiCollectorTest, TheAnalysisOfTheCollectedTimelineSplitsHostBoundTimeB
   EXPECT_EQ(it.gpu_ops, 2u);
   EXPECT_FALSE(it.dispatch_ns.has_value());
   // Verdict: shares busy 2300/10000 = 0.23, host-bound 0.77, device-wait 0; 77% >= 50% and 54 points
-  // ahead: host-bound, decided by framework (5600 of the 7700 host-bound ns); blocking share 0.12.
+  // ahead: host-bound, decided by framework (3700 of the 7700 host-bound ns); blocking share 0.12.
   EXPECT_EQ(split.verdict.verdict, Verdict::host_bound);
   EXPECT_EQ(split.verdict.reason, VerdictReason::dominant_share);
   EXPECT_EQ(split.verdict.host_state, std::optional<HostState>(HostState::framework));
-  EXPECT_DOUBLE_EQ(split.verdict.host_state_share, 5600.0 / 7700.0);
+  EXPECT_DOUBLE_EQ(split.verdict.host_state_share, 3700.0 / 7700.0);
   EXPECT_DOUBLE_EQ(split.verdict.blocking_share, 0.12);
 }
 

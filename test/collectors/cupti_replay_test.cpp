@@ -125,11 +125,21 @@ Record device_record(CUpti_ActivityKind kind, const DeviceOp& op) {
                                            static_cast<std::uint32_t>(op.correlation), op.graph_id);
 }
 
-// Which measured iteration (position in `windows`) a host call starting at `start` belongs to.
+// Which measured iteration (position in `windows`) a host call starting at `start` belongs to, by
+// docs/metrics.md's rule: the last window in (start, end) order (ties: input order) with
+// start_ns <= start, provided start < its end_ns.
 std::optional<std::size_t> window_of(const std::vector<IterationWindow>& windows, std::int64_t start) {
-  for (std::size_t i = 0; i < windows.size(); ++i) {
-    if (windows[i].start_ns <= start && start < windows[i].end_ns) return i;
+  std::vector<std::size_t> order(windows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(windows[a].start_ns, windows[a].end_ns) < std::tie(windows[b].start_ns, windows[b].end_ns);
+  });
+  std::optional<std::size_t> last;
+  for (const std::size_t i : order) {
+    if (windows[i].start_ns > start) break;
+    last = i;
   }
+  if (last && start < windows[*last].end_ns) return last;
   return std::nullopt;
 }
 

@@ -87,7 +87,7 @@ TEST(ReportToJson, EachIterationHasExactlyTheFieldsOfDocsMetrics) {
   EXPECT_EQ(split["available"], true);
   const auto& it = split["iterations"][0];
   EXPECT_EQ(keys_of(it),
-            (std::set<std::string>{"index", "start_ns", "end_ns", "wall_ns", "gpu", "host_states", "streams",
+            (std::set<std::string>{"index", "start_ns", "end_ns", "wall_ns", "gpu", "device_queue_max", "host_states", "streams",
                                    "launch_api_ns", "launch_exposed_ns", "launch_hidden_ns", "blocking_ns",
                                    "blocking_calls", "other_api_ns", "dispatch_ns", "launches", "graph_launches",
                                    "gpu_ops", "queue_delays_ns", "queue_delays_clipped"}));
@@ -96,7 +96,7 @@ TEST(ReportToJson, EachIterationHasExactlyTheFieldsOfDocsMetrics) {
   stream_keys.insert({"device", "stream", "waited_ns"});
   EXPECT_EQ(keys_of(it["streams"][0]), stream_keys);
   EXPECT_EQ(keys_of(it["host_states"]),
-            (std::set<std::string>{"blocking_ns", "launch_ns", "other_api_ns", "framework_ns"}));
+            (std::set<std::string>{"blocking_ns", "launch_ns", "other_api_ns", "harness_ns", "framework_ns"}));
 
   EXPECT_EQ(it["index"], 4);
   EXPECT_EQ(it["start_ns"], 1000);
@@ -119,7 +119,8 @@ TEST(ReportToJson, EachIterationHasExactlyTheFieldsOfDocsMetrics) {
             it["wall_ns"].get<std::int64_t>());
   const auto& states = it["host_states"];
   EXPECT_EQ(states["blocking_ns"].get<std::int64_t>() + states["launch_ns"].get<std::int64_t>() +
-                states["other_api_ns"].get<std::int64_t>() + states["framework_ns"].get<std::int64_t>(),
+                states["other_api_ns"].get<std::int64_t>() + states["harness_ns"].get<std::int64_t>() +
+                states["framework_ns"].get<std::int64_t>(),
             gpu["host_bound_ns"].get<std::int64_t>());
   EXPECT_EQ(states["launch_ns"], 1000);
   const auto& stream = it["streams"][1];
@@ -146,7 +147,7 @@ TEST(ReportToJson, TheSummaryHasTheStatisticsAndTheTotals) {
   const nlohmann::json split = split_json(test::gpu_breakdown());
   const auto& summary = split["summary"];
   EXPECT_EQ(keys_of(summary),
-            (std::set<std::string>{"cpu_kernels", "wall_ns", "gpu", "streams", "host_blocking_ns", "host_launch_ns",
+            (std::set<std::string>{"cpu_kernels", "wall_ns", "gpu", "streams", "host_blocking_ns", "host_launch_ns", "host_harness_ns",
                                    "host_other_api_ns", "host_framework_ns", "launch_api_ns", "launch_exposed_ns",
                                    "launch_hidden_ns", "blocking_ns", "other_api_ns", "dispatch_ns", "launches",
                                    "graph_launches", "gpu_ops", "queue_delay_ns", "queue_delays_clipped", "totals"}));
@@ -175,7 +176,7 @@ TEST(ReportToJson, TheSummaryHasTheStatisticsAndTheTotals) {
   EXPECT_EQ(keys_of(totals),
             (std::set<std::string>{"iterations", "wall_ns", "gpu", "host_states", "launch_api_ns", "launch_exposed_ns",
                                    "launch_hidden_ns", "blocking_ns", "blocking_calls", "other_api_ns", "dispatch_ns",
-                                   "full_queue_iterations"}));
+                                   "device_queue_max", "full_queue_iterations"}));
   EXPECT_EQ(keys_of(totals["gpu"]),
             (std::set<std::string>{"busy_ns", "idle_ns", "host_bound_ns", "device_wait_ns", "queue_ns", "queue_max",
                                    "own_busy_ns", "carried_out_ns"}));
@@ -200,7 +201,7 @@ TEST(ReportToJson, TheVerdictCarriesItsEvidenceAndTheSameTextAsTheTable) {
                                    "device_wait_share", "host_state", "host_state_share", "waited_stream",
                                    "waited_stream_share", "queue_delay_median_ns", "full_queue_iterations",
                                    "queue_max", "blocking_share", "launches_per_iteration",
-                                   "graph_launches_per_iteration", "cpu_kernels", "suggestion"}));
+                                   "graph_launches_per_iteration", "cpu_kernels", "whole_recording_window", "suggestion"}));
   EXPECT_EQ(verdict["verdict"], "compute-bound");
   EXPECT_EQ(verdict["reason"], "dominant_share");
   EXPECT_EQ(verdict["first"], "busy");

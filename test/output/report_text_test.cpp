@@ -74,8 +74,8 @@ TEST(VerdictText, HostBoundInLaunchCallsAdvisesCudaGraphs) {
   EXPECT_EQ(verdict_text(v, 3),
             "GPU waiting for the host (nothing queued) 65.0% of wall (busy 30.0%, device-wait 5.0%); the launching "
             "threads were in launch calls for 60.0% of that time (1259 launches per iteration, 0 graph). Launch calls "
-            "are on the critical path: CUDA graphs (torch.compile mode=\"reduce-overhead\", or an AOTInductor package "
-            "captured in a graph) replay them as one, and fusion (torch.compile) makes fewer");
+            "are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile mode=\"reduce-overhead\", or an "
+            "AOTInductor package captured in a graph) replay them as one, and fusion (torch.compile) makes fewer");
 }
 
 TEST(VerdictText, HostBoundInTheFrameworkAdvisesAotInductorAndSaysWhenGraphsAreInUse) {
@@ -102,9 +102,32 @@ TEST(VerdictText, HostBoundInOtherApiCallsAdvisesWarmUp) {
   v.host_state_share = 0.7;
   EXPECT_EQ(verdict_text(v, 3),
             "GPU waiting for the host (nothing queued) 85.0% of wall (busy 10.0%, device-wait 5.0%); the launching "
-            "threads were in other runtime API calls (allocation, initialisation) for 70.0% of that time. Allocation "
-            "and initialisation: warm up longer, keep allocations out of the step (the caching allocator, static "
-            "shapes)");
+            "threads were in other runtime API calls (allocation, initialisation, code loading) for 70.0% of that "
+            "time. Allocation, initialisation and code loading (a launch call over 100 us loads its kernel): warm up "
+            "longer, keep allocations out of the step (the caching allocator, static shapes)");
+}
+
+TEST(VerdictText, HostBoundInTheHarnessSyncSaysThePathIsAtItsLimit) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.3, 0.7, 0, TimeShare::host_bound, TimeShare::busy);
+  v.host_state = HostState::harness;
+  v.host_state_share = 0.9;
+  EXPECT_EQ(verdict_text(v, 3),
+            "GPU waiting for the host (nothing queued) 70.0% of wall (busy 30.0%, device-wait 0.0%); the launching "
+            "threads were in ohprof's own end-of-iteration sync (the measurement, not the model) for 90.0% of that "
+            "time. The only host time left is the measurement's own sync returning after each call: the path is as "
+            "fast as one synchronous call can be; a larger batch, or more work per synchronisation, amortizes it");
+}
+
+TEST(VerdictText, WithoutStepsTheVerdictSaysSoFirst) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.2, 0.8, 0, TimeShare::host_bound, TimeShare::busy);
+  v.whole_recording_window = true;
+  v.host_state = HostState::framework;
+  v.host_state_share = 0.95;
+  const std::string text = verdict_text(v, 1);
+  EXPECT_EQ(text.find("no ProfilerStep marks iterations, so this is one window over the whole recording, start-up "
+                      "included: GPU waiting for the host (nothing queued) 80.0% of wall"),
+            0u)
+      << text;
 }
 
 TEST(VerdictText, HostBoundInBlockingCallsAdvisesRemovingSyncs) {
@@ -146,10 +169,10 @@ TEST(VerdictText, MixedGivesBothSharesAndTheAdviceOfEach) {
   EXPECT_EQ(verdict_text(v, 3),
             "no share dominates: GPU busy 48.0% and host-bound 42.0% of wall (device-wait 10.0%; a verdict needs 50% "
             "and a lead of 10 points). For the busy part, speed up the kernels (torch.compile mode=\"max-autotune\", "
-            "lower precision); host changes will not help; for the host-bound part (60.0% of it in launch calls; "
-            "1259 launches per iteration, 0 graph), launch calls are on the critical path: CUDA graphs "
-            "(torch.compile mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as "
-            "one, and fusion (torch.compile) makes fewer");
+            "lower precision); for the host-bound part (60.0% of it in launch calls; 1259 launches per iteration, 0 "
+            "graph), launch calls are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile "
+            "mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as one, and fusion "
+            "(torch.compile) makes fewer");
   PathVerdict wait = verdict(Verdict::mixed, 0.35, 0.2, 0.45, TimeShare::device_wait, TimeShare::busy);
   wait.waited_stream = StreamKey{1, 40};
   wait.waited_stream_share = 0.5;
@@ -201,7 +224,7 @@ TEST(VerdictText, UnknownSaysWhatIsMissing) {
   EXPECT_EQ(verdict_text(v, 1),
             "no ProfilerStep marks iterations, and the one window is start-up, not steady state: GPU waiting for the "
             "host (nothing queued) 85.0% of wall (busy 10.0%, device-wait 5.0%); the launching threads were in other "
-            "runtime API calls (allocation, initialisation) for 70.0% of that time. Record steps: "
+            "runtime API calls (allocation, initialisation, code loading) for 70.0% of that time. Record steps: "
             "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations");
 }
 

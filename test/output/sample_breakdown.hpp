@@ -50,7 +50,8 @@ inline PathBreakdown gpu_breakdown() {
   it.end_ns = 11'000;
   it.wall_ns = 10'000;
   it.gpu = DeviceSplit{6000, 4000, 3000, 1000, 25'000, 7, 5, 4, 5000, 500};
-  it.host_states = HostStates{500, 1000, 300, 1200};
+  it.host_states = HostStates{500, 1000, 300, 0, 1200};
+  it.device_queue_max = 7;
   it.streams = {StreamSplit{{0, 7}, DeviceSplit{5000, 5000, 4200, 800, 20'000, 5, 4, 3, 4000, 500}, 1000},
                 StreamSplit{{0, 13}, DeviceSplit{1500, 8500, 8000, 500, 5000, 2, 1, 1, 1000, 0}, 200}};
   it.launch_api_ns = 2000;
@@ -76,6 +77,7 @@ inline PathBreakdown gpu_breakdown() {
   s.host_blocking_ns = one(it.host_states.blocking_ns);
   s.host_launch_ns = one(it.host_states.launch_ns);
   s.host_other_api_ns = one(it.host_states.other_api_ns);
+  s.host_harness_ns = one(it.host_states.harness_ns);
   s.host_framework_ns = one(it.host_states.framework_ns);
   s.launch_api_ns = one(it.launch_api_ns);
   s.launch_exposed_ns = one(it.launch_exposed_ns);
@@ -92,6 +94,7 @@ inline PathBreakdown gpu_breakdown() {
   t.wall_ns = it.wall_ns;
   t.gpu = totals_of(it.gpu);
   t.host_states = it.host_states;
+  t.device_queue_max = it.device_queue_max;
   t.launch_api_ns = 2000;
   t.launch_exposed_ns = 1000;
   t.launch_hidden_ns = 1000;

@@ -71,7 +71,7 @@ TEST(FormatRunTable, ShowsTheGpuSplitWithSharesOfTheSummedWall) {
   EXPECT_NE(table.find("      other API:   300 ns ± 0 ns             3.0%"), std::string::npos) << table;
   EXPECT_NE(table.find("      framework:   1.200 us ± 0 ns          12.0%"), std::string::npos) << table;
   EXPECT_NE(table.find("    device-wait:   1.000 us ± 0 ns          10.0%  (work queued"), std::string::npos) << table;
-  EXPECT_NE(table.find("launch queue:  mean 2.5 ± 0.0 ops pending, max 7; full (>= 1000) in 0 of 1 iterations"),
+  EXPECT_NE(table.find("launch queue:  mean 2.5 ± 0.0 ops pending, max 7; full (>= 1000 on one device) in 0 of 1 iterations"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("host side:     launch API 2.000 us (exposed 1.000 us, hidden 1.000 us), blocking 600 ns "
@@ -87,11 +87,11 @@ TEST(FormatRunTable, ShowsTheGpuSplitWithSharesOfTheSummedWall) {
             std::string::npos)
       << table;
   EXPECT_NE(table.find("stream 0:7:    busy 5.000 us (50.0%)  host-bound 4.200 us (42.0%)  device-wait 800 ns (8.0%)  "
-                       "waited on 100.0% of device-wait"),
+                       "work pending in 100.0% of the device-wait"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("stream 0:13:   busy 1.500 us (15.0%)"), std::string::npos) << table;
-  EXPECT_NE(table.find("waited on 20.0% of device-wait\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("work pending in 20.0% of the device-wait\n"), std::string::npos) << table;
   EXPECT_NE(table.find("2 dropped"), std::string::npos) << table;
   EXPECT_NE(table.find("    verdict:       compute-bound: " + verdict_text(test::gpu_breakdown().verdict, 1) + "\n"),
             std::string::npos)

@@ -11,9 +11,10 @@ trace_validation_test.cpp and cupti_replay_test.cpp):
     (device, stream), and each stream's busy time over the whole trace;
   * per window (docs/metrics.md, "Per iteration"): the device timeline by time, all streams and per
     stream (busy, idle, host-bound, device-wait, the launch queue's integral and maximum, own ops,
-    own busy, carried out, and per stream the waited time), the host states of the host-bound time,
-    and the host side (launch API, exposed, hidden, blocking, blocking calls, other API, launches,
-    queue delays);
+    own busy, carried out, and per stream the waited time), the largest queue depth of one device,
+    the host states of the host-bound time (blocking, launch, other API, harness, framework), and
+    the host side (launch API, exposed, hidden, blocking, blocking calls, other API, launches, queue
+    delays);
   * the totals over the windows and the verdict with its evidence (docs/metrics.md, "Verdict").
 
 It shares no code with ohprof (C++) and is written from the definitions in the docs, so the tests
@@ -59,8 +60,10 @@ SYNC_NAMES = {
     "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize", "hipCtxSynchronize",
 }
 FULL_LAUNCH_QUEUE = 1000  # kFullLaunchQueue
+SLOW_LAUNCH_NS = 100_000  # kSlowLaunchNs: a longer kernel/graph launch call is other_api in the host states
 SHARES = ("busy", "host_bound", "device_wait")  # tie order of `first` / `second`
-HOST_STATES = ("blocking", "launch", "other_api", "framework")  # tie order of `host_state`
+# Precedence of the host states, and the tie order of the verdict's `host_state`.
+HOST_STATES = ("blocking", "launch", "other_api", "harness", "framework")
 
 
 def us_to_ns(value):
@@ -131,7 +134,7 @@ def read_trace(path, window=None):
             ops.append({"kind": GPU_CATEGORIES[cat], "start": ts, "end": ts + dur, "device": device,
                         "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0})
         elif cat in ("cuda_runtime", "cuda_driver") and isinstance(name, str):
-            call = {"start": ts, "end": ts + dur, "tid": e.get("tid"), "name": name}
+            call = {"start": ts, "end": ts + dur, "tid": e.get("tid"), "name": name, "harness": False}
             kind = launch_kind(name)
             if kind is not None:
                 if is_int(args.get("correlation")):
@@ -237,18 +240,18 @@ def analyse(path, window=None):
                 "ops_outside_iterations": 0, "launches_outside_iterations": 0,
                 "duplicate_launch_correlations": 0, "invalid_windows": 0}
 
-    # 1. Windows: skip end < start, sort by start (stable).
+    # 1. Windows: skip end < start, sort by (start, end) (stable).
     windows = []
     for w in t["windows"]:
         if w["end"] < w["start"]:
             counters["invalid_windows"] += 1
         else:
             windows.append(w)
-    windows.sort(key=lambda w: w["start"])
+    windows.sort(key=lambda w: (w["start"], w["end"]))
     starts = [w["start"] for w in windows]
 
     def window_at(time):
-        pos = bisect.bisect_right(starts, time) - 1  # the greatest start <= time (the last of equals)
+        pos = bisect.bisect_right(starts, time) - 1  # the last window in that order with start <= time
         return pos if pos >= 0 and time < windows[pos]["end"] else None
 
     # 2. Launch calls: by start time (traces carry no iteration); the one ops join to per correlation.
@@ -309,11 +312,12 @@ def analyse(path, window=None):
         else:
             op["pending"] = op["start"]
 
-    # Streams: every stream with a timed op that ran in, or was launched by, any window.
+    # Streams: every stream with a timed op that was pending in (running implies pending), or was
+    # launched by (its own window), any window.
     stream_keys = set()
     for op in timed:
-        ran = any(clip(op["start"], op["end"], w["start"], w["end"]) for w in windows)
-        if ran or op["window"] is not None:
+        pending_in = any(clip(op["pending"], op["end"], w["start"], w["end"]) for w in windows)
+        if pending_in or op["window"] is not None:
             stream_keys.add((op["device"], op["stream"]))
     stream_keys = sorted(stream_keys)
     ops_by_stream = {key: [] for key in stream_keys}
@@ -321,9 +325,16 @@ def analyse(path, window=None):
         if (op["device"], op["stream"]) in ops_by_stream:
             ops_by_stream[(op["device"], op["stream"])].append(op)
 
-    # Host calls (no harness syncs in a trace).
-    blocking_calls = syncs + [c for c in launches if c["blocking"]]
+    # Host calls (a trace has no harness syncs; the layer is kept, and stays empty, for harness_ns).
+    harness_syncs = [c for c in syncs if c["harness"]]
+    blocking_calls = [c for c in syncs if not c["harness"]] + [c for c in launches if c["blocking"]]
     launch_calls = [c for c in launches if not c["blocking"]]
+    # Host states only: a kernel or graph launch call lasting more than kSlowLaunchNs is other_api.
+    def slow(c):
+        return c["kind"] in ("kernel", "graph") and c["end"] - c["start"] > SLOW_LAUNCH_NS
+    fast_launch_calls = [c for c in launch_calls if not slow(c)]
+    slow_launch_calls = [c for c in launch_calls if slow(c)]
+    devices = sorted({op["device"] for op in timed})
 
     result_windows = []
     all_delays = []
@@ -344,28 +355,36 @@ def analyse(path, window=None):
                         out.append(iv)
             return out
 
-        # One sweep: pending / running (all streams), pending per stream, the launching threads' calls
-        # (host states) and every thread's non-blocking launch calls (exposed launch time).
+        # One sweep: pending / running (all streams), the launching threads' calls (host states), every
+        # thread's non-blocking launch calls (exposed launch time), pending per stream and per device.
         layers = [[c for c in (clip(op["pending"], op["end"], lo, hi) for op in timed) if c],
                   [c for c in (clip(op["start"], op["end"], lo, hi) for op in timed) if c],
-                  clipped(blocking_calls, launch_threads), clipped(launch_calls, launch_threads),
-                  clipped(apis, launch_threads), clipped(launch_calls)]
+                  clipped(blocking_calls, launch_threads), clipped(fast_launch_calls, launch_threads),
+                  clipped(apis, launch_threads) + clipped(slow_launch_calls, launch_threads),
+                  clipped(harness_syncs, launch_threads), clipped(launch_calls)]
         base = len(layers)
         for key in stream_keys:
             layers.append([c for c in (clip(op["pending"], op["end"], lo, hi) for op in ops_by_stream[key]) if c])
+        dev_base = len(layers)
+        for dev in devices:
+            layers.append([c for c in (clip(op["pending"], op["end"], lo, hi) for op in timed if op["device"] == dev)
+                           if c])
         states = dict.fromkeys(HOST_STATES, 0)
-        acc = {"exposed": 0}
+        acc = {"exposed": 0, "device_queue_max": 0}
 
         def visit(d, counts):
-            pending, running, blk, lch, api, anylaunch = counts[:base]
+            pending, running, blk, lch, api, harness, anylaunch = counts[:base]
             if running == 0 and pending > 0:
                 for s in range(len(stream_keys)):
                     if counts[base + s] > 0:
                         streams[s]["waited"] += d
             if pending == 0:  # host-bound (nothing pending implies nothing running)
-                states["blocking" if blk else "launch" if lch else "other_api" if api else "framework"] += d
+                states["blocking" if blk else "launch" if lch else "other_api" if api else
+                       "harness" if harness else "framework"] += d
                 if anylaunch:
                     acc["exposed"] += d
+            if devices:
+                acc["device_queue_max"] = max(acc["device_queue_max"], max(counts[dev_base:]))
 
         sweep(layers, lo, hi, visit)
         assert sum(states.values()) == gpu["host_bound"]
@@ -389,8 +408,9 @@ def analyse(path, window=None):
                 "launches": len(mine), "graph_launches": sum(1 for c in mine if c["kind"] == "graph"),
                 "gpu_ops": gpu["own_ops"], "queue_delays": len(delays),
                 "queue_delays_clipped": clipped_delays, "queue_delay_sum": sum(delays)}
+        assert acc["device_queue_max"] <= gpu["queue_max"]
         result_windows.append({"index": w["index"], "start": lo, "end": hi, "gpu": gpu, "host_states": states,
-                               "host": host, "streams": streams})
+                               "device_queue_max": acc["device_queue_max"], "host": host, "streams": streams})
 
     totals = make_totals(result_windows, stream_keys)
     verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays)
@@ -432,7 +452,8 @@ def make_totals(windows, stream_keys):
     totals = {"iterations": len(windows), "wall": sum(w["end"] - w["start"] for w in windows),
               "gpu": split_totals([w["gpu"] for w in windows]),
               "host_states": {k: sum(w["host_states"][k] for w in windows) for k in HOST_STATES},
-              "full_queue_iterations": sum(1 for w in windows if w["gpu"]["queue_max"] >= FULL_LAUNCH_QUEUE),
+              "device_queue_max": max((w["device_queue_max"] for w in windows), default=0),
+              "full_queue_iterations": sum(1 for w in windows if w["device_queue_max"] >= FULL_LAUNCH_QUEUE),
               "streams": []}
     for f in HOST_SIDE_TOTALS:
         totals[f] = sum(w["host"][f] for w in windows)
@@ -481,7 +502,8 @@ def make_verdict(totals, windows, timed, whole, delays):
         verdict, reason = "mixed", "close_shares"
     return {"verdict": verdict, "reason": reason, "first": first, "second": second, "host_state": host_state,
             "waited_stream": waited, "full_queue_iterations": totals["full_queue_iterations"],
-            "queue_max": g["queue_max"], "queue_delay_median_x2": median_x2(delays)}
+            "queue_max": totals["device_queue_max"], "whole_recording_window": whole,
+            "queue_delay_median_x2": median_x2(delays)}
 
 
 # ---- output ---------------------------------------------------------------------------------------
@@ -502,7 +524,7 @@ def print_text(r):
         g, wall, h, hs = w["gpu"], w["end"] - w["start"], w["host"], w["host_states"]
         print(f"  window {w['index']} wall {wall} ns: busy {pct(g['busy'], wall)}, host-bound "
               f"{pct(g['host_bound'], wall)}, device-wait {pct(g['device_wait'], wall)}; queue mean "
-              f"{g['queue_ns'] / wall if wall else 0:.1f} max {g['queue_max']}; ops {g['ops']} own {g['own_ops']} "
+              f"{g['queue_ns'] / wall if wall else 0:.1f} max {g['queue_max']} (one device {w['device_queue_max']}); ops {g['ops']} own {g['own_ops']} "
               f"own busy {g['own_busy']} carried out {g['carried_out']}")
         print(f"    host states: " + ", ".join(f"{k} {pct(v, g['host_bound'])}" for k, v in hs.items()))
         print(f"    host side: " + ", ".join(f"{k} {v}" for k, v in h.items()))
@@ -514,9 +536,10 @@ def print_text(r):
     g = t["gpu"]
     print(f"  totals: {t['iterations']} windows, wall {t['wall']}: busy {pct(g['busy'], t['wall'])}, host-bound "
           f"{pct(g['host_bound'], t['wall'])}, device-wait {pct(g['device_wait'], t['wall'])}, queue max "
-          f"{g['queue_max']}, full-queue windows {t['full_queue_iterations']}, blocking {pct(t['blocking'], t['wall'])}")
+          f"{g['queue_max']}, device queue max {t['device_queue_max']}, full-queue windows {t['full_queue_iterations']}, blocking {pct(t['blocking'], t['wall'])}")
     print(f"  verdict: {v['verdict']} ({v['reason']}; first {v['first']}, second {v['second']}, host state "
-          f"{v['host_state']}, waited stream {v['waited_stream']})")
+          f"{v['host_state']}, waited stream {v['waited_stream']}, whole recording window "
+          f"{v['whole_recording_window']})")
 
 
 def c_split(s):
@@ -550,7 +573,8 @@ def cpp_text(r):
     out += ["     },", "     {"]
     for w in r["windows"]:
         h = w["host"]
-        out.append(f"         {{{w['index']}, {w['start']}, {w['end']}, {c_split(w['gpu'])}, {c_states(w['host_states'])},")
+        out.append(f"         {{{w['index']}, {w['start']}, {w['end']}, {c_split(w['gpu'])}, {c_states(w['host_states'])}, "
+                   f"{w['device_queue_max']},")
         out.append(f"          {{{h['launch_api']}, {h['launch_exposed']}, {h['launch_hidden']}, {h['blocking']}, "
                    f"{h['blocking_calls']}, {h['other_api']}, {h['launches']}, {h['graph_launches']}, {h['gpu_ops']}, "
                    f"{h['queue_delays']}, {h['queue_delays_clipped']}, {h['queue_delay_sum']}}},")
@@ -559,7 +583,7 @@ def cpp_text(r):
     out += ["     },",
             f"     {{{t['iterations']}, {t['wall']}, {c_totals_split(t['gpu'])}, {c_states(t['host_states'])}, "
             f"{t['launch_api']}, {t['launch_exposed']}, {t['launch_hidden']}, {t['blocking']}, {t['blocking_calls']}, "
-            f"{t['other_api']}, {t['full_queue_iterations']},",
+            f"{t['other_api']}, {t['device_queue_max']}, {t['full_queue_iterations']},",
             "      {" + ", ".join(f"{{{s['device']}, {s['stream']}, {c_totals_split(s['totals'])}, {s['waited']}}}"
                                   for s in t["streams"]) + "}},"]
     host_state = f"HostState::{v['host_state']}" if v["host_state"] else "std::nullopt"
@@ -567,7 +591,7 @@ def cpp_text(r):
               else "std::nullopt")
     out.append(f"     {{Verdict::{v['verdict']}, VerdictReason::{v['reason']}, TimeShare::{v['first']}, "
                f"TimeShare::{v['second']}, {host_state}, {waited}, {v['full_queue_iterations']}, {v['queue_max']}, "
-               f"{v['queue_delay_median_x2']}}}}},")
+               f"{c_bool(v['whole_recording_window'])}, {v['queue_delay_median_x2']}}}}},")
     return "\n".join(out) + "\n"
 
 

@@ -184,6 +184,10 @@ TEST(SourcesMd, QueueFullTrainingIsComputeBoundWithAFullQueue) {
   EXPECT_EQ(split.verdict.verdict, Verdict::compute_bound);
   EXPECT_GT(split.verdict.full_queue_iterations, 0u);
   EXPECT_GE(split.verdict.queue_max, kFullLaunchQueue);
+  // One device (device 1): its queue is the whole queue, so the flag's depth is the all-streams one.
+  EXPECT_EQ(split.verdict.queue_max, split.summary.totals.device_queue_max);
+  EXPECT_EQ(split.summary.totals.device_queue_max, split.summary.totals.gpu.queue_max);
+  EXPECT_FALSE(split.verdict.whole_recording_window);
 }
 
 TEST(SourcesMd, NcclDataIsHostBoundInTheFramework) {
@@ -210,6 +214,8 @@ TEST(SourcesMd, NoStepTracesAndTracesWithoutDeviceWorkSaySo) {
   const PathBreakdown start_up = analyze_timeline(alexnet.timeline);
   EXPECT_EQ(start_up.verdict.verdict, Verdict::unknown);
   EXPECT_EQ(start_up.verdict.reason, VerdictReason::startup_without_steps);
+  EXPECT_TRUE(start_up.verdict.whole_recording_window);
+  EXPECT_EQ(start_up.verdict.host_state, HostState::other_api);
 
   const KinetoTrace cpu_only = read_or_fail("cpu_only.json.gz");  // "no GPU events: one step, 4 CPU ops"
   EXPECT_TRUE(cpu_only.timeline.ops.empty());
@@ -262,7 +268,11 @@ TEST(TritonExampleByHand, OneTritonKernelLaunchedByTheDriverApi) {
   EXPECT_EQ(it.gpu.queue_ns, 1760);
   EXPECT_EQ(it.launch_api_ns, 47768);
   EXPECT_EQ(it.launch_exposed_ns, 47768 - 1760);
+  // 47.768 us is not a slow launch (kSlowLaunchNs, 100 us): launch time, not other_api.
   EXPECT_EQ(it.host_states.launch_ns, 47768 - 1760);
+  EXPECT_EQ(it.host_states.other_api_ns, 0);
+  EXPECT_EQ(it.host_states.harness_ns, 0);
+  EXPECT_EQ(it.device_queue_max, 1);
   EXPECT_EQ(it.launches, 1u);
   ASSERT_EQ(it.queue_delays_ns.size(), 1u);
   EXPECT_EQ(it.queue_delays_ns[0], 0);
@@ -310,15 +320,22 @@ TEST(RocmTraceByHand, EveryHipLaunchIsLinkedToItsDeviceOp) {
   EXPECT_EQ(it.gpu.busy_ns, 149042);
   // Every op is pending from its launch call's return to its end on the one stream: the device waits
   // on the device exactly the queue delays (92.319 us in all), and the rest is host-bound, mostly in
-  // the launch calls (the first HIP launches are slow).
+  // the first hipLaunchKernel (6,543.109 us, all of it host-bound: loading code). A non-blocking launch
+  // longer than kSlowLaunchNs (100 us) is other_api in the host states (6,545.534 us with the 2.425 us
+  // of API calls); the other launches are launch time (95.452 us). The launch API time keeps it.
   EXPECT_EQ(it.gpu.device_wait_ns, 92319);
   EXPECT_EQ(it.gpu.host_bound_ns, 9288291 - 149042 - 92319);
-  EXPECT_EQ(it.host_states.launch_ns, 6638561);
+  EXPECT_EQ(it.host_states.launch_ns, 95452);
+  EXPECT_EQ(it.host_states.other_api_ns, 2425 + 6543109);
+  EXPECT_EQ(it.host_states.harness_ns, 0);
+  EXPECT_EQ(it.launch_api_ns, 95452 + 6543109);
+  EXPECT_EQ(it.device_queue_max, 1);
   // The two hipMemcpyWithStream copies are synchronous: blocking (hipDeviceSynchronize comes after the window).
   EXPECT_EQ(it.blocking_calls, 2u);
   EXPECT_EQ(split.iterations[1].launches, 0u);
   EXPECT_EQ(split.verdict.verdict, Verdict::host_bound);
-  EXPECT_EQ(split.verdict.host_state, HostState::launch);
+  EXPECT_EQ(split.verdict.host_state, HostState::other_api);
+  EXPECT_FALSE(split.verdict.whole_recording_window);
 }
 
 }  // namespace

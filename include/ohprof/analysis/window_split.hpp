@@ -4,6 +4,7 @@
 // analyze_timeline sums the sweep's intervals into its numbers; `--export-trace` writes them as slices.
 // sweep_windows is here (a template); the rest is in src/analysis/breakdown.cpp.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -54,16 +55,18 @@ struct SweepEvent {
     pending,          // an op's pending interval (stream: its index)
     running,          // an op's running interval (stream: its index)
     blocking,         // a blocking call on a launching thread
-    launch,           // a non-blocking launch call
+    launch,           // a non-blocking launch call of at most kSlowLaunchNs
+    slow_launch,      // a non-blocking launch call of more than kSlowLaunchNs (loading code)
     api,              // an API call on a launching thread
+    harness,          // the harness's own sync, on a launching thread
     blocking_elsewhere,  // a blocking call on another thread (host side only)
     api_elsewhere,       // an API call on another thread (host side only)
-    window,           // a window bound (no state change; splits the sweep)
+    window,           // a window opens (+1) or closes (-1); `index` is its position in the windows
   };
   std::int64_t t = 0;
   Kind kind = Kind::window;
   std::int32_t delta = 0;  // +1 opens, -1 closes
-  std::uint32_t stream = 0;
+  std::uint32_t index = 0; // the stream (pending, running) or the window (window)
 };
 
 // The state of the device and the host during one stretch [start, end) of a window.
@@ -73,8 +76,10 @@ struct SweepState {
   std::span<const std::int64_t> stream_running;  // per stream index
   std::span<const std::int64_t> stream_pending;
   std::int64_t blocking = 0;            // blocking calls open on launching threads
-  std::int64_t launch = 0;              // non-blocking launch calls open
+  std::int64_t launch = 0;              // non-blocking launch calls of at most kSlowLaunchNs open
+  std::int64_t slow_launch = 0;         // longer non-blocking launch calls open
   std::int64_t api = 0;                 // API calls open on launching threads
+  std::int64_t harness = 0;             // the harness's sync open
   std::int64_t blocking_elsewhere = 0;  // on other threads
   std::int64_t api_elsewhere = 0;
 
@@ -88,11 +93,14 @@ struct SweepState {
   }
   // docs/metrics.md, "Host states": the first that holds.
   [[nodiscard]] HostState host() const {
-    return blocking > 0 ? HostState::blocking
-           : launch > 0 ? HostState::launch
-           : api > 0    ? HostState::other_api
-                        : HostState::framework;
+    return blocking > 0                    ? HostState::blocking
+           : launch > 0                    ? HostState::launch
+           : api > 0 || slow_launch > 0    ? HostState::other_api
+           : harness > 0                   ? HostState::harness
+                                           : HostState::framework;
   }
+  // Any non-blocking launch call open (the host side's launch API time).
+  [[nodiscard]] bool in_launch() const { return launch + slow_launch > 0; }
 };
 
 // Which window every launch call and device op belongs to, and the sweep's events. Move-only: the op
@@ -111,8 +119,11 @@ class WindowAttribution {
   std::vector<bool> launch_blocking;                      // per Timeline::launches (docs: "Blocking launch calls")
   std::vector<std::int64_t> launch_first_op_ns;           // per Timeline::launches: its first timed op's start, or max
   std::vector<AttributedOp> ops;                          // every timed op, in input order
-  std::vector<StreamKey> streams;                         // every stream of an op that ran in or was launched by a window
+  std::vector<StreamKey> streams;                         // every stream of an op pending in or launched by a window
+  std::vector<std::size_t> stream_device;                 // per stream: its device's position in `devices`
+  std::vector<std::int32_t> devices;                      // the devices of `streams`, sorted
   std::vector<std::size_t> ran_in_window;                 // per window: timed ops that ran in it (clipped length > 0)
+  std::vector<std::size_t> ran_in_window_stream;          // per (window, stream): the same, window * streams + stream
   std::vector<SweepEvent> events;                         // sorted by time (window bounds included)
   AnalysisCounters counters;                              // what could not be attributed, and totals
 
@@ -120,7 +131,8 @@ class WindowAttribution {
   [[nodiscard]] std::span<const AttributedOp* const> own_ops(std::size_t window) const;
   [[nodiscard]] std::span<const AttributedOp* const> own_ops(std::size_t window, std::size_t stream) const;
 
-  // The window containing time t (half-open, the greatest start <= t), or kNoIndex.
+  // The window a record starting at t belongs to: the last window in (start, end) order with start <= t,
+  // if t is before its end; else kNoIndex.
   [[nodiscard]] std::size_t window_at(std::int64_t t) const;
 
  private:
@@ -131,12 +143,15 @@ class WindowAttribution {
 };
 
 // Walks the device timeline inside the windows: calls visit(window, start, end, const SweepState&)
-// for every maximal stretch [start, end) of positive length, inside one window, over which the state
-// does not change, in time order. Time outside every window is skipped. One pass over the events.
+// for every maximal stretch [start, end) of positive length over which the state does not change, once
+// for each window that contains it (one, unless windows overlap), in time order. Time outside every
+// window is skipped. One pass over the events.
 template <typename Visit>
 void sweep_windows(const WindowAttribution& a, Visit&& visit) {
   std::vector<std::int64_t> stream_running(a.streams.size(), 0);
   std::vector<std::int64_t> stream_pending(a.streams.size(), 0);
+  std::vector<std::size_t> open;  // the windows containing the current stretch
+  std::vector<std::int32_t> window_open(a.windows.size(), 0);
   SweepState state;
   state.stream_running = stream_running;
   state.stream_pending = stream_pending;
@@ -149,24 +164,36 @@ void sweep_windows(const WindowAttribution& a, Visit&& visit) {
       switch (e.kind) {
         case SweepEvent::Kind::pending:
           state.pending += e.delta;
-          stream_pending[e.stream] += e.delta;
+          stream_pending[e.index] += e.delta;
           break;
         case SweepEvent::Kind::running:
           state.running += e.delta;
-          stream_running[e.stream] += e.delta;
+          stream_running[e.index] += e.delta;
           break;
         case SweepEvent::Kind::blocking: state.blocking += e.delta; break;
         case SweepEvent::Kind::launch: state.launch += e.delta; break;
+        case SweepEvent::Kind::slow_launch: state.slow_launch += e.delta; break;
         case SweepEvent::Kind::api: state.api += e.delta; break;
+        case SweepEvent::Kind::harness: state.harness += e.delta; break;
         case SweepEvent::Kind::blocking_elsewhere: state.blocking_elsewhere += e.delta; break;
         case SweepEvent::Kind::api_elsewhere: state.api_elsewhere += e.delta; break;
-        case SweepEvent::Kind::window: break;
+        case SweepEvent::Kind::window: {
+          // Counted, so that the order of a zero-length window's two bounds does not matter.
+          std::int32_t& count = window_open[e.index];
+          const bool was_open = count > 0;
+          count += e.delta;
+          if (!was_open && count > 0) {
+            open.push_back(e.index);
+          } else if (was_open && count <= 0) {
+            open.erase(std::find(open.begin(), open.end(), static_cast<std::size_t>(e.index)));
+          }
+          break;
+        }
       }
     }
     if (i == events.size()) break;
     const std::int64_t next = events[i].t;
-    const std::size_t window = a.window_at(t);
-    if (window != kNoIndex) visit(window, t, next, static_cast<const SweepState&>(state));
+    for (const std::size_t window : open) visit(window, t, next, static_cast<const SweepState&>(state));
   }
 }
 

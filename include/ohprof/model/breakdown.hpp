@@ -16,15 +16,22 @@
 namespace ohprof {
 
 // What the threads that launch device work were doing while the device waited for the host
-// (docs/metrics.md, "Host states"). The four add up to the host-bound time, exactly.
+// (docs/metrics.md, "Host states"). The five add up to the host-bound time, exactly.
 struct HostStates {
   std::int64_t blocking_ns = 0;   // in a synchronisation or a blocking copy (the host waited)
-  std::int64_t launch_ns = 0;     // in a launch call that did not block
-  std::int64_t other_api_ns = 0;  // in another runtime/driver call (allocation, initialisation, queries)
+  std::int64_t launch_ns = 0;     // in a launch call that did not block (a kernel launch: of at most kSlowLaunchNs)
+  std::int64_t other_api_ns = 0;  // in another runtime/driver call (allocation, initialisation, queries), or
+                                  // in a longer kernel launch call (loading code)
+  std::int64_t harness_ns = 0;    // in the harness's own end-of-iteration sync (live runs)
   std::int64_t framework_ns = 0;  // in none of them: framework, Python, data loading
 };
 
-enum class HostState { blocking, launch, other_api, framework };
+// In the order of precedence (docs/metrics.md, "Host states").
+enum class HostState { blocking, launch, other_api, harness, framework };
+
+// A kernel launch takes microseconds; a kernel or graph launch call longer than this is loading code (lazy
+// module loading on a kernel's first launch) or waiting on the driver: other_api in the host states.
+inline constexpr std::int64_t kSlowLaunchNs = 100'000;
 
 // The device timeline of one window for one set of streams (all streams, or one stream), by time:
 // what ran in the window, whoever launched it (docs/metrics.md, "Device timeline").
@@ -42,6 +49,11 @@ struct DeviceSplit {
   std::int64_t own_busy_ns = 0;     // union of their intervals clipped to the window
   std::int64_t carried_out_ns = 0;  // union of their intervals outside the window
 };
+
+// The time-weighted mean depth of the launch queue: queue_ns / wall (0 for an empty window).
+inline double queue_mean(const DeviceSplit& split, std::int64_t wall_ns) {
+  return wall_ns > 0 ? static_cast<double>(split.queue_ns) / static_cast<double>(wall_ns) : 0.0;
+}
 
 // A stream is identified by (device, stream); for CPU runs the stream is the thread id.
 struct StreamKey {
@@ -64,9 +76,11 @@ struct IterationBreakdown {
   std::int64_t end_ns = 0;
   std::int64_t wall_ns = 0;     // end - start
   DeviceSplit gpu;              // all streams of all devices together
-  HostStates host_states;       // of gpu.host_bound_ns (GPU timelines; all zero for CPU runs)
-  // One entry per stream that ran any op in any window, sorted by (device, stream), the same list in
-  // every iteration (a stream without work in this iteration has busy 0).
+  HostStates host_states;       // of gpu.host_bound_ns (CPU runs: all of it framework)
+  // The most ops pending on one device (its streams together) at one time: the full-queue flag's number.
+  std::int64_t device_queue_max = 0;
+  // One entry per stream with an op pending in, or launched by, any window, sorted by (device, stream),
+  // the same list in every iteration (a stream without work in this iteration has busy 0).
   std::vector<StreamSplit> streams;
 
   // Host side (docs/metrics.md, "Host side"), on every thread, the harness's own sync left out.
@@ -129,7 +143,8 @@ struct BreakdownTotals {
   std::size_t blocking_calls = 0;
   std::int64_t other_api_ns = 0;
   std::int64_t dispatch_ns = 0;  // CPU runs
-  std::size_t full_queue_iterations = 0;  // iterations whose gpu.queue_max >= kFullLaunchQueue
+  std::int64_t device_queue_max = 0;      // the largest per-iteration device_queue_max
+  std::size_t full_queue_iterations = 0;  // iterations whose device_queue_max >= kFullLaunchQueue
 };
 
 // About the CUDA launch-queue limit: a window whose queue reaches it has launches blocked on it.
@@ -145,6 +160,7 @@ struct BreakdownSummary {
   SampleSummary host_blocking_ns;      // host_states.* per iteration
   SampleSummary host_launch_ns;
   SampleSummary host_other_api_ns;
+  SampleSummary host_harness_ns;
   SampleSummary host_framework_ns;
   SampleSummary launch_api_ns;
   SampleSummary launch_exposed_ns;
@@ -220,13 +236,15 @@ struct PathVerdict {
   std::optional<StreamKey> waited_stream;
   double waited_stream_share = 0;
   double queue_delay_median_ns = 0;
-  // Compute-bound: full launch queue, time in blocking calls (share of wall).
+  // Compute-bound: full launch queue (queue_max: the largest device_queue_max), time in blocking calls
+  // (share of wall).
   std::size_t full_queue_iterations = 0;
   std::int64_t queue_max = 0;
   double blocking_share = 0;
   double launches_per_iteration = 0;        // median
   double graph_launches_per_iteration = 0;  // median
   bool cpu_kernels = false;
+  bool whole_recording_window = false;  // Timeline::whole_recording_window: no steps marked iterations
 };
 
 struct PathBreakdown {
@@ -257,11 +275,11 @@ struct KernelSetDiff {
   bool same_set() const { return only_a.empty() && only_b.empty(); }
 };
 
-// Stable names used in JSON and tables: "kernel", "memcpy", "memset"; "overhead-bound", ...
+// Stable names used in JSON and tables: "kernel", "memcpy", "memset"; "host-bound", ...
 const char* to_string(DeviceOpKind kind);
 const char* to_string(Verdict verdict);        // "host-bound", "device-wait-bound", ...
 const char* to_string(VerdictReason reason);  // "dominant_share", ...
-const char* to_string(HostState state);       // "blocking", "launch", "other_api", "framework"
+const char* to_string(HostState state);       // "blocking", "launch", "other_api", "harness", "framework"
 const char* to_string(TimeShare share);       // "busy", "host_bound", "device_wait"
 
 }  // namespace ohprof

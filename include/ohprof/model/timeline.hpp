@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ohprof {
@@ -28,6 +29,11 @@ struct DeviceOp {
 
 enum class LaunchKind { kernel, graph, memcpy, memset, other };
 
+// For a copy API's name (cudaMemcpy, cudaMemcpyAsync_v3020, cuMemcpyDtoH_v2, hipMemcpyWithStream): true
+// when the call is synchronous, i.e. its name does not say "Async". Both producers (the trace reader,
+// the CUPTI collector) set LaunchCall::synchronous with it.
+inline bool synchronous_copy_api(std::string_view name) { return name.find("Async") == std::string_view::npos; }
+
 // One host API call that enqueued device work (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch, ...).
 struct LaunchCall {
   LaunchKind kind = LaunchKind::kernel;
@@ -35,6 +41,9 @@ struct LaunchCall {
   std::int64_t end_ns = 0;
   std::int64_t thread_id = 0;
   std::uint64_t correlation = 0;
+  // A copy that does not return before it is done (cudaMemcpy, cuMemcpyDtoH_v2, hipMemcpyWithStream: a
+  // copy API without "Async" in its name); the producer sets it (docs/metrics.md, "Blocking launch calls").
+  bool synchronous = false;
   // The iteration this call belongs to, when the producer knows it (live runs tag iterations with an
   // external correlation id). When empty, the analysis assigns it by the call's start time.
   std::optional<std::int64_t> iteration;

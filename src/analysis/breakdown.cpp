@@ -207,6 +207,7 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
     if (op.stream_index == kNoIndex) continue;
     add(op.pending_ns, op.end_ns, Kind::pending, op.stream_index);
     add(op.start_ns, op.end_ns, Kind::running, op.stream_index);
+    if (timeline.ops[op.source].communication) add(op.start_ns, op.end_ns, Kind::communication, op.stream_index);
   }
   std::vector<std::int64_t> launching_threads;
   for (const auto& call : timeline.launches) launching_threads.push_back(call.thread_id);
@@ -401,6 +402,7 @@ void add_totals(DeviceSplitTotals& totals, const DeviceSplit& split) {
   totals.device_wait_ns += split.device_wait_ns;
   totals.queue_ns += split.queue_ns;
   totals.queue_max = std::max(totals.queue_max, split.queue_max);
+  totals.communication_ns += split.communication_ns;
   totals.own_busy_ns += split.own_busy_ns;
   totals.carried_out_ns += split.carried_out_ns;
 }
@@ -530,6 +532,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     const std::int64_t length = end - start;
     const SplitSegmentKind device = state.device();
     add_stretch(it.gpu, device, length, state.pending);
+    if (state.communication > 0) it.gpu.communication_ns += length;
     if (device == SplitSegmentKind::host_bound) {
       switch (state.host()) {
         case HostState::blocking: it.host_states.blocking_ns += length; break;
@@ -543,6 +546,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     for (std::size_t s = 0; s < stream_count; ++s) {
       StreamSplit& stream = it.streams[s];
       add_stretch(stream.split, state.stream_device(s), length, state.stream_pending[s]);
+      if (state.stream_communication[s] > 0) stream.split.communication_ns += length;
       if (device == SplitSegmentKind::device_wait && state.stream_pending[s] > 0) stream.waited_ns += length;
       device_pending[attribution.stream_device[s]] += state.stream_pending[s];
     }
@@ -632,6 +636,9 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   out.host_bound_share = share(totals.gpu.host_bound_ns);
   out.device_wait_share = share(totals.gpu.device_wait_ns);
   out.blocking_share = share(totals.blocking_ns);
+  out.communication_share = totals.gpu.busy_ns > 0 ? static_cast<double>(totals.gpu.communication_ns) /
+                                                         static_cast<double>(totals.gpu.busy_ns)
+                                                   : 0.0;
   out.full_queue_iterations = totals.full_queue_iterations;
   out.queue_max = totals.device_queue_max;
   out.whole_recording_window = context.whole_recording_window;

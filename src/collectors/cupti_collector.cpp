@@ -377,6 +377,7 @@ DeviceOp device_op(DeviceOpKind kind, const Record& r) {
 DeviceOp kernel_op(const CUpti_ActivityKernel10& k) {
   DeviceOp op = device_op(DeviceOpKind::kernel, k);
   op.name = k.name != nullptr ? k.name : "";
+  op.communication = communication_kernel(op.name);
   return op;
 }
 

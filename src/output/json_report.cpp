@@ -30,6 +30,7 @@ json device_split_to_json(const DeviceSplit& split, std::int64_t wall_ns) {
               {"queue_ns", split.queue_ns},
               {"queue_mean", queue_mean(split, wall_ns)},
               {"queue_max", split.queue_max},
+              {"communication_ns", split.communication_ns},
               {"ops", split.ops},
               {"own_ops", split.own_ops},
               {"own_busy_ns", split.own_busy_ns},
@@ -55,6 +56,7 @@ json device_split_totals_to_json(const DeviceSplitTotals& totals, std::int64_t w
               {"device_wait_ns", totals.device_wait_ns},
               {"queue_ns", totals.queue_ns},
               {"queue_max", totals.queue_max},
+              {"communication_ns", totals.communication_ns},
               {"own_busy_ns", totals.own_busy_ns},
               {"carried_out_ns", totals.carried_out_ns}};
 }
@@ -163,6 +165,7 @@ json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
               {"full_queue_iterations", v.full_queue_iterations},
               {"queue_max", v.queue_max},
               {"blocking_share", v.blocking_share},
+              {"communication_share", v.communication_share},
               {"launches_per_iteration", v.launches_per_iteration},
               {"graph_launches_per_iteration", v.graph_launches_per_iteration},
               {"cpu_kernels", v.cpu_kernels},

@@ -139,7 +139,17 @@ std::string device_wait_evidence(const PathVerdict& v) {
   return out + "median queue delay " + format_duration(v.queue_delay_median_ns);
 }
 
-// Compute-bound notes: a full launch queue, time in blocking calls.
+// How much of the busy time runs collectives: their time includes waiting for the other ranks, which
+// faster kernels do not shorten.
+std::string communication_note(const PathVerdict& v) {
+  if (v.communication_share <= 0) return "";
+  return fmt::format("; a collective (NCCL) was running in {} of the busy time, which includes waiting for the other "
+                     "ranks: overlapping communication with compute or making it smaller (gradient bucketing, "
+                     "compression) shortens that part",
+                     percent(v.communication_share));
+}
+
+// Compute-bound notes: a full launch queue, time in blocking calls, collectives.
 std::string compute_notes(const PathVerdict& v, std::size_t iterations) {
   std::string out;
   if (v.full_queue_iterations > 0) {
@@ -151,13 +161,15 @@ std::string compute_notes(const PathVerdict& v, std::size_t iterations) {
   if (v.blocking_share >= 0.05) {
     out += fmt::format("; the host spent {} of wall in blocking calls", percent(v.blocking_share));
   }
+  out += communication_note(v);
   return out;
 }
 
 // The advice of one share, for the mixed verdict: "busy: ...", with its own evidence.
 std::string share_advice(const PathVerdict& v, TimeShare share) {
   switch (share) {
-    case TimeShare::busy: return fmt::format("for the {} part, {}", short_name(v, share), kKernelAdvice);
+    case TimeShare::busy:
+      return fmt::format("for the {} part, {}{}", short_name(v, share), kKernelAdvice, communication_note(v));
     case TimeShare::host_bound: {
       std::string evidence;
       if (!v.cpu_kernels && v.host_state) {

@@ -55,6 +55,11 @@ std::string format_split(const PathBreakdown& split) {
     const HostStates& states = t.host_states;
     out += header;
     out += split_line("GPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall, "(an op running)");
+    if (t.gpu.communication_ns > 0) {
+      out += fmt::format("      collectives: {} in all, {} of the busy time (a communication kernel running)\n",
+                         format_duration(static_cast<double>(t.gpu.communication_ns)),
+                         share(t.gpu.communication_ns, t.gpu.busy_ns));
+    }
     out += split_line("host-bound:", s.gpu.host_bound_ns, t.gpu.host_bound_ns, wall,
                       "(nothing queued: the GPU waits for the host)");
     out += split_line("  blocking:", s.host_blocking_ns, states.blocking_ns, wall, "(host in a sync or blocking copy)");

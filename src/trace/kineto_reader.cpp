@@ -617,6 +617,7 @@ class KinetoSax {
     }
     if (const auto bytes = as_integer(m_event.bytes); bytes && *bytes > 0) op.bytes = static_cast<std::uint64_t>(*bytes);
     op.name = m_event.name;
+    op.communication = op.kind == DeviceOpKind::kernel && communication_kernel(op.name);
     m_trace.timeline.ops.push_back(std::move(op));
     ++m_trace.stats.kept;
   }

@@ -750,6 +750,27 @@ TEST(Breakdown, MatchesNanosecondByNanosecondRecountOnRandomTimelines) {
   }
 }
 
+TEST(Breakdown, CommunicationIsTheBusyTimeWithACollectiveRunning) {
+  // Window [0, 100). A compute kernel on stream 7 [10, 50); an NCCL kernel on stream 40 [30, 80).
+  Timeline t;
+  t.iterations = {{0, 0, 100}};
+  t.launches = {launch(0, 1, 1), launch(1, 2, 2)};
+  DeviceOp nccl = op(30, 80, 40, 2, "ncclKernel_AllReduce_RING_LL_Sum_float");
+  nccl.communication = communication_kernel(nccl.name);
+  t.ops = {op(10, 50, 7, 1, "gemm"), nccl};
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  const IterationBreakdown& it = result.iterations.at(0);
+  // Busy [10, 80) = 70; with the collective running [30, 80) = 50; on stream 40 alone 50, on 7 none.
+  EXPECT_EQ(it.gpu.busy_ns, 70);
+  EXPECT_EQ(it.gpu.communication_ns, 50);
+  EXPECT_EQ(it.streams.at(1).split.communication_ns, 50);
+  EXPECT_EQ(it.streams.at(0).split.communication_ns, 0);
+  EXPECT_DOUBLE_EQ(result.verdict.communication_share, 50.0 / 70.0);
+  EXPECT_TRUE(communication_kernel("ncclDevKernel_SendRecv"));
+  EXPECT_FALSE(communication_kernel("void at::native::reduce_kernel<>"));
+}
+
 TEST(Breakdown, OverlappingWindowsEachGetAllOfTheirOwnTime) {
   // Step 1 = [0, 100) and a nested step 2 = [50, 80). One kernel [40, 90) launched [0, 1).
   Timeline t;

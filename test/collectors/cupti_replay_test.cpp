@@ -263,13 +263,15 @@ std::vector<fake_cupti::Buffer> into_buffers(std::vector<AnyRecord> records, std
 
 // ---- comparing ------------------------------------------------------------------------------------
 
+// The communication flag too: the reader and the collector both set it from the kernel's name.
 using OpKey = std::tuple<int, std::int64_t, std::int64_t, std::int32_t, std::int64_t, std::uint64_t, std::uint64_t,
-                         std::string>;
+                         std::string, bool>;
 OpKey key_of(const DeviceOp& op, bool collector_naming) {
   std::string name = op.name;
   if (op.kind == DeviceOpKind::memcpy && !collector_naming) name = copy_direction(op.name)->second;
   if (op.kind == DeviceOpKind::memset && !collector_naming) name = "Memset";
-  return {static_cast<int>(op.kind), op.start_ns, op.end_ns, op.device, op.stream, op.correlation, op.bytes, name};
+  return {static_cast<int>(op.kind), op.start_ns, op.end_ns, op.device, op.stream, op.correlation, op.bytes, name,
+          op.communication};
 }
 
 using LaunchKey = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::uint64_t, std::string>;
@@ -338,6 +340,10 @@ TEST_P(CuptiReplay, CollectorDeliversTheTraceAndTheAnalysisMatchesTheIndependent
   for (const DeviceOp& op : collected.ops) got_ops.insert(key_of(op, true));
   EXPECT_EQ(got_ops.size(), want_ops.size());
   EXPECT_TRUE(got_ops == want_ops) << "the collected device ops differ from the trace's";
+  const auto communication_ops = [](const Timeline& t) {
+    return std::count_if(t.ops.begin(), t.ops.end(), [](const DeviceOp& op) { return op.communication; });
+  };
+  EXPECT_EQ(communication_ops(collected), communication_ops(recorded));
 
   std::multiset<LaunchKey> want_launches;
   std::map<std::uint64_t, std::optional<std::int64_t>> want_iteration;

@@ -69,9 +69,9 @@ std::set<std::string> keys_of(const nlohmann::json& object) {
   return keys;
 }
 
-const std::set<std::string> kDeviceSplitKeys = {"busy_ns",   "idle_ns", "host_bound_ns", "device_wait_ns",
-                                                "queue_ns",  "queue_mean", "queue_max", "ops",
-                                                "own_ops",   "own_busy_ns", "carried_out_ns"};
+const std::set<std::string> kDeviceSplitKeys = {"busy_ns",   "idle_ns",     "host_bound_ns",   "device_wait_ns",
+                                                "queue_ns",  "queue_mean",  "queue_max",       "communication_ns",
+                                                "ops",       "own_ops",     "own_busy_ns",     "carried_out_ns"};
 const std::set<std::string> kSummaryStatKeys = {"count", "mean",           "stddev", "median", "min",
                                                 "max",   "relative_noise", "mad",    "outliers"};
 
@@ -179,7 +179,7 @@ TEST(ReportToJson, TheSummaryHasTheStatisticsAndTheTotals) {
                                    "device_queue_max", "full_queue_iterations"}));
   EXPECT_EQ(keys_of(totals["gpu"]),
             (std::set<std::string>{"busy_ns", "idle_ns", "host_bound_ns", "device_wait_ns", "queue_ns", "queue_max",
-                                   "own_busy_ns", "carried_out_ns"}));
+                                   "communication_ns", "own_busy_ns", "carried_out_ns"}));
   EXPECT_EQ(totals["iterations"], 1);
   EXPECT_EQ(totals["wall_ns"], 10'000);
   EXPECT_EQ(totals["gpu"]["busy_ns"].get<std::int64_t>() + totals["gpu"]["host_bound_ns"].get<std::int64_t>() +
@@ -200,7 +200,7 @@ TEST(ReportToJson, TheVerdictCarriesItsEvidenceAndTheSameTextAsTheTable) {
             (std::set<std::string>{"verdict", "reason", "first", "second", "busy_share", "host_bound_share",
                                    "device_wait_share", "host_state", "host_state_share", "waited_stream",
                                    "waited_stream_share", "queue_delay_median_ns", "full_queue_iterations",
-                                   "queue_max", "blocking_share", "launches_per_iteration",
+                                   "queue_max", "blocking_share", "communication_share", "launches_per_iteration",
                                    "graph_launches_per_iteration", "cpu_kernels", "whole_recording_window", "suggestion"}));
   EXPECT_EQ(verdict["verdict"], "compute-bound");
   EXPECT_EQ(verdict["reason"], "dominant_share");

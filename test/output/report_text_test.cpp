@@ -130,6 +130,17 @@ TEST(VerdictText, WithoutStepsTheVerdictSaysSoFirst) {
       << text;
 }
 
+TEST(VerdictText, ComputeBoundWithCollectivesSaysHowMuchOfTheBusyTimeTheyAre) {
+  PathVerdict v = verdict(Verdict::compute_bound, 0.9, 0.05, 0.05, TimeShare::busy, TimeShare::host_bound);
+  v.communication_share = 0.35;
+  const std::string text = verdict_text(v, 6);
+  EXPECT_NE(text.find("; a collective (NCCL) was running in 35.0% of the busy time, which includes waiting for the "
+                      "other ranks: overlapping communication with compute or making it smaller (gradient bucketing, "
+                      "compression) shortens that part. Speed up the kernels"),
+            std::string::npos)
+      << text;
+}
+
 TEST(VerdictText, HostBoundInBlockingCallsAdvisesRemovingSyncs) {
   PathVerdict v = verdict(Verdict::host_bound, 0.2, 0.8, 0, TimeShare::host_bound, TimeShare::busy);
   v.host_state = HostState::blocking;

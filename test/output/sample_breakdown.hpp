@@ -32,8 +32,8 @@ inline DeviceSplitSummary summary_of(const DeviceSplit& split, std::int64_t wall
 }
 
 inline DeviceSplitTotals totals_of(const DeviceSplit& split) {
-  return DeviceSplitTotals{split.busy_ns,     split.host_bound_ns, split.device_wait_ns, split.queue_ns,
-                           split.queue_max,   split.own_busy_ns,   split.carried_out_ns};
+  return DeviceSplitTotals{split.busy_ns,   split.host_bound_ns,    split.device_wait_ns, split.queue_ns,
+                           split.queue_max, split.communication_ns, split.own_busy_ns,    split.carried_out_ns};
 }
 
 // One GPU iteration [1000, 11000): wall 10 us on two streams.
@@ -49,11 +49,11 @@ inline PathBreakdown gpu_breakdown() {
   it.start_ns = 1000;
   it.end_ns = 11'000;
   it.wall_ns = 10'000;
-  it.gpu = DeviceSplit{6000, 4000, 3000, 1000, 25'000, 7, 5, 4, 5000, 500};
+  it.gpu = DeviceSplit{6000, 4000, 3000, 1000, 25'000, 7, 0, 5, 4, 5000, 500};
   it.host_states = HostStates{500, 1000, 300, 0, 1200};
   it.device_queue_max = 7;
-  it.streams = {StreamSplit{{0, 7}, DeviceSplit{5000, 5000, 4200, 800, 20'000, 5, 4, 3, 4000, 500}, 1000},
-                StreamSplit{{0, 13}, DeviceSplit{1500, 8500, 8000, 500, 5000, 2, 1, 1, 1000, 0}, 200}};
+  it.streams = {StreamSplit{{0, 7}, DeviceSplit{5000, 5000, 4200, 800, 20'000, 5, 0, 4, 3, 4000, 500}, 1000},
+                StreamSplit{{0, 13}, DeviceSplit{1500, 8500, 8000, 500, 5000, 2, 0, 1, 1, 1000, 0}, 200}};
   it.launch_api_ns = 2000;
   it.launch_exposed_ns = 1000;
   it.launch_hidden_ns = 1000;
@@ -135,7 +135,7 @@ inline PathBreakdown cpu_breakdown() {
   it.start_ns = 0;
   it.end_ns = 10'000;
   it.wall_ns = 10'000;
-  it.gpu = DeviceSplit{7500, 2500, 2500, 0, 7500, 1, 4, 4, 7500, 0};
+  it.gpu = DeviceSplit{7500, 2500, 2500, 0, 7500, 1, 0, 4, 4, 7500, 0};
   it.host_states.framework_ns = 2500;
   it.streams = {StreamSplit{{-1, 1234}, it.gpu, 0}};
   it.dispatch_ns = 2500;

@@ -11,11 +11,12 @@ trace_validation_test.cpp and cupti_replay_test.cpp):
     (device, stream), and each stream's busy time over the whole trace;
   * per window (docs/metrics.md, "Per iteration"): the device timeline by time, all streams and per
     stream (busy, idle, host-bound, device-wait, the launch queue's integral and maximum, own ops,
-    own busy, carried out, and per stream the waited time), the largest queue depth of one device,
+    own busy, carried out, communication, and per stream the waited time), the largest queue depth of one device,
     the host states of the host-bound time (blocking, launch, other API, harness, framework), and
     the host side (launch API, exposed, hidden, blocking, blocking calls, other API, launches, queue
     delays);
-  * the totals over the windows and the verdict with its evidence (docs/metrics.md, "Verdict").
+  * the totals over the windows and the verdict with its evidence (docs/metrics.md, "Verdict"); the
+    communication share is pinned as the two totals it is the quotient of.
 
 It shares no code with ohprof (C++) and is written from the definitions in the docs, so the tests
 compare two independent computations. Timestamps are converted from the JSON text with
@@ -61,6 +62,8 @@ SYNC_NAMES = {
 }
 FULL_LAUNCH_QUEUE = 1000  # kFullLaunchQueue
 SLOW_LAUNCH_NS = 100_000  # kSlowLaunchNs: a longer kernel/graph launch call is other_api in the host states
+# docs/metrics.md, "Inputs": a communication op is a kernel whose name starts with this (NCCL's, RCCL's).
+COMMUNICATION_PREFIX = "nccl"
 SHARES = ("busy", "host_bound", "device_wait")  # tie order of `first` / `second`
 # Precedence of the host states, and the tie order of the verdict's `host_state`.
 HOST_STATES = ("blocking", "launch", "other_api", "harness", "framework")
@@ -131,8 +134,11 @@ def read_trace(path, window=None):
             if not is_int(stream) or stream < 0 or not is_int(device) or device < 0:
                 continue
             corr = args.get("correlation")
-            ops.append({"kind": GPU_CATEGORIES[cat], "start": ts, "end": ts + dur, "device": device,
-                        "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0})
+            kind = GPU_CATEGORIES[cat]
+            ops.append({"kind": kind, "start": ts, "end": ts + dur, "device": device,
+                        "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0,
+                        "communication": kind == "kernel" and isinstance(name, str)
+                        and name.startswith(COMMUNICATION_PREFIX)})
         elif cat in ("cuda_runtime", "cuda_driver") and isinstance(name, str):
             call = {"start": ts, "end": ts + dur, "tid": e.get("tid"), "name": name, "harness": False}
             kind = launch_kind(name)
@@ -224,10 +230,16 @@ def device_split(ops, lo, hi, window):
     own = [op for op in ops if op["window"] == window]
     own_busy = union_length([c for c in (clip(op["start"], op["end"], lo, hi) for op in own) if c])
     own_all = union_length([(op["start"], op["end"]) for op in own if op["end"] > op["start"]])
+    # The part of the busy time during which a communication op runs: the union of their running
+    # intervals (each one inside the busy time).
+    communication = union_length([c for c in (clip(op["start"], op["end"], lo, hi) for op in ops
+                                              if op["communication"]) if c])
     wall = hi - lo
     out = {"busy": acc["busy"], "idle": wall - acc["busy"], "host_bound": acc["host_bound"],
            "device_wait": acc["device_wait"], "queue_ns": acc["queue_ns"], "queue_max": acc["queue_max"],
-           "ops": len(running), "own_ops": len(own), "own_busy": own_busy, "carried_out": own_all - own_busy}
+           "ops": len(running), "own_ops": len(own), "own_busy": own_busy, "carried_out": own_all - own_busy,
+           "communication": communication}
+    assert out["communication"] <= out["busy"]
     assert out["busy"] + out["host_bound"] + out["device_wait"] == wall
     assert out["busy"] == union_length(running)
     return out
@@ -438,7 +450,7 @@ def analyse(path, window=None):
             "windows": result_windows, "totals": totals, "verdict": verdict}
 
 
-TOTAL_SPLIT_FIELDS = ("busy", "host_bound", "device_wait", "queue_ns", "own_busy", "carried_out")
+TOTAL_SPLIT_FIELDS = ("busy", "host_bound", "device_wait", "queue_ns", "own_busy", "carried_out", "communication")
 HOST_SIDE_TOTALS = ("launch_api", "launch_exposed", "launch_hidden", "blocking", "blocking_calls", "other_api")
 
 
@@ -502,6 +514,9 @@ def make_verdict(totals, windows, timed, whole, delays):
         verdict, reason = "mixed", "close_shares"
     return {"verdict": verdict, "reason": reason, "first": first, "second": second, "host_state": host_state,
             "waited_stream": waited, "full_queue_iterations": totals["full_queue_iterations"],
+            # totals.gpu.communication_ns / totals.gpu.busy_ns (0 without busy time); --cpp pins the two
+            # integers (in the totals), not this quotient.
+            "communication_share": g["communication"] / g["busy"] if g["busy"] else 0.0,
             "queue_max": totals["device_queue_max"], "whole_recording_window": whole,
             "queue_delay_median_x2": median_x2(delays)}
 
@@ -525,18 +540,19 @@ def print_text(r):
         print(f"  window {w['index']} wall {wall} ns: busy {pct(g['busy'], wall)}, host-bound "
               f"{pct(g['host_bound'], wall)}, device-wait {pct(g['device_wait'], wall)}; queue mean "
               f"{g['queue_ns'] / wall if wall else 0:.1f} max {g['queue_max']} (one device {w['device_queue_max']}); ops {g['ops']} own {g['own_ops']} "
-              f"own busy {g['own_busy']} carried out {g['carried_out']}")
+              f"own busy {g['own_busy']} carried out {g['carried_out']} communication {pct(g['communication'], g['busy'])} of busy")
         print(f"    host states: " + ", ".join(f"{k} {pct(v, g['host_bound'])}" for k, v in hs.items()))
         print(f"    host side: " + ", ".join(f"{k} {v}" for k, v in h.items()))
         for s in w["streams"]:
             p = s["split"]
             print(f"    stream {s['device']}:{s['stream']}: busy {p['busy']} host-bound {p['host_bound']} "
-                  f"device-wait {p['device_wait']} queue max {p['queue_max']} waited {s['waited']}")
+                  f"device-wait {p['device_wait']} queue max {p['queue_max']} waited {s['waited']} communication {p['communication']}")
     t, v = r["totals"], r["verdict"]
     g = t["gpu"]
     print(f"  totals: {t['iterations']} windows, wall {t['wall']}: busy {pct(g['busy'], t['wall'])}, host-bound "
           f"{pct(g['host_bound'], t['wall'])}, device-wait {pct(g['device_wait'], t['wall'])}, queue max "
-          f"{g['queue_max']}, device queue max {t['device_queue_max']}, full-queue windows {t['full_queue_iterations']}, blocking {pct(t['blocking'], t['wall'])}")
+          f"{g['queue_max']}, device queue max {t['device_queue_max']}, full-queue windows {t['full_queue_iterations']}, blocking {pct(t['blocking'], t['wall'])}, "
+          f"communication {g['communication']} ns = {pct(g['communication'], g['busy'])} of busy")
     print(f"  verdict: {v['verdict']} ({v['reason']}; first {v['first']}, second {v['second']}, host state "
           f"{v['host_state']}, waited stream {v['waited_stream']}, whole recording window "
           f"{v['whole_recording_window']})")
@@ -544,12 +560,12 @@ def print_text(r):
 
 def c_split(s):
     return (f"{{{s['busy']}, {s['idle']}, {s['host_bound']}, {s['device_wait']}, {s['queue_ns']}, {s['queue_max']}, "
-            f"{s['ops']}, {s['own_ops']}, {s['own_busy']}, {s['carried_out']}}}")
+            f"{s['ops']}, {s['own_ops']}, {s['own_busy']}, {s['carried_out']}, {s['communication']}}}")
 
 
 def c_totals_split(s):
     return (f"{{{s['busy']}, {s['host_bound']}, {s['device_wait']}, {s['queue_ns']}, {s['queue_max']}, "
-            f"{s['own_busy']}, {s['carried_out']}}}")
+            f"{s['own_busy']}, {s['carried_out']}, {s['communication']}}}")
 
 
 def c_states(h):

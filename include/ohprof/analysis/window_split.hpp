@@ -54,6 +54,7 @@ struct SweepEvent {
   enum class Kind : std::uint8_t {
     pending,          // an op's pending interval (stream: its index)
     running,          // an op's running interval (stream: its index)
+    communication,    // a communication op's running interval (stream: its index)
     blocking,         // a blocking call on a launching thread
     launch,           // a non-blocking launch call of at most kSlowLaunchNs
     slow_launch,      // a non-blocking launch call of more than kSlowLaunchNs (loading code)
@@ -75,6 +76,8 @@ struct SweepState {
   std::int64_t pending = 0;  // ops pending, all streams
   std::span<const std::int64_t> stream_running;  // per stream index
   std::span<const std::int64_t> stream_pending;
+  std::int64_t communication = 0;                // communication ops running, all streams
+  std::span<const std::int64_t> stream_communication;
   std::int64_t blocking = 0;            // blocking calls open on launching threads
   std::int64_t launch = 0;              // non-blocking launch calls of at most kSlowLaunchNs open
   std::int64_t slow_launch = 0;         // longer non-blocking launch calls open
@@ -150,11 +153,13 @@ template <typename Visit>
 void sweep_windows(const WindowAttribution& a, Visit&& visit) {
   std::vector<std::int64_t> stream_running(a.streams.size(), 0);
   std::vector<std::int64_t> stream_pending(a.streams.size(), 0);
+  std::vector<std::int64_t> stream_communication(a.streams.size(), 0);
   std::vector<std::size_t> open;  // the windows containing the current stretch
   std::vector<std::int32_t> window_open(a.windows.size(), 0);
   SweepState state;
   state.stream_running = stream_running;
   state.stream_pending = stream_pending;
+  state.stream_communication = stream_communication;
   const auto& events = a.events;
   std::size_t i = 0;
   while (i < events.size()) {
@@ -169,6 +174,10 @@ void sweep_windows(const WindowAttribution& a, Visit&& visit) {
         case SweepEvent::Kind::running:
           state.running += e.delta;
           stream_running[e.index] += e.delta;
+          break;
+        case SweepEvent::Kind::communication:
+          state.communication += e.delta;
+          stream_communication[e.index] += e.delta;
           break;
         case SweepEvent::Kind::blocking: state.blocking += e.delta; break;
         case SweepEvent::Kind::launch: state.launch += e.delta; break;

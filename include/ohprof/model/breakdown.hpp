@@ -43,6 +43,7 @@ struct DeviceSplit {
   std::int64_t device_wait_ns = 0;  // idle while ops were pending: the device waited on the device
   std::int64_t queue_ns = 0;        // integral of the number of pending ops over the window (op x ns)
   std::int64_t queue_max = 0;       // the most ops pending at one time in the window
+  std::int64_t communication_ns = 0;  // busy time with a communication op (a collective) running
   std::size_t ops = 0;              // timed ops that ran in the window (clipped length > 0)
   // Diagnostics: the window's own work (ops whose launch call belongs to it).
   std::size_t own_ops = 0;          // timed ops the window launched, wherever they ran
@@ -120,6 +121,7 @@ struct DeviceSplitTotals {
   std::int64_t device_wait_ns = 0;
   std::int64_t queue_ns = 0;
   std::int64_t queue_max = 0;  // the largest per-window queue_max
+  std::int64_t communication_ns = 0;
   std::int64_t own_busy_ns = 0;
   std::int64_t carried_out_ns = 0;
 };
@@ -241,6 +243,7 @@ struct PathVerdict {
   std::size_t full_queue_iterations = 0;
   std::int64_t queue_max = 0;
   double blocking_share = 0;
+  double communication_share = 0;  // totals.gpu.communication_ns / totals.gpu.busy_ns
   double launches_per_iteration = 0;        // median
   double graph_launches_per_iteration = 0;  // median
   bool cpu_kernels = false;

@@ -25,7 +25,13 @@ struct DeviceOp {
   std::uint32_t graph_id = 0;         // non-zero when the op ran as a node of a CUDA graph
   std::uint64_t bytes = 0;            // memcpy / memset size, 0 for kernels
   std::string name;                   // kernel name, or memcpy direction ("HtoD", ...)
+  // A collective's kernel (NCCL, RCCL); the producer sets it with communication_kernel(name).
+  bool communication = false;
 };
+
+// For a kernel's name: true for a collective communication kernel, whose name starts with "nccl" (NCCL's
+// and RCCL's device kernels: ncclKernel_AllReduce_..., ncclDevKernel_...). Both producers use it.
+inline bool communication_kernel(std::string_view name) { return name.substr(0, 4) == "nccl"; }
 
 enum class LaunchKind { kernel, graph, memcpy, memset, other };
 

@@ -145,22 +145,10 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
                          (copy_or_fill && launch.end_ns > launch_first_op_ns[l]);
   }
 
-  // The windows an interval [lo, hi) overlaps, walking down from the last window starting before hi;
-  // prefix_end[w], the latest end of windows 0..w, stops the walk at the first that cannot overlap it.
-  std::vector<std::int64_t> prefix_end(window_count);
+  m_prefix_end.resize(window_count);
   for (std::size_t w = 0; w < window_count; ++w) {
-    prefix_end[w] = w == 0 ? windows[w].end_ns : std::max(prefix_end[w - 1], windows[w].end_ns);
+    m_prefix_end[w] = w == 0 ? windows[w].end_ns : std::max(m_prefix_end[w - 1], windows[w].end_ns);
   }
-  const auto for_each_window_overlapping = [&](std::int64_t lo, std::int64_t hi, auto&& fn) {
-    if (hi <= lo) return;
-    auto it = std::lower_bound(windows.begin(), windows.end(), hi,
-                               [](const IterationWindow& w, std::int64_t value) { return w.start_ns < value; });
-    for (auto w = static_cast<std::ptrdiff_t>(it - windows.begin()) - 1; w >= 0; --w) {
-      const auto pos = static_cast<std::size_t>(w);
-      if (prefix_end[pos] <= lo) break;
-      if (windows[pos].end_ns > lo && windows[pos].end_ns > windows[pos].start_ns) fn(pos);
-    }
-  };
 
   // Streams: those of ops pending in, or launched by, a window.
   std::vector<bool> listed(ops.size(), false);
@@ -578,16 +566,15 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
       }
     }
   }
-  // Blocking calls, by the window their start lies in.
+  // Blocking calls, in every window that contains their start.
+  const auto count_blocking = [&](std::int64_t start) {
+    attribution.for_each_window_overlapping(start, start + 1, [&](std::size_t w) { ++result.iterations[w].blocking_calls; });
+  };
   for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
-    if (!attribution.launch_blocking[l]) continue;
-    if (const std::size_t w = attribution.window_at(timeline.launches[l].start_ns); w != kNoIndex) {
-      ++result.iterations[w].blocking_calls;
-    }
+    if (attribution.launch_blocking[l]) count_blocking(timeline.launches[l].start_ns);
   }
   for (const SyncCall& call : timeline.syncs) {
-    if (call.harness) continue;
-    if (const std::size_t w = attribution.window_at(call.start_ns); w != kNoIndex) ++result.iterations[w].blocking_calls;
+    if (!call.harness) count_blocking(call.start_ns);
   }
 
   // Per-kernel table over the ops launched by the iterations (names viewed, not copied, per op).

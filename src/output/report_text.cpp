@@ -248,7 +248,8 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations) {
 
 std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
   // A trace without steps: the verdict stands, but its one window includes start-up; say so first.
-  if (v.whole_recording_window && v.reason != VerdictReason::startup_without_steps) {
+  if (v.whole_recording_window && v.reason != VerdictReason::startup_without_steps &&
+      v.reason != VerdictReason::no_iterations) {
     return "no ProfilerStep marks iterations, so this is one window over the whole recording, start-up "
            "included: " + verdict_body(v, iterations);
   }

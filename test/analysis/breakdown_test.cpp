@@ -696,6 +696,18 @@ TEST(Breakdown, MatchesNanosecondByNanosecondRecountOnRandomTimelines) {
       std::int64_t h_block = 0, h_launch = 0, h_api = 0, h_harness = 0, h_frame = 0, l_api = 0, l_exp = 0, block = 0,
                    other = 0;
       std::array<std::int64_t, 3> s_busy{}, s_dw{}, waited{};
+      // Blocking calls starting in the window: the model's syncs and the blocking launch calls.
+      std::size_t blocking_calls = 0;
+      for (const SyncCall& x : t.syncs) {
+        if (!x.harness && x.start_ns >= it.start_ns && x.start_ns < it.end_ns) ++blocking_calls;
+      }
+      for (std::size_t i = 0; i < t.launches.size(); ++i) {
+        const LaunchCall& l = t.launches[i];
+        const DeviceOp& o = t.ops[i];
+        const bool timed = !(o.start_ns == 0 && o.end_ns == 0);
+        const bool blocking = l.synchronous || (l.kind != LaunchKind::kernel && timed && l.end_ns > o.start_ns);
+        if (blocking && l.start_ns >= it.start_ns && l.start_ns < it.end_ns) ++blocking_calls;
+      }
       for (std::int64_t x = it.start_ns; x < it.end_ns; ++x) {
         const std::size_t k = at(x);
         queue += pending[k];
@@ -739,6 +751,7 @@ TEST(Breakdown, MatchesNanosecondByNanosecondRecountOnRandomTimelines) {
       EXPECT_EQ(it.launch_api_ns, l_api) << where;
       EXPECT_EQ(it.launch_exposed_ns, l_exp) << where;
       EXPECT_EQ(it.blocking_ns, block) << where;
+      EXPECT_EQ(it.blocking_calls, blocking_calls) << where;
       EXPECT_EQ(it.other_api_ns, other) << where;
       for (const StreamSplit& stream : it.streams) {
         const auto st = static_cast<std::size_t>(stream.key.stream);
@@ -768,6 +781,10 @@ TEST(Breakdown, CommunicationIsTheBusyTimeWithACollectiveRunning) {
   EXPECT_EQ(it.streams.at(0).split.communication_ns, 0);
   EXPECT_DOUBLE_EQ(result.verdict.communication_share, 50.0 / 70.0);
   EXPECT_TRUE(communication_kernel("ncclDevKernel_SendRecv"));
+  // CUPTI gives mangled names: _Z<length><name>..., _ZN<length><name>...
+  EXPECT_TRUE(communication_kernel("_Z21ncclDevKernel_Generic24ncclDevKernelArgsStorageILm4096EE"));
+  EXPECT_TRUE(communication_kernel("_ZN38ncclKernel_AllReduce_RING_LL_Sum_floatE"));
+  EXPECT_FALSE(communication_kernel("_Z13gemm_kernelv"));
   EXPECT_FALSE(communication_kernel("void at::native::reduce_kernel<>"));
 }
 
@@ -786,6 +803,11 @@ TEST(Breakdown, OverlappingWindowsEachGetAllOfTheirOwnTime) {
   EXPECT_EQ(result.iterations[0].gpu.host_bound_ns, 11);
   // Step 2 lies inside the kernel: all 30 ns busy. The launch (at 0) belongs to step 1.
   EXPECT_EQ(result.iterations[1].gpu.busy_ns, 30);
+  // A sync starting at 60 lies in both steps: a blocking call of each.
+  t.syncs = {sync(60, 61)};
+  const PathBreakdown with_sync = analyze_timeline(t);
+  EXPECT_EQ(with_sync.iterations[0].blocking_calls, 1u);
+  EXPECT_EQ(with_sync.iterations[1].blocking_calls, 1u);
   EXPECT_EQ(result.iterations[1].gpu.ops, 1u);
   EXPECT_EQ(result.iterations[1].gpu.own_ops, 0u);
   EXPECT_EQ(result.iterations[0].gpu.own_ops, 1u);

@@ -128,6 +128,10 @@ TEST(VerdictText, WithoutStepsTheVerdictSaysSoFirst) {
                       "included: GPU waiting for the host (nothing queued) 80.0% of wall"),
             0u)
       << text;
+  // With no window at all there is nothing to prefix.
+  PathVerdict none;
+  none.whole_recording_window = true;
+  EXPECT_EQ(verdict_text(none, 0), "no iteration was analysed, so there is nothing to judge");
 }
 
 TEST(VerdictText, ComputeBoundWithCollectivesSaysHowMuchOfTheBusyTimeTheyAre) {

@@ -37,6 +37,7 @@ import bisect
 import gzip
 import json
 import os
+import re
 import sys
 from decimal import Decimal, ROUND_HALF_UP
 
@@ -64,6 +65,12 @@ FULL_LAUNCH_QUEUE = 1000  # kFullLaunchQueue
 SLOW_LAUNCH_NS = 100_000  # kSlowLaunchNs: a longer kernel/graph launch call is other_api in the host states
 # docs/metrics.md, "Inputs": a communication op is a kernel whose name starts with this (NCCL's, RCCL's).
 COMMUNICATION_PREFIX = "nccl"
+MANGLED_PREFIX = re.compile(r"^_ZN?[0-9]*")  # an Itanium-mangled name: _Z<length>, _ZN<length>
+
+
+def is_communication(name):
+    """docs/metrics.md: a kernel whose name starts with "nccl", demangled or mangled."""
+    return MANGLED_PREFIX.sub("", name, count=1).startswith(COMMUNICATION_PREFIX)
 SHARES = ("busy", "host_bound", "device_wait")  # tie order of `first` / `second`
 # Precedence of the host states, and the tie order of the verdict's `host_state`.
 HOST_STATES = ("blocking", "launch", "other_api", "harness", "framework")
@@ -138,7 +145,7 @@ def read_trace(path, window=None):
             ops.append({"kind": kind, "start": ts, "end": ts + dur, "device": device,
                         "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0,
                         "communication": kind == "kernel" and isinstance(name, str)
-                        and name.startswith(COMMUNICATION_PREFIX)})
+                        and is_communication(name)})
         elif cat in ("cuda_runtime", "cuda_driver") and isinstance(name, str):
             call = {"start": ts, "end": ts + dur, "tid": e.get("tid"), "name": name, "harness": False}
             kind = launch_kind(name)

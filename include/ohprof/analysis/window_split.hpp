@@ -138,7 +138,23 @@ class WindowAttribution {
   // if t is before its end; else kNoIndex.
   [[nodiscard]] std::size_t window_at(std::int64_t t) const;
 
+  // Calls fn(window) for every window of positive length that overlaps [lo, hi) (nothing when hi <= lo),
+  // latest start first. [t, t + 1) gives the windows that contain time t.
+  template <typename Fn>
+  void for_each_window_overlapping(std::int64_t lo, std::int64_t hi, Fn&& fn) const {
+    if (hi <= lo) return;
+    const auto it = std::lower_bound(windows.begin(), windows.end(), hi,
+                                     [](const IterationWindow& w, std::int64_t value) { return w.start_ns < value; });
+    // m_prefix_end[w], the latest end of windows 0..w, stops the walk at the first that cannot overlap.
+    for (auto w = static_cast<std::ptrdiff_t>(it - windows.begin()) - 1; w >= 0; --w) {
+      const auto pos = static_cast<std::size_t>(w);
+      if (m_prefix_end[pos] <= lo) break;
+      if (windows[pos].end_ns > lo && windows[pos].end_ns > windows[pos].start_ns) fn(pos);
+    }
+  }
+
  private:
+  std::vector<std::int64_t> m_prefix_end;               // per window: the latest end of windows 0..w
   std::vector<const AttributedOp*> m_by_window;         // own ops grouped by window
   std::vector<std::size_t> m_window_begin;              // windows + 1 bounds into m_by_window
   std::vector<const AttributedOp*> m_by_stream;         // grouped by (window, stream)

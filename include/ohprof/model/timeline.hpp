@@ -30,8 +30,15 @@ struct DeviceOp {
 };
 
 // For a kernel's name: true for a collective communication kernel, whose name starts with "nccl" (NCCL's
-// and RCCL's device kernels: ncclKernel_AllReduce_..., ncclDevKernel_...). Both producers use it.
-inline bool communication_kernel(std::string_view name) { return name.substr(0, 4) == "nccl"; }
+// and RCCL's device kernels: ncclKernel_AllReduce_..., ncclDevKernel_...), demangled as a trace writes it or
+// mangled as CUPTI gives it (_Z<length>nccl..., _ZN<length>nccl...). Both producers use it.
+inline bool communication_kernel(std::string_view name) {
+  if (name.substr(0, 2) == "_Z") {
+    name.remove_prefix(name.substr(0, 3) == "_ZN" ? 3 : 2);
+    while (!name.empty() && name.front() >= '0' && name.front() <= '9') name.remove_prefix(1);
+  }
+  return name.substr(0, 4) == "nccl";
+}
 
 enum class LaunchKind { kernel, graph, memcpy, memset, other };
 

@@ -68,8 +68,8 @@ NOISE_WARNINGS = [
 # <verdict> / <reason> / <suggestion> and its evidence <...>; any other text, or another pairing, stays
 # and fails the comparison.
 _P = r"\d+\.\d%"
-_COMPUTE = re.escape('speed up the kernels (torch.compile mode="max-autotune", lower precision); host changes will '
-                     'not help')
+_KERNELS = re.escape('speed up the kernels (torch.compile mode="max-autotune", lower precision)')
+_COMPUTE = _KERNELS + re.escape("; host changes will not help")
 _CPU_HOST = re.escape("the host work around the kernels (Python wrapper, guards, allocation, operator dispatch) is "
                       "the cost: AOTInductor's C++ wrapper (or compile:cpp-wrapper), a larger batch")
 _NEEDS = r"\(a verdict needs 50% and a lead of 10 points\)"
@@ -77,9 +77,9 @@ VERDICTS = [
     ("compute-bound", re.compile(rf"CPU kernels busy {_P} of wall \(dispatch {_P}\)\. S{_COMPUTE[1:]}")),
     ("host-bound", re.compile(rf"dispatch {_P} of wall \(busy {_P}\)\. T{_CPU_HOST[1:]}")),
     ("mixed", re.compile(rf"no share dominates: CPU kernels busy {_P} and dispatch {_P} of wall {_NEEDS}\. For the busy "
-                         rf"part, {_COMPUTE}; for the dispatch part, {_CPU_HOST}")),
+                         rf"part, {_KERNELS}; for the dispatch part, {_CPU_HOST}")),
     ("mixed", re.compile(rf"no share dominates: dispatch {_P} and busy {_P} of wall {_NEEDS}\. For the dispatch part, "
-                         rf"{_CPU_HOST}; for the busy part, {_COMPUTE}")),
+                         rf"{_CPU_HOST}; for the busy part, {_KERNELS}")),
 ]
 VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominant_share",), "mixed": ("close_shares",)}
 # the verdict's evidence that follows the noise with it

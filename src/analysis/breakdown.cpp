@@ -423,7 +423,7 @@ BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& ite
     host_framework.push_back(it.host_states.framework_ns);
     launches.push_back(it.launches);
     graph_launches.push_back(it.graph_launches);
-    gpu_ops.push_back(it.gpu_ops);
+    gpu_ops.push_back(it.gpu.own_ops);
     delays.insert(delays.end(), it.queue_delays_ns.begin(), it.queue_delays_ns.end());
     summary.queue_delays_clipped += it.queue_delays_clipped;
 
@@ -503,7 +503,6 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     it.wall_ns = window.end_ns - window.start_ns;
     it.gpu.ops = attribution.ran_in_window[w];
     own_work(it.gpu, attribution.own_ops(w), window.start_ns, window.end_ns);
-    it.gpu_ops = it.gpu.own_ops;
     it.streams.reserve(stream_count);
     for (std::size_t s = 0; s < stream_count; ++s) {
       StreamSplit stream{attribution.streams[s], {}, 0};

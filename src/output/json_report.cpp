@@ -96,7 +96,7 @@ json iteration_to_json(const IterationBreakdown& it) {
               {"dispatch_ns", optional_ns(it.dispatch_ns)},
               {"launches", it.launches},
               {"graph_launches", it.graph_launches},
-              {"gpu_ops", it.gpu_ops},
+              {"gpu_ops", it.gpu.own_ops},  // docs/metrics.md: gpu_ops is gpu.own_ops
               {"queue_delays_ns", it.queue_delays_ns},
               {"queue_delays_clipped", it.queue_delays_clipped}};
 }

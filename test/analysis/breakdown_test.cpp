@@ -74,7 +74,6 @@ void expect_identities(const PathBreakdown& result) {
     const HostStates& h = it.host_states;
     EXPECT_EQ(h.blocking_ns + h.launch_ns + h.other_api_ns + h.harness_ns + h.framework_ns, it.gpu.host_bound_ns);
     EXPECT_EQ(it.launch_exposed_ns + it.launch_hidden_ns, it.launch_api_ns);
-    EXPECT_EQ(it.gpu_ops, it.gpu.own_ops);
     for (const auto& stream : it.streams) {
       check(stream.split, it.wall_ns,
             "stream " + std::to_string(stream.key.stream) + ", iteration " + std::to_string(it.index));
@@ -450,7 +449,7 @@ TEST(Breakdown, CudaGraphLaunchIsOneLaunchWithSeveralKernels) {
   const IterationBreakdown& it = result.iterations.at(0);
   EXPECT_EQ(it.launches, 1u);
   EXPECT_EQ(it.graph_launches, 1u);
-  EXPECT_EQ(it.gpu_ops, 3u);
+  EXPECT_EQ(it.gpu.own_ops, 3u);
   // All three pending from 10: [10,20) device-wait, [40,45) device-wait (the third is pending): 15.
   EXPECT_EQ(it.gpu.device_wait_ns, 15);
   EXPECT_EQ(it.gpu.busy_ns, 25);
@@ -471,7 +470,7 @@ TEST(Breakdown, LostTimestampsAndInvalidIntervalsAreCountedNotTimed) {
   EXPECT_EQ(result.analysis_counters.ops_without_timestamps, 1u);
   EXPECT_EQ(result.analysis_counters.ops_invalid_interval, 1u);
   EXPECT_EQ(result.iterations.at(0).gpu.busy_ns, 10);
-  EXPECT_EQ(result.iterations.at(0).gpu_ops, 1u);
+  EXPECT_EQ(result.iterations.at(0).gpu.own_ops, 1u);
 }
 
 TEST(Breakdown, ExternalIterationIdsDecideOwnWorkNotBusyTime) {
@@ -534,7 +533,7 @@ TEST(Breakdown, DuplicateCorrelationJoinsTheEarliestLaunchCall) {
   EXPECT_EQ(result.iterations[0].gpu.own_ops, 1u);
   EXPECT_EQ(result.iterations[0].queue_delays_ns, (std::vector<std::int64_t>{30}));
   EXPECT_EQ(result.iterations[0].gpu.device_wait_ns, 30);
-  EXPECT_EQ(result.iterations[1].gpu_ops, 0u);
+  EXPECT_EQ(result.iterations[1].gpu.own_ops, 0u);
   EXPECT_EQ(result.iterations[1].launches, 1u);
 }
 
@@ -897,7 +896,7 @@ TEST(Breakdown, HandlesAHundredThousandOps) {
   const PathBreakdown result = analyze_timeline(t);
   expect_identities(result);
   std::size_t ops = 0;
-  for (const auto& it : result.iterations) ops += it.gpu_ops;
+  for (const auto& it : result.iterations) ops += it.gpu.own_ops;
   EXPECT_EQ(ops + result.analysis_counters.ops_outside_iterations, 100'000u);
   EXPECT_EQ(result.kernels.size(), 50u);
 }

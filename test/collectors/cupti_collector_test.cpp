@@ -875,7 +875,7 @@ TEST_F(CuptiCollectorTest, TheAnalysisOfTheCollectedTimelineSplitsHostBoundTimeB
   EXPECT_EQ(it.blocking_calls, 1u);
   EXPECT_EQ(it.other_api_ns, 900);
   EXPECT_EQ(it.launches, 2u);
-  EXPECT_EQ(it.gpu_ops, 2u);
+  EXPECT_EQ(it.gpu.own_ops, 2u);
   EXPECT_FALSE(it.dispatch_ns.has_value());
   // Verdict: shares busy 2300/10000 = 0.23, host-bound 0.77, device-wait 0; 77% >= 50% and 54 points
   // ahead: host-bound, decided by framework (3700 of the 7700 host-bound ns); blocking share 0.12.

@@ -62,7 +62,6 @@ inline PathBreakdown gpu_breakdown() {
   it.other_api_ns = 400;
   it.launches = 4;
   it.graph_launches = 1;
-  it.gpu_ops = 4;
   it.queue_delays_ns = {10, 0, 30};
   it.queue_delays_clipped = 1;
   b.iterations = {it};
@@ -139,7 +138,6 @@ inline PathBreakdown cpu_breakdown() {
   it.host_states.framework_ns = 2500;
   it.streams = {StreamSplit{{-1, 1234}, it.gpu, 0}};
   it.dispatch_ns = 2500;
-  it.gpu_ops = 4;
   b.iterations = {it};
   BreakdownSummary& s = b.summary;
   s.cpu_kernels = true;

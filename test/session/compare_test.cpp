@@ -401,7 +401,7 @@ TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {
       const IterationBreakdown& it = path.breakdown->iterations[i];
       EXPECT_EQ(it.index, static_cast<std::int64_t>(i));  // shifted back to the path's own numbering
       EXPECT_EQ(it.wall_ns, split_walls[i]);
-      EXPECT_EQ(it.gpu_ops, two_kernels ? 2u : 1u);
+      EXPECT_EQ(it.gpu.own_ops, two_kernels ? 2u : 1u);
       EXPECT_EQ(it.gpu.busy_ns, two_kernels ? 40'000 : 20'000);
       EXPECT_EQ(it.gpu.device_wait_ns, two_kernels ? 14'000 : 7'000);
       EXPECT_EQ(it.gpu.host_bound_ns, it.wall_ns - (two_kernels ? 54'000 : 27'000));

@@ -98,7 +98,7 @@ TEST_F(MeasurePath, TimingPassThenSplitPassWithTheCollectorOnlyInTheSplitPass) {
     EXPECT_EQ(it.launch_api_ns, 2'000);
     EXPECT_EQ(it.launch_exposed_ns, 2'000);
     EXPECT_EQ(it.launches, 1u);
-    EXPECT_EQ(it.gpu_ops, 1u);
+    EXPECT_EQ(it.gpu.own_ops, 1u);
     EXPECT_EQ(it.queue_delays_ns, std::vector<std::int64_t>{7'000});
   }
   ASSERT_EQ(path.breakdown->kernels.size(), 1u);

@@ -375,7 +375,7 @@ inline void expect_window_matches(const IterationBreakdown& got, const WindowExp
     expect_split(got.streams[s].split, want.streams[s].split, at);
     EXPECT_EQ(got.streams[s].waited_ns, want.streams[s].waited) << at;
   }
-  EXPECT_EQ(got.gpu_ops, want.host.gpu_ops) << where;
+  EXPECT_EQ(got.gpu.own_ops, want.host.gpu_ops) << where;
   EXPECT_EQ(got.launches, want.host.launches) << where;
   EXPECT_EQ(got.graph_launches, want.host.graph_launches) << where;
   EXPECT_EQ(got.queue_delays_ns.size(), want.host.queue_delays) << where;

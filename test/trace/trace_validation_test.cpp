@@ -350,7 +350,7 @@ TEST(RocmTraceByHand, EveryHipLaunchIsLinkedToItsDeviceOp) {
   ASSERT_EQ(split.iterations.size(), 2u);
   const IterationBreakdown& it = split.iterations[0];
   EXPECT_EQ(it.index, 1);
-  EXPECT_EQ(it.gpu_ops, 16u);
+  EXPECT_EQ(it.gpu.own_ops, 16u);
   EXPECT_EQ(it.launches, 16u);
   EXPECT_EQ(it.gpu.busy_ns, 149042);
   // Every op is pending from its launch call's return to its end on the one stream: the device waits

@@ -96,7 +96,6 @@ struct IterationBreakdown {
 
   std::size_t launches = 0;       // launch calls attributed to the iteration (a graph launch is one)
   std::size_t graph_launches = 0; // of which LaunchKind::graph
-  std::size_t gpu_ops = 0;        // timed device ops attributed to the iteration (== gpu.own_ops)
   // Per launch call with at least one timed op: first op start - launch call end, negative clipped to 0.
   std::vector<std::int64_t> queue_delays_ns;
   std::size_t queue_delays_clipped = 0;  // how many were negative before clipping

@@ -48,8 +48,19 @@ DTYPES = {
     "int8": "int8", "uint8": "uint8", "bool": "bool",
 }
 
-PYTHON_PATHS = ("eager", "compile", "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs",
-                "compile:cpp-wrapper")
+PYTHON_PATHS = ("aoti:python", "eager", "compile", "compile:reduce-overhead",
+                "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper")
+
+# Variants of a compiled path that peel one layer of host work each (docs/metrics.md, "Layers"):
+# "<path>/<variant>". Which variants each path has is decided in C++ (include/ohprof/model/explanation.hpp);
+# test/tools/python_boundary_check.py checks that both sides know the same names.
+VARIANTS = ("no-guards", "graph", "inductor", "call")
+
+# Where a path's callable came from: the user's nn.Module, the exported program's module(), or the
+# AOTI package.
+SOURCE_MODULE = "module"
+SOURCE_PROGRAM = "exported_program"
+SOURCE_PACKAGE = "aoti_package"
 
 
 class OhprofError(Exception):
@@ -172,10 +183,12 @@ def write_json(path, data):
     os.replace(path + ".tmp", path)
 
 
-def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False):
-    """Exports `model_spec` to OUT/model.ep.pt2 and OUT/model.aoti.pt2; returns what it did."""
+def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False, model=None):
+    """Exports `model_spec` (or `model`, built from it) to OUT/model.ep.pt2 and OUT/model.aoti.pt2;
+    returns what it did."""
     check_device(torch, device)
-    model = build_model(torch, model_spec, device)
+    if model is None:
+        model = build_model(torch, model_spec, device)
     inputs = make_inputs(torch, specs, device, seed)
     os.makedirs(out_dir, exist_ok=True)
     start = time.perf_counter()
@@ -282,11 +295,96 @@ def compare_outputs(torch, reference, outputs):
 class PythonPath:
     """One Python-side path: a callable and what it took to build it."""
 
-    def __init__(self, name, step, compile_s, outputs):
+    def __init__(self, name, step, compile_s, outputs, source, enter=None, leave=None):
         self.name = name
         self.step = step            # runs one iteration, device synchronised; returns nothing
         self.compile_s = compile_s  # torch.compile's first call (0 for eager)
         self.outputs = outputs      # flat list of output tensors of the first call
+        self.source = source        # SOURCE_MODULE, SOURCE_PROGRAM or SOURCE_PACKAGE
+        self.enter = enter          # called before each timed iteration (not timed), or None
+        self.leave = leave          # called after it, or None
+
+
+def fresh_code_copy(torch, module):
+    """A deep copy of `module` whose class has a forward with its own code object.
+
+    Dynamo keeps its compiled code in the cache of the frame's code object. Two torch.compile calls
+    on instances of one class share TinyMLP.forward's cache: the second can reuse the first's
+    compiled graph even when it was compiled with other Inductor options (checked on torch 2.14.1:
+    a cpp_wrapper compile of a copy silently ran the first copy's Python wrapper). A copy of the code
+    object (same bytecode, a distinct object) gives each compiled path a cache of its own."""
+    import copy
+    import types
+    clone = copy.deepcopy(module)
+    cls = type(module)
+    forward = cls.forward
+    code = forward.__code__
+    fresh = types.FunctionType(code.replace(co_name=code.co_name), forward.__globals__, forward.__name__,
+                               forward.__defaults__, forward.__closure__)
+    fresh.__kwdefaults__ = forward.__kwdefaults__
+    fresh.__qualname__ = forward.__qualname__
+    clone.__class__ = type(cls.__name__, (cls,), {"forward": fresh, "__module__": cls.__module__})
+    return clone
+
+
+class CompiledState:
+    """What a compiled path's variants call: the compiled callable, the AOTAutograd function Dynamo
+    calls with its arguments, and Inductor's compiled graph with its inputs, each captured once from
+    a real call."""
+
+    def __init__(self, fn, forward_code, forward_globals):
+        self.fn = fn
+        self.forward_code = forward_code
+        self.forward_globals = forward_globals
+        self.aot_fn = None
+        self.aot_args = None
+        self.graph = None
+        self.graph_inputs = None
+        self.unavailable = ""        # why nothing below Dynamo could be captured
+        self.graph_unavailable = ""  # why Inductor's compiled graph could not be
+
+    def capture(self, torch, inputs):
+        """Captures the layers below Dynamo with one call; sets `unavailable` when it cannot."""
+        from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+        from torch._inductor.output_code import CompiledFxGraph
+
+        entries = _debug_get_cache_entry_list(self.forward_code)
+        names = sorted({n for e in entries for n in e.code.co_names if n.startswith("__compiled_fn")})
+        if len(entries) != 1 or len(names) != 1:
+            self.unavailable = (f"Dynamo made {len(names)} graphs in {len(entries)} cache entries of forward "
+                                "(graph breaks or recompiles): the layers below Dynamo are not isolated")
+            return
+        name = names[0]
+        original = self.forward_globals.get(name)
+        graphs = []
+        calls = []
+
+        def record_aot(*args):
+            calls.append(list(args))
+            return original(*args)
+
+        original_call = CompiledFxGraph.__call__
+
+        def record_graph(graph, graph_inputs):
+            graphs.append((graph, list(graph_inputs)))
+            return original_call(graph, graph_inputs)
+
+        self.forward_globals[name] = record_aot
+        CompiledFxGraph.__call__ = record_graph
+        try:
+            self.fn(*inputs)
+        finally:
+            self.forward_globals[name] = original
+            CompiledFxGraph.__call__ = original_call
+        if len(calls) != 1:
+            self.unavailable = f"the compiled function ran {len(calls)} times in one call; variants not isolated"
+            return
+        self.aot_fn, self.aot_args = original, calls[0]
+        if len(graphs) == 1 and graphs[0][0].current_callable is not None:
+            self.graph, self.graph_inputs = graphs[0]
+        else:
+            self.graph_unavailable = (f"Inductor's compiled graph ran {len(graphs)} times in one call: "
+                                      "the Inductor layers are not isolated")
 
 
 class Session:
@@ -308,10 +406,19 @@ class Session:
         # (shape, dtype name) pairs, parsed and checked by ohprof (src/model/input_spec.cpp)
         self.specs = [([int(d) for d in shape], dtype) for shape, dtype in options.get("inputs", [])]
         cache_root = options["cache_dir"]
+        # Where eager and torch.compile start: the user's nn.Module (as users compile it) or the
+        # exported program's module() (the graph AOTI was built from; --compile-source program).
+        self.compile_source = options.get("compile_source") or (SOURCE_MODULE if self.model_spec else SOURCE_PROGRAM)
+        if self.compile_source == SOURCE_MODULE and not self.model_spec:
+            raise OhprofError(USAGE_ERROR, "--compile-source module needs --model (the module to compile); "
+                                           "with --exported use --compile-source program")
+        self.user_model = None
+        self.compiled = {}  # path name -> CompiledState
 
         if self.model_spec:
             if not self.specs:
                 raise OhprofError(USAGE_ERROR, "--model needs --input SHAPE[:DTYPE] for each model input")
+            self.user_model = build_model(torch, self.model_spec, self.device)
             key, key_fields = artifact_key(torch, self.model_spec, self.specs, self.device,
                                            self.kernel_profile, self.seed)
             folder = os.path.join(cache_root, key)
@@ -323,7 +430,7 @@ class Session:
                     info = json.load(f)
             else:
                 info = export_artifacts(torch, self.model_spec, self.specs, self.device, self.seed, folder,
-                                        self.kernel_profile)
+                                        self.kernel_profile, model=self.user_model)
                 write_json(os.path.join(folder, "key.json"), key_fields)
             self.timings["export_s"] = info["export_s"]
             self.timings["aoti_compile_s"] = info["aoti_compile_s"]
@@ -375,37 +482,46 @@ class Session:
         return specs
 
     def make_path(self, name):
+        """A path (PYTHON_PATHS) or a variant "<path>/<variant>" of a compiled path built before."""
         torch = self.torch
         sync = _sync(torch, self.device)
         inputs = self.inputs
-        if name == "eager":
-            module = self.program.module()
-            compile_s = 0.0
-            fn = module
-        elif name.startswith("compile"):
-            mode = name.partition(":")[2] or "default"
-            if name not in PYTHON_PATHS:
-                raise OhprofError(USAGE_ERROR, f"unknown path '{name}'; use one of aoti, " + ", ".join(PYTHON_PATHS))
-            patches = {}
-            if mode == "cpp-wrapper":
-                patches["cpp_wrapper"] = True
-            if self.kernel_profile:
-                patches["cpp.enable_kernel_profile"] = True
-            fn = torch.compile(self.program.module(), dynamic=False,
-                               mode=None if mode in ("default", "cpp-wrapper") else mode)
+        base, _, variant = name.partition("/")
+        enter = leave = None
+        compile_s = 0.0
+        if variant:
+            fn, enter, leave, source = self._variant(base, variant)
+        elif name not in PYTHON_PATHS:
+            raise OhprofError(USAGE_ERROR, f"unknown path '{name}'; use aoti or one of " + ", ".join(PYTHON_PATHS))
+        elif name == "aoti:python":
+            # Ready in: the loader plus a first call, as for the C++ loader (docs/metrics.md, "Build time").
             start = time.perf_counter()
             try:
-                with torch._inductor.config.patch(patches):
-                    fn(*inputs)
-                    sync()
+                fn = torch._inductor.aoti_load_package(self.aoti_package)
             except Exception as e:
-                raise OhprofError(MODEL_ERROR, f"torch.compile ({name}) failed: {_first_line(e)}") from None
+                raise OhprofError(INVALID_PACKAGE, f"aoti_load_package('{self.aoti_package}') failed: "
+                                                   f"{_first_line(e)}") from None
+            try:
+                fn(*inputs)
+                sync()
+            except Exception as e:
+                raise OhprofError(INPUT_MISMATCH, f"the AOTI package rejected the inputs through "
+                                                  f"aoti_load_package: {_first_line(e)}") from None
             compile_s = time.perf_counter() - start
+            source = SOURCE_PACKAGE
+        elif name == "eager":
+            fn, source = self._module_for("eager")
         else:
-            raise OhprofError(USAGE_ERROR, f"unknown path '{name}'; use aoti or one of " + ", ".join(PYTHON_PATHS))
+            fn, compile_s, source = self._compile(name, name.partition(":")[2] or "default")
         try:
             # Cloned: CUDA-graph paths reuse their output memory on the next call.
-            outputs = [t.detach().clone() for t in _flatten(torch, fn(*inputs))]
+            if enter:
+                enter()
+            try:
+                outputs = [t.detach().clone() for t in _flatten(torch, fn(*inputs))]
+            finally:
+                if leave:
+                    leave()
             sync()
         except Exception as e:
             raise OhprofError(MODEL_ERROR, f"path {name} failed: {_first_line(e)}") from None
@@ -414,7 +530,82 @@ class Session:
             fn(*inputs)
             sync()
 
-        return PythonPath(name, step, compile_s, outputs)
+        return PythonPath(name, step, compile_s, outputs, source, enter, leave)
+
+    def _module_for(self, name):
+        """The module a path starts from: the user's own (a fresh-code copy for each compiled path),
+        or the exported program's module()."""
+        if self.compile_source == SOURCE_MODULE:
+            if name == "eager":
+                return self.user_model, SOURCE_MODULE
+            return fresh_code_copy(self.torch, self.user_model), SOURCE_MODULE
+        return self.program.module(), SOURCE_PROGRAM
+
+    def _compile(self, name, mode):
+        torch = self.torch
+        patches = {}
+        if mode == "cpp-wrapper":
+            patches["cpp_wrapper"] = True
+        if self.kernel_profile:
+            patches["cpp.enable_kernel_profile"] = True
+        module, source = self._module_for(name)
+        fn = torch.compile(module, dynamic=False, mode=None if mode in ("default", "cpp-wrapper") else mode)
+        start = time.perf_counter()
+        try:
+            with torch._inductor.config.patch(patches):
+                fn(*self.inputs)
+                _sync(torch, self.device)()
+        except Exception as e:
+            raise OhprofError(MODEL_ERROR, f"torch.compile ({name}) failed: {_first_line(e)}") from None
+        compile_s = time.perf_counter() - start
+        forward = type(module).forward
+        self.compiled[name] = CompiledState(fn, forward.__code__, forward.__globals__)
+        return fn, compile_s, source
+
+    def _captured(self, base):
+        state = self.compiled.get(base)
+        if state is None:
+            raise OhprofError(USAGE_ERROR, f"variant of '{base}' asked for before the path was built")
+        if state.aot_fn is None and not state.unavailable:
+            state.capture(self.torch, self.inputs)
+        if state.unavailable:
+            raise OhprofError(MODEL_ERROR, f"{base}: {state.unavailable}")
+        return state
+
+    def _variant(self, base, variant):
+        """The callable of one variant of compiled path `base` (docs/metrics.md, "Layers")."""
+        torch = self.torch
+        if variant not in VARIANTS:
+            raise OhprofError(USAGE_ERROR, f"unknown variant '{variant}' of '{base}'; use one of " + ", ".join(VARIANTS))
+        state = self.compiled.get(base)
+        if state is None:
+            raise OhprofError(USAGE_ERROR, f"variant of '{base}' asked for before the path was built")
+        source = self.compile_source
+        if variant in ("inductor", "call") and base == "compile:reduce-overhead":
+            raise OhprofError(USAGE_ERROR, f"{base} has no '{variant}' variant (its graph is a CUDA-graph replay)")
+        if variant == "no-guards":
+            # The same compiled module, with Dynamo's guard evaluation skipped for the iteration.
+            stance = torch.compiler.set_stance
+
+            def enter():
+                stance("default", skip_guard_eval_unsafe=True)
+
+            def leave():
+                stance("default")
+
+            return state.fn, enter, leave, source
+        state = self._captured(base)
+        if variant == "graph":
+            aot_fn, aot_args = state.aot_fn, state.aot_args
+            return (lambda *_: aot_fn(*aot_args)), None, None, source
+        if state.graph_unavailable:
+            raise OhprofError(MODEL_ERROR, f"{base}: {state.graph_unavailable}")
+        graph, graph_inputs = state.graph, state.graph_inputs
+        if variant == "inductor":
+            # CompiledFxGraph.__call__ clears the list it is given, as Inductor's call() does.
+            return (lambda *_: graph(list(graph_inputs))), None, None, source
+        current = graph.current_callable
+        return (lambda *_: current(list(graph_inputs))), None, None, source
 
     def compare(self, reference, outputs):
         return compare_outputs(self.torch, reference, outputs)

@@ -31,12 +31,12 @@ std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& pat
   std::vector<PathRatio> ratios;
   const PathResult* fastest = nullptr;
   for (const auto& path : paths) {
-    if (path.wall.count == 0) continue;
+    if (path.role != PathRole::path || path.wall.count == 0) continue;
     if (fastest == nullptr || path.wall.median < fastest->wall.median) fastest = &path;
   }
   if (fastest == nullptr) return ratios;
   for (const auto& path : paths) {
-    if (&path == fastest || path.wall.count == 0) continue;
+    if (path.role != PathRole::path || &path == fastest || path.wall.count == 0) continue;
     const Ratio ratio = ratio_of_medians(path.wall, fastest->wall);
     ratios.push_back(PathRatio{fastest->name, path.name, ratio.value, ratio.stddev});
   }

@@ -16,7 +16,7 @@ struct CompareFlags {
   std::vector<std::string> inputs;
   std::string exported;
   std::string aoti;
-  std::string paths = "aoti,compile,eager";
+  std::string paths = "aoti,aoti:python,compile,eager";
   std::string device = "auto";
   int warmup = 5;
   int min_runs = 10;
@@ -24,6 +24,7 @@ struct CompareFlags {
   double min_time_s = 0.5;
   double max_rse = 0.01;
   double time_limit_s = 120;
+  int block = 10;
   std::string check_outputs = "warn";
   std::string cache_dir;
   std::uint64_t seed = 0;
@@ -31,6 +32,8 @@ struct CompareFlags {
   std::string export_json;
   bool quiet = false;
   bool no_cupti = false;
+  std::string compile_source;  // "" : the default (module with --model, program with --exported)
+  bool no_explain = false;
 };
 
 Result<std::vector<std::string>> parse_paths(const std::string& text) {
@@ -61,8 +64,19 @@ Result<CheckMode> parse_check_mode(const std::string& text) {
   return make_error(ExitCode::usage_error, "--check-outputs must be warn, strict or off");
 }
 
+Result<std::optional<PathSource>> parse_compile_source(const std::string& text) {
+  if (text.empty()) return std::optional<PathSource>();
+  if (text == "module") return std::optional<PathSource>(PathSource::module);
+  if (text == "program") return std::optional<PathSource>(PathSource::exported_program);
+  return make_error(ExitCode::usage_error, "--compile-source must be module or program");
+}
+
 Status compare(const CompareFlags& flags, const Invocation& invocation) {
   CompareOptions options;
+  auto source = parse_compile_source(flags.compile_source);
+  if (!source.ok()) return source.error();
+  options.compile_source = *source;
+  options.explain = !flags.no_explain;
   auto check = parse_check_mode(flags.check_outputs);
   if (!check.ok()) return check.error();
   options.check_outputs = *check;
@@ -81,7 +95,7 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   options.exported = flags.exported;
   options.aoti = flags.aoti;
   options.stopping = AdaptiveStopping{flags.warmup, flags.min_runs, flags.max_runs, flags.min_time_s, flags.max_rse,
-                                      flags.time_limit_s};
+                                      flags.time_limit_s, flags.block};
   options.cache_dir = flags.cache_dir;
   options.seed = flags.seed;
   options.kernel_profile = flags.kernel_profile;
@@ -104,9 +118,15 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--exported", flags->exported, "A saved torch.export program (.pt2) instead of --model");
   app->add_option("--aoti", flags->aoti, "A prebuilt AOTI package of the --exported program");
   app->add_option("--paths", flags->paths,
-                  "Comma-separated paths: aoti, compile, compile:reduce-overhead, "
-                  "compile:max-autotune-no-cudagraphs, compile:cpp-wrapper, eager")
+                  "Comma-separated paths: aoti (LibTorch's C++ loader), aoti:python (aoti_load_package), compile, "
+                  "compile:reduce-overhead, compile:max-autotune-no-cudagraphs, compile:cpp-wrapper, eager")
       ->capture_default_str();
+  app->add_option("--compile-source", flags->compile_source,
+                  "Where eager and compile start: module (the --model's nn.Module, as users compile it; the "
+                  "default with --model) or program (the exported program's module(), the graph AOTI was built "
+                  "from; the only choice with --exported)");
+  app->add_flag("--no-explain", flags->no_explain,
+                "Do not measure the variants that peel each path's layers of host work, nor explain the gaps");
   app->add_option("--device", flags->device, "auto, cpu or cuda (auto: CUDA when present)")->capture_default_str();
   app->add_option("--warmup", flags->warmup, "Warm-up iterations per path")->capture_default_str();
   app->add_option("--min-runs", flags->min_runs, "Measured iterations per path, at least")->capture_default_str();
@@ -116,6 +136,10 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
                   "Stop when each path's relative standard error of the mean is at most this (0.01 = 1%)")
       ->capture_default_str();
   app->add_option("--time-limit", flags->time_limit_s, "Seconds for the whole measurement, at most")
+      ->capture_default_str();
+  app->add_option("--block", flags->block,
+                  "Consecutive iterations of one path in each interleaved round (1: strict alternation, whose "
+                  "cold caches slow a small model's calls)")
       ->capture_default_str();
   app->add_option("--check-outputs", flags->check_outputs,
                   "warn: a loud warning when a path's outputs differ from eager's; strict: an error (exit 10); off")

@@ -1,5 +1,6 @@
 #include "ohprof/harness/interleaved_loop.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <numeric>
@@ -121,15 +122,17 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
       break;
     }
     const int round = result.rounds;
+    const int block = std::max(1, stopping.block);
     for (std::size_t k = 0; k < count && outcome.ok(); ++k) {
       const std::size_t p = (static_cast<std::size_t>(round) + k) % count;
       auto& measured = result.paths[p].iterations;
-      if (static_cast<int>(measured.size()) >= stopping.max_runs) continue;
-      IterationWindow window;
-      outcome = timed_iteration(paths[p], static_cast<std::int64_t>(measured.size()), false, clock_ns, window);
-      if (outcome.ok()) {
-        measured.push_back(window);
-        result.paths[p].running.add(static_cast<double>(window.end_ns - window.start_ns));
+      for (int b = 0; b < block && outcome.ok() && static_cast<int>(measured.size()) < stopping.max_runs; ++b) {
+        IterationWindow window;
+        outcome = timed_iteration(paths[p], static_cast<std::int64_t>(measured.size()), false, clock_ns, window);
+        if (outcome.ok()) {
+          measured.push_back(window);
+          result.paths[p].running.add(static_cast<double>(window.end_ns - window.start_ns));
+        }
       }
     }
     ++result.rounds;

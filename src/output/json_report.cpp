@@ -269,7 +269,52 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
   return json{{"paths", config->paths},           {"min_runs", config->min_runs},
               {"max_runs", config->max_runs},     {"min_time_s", config->min_time_s},
               {"max_rse", config->max_rse},       {"time_limit_s", config->time_limit_s},
-              {"check_outputs", to_string(config->check_outputs)}};
+              {"block", config->block},
+              {"check_outputs", to_string(config->check_outputs)},
+              {"compile_source", to_string(config->compile_source)},
+              {"explain", config->explain}};
+}
+
+json estimate_to_json(const Estimate& estimate) { return json{{"value_ns", estimate.value_ns}, {"se_ns", estimate.se_ns}}; }
+
+json optional_estimate(const std::optional<Estimate>& estimate) {
+  return estimate ? estimate_to_json(*estimate) : json(nullptr);
+}
+
+json explanation_to_json(const GapExplanation& e) {
+  json layers = json::array();
+  for (const auto& layer : e.layers) {
+    layers.push_back(json{{"layer", to_string(layer.layer)},
+                          {"path", layer.path},
+                          {"upper", layer.upper},
+                          {"lower", layer.lower},
+                          {"sign", layer.sign},
+                          {"estimate", estimate_to_json(layer.estimate)},
+                          {"kernels_differ", layer.kernels_differ}});
+  }
+  json remedies = json::array();
+  for (const auto& remedy : e.remedies) {
+    remedies.push_back(json{{"path", remedy.path}, {"saved", estimate_to_json(remedy.saved)},
+                            {"share_of_gap", remedy.share_of_gap}});
+  }
+  const auto kind = [](const std::optional<FloorKind>& k) { return k ? json(to_string(*k)) : json(nullptr); };
+  return json{{"slower", e.slower},
+              {"faster", e.faster},
+              {"answer", explanation_text(e)},
+              {"gap", estimate_to_json(e.gap)},
+              {"within_noise", e.within_noise},
+              {"kernels", optional_estimate(e.kernels)},
+              {"kernels_same", e.kernels_same ? json(*e.kernels_same) : json(nullptr)},
+              {"faster_kernel_share", e.faster_kernel_share ? json(*e.faster_kernel_share) : json(nullptr)},
+              {"layers", layers},
+              {"floor_slower", e.floor_slower},
+              {"floor_faster", e.floor_faster},
+              {"floor_kind_slower", kind(e.floor_kind_slower)},
+              {"floor_kind_faster", kind(e.floor_kind_faster)},
+              {"wrapper", optional_estimate(e.wrapper)},
+              {"residual", optional_estimate(e.residual)},
+              {"remedies", remedies},
+              {"missing", e.missing}};
 }
 
 json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
@@ -301,6 +346,8 @@ json attribution_to_json(const std::optional<KernelAttributionSummary>& attribut
 
 json path_to_json(const PathResult& path) {
   json out{{"name", path.name},
+           {"role", to_string(path.role)},
+           {"source", path.source ? json(to_string(*path.source)) : json(nullptr)},
            {"artifact", path.artifact},
            {"load_ns", path.load_ns},
            {"warmup_ns", path.warmup_ns},
@@ -348,6 +395,8 @@ json report_to_json(const Report& report) {
     ratios.push_back(json{{"faster", ratio.faster}, {"slower", ratio.slower}, {"ratio", ratio.ratio},
                           {"stddev", ratio.stddev}});
   }
+  json explanations = json::array();
+  for (const auto& explanation : report.explanations) explanations.push_back(explanation_to_json(explanation));
   return json{{"schema_version", kReportSchemaVersion},
               {"kind", to_string(report.kind)},
               {"trace", trace_source_to_json(report.trace)},
@@ -361,6 +410,7 @@ json report_to_json(const Report& report) {
               {"artifacts", artifacts_to_json(report.artifacts)},
               {"paths", paths},
               {"ratios", ratios},
+              {"explanations", explanations},
               {"stop_reason", stop_reason_text(report.stop_reason)},
               {"kernel_diffs", kernel_diffs},
               {"interrupted", report.interrupted},

@@ -256,5 +256,58 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
   return verdict_body(v, iterations);
 }
 
+namespace {
+
+std::string plus_minus(const Estimate& e) {
+  return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns);
+}
+
+std::string floor_name(const std::optional<FloorKind>& kind, const std::string& path) {
+  return kind ? std::string(floor_label(*kind)) : path + "'s host work";
+}
+
+}  // namespace
+
+std::string wrapper_label(const GapExplanation& e) {
+  return floor_name(e.floor_kind_slower, e.floor_slower) + " vs " + floor_name(e.floor_kind_faster, e.floor_faster);
+}
+
+std::string explanation_text(const GapExplanation& e) {
+  if (e.gap.value_ns == 0 && e.gap.se_ns == 0 && !e.missing.empty() && e.layers.empty() && !e.kernels) {
+    return fmt::format("{} against {}: unknown ({})", e.slower, e.faster, e.missing.front());
+  }
+  std::string kernels = "kernels unknown";
+  if (e.kernels) {
+    kernels = fmt::format("kernels {} ({})", e.kernels_same.value_or(false) ? "the same" : "differ",
+                          plus_minus(*e.kernels));
+  }
+  if (e.within_noise) {
+    std::string text = fmt::format("{} and {} are within noise: the gap is {} (under 2 standard errors); {}",
+                                   e.slower, e.faster, plus_minus(e.gap), kernels);
+    if (e.faster_kernel_share) {
+      text += *e.faster_kernel_share >= 0.5
+                  ? fmt::format("; kernels dominate ({} of {}'s wall)", percent(*e.faster_kernel_share), e.faster)
+                  : fmt::format("; host work dominates (kernels {} of {}'s wall)", percent(*e.faster_kernel_share),
+                                e.faster);
+    }
+    return text;
+  }
+  std::string text = fmt::format("{} is {} {} than {}: {}", e.slower, plus_minus(e.gap),
+                                 e.gap.value_ns >= 0 ? "slower" : "faster", e.faster, kernels);
+  std::string layers;
+  for (const auto& layer : e.layers) {
+    layers += layers.empty() ? "" : ", ";
+    layers += layer.sign > 0 ? fmt::format("{} {}", layer_label(layer.layer), format_duration(layer.estimate.value_ns))
+                             : fmt::format("{}'s {} -{}", layer.path, layer_label(layer.layer),
+                                           format_duration(layer.estimate.value_ns));
+  }
+  if (e.wrapper && e.floor_slower != e.floor_faster) {
+    layers += layers.empty() ? "" : ", ";
+    layers += fmt::format("{} {}", wrapper_label(e), format_duration(e.wrapper->value_ns));
+  }
+  if (!layers.empty()) text += "; " + layers;
+  text += e.residual ? "; residual " + format_duration(e.residual->value_ns) : std::string("; residual unknown");
+  return text;
+}
 
 }  // namespace ohprof

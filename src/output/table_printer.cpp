@@ -159,6 +159,56 @@ std::string format_kernel_diff(const KernelSetDiff& diff) {
   return out;
 }
 
+// "  label      12.3 us ± 0.4 us   how it was measured"
+std::string term_line(const std::string& label, const Estimate& e, const std::string& how) {
+  return fmt::format("    {:<44}{:>24}   {}\n", shortened(label, 44),
+                     format_duration(e.value_ns) + " ± " + format_duration(e.se_ns), how);
+}
+
+// The explanation of one gap (docs/metrics.md, "Explanation"): the answer, then each term.
+std::string format_explanation(const GapExplanation& e) {
+  std::string out = fmt::format("\nwhy {} is slower than {} (medians; ± one standard error)\n", e.slower, e.faster);
+  out += "  " + explanation_text(e) + "\n";
+  out += term_line("gap", e.gap, fmt::format("median {} - median {}, timing pass", e.slower, e.faster));
+  if (e.kernels) {
+    out += term_line("kernels", *e.kernels,
+                     fmt::format("busy {} - busy {}, split pass; {}", e.slower, e.faster,
+                                 e.kernels_same.value_or(false) ? "the same kernel set" : "the kernel sets differ"));
+  }
+  for (const auto& layer : e.layers) {
+    const std::string label = layer.sign > 0 ? std::string(layer_label(layer.layer))
+                                             : fmt::format("{}'s {} (subtracted)", layer.path, layer_label(layer.layer));
+    out += term_line(label, layer.estimate,
+                     fmt::format("{} - {}{}", layer.upper, layer.lower, layer.kernels_differ ? "; KERNELS DIFFER" : ""));
+  }
+  if (e.wrapper && e.floor_slower != e.floor_faster) {
+    out += term_line(wrapper_label(e), *e.wrapper,
+                     fmt::format("host {} - host {}, split pass (host = wall - busy)", e.floor_slower, e.floor_faster));
+  }
+  if (e.residual) {
+    out += term_line("residual", *e.residual,
+                     e.gap.value_ns != 0 ? fmt::format("{:.1f}% of the gap: in no term above",
+                                                       100.0 * e.residual->value_ns / e.gap.value_ns)
+                                         : std::string("in no term above"));
+  }
+  for (const auto& remedy : e.remedies) {
+    out += fmt::format("  closes it: {} runs {} faster than {}{}\n", remedy.path,
+                       format_duration(remedy.saved.value_ns) + " ± " + format_duration(remedy.saved.se_ns), e.slower,
+                       e.gap.value_ns > 0 ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)
+                                          : std::string());
+  }
+  for (const auto& missing : e.missing) out += "  missing: " + missing + "\n";
+  return out;
+}
+
+// A variant in one line: what it is a variant of is in its name.
+std::string format_variant(const PathResult& path) {
+  if (path.wall.count == 0) return fmt::format("  {:<40} no measured iterations\n", path.name);
+  return fmt::format("  {:<40} median {:>10} ± {:<10} n = {}{}\n", path.name, format_duration(path.wall.median),
+                     format_duration(path.wall.stddev), path.wall.count,
+                     path.output_check && !path.output_check->passed ? "  OUTPUTS DIFFER" : "");
+}
+
 }  // namespace
 
 std::string format_run_table(const Report& report) {
@@ -185,8 +235,10 @@ std::string format_run_table(const Report& report) {
   }
   const bool compare = report.kind == ReportKind::compare;
   for (const auto& path : report.paths) {
+    if (path.role == PathRole::variant) continue;
     const SampleSummary& wall = path.wall;
-    out += fmt::format("\npath {}  ({})\n", path.name, path.artifact);
+    out += fmt::format("\npath {}  ({}{})\n", path.name,
+                       path.source ? std::string(to_string(*path.source)) + ": " : std::string(), path.artifact);
     out += fmt::format("  {}{}\n", compare ? "ready in:      " : report.trace ? "read:          " : "load:          ",
                        format_duration(static_cast<double>(path.load_ns)));
     if (path.output_check) {
@@ -235,6 +287,15 @@ std::string format_run_table(const Report& report) {
       out += fmt::format("  {} ran {:.2f} ± {:.2f} times faster than {}\n", ratio.faster, ratio.ratio, ratio.stddev,
                          ratio.slower);
     }
+    const bool variants = std::any_of(report.paths.begin(), report.paths.end(),
+                                      [](const PathResult& p) { return p.role == PathRole::variant; });
+    if (variants) {
+      out += "\nlayer variants (each peels one layer off a path: docs/metrics.md, \"Layers\"); median ± σ\n";
+      for (const auto& path : report.paths) {
+        if (path.role == PathRole::variant) out += format_variant(path);
+      }
+    }
+    for (const auto& explanation : report.explanations) out += format_explanation(explanation);
   }
   return out;
 }

@@ -116,6 +116,7 @@ class LibTorchAotiRunner final : public AotiRunner {
   [[nodiscard]] std::string name() const override { return "aoti"; }
   [[nodiscard]] std::int64_t build_ns() const override { return m_build_ns; }
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_first_outputs; }
+  [[nodiscard]] PathSource source() const override { return PathSource::aoti_package; }
 
   Status run_once() override {
     try {

@@ -94,23 +94,40 @@ py::list to_list(const TensorBundle& bundle) {
 
 class PythonPathRunner final : public PathRunner {
  public:
-  PythonPathRunner(std::string name, py::object step, std::int64_t build_ns, TensorBundlePtr outputs)
-      : m_name(std::move(name)), m_step(std::move(step)), m_build_ns(build_ns), m_outputs(std::move(outputs)) {}
+  PythonPathRunner(std::string name, py::object path, PathSource source, std::int64_t build_ns, TensorBundlePtr outputs)
+      : m_name(std::move(name)),
+        m_step(path.attr("step")),
+        m_enter(path.attr("enter")),
+        m_leave(path.attr("leave")),
+        m_source(source),
+        m_build_ns(build_ns),
+        m_outputs(std::move(outputs)) {}
   ~PythonPathRunner() override {
     m_gil.reset();
     py::gil_scoped_acquire gil;
     m_step = py::object();
+    m_enter = py::object();
+    m_leave = py::object();
   }
 
   [[nodiscard]] std::string name() const override { return m_name; }
   [[nodiscard]] std::int64_t build_ns() const override { return m_build_ns; }
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
-  void enter() override { m_gil.emplace(); }
-  void leave() override { m_gil.reset(); }
+  [[nodiscard]] PathSource source() const override { return m_source; }
+  // The GIL, then the path's own hook (a variant's compiler stance), outside the timed region.
+  void enter() override {
+    m_gil.emplace();
+    call_hook(m_enter);
+  }
+  void leave() override {
+    call_hook(m_leave);
+    m_gil.reset();
+  }
 
   Status run_once() override {
     std::optional<py::gil_scoped_acquire> local;
     if (!m_gil.has_value()) local.emplace();
+    if (m_hook_error) return *m_hook_error;
     try {
       m_step();
       return ok_status();
@@ -120,8 +137,22 @@ class PythonPathRunner final : public PathRunner {
   }
 
  private:
+  // A failing hook fails the next iteration (hooks return nothing to the harness). GIL held.
+  void call_hook(const py::object& hook) {
+    if (hook.is_none() || m_hook_error) return;
+    try {
+      hook();
+    } catch (py::error_already_set& e) {
+      m_hook_error = python_error(e, ExitCode::model_error, "path " + m_name + " failed to set up");
+    }
+  }
+
   std::string m_name;
   py::object m_step;
+  py::object m_enter;
+  py::object m_leave;
+  PathSource m_source = PathSource::module;
+  std::optional<Error> m_hook_error;
   std::int64_t m_build_ns = 0;
   TensorBundlePtr m_outputs;
   std::optional<py::gil_scoped_acquire> m_gil;
@@ -154,8 +185,12 @@ class PythonModelSession final : public ModelSession {
     try {
       py::object path = m_session.attr("make_path")(name);
       const auto compile_s = path.attr("compile_s").cast<double>();
+      const auto source_name = path.attr("source").cast<std::string>();
+      const PathSource source = source_name == to_string(PathSource::aoti_package)       ? PathSource::aoti_package
+                                : source_name == to_string(PathSource::exported_program) ? PathSource::exported_program
+                                                                                         : PathSource::module;
       return std::unique_ptr<PathRunner>(std::make_unique<PythonPathRunner>(
-          name, path.attr("step"), static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs"))));
+          name, path, source, static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs"))));
     } catch (py::error_already_set& e) {
       return python_error(e, ExitCode::model_error, "building path " + name);
     }
@@ -213,6 +248,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     spec["seed"] = options.seed;
     spec["cache_dir"] = options.cache_dir;
     spec["kernel_profile"] = options.kernel_profile;
+    spec["compile_source"] = to_string(options.compile_source);
     py::object session = helpers.attr("Session")(spec);
 
     ArtifactSummary artifacts;

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/explanation.hpp"
 #include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
@@ -87,6 +89,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
   stopping.min_time_s = 0;
   stopping.max_rse = 1e9;
   stopping.time_limit_s = options.stopping.time_limit_s;
+  stopping.block = options.stopping.block;
   console::progress(fmt::format("measuring the device split with {}: {} iterations per path",
                                 to_string(collector->kind()), runs));
   InterleavedResult measured;
@@ -113,6 +116,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
                  measured.paths[p].wall_ns(), runtime, first, last);
   }
   for (std::size_t p = 1; p < report.paths.size(); ++p) {
+    if (report.paths[p].role != PathRole::path) continue;
     report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,
                                                    report.paths[0].name, report.paths[p].name));
   }
@@ -127,11 +131,17 @@ Status validate(const CompareOptions& o) {
     return make_error(ExitCode::usage_error, "--min-time must be 0 or more and --time-limit positive (seconds)");
   }
   if (s.max_rse <= 0) return make_error(ExitCode::usage_error, "--max-rse must be positive (0.01 is 1%)");
+  if (s.block < 1) return make_error(ExitCode::usage_error, "--block must be at least 1");
   if (!o.model.empty() && !o.exported.empty()) {
     return make_error(ExitCode::usage_error, "give --model or --exported, not both");
   }
   if (!o.aoti.empty() && o.exported.empty()) {
     return make_error(ExitCode::usage_error, "--aoti needs --exported (the program the package was built from)");
+  }
+  if (o.compile_source == PathSource::module && !o.exported.empty()) {
+    return make_error(ExitCode::usage_error,
+                      "--compile-source module needs --model (the module to compile); with --exported use "
+                      "--compile-source program");
   }
   for (const auto* file : {&o.exported, &o.aoti}) {
     if (!file->empty() && !std::filesystem::exists(*file)) {
@@ -144,7 +154,7 @@ Status validate(const CompareOptions& o) {
 }  // namespace
 
 const std::vector<std::string>& known_compare_paths() {
-  static const std::vector<std::string> paths{"aoti", "eager", "compile", "compile:reduce-overhead",
+  static const std::vector<std::string> paths{"aoti", "aoti:python", "eager", "compile", "compile:reduce-overhead",
                                               "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper"};
   return paths;
 }
@@ -179,13 +189,19 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   report.context.cpu_threads = torch_info.intra_op_threads;
   report.config.warmup = options.stopping.warmup;
   report.config.seed = options.seed;
+  const bool exported_only = !options.exported.empty();
+  const PathSource compile_source =
+      options.compile_source.value_or(exported_only ? PathSource::exported_program : PathSource::module);
   report.config.compare = CompareConfig{options.paths,
                                         options.stopping.min_runs,
                                         options.stopping.max_runs,
                                         options.stopping.min_time_s,
                                         options.stopping.max_rse,
                                         options.stopping.time_limit_s,
-                                        options.check_outputs};
+                                        options.stopping.block,
+                                        options.check_outputs,
+                                        compile_source,
+                                        options.explain};
 
   ModelSessionOptions session_options;
   session_options.model = options.model;
@@ -200,6 +216,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   session_options.seed = options.seed;
   session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
   session_options.kernel_profile = options.kernel_profile;
+  session_options.compile_source = compile_source;
   session_options.argv = options.argv;
   console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
                                 session_options.model.empty() ? options.exported : session_options.model,
@@ -212,27 +229,48 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   const std::vector<InputSpec> session_specs = (*session)->input_specs();
   for (const auto& spec : session_specs) report.config.inputs.push_back(input_spec_text(spec));
 
-  // Build every path: the AOTI package through LibTorch, the others in Python.
+  // Build every path: the AOTI package through LibTorch, the others in Python; then the variants that
+  // peel their layers (model/explanation.hpp), after the paths they are variants of.
+  const auto build = [&](const std::string& name) -> Result<std::unique_ptr<PathRunner>> {
+    if (name != "aoti") return (*session)->make_python_path(name);
+    AotiLoadOptions load;
+    load.package_path = artifacts.aoti_package;
+    load.device = device == DeviceKind::cuda ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
+    load.inputs = session_specs;
+    load.tensors = (*session)->inputs();
+    auto runner = runtime.load_aoti(load);
+    if (!runner.ok()) {
+      return runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path));
+    }
+    report.context.device = (*runner)->device();
+    for (auto& warning : (*runner)->warnings()) add_warning(report, std::move(warning));
+    return std::unique_ptr<PathRunner>(std::move(*runner));
+  };
   std::vector<std::unique_ptr<PathRunner>> runners;
   for (const auto& name : options.paths) {
     console::progress("building path " + name);
-    if (name == "aoti") {
-      AotiLoadOptions load;
-      load.package_path = artifacts.aoti_package;
-      load.device = device == DeviceKind::cuda ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
-      load.inputs = session_specs;
-      load.tensors = (*session)->inputs();
-      auto runner = runtime.load_aoti(load);
-      if (!runner.ok()) {
-        return {std::nullopt, runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path))};
+    auto runner = build(name);
+    if (!runner.ok()) return {std::nullopt, runner.error()};
+    runners.push_back(std::move(*runner));
+  }
+  std::map<std::string, std::string> unavailable_variants;
+  const std::size_t asked = runners.size();
+  if (options.explain) {
+    for (const auto& name : options.paths) {
+      for (const PeelStep& step : peel_chain(name)) {
+        const auto known = std::find_if(runners.begin(), runners.end(),
+                                        [&](const auto& runner) { return runner->name() == step.lower; });
+        if (known != runners.end()) continue;
+        console::progress("building variant " + step.lower);
+        auto runner = build(step.lower);
+        if (!runner.ok()) {
+          // The chain ends here; the explanation says why (its time is then in no named layer).
+          unavailable_variants[step.lower] = runner.error().message;
+          console::progress(fmt::format("variant {} unavailable: {}", step.lower, runner.error().message));
+          break;
+        }
+        runners.push_back(std::move(*runner));
       }
-      report.context.device = (*runner)->device();
-      for (auto& warning : (*runner)->warnings()) add_warning(report, std::move(warning));
-      runners.push_back(std::move(*runner));
-    } else {
-      auto runner = (*session)->make_python_path(name);
-      if (!runner.ok()) return {std::nullopt, runner.error()};
-      runners.push_back(std::move(*runner));
     }
   }
   if (report.context.device.name.empty()) {
@@ -240,10 +278,15 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
     report.context.device = DeviceDescription{device, cuda ? 0 : -1, cuda ? "CUDA device" : ""};
   }
 
-  for (const auto& runner : runners) {
+  for (std::size_t i = 0; i < runners.size(); ++i) {
+    const auto& runner = runners[i];
     PathResult path;
     path.name = runner->name();
-    path.artifact = path.name == "aoti" ? artifacts.aoti_package : artifacts.exported_program;
+    path.role = i < asked ? PathRole::path : PathRole::variant;
+    path.source = runner->source();
+    path.artifact = *path.source == PathSource::aoti_package   ? artifacts.aoti_package
+                    : *path.source == PathSource::module ? session_options.model
+                                                         : artifacts.exported_program;
     path.load_ns = runner->build_ns();
     report.paths.push_back(std::move(path));
   }
@@ -338,6 +381,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
                                             "--max-runs, or loosen --max-rse",
                                             stop_reason_text(measured.stop_reason))});
   }
+  if (options.explain) report.explanations = explain_against_fastest(report.paths, unavailable_variants);
   add_sample_hints(report, /*name_the_path=*/true);
   return {std::move(report)};
 }

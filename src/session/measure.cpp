@@ -57,6 +57,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
 
   PathResult path;
   path.name = "aoti";
+  path.source = PathSource::aoti_package;
   path.artifact = options.aoti_package;
   path.load_ns = model.build_ns();
   NvtxRanges nvtx(path.name);

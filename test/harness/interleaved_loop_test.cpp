@@ -48,6 +48,26 @@ TEST(InterleavedLoop, RotatesTheOrderEachRoundAfterPerPathWarmup) {
   EXPECT_EQ(result.stop_reason, StopReason{StopCode::converged});
 }
 
+TEST(InterleavedLoop, BlocksRunConsecutiveIterationsOfOnePathAndStopAtMaxRuns) {
+  FakeClock clock;
+  std::vector<std::string> order;
+  std::vector<InterleavedPath> paths{fixed_cost_path("a", clock, 100, &order), fixed_cost_path("b", clock, 200, &order)};
+  AdaptiveStopping stopping;
+  stopping.warmup = 1;
+  stopping.min_runs = 5;
+  stopping.max_runs = 5;
+  stopping.min_time_s = 0;
+  stopping.block = 2;
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved(paths, stopping, result, [&] { return clock.read(); }).ok());
+  // Warm-up a, b; rounds aa bb, bb aa, a b (the last block cut at max_runs 5).
+  const std::vector<std::string> expected{"a", "b", "a", "a", "b", "b", "b", "b", "a", "a", "a", "b"};
+  EXPECT_EQ(order, expected);
+  EXPECT_EQ(result.rounds, 3);
+  EXPECT_EQ(result.paths[0].wall_ns().size(), 5u);
+  EXPECT_EQ(result.paths[1].wall_ns().size(), 5u);
+}
+
 TEST(InterleavedLoop, TimeLimitSaysWhichCriterionIsUnmet) {
   FakeClock clock;
   // Alternating 1000/3000 ns: mean 2000, stddev ~1000: rse = 0.5/sqrt(n) never reaches 1e-6.

@@ -243,5 +243,76 @@ TEST(VerdictText, UnknownSaysWhatIsMissing) {
             "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations");
 }
 
+// --- explanations ------------------------------------------------------------------------------------
+
+// compile against aoti, the terms of test/analysis/explanation_test.cpp's hand-made case.
+GapExplanation compile_gap() {
+  GapExplanation e;
+  e.slower = "compile";
+  e.faster = "aoti";
+  e.gap = {26'000, 300};
+  e.kernels = Estimate{100, 50};
+  e.kernels_same = true;
+  e.faster_kernel_share = 0.49;
+  const HostLayer layers[] = {HostLayer::guards, HostLayer::dynamo, HostLayer::aot_wrapper, HostLayer::inductor_call};
+  const double values[] = {2000, 17'000, 2000, 1400};
+  for (int i = 0; i < 4; ++i) e.layers.push_back(LayerEstimate{layers[i], "compile", "", "", {values[i], 10}, 1, false});
+  e.floor_slower = "compile/call";
+  e.floor_faster = "aoti";
+  e.floor_kind_slower = FloorKind::python_wrapper;
+  e.floor_kind_faster = FloorKind::cpp_runner;
+  e.wrapper = Estimate{3600, 40};
+  e.residual = Estimate{-100, 200};
+  return e;
+}
+
+TEST(ExplanationText, ReadsLikeTheExpertsAnswerWithEveryTerm) {
+  EXPECT_EQ(explanation_text(compile_gap()),
+            "compile is 26.00 us ± 300 ns slower than aoti: kernels the same (100 ns ± 50 ns); guards 2.000 us, "
+            "Dynamo entry 17.00 us, AOTAutograd wrapper 2.000 us, Inductor graph call 1.400 us, Inductor's Python "
+            "wrapper vs AOTI's C++ runner 3.600 us; residual -100 ns");
+}
+
+TEST(ExplanationText, TheFasterSidesLayersAreNamedWithTheirPathAndSubtracted) {
+  GapExplanation e = compile_gap();
+  e.faster = "aoti:python";
+  e.layers.push_back(LayerEstimate{HostLayer::python_loader, "aoti:python", "aoti:python", "aoti", {9900, 30}, -1, false});
+  EXPECT_NE(explanation_text(e).find("aoti:python's Python loader -9.900 us"), std::string::npos) << explanation_text(e);
+}
+
+TEST(ExplanationText, WithinNoiseSaysSoAndWhetherKernelsDominate) {
+  GapExplanation e = compile_gap();
+  e.gap = {300'000, 400'000};
+  e.within_noise = true;
+  e.kernels_same = false;
+  e.faster_kernel_share = 0.9;
+  EXPECT_EQ(explanation_text(e),
+            "compile and aoti are within noise: the gap is 300.0 us ± 400.0 us (under 2 standard errors); kernels "
+            "differ (100 ns ± 50 ns); kernels dominate (90.0% of aoti's wall)");
+  e.faster_kernel_share = 0.2;
+  EXPECT_NE(explanation_text(e).find("host work dominates (kernels 20.0% of aoti's wall)"), std::string::npos);
+}
+
+TEST(ExplanationText, UnknownTermsAreSaidToBeUnknown) {
+  GapExplanation e = compile_gap();
+  e.kernels.reset();
+  e.residual.reset();
+  e.wrapper.reset();
+  const std::string text = explanation_text(e);
+  EXPECT_NE(text.find("kernels unknown"), std::string::npos) << text;
+  EXPECT_NE(text.find("residual unknown"), std::string::npos) << text;
+  EXPECT_EQ(text.find("C++ runner"), std::string::npos) << text;
+  GapExplanation none;
+  none.slower = "eager";
+  none.faster = "aoti";
+  none.missing = {"aoti has no measured iterations"};
+  EXPECT_EQ(explanation_text(none), "eager against aoti: unknown (aoti has no measured iterations)");
+  // A cut chain names the floor's path.
+  e = compile_gap();
+  e.floor_slower = "compile/graph";
+  e.floor_kind_slower.reset();
+  EXPECT_EQ(wrapper_label(e), "compile/graph's host work vs AOTI's C++ runner");
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "fake_runtime.hpp"
@@ -36,6 +37,7 @@ CompareOptions options_for(std::vector<std::string> paths, int runs = 4) {
   options.stopping.time_limit_s = 60;
   options.cache_dir = "/fake/cache";
   options.argv = {"ohprof", "compare"};
+  options.explain = false;  // the variants and explanations have tests of their own (below)
   return options;
 }
 
@@ -99,13 +101,17 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
 
   ASSERT_EQ(report.paths.size(), 3u);
   EXPECT_EQ(report.paths[0].name, "compile");
-  EXPECT_EQ(report.paths[0].artifact, "/fake/model.ep.pt2");
+  // The default model is compiled from its module: the artifact is the module:factory, the source says so.
+  EXPECT_EQ(report.paths[0].artifact, "torchvision.models:resnet18");
+  EXPECT_EQ(report.paths[0].source, PathSource::module);
   EXPECT_EQ(report.paths[0].load_ns, 7'000'000);
   EXPECT_EQ(report.paths[1].name, "aoti");
   EXPECT_EQ(report.paths[1].artifact, "/fake/model.aoti.pt2");
   EXPECT_EQ(report.paths[1].load_ns, 5'000'000);
+  EXPECT_EQ(report.paths[1].source, PathSource::aoti_package);
   EXPECT_EQ(report.paths[2].name, "eager");
-  EXPECT_EQ(report.paths[2].artifact, "/fake/model.ep.pt2");
+  EXPECT_EQ(report.paths[2].artifact, "torchvision.models:resnet18");
+  EXPECT_EQ(world.opens.at(0).compile_source, PathSource::module);
   for (const auto& path : report.paths) {
     EXPECT_EQ(path.warmup_ns.size(), 1u) << path.name;
     EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
@@ -569,6 +575,12 @@ TEST(ComparePaths, UsageErrorsComeBeforeTheModelIsOpened) {
          o.aoti = "/nonexistent/model.aoti.pt2";
        },
        ExitCode::file_not_found, "/nonexistent/model.aoti.pt2"},
+      {"module source with an exported program",
+       [&](CompareOptions& o) {
+         o.exported = exported;
+         o.compile_source = PathSource::module;
+       },
+       ExitCode::usage_error, "with --exported use --compile-source program"},
   };
   for (const auto& c : cases) {
     FakeWorld world;
@@ -589,6 +601,8 @@ TEST(ComparePaths, UsageErrorsComeBeforeTheModelIsOpened) {
   EXPECT_TRUE(compare_paths(options, world.runtime()).status.ok());
   EXPECT_EQ(world.opens.at(0).exported, exported);
   EXPECT_EQ(world.opens.at(0).model, "");  // --exported: no default model
+  // ... and compiles the exported program's module(), the only source it has.
+  EXPECT_EQ(world.opens.at(0).compile_source, PathSource::exported_program);
 }
 
 TEST(ComparePaths, WithoutPythonItSaysTheBuildHasNone) {
@@ -601,6 +615,103 @@ TEST(ComparePaths, WithoutPythonItSaysTheBuildHasNone) {
       << outcome.status.error().message;
   EXPECT_FALSE(outcome.report.has_value());
   EXPECT_TRUE(world.loads.empty());
+}
+
+// --- variants and explanations -------------------------------------------------------------------------
+
+TEST(ComparePaths, VariantsArePeeledAfterThePathsAndEachGapIsExplained) {
+  FakeWorld world;
+  // Scripted wall times (spun for, so measured at least as long): each variant runs less host work.
+  const std::map<std::string, std::int64_t> durations{
+      {"aoti:python", 150'000},      {"compile", 300'000},          {"compile/no-guards", 280'000},
+      {"compile/graph", 200'000},    {"compile/inductor", 180'000}, {"compile/call", 160'000}};
+  for (const auto& [name, ns] : durations) world.python[name].duration_ns = [ns](int) { return ns; };
+  world.python["aoti:python"].source = PathSource::aoti_package;
+  world.aoti.duration_ns = [](int) { return 100'000; };
+  CompareOptions options = options_for({"aoti", "aoti:python", "compile"}, 5);
+  options.explain = true;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+
+  // The paths first, then compile's chain top down (aoti:python's lower, aoti, is a path already).
+  EXPECT_EQ(world.built, (std::vector<std::string>{"aoti", "aoti:python", "compile", "compile/no-guards",
+                                                   "compile/graph", "compile/inductor", "compile/call"}));
+  ASSERT_EQ(report.paths.size(), 7u);
+  for (std::size_t p = 0; p < report.paths.size(); ++p) {
+    EXPECT_EQ(report.paths[p].role, p < 3 ? PathRole::path : PathRole::variant) << report.paths[p].name;
+    ASSERT_TRUE(report.paths[p].breakdown.has_value()) << report.paths[p].name;  // variants are split too
+  }
+  EXPECT_EQ(report.paths[0].source, PathSource::aoti_package);
+  EXPECT_EQ(report.paths[1].source, PathSource::aoti_package);
+  EXPECT_EQ(report.paths[2].source, PathSource::module);
+  EXPECT_EQ(report.config.compare->compile_source, PathSource::module);
+  // Ratios and kernel diffs are about the paths asked for.
+  EXPECT_EQ(report.ratios.size(), 2u);
+  EXPECT_EQ(report.kernel_diffs.size(), 2u);
+
+  // Each slower path against the fastest (aoti).
+  ASSERT_EQ(report.explanations.size(), 2u);
+  const GapExplanation& loader = report.explanations[0];
+  EXPECT_EQ(loader.slower, "aoti:python");
+  EXPECT_EQ(loader.faster, "aoti");
+  ASSERT_EQ(loader.layers.size(), 1u);
+  EXPECT_EQ(loader.layers[0].layer, HostLayer::python_loader);
+  // One floor (aoti) on both sides: the loader layer is the whole gap, with no wrapper term.
+  EXPECT_EQ(loader.floor_slower, "aoti");
+  EXPECT_EQ(loader.floor_faster, "aoti");
+  EXPECT_DOUBLE_EQ(loader.layers[0].estimate.value_ns, loader.gap.value_ns);
+  ASSERT_TRUE(loader.wrapper && loader.residual && loader.kernels);
+  EXPECT_EQ(loader.wrapper->value_ns, 0);
+
+  const GapExplanation& compile = report.explanations[1];
+  EXPECT_EQ(compile.slower, "compile");
+  ASSERT_EQ(compile.layers.size(), 4u);
+  const std::vector<HostLayer> order{HostLayer::guards, HostLayer::dynamo, HostLayer::aot_wrapper,
+                                     HostLayer::inductor_call};
+  double layers = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(compile.layers[i].layer, order[i]);
+    EXPECT_EQ(compile.layers[i].estimate.value_ns,
+              path_named(report, compile.layers[i].upper).wall.median - path_named(report, compile.layers[i].lower).wall.median);
+    layers += compile.layers[i].estimate.value_ns;
+  }
+  EXPECT_EQ(compile.floor_slower, "compile/call");
+  EXPECT_EQ(compile.floor_kind_slower, FloorKind::python_wrapper);
+  EXPECT_EQ(compile.floor_kind_faster, FloorKind::cpp_runner);
+  // Every iteration of every path runs one 20 us kernel: kernels the same, no time between them.
+  EXPECT_EQ(compile.kernels_same, true);
+  EXPECT_EQ(compile.kernels->value_ns, 0);
+  // The terms add up to the gap: kernels + layers + wrapper + residual.
+  ASSERT_TRUE(compile.wrapper && compile.residual);
+  EXPECT_NEAR(compile.kernels->value_ns + layers + compile.wrapper->value_ns + compile.residual->value_ns,
+              compile.gap.value_ns, 1e-6);
+  // aoti:python is faster than compile: it closes part of the gap.
+  ASSERT_EQ(compile.remedies.size(), 1u);
+  EXPECT_EQ(compile.remedies[0].path, "aoti:python");
+  EXPECT_TRUE(compile.missing.empty());
+}
+
+TEST(ComparePaths, AVariantThatCannotBeBuiltEndsItsChainAndIsNamed) {
+  FakeWorld world;
+  world.python["compile"].duration_ns = [](int) { return 200'000; };
+  world.python["compile/graph"].build_error = make_error(ExitCode::model_error, "compile: Dynamo made 2 graphs");
+  CompareOptions options = options_for({"aoti", "compile"}, 3);
+  options.explain = true;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  EXPECT_EQ(world.built, (std::vector<std::string>{"aoti", "compile", "compile/no-guards"}));
+  ASSERT_EQ(report.explanations.size(), 1u);
+  const GapExplanation& e = report.explanations[0];
+  ASSERT_EQ(e.layers.size(), 1u);
+  EXPECT_EQ(e.layers[0].layer, HostLayer::guards);
+  EXPECT_EQ(e.floor_slower, "compile/no-guards");
+  EXPECT_FALSE(e.floor_kind_slower.has_value());
+  ASSERT_EQ(e.missing.size(), 1u);
+  EXPECT_NE(e.missing[0].find("compile/graph not built: compile: Dynamo made 2 graphs"), std::string::npos) << e.missing[0];
+  EXPECT_NE(explanation_text(e).find("compile/no-guards's host work vs AOTI's C++ runner"), std::string::npos)
+      << explanation_text(e);
 }
 
 // --- checkpoints --------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ class FakeAotiRunner final : public AotiRunner {
   Status run_once() override { return fake_iteration(m_world, "aoti", m_world.aoti); }
   [[nodiscard]] std::int64_t build_ns() const override { return m_world.aoti.build_ns; }
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
+  [[nodiscard]] PathSource source() const override { return PathSource::aoti_package; }
   void enter() override { ++m_world.enters["aoti"]; }
   [[nodiscard]] DeviceDescription device() const override { return m_world.aoti_device; }
   [[nodiscard]] std::vector<Warning> warnings() const override { return m_world.aoti_warnings; }
@@ -52,6 +53,7 @@ class FakePythonPath final : public PathRunner {
   Status run_once() override { return fake_iteration(m_world, m_name, m_script); }
   [[nodiscard]] std::int64_t build_ns() const override { return m_script.build_ns; }
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
+  [[nodiscard]] PathSource source() const override { return m_script.source; }
   void enter() override { ++m_world.enters[m_name]; }
 
  private:

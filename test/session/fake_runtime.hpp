@@ -60,6 +60,7 @@ struct RunnerScript {
   std::function<std::int64_t(int call)> duration_ns;
   int fail_on_call = -1;  // this call (same numbering) returns a model_error "boom at call n"
   std::optional<Error> build_error;  // Python paths: make_python_path fails with this
+  PathSource source = PathSource::module;  // what source() says
 };
 
 // The split collector.

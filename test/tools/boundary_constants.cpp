@@ -1,12 +1,14 @@
 // Prints, as JSON, the constants the Python side of ohprof (python/ohprof_paths.py) must agree with:
-// exit codes, the --input dtype spellings, the Python paths of compare. test/tools/python_boundary_check.py
+// exit codes, the --input dtype spellings, the Python paths of compare, their variants and sources. test/tools/python_boundary_check.py
 // compares them with the module's own.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "ohprof/base/exit_codes.hpp"
+#include "ohprof/model/explanation.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/session/session.hpp"
 
@@ -18,6 +20,21 @@ int main() {
   out["python_paths"] = nlohmann::json::array();
   for (const auto& path : known_compare_paths()) {
     if (path != "aoti") out["python_paths"].push_back(path);
+  }
+  // The variant suffixes of every path's peel chain ("compile/no-guards" -> "no-guards"), in chain order.
+  out["variants"] = nlohmann::json::array();
+  for (const auto& path : known_compare_paths()) {
+    for (const auto& step : peel_chain(path)) {
+      const auto slash = step.lower.find('/');
+      if (slash == std::string::npos) continue;
+      const std::string variant = step.lower.substr(slash + 1);
+      if (std::find(out["variants"].begin(), out["variants"].end(), variant) == out["variants"].end()) {
+        out["variants"].push_back(variant);
+      }
+    }
+  }
+  for (PathSource source : {PathSource::module, PathSource::exported_program, PathSource::aoti_package}) {
+    out["sources"].push_back(to_string(source));
   }
   std::printf("%s\n", out.dump(2).c_str());
   return 0;

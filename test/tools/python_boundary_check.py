@@ -36,11 +36,17 @@ def main(argv):
         problems.append(f"dtype spellings differ: only in Python {only_py}, only in C++ {only_cpp}")
     if list(py.PYTHON_PATHS) != cpp["python_paths"]:
         problems.append(f"paths differ: Python {list(py.PYTHON_PATHS)}, C++ {cpp['python_paths']}")
+    if list(py.VARIANTS) != cpp["variants"]:
+        problems.append(f"variants differ: Python {list(py.VARIANTS)}, C++ {cpp['variants']}")
+    sources = [py.SOURCE_MODULE, py.SOURCE_PROGRAM, py.SOURCE_PACKAGE]
+    if sources != cpp["sources"]:
+        problems.append(f"path sources differ: Python {sources}, C++ {cpp['sources']}")
     for problem in problems:
         print(problem)
     if problems:
         return 1
-    print(f"OK {len(declared)} exit codes, {len(py.DTYPES)} dtype spellings, {len(py.PYTHON_PATHS)} paths agree")
+    print(f"OK {len(declared)} exit codes, {len(py.DTYPES)} dtype spellings, {len(py.PYTHON_PATHS)} paths, "
+          f"{len(py.VARIANTS)} variants and {len(sources)} sources agree")
     return 0
 
 

@@ -10,7 +10,7 @@
 
 namespace ohprof {
 
-// The fastest path (lowest median wall time) against each other measured path, in path order
+// The fastest path asked for (lowest median wall time; variants are not paths here) against each other measured path, in path order
 // (docs/metrics.md, "Ratios"): ratio of medians with the robust spread (ratio_of_medians).
 std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths);
 

@@ -1,7 +1,8 @@
 #pragma once
 // Measures several paths in interleaved rounds so that machine drift (frequency, temperature, other
-// processes) hits all of them alike: each round runs every path once, in an order rotated by one each
-// round (round r starts with path r mod P). Warm-up runs per path first. Stops adaptively and says why.
+// processes) hits all of them alike: each round runs every path for a block of `block` consecutive
+// iterations, in an order rotated by one each round (round r starts with path r mod P). Warm-up runs
+// per path first. Stops adaptively and says why.
 // Knows nothing about models: a path is a function that runs one iteration.
 #include <cstdint>
 #include <functional>
@@ -22,6 +23,10 @@ struct AdaptiveStopping {
   double min_time_s = 0.5;      // measured time per path
   double max_rse = 0.01;        // relative standard error of the mean: stddev / (mean * sqrt(n))
   double time_limit_s = 120.0;  // whole measurement, warm-up included
+  // Consecutive iterations of one path per round. One iteration each follows another path's and runs
+  // in caches that path filled: a small model's call then takes far longer than in a user's loop
+  // (docs/metrics.md, "Interleaving").
+  int block = 1;
 };
 
 struct InterleavedPath {

@@ -3,9 +3,11 @@
 // (torch.compile, eager) through the embedded interpreter. The harness only calls run_once().
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/model/explanation.hpp"
 
 namespace ohprof {
 
@@ -23,6 +25,8 @@ class PathRunner {
   [[nodiscard]] virtual std::int64_t build_ns() const = 0;
   // Outputs of its first call, for the output check.
   [[nodiscard]] virtual TensorBundlePtr first_outputs() const = 0;
+  // Where its callable came from (the user's module, the exported program, the package).
+  [[nodiscard]] virtual PathSource source() const = 0;
   // Called outside the timed region around each iteration (the Python paths take the GIL here).
   virtual void enter() {}
   virtual void leave() {}

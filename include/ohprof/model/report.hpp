@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/explanation.hpp"
 #include "ohprof/model/stop_reason.hpp"
 #include "ohprof/model/warning.hpp"
 #include "ohprof/base/stats.hpp"
@@ -59,7 +60,10 @@ struct CompareConfig {
   double min_time_s = 0;
   double max_rse = 0;
   double time_limit_s = 0;
+  int block = 1;  // consecutive iterations of one path per round
   CheckMode check_outputs = CheckMode::warn;
+  PathSource compile_source = PathSource::module;  // where eager and torch.compile start
+  bool explain = true;                             // variants measured and gaps explained
 };
 
 struct RunConfig {
@@ -121,7 +125,9 @@ struct KernelAttributionSummary {
 
 // One deployment path (aoti, compile, eager, ...) measured under the run's config.
 struct PathResult {
-  std::string name;                   // "aoti"
+  std::string name;                   // "aoti", or a variant "compile/no-guards"
+  PathRole role = PathRole::path;     // asked for, or a variant measured to peel a layer (explanation.hpp)
+  std::optional<PathSource> source;   // where its callable came from (compare)
   std::string artifact;               // what was loaded (package path)
   std::int64_t load_ns = 0;           // time to load / build the path before the first call
   std::vector<std::int64_t> warmup_ns;  // warm-up iteration wall times, not in the statistics
@@ -166,6 +172,7 @@ struct Report {
   std::vector<KernelSetDiff> kernel_diffs;  // kernel-set diffs between paths (compare / analyze)
   std::optional<ArtifactSummary> artifacts;  // compare
   std::vector<PathRatio> ratios;             // compare: the fastest path against each other path
+  std::vector<GapExplanation> explanations;  // compare: why each path is slower than the fastest
   StopReason stop_reason;                    // compare: why measurement stopped (all paths together)
   bool interrupted = false;
   std::vector<Warning> warnings;

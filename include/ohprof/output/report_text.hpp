@@ -17,4 +17,13 @@ std::string stop_reason_text(const StopReason& reason);
 // full-queue count.
 std::string verdict_text(const PathVerdict& verdict, std::size_t iterations);
 
+// The wrapper term's name: "Inductor's Python wrapper vs AOTI's C++ runner" (the floors' kinds, or
+// their path names where a floor is not a known kind).
+std::string wrapper_label(const GapExplanation& explanation);
+
+// The explanation's answer in one line (docs/metrics.md, "Explanation"): the JSON's
+// `explanations[].answer` and the first line of the table's block, e.g. "compile is 26.1 us ± 0.3 us
+// slower than aoti: kernels the same (0.1 us); guards 1.5 us, Dynamo entry 17.6 us, ...; residual 0.4 us".
+std::string explanation_text(const GapExplanation& explanation);
+
 }  // namespace ohprof

@@ -25,6 +25,7 @@ struct ModelSessionOptions {
   std::uint64_t seed = 0;
   std::string cache_dir;            // where built artifacts are kept
   bool kernel_profile = false;      // compile CPU kernels with cpp.enable_kernel_profile
+  PathSource compile_source = PathSource::module;  // eager and torch.compile: the user's module or the program's
   std::vector<std::string> argv;    // for Python's sys.argv
 };
 
@@ -38,7 +39,9 @@ class ModelSession {
   [[nodiscard]] virtual ArtifactSummary artifacts() const = 0;
   [[nodiscard]] virtual std::vector<InputSpec> input_specs() const = 0;  // what inputs() holds
   [[nodiscard]] virtual TensorBundlePtr inputs() const = 0;
-  // "eager", "compile", "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper".
+  // "aoti:python", "eager", "compile", "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs",
+  // "compile:cpp-wrapper", or a variant "<path>/<variant>" of a compiled path made before
+  // (model/explanation.hpp, peel_chain).
   virtual Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) = 0;
   virtual PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
                                     const TensorBundle& outputs) = 0;

@@ -60,6 +60,10 @@ struct CompareOptions {
   std::uint64_t seed = 0;
   bool kernel_profile = false;
   bool no_cupti = false;
+  // Where eager and torch.compile start; unset: the user's module with --model (or the default
+  // model), the exported program's module() with --exported.
+  std::optional<PathSource> compile_source;
+  bool explain = true;  // measure the variants of each path and explain each gap (docs/metrics.md, "Explanation")
   std::string checkpoint_path;
   std::vector<std::string> argv;
 };

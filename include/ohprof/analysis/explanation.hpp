@@ -1,0 +1,36 @@
+#pragma once
+// The explanation of a wall-time gap between two measured paths in named layers of host work
+// (docs/metrics.md, "Explanation"). Pure functions over the report's plain structs.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ohprof/base/stats.hpp"
+#include "ohprof/model/explanation.hpp"
+#include "ohprof/model/report.hpp"
+
+namespace ohprof {
+
+// The standard error of a sample's median, 1.2533 * 1.4826 * MAD / sqrt(n): the normal-data
+// asymptotic sqrt(pi/2) * sigma / sqrt(n) with the robust sigma 1.4826 * MAD (docs/metrics.md,
+// "Spread of a difference"). 0 for fewer than 2 values.
+double median_standard_error(const SampleSummary& summary);
+
+// median(a) - median(b), with the standard error sqrt(se(a)^2 + se(b)^2) (the two samples taken as
+// independent).
+Estimate difference_of_medians(const SampleSummary& a, const SampleSummary& b);
+
+// The sum and difference of estimates, their errors added in quadrature.
+Estimate operator+(const Estimate& a, const Estimate& b);
+Estimate operator-(const Estimate& a, const Estimate& b);
+
+// Why `slower` took longer than `faster`, from the measured paths and variants of one compare run.
+// `unavailable` names the variants that could not be built, with the reason (they end their chain).
+GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::string& slower, const std::string& faster,
+                           const std::map<std::string, std::string>& unavailable = {});
+
+// Every measured path the user asked for (role path) against the fastest of them, in path order.
+std::vector<GapExplanation> explain_against_fastest(const std::vector<PathResult>& paths,
+                                                    const std::map<std::string, std::string>& unavailable = {});
+
+}  // namespace ohprof

@@ -1,0 +1,108 @@
+#pragma once
+// Why one path beats another (docs/metrics.md, "Layers" and "Explanation"): the layers of host work a
+// path runs on every call, each peeled by a variant of the path that runs without it, and the
+// explanation of a wall-time gap between two paths in those layers. Plain data; the variants a path
+// has are defined here once, for the session (which builds them), the Python side (which knows the
+// same names, test/tools/python_boundary_check.py) and the analysis (which subtracts them).
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ohprof {
+
+// Where a path's callable came from.
+enum class PathSource {
+  module,            // the user's nn.Module (--model, the default --compile-source)
+  exported_program,  // the torch.export program's module() (--exported, or --compile-source program)
+  aoti_package,      // the AOTInductor package
+};
+const char* to_string(PathSource source);  // "module", "exported_program", "aoti_package"
+
+// A path the user asked for, or a variant ohprof measures to peel one layer off one of them.
+enum class PathRole { path, variant };
+const char* to_string(PathRole role);  // "path", "variant"
+
+// One layer of host work, peeled by the difference of two variants that differ by it alone.
+enum class HostLayer {
+  guards,         // Dynamo's guard evaluation (path - path/no-guards)
+  dynamo,         // the rest of Dynamo's entry: OptimizedModule and eval-frame wrappers, the cache lookup, the
+                  // transformed bytecode (path/no-guards - path/graph)
+  aot_wrapper,    // AOTAutograd's runtime wrapper (path/graph - path/inductor)
+  inductor_call,  // Inductor's CompiledFxGraph.__call__ (path/inductor - path/call)
+  python_loader,  // torch._inductor.aoti_load_package's Python model (aoti:python - aoti)
+};
+const char* to_string(HostLayer layer);  // "guards", "dynamo", "aot_wrapper", "inductor_call", "python_loader"
+const char* layer_label(HostLayer layer);  // "guards", "Dynamo entry", "AOTAutograd wrapper", ...
+
+// One step of a path's peel chain: `upper` runs the layer, `lower` the same without it.
+struct PeelStep {
+  HostLayer layer = HostLayer::guards;
+  std::string upper;
+  std::string lower;
+};
+
+// The peel chain of a path, top down: compile modes without CUDA graphs peel guards, Dynamo, the
+// AOTAutograd wrapper and Inductor's graph call down to `<path>/call`, the generated wrapper's call();
+// compile:reduce-overhead peels guards and Dynamo down to `<path>/graph`; aoti:python peels its Python
+// loader down to aoti. Other paths (aoti, eager) have none: they are their own floor.
+std::vector<PeelStep> peel_chain(const std::string& path);
+// The bottom of the chain: the last step's lower path, or the path itself.
+std::string chain_floor(const std::string& path);
+
+// What a floor runs around the kernels.
+enum class FloorKind {
+  python_wrapper,  // Inductor's generated Python wrapper, call() (and its kernel launchers)
+  cpp_wrapper,     // Inductor's cpp_wrapper module, through its Python entry
+  cuda_graph,      // AOTAutograd's function replaying a CUDA graph (reduce-overhead)
+  cpp_runner,      // AOTI's C++ runner (LibTorch's AOTIModelPackageLoader)
+  eager_dispatch,  // eager PyTorch: the module's Python forward and per-op dispatch
+};
+const char* to_string(FloorKind kind);  // "python_wrapper", "cpp_wrapper", "cuda_graph", "cpp_runner", "eager_dispatch"
+const char* floor_label(FloorKind kind);  // "Inductor's Python wrapper", ...
+std::optional<FloorKind> floor_kind(const std::string& floor_path);
+
+// An estimate with its standard error (docs/metrics.md, "Spread of a difference").
+struct Estimate {
+  double value_ns = 0;
+  double se_ns = 0;
+};
+
+// One peeled layer of one side of a gap.
+struct LayerEstimate {
+  HostLayer layer = HostLayer::guards;
+  std::string path;   // the path whose chain it belongs to
+  std::string upper;  // the two variants it is the difference of
+  std::string lower;
+  Estimate estimate;  // median(upper) - median(lower), timing pass
+  int sign = 1;       // +1: a layer of the slower path (adds to the gap); -1: of the faster path
+  bool kernels_differ = false;  // the two variants ran different kernel sets (split pass)
+};
+
+// A faster path measured in the same run, and how much of the gap it closes.
+struct GapRemedy {
+  std::string path;
+  Estimate saved;           // median(slower) - median(path)
+  double share_of_gap = 0;  // saved / gap
+};
+
+// Why `slower` took longer than `faster` (docs/metrics.md, "Explanation").
+struct GapExplanation {
+  std::string slower;
+  std::string faster;
+  Estimate gap;                     // median(slower) - median(faster), timing pass
+  bool within_noise = false;        // |gap| <= 2 standard errors
+  std::optional<Estimate> kernels;  // median busy(slower) - median busy(faster), split pass
+  std::optional<bool> kernels_same; // the two ran the same kernel set
+  std::optional<double> faster_kernel_share;  // median busy / median wall of the faster path, split pass
+  std::vector<LayerEstimate> layers;          // the slower path's chain (+), then the faster's (-)
+  std::string floor_slower;                   // the chains' floors
+  std::string floor_faster;
+  std::optional<FloorKind> floor_kind_slower;
+  std::optional<FloorKind> floor_kind_faster;
+  std::optional<Estimate> wrapper;   // host(floor_slower) - host(floor_faster), split pass (host = wall - busy)
+  std::optional<Estimate> residual;  // gap - kernels - sum(sign * layers) - wrapper
+  std::vector<GapRemedy> remedies;   // other measured paths faster than `slower`, fastest first
+  std::vector<std::string> missing;  // why a layer or a term is absent (its time is then in no term)
+};
+
+}  // namespace ohprof

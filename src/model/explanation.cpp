@@ -1,0 +1,88 @@
+#include "ohprof/model/explanation.hpp"
+
+namespace ohprof {
+
+const char* to_string(PathSource source) {
+  switch (source) {
+    case PathSource::module: return "module";
+    case PathSource::exported_program: return "exported_program";
+    case PathSource::aoti_package: return "aoti_package";
+  }
+  return "module";
+}
+
+const char* to_string(PathRole role) { return role == PathRole::variant ? "variant" : "path"; }
+
+const char* to_string(HostLayer layer) {
+  switch (layer) {
+    case HostLayer::guards: return "guards";
+    case HostLayer::dynamo: return "dynamo";
+    case HostLayer::aot_wrapper: return "aot_wrapper";
+    case HostLayer::inductor_call: return "inductor_call";
+    case HostLayer::python_loader: return "python_loader";
+  }
+  return "guards";
+}
+
+const char* layer_label(HostLayer layer) {
+  switch (layer) {
+    case HostLayer::guards: return "guards";
+    case HostLayer::dynamo: return "Dynamo entry";
+    case HostLayer::aot_wrapper: return "AOTAutograd wrapper";
+    case HostLayer::inductor_call: return "Inductor graph call";
+    case HostLayer::python_loader: return "Python loader";
+  }
+  return "guards";
+}
+
+std::vector<PeelStep> peel_chain(const std::string& path) {
+  if (path == "aoti:python") return {{HostLayer::python_loader, path, "aoti"}};
+  const bool compiled = path == "compile" || path == "compile:max-autotune-no-cudagraphs" || path == "compile:cpp-wrapper";
+  if (!compiled && path != "compile:reduce-overhead") return {};
+  std::vector<PeelStep> chain{{HostLayer::guards, path, path + "/no-guards"},
+                              {HostLayer::dynamo, path + "/no-guards", path + "/graph"}};
+  if (compiled) {
+    chain.push_back({HostLayer::aot_wrapper, path + "/graph", path + "/inductor"});
+    chain.push_back({HostLayer::inductor_call, path + "/inductor", path + "/call"});
+  }
+  return chain;
+}
+
+std::string chain_floor(const std::string& path) {
+  const std::vector<PeelStep> chain = peel_chain(path);
+  return chain.empty() ? path : chain.back().lower;
+}
+
+const char* to_string(FloorKind kind) {
+  switch (kind) {
+    case FloorKind::python_wrapper: return "python_wrapper";
+    case FloorKind::cpp_wrapper: return "cpp_wrapper";
+    case FloorKind::cuda_graph: return "cuda_graph";
+    case FloorKind::cpp_runner: return "cpp_runner";
+    case FloorKind::eager_dispatch: return "eager_dispatch";
+  }
+  return "python_wrapper";
+}
+
+const char* floor_label(FloorKind kind) {
+  switch (kind) {
+    case FloorKind::python_wrapper: return "Inductor's Python wrapper";
+    case FloorKind::cpp_wrapper: return "Inductor's cpp_wrapper";
+    case FloorKind::cuda_graph: return "AOTAutograd's function (a CUDA-graph replay on a GPU)";
+    case FloorKind::cpp_runner: return "AOTI's C++ runner";
+    case FloorKind::eager_dispatch: return "eager dispatch";
+  }
+  return "";
+}
+
+std::optional<FloorKind> floor_kind(const std::string& floor_path) {
+  if (floor_path == "aoti") return FloorKind::cpp_runner;
+  if (floor_path == "eager") return FloorKind::eager_dispatch;
+  if (floor_path == "compile:cpp-wrapper/call") return FloorKind::cpp_wrapper;
+  if (floor_path == "compile:reduce-overhead/graph") return FloorKind::cuda_graph;
+  const std::string suffix = "/call";
+  if (floor_path.size() > suffix.size() && floor_path.ends_with(suffix)) return FloorKind::python_wrapper;
+  return std::nullopt;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,200 @@
+// The explanation of a gap (analysis/explanation.hpp, docs/metrics.md "Explanation" and "Spread of a
+// difference") on hand-made paths whose every term is computed by hand in the comments.
+#include "ohprof/analysis/explanation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace ohprof {
+namespace {
+
+// A path with these wall samples (timing pass) and, when `busy` is given, a split pass of the same
+// number of iterations each `split_wall` long with `busy` of one kernel `kernel` in it.
+PathResult make_path(const std::string& name, std::vector<std::int64_t> wall, std::optional<std::int64_t> busy = std::nullopt,
+                     std::int64_t split_wall = 0, const std::string& kernel = "gemm",
+                     PathRole role = PathRole::variant) {
+  PathResult path;
+  path.name = name;
+  path.role = role;
+  path.wall_ns = std::move(wall);
+  path.wall = summarize_ns(path.wall_ns);
+  if (busy) {
+    PathBreakdown breakdown;
+    for (std::size_t i = 0; i < path.wall_ns.size(); ++i) {
+      IterationBreakdown it;
+      it.index = static_cast<std::int64_t>(i);
+      it.wall_ns = split_wall;
+      it.gpu.busy_ns = *busy;
+      breakdown.iterations.push_back(it);
+    }
+    breakdown.kernels.push_back(KernelStat{DeviceOpKind::kernel, kernel, path.wall_ns.size(), 0, 0, 1.0});
+    path.breakdown = std::move(breakdown);
+  } else {
+    path.split_unavailable_reason = "fake: no collector";
+  }
+  return path;
+}
+
+std::vector<std::int64_t> flat(std::int64_t ns) { return std::vector<std::int64_t>(5, ns); }
+
+// compile against aoti, every sample constant (no spread), in ns:
+//   timing medians: compile 30000, /no-guards 28000, /graph 11000, /inductor 9000, /call 7600; aoti 4000
+//   split pass: compile busy 2100; /call wall 7700 busy 2000 (host 5700); aoti wall 4100 busy 2000 (host 2100)
+// so gap 26000; kernels 2100 - 2000 = 100; layers 2000, 17000, 2000, 1400; wrapper 5700 - 2100 = 3600;
+// residual (7600 - 4000) - 100 - 3600 = -100; and 100 + 22400 + 3600 - 100 = 26000.
+std::vector<PathResult> compile_and_aoti() {
+  return {make_path("aoti", flat(4000), 2000, 4100, "gemm", PathRole::path),
+          make_path("compile", flat(30000), 2100, 32000, "gemm", PathRole::path),
+          make_path("compile:cpp-wrapper", flat(20000), 2000, 21000, "gemm", PathRole::path),
+          make_path("compile/no-guards", flat(28000), 2100, 29000),
+          make_path("compile/graph", flat(11000), 2100, 12000),
+          make_path("compile/inductor", flat(9000), 2000, 9500),
+          make_path("compile/call", flat(7600), 2000, 7700)};
+}
+
+TEST(MedianStandardError, IsTheNormalAsymptoticWithTheRobustSigma) {
+  // 10, 12, 14, 16, 18 us: median 14 us, |x - median| = 4, 2, 0, 2, 4 us, MAD 2 us;
+  // se = sqrt(pi/2) * 1.4826 * 2 us / sqrt(5) = 1.2533141 * 1.4826 * 2000 / 2.2360680 = 1661.99 ns.
+  const SampleSummary s = summarize_ns(std::vector<std::int64_t>{10'000, 12'000, 14'000, 16'000, 18'000});
+  EXPECT_NEAR(median_standard_error(s), 1661.99, 0.01);
+  EXPECT_EQ(median_standard_error(summarize_ns(std::vector<std::int64_t>{5})), 0.0);  // one value: none
+  // A difference of two such samples: sqrt(2) * 1661.99 = 2350.42.
+  const SampleSummary t = summarize_ns(std::vector<std::int64_t>{20'000, 22'000, 24'000, 26'000, 28'000});
+  const Estimate d = difference_of_medians(t, s);
+  EXPECT_DOUBLE_EQ(d.value_ns, 10'000);
+  EXPECT_NEAR(d.se_ns, 2350.42, 0.01);
+  const Estimate sum = Estimate{3, 3} + Estimate{1, 4};
+  EXPECT_DOUBLE_EQ(sum.value_ns, 4);
+  EXPECT_DOUBLE_EQ(sum.se_ns, 5);
+  const Estimate diff = Estimate{3, 3} - Estimate{1, 4};
+  EXPECT_DOUBLE_EQ(diff.value_ns, 2);
+  EXPECT_DOUBLE_EQ(diff.se_ns, 5);
+}
+
+TEST(ExplainGap, SplitsTheGapIntoKernelsLayersWrapperAndResidual) {
+  const auto paths = compile_and_aoti();
+  const GapExplanation e = explain_gap(paths, "compile", "aoti");
+  EXPECT_DOUBLE_EQ(e.gap.value_ns, 26000);
+  EXPECT_DOUBLE_EQ(e.gap.se_ns, 0);
+  EXPECT_FALSE(e.within_noise);
+  ASSERT_TRUE(e.kernels.has_value());
+  EXPECT_DOUBLE_EQ(e.kernels->value_ns, 100);
+  EXPECT_EQ(e.kernels_same, true);
+  EXPECT_DOUBLE_EQ(*e.faster_kernel_share, 2000.0 / 4100.0);
+  ASSERT_EQ(e.layers.size(), 4u);
+  const double expected[] = {2000, 17000, 2000, 1400};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(e.layers[i].estimate.value_ns, expected[i]) << i;
+    EXPECT_EQ(e.layers[i].sign, 1);
+    EXPECT_EQ(e.layers[i].path, "compile");
+    EXPECT_FALSE(e.layers[i].kernels_differ);
+  }
+  EXPECT_EQ(e.floor_slower, "compile/call");
+  EXPECT_EQ(e.floor_faster, "aoti");
+  ASSERT_TRUE(e.wrapper.has_value());
+  EXPECT_DOUBLE_EQ(e.wrapper->value_ns, 3600);
+  ASSERT_TRUE(e.residual.has_value());
+  EXPECT_DOUBLE_EQ(e.residual->value_ns, -100);
+  // compile:cpp-wrapper (20000) closes 10000 of the 26000; the variants are not remedies.
+  ASSERT_EQ(e.remedies.size(), 1u);
+  EXPECT_EQ(e.remedies[0].path, "compile:cpp-wrapper");
+  EXPECT_DOUBLE_EQ(e.remedies[0].saved.value_ns, 10000);
+  EXPECT_DOUBLE_EQ(e.remedies[0].share_of_gap, 10000.0 / 26000.0);
+  EXPECT_TRUE(e.missing.empty());
+}
+
+TEST(ExplainGap, TheFasterPathsLayersAreSubtracted) {
+  // compile (30000) against aoti:python (13900): aoti:python's own loader layer, aoti:python - aoti =
+  // 13900 - 4000 = 9900, is a layer of the faster side, so it counts against the gap (sign -1).
+  auto paths = compile_and_aoti();
+  paths.push_back(make_path("aoti:python", flat(13900), 2000, 14000, "gemm", PathRole::path));
+  const GapExplanation e = explain_gap(paths, "compile", "aoti:python");
+  EXPECT_DOUBLE_EQ(e.gap.value_ns, 30000 - 13900);
+  ASSERT_EQ(e.layers.size(), 5u);
+  EXPECT_EQ(e.layers[4].layer, HostLayer::python_loader);
+  EXPECT_EQ(e.layers[4].sign, -1);
+  EXPECT_DOUBLE_EQ(e.layers[4].estimate.value_ns, 9900);
+  EXPECT_EQ(e.floor_faster, "aoti");
+  // The identity: gap = kernels + sum(sign * layer) + wrapper + residual.
+  double sum = e.kernels->value_ns + e.wrapper->value_ns + e.residual->value_ns;
+  for (const auto& layer : e.layers) sum += layer.sign * layer.estimate.value_ns;
+  EXPECT_NEAR(sum, e.gap.value_ns, 1e-9);
+}
+
+TEST(ExplainGap, OneFloorOnBothSidesHasNoWrapperTerm) {
+  auto paths = compile_and_aoti();
+  paths.push_back(make_path("aoti:python", flat(13900), 2050, 14000, "gemm", PathRole::path));
+  const GapExplanation e = explain_gap(paths, "aoti:python", "aoti");
+  ASSERT_EQ(e.layers.size(), 1u);
+  EXPECT_DOUBLE_EQ(e.layers[0].estimate.value_ns, 9900);
+  EXPECT_DOUBLE_EQ(e.wrapper->value_ns, 0);
+  EXPECT_DOUBLE_EQ(e.wrapper->se_ns, 0);
+  // The floors are one path, so the telescoped floor gap is exactly 0; the kernels' 50 ns moves to the residual.
+  EXPECT_DOUBLE_EQ(e.kernels->value_ns, 50);
+  EXPECT_DOUBLE_EQ(e.residual->value_ns, -50);
+}
+
+TEST(ExplainGap, AMissingVariantEndsTheChainAndSaysWhy) {
+  auto paths = compile_and_aoti();
+  paths.erase(paths.begin() + 5);  // compile/inductor
+  const GapExplanation e = explain_gap(paths, "compile", "aoti", {{"compile/inductor", "2 graphs"}});
+  ASSERT_EQ(e.layers.size(), 2u);
+  EXPECT_EQ(e.floor_slower, "compile/graph");
+  EXPECT_FALSE(e.floor_kind_slower.has_value());
+  ASSERT_EQ(e.missing.size(), 1u);
+  EXPECT_EQ(e.missing[0], "AOTAutograd wrapper of compile: variant compile/inductor not built: 2 graphs");
+  // The wrapper term is then all of compile/graph's host time against aoti's: 12000 - 2100 - 2100 = 7800.
+  EXPECT_DOUBLE_EQ(e.wrapper->value_ns, 7800);
+  // residual (11000 - 4000) - 100 - 7800 = -900
+  EXPECT_DOUBLE_EQ(e.residual->value_ns, -900);
+}
+
+TEST(ExplainGap, WithoutASplitTheKernelsWrapperAndResidualAreAbsentAndNamed) {
+  std::vector<PathResult> paths{make_path("aoti", flat(4000), std::nullopt, 0, "gemm", PathRole::path),
+                                make_path("eager", flat(17000), std::nullopt, 0, "gemm", PathRole::path)};
+  const GapExplanation e = explain_gap(paths, "eager", "aoti");
+  EXPECT_DOUBLE_EQ(e.gap.value_ns, 13000);
+  EXPECT_FALSE(e.kernels.has_value());
+  EXPECT_FALSE(e.wrapper.has_value());
+  EXPECT_FALSE(e.residual.has_value());
+  ASSERT_EQ(e.missing.size(), 2u);
+  EXPECT_EQ(e.missing[0], "kernel time: eager: fake: no collector");
+}
+
+TEST(ExplainGap, WithinTwoStandardErrorsIsNoise) {
+  // medians 120 and 125 us, MAD 10 us each: se of the difference sqrt(2) * 1.2533 * 1.4826 * 10 / sqrt(5)
+  // = 11.75 us, so a 5 us gap is noise.
+  std::vector<PathResult> paths{
+      make_path("a", {100'000, 110'000, 120'000, 130'000, 140'000}, 90'000, 120'000, "gemm", PathRole::path),
+      make_path("b", {105'000, 115'000, 125'000, 135'000, 145'000}, 90'000, 125'000, "gemm", PathRole::path)};
+  const GapExplanation e = explain_gap(paths, "a", "b");
+  EXPECT_DOUBLE_EQ(e.gap.value_ns, -5000);
+  EXPECT_NEAR(e.gap.se_ns, 11752.1, 0.1);
+  EXPECT_TRUE(e.within_noise);
+  EXPECT_DOUBLE_EQ(*e.faster_kernel_share, 90.0 / 125.0);
+}
+
+TEST(ExplainAgainstFastest, EachPathAgainstTheFastestPathNotVariant) {
+  const auto paths = compile_and_aoti();  // compile/call (7600) is faster than compile but a variant
+  const auto all = explain_against_fastest(paths);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].slower, "compile");
+  EXPECT_EQ(all[0].faster, "aoti");
+  EXPECT_EQ(all[1].slower, "compile:cpp-wrapper");
+  // compile:cpp-wrapper's chain is not measured here: its first variant is missing.
+  ASSERT_FALSE(all[1].missing.empty());
+  EXPECT_EQ(all[1].missing[0], "guards of compile:cpp-wrapper: variant compile:cpp-wrapper/no-guards not measured");
+}
+
+TEST(ExplainGap, KernelSetsThatDifferAreFlaggedOnThePairAndTheLayer) {
+  auto paths = compile_and_aoti();
+  paths[1] = make_path("compile", flat(30000), 2100, 32000, "fused_gemm", PathRole::path);
+  const GapExplanation e = explain_gap(paths, "compile", "aoti");
+  EXPECT_EQ(e.kernels_same, false);
+  EXPECT_TRUE(e.layers[0].kernels_differ);   // compile vs compile/no-guards
+  EXPECT_FALSE(e.layers[1].kernels_differ);
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -315,7 +315,11 @@ def fresh_code_copy(torch, module):
     object (same bytecode, a distinct object) gives each compiled path a cache of its own."""
     import copy
     import types
-    clone = copy.deepcopy(module)
+    try:
+        clone = copy.deepcopy(module)
+    except Exception as e:
+        raise OhprofError(MODEL_ERROR, f"cannot copy the model for its own torch.compile ({type(e).__name__}: "
+                                       f"{_first_line(e)}); use --compile-source program") from None
     cls = type(module)
     forward = cls.forward
     code = forward.__code__
@@ -345,14 +349,22 @@ class CompiledState:
 
     def capture(self, torch, inputs):
         """Captures the layers below Dynamo with one call; sets `unavailable` when it cannot."""
+        try:
+            self._capture(torch, inputs)
+        except Exception as e:  # torch internals this relies on moved, or the call failed
+            self.unavailable = f"capturing the compiled callables failed ({type(e).__name__}: {_first_line(e)})"
+
+    def _capture(self, torch, inputs):
         from torch._dynamo.eval_frame import _debug_get_cache_entry_list
         from torch._inductor.output_code import CompiledFxGraph
 
         entries = _debug_get_cache_entry_list(self.forward_code)
         names = sorted({n for e in entries for n in e.code.co_names if n.startswith("__compiled_fn")})
-        if len(entries) != 1 or len(names) != 1:
-            self.unavailable = (f"Dynamo made {len(names)} graphs in {len(entries)} cache entries of forward "
-                                "(graph breaks or recompiles): the layers below Dynamo are not isolated")
+        resumes = sorted({n for e in entries for n in e.code.co_names if n.startswith("__resume_at")})
+        if len(entries) != 1 or len(names) != 1 or resumes:
+            self.unavailable = (f"Dynamo made {len(names)} graph(s) in {len(entries)} cache entries of forward"
+                                f"{' and resumes after a graph break' if resumes else ''}: the layers below "
+                                "Dynamo are not isolated")
             return
         name = names[0]
         original = self.forward_globals.get(name)
@@ -376,8 +388,9 @@ class CompiledState:
         finally:
             self.forward_globals[name] = original
             CompiledFxGraph.__call__ = original_call
-        if len(calls) != 1:
-            self.unavailable = f"the compiled function ran {len(calls)} times in one call; variants not isolated"
+        if len(calls) != 1 or len(graphs) > 1:
+            self.unavailable = (f"one call ran the compiled function {len(calls)} times and Inductor graphs "
+                                f"{len(graphs)} times (graph breaks?): the layers below Dynamo are not isolated")
             return
         self.aot_fn, self.aot_args = original, calls[0]
         if len(graphs) == 1 and graphs[0][0].current_callable is not None:
@@ -408,10 +421,8 @@ class Session:
         cache_root = options["cache_dir"]
         # Where eager and torch.compile start: the user's nn.Module (as users compile it) or the
         # exported program's module() (the graph AOTI was built from; --compile-source program).
+        # ohprof checks the choice against --model / --exported before it opens the session.
         self.compile_source = options.get("compile_source") or (SOURCE_MODULE if self.model_spec else SOURCE_PROGRAM)
-        if self.compile_source == SOURCE_MODULE and not self.model_spec:
-            raise OhprofError(USAGE_ERROR, "--compile-source module needs --model (the module to compile); "
-                                           "with --exported use --compile-source program")
         self.user_model = None
         self.compiled = {}  # path name -> CompiledState
 
@@ -449,6 +460,15 @@ class Session:
             raise OhprofError(INVALID_PACKAGE, f"'{exported}' is not a torch.export program "
                                                f"(torch.export.load: {_first_line(e)})") from None
         self.exported_path = exported
+        if self.user_model is not None and self.cached:
+            # The package and program came from an earlier call of the factory: give the module their
+            # weights, so every path computes with the same ones even when the factory is not seeded.
+            try:
+                with torch.no_grad():
+                    self.user_model.load_state_dict(self.program.state_dict, strict=False)
+            except Exception as e:
+                raise OhprofError(MODEL_ERROR, f"the cached program's weights do not fit {self.model_spec} "
+                                               f"({_first_line(e)}); clear the cache folder {folder}") from None
         if not self.specs:
             self.specs = self._specs_from_program()
         self.inputs = make_inputs(torch, self.specs, self.device, self.seed)
@@ -489,8 +509,11 @@ class Session:
         base, _, variant = name.partition("/")
         enter = leave = None
         compile_s = 0.0
+        args, fresh_list = inputs, None  # fn(*args), or fn(fresh_list()) for Inductor's list-taking calls
         if variant:
-            fn, enter, leave, source = self._variant(base, variant)
+            fn, variant_args, fresh_list, enter, leave = self._variant(base, variant)
+            args = variant_args if variant_args is not None else inputs
+            source = self.compile_source
         elif name not in PYTHON_PATHS:
             raise OhprofError(USAGE_ERROR, f"unknown path '{name}'; use aoti or one of " + ", ".join(PYTHON_PATHS))
         elif name == "aoti:python":
@@ -518,7 +541,8 @@ class Session:
             if enter:
                 enter()
             try:
-                outputs = [t.detach().clone() for t in _flatten(torch, fn(*inputs))]
+                first = fn(fresh_list()) if fresh_list else fn(*args)
+                outputs = [t.detach().clone() for t in _flatten(torch, first)]
             finally:
                 if leave:
                     leave()
@@ -526,9 +550,14 @@ class Session:
         except Exception as e:
             raise OhprofError(MODEL_ERROR, f"path {name} failed: {_first_line(e)}") from None
 
-        def step():
-            fn(*inputs)
-            sync()
+        if fresh_list:
+            def step():
+                fn(fresh_list())
+                sync()
+        else:
+            def step():
+                fn(*args)
+                sync()
 
         return PythonPath(name, step, compile_s, outputs, source, enter, leave)
 
@@ -549,9 +578,9 @@ class Session:
         if self.kernel_profile:
             patches["cpp.enable_kernel_profile"] = True
         module, source = self._module_for(name)
-        fn = torch.compile(module, dynamic=False, mode=None if mode in ("default", "cpp-wrapper") else mode)
         start = time.perf_counter()
         try:
+            fn = torch.compile(module, dynamic=False, mode=None if mode in ("default", "cpp-wrapper") else mode)
             with torch._inductor.config.patch(patches):
                 fn(*self.inputs)
                 _sync(torch, self.device)()
@@ -562,30 +591,20 @@ class Session:
         self.compiled[name] = CompiledState(fn, forward.__code__, forward.__globals__)
         return fn, compile_s, source
 
-    def _captured(self, base):
-        state = self.compiled.get(base)
-        if state is None:
-            raise OhprofError(USAGE_ERROR, f"variant of '{base}' asked for before the path was built")
-        if state.aot_fn is None and not state.unavailable:
-            state.capture(self.torch, self.inputs)
-        if state.unavailable:
-            raise OhprofError(MODEL_ERROR, f"{base}: {state.unavailable}")
-        return state
-
     def _variant(self, base, variant):
-        """The callable of one variant of compiled path `base` (docs/metrics.md, "Layers")."""
+        """What one variant of compiled path `base` runs (docs/metrics.md, "Layers"): the callable and its
+        arguments, or a function making a fresh argument list each call; plus the enter/leave hooks."""
         torch = self.torch
         if variant not in VARIANTS:
             raise OhprofError(USAGE_ERROR, f"unknown variant '{variant}' of '{base}'; use one of " + ", ".join(VARIANTS))
         state = self.compiled.get(base)
         if state is None:
             raise OhprofError(USAGE_ERROR, f"variant of '{base}' asked for before the path was built")
-        source = self.compile_source
-        if variant in ("inductor", "call") and base == "compile:reduce-overhead":
-            raise OhprofError(USAGE_ERROR, f"{base} has no '{variant}' variant (its graph is a CUDA-graph replay)")
         if variant == "no-guards":
             # The same compiled module, with Dynamo's guard evaluation skipped for the iteration.
-            stance = torch.compiler.set_stance
+            stance = getattr(torch.compiler, "set_stance", None)
+            if stance is None:
+                raise OhprofError(MODEL_ERROR, f"{base}/no-guards needs torch.compiler.set_stance (torch >= 2.6)")
 
             def enter():
                 stance("default", skip_guard_eval_unsafe=True)
@@ -593,19 +612,20 @@ class Session:
             def leave():
                 stance("default")
 
-            return state.fn, enter, leave, source
-        state = self._captured(base)
+            return state.fn, self.inputs, None, enter, leave
+        if state.aot_fn is None and not state.unavailable:
+            state.capture(torch, self.inputs)
+        if state.unavailable:
+            raise OhprofError(MODEL_ERROR, f"{base}: {state.unavailable}")
         if variant == "graph":
-            aot_fn, aot_args = state.aot_fn, state.aot_args
-            return (lambda *_: aot_fn(*aot_args)), None, None, source
+            return state.aot_fn, state.aot_args, None, None, None
         if state.graph_unavailable:
             raise OhprofError(MODEL_ERROR, f"{base}: {state.graph_unavailable}")
-        graph, graph_inputs = state.graph, state.graph_inputs
-        if variant == "inductor":
-            # CompiledFxGraph.__call__ clears the list it is given, as Inductor's call() does.
-            return (lambda *_: graph(list(graph_inputs))), None, None, source
-        current = graph.current_callable
-        return (lambda *_: current(list(graph_inputs))), None, None, source
+        # CompiledFxGraph.__call__ and the generated call() clear the list they are given: a fresh copy
+        # each call (the same copy in both variants, so it cancels in the Inductor-call layer).
+        graph_inputs = state.graph_inputs
+        target = state.graph if variant == "inductor" else state.graph.current_callable
+        return target, None, lambda: list(graph_inputs), None, None
 
     def compare(self, reference, outputs):
         return compare_outputs(self.torch, reference, outputs)

@@ -6,14 +6,13 @@
 #include <numbers>
 
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/path_stats.hpp"
 
 namespace ohprof {
 namespace {
 
 // sqrt(pi / 2): the asymptotic standard error of a normal sample's median, in units of sigma / sqrt(n).
 const double kMedianEfficiency = std::sqrt(std::numbers::pi / 2.0);
-// MAD to sigma for normal data.
-constexpr double kMadToSigma = 1.4826;
 
 const PathResult* find_path(const std::vector<PathResult>& paths, const std::string& name) {
   for (const auto& path : paths) {
@@ -94,7 +93,7 @@ Estimate operator+(const Estimate& a, const Estimate& b) { return {a.value_ns + 
 Estimate operator-(const Estimate& a, const Estimate& b) { return {a.value_ns - b.value_ns, std::hypot(a.se_ns, b.se_ns)}; }
 
 GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::string& slower, const std::string& faster,
-                           const std::map<std::string, std::string>& unavailable) {
+                           const ExplainContext& context) {
   GapExplanation out;
   out.slower = slower;
   out.faster = faster;
@@ -104,44 +103,54 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     out.missing.push_back(fmt::format("{} has no measured iterations", a == nullptr ? slower : faster));
     return out;
   }
+  out.measured = true;
   out.gap = difference_of_medians(a->wall, b->wall);
   out.within_noise = std::abs(out.gap.value_ns) <= 2.0 * out.gap.se_ns;
 
-  // Device: the kernels' time and set, from the split pass.
-  const auto split_a = split_samples(*a);
-  const auto split_b = split_samples(*b);
-  if (split_a && split_b) {
-    out.kernels = difference_of_medians(split_a->busy, split_b->busy);
-    out.kernels_same = diff_kernel_sets(*a->breakdown, *b->breakdown).same_set();
-    if (split_b->wall.median > 0) out.faster_kernel_share = split_b->busy.median / split_b->wall.median;
-  } else {
-    out.missing.push_back(fmt::format("kernel time: {}", !split_a ? slower + ": " + split_missing_reason(*a)
-                                                                   : faster + ": " + split_missing_reason(*b)));
-  }
-
-  // Host: each side's chain down to its floor, then what the floors run around the kernels.
-  out.floor_slower = peel(paths, slower, +1, unavailable, out);
-  out.floor_faster = peel(paths, faster, -1, unavailable, out);
+  // Host: each side's chain down to its floor.
+  out.floor_slower = peel(paths, slower, +1, context.unavailable, out);
+  out.floor_faster = peel(paths, faster, -1, context.unavailable, out);
   out.floor_kind_slower = floor_kind(out.floor_slower);
   out.floor_kind_faster = floor_kind(out.floor_faster);
   const PathResult* floor_a = find_path(paths, out.floor_slower);
   const PathResult* floor_b = find_path(paths, out.floor_faster);
+  const bool same_floor = floor_a == floor_b;
+  out.floor_gap = same_floor ? Estimate{} : difference_of_medians(floor_a->wall, floor_b->wall);
+
+  // Device: the kernels' time and set, from the split pass; then what the floors spend around them.
+  const auto split_a = split_samples(*a);
+  const auto split_b = split_samples(*b);
   const auto split_floor_a = split_samples(*floor_a);
   const auto split_floor_b = split_samples(*floor_b);
-  const bool same_floor = floor_a == floor_b;
-  if (same_floor) {
-    out.wrapper = Estimate{};  // one path: no wrapper difference, exactly
-  } else if (split_floor_a && split_floor_b) {
-    out.wrapper = difference_of_medians(split_floor_a->host, split_floor_b->host);
+  if (!context.kernels_unrecorded.empty()) {
+    out.missing.push_back("kernel time and the wrapper term: " + context.kernels_unrecorded);
+  } else if (!split_a || !split_b || !split_floor_a || !split_floor_b) {
+    const PathResult* without = !split_a ? a : !split_b ? b : !split_floor_a ? floor_a : floor_b;
+    out.missing.push_back(fmt::format("kernel time and the wrapper term: {}: {}", without->name,
+                                      split_missing_reason(*without)));
   } else {
-    out.missing.push_back(fmt::format("wrapper host time: {}", !split_floor_a ? out.floor_slower + ": " + split_missing_reason(*floor_a)
-                                                                               : out.floor_faster + ": " + split_missing_reason(*floor_b)));
-  }
-  if (out.kernels && out.wrapper) {
-    // gap - sum(sign * layers) telescopes to median(floor_slower) - median(floor_faster); its error is
-    // theirs, not the sum of the layers' (which share their variants' samples).
-    const Estimate floor_gap = same_floor ? Estimate{} : difference_of_medians(floor_a->wall, floor_b->wall);
-    out.residual = floor_gap - *out.kernels - *out.wrapper;
+    out.kernels = difference_of_medians(split_a->busy, split_b->busy);
+    out.kernels_same = diff_kernel_sets(*a->breakdown, *b->breakdown).same_set();
+    if (split_b->wall.median > 0) out.faster_kernel_share = split_b->busy.median / split_b->wall.median;
+    // A floor's host time: its timing-pass median less its split-pass busy median (the timing pass has
+    // no collector to slow the host down). One floor on both sides: no wrapper difference, exactly.
+    const auto host = [](const PathResult& floor, const SplitSamples& split) {
+      return Estimate{floor.wall.median, median_standard_error(floor.wall)} -
+             Estimate{split.busy.median, median_standard_error(split.busy)};
+    };
+    out.wrapper = same_floor ? Estimate{} : host(*floor_a, *split_floor_a) - host(*floor_b, *split_floor_b);
+    // gap - sum(sign * layers) telescopes to median(floor_slower) - median(floor_faster), so the residual
+    // is what the floors' kernel time differs from their paths': (busy(floor_a) - busy(a)) -
+    // (busy(floor_b) - busy(b)), each 0 exactly where the floor is the path itself.
+    const auto drift = [](const PathResult& path, const SplitSamples& split, const PathResult& floor,
+                          const SplitSamples& floor_split) {
+      if (&path == &floor) return Estimate{};
+      return difference_of_medians(floor_split.busy, split.busy);
+    };
+    const Estimate residual = drift(*a, *split_a, *floor_a, *split_floor_a) - drift(*b, *split_b, *floor_b, *split_floor_b);
+    // The same number as floor_gap - kernels - wrapper, written as the identity computes it.
+    out.residual = Estimate{out.floor_gap.value_ns - out.kernels->value_ns - out.wrapper->value_ns, residual.se_ns};
+    if (out.gap.value_ns != 0) out.residual_share = out.residual->value_ns / out.gap.value_ns;
   }
 
   // What closes the gap: the other measured paths faster than `slower`.
@@ -160,17 +169,13 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
 }
 
 std::vector<GapExplanation> explain_against_fastest(const std::vector<PathResult>& paths,
-                                                    const std::map<std::string, std::string>& unavailable) {
-  const PathResult* fastest = nullptr;
-  for (const auto& path : paths) {
-    if (path.role != PathRole::path || path.wall.count == 0) continue;
-    if (fastest == nullptr || path.wall.median < fastest->wall.median) fastest = &path;
-  }
+                                                    const ExplainContext& context) {
   std::vector<GapExplanation> out;
+  const PathResult* fastest = fastest_path(paths);
   if (fastest == nullptr) return out;
   for (const auto& path : paths) {
     if (path.role != PathRole::path || &path == fastest || path.wall.count == 0) continue;
-    out.push_back(explain_gap(paths, path.name, fastest->name, unavailable));
+    out.push_back(explain_gap(paths, path.name, fastest->name, context));
   }
   return out;
 }

@@ -27,13 +27,18 @@ CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std
   return cost;
 }
 
-std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths) {
-  std::vector<PathRatio> ratios;
+const PathResult* fastest_path(const std::vector<PathResult>& paths) {
   const PathResult* fastest = nullptr;
   for (const auto& path : paths) {
     if (path.role != PathRole::path || path.wall.count == 0) continue;
     if (fastest == nullptr || path.wall.median < fastest->wall.median) fastest = &path;
   }
+  return fastest;
+}
+
+std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths) {
+  std::vector<PathRatio> ratios;
+  const PathResult* fastest = fastest_path(paths);
   if (fastest == nullptr) return ratios;
   for (const auto& path : paths) {
     if (path.role != PathRole::path || &path == fastest || path.wall.count == 0) continue;

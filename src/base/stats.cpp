@@ -73,7 +73,6 @@ Ratio ratio_of_means(const SampleSummary& numerator, const SampleSummary& denomi
 }
 
 Ratio ratio_of_medians(const SampleSummary& numerator, const SampleSummary& denominator) {
-  constexpr double kMadToSigma = 1.4826;
   Ratio ratio;
   if (denominator.median == 0 || numerator.median == 0) return ratio;
   ratio.value = numerator.median / denominator.median;

@@ -24,7 +24,7 @@ struct CompareFlags {
   double min_time_s = 0.5;
   double max_rse = 0.01;
   double time_limit_s = 120;
-  int block = 10;
+  int block = AdaptiveStopping{}.block;
   std::string check_outputs = "warn";
   std::string cache_dir;
   std::uint64_t seed = 0;
@@ -34,6 +34,7 @@ struct CompareFlags {
   bool no_cupti = false;
   std::string compile_source;  // "" : the default (module with --model, program with --exported)
   bool no_explain = false;
+  std::string explain;  // "A:B,C:D"; "" : each path against the fastest
 };
 
 Result<std::vector<std::string>> parse_paths(const std::string& text) {
@@ -71,12 +72,47 @@ Result<std::optional<PathSource>> parse_compile_source(const std::string& text) 
   return make_error(ExitCode::usage_error, "--compile-source must be module or program");
 }
 
+// "compile:aoti,eager:aoti" -> (compile, aoti), (eager, aoti). Path names contain ':' themselves
+// (compile:cpp-wrapper), so a pair splits at the ':' that leaves two known path names.
+Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  if (text.empty()) return pairs;
+  const std::vector<std::string>& known = known_compare_paths();
+  const auto is_known = [&](const std::string& name) { return std::find(known.begin(), known.end(), name) != known.end(); };
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = text.find(',', pos);
+    const std::string pair = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    bool found = false;
+    for (std::size_t colon = pair.find(':'); colon != std::string::npos; colon = pair.find(':', colon + 1)) {
+      if (is_known(pair.substr(0, colon)) && is_known(pair.substr(colon + 1))) {
+        pairs.emplace_back(pair.substr(0, colon), pair.substr(colon + 1));
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      return make_error(ExitCode::usage_error,
+                        fmt::format("--explain '{}' is not SLOWER:FASTER of two paths ({})", pair, fmt::join(known, ", ")));
+    }
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return pairs;
+}
+
 Status compare(const CompareFlags& flags, const Invocation& invocation) {
   CompareOptions options;
   auto source = parse_compile_source(flags.compile_source);
   if (!source.ok()) return source.error();
   options.compile_source = *source;
   options.explain = !flags.no_explain;
+  auto pairs = parse_explain_pairs(flags.explain);
+  if (!pairs.ok()) return pairs.error();
+  options.explain_pairs = *pairs;
+  if (flags.no_explain && !options.explain_pairs.empty()) {
+    return make_error(ExitCode::usage_error, "give --explain or --no-explain, not both");
+  }
   auto check = parse_check_mode(flags.check_outputs);
   if (!check.ok()) return check.error();
   options.check_outputs = *check;
@@ -125,6 +161,9 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
                   "Where eager and compile start: module (the --model's nn.Module, as users compile it; the "
                   "default with --model) or program (the exported program's module(), the graph AOTI was built "
                   "from; the only choice with --exported)");
+  app->add_option("--explain", flags->explain,
+                  "Pairs to explain, SLOWER:FASTER comma-separated (e.g. compile:aoti); default: each path against "
+                  "the fastest");
   app->add_flag("--no-explain", flags->no_explain,
                 "Do not measure the variants that peel each path's layers of host work, nor explain the gaps");
   app->add_option("--device", flags->device, "auto, cpu or cuda (auto: CUDA when present)")->capture_default_str();

@@ -123,10 +123,17 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
     }
     const int round = result.rounds;
     const int block = std::max(1, stopping.block);
-    for (std::size_t k = 0; k < count && outcome.ok(); ++k) {
+    bool cut = false;  // the time limit or Ctrl-C came during the round
+    for (std::size_t k = 0; k < count && outcome.ok() && !cut; ++k) {
       const std::size_t p = (static_cast<std::size_t>(round) + k) % count;
       auto& measured = result.paths[p].iterations;
       for (int b = 0; b < block && outcome.ok() && static_cast<int>(measured.size()) < stopping.max_runs; ++b) {
+        // A round of slow iterations can take long: the time limit and Ctrl-C end it after the current
+        // iteration (the rest of the round is skipped; the check before the next round says why).
+        if ((b > 0 || k > 0) && (interrupt_requested() || elapsed_s() >= stopping.time_limit_s)) {
+          cut = true;
+          break;
+        }
         IterationWindow window;
         outcome = timed_iteration(paths[p], static_cast<std::int64_t>(measured.size()), false, clock_ns, window);
         if (outcome.ok()) {

@@ -21,6 +21,7 @@ Status run_measurement_loop(const LoopConfig& config, const IterationFunction& i
   fixed.min_time_s = 0;
   fixed.max_rse = INFINITY;
   fixed.time_limit_s = INFINITY;
+  fixed.block = 1;  // one path: nothing to interleave with
   InterleavedResult interleaved;
   std::function<void(const InterleavedResult&)> on_round;
   if (on_progress) {

@@ -11,6 +11,13 @@ const char* to_string(PathSource source) {
   return "module";
 }
 
+std::optional<PathSource> parse_path_source(const std::string& text) {
+  for (PathSource source : {PathSource::module, PathSource::exported_program, PathSource::aoti_package}) {
+    if (text == to_string(source)) return source;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(PathRole role) { return role == PathRole::variant ? "variant" : "path"; }
 
 const char* to_string(HostLayer layer) {

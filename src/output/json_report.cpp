@@ -301,6 +301,7 @@ json explanation_to_json(const GapExplanation& e) {
   return json{{"slower", e.slower},
               {"faster", e.faster},
               {"answer", explanation_text(e)},
+              {"measured", e.measured},
               {"gap", estimate_to_json(e.gap)},
               {"within_noise", e.within_noise},
               {"kernels", optional_estimate(e.kernels)},
@@ -311,8 +312,10 @@ json explanation_to_json(const GapExplanation& e) {
               {"floor_faster", e.floor_faster},
               {"floor_kind_slower", kind(e.floor_kind_slower)},
               {"floor_kind_faster", kind(e.floor_kind_faster)},
+              {"floor_gap", estimate_to_json(e.floor_gap)},
               {"wrapper", optional_estimate(e.wrapper)},
               {"residual", optional_estimate(e.residual)},
+              {"residual_share", e.residual_share ? json(*e.residual_share) : json(nullptr)},
               {"remedies", remedies},
               {"missing", e.missing}};
 }

@@ -273,8 +273,9 @@ std::string wrapper_label(const GapExplanation& e) {
 }
 
 std::string explanation_text(const GapExplanation& e) {
-  if (e.gap.value_ns == 0 && e.gap.se_ns == 0 && !e.missing.empty() && e.layers.empty() && !e.kernels) {
-    return fmt::format("{} against {}: unknown ({})", e.slower, e.faster, e.missing.front());
+  if (!e.measured) {
+    return fmt::format("{} against {}: unknown ({})", e.slower, e.faster,
+                       e.missing.empty() ? std::string("not measured") : e.missing.front());
   }
   std::string kernels = "kernels unknown";
   if (e.kernels) {
@@ -298,12 +299,16 @@ std::string explanation_text(const GapExplanation& e) {
   for (const auto& layer : e.layers) {
     layers += layers.empty() ? "" : ", ";
     layers += layer.sign > 0 ? fmt::format("{} {}", layer_label(layer.layer), format_duration(layer.estimate.value_ns))
-                             : fmt::format("{}'s {} -{}", layer.path, layer_label(layer.layer),
+                             : fmt::format("{}'s {} {} (subtracted)", layer.path, layer_label(layer.layer),
                                            format_duration(layer.estimate.value_ns));
   }
   if (e.wrapper && e.floor_slower != e.floor_faster) {
     layers += layers.empty() ? "" : ", ";
     layers += fmt::format("{} {}", wrapper_label(e), format_duration(e.wrapper->value_ns));
+  } else if (!e.wrapper && e.floor_slower != e.floor_faster) {
+    layers += layers.empty() ? "" : ", ";
+    layers += fmt::format("{} vs {} {} (kernels and wrappers together)", e.floor_slower, e.floor_faster,
+                          format_duration(e.floor_gap.value_ns));
   }
   if (!layers.empty()) text += "; " + layers;
   text += e.residual ? "; residual " + format_duration(e.residual->value_ns) : std::string("; residual unknown");

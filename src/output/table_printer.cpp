@@ -181,15 +181,20 @@ std::string format_explanation(const GapExplanation& e) {
     out += term_line(label, layer.estimate,
                      fmt::format("{} - {}{}", layer.upper, layer.lower, layer.kernels_differ ? "; KERNELS DIFFER" : ""));
   }
-  if (e.wrapper && e.floor_slower != e.floor_faster) {
-    out += term_line(wrapper_label(e), *e.wrapper,
-                     fmt::format("host {} - host {}, split pass (host = wall - busy)", e.floor_slower, e.floor_faster));
+  if (e.floor_slower != e.floor_faster) {
+    if (e.wrapper) {
+      out += term_line(wrapper_label(e), *e.wrapper,
+                       fmt::format("host {} - host {} (host = median wall - split-pass busy)", e.floor_slower,
+                                   e.floor_faster));
+    } else {
+      out += term_line(fmt::format("{} vs {}", e.floor_slower, e.floor_faster), e.floor_gap,
+                       "kernels and wrappers together: not split (see missing)");
+    }
   }
   if (e.residual) {
     out += term_line("residual", *e.residual,
-                     e.gap.value_ns != 0 ? fmt::format("{:.1f}% of the gap: in no term above",
-                                                       100.0 * e.residual->value_ns / e.gap.value_ns)
-                                         : std::string("in no term above"));
+                     e.residual_share ? fmt::format("{:.1f}% of the gap: in no term above", 100.0 * *e.residual_share)
+                                      : std::string("in no term above"));
   }
   for (const auto& remedy : e.remedies) {
     out += fmt::format("  closes it: {} runs {} faster than {}{}\n", remedy.path,

@@ -137,13 +137,14 @@ class PythonPathRunner final : public PathRunner {
   }
 
  private:
-  // A failing hook fails the next iteration (hooks return nothing to the harness). GIL held.
+  // A failing hook fails the next iteration (hooks return nothing to the harness); the first error is
+  // kept. leave() runs even after a failure: it puts back what enter() changed. GIL held.
   void call_hook(const py::object& hook) {
-    if (hook.is_none() || m_hook_error) return;
+    if (hook.is_none()) return;
     try {
       hook();
     } catch (py::error_already_set& e) {
-      m_hook_error = python_error(e, ExitCode::model_error, "path " + m_name + " failed to set up");
+      if (!m_hook_error) m_hook_error = python_error(e, ExitCode::model_error, "path " + m_name + ": its set-up hook failed");
     }
   }
 
@@ -186,11 +187,13 @@ class PythonModelSession final : public ModelSession {
       py::object path = m_session.attr("make_path")(name);
       const auto compile_s = path.attr("compile_s").cast<double>();
       const auto source_name = path.attr("source").cast<std::string>();
-      const PathSource source = source_name == to_string(PathSource::aoti_package)       ? PathSource::aoti_package
-                                : source_name == to_string(PathSource::exported_program) ? PathSource::exported_program
-                                                                                         : PathSource::module;
+      const std::optional<PathSource> source = parse_path_source(source_name);
+      if (!source) {
+        return make_error(ExitCode::internal_error,
+                          "ohprof_paths.py gave path " + name + " the unknown source '" + source_name + "'");
+      }
       return std::unique_ptr<PathRunner>(std::make_unique<PythonPathRunner>(
-          name, path, source, static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs"))));
+          name, path, *source, static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs"))));
     } catch (py::error_already_set& e) {
       return python_error(e, ExitCode::model_error, "building path " + name);
     }

@@ -138,6 +138,15 @@ Status validate(const CompareOptions& o) {
   if (!o.aoti.empty() && o.exported.empty()) {
     return make_error(ExitCode::usage_error, "--aoti needs --exported (the program the package was built from)");
   }
+  for (const auto& [slower, faster] : o.explain_pairs) {
+    for (const auto* name : {&slower, &faster}) {
+      if (std::find(o.paths.begin(), o.paths.end(), *name) == o.paths.end()) {
+        return make_error(ExitCode::usage_error,
+                          fmt::format("--explain names path '{}', which is not in --paths; add it there", *name));
+      }
+    }
+    if (slower == faster) return make_error(ExitCode::usage_error, "--explain pairs two different paths (A:B)");
+  }
   if (o.compile_source == PathSource::module && !o.exported.empty()) {
     return make_error(ExitCode::usage_error,
                       "--compile-source module needs --model (the module to compile); with --exported use "
@@ -381,7 +390,33 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
                                             "--max-runs, or loosen --max-rse",
                                             stop_reason_text(measured.stop_reason))});
   }
-  if (options.explain) report.explanations = explain_against_fastest(report.paths, unavailable_variants);
+  if (options.explain) {
+    ExplainContext context;
+    context.unavailable = unavailable_variants;
+    // The RecordFunction collector (CPU) sees Inductor's generated kernels only when they record themselves.
+    const bool record_function = std::any_of(report.paths.begin(), report.paths.end(), [](const PathResult& p) {
+      return p.split_collector == CollectorKind::record_function;
+    });
+    if (record_function && !options.kernel_profile) {
+      context.kernels_unrecorded =
+          "on the CPU, Inductor's generated kernels record themselves only when compiled with --kernel-profile; "
+          "without it part of the kernels' time would count as host time; rerun with --kernel-profile";
+    }
+    for (const auto& path : report.paths) {
+      if (path.kernel_attribution && !path.kernel_attribution->records_kernels && context.kernels_unrecorded.empty()) {
+        context.kernels_unrecorded = fmt::format(
+            "the AOTI package of path {} was built without cpp.enable_kernel_profile, so its CPU kernels do not "
+            "record themselves; rebuild it with --kernel-profile", path.name);
+      }
+    }
+    if (options.explain_pairs.empty()) {
+      report.explanations = explain_against_fastest(report.paths, context);
+    } else {
+      for (const auto& [slower, faster] : options.explain_pairs) {
+        report.explanations.push_back(explain_gap(report.paths, slower, faster, context));
+      }
+    }
+  }
   add_sample_hints(report, /*name_the_path=*/true);
   return {std::move(report)};
 }

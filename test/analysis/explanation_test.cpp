@@ -40,9 +40,11 @@ std::vector<std::int64_t> flat(std::int64_t ns) { return std::vector<std::int64_
 
 // compile against aoti, every sample constant (no spread), in ns:
 //   timing medians: compile 30000, /no-guards 28000, /graph 11000, /inductor 9000, /call 7600; aoti 4000
-//   split pass: compile busy 2100; /call wall 7700 busy 2000 (host 5700); aoti wall 4100 busy 2000 (host 2100)
-// so gap 26000; kernels 2100 - 2000 = 100; layers 2000, 17000, 2000, 1400; wrapper 5700 - 2100 = 3600;
-// residual (7600 - 4000) - 100 - 3600 = -100; and 100 + 22400 + 3600 - 100 = 26000.
+//   split pass busy: compile 2100, /call 2000, aoti 2000
+// so gap 26000; kernels 2100 - 2000 = 100; layers 2000, 17000, 2000, 1400; the floors' host time
+// (timing median - split busy) 7600 - 2000 = 5600 and 4000 - 2000 = 2000, wrapper 3600; residual
+// (7600 - 4000) - 100 - 3600 = -100, which is (busy(/call) - busy(compile)) - 0 = 2000 - 2100; and
+// 100 + 22400 + 3600 - 100 = 26000.
 std::vector<PathResult> compile_and_aoti() {
   return {make_path("aoti", flat(4000), 2000, 4100, "gemm", PathRole::path),
           make_path("compile", flat(30000), 2100, 32000, "gemm", PathRole::path),
@@ -138,16 +140,19 @@ TEST(ExplainGap, OneFloorOnBothSidesHasNoWrapperTerm) {
 TEST(ExplainGap, AMissingVariantEndsTheChainAndSaysWhy) {
   auto paths = compile_and_aoti();
   paths.erase(paths.begin() + 5);  // compile/inductor
-  const GapExplanation e = explain_gap(paths, "compile", "aoti", {{"compile/inductor", "2 graphs"}});
+  ExplainContext context;
+  context.unavailable = {{"compile/inductor", "2 graphs"}};
+  const GapExplanation e = explain_gap(paths, "compile", "aoti", context);
   ASSERT_EQ(e.layers.size(), 2u);
   EXPECT_EQ(e.floor_slower, "compile/graph");
   EXPECT_FALSE(e.floor_kind_slower.has_value());
+  EXPECT_DOUBLE_EQ(e.floor_gap.value_ns, 11000 - 4000);
   ASSERT_EQ(e.missing.size(), 1u);
   EXPECT_EQ(e.missing[0], "AOTAutograd wrapper of compile: variant compile/inductor not built: 2 graphs");
-  // The wrapper term is then all of compile/graph's host time against aoti's: 12000 - 2100 - 2100 = 7800.
-  EXPECT_DOUBLE_EQ(e.wrapper->value_ns, 7800);
-  // residual (11000 - 4000) - 100 - 7800 = -900
-  EXPECT_DOUBLE_EQ(e.residual->value_ns, -900);
+  // The wrapper term is then all of compile/graph's host time against aoti's: (11000 - 2100) - (4000 - 2000).
+  EXPECT_DOUBLE_EQ(e.wrapper->value_ns, 6900);
+  // residual (11000 - 4000) - 100 - 6900 = 0: compile/graph runs compile's kernel time (busy 2100 both)
+  EXPECT_DOUBLE_EQ(e.residual->value_ns, 0);
 }
 
 TEST(ExplainGap, WithoutASplitTheKernelsWrapperAndResidualAreAbsentAndNamed) {
@@ -158,8 +163,61 @@ TEST(ExplainGap, WithoutASplitTheKernelsWrapperAndResidualAreAbsentAndNamed) {
   EXPECT_FALSE(e.kernels.has_value());
   EXPECT_FALSE(e.wrapper.has_value());
   EXPECT_FALSE(e.residual.has_value());
-  ASSERT_EQ(e.missing.size(), 2u);
-  EXPECT_EQ(e.missing[0], "kernel time: eager: fake: no collector");
+  ASSERT_EQ(e.missing.size(), 1u);
+  EXPECT_EQ(e.missing[0], "kernel time and the wrapper term: eager: fake: no collector");
+  // What the terms would split is still there, whole: everything below the chains.
+  EXPECT_DOUBLE_EQ(e.floor_gap.value_ns, 13000);
+}
+
+TEST(ExplainGap, KernelsThatDoNotRecordThemselvesMakeTheKernelTermUnknown) {
+  ExplainContext context;
+  context.kernels_unrecorded = "rerun with --kernel-profile";
+  const GapExplanation e = explain_gap(compile_and_aoti(), "compile", "aoti", context);
+  EXPECT_TRUE(e.measured);
+  EXPECT_FALSE(e.kernels.has_value());
+  EXPECT_FALSE(e.wrapper.has_value());
+  EXPECT_FALSE(e.residual.has_value());
+  EXPECT_EQ(e.layers.size(), 4u);  // the layers are wall-time differences: still measured
+  EXPECT_DOUBLE_EQ(e.floor_gap.value_ns, 3600);
+  ASSERT_EQ(e.missing.size(), 1u);
+  EXPECT_EQ(e.missing[0], "kernel time and the wrapper term: rerun with --kernel-profile");
+}
+
+// Spread, computed by hand. Five samples each; a sample "m + d" for d in (-2, -1, 0, 1, 2) * s has
+// median m and MAD s, so se(median) = 1.2533141 * 1.4826 * s / sqrt(5) = 0.8309958 * s.
+std::vector<std::int64_t> spread(std::int64_t median, std::int64_t s) {
+  return {median - 2 * s, median - s, median, median + s, median + 2 * s};
+}
+
+TEST(ExplainGap, EachTermCarriesTheStandardErrorItsSamplesGive) {
+  constexpr double k = 0.8309958;  // se(median) per unit of MAD, n = 5
+  auto with_busy = [](PathResult path, std::vector<std::int64_t> busy) {
+    for (std::size_t i = 0; i < busy.size(); ++i) path.breakdown->iterations[i].gpu.busy_ns = busy[i];
+    return path;
+  };
+  // timing: compile 30000 (MAD 1000), /no-guards 28000 (MAD 500), /graph 11000 (200), /inductor 9000 (100),
+  // /call 7600 (100), aoti 4000 (100); split busy: compile 2100 (MAD 30), /call 2000 (40), aoti 2000 (20).
+  std::vector<PathResult> paths{
+      with_busy(make_path("aoti", spread(4000, 100), 0, 4100, "gemm", PathRole::path), spread(2000, 20)),
+      with_busy(make_path("compile", spread(30000, 1000), 0, 32000, "gemm", PathRole::path), spread(2100, 30)),
+      make_path("compile/no-guards", spread(28000, 500), 2100, 29000),
+      make_path("compile/graph", spread(11000, 200), 2100, 12000),
+      make_path("compile/inductor", spread(9000, 100), 2000, 9500),
+      with_busy(make_path("compile/call", spread(7600, 100), 0, 7700), spread(2000, 40))};
+  const GapExplanation e = explain_gap(paths, "compile", "aoti");
+  // gap: sqrt(1000^2 + 100^2) * k
+  EXPECT_NEAR(e.gap.se_ns, std::hypot(1000, 100) * k, 1e-3);
+  // guards: compile - /no-guards, sqrt(1000^2 + 500^2) * k; Dynamo: sqrt(500^2 + 200^2) * k
+  EXPECT_NEAR(e.layers[0].estimate.se_ns, std::hypot(1000, 500) * k, 1e-3);
+  EXPECT_NEAR(e.layers[1].estimate.se_ns, std::hypot(500, 200) * k, 1e-3);
+  // kernels: busy compile - busy aoti, sqrt(30^2 + 20^2) * k
+  EXPECT_NEAR(e.kernels->se_ns, std::hypot(30, 20) * k, 1e-3);
+  // wrapper: (t(/call) - busy(/call)) - (t(aoti) - busy(aoti)): the four errors in quadrature
+  EXPECT_NEAR(e.wrapper->se_ns, std::sqrt(100.0 * 100 + 40 * 40 + 100 * 100 + 20 * 20) * k, 1e-3);
+  // residual: (busy(/call) - busy(compile)) - 0: sqrt(40^2 + 30^2) * k, not the layers' errors
+  EXPECT_NEAR(e.residual->se_ns, std::hypot(40, 30) * k, 1e-3);
+  EXPECT_DOUBLE_EQ(e.residual->value_ns, -100);
+  EXPECT_DOUBLE_EQ(*e.residual_share, -100.0 / 26000.0);
 }
 
 TEST(ExplainGap, WithinTwoStandardErrorsIsNoise) {

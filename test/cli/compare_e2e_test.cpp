@@ -88,6 +88,13 @@ TEST_F(CompareE2E, AllPathsRunInOneProcessAgreeAndReuseTheCache) {
     }
   }
   ASSERT_EQ(report["ratios"].size(), 4u);
+  // Without --kernel-profile the CPU kernels do not record themselves: the explanations say the kernel
+  // term is unknown rather than compare recorded ATen ops with unrecorded generated code.
+  ASSERT_FALSE(report["explanations"].empty());
+  for (const auto& e : report["explanations"]) {
+    EXPECT_TRUE(e["kernels"].is_null()) << e.dump();
+    EXPECT_NE(e["missing"].dump().find("--kernel-profile"), std::string::npos) << e["missing"].dump();
+  }
   for (const auto& ratio : report["ratios"]) EXPECT_GE(ratio["ratio"].get<double>(), 1.0);
   // min runs = max runs = 3: after three rounds the loop stops either way, and which reason it gives
   // depends on the noise of these samples. Recompute each path's relative standard error of the mean
@@ -143,7 +150,7 @@ double median_of(const json& samples) {
 TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
   const std::string report_path = m_dir + "/explain.json";
   const auto result = run_ohprof({"compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16", "--paths",
-                                  "aoti,aoti:python,compile,eager", "--device", "cpu", "--warmup", "20",
+                                  "aoti,aoti:python,compile,eager", "--device", "cpu", "--kernel-profile", "--warmup", "20",
                                   "--min-runs", "400", "--max-runs", "400", "--min-time", "0", "--quiet",
                                   "--cache-dir", s_cache, "--export-json", report_path});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -177,6 +184,8 @@ TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
     sum += value;
   }
   EXPECT_NEAR(sum, e["gap"]["value_ns"].get<double>(), 1e-6 * e["gap"]["value_ns"].get<double>());
+  // What lies below the chains: the floors' difference, split into the kernels, the wrapper, the residual.
+  EXPECT_DOUBLE_EQ(e["floor_gap"]["value_ns"].get<double>(), median("compile/call") - median("aoti"));
   EXPECT_EQ(e["floor_kind_slower"], "python_wrapper");
   EXPECT_EQ(e["floor_kind_faster"], "cpp_runner");
   EXPECT_NE(e["answer"].get<std::string>().find("compile is "), std::string::npos) << e["answer"];
@@ -326,6 +335,11 @@ TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
       {"compare", "--check-outputs", "maybe"},
       {"compare", "--min-runs", "5", "--max-runs", "2"},
       {"compare", "--model", "a:b", "--exported", "x.pt2"},
+      {"compare", "--explain", "compile:bogus"},
+      {"compare", "--explain", "compile:cpp-wrapper:aoti"},  // compile:cpp-wrapper is not in --paths
+      {"compare", "--explain", "compile:aoti", "--no-explain"},
+      {"compare", "--compile-source", "graph"},
+      {"compare", "--block", "0"},
   };
   for (const auto& args : bad) {
     const auto result = run_ohprof(args);

@@ -60,7 +60,7 @@ TEST_F(RunE2E, MeasuresTheRequestedIterationsAndWritesAReport) {
   EXPECT_NE(result.out.find("wall median:"), std::string::npos) << result.out;
 
   const json report = json::parse(read_file(report_path));
-  EXPECT_EQ(report["schema_version"], 3);
+  EXPECT_EQ(report["schema_version"], 4);
   EXPECT_EQ(report["kind"], "run");
   const json& context = report["context"];
   EXPECT_EQ(context["device"]["type"], "cpu");

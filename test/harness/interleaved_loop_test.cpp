@@ -31,6 +31,7 @@ TEST(InterleavedLoop, RotatesTheOrderEachRoundAfterPerPathWarmup) {
   std::vector<InterleavedPath> paths{fixed_cost_path("a", clock, 100, &order), fixed_cost_path("b", clock, 200, &order),
                                      fixed_cost_path("c", clock, 300, &order)};
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 1;
   stopping.min_runs = 3;
   stopping.max_runs = 3;
@@ -79,6 +80,7 @@ TEST(InterleavedLoop, TimeLimitSaysWhichCriterionIsUnmet) {
     return ok_status();
   };
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 0;
   stopping.min_runs = 2;
   stopping.min_time_s = 0;
@@ -95,6 +97,7 @@ TEST(InterleavedLoop, MinTimeKeepsMeasuringFastPaths) {
   FakeClock clock;
   std::vector<InterleavedPath> paths{fixed_cost_path("fast", clock, 1'000)};
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 0;
   stopping.min_runs = 1;
   stopping.min_time_s = 10e-6;  // 10 iterations of 1 us
@@ -108,6 +111,7 @@ TEST(InterleavedLoop, MaxRunsStopsAndListsWhatWasUnmet) {
   FakeClock clock;
   std::vector<InterleavedPath> paths{fixed_cost_path("a", clock, 1'000)};
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 0;
   stopping.min_runs = 1;
   stopping.max_runs = 4;
@@ -129,6 +133,7 @@ TEST(InterleavedLoop, AnErrorKeepsEarlierIterationsAndNamesThePath) {
     return ok_status();
   };
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 0;
   stopping.min_runs = 10;
   InterleavedResult result;
@@ -150,6 +155,7 @@ TEST(InterleavedLoop, AWarmUpErrorSaysItWasAWarmUp) {
     return ok_status();
   };
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 3;
   InterleavedResult result;
   Status status = run_interleaved({failing}, stopping, result, [&] { return clock.read(); });
@@ -171,6 +177,7 @@ TEST(InterleavedLoop, InterruptStopsBetweenRounds) {
     return inner();
   };
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 0;
   stopping.min_runs = 100;
   InterleavedResult result;
@@ -188,6 +195,7 @@ TEST(InterleavedLoop, EnterAndLeaveWrapEachIterationOutsideTheTimer) {
   path.enter = [&] { events.push_back("enter"); clock.now += 7; };
   path.leave = [&] { events.push_back("leave"); clock.now += 7; };
   AdaptiveStopping stopping;
+  stopping.block = 1;  // one iteration per path per round
   stopping.warmup = 1;
   stopping.min_runs = 2;
   stopping.max_runs = 2;

@@ -250,6 +250,7 @@ GapExplanation compile_gap() {
   GapExplanation e;
   e.slower = "compile";
   e.faster = "aoti";
+  e.measured = true;
   e.gap = {26'000, 300};
   e.kernels = Estimate{100, 50};
   e.kernels_same = true;
@@ -277,7 +278,8 @@ TEST(ExplanationText, TheFasterSidesLayersAreNamedWithTheirPathAndSubtracted) {
   GapExplanation e = compile_gap();
   e.faster = "aoti:python";
   e.layers.push_back(LayerEstimate{HostLayer::python_loader, "aoti:python", "aoti:python", "aoti", {9900, 30}, -1, false});
-  EXPECT_NE(explanation_text(e).find("aoti:python's Python loader -9.900 us"), std::string::npos) << explanation_text(e);
+  EXPECT_NE(explanation_text(e).find("aoti:python's Python loader 9.900 us (subtracted)"), std::string::npos)
+      << explanation_text(e);
 }
 
 TEST(ExplanationText, WithinNoiseSaysSoAndWhetherKernelsDominate) {
@@ -298,10 +300,13 @@ TEST(ExplanationText, UnknownTermsAreSaidToBeUnknown) {
   e.kernels.reset();
   e.residual.reset();
   e.wrapper.reset();
+  e.floor_gap = {3600, 100};
   const std::string text = explanation_text(e);
   EXPECT_NE(text.find("kernels unknown"), std::string::npos) << text;
   EXPECT_NE(text.find("residual unknown"), std::string::npos) << text;
   EXPECT_EQ(text.find("C++ runner"), std::string::npos) << text;
+  // What lies below the chains is still said, whole.
+  EXPECT_NE(text.find("compile/call vs aoti 3.600 us (kernels and wrappers together)"), std::string::npos) << text;
   GapExplanation none;
   none.slower = "eager";
   none.faster = "aoti";

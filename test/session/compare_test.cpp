@@ -35,6 +35,7 @@ CompareOptions options_for(std::vector<std::string> paths, int runs = 4) {
   options.stopping.min_time_s = 0;
   options.stopping.max_rse = 1e9;
   options.stopping.time_limit_s = 60;
+  options.stopping.block = 1;  // one iteration per path per round: the orders below are by hand
   options.cache_dir = "/fake/cache";
   options.argv = {"ohprof", "compare"};
   options.explain = false;  // the variants and explanations have tests of their own (below)
@@ -690,6 +691,28 @@ TEST(ComparePaths, VariantsArePeeledAfterThePathsAndEachGapIsExplained) {
   ASSERT_EQ(compile.remedies.size(), 1u);
   EXPECT_EQ(compile.remedies[0].path, "aoti:python");
   EXPECT_TRUE(compile.missing.empty());
+}
+
+TEST(ComparePaths, ExplainPairsAreExplainedAsGivenInsteadOfAgainstTheFastest) {
+  FakeWorld world;
+  world.python["compile"].duration_ns = [](int) { return 200'000; };
+  CompareOptions options = options_for({"aoti", "eager", "compile:cpp-wrapper"}, 3);
+  options.explain = true;
+  options.explain_pairs = {{"compile:cpp-wrapper", "eager"}, {"aoti", "eager"}};
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  ASSERT_EQ(outcome.report->explanations.size(), 2u);
+  EXPECT_EQ(outcome.report->explanations[0].slower, "compile:cpp-wrapper");
+  EXPECT_EQ(outcome.report->explanations[0].faster, "eager");
+  EXPECT_EQ(outcome.report->explanations[0].layers.size(), 4u);  // its own chain, built as a variant chain
+  EXPECT_EQ(outcome.report->explanations[1].slower, "aoti");
+  // A pair naming a path that is not measured is a usage error before anything is opened.
+  FakeWorld other;
+  options.explain_pairs = {{"compile", "aoti"}};
+  const SessionOutcome bad = compare_paths(options, other.runtime());
+  ASSERT_FALSE(bad.status.ok());
+  EXPECT_EQ(bad.status.error().code, ExitCode::usage_error);
+  EXPECT_TRUE(other.opens.empty());
 }
 
 TEST(ComparePaths, AVariantThatCannotBeBuiltEndsItsChainAndIsNamed) {

@@ -24,13 +24,21 @@ Estimate difference_of_medians(const SampleSummary& a, const SampleSummary& b);
 Estimate operator+(const Estimate& a, const Estimate& b);
 Estimate operator-(const Estimate& a, const Estimate& b);
 
+// What the explanation needs to know beyond the measured paths.
+struct ExplainContext {
+  // The variants that could not be built, with the reason (they end their chain).
+  std::map<std::string, std::string> unavailable;
+  // Why the split pass's busy time is not the kernels' time (CPU kernels that do not record
+  // themselves), or empty: the kernels and wrapper terms are then unknown, not guessed.
+  std::string kernels_unrecorded;
+};
+
 // Why `slower` took longer than `faster`, from the measured paths and variants of one compare run.
-// `unavailable` names the variants that could not be built, with the reason (they end their chain).
 GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::string& slower, const std::string& faster,
-                           const std::map<std::string, std::string>& unavailable = {});
+                           const ExplainContext& context = {});
 
 // Every measured path the user asked for (role path) against the fastest of them, in path order.
 std::vector<GapExplanation> explain_against_fastest(const std::vector<PathResult>& paths,
-                                                    const std::map<std::string, std::string>& unavailable = {});
+                                                    const ExplainContext& context = {});
 
 }  // namespace ohprof

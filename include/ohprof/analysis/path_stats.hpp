@@ -14,6 +14,10 @@ namespace ohprof {
 // (docs/metrics.md, "Ratios"): ratio of medians with the robust spread (ratio_of_medians).
 std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths);
 
+// The measured path asked for (role path, at least one sample) with the lowest median wall time; the
+// first of equals; nullptr when there is none.
+const PathResult* fastest_path(const std::vector<PathResult>& paths);
+
 // Collector cost from the two passes' wall times: medians of each and their ratio (with / without;
 // 0 when either pass is empty).
 CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std::int64_t>& without_ns,

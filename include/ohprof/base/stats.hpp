@@ -41,6 +41,9 @@ class RunningStats {
 // Linear-interpolated quantile (q in [0, 1]) of a sample; the sample need not be sorted.
 double quantile(std::span<const double> values, double q);
 
+// MAD to standard deviation for normal data: sigma = 1.4826 * MAD (the robust spread used throughout).
+inline constexpr double kMadToSigma = 1.4826;
+
 // Ratio a/b with its standard deviation by first-order error propagation
 // (hyperfine's "x ± y times faster"): sigma = ratio * sqrt((sa/a)^2 + (sb/b)^2).
 struct Ratio {

@@ -26,7 +26,7 @@ struct AdaptiveStopping {
   // Consecutive iterations of one path per round. One iteration each follows another path's and runs
   // in caches that path filled: a small model's call then takes far longer than in a user's loop
   // (docs/metrics.md, "Interleaving").
-  int block = 1;
+  int block = 10;
 };
 
 struct InterleavedPath {

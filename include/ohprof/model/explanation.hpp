@@ -17,6 +17,7 @@ enum class PathSource {
   aoti_package,      // the AOTInductor package
 };
 const char* to_string(PathSource source);  // "module", "exported_program", "aoti_package"
+std::optional<PathSource> parse_path_source(const std::string& text);  // to_string's inverse
 
 // A path the user asked for, or a variant ohprof measures to peel one layer off one of them.
 enum class PathRole { path, variant };
@@ -89,6 +90,7 @@ struct GapRemedy {
 struct GapExplanation {
   std::string slower;
   std::string faster;
+  bool measured = false;            // both paths have samples (else only `missing` says anything)
   Estimate gap;                     // median(slower) - median(faster), timing pass
   bool within_noise = false;        // |gap| <= 2 standard errors
   std::optional<Estimate> kernels;  // median busy(slower) - median busy(faster), split pass
@@ -99,8 +101,11 @@ struct GapExplanation {
   std::string floor_faster;
   std::optional<FloorKind> floor_kind_slower;
   std::optional<FloorKind> floor_kind_faster;
-  std::optional<Estimate> wrapper;   // host(floor_slower) - host(floor_faster), split pass (host = wall - busy)
-  std::optional<Estimate> residual;  // gap - kernels - sum(sign * layers) - wrapper
+  Estimate floor_gap;  // median(floor_slower) - median(floor_faster) = gap - sum(sign * layers); 0 for one floor
+  // host(floor_slower) - host(floor_faster), host = median wall (timing pass) - median busy (split pass)
+  std::optional<Estimate> wrapper;
+  std::optional<Estimate> residual;      // gap - kernels - sum(sign * layers) - wrapper
+  std::optional<double> residual_share;  // residual / gap
   std::vector<GapRemedy> remedies;   // other measured paths faster than `slower`, fastest first
   std::vector<std::string> missing;  // why a layer or a term is absent (its time is then in no term)
 };

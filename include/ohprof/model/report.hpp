@@ -15,7 +15,7 @@
 
 namespace ohprof {
 
-inline constexpr int kReportSchemaVersion = 3;
+inline constexpr int kReportSchemaVersion = 4;
 
 // Which command made the report; its JSON `kind`.
 enum class ReportKind { run, compare, analyze };

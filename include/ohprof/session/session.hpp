@@ -64,6 +64,8 @@ struct CompareOptions {
   // model), the exported program's module() with --exported.
   std::optional<PathSource> compile_source;
   bool explain = true;  // measure the variants of each path and explain each gap (docs/metrics.md, "Explanation")
+  // The pairs to explain, (slower, faster) by path name; empty: each path against the fastest.
+  std::vector<std::pair<std::string, std::string>> explain_pairs;
   std::string checkpoint_path;
   std::vector<std::string> argv;
 };

@@ -1,0 +1,111 @@
+"""The Python side of compare's layer variants (python/ohprof_paths.py), in the pinned torch.
+
+Checks what the variants rely on and what docs/metrics.md ("Paths", "Layers") says of them:
+  1. each compiled path compiles its own graph: a cpp_wrapper compile of the same module class is not
+     the default compile's graph (Dynamo caches compiled code per code object; fresh_code_copy gives each
+     path its own);
+  2. every variant computes the same outputs as eager;
+  3. the no-guards variant's stance is set in enter() and gone after leave(): a recompile-forcing input
+     after leave() is still guarded against (a wrong shape recompiles instead of running the old graph);
+  4. the captured callables are the layers the docs name: P/graph calls the __compiled_fn Dynamo
+     installed, P/inductor a CompiledFxGraph, P/call its current_callable;
+  5. a model Dynamo splits into two graphs has no P/graph variant, and says why.
+Usage: python_variants_check.py SOURCE_DIR CACHE_DIR (the venv's python, with torch).
+"""
+import os
+import sys
+
+
+def main() -> int:
+    source_dir, cache_dir = sys.argv[1], sys.argv[2]
+    sys.path.insert(0, os.path.join(source_dir, "python"))
+    sys.path.insert(0, os.path.join(source_dir, "examples", "models"))
+    import torch
+    import ohprof_paths as op
+    from torch._inductor.output_code import CompiledFxGraph
+
+    problems = []
+    session = op.Session({"model": "tiny_models:tiny_mlp", "inputs": [([2, 16], "float32")], "device": "cpu",
+                          "cache_dir": cache_dir})
+    with torch.inference_mode():
+        eager = session.make_path("eager")
+        compiled = session.make_path("compile")
+        cpp = session.make_path("compile:cpp-wrapper")
+        if session.compiled["compile"].forward_code is session.compiled["compile:cpp-wrapper"].forward_code:
+            problems.append("compile and compile:cpp-wrapper share forward's code object (and Dynamo's cache)")
+        variants = {v: session.make_path("compile/" + v) for v in op.VARIANTS}
+        cpp_call = session.make_path("compile:cpp-wrapper/call")
+        default_state = session.compiled["compile"]
+        cpp_state = session.compiled["compile:cpp-wrapper"]
+        if default_state.graph is cpp_state.graph:
+            problems.append("compile:cpp-wrapper runs the default compile's graph")
+        # The cpp_wrapper build's call() is not the Python wrapper's module-level call().
+        if getattr(cpp_state.graph.current_callable, "__name__", "") == getattr(
+                default_state.graph.current_callable, "__name__", None) and \
+                getattr(cpp_state.graph.current_callable, "__module__", "") == getattr(
+                default_state.graph.current_callable, "__module__", None):
+            problems.append("compile:cpp-wrapper/call is the same callable as compile/call")
+        for path in [compiled, cpp, cpp_call] + list(variants.values()):
+            check = session.compare(eager.outputs, path.outputs)
+            if not check["passed"]:
+                problems.append(f"{path.name} differs from eager: {check['detail']}")
+            if path.source != op.SOURCE_MODULE:
+                problems.append(f"{path.name}: source {path.source}, expected module")
+        if not isinstance(default_state.graph, CompiledFxGraph):
+            problems.append(f"compile/inductor calls a {type(default_state.graph).__name__}, not a CompiledFxGraph")
+        if default_state.aot_fn is None or not any(
+                default_state.forward_globals.get(n) is default_state.aot_fn
+                for n in default_state.forward_globals if n.startswith("__compiled_fn")):
+            problems.append("compile/graph does not call the __compiled_fn Dynamo installed")
+        # The stance: on in enter(), off after leave(). With guards skipped, Dynamo would run the graph
+        # compiled for [2, 16] on a [3, 16] input; with them, it recompiles (counted) and runs right.
+        no_guards = variants["no-guards"]
+        no_guards.enter()
+        no_guards.step()
+        no_guards.leave()
+        from torch._dynamo.utils import counters
+        before = counters["stats"]["unique_graphs"]
+        other = torch.randn(3, 16)
+        out = compiled_out = None
+        try:
+            compiled_out = session.compiled["compile"].fn(other)
+            out = eager_out = session.user_model(other)
+            if not torch.allclose(compiled_out, eager_out, atol=1e-3, rtol=1e-3):
+                problems.append("after leave(), compile ran a stale graph on a new shape")
+        except Exception as e:  # a stale graph on the wrong shape can also raise
+            problems.append(f"after leave(), compile failed on a new shape: {e}")
+        if counters["stats"]["unique_graphs"] <= before:
+            problems.append("after leave(), a new input shape did not recompile: guards still skipped?")
+        del out, compiled_out
+
+        # A graph break: two graphs, so no variant below Dynamo.
+        class Broken(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = torch.nn.Linear(16, 16)
+                self.b = torch.nn.Linear(16, 8)
+
+            def forward(self, x):
+                y = self.a(x)
+                torch._dynamo.graph_break()
+                return self.b(y)
+
+        state = op.CompiledState(torch.compile(op.fresh_code_copy(torch, Broken().eval()), dynamic=False), None, None)
+        module = state.fn._orig_mod
+        state.fn(torch.randn(2, 16))
+        state.forward_code = type(module).forward.__code__
+        state.forward_globals = type(module).forward.__globals__
+        state.capture(torch, (torch.randn(2, 16),))
+        if "graph" not in state.unavailable:
+            problems.append(f"a graph break was not reported: unavailable = {state.unavailable!r}")
+    for problem in problems:
+        print(problem)
+    if problems:
+        return 1
+    print(f"OK: {len(op.VARIANTS)} variants of compile and compile:cpp-wrapper/call compute eager's outputs, "
+          "each compiled path has its own graph, the stance is scoped, a graph break is reported")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -150,7 +150,8 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     const Estimate residual = drift(*a, *split_a, *floor_a, *split_floor_a) - drift(*b, *split_b, *floor_b, *split_floor_b);
     // The same number as floor_gap - kernels - wrapper, written as the identity computes it.
     out.residual = Estimate{out.floor_gap.value_ns - out.kernels->value_ns - out.wrapper->value_ns, residual.se_ns};
-    if (out.gap.value_ns != 0) out.residual_share = out.residual->value_ns / out.gap.value_ns;
+    // A share of a gap that is noise says nothing.
+    if (out.gap.value_ns != 0 && !out.within_noise) out.residual_share = out.residual->value_ns / out.gap.value_ns;
   }
 
   // What closes the gap: the other measured paths faster than `slower`.

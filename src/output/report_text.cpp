@@ -1,6 +1,7 @@
 #include "ohprof/output/report_text.hpp"
 
 #include <cctype>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -293,7 +294,8 @@ std::string explanation_text(const GapExplanation& e) {
     }
     return text;
   }
-  std::string text = fmt::format("{} is {} {} than {}: {}", e.slower, plus_minus(e.gap),
+  const Estimate magnitude{std::abs(e.gap.value_ns), e.gap.se_ns};
+  std::string text = fmt::format("{} is {} {} than {}: {}", e.slower, plus_minus(magnitude),
                                  e.gap.value_ns >= 0 ? "slower" : "faster", e.faster, kernels);
   std::string layers;
   for (const auto& layer : e.layers) {

@@ -295,6 +295,12 @@ TEST(ExplanationText, WithinNoiseSaysSoAndWhetherKernelsDominate) {
   EXPECT_NE(explanation_text(e).find("host work dominates (kernels 20.0% of aoti's wall)"), std::string::npos);
 }
 
+TEST(ExplanationText, ANegativeGapIsAMagnitudeFaster) {
+  GapExplanation e = compile_gap();
+  e.gap = {-6'300'000, 444'500};
+  EXPECT_EQ(explanation_text(e).rfind("compile is 6.300 ms ± 444.5 us faster than aoti: ", 0), 0u) << explanation_text(e);
+}
+
 TEST(ExplanationText, UnknownTermsAreSaidToBeUnknown) {
   GapExplanation e = compile_gap();
   e.kernels.reset();

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks tools/gpu-check-summary on real reports (docs/results/cpu-tiny-mlp-2026-12-01.json, a compare run) and on
+"""Checks tools/gpu-check-summary on real reports (docs/results/cpu-tiny-mlp-b1-2026-12-01.json.gz, a compare run
+with layer variants and explanations, schema 4) and on
 a report edited to hold what a GPU run can hold: a path whose split was unavailable, a failed output
 check, CUPTI's lost-record counters. Each expected line is built here from the JSON fields named in
 docs/report-schema.md, so a summary that reads another field (as an earlier version did: "wall" for
@@ -9,6 +10,7 @@ Usage: gpu_check_summary_test.py SOURCE_DIR
 """
 
 import copy
+import gzip
 import json
 import os
 import shutil
@@ -25,8 +27,12 @@ def fail(message):
 def main(argv):
     source = argv[1]
     summary_tool = os.path.join(source, "tools", "gpu-check-summary")
-    with open(os.path.join(source, "docs", "results", "cpu-tiny-mlp-2026-12-01.json"), encoding="utf-8") as f:
+    with gzip.open(os.path.join(source, "docs", "results", "cpu-tiny-mlp-b1-2026-12-01.json.gz"), "rt",
+                   encoding="utf-8") as f:
         report = json.load(f)
+    paths = [p for p in report["paths"] if p.get("role") == "path"]
+    if len(paths) < 4 or len(paths) == len(report["paths"]):
+        fail("the report should hold at least 4 paths and some variants")
 
     edited = copy.deepcopy(report)
     edited["context"]["device"] = {"type": "cuda", "index": 0, "name": "NVIDIA H200"}
@@ -66,6 +72,11 @@ def main(argv):
     expect("  build  ok  95")
     expect("  compare-b1  failed (exit 5)  12")
     for p in report["paths"]:
+        if p.get("role") == "variant":
+            median_ns = p["wall_ns"]["median"]
+            shown = f"{median_ns / 1e3:.1f} us" if median_ns < 1e7 else f"{median_ns / 1e6:.3f} ms"
+            expect(f"  variant {p['name']}: wall median {shown} (n={p['wall_ns']['count']})")
+            continue
         median_ns = p["wall_ns"]["median"]
         shown = f"{median_ns / 1e3:.1f} us" if median_ns < 1e7 else f"{median_ns / 1e6:.3f} ms"
         head = f"  {p['name']}: wall median {shown} (n={p['wall_ns']['count']}, noise " \
@@ -77,6 +88,12 @@ def main(argv):
         if not any(line.startswith("    split (medians):") and f"cpu kernels {busy / 1e3:.1f} us" in line
                    for line in lines):
             fail(f"no split line with the median busy time of {p['name']}\n{text}")
+    if not report["explanations"]:
+        fail("the report has no explanations")
+    for e in report["explanations"]:
+        expect(f"  why: {e['answer']}")
+        for missing in e["missing"]:
+            expect(f"    missing: {missing}")
     for r in report["ratios"]:
         expect(f"  {r['faster']} ran {r['ratio']:.2f} ± {r['stddev']:.2f} times faster than {r['slower']}")
     for d in report["kernel_diffs"]:

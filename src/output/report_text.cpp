@@ -257,11 +257,9 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
   return verdict_body(v, iterations);
 }
 
-namespace {
+std::string estimate_text(const Estimate& e) { return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns); }
 
-std::string plus_minus(const Estimate& e) {
-  return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns);
-}
+namespace {
 
 std::string floor_name(const std::optional<FloorKind>& kind, const std::string& path) {
   return kind ? std::string(floor_label(*kind)) : path + "'s host work";
@@ -281,11 +279,11 @@ std::string explanation_text(const GapExplanation& e) {
   std::string kernels = "kernels unknown";
   if (e.kernels) {
     kernels = fmt::format("kernels {} ({})", e.kernels_same.value_or(false) ? "the same" : "differ",
-                          plus_minus(*e.kernels));
+                          estimate_text(*e.kernels));
   }
   if (e.within_noise) {
     std::string text = fmt::format("{} and {} are within noise: the gap is {} (under 2 standard errors); {}",
-                                   e.slower, e.faster, plus_minus(e.gap), kernels);
+                                   e.slower, e.faster, estimate_text(e.gap), kernels);
     if (e.faster_kernel_share) {
       text += *e.faster_kernel_share >= 0.5
                   ? fmt::format("; kernels dominate ({} of {}'s wall)", percent(*e.faster_kernel_share), e.faster)
@@ -295,7 +293,7 @@ std::string explanation_text(const GapExplanation& e) {
     return text;
   }
   const Estimate magnitude{std::abs(e.gap.value_ns), e.gap.se_ns};
-  std::string text = fmt::format("{} is {} {} than {}: {}", e.slower, plus_minus(magnitude),
+  std::string text = fmt::format("{} is {} {} than {}: {}", e.slower, estimate_text(magnitude),
                                  e.gap.value_ns >= 0 ? "slower" : "faster", e.faster, kernels);
   std::string layers;
   for (const auto& layer : e.layers) {

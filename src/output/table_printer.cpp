@@ -161,8 +161,7 @@ std::string format_kernel_diff(const KernelSetDiff& diff) {
 
 // "  label      12.3 us ± 0.4 us   how it was measured"
 std::string term_line(const std::string& label, const Estimate& e, const std::string& how) {
-  return fmt::format("    {:<44}{:>24}   {}\n", shortened(label, 44),
-                     format_duration(e.value_ns) + " ± " + format_duration(e.se_ns), how);
+  return fmt::format("    {:<44}{:>24}   {}\n", shortened(label, 44), estimate_text(e), how);
 }
 
 // The explanation of one gap (docs/metrics.md, "Explanation"): the answer, then each term.
@@ -198,8 +197,7 @@ std::string format_explanation(const GapExplanation& e) {
                                       : std::string("in no term above"));
   }
   for (const auto& remedy : e.remedies) {
-    out += fmt::format("  closes it: {} runs {} faster than {}{}\n", remedy.path,
-                       format_duration(remedy.saved.value_ns) + " ± " + format_duration(remedy.saved.se_ns), e.slower,
+    out += fmt::format("  closes it: {} runs {} faster than {}{}\n", remedy.path, estimate_text(remedy.saved), e.slower,
                        e.gap.value_ns > 0 ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)
                                           : std::string());
   }

@@ -122,6 +122,36 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
   }
 }
 
+// The explanations of the measured report (docs/metrics.md, "Explanation"): the pairs asked for, or each
+// path against the fastest.
+void explain_gaps(Report& report, const CompareOptions& options, const std::map<std::string, std::string>& unavailable) {
+  ExplainContext context;
+  context.unavailable = unavailable;
+  // The RecordFunction collector (CPU) sees Inductor's generated kernels only when they record themselves.
+  const bool record_function = std::any_of(report.paths.begin(), report.paths.end(), [](const PathResult& p) {
+    return p.split_collector == CollectorKind::record_function;
+  });
+  if (record_function && !options.kernel_profile) {
+    context.kernels_unrecorded =
+        "on the CPU, Inductor's generated kernels record themselves only when compiled with --kernel-profile; "
+        "without it part of the kernels' time would count as host time; rerun with --kernel-profile";
+  }
+  for (const auto& path : report.paths) {
+    if (path.kernel_attribution && !path.kernel_attribution->records_kernels && context.kernels_unrecorded.empty()) {
+      context.kernels_unrecorded = fmt::format(
+          "the AOTI package of path {} was built without cpp.enable_kernel_profile, so its CPU kernels do not "
+          "record themselves; rebuild it with --kernel-profile", path.name);
+    }
+  }
+  if (options.explain_pairs.empty()) {
+    report.explanations = explain_against_fastest(report.paths, context);
+    return;
+  }
+  for (const auto& [slower, faster] : options.explain_pairs) {
+    report.explanations.push_back(explain_gap(report.paths, slower, faster, context));
+  }
+}
+
 Status validate(const CompareOptions& o) {
   const AdaptiveStopping& s = o.stopping;
   if (s.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
@@ -390,33 +420,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
                                             "--max-runs, or loosen --max-rse",
                                             stop_reason_text(measured.stop_reason))});
   }
-  if (options.explain) {
-    ExplainContext context;
-    context.unavailable = unavailable_variants;
-    // The RecordFunction collector (CPU) sees Inductor's generated kernels only when they record themselves.
-    const bool record_function = std::any_of(report.paths.begin(), report.paths.end(), [](const PathResult& p) {
-      return p.split_collector == CollectorKind::record_function;
-    });
-    if (record_function && !options.kernel_profile) {
-      context.kernels_unrecorded =
-          "on the CPU, Inductor's generated kernels record themselves only when compiled with --kernel-profile; "
-          "without it part of the kernels' time would count as host time; rerun with --kernel-profile";
-    }
-    for (const auto& path : report.paths) {
-      if (path.kernel_attribution && !path.kernel_attribution->records_kernels && context.kernels_unrecorded.empty()) {
-        context.kernels_unrecorded = fmt::format(
-            "the AOTI package of path {} was built without cpp.enable_kernel_profile, so its CPU kernels do not "
-            "record themselves; rebuild it with --kernel-profile", path.name);
-      }
-    }
-    if (options.explain_pairs.empty()) {
-      report.explanations = explain_against_fastest(report.paths, context);
-    } else {
-      for (const auto& [slower, faster] : options.explain_pairs) {
-        report.explanations.push_back(explain_gap(report.paths, slower, faster, context));
-      }
-    }
-  }
+  if (options.explain) explain_gaps(report, options, unavailable_variants);
   add_sample_hints(report, /*name_the_path=*/true);
   return {std::move(report)};
 }

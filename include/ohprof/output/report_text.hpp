@@ -17,6 +17,9 @@ std::string stop_reason_text(const StopReason& reason);
 // full-queue count.
 std::string verdict_text(const PathVerdict& verdict, std::size_t iterations);
 
+// "26.00 us ± 300 ns": an estimate and its standard error.
+std::string estimate_text(const Estimate& estimate);
+
 // The wrapper term's name: "Inductor's Python wrapper vs AOTI's C++ runner" (the floors' kinds, or
 // their path names where a floor is not a known kind).
 std::string wrapper_label(const GapExplanation& explanation);

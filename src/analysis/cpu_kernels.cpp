@@ -207,4 +207,28 @@ KernelAttribution attribute_kernels(const GeneratedKernels& code, const std::vec
   return result;
 }
 
+std::map<std::int64_t, DynamoRangeTimes> dynamo_range_times(const std::vector<CpuEvent>& events,
+                                                            std::int64_t first_iteration, std::int64_t last_iteration) {
+  constexpr std::string_view kLookup = "TorchDynamo Cache Lookup";
+  constexpr std::string_view kRegion = "Torch-Compiled Region";
+  const auto is_region = [&](const CpuEvent& e) { return std::string_view(e.name).starts_with(kRegion); };
+  std::map<std::int64_t, DynamoRangeTimes> out;
+  for (const auto& event : events) {
+    if (event.iteration < first_iteration || event.iteration > last_iteration) continue;
+    if (event.name == kLookup) {
+      out[event.iteration].cache_lookup_ns += event.end_ns - event.start_ns;
+    } else if (is_region(event)) {
+      // Outermost only: a region nested in another (a compiled function called from compiled code)
+      // is already inside it.
+      bool nested = false;
+      for (std::int64_t parent = event.parent; parent >= 0 && !nested;
+           parent = events[static_cast<std::size_t>(parent)].parent) {
+        nested = is_region(events[static_cast<std::size_t>(parent)]);
+      }
+      if (!nested) out[event.iteration].compiled_region_ns += event.end_ns - event.start_ns;
+    }
+  }
+  return out;
+}
+
 }  // namespace ohprof

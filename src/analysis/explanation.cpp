@@ -154,6 +154,24 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     if (out.gap.value_ns != 0 && !out.within_noise) out.residual_share = out.residual->value_ns / out.gap.value_ns;
   }
 
+  // The second view of the Dynamo layers, where the collector recorded Dynamo's own ranges.
+  for (const PathResult* side : {a, b}) {
+    if (!side->dynamo_ranges || side->dynamo_ranges->iterations == 0) continue;
+    const DynamoRanges& ranges = *side->dynamo_ranges;
+    DynamoRangeCheck check;
+    check.path = side->name;
+    check.cache_lookup = Estimate{ranges.cache_lookup_ns.median, median_standard_error(ranges.cache_lookup_ns)};
+    check.outside_region = Estimate{ranges.outside_region_ns.median, median_standard_error(ranges.outside_region_ns)};
+    for (const auto& layer : out.layers) {
+      if (layer.path != side->name) continue;
+      if (layer.layer == HostLayer::guards) check.guards = layer.estimate;
+      if (layer.layer == HostLayer::guards || layer.layer == HostLayer::dynamo) {
+        check.guards_and_dynamo = check.guards_and_dynamo ? *check.guards_and_dynamo + layer.estimate : layer.estimate;
+      }
+    }
+    out.dynamo_ranges.push_back(std::move(check));
+  }
+
   // What closes the gap: the other measured paths faster than `slower`.
   for (const auto& path : paths) {
     if (path.role != PathRole::path || path.name == slower || path.name == faster || path.wall.count == 0) continue;

@@ -297,6 +297,14 @@ json explanation_to_json(const GapExplanation& e) {
     remedies.push_back(json{{"path", remedy.path}, {"saved", estimate_to_json(remedy.saved)},
                             {"share_of_gap", remedy.share_of_gap}});
   }
+  json ranges = json::array();
+  for (const auto& check : e.dynamo_ranges) {
+    ranges.push_back(json{{"path", check.path},
+                          {"cache_lookup", estimate_to_json(check.cache_lookup)},
+                          {"guards", optional_estimate(check.guards)},
+                          {"outside_region", estimate_to_json(check.outside_region)},
+                          {"guards_and_dynamo", optional_estimate(check.guards_and_dynamo)}});
+  }
   const auto kind = [](const std::optional<FloorKind>& k) { return k ? json(to_string(*k)) : json(nullptr); };
   return json{{"slower", e.slower},
               {"faster", e.faster},
@@ -317,6 +325,7 @@ json explanation_to_json(const GapExplanation& e) {
               {"residual", optional_estimate(e.residual)},
               {"residual_share", e.residual_share ? json(*e.residual_share) : json(nullptr)},
               {"remedies", remedies},
+              {"dynamo_ranges", ranges},
               {"missing", e.missing}};
 }
 
@@ -360,7 +369,11 @@ json path_to_json(const PathResult& path) {
            {"output_check", output_check_to_json(path.output_check)},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
            {"split_collector", to_string(path.split_collector)},
-           {"kernel_attribution", attribution_to_json(path.kernel_attribution)}};
+           {"kernel_attribution", attribution_to_json(path.kernel_attribution)},
+           {"dynamo_ranges", path.dynamo_ranges ? json{{"iterations", path.dynamo_ranges->iterations},
+                                                       {"cache_lookup_ns", summary_to_json(path.dynamo_ranges->cache_lookup_ns)},
+                                                       {"outside_region_ns", summary_to_json(path.dynamo_ranges->outside_region_ns)}}
+                                                 : json(nullptr)}};
   if (path.breakdown) {
     out["split"] = breakdown_to_json(*path.breakdown);
   } else {

@@ -196,6 +196,13 @@ std::string format_explanation(const GapExplanation& e) {
                      e.residual_share ? fmt::format("{:.1f}% of the gap: in no term above", 100.0 * *e.residual_share)
                                       : std::string("in no term above"));
   }
+  for (const auto& check : e.dynamo_ranges) {
+    out += fmt::format("  second view: {} spends {} in Dynamo's \"TorchDynamo Cache Lookup\" range (guards layer: {}) "
+                       "and {} outside its \"Torch-Compiled Region\" (guards + Dynamo entry: {}); split pass\n",
+                       check.path, estimate_text(check.cache_lookup),
+                       check.guards ? estimate_text(*check.guards) : std::string("-"), estimate_text(check.outside_region),
+                       check.guards_and_dynamo ? estimate_text(*check.guards_and_dynamo) : std::string("-"));
+  }
   for (const auto& remedy : e.remedies) {
     out += fmt::format("  closes it: {} runs {} faster than {}{}\n", remedy.path, estimate_text(remedy.saved), e.slower,
                        e.gap.value_ns > 0 ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)

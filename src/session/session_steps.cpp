@@ -4,6 +4,7 @@
 
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/counter_warnings.hpp"
+#include "ohprof/analysis/cpu_kernels.hpp"
 #include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/output/report_output.hpp"
 
@@ -15,7 +16,19 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
   path.split_collector = collection.collector;
   path.collector_cost = make_collector_cost(collection.collector, path.wall_ns, split_wall_ns);
   for (auto& warning : counter_warnings(path.breakdown->analysis_counters, false)) add_warning(report, std::move(warning));
-  if (collection.collector != CollectorKind::record_function || path.name != "aoti") return;
+  if (collection.collector != CollectorKind::record_function) return;
+  if (const auto ranges = dynamo_range_times(collection.cpu_events, first_iteration, last_iteration); !ranges.empty()) {
+    std::vector<std::int64_t> lookup;
+    std::vector<std::int64_t> outside;
+    for (const auto& iteration : path.breakdown->iterations) {
+      const auto found = ranges.find(first_iteration + iteration.index);
+      if (found == ranges.end()) continue;
+      lookup.push_back(found->second.cache_lookup_ns);
+      outside.push_back(iteration.wall_ns - found->second.compiled_region_ns);
+    }
+    if (!lookup.empty()) path.dynamo_ranges = DynamoRanges{lookup.size(), summarize_ns(lookup), summarize_ns(outside)};
+  }
+  if (path.name != "aoti") return;
   auto attribution = runtime.attribute_package_kernels(path.artifact, collection.cpu_events, first_iteration,
                                                        last_iteration);
   if (!attribution.ok()) {

@@ -218,5 +218,28 @@ TEST(CanonicalKernelName, StripsGraphPrefixAndNamesShimCallsAfterTheirOperator) 
   EXPECT_EQ(canonical_kernel_name("triton_poi_fused_add_cos_sin_0"), "triton_poi_fused_add_cos_sin_0");
 }
 
+// Dynamo's ranges per iteration, by hand. Iteration 7 (tagged, as the collector numbers them):
+//   [0] TorchDynamo Cache Lookup 0-300           cache lookup 300
+//   [1] Torch-Compiled Region: 0/0 400-2400      region 2000
+//   [2]   Torch-Compiled Region: 1/0 500-900     nested in [1]: not counted again
+//   [3]   aten::addmm 1000-1500                  neither
+// Iteration 8: [4] lookup 0-100, [5] lookup 150-200 (two lookups: 150), [6] region 300-800 (500).
+// Iteration 3 (outside first..last = 7..8): [7] a lookup that is not counted.
+TEST(DynamoRangeTimes, SumsTheLookupsAndTheOutermostRegionsOfEachIteration) {
+  std::vector<CpuEvent> events = {
+      event("TorchDynamo Cache Lookup", 0, 300),        event("Torch-Compiled Region: 0/0", 400, 2400),
+      event("Torch-Compiled Region: 1/0", 500, 900, 1), event("aten::addmm", 1000, 1500, 1),
+      event("TorchDynamo Cache Lookup", 0, 100),        event("TorchDynamo Cache Lookup", 150, 200),
+      event("Torch-Compiled Region: 0/0", 300, 800),    event("TorchDynamo Cache Lookup", 0, 999)};
+  for (std::size_t i = 0; i < events.size(); ++i) events[i].iteration = i < 4 ? 7 : i < 7 ? 8 : 3;
+  const auto times = dynamo_range_times(events, 7, 8);
+  ASSERT_EQ(times.size(), 2u);
+  EXPECT_EQ(times.at(7).cache_lookup_ns, 300);
+  EXPECT_EQ(times.at(7).compiled_region_ns, 2000);
+  EXPECT_EQ(times.at(8).cache_lookup_ns, 150);
+  EXPECT_EQ(times.at(8).compiled_region_ns, 500);
+  EXPECT_TRUE(dynamo_range_times(events, 10, 20).empty());
+}
+
 }  // namespace
 }  // namespace ohprof

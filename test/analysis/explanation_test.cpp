@@ -233,6 +233,21 @@ TEST(ExplainGap, WithinTwoStandardErrorsIsNoise) {
   EXPECT_DOUBLE_EQ(*e.faster_kernel_share, 90.0 / 125.0);
 }
 
+TEST(ExplainGap, DynamosOwnRangesAreSetBesideTheGuardAndDynamoLayers) {
+  auto paths = compile_and_aoti();
+  // compile's split pass: lookup 1800 ns, outside the compiled region 19500 ns, constant.
+  paths[1].dynamo_ranges = DynamoRanges{5, summarize_ns(flat(1800)), summarize_ns(flat(19500))};
+  const GapExplanation e = explain_gap(paths, "compile", "aoti");
+  ASSERT_EQ(e.dynamo_ranges.size(), 1u);  // aoti has none
+  const DynamoRangeCheck& check = e.dynamo_ranges[0];
+  EXPECT_EQ(check.path, "compile");
+  EXPECT_DOUBLE_EQ(check.cache_lookup.value_ns, 1800);
+  EXPECT_DOUBLE_EQ(check.outside_region.value_ns, 19500);
+  ASSERT_TRUE(check.guards && check.guards_and_dynamo);
+  EXPECT_DOUBLE_EQ(check.guards->value_ns, 2000);              // compile - compile/no-guards
+  EXPECT_DOUBLE_EQ(check.guards_and_dynamo->value_ns, 19000);  // 2000 + 17000
+}
+
 TEST(ExplainAgainstFastest, EachPathAgainstTheFastestPathNotVariant) {
   const auto paths = compile_and_aoti();  // compile/call (7600) is faster than compile but a variant
   const auto all = explain_against_fastest(paths);

@@ -191,6 +191,13 @@ TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
   EXPECT_NE(e["answer"].get<std::string>().find("compile is "), std::string::npos) << e["answer"];
   // Dynamo's entry, the biggest layer on this model, is a real cost: far above its spread.
   EXPECT_GT(e["layers"][1]["estimate"]["value_ns"].get<double>(), 3 * e["layers"][1]["estimate"]["se_ns"].get<double>());
+  // The second view: Dynamo's own ranges, recorded by the CPU collector in compile's split pass.
+  ASSERT_EQ(e["dynamo_ranges"].size(), 1u) << e.dump();
+  EXPECT_EQ(e["dynamo_ranges"][0]["path"], "compile");
+  EXPECT_GT(e["dynamo_ranges"][0]["cache_lookup"]["value_ns"].get<double>(), 0);
+  EXPECT_GT(e["dynamo_ranges"][0]["outside_region"]["value_ns"].get<double>(), 0);
+  EXPECT_EQ((*by_name.at("compile"))["dynamo_ranges"]["iterations"], (*by_name.at("compile"))["split"]["iterations"].size());
+  EXPECT_TRUE((*by_name.at("aoti"))["dynamo_ranges"].is_null());
   // aoti:python against aoti: one layer, its Python loader, the whole gap.
   ASSERT_EQ((*loader)["layers"].size(), 1u);
   EXPECT_EQ((*loader)["layers"][0]["layer"], "python_loader");

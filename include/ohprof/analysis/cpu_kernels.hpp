@@ -3,6 +3,7 @@
 // named in a model's generated code the collector saw. Pure functions over plain structs: the LibTorch
 // side (recording, reading a package) is in cpu_activity_collector.hpp. Definitions: docs/cpu-collector.md.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,5 +83,16 @@ struct KernelAttribution {
   [[nodiscard]] bool complete() const { return unattributed.empty(); }
 };
 KernelAttribution attribute_kernels(const GeneratedKernels& code, const std::vector<CpuEvent>& events);
+
+// Dynamo's own RecordFunction ranges in the measured iterations first..last (docs/metrics.md, "Layers",
+// the second view): per iteration (CpuEvent::iteration), the summed time of its "TorchDynamo Cache
+// Lookup" ranges and of its outermost "Torch-Compiled Region..." ranges. Iterations with neither are
+// absent.
+struct DynamoRangeTimes {
+  std::int64_t cache_lookup_ns = 0;
+  std::int64_t compiled_region_ns = 0;
+};
+std::map<std::int64_t, DynamoRangeTimes> dynamo_range_times(const std::vector<CpuEvent>& events,
+                                                            std::int64_t first_iteration, std::int64_t last_iteration);
 
 }  // namespace ohprof

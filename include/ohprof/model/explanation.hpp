@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/stats.hpp"
+
 namespace ohprof {
 
 // Where a path's callable came from.
@@ -79,6 +81,23 @@ struct LayerEstimate {
   bool kernels_differ = false;  // the two variants ran different kernel sets (split pass)
 };
 
+// A compiled path's own Dynamo ranges in the split pass, as the CPU collector records them: the second
+// view of its guard and Dynamo-entry layers (docs/metrics.md, "Layers").
+struct DynamoRanges {
+  std::size_t iterations = 0;       // split-pass iterations with the ranges
+  SampleSummary cache_lookup_ns;    // per iteration: the "TorchDynamo Cache Lookup" ranges
+  SampleSummary outside_region_ns;  // per iteration: wall - the outermost "Torch-Compiled Region" ranges
+};
+
+// That view beside the variants' layers, for one path of a gap.
+struct DynamoRangeCheck {
+  std::string path;
+  Estimate cache_lookup;                     // median and se of DynamoRanges::cache_lookup_ns
+  std::optional<Estimate> guards;            // the path's guards layer
+  Estimate outside_region;                   // median and se of DynamoRanges::outside_region_ns
+  std::optional<Estimate> guards_and_dynamo; // its guards + Dynamo entry layers
+};
+
 // A faster path measured in the same run, and how much of the gap it closes.
 struct GapRemedy {
   std::string path;
@@ -107,6 +126,7 @@ struct GapExplanation {
   std::optional<Estimate> residual;      // gap - kernels - sum(sign * layers) - wrapper
   std::optional<double> residual_share;  // residual / gap
   std::vector<GapRemedy> remedies;   // other measured paths faster than `slower`, fastest first
+  std::vector<DynamoRangeCheck> dynamo_ranges;  // the second view, for each side that has the ranges
   std::vector<std::string> missing;  // why a layer or a term is absent (its time is then in no term)
 };
 

@@ -140,6 +140,7 @@ struct PathResult {
   std::optional<CollectorCost> collector_cost;  // when a split was measured
   CollectorKind split_collector = CollectorKind::none;  // what recorded the split
   std::optional<KernelAttributionSummary> kernel_attribution;  // CPU runs of the aoti path
+  std::optional<DynamoRanges> dynamo_ranges;  // compare, CPU collector: Dynamo's ranges in the split pass
 };
 
 // How `analyze` found a trace's iterations: its ProfilerStep annotations, or none (the whole trace is

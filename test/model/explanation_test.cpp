@@ -61,6 +61,11 @@ TEST(PeelChain, NamesAreStable) {
   EXPECT_STREQ(to_string(PathRole::variant), "variant");
   EXPECT_STREQ(to_string(FloorKind::cpp_runner), "cpp_runner");
   EXPECT_STREQ(floor_label(FloorKind::cpp_runner), "AOTI's C++ runner");
+  // The Python side names sources by these strings (python_session.cpp reads them back).
+  for (PathSource source : {PathSource::module, PathSource::exported_program, PathSource::aoti_package}) {
+    EXPECT_EQ(parse_path_source(to_string(source)), source);
+  }
+  EXPECT_FALSE(parse_path_source("program").has_value());
 }
 
 }  // namespace

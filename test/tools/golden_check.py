@@ -86,6 +86,12 @@ VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominan
 VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_share", "host_bound_share",
                  "device_wait_share", "host_state_share", "blocking_share")
 CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
+# An explanation's header and answer take one of two forms as the gap is or is not within noise (with
+# few samples on a loaded machine, either): src/output/report_text.cpp, explanation_text.
+WHY_LINE = re.compile(r"^why (\S+) is (?:slower|faster) than (\S+) \((.*)\)$")
+ANSWER_LINE = re.compile(r"^  (?:(\S+) is <dur> ± <dur> (?:slower|faster) than (\S+): |(\S+) and (\S+) are within noise: )")
+RESIDUAL_LINE = re.compile(r"^(\s+residual\s+<dur> ± <dur>\s+)(?:<pct> of the gap: )?(in no term above)$")
+EXPLANATION_NOISY = ("within_noise", "answer", "residual_share")
 VERDICT_LINE = re.compile(r"^(\s+verdict:\s+)(\S+): (.*)$")
 
 
@@ -148,10 +154,18 @@ class Normalizer:
                 # an explanation's "closes it" lines follow the measured order of the other paths
                 if CLOSES_LINE.match(line):
                     continue
+                why = WHY_LINE.match(line)
+                if why:
+                    line = f"why {why.group(1)} against {why.group(2)} ({why.group(3)})"
+                answer = ANSWER_LINE.match(self.string(line))
+                if answer:
+                    slower, faster = (answer.group(1), answer.group(2)) if answer.group(1) else (answer.group(3), answer.group(4))
+                    line = f"  <answer: {slower} against {faster}>"
                 # a column after a duration is padded to the duration's width, which varies; so is the
                 # right-aligned "<dur> ± <dur>" column of an explanation's terms
                 line = re.sub(r"(<dur>) {2,}(?=\S)", r"\1  ", line)
                 line = re.sub(r"^(\s+[^:]*[^:\s]) {2,}(<dur> ± <dur>)", r"\1  \2", line)
+                line = RESIDUAL_LINE.sub(r"\1\2", line)
             out.append(line)
         if self.measured:
             out = sort_kernel_rows(out)
@@ -207,6 +221,8 @@ def normalize_json(report, norm: Normalizer):
                 and value.get("reason") in VERDICT_REASONS[value["verdict"]]:
             return {k: (f"<{k}>" if k in VERDICT_NOISY else walk(v, k, parents + (key,)))
                     for k, v in value.items()}
+        if norm.measured and key == "explanations" and isinstance(value, dict) and not parents:
+            return {k: (f"<{k}>" if k in EXPLANATION_NOISY else walk(v, k, parents + (key,))) for k, v in value.items()}
         if isinstance(value, dict):
             return {k: walk(v, k, parents + (key,)) for k, v in value.items()}
         if isinstance(value, list):

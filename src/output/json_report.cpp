@@ -272,7 +272,12 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
               {"block", config->block},
               {"check_outputs", to_string(config->check_outputs)},
               {"compile_source", to_string(config->compile_source)},
-              {"explain", config->explain}};
+              {"explain", config->explain},
+              {"explain_pairs", [&] {
+                 json pairs = json::array();
+                 for (const auto& [slower, faster] : config->explain_pairs) pairs.push_back(json::array({slower, faster}));
+                 return pairs;
+               }()}};
 }
 
 json estimate_to_json(const Estimate& estimate) { return json{{"value_ns", estimate.value_ns}, {"se_ns", estimate.se_ns}}; }

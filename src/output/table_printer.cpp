@@ -166,8 +166,8 @@ std::string term_line(const std::string& label, const Estimate& e, const std::st
 
 // The explanation of one gap (docs/metrics.md, "Explanation"): the answer, then each term.
 std::string format_explanation(const GapExplanation& e) {
-  std::string out = fmt::format("\nwhy {} is {} than {} (medians; ± one standard error)\n", e.slower,
-                                e.gap.value_ns >= 0 ? "slower" : "faster", e.faster);
+  std::string out = fmt::format("\nwhy {} {} {} (medians; ± one standard error)\n", e.slower,
+                                e.within_noise ? "against" : e.gap.value_ns >= 0 ? "is slower than" : "is faster than", e.faster);
   out += "  " + explanation_text(e) + "\n";
   out += term_line("gap", e.gap, fmt::format("median {} - median {}, timing pass", e.slower, e.faster));
   if (e.kernels) {

@@ -240,7 +240,8 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
                                         options.stopping.block,
                                         options.check_outputs,
                                         compile_source,
-                                        options.explain};
+                                        options.explain,
+                                        options.explain_pairs};
 
   ModelSessionOptions session_options;
   session_options.model = options.model;

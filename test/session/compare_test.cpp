@@ -706,6 +706,7 @@ TEST(ComparePaths, ExplainPairsAreExplainedAsGivenInsteadOfAgainstTheFastest) {
   EXPECT_EQ(outcome.report->explanations[0].faster, "eager");
   EXPECT_EQ(outcome.report->explanations[0].layers.size(), 4u);  // its own chain, built as a variant chain
   EXPECT_EQ(outcome.report->explanations[1].slower, "aoti");
+  EXPECT_EQ(outcome.report->config.compare->explain_pairs, options.explain_pairs);  // recorded for the JSON
   // A pair naming a path that is not measured is a usage error before anything is opened.
   FakeWorld other;
   options.explain_pairs = {{"compile", "aoti"}};

@@ -25,8 +25,13 @@ What is normalized (everything else must match byte for byte):
     (their order follows noisy times); which path was fastest in the summary becomes <path>. Two kinds
     of text follow the noise and are normalized only when they match their known text exactly: the
     warnings printed or not depending on it (statistical outliers, a slow first iteration) are
-    dropped, and a verdict becomes <verdict>: <suggestion> (in the JSON its evidence too). In the JSON every key, type and string is
-    kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
+    dropped, and a verdict becomes <verdict>: <suggestion> (in the JSON its evidence too). An explanation
+    (compare) takes one of two forms as its gap is or is not within noise: its table header becomes "why A
+    against B", its answer "<answer: A against B; KERNELS>" (the kernels clause kept) when it matches
+    one of the two forms in full, its "closes it" lines (which follow the measured order of the other
+    paths) are dropped and its residual's share of the gap is dropped; in the JSON `within_noise` becomes
+    "<within_noise>", `answer` as in the text, a non-null `residual_share` "<float>", `remedies`
+    "<remedies>". Otherwise, in the JSON every key, type and string is kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
     stream ids) become "<int>" / "<float>"; counts fixed by the command line and the model (runs,
     count, ops, launches, counters, ...) stay exact; array lengths stay.
 """
@@ -88,10 +93,23 @@ VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_sha
 CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
 # An explanation's header and answer take one of two forms as the gap is or is not within noise (with
 # few samples on a loaded machine, either): src/output/report_text.cpp, explanation_text.
-WHY_LINE = re.compile(r"^why (\S+) is (?:slower|faster) than (\S+) \((.*)\)$")
-ANSWER_LINE = re.compile(r"^  (?:(\S+) is <dur> ± <dur> (?:slower|faster) than (\S+): |(\S+) and (\S+) are within noise: )")
+WHY_LINE = re.compile(r"^why (\S+) (?:is (?:slower|faster) than|against) (\S+) \((.*)\)$")
+_KERNELS_CLAUSE = r"(kernels unknown|kernels (?:the same|differ) \(<dur> ± <dur>\))"
+ANSWER_FORMS = (
+    re.compile(rf"(\S+) is <dur> ± <dur> (?:slower|faster) than (\S+): {_KERNELS_CLAUSE}(?:; .*)?"),
+    re.compile(rf"(\S+) and (\S+) are within noise: the gap is <dur> ± <dur> \(under 2 standard errors\); "
+               rf"{_KERNELS_CLAUSE}(?:; (?:kernels dominate|host work dominates) \(.*\))?"),
+)
 RESIDUAL_LINE = re.compile(r"^(\s+residual\s+<dur> ± <dur>\s+)(?:<pct> of the gap: )?(in no term above)$")
-EXPLANATION_NOISY = ("within_noise", "answer", "residual_share")
+
+
+def normalized_answer(answer: str) -> str | None:
+    """"<answer: A against B; KERNELS>" for an answer of one of the two known forms, else None."""
+    for form in ANSWER_FORMS:
+        match = form.fullmatch(answer)
+        if match:
+            return f"<answer: {match.group(1)} against {match.group(2)}; {match.group(3)}>"
+    return None
 VERDICT_LINE = re.compile(r"^(\s+verdict:\s+)(\S+): (.*)$")
 
 
@@ -157,10 +175,10 @@ class Normalizer:
                 why = WHY_LINE.match(line)
                 if why:
                     line = f"why {why.group(1)} against {why.group(2)} ({why.group(3)})"
-                answer = ANSWER_LINE.match(self.string(line))
-                if answer:
-                    slower, faster = (answer.group(1), answer.group(2)) if answer.group(1) else (answer.group(3), answer.group(4))
-                    line = f"  <answer: {slower} against {faster}>"
+                if line.startswith("  ") and not line.startswith("   "):
+                    answer = normalized_answer(line[2:])
+                    if answer:
+                        line = "  " + answer
                 # a column after a duration is padded to the duration's width, which varies; so is the
                 # right-aligned "<dur> ± <dur>" column of an explanation's terms
                 line = re.sub(r"(<dur>) {2,}(?=\S)", r"\1  ", line)
@@ -222,7 +240,12 @@ def normalize_json(report, norm: Normalizer):
             return {k: (f"<{k}>" if k in VERDICT_NOISY else walk(v, k, parents + (key,)))
                     for k, v in value.items()}
         if norm.measured and key == "explanations" and isinstance(value, dict) and not parents:
-            return {k: (f"<{k}>" if k in EXPLANATION_NOISY else walk(v, k, parents + (key,))) for k, v in value.items()}
+            out = {k: walk(v, k, parents + (key,)) for k, v in value.items()}
+            out["within_noise"] = "<within_noise>"
+            answer = normalized_answer(out.get("answer", ""))
+            if answer:
+                out["answer"] = answer
+            return out
         if isinstance(value, dict):
             return {k: walk(v, k, parents + (key,)) for k, v in value.items()}
         if isinstance(value, list):

@@ -64,6 +64,7 @@ struct CompareConfig {
   CheckMode check_outputs = CheckMode::warn;
   PathSource compile_source = PathSource::module;  // where eager and torch.compile start
   bool explain = true;                             // variants measured and gaps explained
+  std::vector<std::pair<std::string, std::string>> explain_pairs;  // --explain (slower, faster); empty: against the fastest
 };
 
 struct RunConfig {

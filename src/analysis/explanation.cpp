@@ -21,24 +21,16 @@ const PathResult* find_path(const std::vector<PathResult>& paths, const std::str
   return nullptr;
 }
 
-// Per-iteration busy and host (wall - busy) time of a path's split pass.
+// A path's split-pass busy and wall summaries over its iterations (BreakdownSummary), when it has a split.
 struct SplitSamples {
-  SampleSummary busy;
-  SampleSummary host;
-  SampleSummary wall;
+  const SampleSummary& busy;
+  const SampleSummary& wall;
 };
 
 std::optional<SplitSamples> split_samples(const PathResult& path) {
   if (!path.breakdown || path.breakdown->iterations.empty()) return std::nullopt;
-  std::vector<std::int64_t> busy;
-  std::vector<std::int64_t> host;
-  std::vector<std::int64_t> wall;
-  for (const auto& iteration : path.breakdown->iterations) {
-    busy.push_back(iteration.gpu.busy_ns);
-    host.push_back(iteration.wall_ns - iteration.gpu.busy_ns);
-    wall.push_back(iteration.wall_ns);
-  }
-  return SplitSamples{summarize_ns(busy), summarize_ns(host), summarize_ns(wall)};
+  const BreakdownSummary& summary = path.breakdown->summary;
+  return SplitSamples{summary.gpu.busy_ns, summary.wall_ns};
 }
 
 std::string split_missing_reason(const PathResult& path) {

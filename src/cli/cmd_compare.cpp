@@ -37,13 +37,22 @@ struct CompareFlags {
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
 };
 
+// "a,b,,c" -> a, b, "", c: the items of a comma-separated flag value, empty ones kept (they are errors).
+std::vector<std::string> comma_items(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', pos);
+    items.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    if (comma == std::string::npos) return items;
+    pos = comma + 1;
+  }
+}
+
 Result<std::vector<std::string>> parse_paths(const std::string& text) {
   const std::vector<std::string>& known = known_compare_paths();
   std::vector<std::string> paths;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const std::size_t comma = text.find(',', pos);
-    std::string name = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+  for (const std::string& name : comma_items(text)) {
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       return make_error(ExitCode::usage_error, fmt::format("unknown path '{}' in --paths; use a comma-separated list of {}",
                                                            name, fmt::join(known, ", ")));
@@ -52,8 +61,6 @@ Result<std::vector<std::string>> parse_paths(const std::string& text) {
       return make_error(ExitCode::usage_error, fmt::format("path '{}' is listed twice in --paths", name));
     }
     paths.push_back(name);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
   }
   return paths;
 }
@@ -79,10 +86,7 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(con
   if (text.empty()) return pairs;
   const std::vector<std::string>& known = known_compare_paths();
   const auto is_known = [&](const std::string& name) { return std::find(known.begin(), known.end(), name) != known.end(); };
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const std::size_t comma = text.find(',', pos);
-    const std::string pair = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+  for (const std::string& pair : comma_items(text)) {
     bool found = false;
     for (std::size_t colon = pair.find(':'); colon != std::string::npos; colon = pair.find(':', colon + 1)) {
       if (is_known(pair.substr(0, colon)) && is_known(pair.substr(colon + 1))) {
@@ -95,8 +99,6 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(con
       return make_error(ExitCode::usage_error,
                         fmt::format("--explain '{}' is not SLOWER:FASTER of two paths ({})", pair, fmt::join(known, ", ")));
     }
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
   }
   return pairs;
 }

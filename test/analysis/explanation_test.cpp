@@ -9,6 +9,18 @@
 namespace ohprof {
 namespace {
 
+// The split's summaries over its iterations, as analyze_timeline makes them (the explanation reads them).
+void summarize_split(PathResult& path) {
+  std::vector<std::int64_t> busy;
+  std::vector<std::int64_t> wall;
+  for (const auto& it : path.breakdown->iterations) {
+    busy.push_back(it.gpu.busy_ns);
+    wall.push_back(it.wall_ns);
+  }
+  path.breakdown->summary.gpu.busy_ns = summarize_ns(busy);
+  path.breakdown->summary.wall_ns = summarize_ns(wall);
+}
+
 // A path with these wall samples (timing pass) and, when `busy` is given, a split pass of the same
 // number of iterations each `split_wall` long with `busy` of one kernel `kernel` in it.
 PathResult make_path(const std::string& name, std::vector<std::int64_t> wall, std::optional<std::int64_t> busy = std::nullopt,
@@ -30,6 +42,7 @@ PathResult make_path(const std::string& name, std::vector<std::int64_t> wall, st
     }
     breakdown.kernels.push_back(KernelStat{DeviceOpKind::kernel, kernel, path.wall_ns.size(), 0, 0, 1.0});
     path.breakdown = std::move(breakdown);
+    summarize_split(path);
   } else {
     path.split_unavailable_reason = "fake: no collector";
   }
@@ -193,6 +206,7 @@ TEST(ExplainGap, EachTermCarriesTheStandardErrorItsSamplesGive) {
   constexpr double k = 0.8309958;  // se(median) per unit of MAD, n = 5
   auto with_busy = [](PathResult path, std::vector<std::int64_t> busy) {
     for (std::size_t i = 0; i < busy.size(); ++i) path.breakdown->iterations[i].gpu.busy_ns = busy[i];
+    summarize_split(path);
     return path;
   };
   // timing: compile 30000 (MAD 1000), /no-guards 28000 (MAD 500), /graph 11000 (200), /inductor 9000 (100),

@@ -4,12 +4,18 @@
 #include <spdlog/spdlog.h>
 
 #include <memory>
+#include <string>
 
 namespace ohprof::console {
 namespace {
 
 std::shared_ptr<spdlog::logger>& logger() {
   static std::shared_ptr<spdlog::logger> instance;
+  return instance;
+}
+
+std::string& context() {
+  static std::string instance;
   return instance;
 }
 
@@ -29,7 +35,15 @@ void start(std::string_view command, bool quiet) {
   logger() = std::move(instance);
 }
 
-void progress(std::string_view message) { get_or_start()->info("{}", message); }
+void set_context(std::string_view text) { context() = std::string(text); }
+
+void progress(std::string_view message) {
+  if (context().empty()) {
+    get_or_start()->info("{}", message);
+  } else {
+    get_or_start()->info("[{}] {}", context(), message);
+  }
+}
 
 void warning(std::string_view message) { get_or_start()->warn("warning: {}", message); }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <utility>
 
 namespace ohprof {
 
@@ -80,6 +82,26 @@ Ratio ratio_of_medians(const SampleSummary& numerator, const SampleSummary& deno
   const double b = kMadToSigma * denominator.mad / denominator.median;
   ratio.stddev = ratio.value * std::sqrt(a * a + b * b);
   return ratio;
+}
+
+}  // namespace ohprof
+
+namespace ohprof {
+
+double student_t_975(int dof) {
+  // Upper 2.5% critical values of Student's t, NIST/SEMATECH e-Handbook of Statistical Methods,
+  // section 1.3.6.7.2 (public domain, U.S. government work).
+  static constexpr double kSmall[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                        2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                        2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  static constexpr std::pair<int, double> kLarge[] = {{40, 2.021}, {50, 2.009}, {60, 2.000}, {80, 1.990}, {100, 1.984}};
+  if (dof < 1) return std::numeric_limits<double>::quiet_NaN();
+  if (dof <= 30) return kSmall[dof - 1];
+  double value = kSmall[29];
+  for (const auto& [at, t] : kLarge) {
+    if (dof >= at) value = t;
+  }
+  return value;
 }
 
 }  // namespace ohprof

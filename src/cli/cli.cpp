@@ -31,6 +31,7 @@ int run_cli(int argc, char** argv, const Runtime* runtime) {
   std::vector<Subcommand> subcommands;
   subcommands.push_back(add_run_command(app, invocation));
   subcommands.push_back(add_compare_command(app, invocation));
+  subcommands.push_back(add_sweep_command(app, invocation));
   subcommands.push_back(add_analyze_command(app, invocation));
 
   try {

@@ -6,78 +6,18 @@
 #include <algorithm>
 
 #include "commands.hpp"
+#include "model_flags.hpp"
 #include "ohprof/base/console.hpp"
 
 namespace ohprof {
 namespace {
 
 struct CompareFlags {
-  std::string model;
-  std::vector<std::string> inputs;
-  std::string exported;
-  std::string aoti;
-  std::string paths = "aoti,aoti:python,compile,eager";
-  std::string device = "auto";
-  int warmup = 5;
-  int min_runs = 10;
-  int max_runs = 10000;
-  double min_time_s = 0.5;
-  double max_rse = 0.01;
-  double time_limit_s = 120;
-  int block = AdaptiveStopping{}.block;
-  std::string check_outputs = "warn";
-  std::string cache_dir;
-  std::uint64_t seed = 0;
-  bool kernel_profile = false;
+  ModelFlags model;
   std::string export_json;
-  bool quiet = false;
-  bool no_cupti = false;
-  std::string compile_source;  // "" : the default (module with --model, program with --exported)
   bool no_explain = false;
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
 };
-
-// "a,b,,c" -> a, b, "", c: the items of a comma-separated flag value, empty ones kept (they are errors).
-std::vector<std::string> comma_items(const std::string& text) {
-  std::vector<std::string> items;
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', pos);
-    items.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-    if (comma == std::string::npos) return items;
-    pos = comma + 1;
-  }
-}
-
-Result<std::vector<std::string>> parse_paths(const std::string& text) {
-  const std::vector<std::string>& known = known_compare_paths();
-  std::vector<std::string> paths;
-  for (const std::string& name : comma_items(text)) {
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      return make_error(ExitCode::usage_error, fmt::format("unknown path '{}' in --paths; use a comma-separated list of {}",
-                                                           name, fmt::join(known, ", ")));
-    }
-    if (std::find(paths.begin(), paths.end(), name) != paths.end()) {
-      return make_error(ExitCode::usage_error, fmt::format("path '{}' is listed twice in --paths", name));
-    }
-    paths.push_back(name);
-  }
-  return paths;
-}
-
-Result<CheckMode> parse_check_mode(const std::string& text) {
-  for (CheckMode mode : {CheckMode::warn, CheckMode::strict, CheckMode::off}) {
-    if (text == to_string(mode)) return mode;
-  }
-  return make_error(ExitCode::usage_error, "--check-outputs must be warn, strict or off");
-}
-
-Result<std::optional<PathSource>> parse_compile_source(const std::string& text) {
-  if (text.empty()) return std::optional<PathSource>();
-  if (text == "module") return std::optional<PathSource>(PathSource::module);
-  if (text == "program") return std::optional<PathSource>(PathSource::exported_program);
-  return make_error(ExitCode::usage_error, "--compile-source must be module or program");
-}
 
 // "compile:aoti,eager:aoti" -> (compile, aoti), (eager, aoti). Path names contain ':' themselves
 // (compile:cpp-wrapper), so a pair splits at the ':' that leaves two known path names.
@@ -104,10 +44,9 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(con
 }
 
 Status compare(const CompareFlags& flags, const Invocation& invocation) {
-  CompareOptions options;
-  auto source = parse_compile_source(flags.compile_source);
-  if (!source.ok()) return source.error();
-  options.compile_source = *source;
+  auto parsed = parse_model_flags(flags.model);
+  if (!parsed.ok()) return parsed.error();
+  CompareOptions options = std::move(*parsed);
   options.explain = !flags.no_explain;
   auto pairs = parse_explain_pairs(flags.explain);
   if (!pairs.ok()) return pairs.error();
@@ -115,32 +54,11 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   if (flags.no_explain && !options.explain_pairs.empty()) {
     return make_error(ExitCode::usage_error, "give --explain or --no-explain, not both");
   }
-  auto check = parse_check_mode(flags.check_outputs);
-  if (!check.ok()) return check.error();
-  options.check_outputs = *check;
-  auto paths = parse_paths(flags.paths);
-  if (!paths.ok()) return paths.error();
-  options.paths = *paths;
-  auto device = parse_device_request(flags.device);
-  if (!device.ok()) return device.error();
-  options.device = *device;
-  auto inputs = parse_input_specs(flags.inputs);
-  if (!inputs.ok()) return inputs.error();
-  options.inputs = *inputs;
   if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "compare");
-  console::start("compare", flags.quiet);
-  options.model = flags.model;
-  options.exported = flags.exported;
-  options.aoti = flags.aoti;
-  options.stopping = AdaptiveStopping{flags.warmup, flags.min_runs, flags.max_runs, flags.min_time_s, flags.max_rse,
-                                      flags.time_limit_s, flags.block};
-  options.cache_dir = flags.cache_dir;
-  options.seed = flags.seed;
-  options.kernel_profile = flags.kernel_profile;
-  options.no_cupti = flags.no_cupti;
+  console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
   options.argv = invocation.argv;
-  return emit_outcome(compare_paths(options, *invocation.runtime), flags.export_json, flags.quiet);
+  return emit_outcome(compare_paths(options, *invocation.runtime), flags.export_json, flags.model.quiet);
 }
 
 }  // namespace
@@ -150,50 +68,13 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   CLI::App* app = parent.add_subcommand(
       "compare", "Run one model through several deployment paths (aoti, torch.compile modes, eager) in one "
                  "process and compare them; with no model, the bundled ResNet-18 at [1, 3, 224, 224]");
-  app->add_option("--model", flags->model, "Model as module:factory (default torchvision.models:resnet18)");
-  app->add_option("--input", flags->inputs, "Input SHAPE[:DTYPE], once per model input (default 1,3,224,224)")
-      ->take_all();
-  app->add_option("--exported", flags->exported, "A saved torch.export program (.pt2) instead of --model");
-  app->add_option("--aoti", flags->aoti, "A prebuilt AOTI package of the --exported program");
-  app->add_option("--paths", flags->paths,
-                  "Comma-separated paths: aoti (LibTorch's C++ loader), aoti:python (aoti_load_package), compile, "
-                  "compile:reduce-overhead, compile:max-autotune-no-cudagraphs, compile:cpp-wrapper, eager")
-      ->capture_default_str();
-  app->add_option("--compile-source", flags->compile_source,
-                  "Where eager and compile start: module (the --model's nn.Module, as users compile it; the "
-                  "default with --model) or program (the exported program's module(), the graph AOTI was built "
-                  "from; the only choice with --exported)");
+  add_model_flags(app, flags->model, /*exported=*/true, "Seconds for the whole measurement, at most");
   app->add_option("--explain", flags->explain,
                   "Pairs to explain, SLOWER:FASTER comma-separated (e.g. compile:aoti); default: each path against "
                   "the fastest");
   app->add_flag("--no-explain", flags->no_explain,
                 "Do not measure the variants that peel each path's layers of host work, nor explain the gaps");
-  app->add_option("--device", flags->device, "auto, cpu or cuda (auto: CUDA when present)")->capture_default_str();
-  app->add_option("--warmup", flags->warmup, "Warm-up iterations per path")->capture_default_str();
-  app->add_option("--min-runs", flags->min_runs, "Measured iterations per path, at least")->capture_default_str();
-  app->add_option("--max-runs", flags->max_runs, "Measured iterations per path, at most")->capture_default_str();
-  app->add_option("--min-time", flags->min_time_s, "Measured seconds per path, at least")->capture_default_str();
-  app->add_option("--max-rse", flags->max_rse,
-                  "Stop when each path's relative standard error of the mean is at most this (0.01 = 1%)")
-      ->capture_default_str();
-  app->add_option("--time-limit", flags->time_limit_s, "Seconds for the whole measurement, at most")
-      ->capture_default_str();
-  app->add_option("--block", flags->block,
-                  "Consecutive iterations of one path in each interleaved round (1: strict alternation, whose "
-                  "cold caches slow a small model's calls)")
-      ->capture_default_str();
-  app->add_option("--check-outputs", flags->check_outputs,
-                  "warn: a loud warning when a path's outputs differ from eager's; strict: an error (exit 10); off")
-      ->capture_default_str();
-  app->add_option("--cache-dir", flags->cache_dir, "Where exported programs and AOTI packages are kept "
-                                                    "(default ~/.cache/ohprof/artifacts)");
-  app->add_option("--seed", flags->seed, "Seed for the random inputs")->capture_default_str();
-  app->add_flag("--kernel-profile", flags->kernel_profile,
-                "Compile CPU kernels with cpp.enable_kernel_profile (for the CPU split)");
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
-  app->add_flag("--quiet", flags->quiet, "Do not print the table or progress");
-  app->add_flag("--no-cupti", flags->no_cupti,
-                "Do not use CUPTI (NVTX ranges and host timing only; for runs under Nsight Systems)");
   return Subcommand{app, [flags, &invocation] { return compare(*flags, invocation); }};
 }
 

@@ -2,6 +2,7 @@
 // Subcommands: one file each (src/cli/cmd_<name>.cpp). Each registers its flags on the parent app and
 // returns the function run_cli() calls when that subcommand was chosen. That function turns the flags
 // into the session's options, calls the session and hands what it returns to emit_outcome.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ struct Invocation {
 Subcommand add_run_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation);
+Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation);
+
+// sweep's axis flags (src/cli/cmd_sweep.cpp), for its tests: "1,2,8..64" -> 1, 2, 8, 16, 32, 64, sorted
+// and each once; --batch LIST or --dim INPUT:DIM=LIST, exactly one.
+Result<std::vector<std::int64_t>> parse_sweep_values(const std::string& flag, const std::string& text);
+Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& dim);
 
 // The whole command line: parse, run the chosen subcommand, report an error once; the exit code.
 int run_cli(int argc, char** argv, const Runtime* runtime);

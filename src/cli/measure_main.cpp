@@ -1,5 +1,5 @@
 // ohprof-measure: the same command line as ohprof, with the model runtimes (LibTorch, CPython) and the
-// activity collectors (CUPTI, RecordFunction) linked in. The front executes it for `run` and `compare`.
+// activity collectors (CUPTI, RecordFunction) linked in. The front executes it for `run`, `compare` and `sweep`.
 #include "commands.hpp"
 #include "ohprof/collectors/split_collector.hpp"
 #include "ohprof/runtimes/aoti_runner.hpp"
@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   runtime.load_aoti = AotiRunner::load;
 #ifdef OHPROF_WITH_PYTHON
   runtime.open_model = ModelSession::open;
+  runtime.render_sweep_page = render_sweep_page;
 #endif
   runtime.start_collector = SplitCollector::start;
   runtime.cupti_version = collector_cupti_version;

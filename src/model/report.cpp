@@ -65,4 +65,27 @@ RunContext make_base_context(const std::vector<std::string>& argv) {
   return context;
 }
 
+const char* to_string(StopCode code) {
+  switch (code) {
+    case StopCode::none: return "none";
+    case StopCode::runs_reached: return "runs_reached";
+    case StopCode::converged: return "converged";
+    case StopCode::max_runs_reached: return "max_runs_reached";
+    case StopCode::time_limit: return "time_limit";
+    case StopCode::interrupted: return "interrupted";
+    case StopCode::error: return "error";
+    case StopCode::no_paths: return "no_paths";
+    case StopCode::end_of_trace: return "end_of_trace";
+    case StopCode::in_progress: return "in_progress";
+  }
+  return "none";
+}
+
+std::optional<StopCode> parse_stop_code(const std::string& text) {
+  for (int c = 0; c <= static_cast<int>(StopCode::in_progress); ++c) {
+    if (text == to_string(static_cast<StopCode>(c))) return static_cast<StopCode>(c);
+  }
+  return std::nullopt;
+}
+
 }  // namespace ohprof

@@ -22,14 +22,23 @@ const char* to_string(WarningCode code) {
     case WarningCode::criteria_unmet: return "criteria-unmet";
     case WarningCode::stopped_early: return "stopped-early";
     case WarningCode::outputs_differ: return "outputs-differ";
+    case WarningCode::sweep_point_failed: return "sweep-point-failed";
+    case WarningCode::sweep_page_not_written: return "sweep-page-not-written";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::outputs_differ); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::sweep_page_not_written); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
+}
+
+std::optional<WarningCode> parse_warning_code(const std::string& text) {
+  for (WarningCode code : all_warning_codes()) {
+    if (text == to_string(code)) return code;
+  }
+  return std::nullopt;
 }
 
 }  // namespace ohprof

@@ -231,23 +231,7 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
       {"iterations", iterations}};
 }
 
-json context_to_json(const RunContext& context) {
-  return json{{"ohprof_version", context.ohprof_version},
-              {"git_sha", context.git_sha},
-              {"torch_version", context.torch_version},
-              {"cuda_version", context.cuda_version},
-              {"cupti_version", context.cupti_version},
-              {"device",
-               {{"type", to_string(context.device.type)},
-                {"index", context.device.index},
-                {"name", context.device.name}}},
-              {"argv", context.argv},
-              {"date", context.date_utc},
-              {"hostname", context.hostname},
-              {"cpu_threads", context.cpu_threads}};
-}
 
-json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 json output_check_to_json(const std::optional<PathOutputCheck>& check) {
   if (!check) return nullptr;
@@ -258,11 +242,6 @@ json output_check_to_json(const std::optional<PathOutputCheck>& check) {
               {"detail", check->detail}};
 }
 
-json warnings_to_json(const std::vector<Warning>& warnings) {
-  json out = json::array();
-  for (const auto& warning : warnings) out.push_back(json{{"code", to_string(warning.code)}, {"message", warning.message}});
-  return out;
-}
 
 json compare_config_to_json(const std::optional<CompareConfig>& config) {
   if (!config) return nullptr;
@@ -390,6 +369,44 @@ json path_to_json(const PathResult& path) {
 }
 
 }  // namespace
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+SampleSummary summary_from_json(const json& j) {
+  SampleSummary s;
+  s.count = j.at("count").get<std::size_t>();
+  s.mean = j.at("mean").get<double>();
+  s.stddev = j.at("stddev").get<double>();
+  s.median = j.at("median").get<double>();
+  s.min = j.at("min").get<double>();
+  s.max = j.at("max").get<double>();
+  s.relative_noise = j.at("relative_noise").get<double>();
+  s.mad = j.at("mad").get<double>();
+  s.outliers = j.at("outliers").get<std::size_t>();
+  return s;
+}
+
+json context_to_json(const RunContext& context) {
+  return json{{"ohprof_version", context.ohprof_version},
+              {"git_sha", context.git_sha},
+              {"torch_version", context.torch_version},
+              {"cuda_version", context.cuda_version},
+              {"cupti_version", context.cupti_version},
+              {"device",
+               {{"type", to_string(context.device.type)},
+                {"index", context.device.index},
+                {"name", context.device.name}}},
+              {"argv", context.argv},
+              {"date", context.date_utc},
+              {"hostname", context.hostname},
+              {"cpu_threads", context.cpu_threads}};
+}
+
+json warnings_to_json(const std::vector<Warning>& warnings) {
+  json out = json::array();
+  for (const auto& warning : warnings) out.push_back(json{{"code", to_string(warning.code)}, {"message", warning.message}});
+  return out;
+}
 
 static json trace_source_to_json(const std::optional<TraceSource>& trace) {
   if (!trace) return nullptr;

@@ -277,4 +277,15 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
   }
 }
 
+Status render_sweep_page(const std::string& report_path, const std::string& page_path) {
+  if (Status started = start_interpreter({"ohprof"}); !started.ok()) return started;
+  py::gil_scoped_acquire gil;
+  try {
+    py::module_::import("ohprof_sweep_plot").attr("write_page")(report_path, page_path);
+    return ok_status();
+  } catch (py::error_already_set& e) {
+    return python_error(e, ExitCode::output_error, "drawing the sweep's page '" + page_path + "'");
+  }
+}
+
 }  // namespace ohprof

@@ -23,9 +23,6 @@
 namespace ohprof {
 namespace {
 
-constexpr const char* kDefaultModel = "torchvision.models:resnet18";
-const InputSpec kDefaultInput{{1, 3, 224, 224}, DType::float32};
-
 // Forwards one path's iteration events to the shared collector, tagging path p's iteration i as
 // p * kIterationsPerPath + i so that the collection can be split per path afterwards.
 class PathTaggedObserver final : public IterationObserver {
@@ -152,7 +149,9 @@ void explain_gaps(Report& report, const CompareOptions& options, const std::map<
   }
 }
 
-Status validate(const CompareOptions& o) {
+}  // namespace
+
+Status validate_compare_options(const CompareOptions& o) {
   const AdaptiveStopping& s = o.stopping;
   if (s.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
   if (s.min_runs < 1) return make_error(ExitCode::usage_error, "--min-runs must be at least 1");
@@ -190,7 +189,25 @@ Status validate(const CompareOptions& o) {
   return ok_status();
 }
 
-}  // namespace
+Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const TorchRuntimeInfo& torch_info) {
+  if (request.kind == DeviceRequest::Kind::cuda) {
+    if (!torch_info.cuda_available) {
+      return make_error(ExitCode::device_unavailable, "--device cuda but no CUDA device is available here; use --device cpu");
+    }
+    if (request.index != 0) {
+      return make_error(ExitCode::usage_error, "compare runs on cuda:0; choose the GPU with CUDA_VISIBLE_DEVICES");
+    }
+    return DeviceKind::cuda;
+  }
+  if (request.kind == DeviceRequest::Kind::automatic && torch_info.cuda_available) return DeviceKind::cuda;
+  return DeviceKind::cpu;
+}
+
+void apply_default_model(CompareOptions& options) {
+  if (!options.model.empty() || !options.exported.empty()) return;
+  options.model = kDefaultModel;
+  if (options.inputs.empty()) options.inputs = {kDefaultInput};
+}
 
 const std::vector<std::string>& known_compare_paths() {
   static const std::vector<std::string> paths{"aoti", "aoti:python", "eager", "compile", "compile:reduce-overhead",
@@ -199,27 +216,16 @@ const std::vector<std::string>& known_compare_paths() {
 }
 
 SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime) {
-  if (Status valid = validate(options); !valid.ok()) return {std::nullopt, valid};
+  if (Status valid = validate_compare_options(options); !valid.ok()) return {std::nullopt, valid};
   if (!runtime.open_model) {
     return {std::nullopt, make_error(ExitCode::usage_error,
                                      "this ohprof was built without LibTorch and Python "
                                      "(OHPROF_WITH_TORCH/OHPROF_WITH_PYTHON=OFF); rebuild with them to compare paths")};
   }
   const TorchRuntimeInfo torch_info = runtime.torch_info();
-  DeviceKind device = DeviceKind::cpu;
-  if (options.device.kind == DeviceRequest::Kind::cuda) {
-    if (!torch_info.cuda_available) {
-      return {std::nullopt, make_error(ExitCode::device_unavailable,
-                                       "--device cuda but no CUDA device is available here; use --device cpu")};
-    }
-    if (options.device.index != 0) {
-      return {std::nullopt, make_error(ExitCode::usage_error,
-                                       "compare runs on cuda:0; choose the GPU with CUDA_VISIBLE_DEVICES")};
-    }
-    device = DeviceKind::cuda;
-  } else if (options.device.kind == DeviceRequest::Kind::automatic && torch_info.cuda_available) {
-    device = DeviceKind::cuda;
-  }
+  auto resolved = resolve_compare_device(options.device, torch_info);
+  if (!resolved.ok()) return {std::nullopt, resolved.error()};
+  const DeviceKind device = *resolved;
 
   Report report;
   report.kind = ReportKind::compare;
@@ -243,15 +249,13 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
                                         options.explain,
                                         options.explain_pairs};
 
+  CompareOptions defaulted = options;
+  apply_default_model(defaulted);
   ModelSessionOptions session_options;
-  session_options.model = options.model;
+  session_options.model = defaulted.model;
   session_options.exported = options.exported;
   session_options.aoti = options.aoti;
-  session_options.inputs = options.inputs;
-  if (options.model.empty() && options.exported.empty()) {
-    session_options.model = kDefaultModel;
-    if (session_options.inputs.empty()) session_options.inputs = {kDefaultInput};
-  }
+  session_options.inputs = defaulted.inputs;
   session_options.device = device;
   session_options.seed = options.seed;
   session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;

@@ -5,12 +5,28 @@
 #include <vector>
 
 #include "ohprof/collectors/split_collector.hpp"
+#include "ohprof/base/error.hpp"
+#include "ohprof/model/device_request.hpp"
+#include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
 #include "ohprof/session/runtime.hpp"
 
 namespace ohprof {
 
 // A path's split when the measurement stopped before the split pass.
+// The model `compare` and `sweep` measure when none is given, and its input.
+inline constexpr const char* kDefaultModel = "torchvision.models:resnet18";
+inline const InputSpec kDefaultInput{{1, 3, 224, 224}, DType::float32};
+
+// compare's checks of its options (usage errors, missing files), before any model is opened; `sweep`
+// makes them once for all its points.
+struct CompareOptions;
+Status validate_compare_options(const CompareOptions& options);
+// The device compare measures on: cuda (cuda:0 only) when asked for or, with auto, when present.
+Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const TorchRuntimeInfo& torch_info);
+// With neither --model nor --exported: the default model, and its input when none is given.
+void apply_default_model(CompareOptions& options);
+
 inline constexpr const char* kSplitStoppedReason = "measurement stopped before the split pass";
 
 // Analyses the split pass's records of one path (`timeline`, its iterations first..last of the

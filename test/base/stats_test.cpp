@@ -125,3 +125,23 @@ TEST(RunningStats, MatchesTheBatchSummary) {
 
 }  // namespace
 }  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+TEST(StudentT, TabulatedValuesAndTheNextLowerBetweenThem) {
+  // NIST/SEMATECH e-Handbook, 1.3.6.7.2, upper 2.5% critical values.
+  EXPECT_DOUBLE_EQ(student_t_975(1), 12.706);
+  EXPECT_DOUBLE_EQ(student_t_975(2), 4.303);
+  EXPECT_DOUBLE_EQ(student_t_975(10), 2.228);
+  EXPECT_DOUBLE_EQ(student_t_975(30), 2.042);
+  EXPECT_DOUBLE_EQ(student_t_975(35), 2.042);  // between 30 and 40: 30's, the wider interval
+  EXPECT_DOUBLE_EQ(student_t_975(40), 2.021);
+  EXPECT_DOUBLE_EQ(student_t_975(99), 1.990);
+  EXPECT_DOUBLE_EQ(student_t_975(100), 1.984);
+  EXPECT_DOUBLE_EQ(student_t_975(100000), 1.984);
+  EXPECT_TRUE(std::isnan(student_t_975(0)));
+}
+
+}  // namespace
+}  // namespace ohprof

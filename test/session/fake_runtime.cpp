@@ -156,6 +156,9 @@ Runtime FakeWorld::runtime() {
     runtime.open_model = [this](const ModelSessionOptions& options) -> Result<std::unique_ptr<ModelSession>> {
       opens.push_back(options);
       if (open_error) return *open_error;
+      if (open_fails) {
+        if (std::optional<Error> error = open_fails(options)) return *error;
+      }
       return std::unique_ptr<ModelSession>(std::make_unique<FakeModelSession>(*this));
     };
   }
@@ -164,6 +167,13 @@ Runtime FakeWorld::runtime() {
     return std::make_unique<FakeCollector>(*this);
   };
   runtime.cupti_version = [this] { return cupti_version; };
+  if (with_page) {
+    runtime.render_sweep_page = [this](const std::string& report, const std::string& page) -> Status {
+      pages.emplace_back(report, page);
+      if (page_error) return *page_error;
+      return ok_status();
+    };
+  }
   runtime.attribute_package_kernels = [this](const std::string& package_path, const std::vector<CpuEvent>& events,
                                              std::int64_t first, std::int64_t last) {
     attributions.push_back(AttributionCall{package_path, events.size(), first, last});

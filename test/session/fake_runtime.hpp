@@ -15,6 +15,7 @@
 // scripted kernel name (kLaunchOffsetNs, ...), so the split of an iteration is known exactly whatever
 // the real durations were.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -111,6 +112,12 @@ class FakeWorld {
   // the model session (open_model); `with_python = false` leaves Runtime::open_model empty
   bool with_python = true;
   std::optional<Error> open_error;
+  // when set and it returns an error, open_model fails with it (per call: `sweep` opens once a point)
+  std::function<std::optional<Error>(const ModelSessionOptions&)> open_fails;
+  // the sweep's page (render_sweep_page): set `with_page` for the Runtime to have one; `page_error`
+  // makes every call fail
+  bool with_page = false;
+  std::optional<Error> page_error;
   ArtifactSummary artifacts{"", "/fake/model.ep.pt2", "/fake/model.aoti.pt2", true, std::nullopt, std::nullopt};
   std::vector<InputSpec> input_specs{InputSpec{{4, 16}, DType::float32}};
   std::map<std::string, RunnerScript> python;  // by path name; a name not here gets a default script
@@ -126,6 +133,7 @@ class FakeWorld {
   std::vector<std::string> built;                  // runner names, in the order they were made
   std::vector<AotiLoadOptions> loads;
   std::vector<ModelSessionOptions> opens;
+  std::vector<std::pair<std::string, std::string>> pages;  // (report, page) of each render_sweep_page call
   std::vector<SplitCollectorOptions> collector_starts;
   std::vector<ObserverEvent> observed;             // what the collector's observer was told
   std::vector<std::vector<IterationWindow>> finished;  // the iterations given to each finish()

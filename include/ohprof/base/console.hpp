@@ -10,6 +10,9 @@ namespace ohprof::console {
 
 // Call once when a command starts.
 void start(std::string_view command, bool quiet);
+// Progress lines are prefixed with "[text] " while a context is set (`sweep`: which point, time left);
+// "" clears it.
+void set_context(std::string_view text);
 void progress(std::string_view message);
 void warning(std::string_view message);
 

@@ -16,6 +16,7 @@ enum class ExitCode : int {
   model_error = 9,         // the model failed while running
   output_mismatch = 10,    // --check-outputs strict: paths disagree
   model_not_found = 11,    // --model module:factory names a module or attribute that does not exist
+  no_valid_point = 12,     // sweep: no point of the sweep could be measured
   interrupted = 130,       // SIGINT: what was measured is still written
 };
 
@@ -40,6 +41,7 @@ inline constexpr ExitCodeName kExitCodeNames[] = {
     {ExitCode::model_error, "model_error"},
     {ExitCode::output_mismatch, "output_mismatch"},
     {ExitCode::model_not_found, "model_not_found"},
+    {ExitCode::no_valid_point, "no_valid_point"},
     {ExitCode::interrupted, "interrupted"},
 };
 

@@ -57,3 +57,13 @@ Ratio ratio_of_means(const SampleSummary& numerator, const SampleSummary& denomi
 Ratio ratio_of_medians(const SampleSummary& numerator, const SampleSummary& denominator);
 
 }  // namespace ohprof
+
+namespace ohprof {
+
+// Student's t distribution's 0.975 quantile with `dof` degrees of freedom (the half-width factor of a
+// two-sided 95% interval): tabulated for 1..30, 40, 50, 60, 80, 100 (NIST/SEMATECH e-Handbook of
+// Statistical Methods, section 1.3.6.7.2); between and beyond tabulated values the next lower one's
+// (the wider interval). dof < 1: NaN.
+double student_t_975(int dof);
+
+}  // namespace ohprof

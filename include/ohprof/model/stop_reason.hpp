@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -25,5 +26,9 @@ struct StopReason {
   std::string unmet;  // max_runs_reached, time_limit: "aoti: 9 runs < 10; ..." (interleaved_loop.hpp)
   friend bool operator==(const StopReason&, const StopReason&) = default;
 };
+
+// "none", "runs_reached", "converged", ...: the enumerator's name (the sweep report stores it).
+const char* to_string(StopCode code);
+std::optional<StopCode> parse_stop_code(const std::string& text);
 
 }  // namespace ohprof

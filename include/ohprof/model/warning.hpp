@@ -2,6 +2,7 @@
 // Warnings: what ohprof could not measure or use, and the hints the samples call for. Each has a
 // stable code, the JSON's `warnings[].code` (docs/report-schema.md, "Warnings"; never renamed: scripts
 // filter on them), and its one line of text, written where the warning is raised.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ enum class WarningCode {
   criteria_unmet,              // compare stopped before its stopping criteria were met
   stopped_early,               // an error ended the measurement; the report keeps what was measured
   outputs_differ,              // compare: a path's outputs differ from the reference path's
+  // sweep (docs/sweep.md)
+  sweep_point_failed,          // a point's compare failed; the sweep went on
+  sweep_page_not_written,      // the sweep's page could not be drawn; the report was written
 };
 
 struct Warning {
@@ -43,5 +47,6 @@ struct Warning {
 const char* to_string(WarningCode code);
 // Every code, in declaration order (for the documentation check).
 std::vector<WarningCode> all_warning_codes();
+std::optional<WarningCode> parse_warning_code(const std::string& text);  // to_string's inverse
 
 }  // namespace ohprof

@@ -47,4 +47,9 @@ class ModelSession {
                                     const TensorBundle& outputs) = 0;
 };
 
+// The sweep's page (docs/sweep.md, "Outputs"): python/ohprof_sweep_plot.py's write_page(report_path,
+// page_path) in the embedded interpreter (started if need be). Its ValueError or a missing matplotlib
+// becomes an output_error.
+Status render_sweep_page(const std::string& report_path, const std::string& page_path);
+
 }  // namespace ohprof

@@ -27,6 +27,8 @@ struct Runtime {
   std::function<Result<PackageAttribution>(const std::string& package_path, const std::vector<CpuEvent>& events,
                                            std::int64_t first_iteration, std::int64_t last_iteration)>
       attribute_package_kernels;
+  // The sweep's page from its written report (python/ohprof_sweep_plot.py); empty: no page.
+  std::function<Status(const std::string& report_path, const std::string& page_path)> render_sweep_page;
 };
 
 }  // namespace ohprof

@@ -6,6 +6,8 @@
 //   measure_path:  `ohprof run`: one AOTI package, a timing pass, then a split pass with the activity
 //                  collector, with checkpoints, kernel attribution and hints (docs/metrics.md).
 //   compare_paths: `ohprof compare`: several deployment paths of one model, interleaved.
+//   sweep_paths:   `ohprof sweep`: compare_paths at each value of one input dimension, and what
+//                  the curves say (docs/sweep.md).
 //   analyze_trace: `ohprof analyze`: the split of a PyTorch-profiler trace (docs/analyze.md).
 #include <cstdint>
 #include <optional>
@@ -17,6 +19,7 @@
 #include "ohprof/model/device_request.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
+#include "ohprof/model/sweep.hpp"
 #include "ohprof/session/runtime.hpp"
 
 namespace ohprof {
@@ -70,6 +73,28 @@ struct CompareOptions {
   std::vector<std::string> argv;
 };
 SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime);
+
+// `ohprof sweep` (docs/sweep.md): `compare` at each value of one input dimension.
+struct SweepOptions {
+  // The model, paths and measurement of every point; `inputs` are the shapes the axis is applied to
+  // (empty with no model: the default model's), `stopping.time_limit_s` bounds each point's
+  // measurement. `explain` and `checkpoint_path` are set per point by the sweep.
+  CompareOptions compare;
+  SweepAxis axis;
+  double sweep_time_limit_s = 3600;
+  int passes = 1;                // measurements of each point; the least disturbed is kept
+  double tolerance = 0.05;       // the crossover's band around 1
+  double fit_tolerance = 0.10;   // the fit's largest relative residual
+  std::string report_path;       // --export-json: rewritten after each point; "" : none
+  std::string plot_path;         // the page (needs report_path); "" : none
+  bool resume = false;           // keep the points report_path has measured
+  std::vector<std::string> argv;
+};
+struct SweepOutcome {
+  std::optional<SweepReport> report;  // set whenever the sweep started, with an error or not
+  Status status = ok_status();
+};
+SweepOutcome sweep_paths(const SweepOptions& options, const Runtime& runtime);
 
 struct AnalyzeOptions {
   std::string trace_path;

@@ -1,0 +1,27 @@
+#pragma once
+// The sweep report (docs/report-schema.md, "The sweep report") and its table (docs/sweep.md, "Outputs").
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "ohprof/base/error.hpp"
+#include "ohprof/model/sweep.hpp"
+
+namespace ohprof {
+
+nlohmann::json sweep_to_json(const SweepReport& report);
+// Writes the report atomically to `path` (a file; the sweep rewrites it after every point).
+Status write_sweep_report(const SweepReport& report, const std::string& path);
+
+// --resume: the points of the sweep report at `path`, as written. An error (usage, exit 2) naming the
+// first setting that differs when that report was made with another model, inputs, axis, paths,
+// device, compile source or kernel-profile setting than `expected`; file_not_found / invalid_trace-like
+// errors (exit 3 / 2) when it cannot be read.
+Result<std::vector<SweepPoint>> read_resumable_points(const std::string& path, const SweepConfig& expected);
+
+// The table for people: per point, each path's latency, throughput and split, each pair's ratio; then
+// the crossovers and the fits.
+std::string format_sweep_table(const SweepReport& report);
+
+}  // namespace ohprof

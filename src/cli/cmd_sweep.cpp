@@ -1,0 +1,164 @@
+// `ohprof sweep`: compare at each value of one input dimension (docs/sweep.md).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+
+#include "commands.hpp"
+#include "model_flags.hpp"
+#include "ohprof/base/console.hpp"
+#include "ohprof/output/sweep_report.hpp"
+
+namespace ohprof {
+namespace {
+
+struct SweepFlags {
+  ModelFlags model;
+  std::string batch;
+  std::string dim;
+  double sweep_time_limit_s = 3600;
+  int passes = 1;
+  double tolerance = 0.05;
+  double fit_tolerance = 0.10;
+  std::string export_json;
+  std::string plot;
+  bool no_plot = false;
+  bool resume = false;
+};
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+// "1,2,8..64" -> 1, 2, 8, 16, 32, 64: positive integers, A..B doubling from A up to B; sorted, each once.
+Result<std::vector<std::int64_t>> parse_sweep_values(const std::string& flag, const std::string& text) {
+  std::vector<std::int64_t> values;
+  const auto bad = [&](const std::string& item) {
+    return make_error(ExitCode::usage_error,
+                      fmt::format("{} '{}': '{}' is not a positive integer or A..B (A, 2A, 4A, ... up to B)", flag, text, item));
+  };
+  for (const std::string& item : comma_items(text)) {
+    const std::size_t dots = item.find("..");
+    if (dots == std::string::npos) {
+      const auto value = parse_int(item);
+      if (!value || *value < 1) return bad(item);
+      values.push_back(*value);
+      continue;
+    }
+    const auto from = parse_int(std::string_view(item).substr(0, dots));
+    const auto to = parse_int(std::string_view(item).substr(dots + 2));
+    if (!from || !to || *from < 1 || *to < *from) return bad(item);
+    for (std::int64_t v = *from;; v *= 2) {
+      values.push_back(v);
+      if (v > *to / 2) break;  // the next doubling passes B (or would overflow)
+    }
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+// --batch LIST or --dim I:D=LIST.
+Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& dim) {
+  if (batch.empty() == dim.empty()) {
+    return make_error(ExitCode::usage_error, "give the axis to sweep: --batch V1,V2,... or --dim INPUT:DIM=V1,V2,... (one of them)");
+  }
+  SweepAxis axis;
+  if (!batch.empty()) {
+    auto values = parse_sweep_values("--batch", batch);
+    if (!values.ok()) return values.error();
+    axis.values = *values;
+    return axis;
+  }
+  const std::size_t eq = dim.find('=');
+  const std::size_t colon = dim.find(':');
+  const auto input = colon < eq ? parse_int(std::string_view(dim).substr(0, colon)) : std::nullopt;
+  const auto d = colon < eq && eq != std::string::npos ? parse_int(std::string_view(dim).substr(colon + 1, eq - colon - 1)) : std::nullopt;
+  if (!input || !d || *input < 0 || *d < 0) {
+    return make_error(ExitCode::usage_error,
+                      fmt::format("--dim '{}' is not INPUT:DIM=V1,V2,... (input and dimension counted from 0, e.g. 0:1=16,32)", dim));
+  }
+  auto values = parse_sweep_values("--dim", dim.substr(eq + 1));
+  if (!values.ok()) return values.error();
+  axis.kind = SweepAxis::Kind::dim;
+  axis.input = static_cast<int>(*input);
+  axis.dim = static_cast<int>(*d);
+  axis.values = *values;
+  return axis;
+}
+
+namespace {
+
+Status sweep(const SweepFlags& flags, const Invocation& invocation) {
+  auto parsed = parse_model_flags(flags.model);
+  if (!parsed.ok()) return parsed.error();
+  auto axis = parse_sweep_axis(flags.batch, flags.dim);
+  if (!axis.ok()) return axis.error();
+  if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --plot or --no-plot, not both");
+  if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "sweep");
+  console::start("sweep", flags.model.quiet);
+  SweepOptions options;
+  options.compare = std::move(*parsed);
+  options.axis = *axis;
+  options.sweep_time_limit_s = flags.sweep_time_limit_s;
+  options.passes = flags.passes;
+  options.tolerance = flags.tolerance;
+  options.fit_tolerance = flags.fit_tolerance;
+  options.report_path = flags.export_json;
+  if (!flags.no_plot) {
+    options.plot_path = !flags.plot.empty() || flags.export_json.empty() || flags.export_json == "-"
+                            ? flags.plot
+                            : std::filesystem::path(flags.export_json).replace_extension(".html").string();
+  }
+  options.resume = flags.resume;
+  options.argv = invocation.argv;
+  SweepOutcome outcome = sweep_paths(options, *invocation.runtime);
+  if (outcome.report && !flags.model.quiet) fmt::print("{}", format_sweep_table(*outcome.report));
+  return outcome.status;
+}
+
+}  // namespace
+
+Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation) {
+  auto flags = std::make_shared<SweepFlags>();
+  CLI::App* app = parent.add_subcommand(
+      "sweep", "Scale one input dimension (the batch, or any axis) and measure every path at each value, as compare "
+               "does: where the paths' ratio reaches 1, and each path's fixed per-call cost (docs/sweep.md)");
+  add_model_flags(app, flags->model, /*exported=*/false, "Seconds of measurement per point, at most");
+  app->add_option("--batch", flags->batch,
+                  "Values of the first dimension of every input, comma-separated; A..B is A, 2A, 4A, ... up to B "
+                  "(e.g. 1..4096)");
+  app->add_option("--dim", flags->dim, "INPUT:DIM=V1,V2,...: values of one input's dimension (both from 0)");
+  app->add_option("--sweep-time-limit", flags->sweep_time_limit_s,
+                  "Seconds for the whole sweep: a point starts only while time is left and its measurement gets at most "
+                  "what is left (building and the split pass come on top); points not started are reported as not measured")
+      ->capture_default_str();
+  app->add_option("--passes", flags->passes,
+                  "Measure every point this many times (forwards, backwards, ...) and keep each point's least "
+                  "disturbed pass: on a machine whose speed drifts between points")
+      ->capture_default_str();
+  app->add_option("--tolerance", flags->tolerance,
+                  "The crossover's band: a ratio whose 95% interval reaches [1 - t, 1 + t] counts as converged (0: "
+                  "the interval must include 1)")
+      ->capture_default_str();
+  app->add_option("--fit-tolerance", flags->fit_tolerance,
+                  "The fit time = c + k x leaves out points its line misses by more than this (0.1 = 10%)")
+      ->capture_default_str();
+  app->add_option("--export-json", flags->export_json,
+                  "Write the sweep report to FILE, rewritten after every point; each point's compare report goes "
+                  "to FILE's name with .points/");
+  app->add_option("--plot", flags->plot, "Write the page (HTML, self-contained) to FILE (default: the report's name with .html)");
+  app->add_flag("--no-plot", flags->no_plot, "Do not draw the page");
+  app->add_flag("--resume", flags->resume,
+                "Keep the points the --export-json report has measured and measure only the others");
+  return Subcommand{app, [flags, &invocation] { return sweep(*flags, invocation); }};
+}
+
+}  // namespace ohprof

@@ -1,0 +1,82 @@
+#include "ohprof/model/sweep.hpp"
+
+#include <fmt/format.h>
+
+namespace ohprof {
+
+const char* to_string(SweepAxis::Kind kind) { return kind == SweepAxis::Kind::batch ? "batch" : "dim"; }
+
+std::string axis_name(const SweepAxis& axis) {
+  if (axis.kind == SweepAxis::Kind::batch) return "batch";
+  return fmt::format("input{}.dim{}", axis.input, axis.dim);
+}
+
+std::string point_file_stem(const SweepAxis& axis, std::int64_t value) {
+  if (axis.kind == SweepAxis::Kind::batch) return fmt::format("batch-{}", value);
+  return fmt::format("input{}-dim{}-{}", axis.input, axis.dim, value);
+}
+
+Result<std::vector<InputSpec>> apply_axis(const std::vector<InputSpec>& inputs, const SweepAxis& axis, std::int64_t value) {
+  std::vector<InputSpec> out = inputs;
+  if (axis.kind == SweepAxis::Kind::dim && (axis.input < 0 || axis.input >= static_cast<int>(inputs.size()))) {
+    return make_error(ExitCode::usage_error, fmt::format("--dim names input {}, but the model has {} input{} (counted from 0)",
+                                                         axis.input, inputs.size(), inputs.size() == 1 ? "" : "s"));
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (axis.kind == SweepAxis::Kind::dim && static_cast<int>(i) != axis.input) continue;
+    if (axis.dim < 0 || axis.dim >= static_cast<int>(out[i].shape.size())) {
+      return make_error(ExitCode::usage_error,
+                        fmt::format("input {} has shape {}: it has no dimension {} to sweep (counted from 0)", i,
+                                    shape_text(out[i].shape), axis.dim));
+    }
+    out[i].shape[static_cast<std::size_t>(axis.dim)] = value;
+  }
+  return out;
+}
+
+const char* to_string(PointStatus status) {
+  switch (status) {
+    case PointStatus::measured: return "measured";
+    case PointStatus::failed: return "failed";
+    case PointStatus::interrupted: return "interrupted";
+    case PointStatus::not_measured: return "not_measured";
+  }
+  return "not_measured";
+}
+
+std::optional<PointStatus> parse_point_status(const std::string& text) {
+  for (PointStatus status : {PointStatus::measured, PointStatus::failed, PointStatus::interrupted, PointStatus::not_measured}) {
+    if (text == to_string(status)) return status;
+  }
+  return std::nullopt;
+}
+
+const char* to_string(FitStatus status) {
+  switch (status) {
+    case FitStatus::fitted: return "fitted";
+    case FitStatus::not_linear: return "not_linear";
+    case FitStatus::too_few_points: return "too_few_points";
+  }
+  return "too_few_points";
+}
+
+const char* to_string(SweepStop stop) {
+  switch (stop) {
+    case SweepStop::running: return "running";
+    case SweepStop::complete: return "complete";
+    case SweepStop::interrupted: return "interrupted";
+    case SweepStop::sweep_time_limit: return "sweep_time_limit";
+    case SweepStop::error: return "error";
+  }
+  return "running";
+}
+
+std::optional<SweepStop> parse_sweep_stop(const std::string& text) {
+  for (SweepStop stop : {SweepStop::running, SweepStop::complete, SweepStop::interrupted, SweepStop::sweep_time_limit,
+                         SweepStop::error}) {
+    if (text == to_string(stop)) return stop;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,298 @@
+// The sweep report (output/sweep_report.hpp; docs/report-schema.md, "The sweep report"): its fields,
+// the round trip --resume relies on, the refusals, and the table. The fixture
+// test/data/sweep/sample_sweep.json was made by test/data/sweep/make_sample_sweep.py, a separate
+// implementation of docs/sweep.md: analysing its points here must give its derived numbers.
+#include "ohprof/output/sweep_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "ohprof/analysis/sweep.hpp"
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string temp_path(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("ohprof-sweep-report-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return (dir / name).string();
+}
+
+SweepConfig tiny_config() {
+  SweepConfig c;
+  c.model = "tiny_models:tiny_mlp";
+  c.inputs = {"[1, 16]:float32"};
+  c.axis.values = {1, 2, 4};
+  c.paths = {"aoti", "compile"};
+  c.kernel_profile = true;
+  return c;
+}
+
+SweepPathPoint path_point(const std::string& name, double median) {
+  SweepPathPoint p;
+  p.name = name;
+  p.wall_ns.count = 100;
+  p.wall_ns.median = median;
+  p.wall_ns.mean = median + 1;
+  p.wall_ns.mad = median / 100;
+  p.wall_ns.min = median - 5;
+  p.wall_ns.max = median * 3;
+  p.wall_ns.stddev = 2;
+  p.wall_ns.relative_noise = 0.01;
+  p.wall_ns.outliers = 3;
+  p.busy_ns = median / 4;
+  p.host_ns = median / 2;
+  p.collector_ratio = 1.5;
+  p.outputs_match = true;
+  return p;
+}
+
+SweepReport tiny_report() {
+  SweepReport r;
+  r.config = tiny_config();
+  for (std::int64_t v : {1, 2, 4}) {
+    SweepPoint p;
+    p.value = v;
+    p.inputs = {"[" + std::to_string(v) + ", 16]:float32"};
+    p.status = PointStatus::measured;
+    p.report_path = "s.points/batch-" + std::to_string(v) + ".json";
+    p.elapsed_s = 2.5;
+    p.stop_reason = StopReason(StopCode::time_limit, "aoti: 9 runs < 10");
+    p.warnings = {Warning{WarningCode::outliers, "path aoti: 3 of 100 iterations are statistical outliers"}};
+    p.paths = {path_point("aoti", 1000.0 * static_cast<double>(v)), path_point("compile", 9000.0 + 1000.0 * static_cast<double>(v))};
+    p.passes = {SweepPass{1, p.report_path, {{"compile", p.paths[1].wall_ns.median}, {"aoti", p.paths[0].wall_ns.median}}, 1},
+                SweepPass{2, "", {{"compile", 1}, {"aoti", 2}}, 0.5}};
+    p.chosen_pass = 1;
+    r.points.push_back(p);
+  }
+  r.points[1].status = PointStatus::failed;
+  r.points[1].reason = "export failed: out of memory";
+  r.points[1].exit_code = 9;
+  r.points[1].paths.clear();
+  r.points[1].report_path.clear();
+  r.points[1].passes.clear();
+  r.points[1].chosen_pass = 0;
+  return analyze_sweep(r);
+}
+
+TEST(SweepReportJson, HasTheDocumentedFields) {
+  const json j = sweep_to_json(tiny_report());
+  EXPECT_EQ(j.at("kind"), "sweep");
+  EXPECT_EQ(j.at("sweep_schema_version"), kSweepSchemaVersion);
+  for (const char* key : {"context", "config", "points", "analysis", "stop", "warnings"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j.at("config").at("axis"), (json{{"kind", "batch"}, {"input", nullptr}, {"dim", 0}, {"name", "batch"}, {"values", {1, 2, 4}}}));
+  const json& p0 = j.at("points").at(0);
+  EXPECT_EQ(p0.at("status"), "measured");
+  EXPECT_EQ(p0.at("paths").at(1).at("latency_ns"), 10000.0);
+  EXPECT_EQ(p0.at("paths").at(1).at("throughput_per_s"), 1e5);
+  EXPECT_EQ(p0.at("ratios").at(0).at("slower"), "compile");
+  EXPECT_EQ(p0.at("ratios").at(0).at("ratio"), 10.0);
+  EXPECT_EQ(p0.at("paths").at(1).at("to_baseline").at("ratio"), 10.0);
+  EXPECT_TRUE(p0.at("paths").at(0).at("to_baseline").is_null());
+  EXPECT_EQ(p0.at("stop_reason"), (json{{"code", "time_limit"}, {"unmet", "aoti: 9 runs < 10"},
+                                         {"text", "time limit (unmet: aoti: 9 runs < 10)"}}));
+  EXPECT_EQ(p0.at("passes").at(0).at("medians_ns").at(0), (json{{"name", "compile"}, {"median_ns", 10000.0}}));
+  EXPECT_EQ(p0.at("warnings").at(0).at("code"), "outliers");
+  EXPECT_EQ(j.at("stop"), "running");
+  const json& p1 = j.at("points").at(1);
+  EXPECT_EQ(p1.at("status"), "failed");
+  EXPECT_EQ(p1.at("exit_code"), 9);
+  EXPECT_TRUE(p1.at("report").is_null());
+  EXPECT_TRUE(p1.at("ratios").empty());
+  const json& fit = j.at("analysis").at("fits").at(0);
+  EXPECT_EQ(fit.at("path"), "aoti");
+  EXPECT_EQ(fit.at("status"), "too_few_points");  // batch 2 failed: two points
+  EXPECT_EQ(fit.at("points_used"), (json{1, 4}));
+  EXPECT_TRUE(fit.at("fixed_ns").is_null());
+  EXPECT_EQ(fit.at("host_at_smallest_ns"), 500.0);
+  EXPECT_EQ(j.at("analysis").at("baseline"), "aoti");
+  EXPECT_TRUE(j.at("analysis").at("pairs").at(0).at("crossover").is_null());
+}
+
+TEST(SweepReportJson, ResumeReadsBackWhatWasWritten) {
+  const SweepReport report = tiny_report();
+  const std::string file = temp_path("roundtrip.json");
+  ASSERT_TRUE(write_sweep_report(report, file).ok());
+  auto points = read_resumable_points(file, report.config);
+  ASSERT_TRUE(points.ok()) << points.error().message;
+  ASSERT_EQ(points->size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const SweepPoint& a = report.points[i];
+    const SweepPoint& b = (*points)[i];
+    EXPECT_EQ(a.value, b.value);
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.reason, b.reason);
+    EXPECT_EQ(a.exit_code, b.exit_code);
+    EXPECT_EQ(a.report_path, b.report_path);
+    EXPECT_EQ(a.inputs, b.inputs);
+    EXPECT_EQ(a.chosen_pass, b.chosen_pass);
+    EXPECT_EQ(a.stop_reason, b.stop_reason);
+    EXPECT_EQ(a.warnings, b.warnings);
+    ASSERT_EQ(a.passes.size(), b.passes.size());
+    for (std::size_t k = 0; k < a.passes.size(); ++k) {
+      EXPECT_EQ(a.passes[k].pass, b.passes[k].pass);
+      EXPECT_EQ(a.passes[k].report_path, b.passes[k].report_path);
+      EXPECT_EQ(a.passes[k].medians_ns, b.passes[k].medians_ns);  // in their order, not sorted
+      EXPECT_EQ(a.passes[k].score_ns, b.passes[k].score_ns);
+    }
+    ASSERT_EQ(a.paths.size(), b.paths.size());
+    for (std::size_t k = 0; k < a.paths.size(); ++k) {
+      EXPECT_EQ(a.paths[k].name, b.paths[k].name);
+      EXPECT_EQ(a.paths[k].wall_ns.median, b.paths[k].wall_ns.median);
+      EXPECT_EQ(a.paths[k].wall_ns.mad, b.paths[k].wall_ns.mad);
+      EXPECT_EQ(a.paths[k].wall_ns.count, b.paths[k].wall_ns.count);
+      EXPECT_EQ(a.paths[k].wall_ns.outliers, b.paths[k].wall_ns.outliers);
+      EXPECT_EQ(a.paths[k].host_ns, b.paths[k].host_ns);
+      EXPECT_EQ(a.paths[k].busy_ns, b.paths[k].busy_ns);
+      EXPECT_EQ(a.paths[k].collector_ratio, b.paths[k].collector_ratio);
+      EXPECT_EQ(a.paths[k].outputs_match, b.paths[k].outputs_match);
+    }
+  }
+  // Other values may be resumed (a resumed sweep may add values).
+  SweepConfig more = report.config;
+  more.axis.values = {1, 2, 4, 8};
+  EXPECT_TRUE(read_resumable_points(file, more).ok());
+}
+
+TEST(SweepReportJson, ResumeRefusesAnotherSweepNamingTheSetting) {
+  const SweepReport report = tiny_report();
+  const std::string file = temp_path("other.json");
+  ASSERT_TRUE(write_sweep_report(report, file).ok());
+  SweepConfig other = report.config;
+  other.paths = {"aoti", "eager"};
+  auto refused = read_resumable_points(file, other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ExitCode::usage_error);
+  EXPECT_NE(refused.error().message.find("was made with paths [\"aoti\",\"compile\"], this sweep has [\"aoti\",\"eager\"]"),
+            std::string::npos)
+      << refused.error().message;
+  other = report.config;
+  other.axis = SweepAxis{SweepAxis::Kind::dim, 0, 1, {1, 2}};
+  refused = read_resumable_points(file, other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("was made with axis"), std::string::npos);
+  other = report.config;
+  other.kernel_profile = false;
+  EXPECT_FALSE(read_resumable_points(file, other).ok());
+}
+
+TEST(SweepReportJson, ResumeRefusesWhatIsNotASweepReport) {
+  const std::string compare = temp_path("compare.json");
+  std::ofstream(compare) << R"({"schema_version": 4, "kind": "compare"})";
+  auto refused = read_resumable_points(compare, tiny_config());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ExitCode::usage_error);
+  EXPECT_NE(refused.error().message.find("is not a sweep report (its kind is not \"sweep\")"), std::string::npos);
+  const std::string garbage = temp_path("garbage.json");
+  std::ofstream(garbage) << "{ not json";
+  refused = read_resumable_points(garbage, tiny_config());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("not JSON"), std::string::npos);
+  EXPECT_EQ(read_resumable_points(temp_path("absent.json"), tiny_config()).error().code, ExitCode::file_not_found);
+}
+
+// The fixture's config, as a SweepConfig (the fields --resume compares).
+SweepConfig sample_config(const json& c) {
+  SweepConfig out;
+  out.model = c.at("model");
+  out.inputs = c.at("inputs").get<std::vector<std::string>>();
+  out.axis.values = c.at("axis").at("values").get<std::vector<std::int64_t>>();
+  out.paths = c.at("paths").get<std::vector<std::string>>();
+  out.kernel_profile = c.at("kernel_profile");
+  out.tolerance = c.at("tolerance");
+  out.fit_tolerance = c.at("fit_tolerance");
+  return out;
+}
+
+void expect_close(const json& want, double got, const std::string& where, double rel = 1e-9) {
+  ASSERT_TRUE(want.is_number()) << where << ": " << want.dump();
+  EXPECT_NEAR(got, want.get<double>(), rel * std::max(1.0, std::abs(want.get<double>()))) << where;
+}
+
+class SweepFixture : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(BothFixtures, SweepFixture, ::testing::Values("sample_sweep", "sample_sweep_crossover"));
+
+TEST_P(SweepFixture, AnalysingItsPointsGivesItsNumbers) {
+  const std::string file = std::string(OHPROF_SOURCE_DIR) + "/test/data/sweep/" + GetParam() + ".json";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << file;
+  const json sample = json::parse(in);
+  SweepReport report;
+  report.config = sample_config(sample.at("config"));
+  auto points = read_resumable_points(file, report.config);
+  ASSERT_TRUE(points.ok()) << points.error().message;
+  report.points = *points;
+  const json mine = sweep_to_json(analyze_sweep(report));
+  ASSERT_EQ(mine.at("points").size(), sample.at("points").size());
+  for (std::size_t i = 0; i < sample.at("points").size(); ++i) {
+    const json& want = sample.at("points").at(i);
+    const json& got = mine.at("points").at(i);
+    for (std::size_t k = 0; k < want.at("paths").size(); ++k) {
+      for (const char* key : {"latency_ns", "latency_se_ns", "throughput_per_s", "throughput_se_per_s"}) {
+        expect_close(want.at("paths").at(k).at(key), got.at("paths").at(k).at(key).get<double>(),
+                     "points[" + std::to_string(i) + "]." + key);
+      }
+      const json& wb = want.at("paths").at(k).at("to_baseline");
+      const json& gb = got.at("paths").at(k).at("to_baseline");
+      ASSERT_EQ(wb.is_null(), gb.is_null()) << i;
+      if (!wb.is_null()) {
+        for (const char* key : {"ratio", "se", "low", "high"}) expect_close(wb.at(key), gb.at(key).get<double>(), key);
+      }
+    }
+    ASSERT_EQ(got.at("ratios").size(), want.at("ratios").size()) << i;
+    for (std::size_t k = 0; k < want.at("ratios").size(); ++k) {
+      EXPECT_EQ(got.at("ratios").at(k).at("slower"), want.at("ratios").at(k).at("slower"));
+      EXPECT_EQ(got.at("ratios").at(k).at("within"), want.at("ratios").at(k).at("within"));
+      for (const char* key : {"ratio", "se", "low", "high"}) {
+        expect_close(want.at("ratios").at(k).at(key), got.at("ratios").at(k).at(key).get<double>(), key);
+      }
+    }
+  }
+  const json& want = sample.at("analysis");
+  const json& got = mine.at("analysis");
+  EXPECT_EQ(got.at("baseline"), want.at("baseline"));
+  EXPECT_EQ(got.at("pairs"), want.at("pairs"));
+  ASSERT_EQ(got.at("fits").size(), want.at("fits").size());
+  for (std::size_t f = 0; f < want.at("fits").size(); ++f) {
+    const json& w = want.at("fits").at(f);
+    const json& g = got.at("fits").at(f);
+    EXPECT_EQ(g.at("status"), w.at("status"));
+    EXPECT_EQ(g.at("points_used"), w.at("points_used"));
+    ASSERT_EQ(g.at("points_left_out").size(), w.at("points_left_out").size());
+    for (std::size_t k = 0; k < w.at("points_left_out").size(); ++k) {
+      EXPECT_EQ(g.at("points_left_out").at(k).at("value"), w.at("points_left_out").at(k).at("value"));
+      expect_close(w.at("points_left_out").at(k).at("relative_residual"),
+                   g.at("points_left_out").at(k).at("relative_residual").get<double>(), "relative_residual");
+    }
+    for (const char* key : {"fixed_ns", "per_item_ns", "max_relative_residual", "fixed_minus_host_ns"}) {
+      expect_close(w.at(key), g.at(key).get<double>(), std::string("fits.") + key);
+    }
+    // Interval bounds: the fixture's t quantiles are rounded like ohprof's table.
+    for (const char* key : {"fixed_low_ns", "fixed_high_ns", "per_item_low_ns", "per_item_high_ns"}) {
+      expect_close(w.at(key), g.at(key).get<double>(), std::string("fits.") + key, 1e-6);
+    }
+  }
+}
+
+TEST(SweepTable, SaysEachPointsNumbersAndTheConclusions) {
+  const std::string table = format_sweep_table(tiny_report());
+  EXPECT_NE(table.find("batch 1 … 4 (2 of 3 points measured), paths aoti, compile"), std::string::npos) << table;
+  EXPECT_NE(table.find("2     failed: export failed: out of memory"), std::string::npos) << table;
+  EXPECT_NE(table.find("compile/aoti"), std::string::npos);
+  // 10000 / 1000 at batch 1, se = 10 sqrt(2) 0.18582% = 0.02628: [9.948, 10.05] to 3 digits.
+  EXPECT_NE(table.find("10 [9.95, 10.1]"), std::string::npos) << table;
+  EXPECT_NE(table.find("compile/aoti: none in the range"), std::string::npos) << table;
+  EXPECT_NE(table.find("aoti: too few points (a fit needs 3)"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""The sweep picture (python/ohprof_sweep_plot.py), drawn from a report and laid out by a real browser.
+
+  sweep_page_check.py PLOT_SCRIPT REPORT.json OUTDIR [--screenshot] [--self-test]
+
+Runs PLOT_SCRIPT with this interpreter to write OUTDIR/sweep.html, loads it in headless Chromium
+(--dump-dom) with a script this test injects, and reads what that script measured (<pre id="ohprof-render-check">: each
+ohprof-* element of the SVGs, its bounding box, whether it lies inside its SVG, its text). Checks, from
+the report: every measured path has a latency and a throughput series, every path but the baseline a
+ratio line and a band, all drawn with a non-empty box inside the SVG; the tolerance band; a crossover
+line and label for each pair with the baseline that has a crossover, the "no crossover" note for the
+others; the axis labels; each path in the legends; the reason of every point not measured in the page;
+no http(s) URL in any src or href (nothing fetched at view time).
+--screenshot also writes OUTDIR/sweep.png and checks with Pillow that it is not blank.
+--self-test then checks mutated copies of the page (a series removed, a band emptied, an external
+script, a reason dropped) and fails unless the check catches every one.
+
+Prints one line per failed check; exits 1 on failure, 0 on success, 77 (skipped) without Chromium.
+"""
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from html.parser import HTMLParser
+
+SKIP = 77
+CHARTS = ("latency", "throughput", "ratio")
+
+
+def sid(name):
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", name)
+
+
+def chromium_binary():
+    return next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
+
+
+def chromium(binary, args, page, timeout=120):
+    """Runs headless Chromium on file://PAGE; returns (stdout, problem or None)."""
+    with tempfile.TemporaryDirectory(prefix="ohprof-chromium-") as profile:
+        cmd = [binary, "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+               "--no-first-run", *args, "file://" + os.path.abspath(page)]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "", f"chromium did not finish within {timeout} s"
+    if p.returncode != 0:
+        return p.stdout, f"chromium exited with {p.returncode}: {p.stderr.strip().splitlines()[-1:]}"
+    return p.stdout, None
+
+
+class Page(HTMLParser):
+    """The text a reader sees (no script or style) and every URL-valued attribute."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text, self.urls, self._skip = [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._skip += 1
+        for name, value in attrs:
+            if value and (name in ("src", "srcset", "action", "poster", "data") or name.endswith("href")):
+                self.urls.append((tag, name, value))
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.text.append(data)
+
+
+def parse(markup):
+    p = Page()
+    p.feed(markup)
+    p.close()
+    return " ".join(" ".join(p.text).split()), p.urls
+
+
+# What the browser laid out: injected by this test into a copy of the page (the page itself has no
+# script), it measures every element whose id starts with ohprof- inside an svg and writes the result
+# into <pre id="ohprof-render-check">.
+CHECK_SCRIPT = """<script>
+window.addEventListener("load", function () {
+  var out = {};
+  document.querySelectorAll("svg [id^='ohprof-']").forEach(function (el) {
+    var b = el.getBBox(), r = el.getBoundingClientRect(), s = el.ownerSVGElement.getBoundingClientRect();
+    var e = {w: b.width, h: b.height, inside: r.left >= s.left - 1 && r.right <= s.right + 1 &&
+             r.top >= s.top - 1 && r.bottom <= s.bottom + 1};
+    if (el.tagName === "text" || el.querySelector("text")) e.text = el.textContent.trim();
+    out[el.id] = e;
+  });
+  document.getElementById("ohprof-render-check").textContent = JSON.stringify(out);
+});
+</script>"""
+
+
+def instrumented(page):
+    """A copy of PAGE with the render check before </body>: the file Chromium loads."""
+    with open(page, encoding="utf-8") as f:
+        markup = f.read()
+    copy = page + ".check.html"
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(markup.replace("</body>", '<pre id="ohprof-render-check" hidden></pre>' + CHECK_SCRIPT + "</body>", 1))
+    return copy
+
+
+def render_check(dom):
+    m = re.search(r'<pre id="ohprof-render-check"[^>]*>(.*?)</pre>', dom, re.S)
+    if not m or not m.group(1).strip():
+        return None
+    try:
+        return json.loads(html.unescape(m.group(1)))
+    except ValueError:
+        return None
+
+
+def check(page_path, report, dom):
+    """The failures (one line each) of the page at PAGE_PATH, laid out as DOM, against REPORT."""
+    fails = []
+    rc = render_check(dom)
+    if rc is None:
+        return ["no ohprof-render-check result in the dumped DOM: the page's script did not run"]
+    points = {}                                                         # path: how many points measured
+    for pt in report["points"]:
+        for e in pt.get("paths", []) if pt.get("status") == "measured" else []:
+            points[e["name"]] = points.get(e["name"], 0) + 1
+    paths = list(points)
+    analysis = report.get("analysis") or {}
+    baseline, axis = analysis.get("baseline"), report["config"]["axis"]["name"]
+
+    def drawn(eid, what, need_w=True, need_h=True):
+        e = rc.get(eid)
+        if e is None:
+            fails.append(f"{eid}: missing ({what})")
+        elif (need_w and not e["w"] > 0) or (need_h and not e["h"] > 0):
+            fails.append(f"{eid}: empty box {e['w']:g} x {e['h']:g} ({what})")
+        elif not e["inside"]:
+            fails.append(f"{eid}: drawn outside its svg ({what})")
+        return e or {}
+
+    def text_of(eid, what, *needles):
+        e = drawn(eid, what, need_h=False)
+        t = e.get("text") or ""
+        for n in needles:
+            if e and n.lower() not in t.lower():
+                fails.append(f"{eid}: text {t!r} does not contain {n!r} ({what})")
+
+    for p in paths:
+        drawn(f"ohprof-latency-{sid(p)}", f"latency of {p}")
+        drawn(f"ohprof-throughput-{sid(p)}", f"throughput of {p}")
+        if p != baseline:
+            drawn(f"ohprof-ratio-{sid(p)}", f"ratio of {p} to {baseline}")
+            drawn(f"ohprof-band-{sid(p)}", f"95% band of {p} / {baseline}", need_w=points[p] > 1)
+    drawn("ohprof-tolerance", "tolerance band")
+    for pair in analysis.get("pairs", []):
+        if baseline not in (pair["slower"], pair["faster"]):
+            continue
+        other = pair["faster"] if pair["slower"] == baseline else pair["slower"]
+        name = f"{other}/{baseline}"
+        if pair.get("crossover") is None:
+            text_of(f"ohprof-nocrossover-{sid(other)}", f"{name} without crossover", name, "no crossover")
+        else:
+            drawn(f"ohprof-crossover-{sid(other)}", f"{name} crossover line", need_w=False)
+            text_of(f"ohprof-crosslabel-{sid(other)}", f"{name} crossover label", name, "crossover",
+                    f"{pair['crossover']:g}")
+    for chart, word in zip(CHARTS, CHARTS):
+        text_of(f"ohprof-xlabel-{chart}", f"x axis of the {chart} chart", axis)
+        text_of(f"ohprof-ylabel-{chart}", f"y axis of the {chart} chart", word)
+        legend = [e.get("text", "") for k, e in rc.items() if k.startswith(f"ohprof-legend-{chart}-")]
+        for p in paths:
+            if (chart != "ratio" or p != baseline) and not any(re.search(rf"(^|\W){re.escape(p)}(\W|$)", t)
+                                                               for t in legend):
+                fails.append(f"legend of the {chart} chart: no entry names {p} (entries: {legend})")
+
+    text, dom_urls = parse(dom)
+    for pt in report["points"]:
+        if pt.get("status") != "measured" and (pt.get("reason") or "") not in text:
+            fails.append(f"point {axis} {pt['value']} ({pt.get('status')}): reason {pt.get('reason')!r} "
+                         "not in the page")
+    with open(page_path, encoding="utf-8") as f:
+        raw = f.read()
+    for tag, attr, value in parse(raw)[1] + dom_urls:
+        if re.match(r"\s*(https?:)?//", value, re.I):
+            fails.append(f"<{tag} {attr}={value!r}>: an external URL (the page must not fetch anything)")
+    for m in re.finditer(r"(url\(\s*['\"]?|@import\s+['\"])(https?:)?//[^)'\"\s]*", raw, re.I):
+        fails.append(f"{m.group(0)!r}: an external URL in a style")
+    if re.search(r"<script\b", raw, re.I):
+        fails.append("the page has a <script>: it is static (docs/sweep.md, \"Outputs\")")
+    return fails
+
+
+def check_screenshot(png):
+    try:
+        from PIL import Image
+    except ImportError:
+        return None
+    with Image.open(png) as im:
+        data = im.convert("RGB").tobytes()
+    pixels = list(zip(data[0::3], data[1::3], data[2::3]))
+    dark = sum(1 for px in pixels if min(px) < 235)
+    colored = sum(1 for px in pixels if max(px) - min(px) > 80)
+    fails = []
+    if dark < 0.01 * len(pixels):
+        fails.append(f"{png}: nearly blank ({dark} of {len(pixels)} pixels not white)")
+    if colored < 2000:
+        fails.append(f"{png}: only {colored} coloured pixels (the curves are not visible)")
+    print(f"{png}: {dark} non-white pixels, {colored} coloured, of {len(pixels)}")
+    return fails
+
+
+def element_span(markup, eid):
+    """(start, end) of the <g id=EID> element in MARKUP (nested <g> counted)."""
+    start, depth = markup.index(f'<g id="{eid}"'), 0
+    for m in re.compile(r"<g[\s>]|</g>").finditer(markup, start):
+        depth += -1 if m.group(0) == "</g>" else 1
+        if depth == 0:
+            return start, m.end()
+    raise ValueError(f"unbalanced <g id={eid}>")
+
+
+def self_test(binary, page, report, outdir):
+    with open(page, encoding="utf-8") as f:
+        good = f.read()
+    paths = [e["name"] for pt in report["points"] if pt.get("status") == "measured" for e in pt["paths"]]
+    victim, baseline = paths[-1], report["analysis"]["baseline"]
+    other = next(p for p in paths if p != baseline)
+    i, j = element_span(good, f"ohprof-latency-{sid(victim)}")
+    k, l = element_span(good, f"ohprof-band-{sid(other)}")
+    emptied = good[:k] + re.sub(r'\sd="[^"]*"', ' d="M 0 0"', good[k:l]) + good[l:]
+    reason = next((pt["reason"] for pt in report["points"] if pt.get("status") != "measured" and pt.get("reason")),
+                  None)
+    mutants = {
+        f"latency series of {victim} removed": good[:i] + good[j:],
+        f"band of {other} emptied": emptied,
+        "an external script": good.replace("</head>", '<script src="https://cdn.example.com/x.js"></script></head>'),
+    }
+    if reason:
+        mutants["the failed point's reason dropped"] = good.replace(html.escape(reason), "")
+    ok = True
+    for n, (what, markup) in enumerate(mutants.items()):
+        if markup == good:
+            print(f"self-test: mutation {what!r} did not change the page")
+            ok = False
+            continue
+        path = os.path.join(outdir, f"self-test-{n}.html")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(markup)
+        dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(path))
+        fails = [problem] if problem else check(path, report, dom)
+        print(f"self-test: {what}: {'caught' if fails else 'NOT caught'}" + (f" ({fails[0]})" if fails else ""))
+        ok = ok and bool(fails)
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("plot_script")
+    ap.add_argument("report")
+    ap.add_argument("outdir")
+    ap.add_argument("--screenshot", action="store_true")
+    ap.add_argument("--self-test", action="store_true")
+    args = ap.parse_args()
+    os.makedirs(args.outdir, exist_ok=True)
+    page = os.path.join(args.outdir, "sweep.html")
+    with open(args.report, encoding="utf-8") as f:
+        report = json.load(f)
+    p = subprocess.run([sys.executable, args.plot_script, args.report, page], capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.isfile(page):
+        print(f"{args.plot_script} exited with {p.returncode}: {p.stderr.strip()}")
+        return 1
+    binary = chromium_binary()
+    if binary is None:
+        print("sweep_page_check: no chromium or chromium-browser on PATH: skipped")
+        return SKIP
+    dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(page))
+    fails = [problem] if problem else check(page, report, dom)
+    with open(os.path.join(args.outdir, "sweep.dom.html"), "w", encoding="utf-8") as f:
+        f.write(dom)
+    if args.screenshot:
+        png = os.path.join(args.outdir, "sweep.png")
+        _, problem = chromium(binary, [f"--screenshot={png}", "--window-size=1200,2400"], page)
+        shot = [problem] if problem else check_screenshot(png)
+        if shot is None:
+            print("sweep_page_check: Pillow is not installed: screenshot not checked")
+        else:
+            fails += shot
+    for line in fails:
+        print(line)
+    if args.self_test and not fails and not self_test(binary, page, report, args.outdir):
+        fails.append("self-test: a broken page passed the check")
+    print(f"sweep_page_check: {page}: " + (f"{len(fails)} failure(s)" if fails else "ok"))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

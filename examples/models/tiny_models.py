@@ -23,14 +23,6 @@ def tiny_mlp():
     return TinyMLP().eval()
 
 
-def wide_mlp():
-    """Two linear layers, 16 -> 512 -> 8: little work at batch 1 (host overhead dominates), and a wide
-    hidden layer whose work per sample catches up with the overhead within batch 4096 (`ohprof sweep`,
-    docs/results/cpu-sweep-2026-12-01.md)."""
-    torch.manual_seed(0)
-    return TinyMLP(features=16, hidden=512, out=8).eval()
-
-
 def tiny_mlp_variant():
     """Same shapes as tiny_mlp but other weights: its outputs differ (for output-check tests)."""
     torch.manual_seed(1)

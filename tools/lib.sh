@@ -5,8 +5,9 @@ OHPROF_BUILD_DIR=${OHPROF_BUILD_DIR:-$OHPROF_ROOT/build}
 
 # Debian packages the build and the tests need.
 OHPROF_APT_PACKAGES=(build-essential cmake git ccache zlib1g-dev libcli11-dev nlohmann-json3-dev
-                     libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
-                     chromium fonts-dejavu-core)  # headless Chromium renders the sweep's page in its test
+                     libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev)
+# Wanted, not needed: headless Chromium renders the sweep's page in its test (skipped without it).
+OHPROF_APT_OPTIONAL=(chromium fonts-dejavu-core)
 
 ohprof_python() {
   # The interpreter the venv is made from: python3 with shared libpython and headers (for embedding

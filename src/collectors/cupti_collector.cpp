@@ -61,6 +61,25 @@ constexpr EnabledKind kEnabledKinds[] = {
     {CUPTI_ACTIVITY_KIND_OVERHEAD, "OVERHEAD"},
 };
 
+// API calls that are neither launches, copies, memsets nor syncs, made around every launch: their records
+// would only add host time the split has no use for, and tracing them costs the host time that is being
+// measured. Switched off per call after RUNTIME and DRIVER are enabled (cupti_activity.h: enabling the kind
+// afterwards would switch them on again). Kineto switches off the first and the driver's first three; CUDA
+// 13's <<<>>> launch calls the three __cuda* functions, and Triton's launcher cuPointerGetAttribute per
+// argument (docs/cupti.md, "Calls not traced").
+constexpr CUpti_CallbackId kQuietRuntimeCalls[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaGetKernel_v13000,
+};
+constexpr CUpti_CallbackId kQuietDriverCalls[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute,
+    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
+    CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute,
+};
+
 constexpr CUpti_ExternalCorrelationKind kIterationTagKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
 
 // ---- external correlation ids: (session << 48) | (warm-up bit) | iteration index ------------------
@@ -753,6 +772,9 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
     }
     state->enabled.push_back(kind.kind);
   }
+  // A call that cannot be switched off is still traced: more records, nothing wrong.
+  for (const CUpti_CallbackId cbid : kQuietRuntimeCalls) (void)cuptiActivityEnableRuntimeApi(cbid, 0);
+  for (const CUpti_CallbackId cbid : kQuietDriverCalls) (void)cuptiActivityEnableDriverApi(cbid, 0);
   std::size_t stale_dropped = 0;  // the count resets on read: start counting from here
   (void)cuptiActivityGetNumDroppedRecords(nullptr, 0, &stale_dropped);
 

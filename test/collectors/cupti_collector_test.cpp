@@ -447,7 +447,7 @@ TEST_F(CuptiCollectorTest, BuildsTheExactTimelineAndAttributesEveryRecordToItsIt
       .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1500, 1700, 77, 11))
       .add(kernel("conv_kernel", 2000, 2600, 0, 7, 10))
       .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 1800, 1900, 77, 12))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 1940, 1945, 77, 14))  // launches nothing
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020, 1940, 1945, 77, 14))  // launches nothing
       .add(tag(m0, 14))
       .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 1950, 3200, 77, 13))
       .add(tag(m0, 13))
@@ -514,7 +514,7 @@ TEST_F(CuptiCollectorTest, BuildsTheExactTimelineAndAttributesEveryRecordToItsIt
   // Neither launches (nor the driver call inside one) nor the API records of syncs; the stream wait is
   // an API call, not a host synchronisation.
   EXPECT_EQ(lines(t.api_calls), (std::vector<std::string>{
-                                    "1940-1945 t77 cudaGetDevice",
+                                    "1940-1945 t77 cudaGetDeviceCount",
                                     "7300-7310 t77 cudaStreamWaitEvent",
                                 }));
   EXPECT_EQ(t.counters.dropped_records, 5u);
@@ -680,6 +680,60 @@ TEST_F(CuptiCollectorTest, DeliversEveryOtherApiCallWithItsThreadAndName) {
   EXPECT_EQ(lines(t.launches), (std::vector<std::string>{"kernel 1500-1600 t77 c12 it0 cudaLaunchKernel"}));
   EXPECT_EQ(lines(t.syncs), (std::vector<std::string>{"1615-1895 t77 cudaStreamSynchronize harness"}));
   EXPECT_EQ(collection->warmup_records, 1u);  // the warm-up's cudaMalloc
+}
+
+// The calls made around every launch that are neither launches, copies, memsets nor syncs are switched
+// off per call once RUNTIME and DRIVER are enabled (docs/cupti.md, "Calls not traced"): CUPTI writes no
+// record of them. One iteration of a CUDA 13 <<<>>> launch from Triton's launcher with three pointer
+// arguments: 10 API records would be written without the switches, 2 with them.
+TEST_F(CuptiCollectorTest, SwitchesOffTheChattyCallsAfterEnablingTheirKinds) {
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  using Off = std::pair<CUpti_ActivityKind, CUpti_CallbackId>;
+  const std::vector<Off> expected{
+      {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020},
+      {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000},
+      {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000},
+      {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID___cudaGetKernel_v13000},
+      {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute},
+      {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState},
+      {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent},
+      {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute},
+  };
+  std::vector<Off> off = fake_cupti::switched_off_apis();
+  std::sort(off.begin(), off.end());
+  std::vector<Off> want = expected;
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(off, want);
+  // After the kinds were enabled (enabling a kind again would switch its calls back on).
+  const std::vector<std::string> calls = fake_cupti::calls();
+  const auto last_enable = std::find(calls.rbegin(), calls.rend(), "cuptiActivityEnable");
+  const auto first_switch = std::find(calls.begin(), calls.end(), "cuptiActivityEnableRuntimeApi");
+  ASSERT_NE(first_switch, calls.end());
+  EXPECT_LT(calls.rend() - last_enable - 1, first_switch - calls.begin());
+
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(m0, 10))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 1000, 1002, 77, 10))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000, 1003, 1004, 77, 10))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000, 1005, 1006, 77, 10))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaGetKernel_v13000, 1007, 1008, 77, 10))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, 1010, 1011, 77, 10))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1012, 1013, 77, 10))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1014, 1015, 77, 10))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1016, 1017, 77, 10))
+      .add(tag(m0, 11))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1100, 1200, 77, 11))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1120, 1180, 77, 11))
+      .add(kernel("k", 1300, 1400, 0, 7, 11));
+  fake_cupti::deliver_at_flush(buffer);
+  auto collection = collector->finish(loop.iterations);
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  EXPECT_TRUE(collection->timeline.api_calls.empty());  // none of the eight quiet calls reached ohprof
+  EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1100-1200 t77 c11 it0 cudaLaunchKernel"}));
 }
 
 // Each measured iteration's run_once() ends with the harness's cudaDeviceSynchronize inside the

@@ -75,8 +75,9 @@ std::optional<ApiId> api_id(std::string_view name) {
   return it->second;
 }
 
-// The callback id every API call (neither a launch nor a sync) of a trace is replayed with.
-constexpr ApiId kOtherApi{CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
+// The callback id every API call (neither a launch nor a sync) of a trace is replayed with: one the
+// collector does not switch off (docs/cupti.md, "Calls not traced").
+constexpr ApiId kOtherApi{CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020};
 
 // The traces that can be replayed: recorded through CUPTI, with device work.
 std::vector<TraceExpect> cuda_traces() {

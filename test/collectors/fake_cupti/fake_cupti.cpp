@@ -43,6 +43,9 @@ struct State {
   std::vector<std::uint32_t> flush_flags;
   std::set<CUpti_ActivityKind> enabled;
   std::vector<CUpti_ActivityKind> ever_enabled;
+  // cuptiActivityEnableRuntimeApi / cuptiActivityEnableDriverApi(cbid, 0) after the kind was enabled:
+  // those calls leave no record (enabling the kind again switches them all back on, as the header says)
+  std::set<std::pair<CUpti_ActivityKind, CUpti_CallbackId>> api_off;
   bool subscribed = false;
   std::string subscriber_name;
   std::size_t buffers_requested = 0;
@@ -153,6 +156,18 @@ std::size_t record_size(CUpti_ActivityKind kind) {
 
 }  // namespace
 
+bool api_record_switched_off(const CUpti_Activity* record) {
+  if (record->kind != CUPTI_ACTIVITY_KIND_RUNTIME && record->kind != CUPTI_ACTIVITY_KIND_DRIVER) return false;
+  const auto* api = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+  std::lock_guard lock(state().mutex);
+  return state().api_off.contains({record->kind, api->cbid});
+}
+
+std::vector<std::pair<CUpti_ActivityKind, CUpti_CallbackId>> switched_off_apis() {
+  std::lock_guard lock(state().mutex);
+  return {state().api_off.begin(), state().api_off.end()};
+}
+
 void reset() {
   State& s = state();
   std::lock_guard lock(s.mutex);
@@ -170,6 +185,7 @@ void reset() {
   s.flush_flags.clear();
   s.enabled.clear();
   s.ever_enabled.clear();
+  s.api_off.clear();
   s.subscribed = false;
   s.subscriber_name.clear();
   s.buffers_requested = 0;
@@ -432,7 +448,27 @@ CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
   if (const auto it = state().enable_failures.find(kind); it != state().enable_failures.end()) return it->second;
   state().enabled.insert(kind);
   state().ever_enabled.push_back(kind);
+  std::erase_if(state().api_off, [kind](const auto& off) { return off.first == kind; });
   return CUPTI_SUCCESS;
+}
+
+static CUptiResult enable_api(const char* function, CUpti_ActivityKind kind, CUpti_CallbackId cbid, uint8_t enable) {
+  if (const CUptiResult r = enter(function); r != CUPTI_SUCCESS) return r;
+  std::lock_guard lock(state().mutex);
+  if (enable != 0) {
+    state().api_off.erase({kind, cbid});
+  } else {
+    state().api_off.insert({kind, cbid});
+  }
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable) {
+  return enable_api("cuptiActivityEnableRuntimeApi", CUPTI_ACTIVITY_KIND_RUNTIME, cbid, enable);
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable) {
+  return enable_api("cuptiActivityEnableDriverApi", CUPTI_ACTIVITY_KIND_DRIVER, cbid, enable);
 }
 
 CUptiResult CUPTIAPI cuptiActivityDisable(CUpti_ActivityKind kind) {
@@ -492,11 +528,18 @@ CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid_by
     offset = static_cast<std::size_t>(reinterpret_cast<uint8_t*>(*record) - buffer) + size;
   }
   if (offset >= valid_bytes) return CUPTI_ERROR_MAX_LIMIT_REACHED;
-  auto* next = reinterpret_cast<CUpti_Activity*>(buffer + offset);
-  const std::size_t size = fake_cupti::record_size(next->kind);
-  if (size == 0 || offset + size > valid_bytes) return CUPTI_ERROR_INVALID_KIND;
-  *record = next;
-  return CUPTI_SUCCESS;
+  while (true) {
+    auto* next = reinterpret_cast<CUpti_Activity*>(buffer + offset);
+    const std::size_t size = fake_cupti::record_size(next->kind);
+    if (size == 0 || offset + size > valid_bytes) return CUPTI_ERROR_INVALID_KIND;
+    if (fake_cupti::api_record_switched_off(next)) {  // CUPTI would not have written it
+      offset += size;
+      if (offset >= valid_bytes) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+      continue;
+    }
+    *record = next;
+    return CUPTI_SUCCESS;
+  }
 }
 
 }  // extern "C"

@@ -91,6 +91,10 @@ std::vector<CUpti_ExternalCorrelationKind> pushed_kinds();
 std::vector<std::uint32_t> flush_flags();          // cuptiActivityFlushAll flags since reset()
 std::vector<CUpti_ActivityKind> enabled_kinds();   // kinds enabled now
 std::vector<CUpti_ActivityKind> ever_enabled();    // kinds enabled since reset()
+// The (RUNTIME or DRIVER, cbid) pairs whose records are switched off now (cuptiActivityEnable*Api(cbid, 0)
+// after the kind was enabled); cuptiActivityGetNextRecord skips their records, as CUPTI never writes them.
+std::vector<std::pair<CUpti_ActivityKind, CUpti_CallbackId>> switched_off_apis();
+bool api_record_switched_off(const CUpti_Activity* record);
 int correlation_stack_depth();                     // pushes minus pops since reset()
 bool subscribed();                                 // a subscriber is registered now
 std::string subscriber_name();                     // the name it gave

@@ -203,6 +203,15 @@ ApiClass classify_driver(std::uint32_t cbid) {
   }
 }
 
+// Launches outside any public API function (libraries' internal launches) come as records of kind
+// INTERNAL_LAUNCH_API, CUpti_ActivityAPI without a cbid: each one is a kernel launch (cupti_activity.h).
+constexpr const char* kInternalLaunchName = "internal launch";
+
+ApiClass classify(CUpti_ActivityKind kind, std::uint32_t cbid) {
+  if (kind == CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API) return ApiClass{LaunchKind::kernel, kInternalLaunchName};
+  return kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(cbid) : classify_driver(cbid);
+}
+
 // Runtime callback names carry the version they appeared in ("cudaLaunchKernel_v7000"); drop it.
 std::string runtime_api_name(std::string_view name) {
   const auto pos = name.rfind("_v");
@@ -427,7 +436,8 @@ void parse_record(const CUpti_Activity* record, ParsedRecords& out) {
       out.ops.push_back(memset_op(*reinterpret_cast<const CUpti_ActivityMemset4*>(record)));
       break;
     case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: {
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+    case CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API: {
       const auto& api = *reinterpret_cast<const CUpti_ActivityAPI*>(record);
       out.apis.push_back(ApiRecord{record->kind, api.cbid, ns(api.start), ns(api.end), api.threadId,
                                    api.correlationId});
@@ -502,7 +512,7 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
       const ApiRecord& kept = records.apis[it->second];
       if (std::tie(api.start_ns, kept.end_ns) < std::tie(kept.start_ns, api.end_ns)) it->second = i;
     }
-    const ApiClass cls = api.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(api.cbid) : classify_driver(api.cbid);
+    const ApiClass cls = classify(api.kind, api.cbid);
     if (!cls.launch) continue;
     auto [it, inserted] = launch_of.emplace(api.correlation, i);
     if (!inserted && api.start_ns < records.apis[it->second].start_ns) it->second = i;
@@ -523,7 +533,7 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
       ++out.warmup_records;
       continue;
     }
-    const ApiClass cls = api.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(api.cbid) : classify_driver(api.cbid);
+    const ApiClass cls = classify(api.kind, api.cbid);
     LaunchCall call;
     call.kind = cls.launch.value_or(LaunchKind::other);
     call.start_ns = api.start_ns;
@@ -614,7 +624,7 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
       continue;
     }
     const ApiRecord& api = records.apis[index];
-    const ApiClass cls = api.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(api.cbid) : classify_driver(api.cbid);
+    const ApiClass cls = classify(api.kind, api.cbid);
     timeline.api_calls.push_back(ApiCall{api.start_ns, api.end_ns, api.thread_id, api_name(api.kind, api.cbid, cls.name)});
   }
 
@@ -771,6 +781,11 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
       return fail(tracing_unavailable(status, fmt::format("enabling {} activity", kind.name)));
     }
     state->enabled.push_back(kind.kind);
+  }
+  // Internal launches: where CUPTI cannot trace them (an error), their kernels have no launch record
+  // and are counted as ops without a launch, as before.
+  if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API) == CUPTI_SUCCESS) {
+    state->enabled.push_back(CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API);
   }
   // A call that cannot be switched off is still traced: more records, nothing wrong.
   for (const CUpti_CallbackId cbid : kQuietRuntimeCalls) (void)cuptiActivityEnableRuntimeApi(cbid, 0);

@@ -187,7 +187,7 @@ TEST_F(CuptiCollectorTest, EnablesTheConcurrentKindsAndNeverTheSerialisingKernel
   const std::vector<CUpti_ActivityKind> expected = {
       CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,          CUPTI_ACTIVITY_KIND_MEMSET,
       CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_DRIVER,          CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-      CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_OVERHEAD};
+      CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_OVERHEAD, CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API};
   EXPECT_EQ(fake_cupti::ever_enabled(), expected);
   const auto enabled = fake_cupti::enabled_kinds();
   EXPECT_EQ(std::count(enabled.begin(), enabled.end(), CUPTI_ACTIVITY_KIND_KERNEL), 0);
@@ -734,6 +734,36 @@ TEST_F(CuptiCollectorTest, SwitchesOffTheChattyCallsAfterEnablingTheirKinds) {
   ASSERT_TRUE(collection.ok()) << collection.error().message;
   EXPECT_TRUE(collection->timeline.api_calls.empty());  // none of the eight quiet calls reached ohprof
   EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1100-1200 t77 c11 it0 cudaLaunchKernel"}));
+}
+
+// A kernel launched outside any public API call (a library's internal launch) has an INTERNAL_LAUNCH_API
+// record with its correlation id: it is the kernel's launch, tagged with the iteration like the others.
+TEST_F(CuptiCollectorTest, AnInternalLaunchIsTheLaunchOfItsKernel) {
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(m0, 30))
+      .add(api(CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API, 0, 1000, 1010, 77, 30))
+      .add(kernel("cublas_internal", 1100, 1500, 0, 7, 30));
+  fake_cupti::deliver_at_flush(buffer);
+  auto collection = collector->finish(loop.iterations);
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1000-1010 t77 c30 it0 internal launch"}));
+  EXPECT_EQ(collection->timeline.counters.ops_without_launch, 0u);
+  EXPECT_TRUE(collection->timeline.api_calls.empty());
+}
+
+// Where CUPTI cannot trace internal launches, the collector runs without them.
+TEST_F(CuptiCollectorTest, InternalLaunchesThatCannotBeTracedAreNotAnError) {
+  fake_cupti::fail_enable_of(CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API, CUPTI_ERROR_NOT_SUPPORTED);
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  const auto enabled = fake_cupti::enabled_kinds();
+  EXPECT_EQ(std::count(enabled.begin(), enabled.end(), CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API), 0);
+  EXPECT_EQ(std::count(enabled.begin(), enabled.end(), CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), 1);
 }
 
 // Each measured iteration's run_once() ends with the harness's cudaDeviceSynchronize inside the

@@ -80,7 +80,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
     paths[p].observers.push_back(tagged.back().get());
   }
   AdaptiveStopping stopping;
-  stopping.warmup = 1;
+  stopping.warmup = kSplitWarmups;
   stopping.min_runs = runs;
   stopping.max_runs = runs;
   stopping.min_time_s = 0;

@@ -104,7 +104,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     console::progress(fmt::format("measuring the device split with {}: {} iterations",
                                   to_string(collector->kind()), split_runs));
     LoopResult split_loop;
-    Status split_status = run_measurement_loop(LoopConfig{1, split_runs}, [&] { return model.run_once(); },
+    Status split_status = run_measurement_loop(LoopConfig{kSplitWarmups, split_runs}, [&] { return model.run_once(); },
                                                {&nvtx, collector->observer()}, split_loop);
     // run_once() synchronised the device after every iteration.
     auto collection = collector->finish(split_loop.iterations);

@@ -27,6 +27,11 @@ Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const To
 // With neither --model nor --exported: the default model, and its input when none is given.
 void apply_default_model(CompareOptions& options);
 
+// Warm-up iterations of the split pass, under tracing, before it counts: CUPTI instruments kernels
+// lazily, and a CUDA graph captured before tracing started is instrumented at its first replay, so the
+// first traced iterations are slower (docs/cupti.md, "Warm-up under tracing").
+inline constexpr int kSplitWarmups = 3;
+
 inline constexpr const char* kSplitStoppedReason = "measurement stopped before the split pass";
 
 // Analyses the split pass's records of one path (`timeline`, its iterations first..last of the

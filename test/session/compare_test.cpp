@@ -117,9 +117,9 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
     EXPECT_EQ(path.warmup_ns.size(), 1u) << path.name;
     EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
     EXPECT_EQ(path.stop_reason, StopReason{StopCode::converged}) << path.name;
-    // Timing pass 1 + 4, split pass 1 + min(4, 100); enter() around every one of them.
-    EXPECT_EQ(world.calls_by_path[path.name], 10) << path.name;
-    EXPECT_EQ(world.enters[path.name], 10) << path.name;
+    // Timing pass 1 + 4, split pass kSplitWarmups + min(4, 100); enter() around every one of them.
+    EXPECT_EQ(world.calls_by_path[path.name], 1 + 4 + kSplitWarmups + 4) << path.name;
+    EXPECT_EQ(world.enters[path.name], 1 + 4 + kSplitWarmups + 4) << path.name;
   }
   EXPECT_EQ(report.stop_reason, StopReason{StopCode::converged});
   // Converged: no "stopped before the criteria" warning.
@@ -382,12 +382,15 @@ TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {
   EXPECT_EQ(begins, 1);
   EXPECT_EQ(ends, 1);
   const auto iterations = world.iteration_begins();
-  ASSERT_EQ(iterations.size(), 3u * (1 + 3));
-  // warm-ups first, in path order; then rounds rotated by one: (0, 1, 2), (1, 2, 0), (2, 0, 1).
+  ASSERT_EQ(kSplitWarmups, 3);
+  ASSERT_EQ(iterations.size(), 3u * (3 + 3));
+  // kSplitWarmups warm-ups of each path first, in path order; then rounds rotated by one: (0, 1, 2),
+  // (1, 2, 0), (2, 0, 1).
   const std::vector<std::pair<std::int64_t, bool>> expected{
-      {0, true},        {kTag, true},         {2 * kTag, true},     {0, false},           {kTag, false},
-      {2 * kTag, false}, {kTag + 1, false},   {2 * kTag + 1, false}, {1, false},          {2 * kTag + 2, false},
-      {2, false},       {kTag + 2, false}};
+      {0, true},         {1, true},          {2, true},           {kTag, true},        {kTag + 1, true},
+      {kTag + 2, true},  {2 * kTag, true},   {2 * kTag + 1, true}, {2 * kTag + 2, true}, {0, false},
+      {kTag, false},     {2 * kTag, false},  {kTag + 1, false},   {2 * kTag + 1, false}, {1, false},
+      {2 * kTag + 2, false}, {2, false},     {kTag + 2, false}};
   EXPECT_EQ(iterations, expected);
   ASSERT_EQ(world.finished.size(), 1u);
   ASSERT_EQ(world.finished[0].size(), 9u);
@@ -442,7 +445,7 @@ TEST(ComparePaths, SplitPassRunsTheFewestSamplesCappedAt100) {
   ASSERT_TRUE(outcome.status.ok());
   ASSERT_EQ(world.finished.size(), 1u);
   EXPECT_EQ(world.finished[0].size(), 2u * 100);
-  EXPECT_EQ(world.calls, 2 * (1 + 120) + 2 * (1 + 100));
+  EXPECT_EQ(world.calls, 2 * (1 + 120) + 2 * (kSplitWarmups + 100));
   for (const auto& path : outcome.report->paths) EXPECT_EQ(path.collector_cost->runs, 100u) << path.name;
 }
 

@@ -47,20 +47,23 @@ TEST_F(MeasurePath, TimingPassThenSplitPassWithTheCollectorOnlyInTheSplitPass) {
   EXPECT_TRUE(outcome.print_table);
 
   // 2 warm-up + 5 timed, then the split pass: 1 warm-up + min(5, 100) = 5.
-  EXPECT_EQ(world.calls, 2 + 5 + 1 + 5);
+  EXPECT_EQ(world.calls, 2 + 5 + kSplitWarmups + 5);  // the split pass warms up under tracing
   // The collector's observer saw only the split pass: nothing before the 7 timing-pass calls had run.
   ASSERT_FALSE(world.observed.empty());
   for (const auto& event : world.observed) EXPECT_GE(event.runner_calls, 7);
   using Kind = fake::ObserverEvent::Kind;
   std::vector<Kind> kinds;
   for (const auto& event : world.observed) kinds.push_back(event.kind);
-  const std::vector<Kind> expected_kinds{Kind::iteration_begin, Kind::iteration_end,   Kind::measurement_begin,
-                                         Kind::iteration_begin, Kind::iteration_end,   Kind::iteration_begin,
-                                         Kind::iteration_end,   Kind::iteration_begin, Kind::iteration_end,
-                                         Kind::iteration_begin, Kind::iteration_end,   Kind::iteration_begin,
-                                         Kind::iteration_end,   Kind::measurement_end};
+  // kSplitWarmups warm-ups (3), then the measurement of 5 iterations.
+  std::vector<Kind> expected_kinds;
+  for (int i = 0; i < kSplitWarmups; ++i) expected_kinds.insert(expected_kinds.end(), {Kind::iteration_begin, Kind::iteration_end});
+  expected_kinds.push_back(Kind::measurement_begin);
+  for (int i = 0; i < 5; ++i) expected_kinds.insert(expected_kinds.end(), {Kind::iteration_begin, Kind::iteration_end});
+  expected_kinds.push_back(Kind::measurement_end);
   EXPECT_EQ(kinds, expected_kinds);
-  const std::vector<std::pair<std::int64_t, bool>> begins{{0, true}, {0, false}, {1, false}, {2, false}, {3, false}, {4, false}};
+  ASSERT_EQ(kSplitWarmups, 3);
+  const std::vector<std::pair<std::int64_t, bool>> begins{{0, true},  {1, true},  {2, true},  {0, false},
+                                                          {1, false}, {2, false}, {3, false}, {4, false}};
   EXPECT_EQ(world.iteration_begins(), begins);
   ASSERT_EQ(world.collector_starts.size(), 1u);
   EXPECT_EQ(world.collector_starts[0].device_type, DeviceKind::cpu);  // the runner's device
@@ -131,7 +134,7 @@ TEST_F(MeasurePath, SplitCostRatioFollowsTheSlowerSplitPass) {
 TEST_F(MeasurePath, SplitRunsDefaultIsTheRunsCappedAt100) {
   const SessionOutcome outcome = measure(options_for(0, 150));
   ASSERT_TRUE(outcome.report.has_value());
-  EXPECT_EQ(world.calls, 150 + 1 + 100);
+  EXPECT_EQ(world.calls, 150 + kSplitWarmups + 100);
   ASSERT_EQ(world.finished.size(), 1u);
   EXPECT_EQ(world.finished[0].size(), 100u);
   EXPECT_EQ(outcome.report->paths[0].wall_ns.size(), 150u);
@@ -144,7 +147,7 @@ TEST_F(MeasurePath, SplitRunsWhenGivenIsTheSplitPassLength) {
   options.split_runs = 4;
   const SessionOutcome outcome = measure(options);
   ASSERT_TRUE(outcome.report.has_value());
-  EXPECT_EQ(world.calls, 3 + 10 + 1 + 4);
+  EXPECT_EQ(world.calls, 3 + 10 + kSplitWarmups + 4);
   ASSERT_EQ(world.finished.size(), 1u);
   EXPECT_EQ(world.finished[0].size(), 4u);
   EXPECT_EQ(outcome.report->paths[0].breakdown->iterations.size(), 4u);
@@ -316,15 +319,17 @@ TEST_F(MeasurePath, FailingBeforeAnySampleIsAnErrorWithoutReport) {
 }
 
 TEST_F(MeasurePath, FailingSplitIterationKeepsTheTimingsAndSaysWhyThereIsNoSplit) {
-  // 1 warm-up + 3 timed (calls 0..3); split: warm-up call 4, iteration 0 call 5, iteration 1 call 6 fails.
-  world.aoti.fail_on_call = 6;
+  // 1 warm-up + 3 timed (calls 0..3); split: warm-ups calls 4..6 (kSplitWarmups = 3), iteration 0 call
+  // 7, iteration 1 call 8 fails.
+  ASSERT_EQ(kSplitWarmups, 3);
+  world.aoti.fail_on_call = 8;
   const SessionOutcome outcome = measure(options_for(1, 3));
   EXPECT_TRUE(outcome.status.ok());
   ASSERT_TRUE(outcome.report.has_value());
   const PathResult& path = outcome.report->paths[0];
   EXPECT_EQ(path.wall_ns.size(), 3u);
   EXPECT_EQ(path.stop_reason, StopReason{StopCode::runs_reached});
-  EXPECT_EQ(path.split_unavailable_reason, "iteration 1: boom at call 6");
+  EXPECT_EQ(path.split_unavailable_reason, "iteration 1: boom at call 8");
   EXPECT_FALSE(path.breakdown.has_value());
   ASSERT_EQ(world.finished.size(), 1u);  // finish() still ends the collection, with what was measured
   EXPECT_EQ(world.finished[0].size(), 1u);

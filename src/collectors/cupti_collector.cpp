@@ -303,7 +303,6 @@ struct CompletedBuffer {
 struct ProcessState {
   std::mutex mutex;
   bool timestamp_callback_registered = false;
-  bool buffer_callbacks_registered = false;
   bool collector_alive = false;
   bool accepting = false;  // a collector wants completed buffers
   std::size_t buffer_bytes = std::size_t{8} << 20;
@@ -689,7 +688,6 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
   std::size_t buffers_to_prepare = 0;
   std::size_t buffer_bytes = 0;
   bool timestamp_registered = false;
-  bool callbacks_registered = false;
   {
     std::lock_guard lock(process.mutex);
     if (process.collector_alive) {
@@ -697,7 +695,6 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
     }
     process.collector_alive = true;
     timestamp_registered = process.timestamp_callback_registered;
-    callbacks_registered = process.buffer_callbacks_registered;
     process.buffer_bytes = (std::max<std::size_t>(options.buffer_bytes, 64 * 1024) + 7) / 8 * 8;
     process.completed.clear();
     process.zeroed_in_run = 0;
@@ -764,13 +761,12 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
   std::uint8_t zeroed = 1;
   std::size_t zeroed_size = sizeof(zeroed);
   (void)cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroed_size, &zeroed);
-  if (!callbacks_registered) {
-    if (const CUptiResult status = cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed);
-        status != CUPTI_SUCCESS) {
-      return fail(tracing_unavailable(status, "cuptiActivityRegisterCallbacks"));
-    }
-    std::lock_guard lock(process.mutex);
-    process.buffer_callbacks_registered = true;
+  // The buffer callbacks at every start: another CUPTI user in the process (torch's profiler, Kineto)
+  // registers its own, and CUPTI keeps only the last, so a collector that trusted an earlier
+  // registration would get no buffers at all. (The timestamp callback stays once per process.)
+  if (const CUptiResult status = cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed);
+      status != CUPTI_SUCCESS) {
+    return fail(tracing_unavailable(status, "cuptiActivityRegisterCallbacks"));
   }
   {
     std::lock_guard lock(process.mutex);

@@ -216,6 +216,27 @@ TEST_F(CuptiCollectorTest, RegistersOneMonotonicTimestampCallbackPerProcess) {
   EXPECT_LE(stamp, after);
 }
 
+// torch's profiler registered its own buffer callbacks after an earlier collector: the next collector
+// registers again, and gets the buffers.
+TEST_F(CuptiCollectorTest, ReRegistersTheBufferCallbacksAtEveryStart) {
+  { auto first = make_collector(); }
+  fake_cupti::register_foreign_callbacks();
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(m0, 5))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 200, 77, 5))
+      .add(kernel("k", 300, 400, 0, 7, 5));
+  fake_cupti::deliver_at_flush(buffer);
+  auto collection = collector->finish(loop.iterations);
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  EXPECT_EQ(collection->timeline.ops.size(), 1u);
+  EXPECT_EQ(fake_cupti::timestamp_callback_registrations(), 1);  // still once per process
+}
+
 TEST_F(CuptiCollectorTest, HandsCuptiBuffersZeroedBeforeTheRunAndCountsTheOnesZeroedInIt) {
   auto created = CuptiCollector::create(
       CuptiOptions{.device_present = true, .buffer_bytes = 64 * 1024, .prepared_buffers = 2});

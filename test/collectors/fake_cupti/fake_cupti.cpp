@@ -169,6 +169,21 @@ std::vector<std::pair<CUpti_ActivityKind, CUpti_CallbackId>> switched_off_apis()
   return {state().api_off.begin(), state().api_off.end()};
 }
 
+namespace {
+void foreign_request(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = nullptr;
+  *size = 0;
+  *max_records = 0;
+}
+void foreign_complete(CUcontext, uint32_t, uint8_t*, size_t, size_t) {}
+}  // namespace
+
+void register_foreign_callbacks() {
+  std::lock_guard lock(state().mutex);
+  state().request = foreign_request;
+  state().complete = foreign_complete;
+}
+
 void reset() {
   State& s = state();
   std::lock_guard lock(s.mutex);

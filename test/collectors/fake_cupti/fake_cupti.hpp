@@ -27,6 +27,9 @@ void fail_enable_of(CUpti_ActivityKind kind, CUptiResult code);
 // cuptiSubscribe_v2 returns CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED and writes `holder`
 // (may be empty) into oldSubscriberName, as CUDA 13 CUPTI does.
 void hold_cupti(const std::string& holder);
+// Another CUPTI user (torch's profiler) registers its own buffer callbacks: CUPTI keeps only the last
+// registration, so buffers go to that user until the collector registers again.
+void register_foreign_callbacks();
 // What the next cuptiActivityGetNumDroppedRecords reports (then 0 again: the count resets on read).
 void set_dropped_records(std::size_t dropped);
 

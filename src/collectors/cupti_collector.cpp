@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string_view>
@@ -523,6 +524,34 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
       if (auto it = api_of.find(correlation); it != api_of.end()) launch_of.emplace(correlation, it->second);
     }
   }
+  // A driver launch that a runtime launch made itself may get a correlation id of its own: then no op
+  // carries the driver call's id (the kernel carries the runtime call's), and it lies inside the runtime
+  // call on the same thread. It is the same launch, counted once: the runtime call (and not an API call).
+  std::unordered_set<std::uint32_t> inner_launches;
+  {
+    std::unordered_set<std::uint32_t> with_ops;
+    for (const DeviceOp& op : records.ops) with_ops.insert(static_cast<std::uint32_t>(op.correlation));
+    std::unordered_map<std::uint32_t, std::vector<std::pair<std::int64_t, std::int64_t>>> runtime_launches;  // by thread
+    for (const auto& [correlation, index] : launch_of) {
+      const ApiRecord& api = records.apis[index];
+      if (api.kind == CUPTI_ACTIVITY_KIND_RUNTIME) runtime_launches[api.thread_id].emplace_back(api.start_ns, api.end_ns);
+    }
+    for (auto& [thread, calls] : runtime_launches) std::sort(calls.begin(), calls.end());
+    for (auto it = launch_of.begin(); it != launch_of.end();) {
+      const ApiRecord& api = records.apis[it->second];
+      bool inner = false;
+      if (api.kind == CUPTI_ACTIVITY_KIND_DRIVER && with_ops.count(it->first) == 0) {
+        if (const auto calls = runtime_launches.find(api.thread_id); calls != runtime_launches.end()) {
+          // Runtime launches on one thread do not overlap: the last one to start before this call.
+          const auto after = std::upper_bound(calls->second.begin(), calls->second.end(),
+                                              std::pair{api.start_ns, std::numeric_limits<std::int64_t>::max()});
+          inner = after != calls->second.begin() && std::prev(after)->second >= api.end_ns;
+        }
+      }
+      if (inner) inner_launches.insert(it->first);
+      it = inner ? launch_of.erase(it) : std::next(it);
+    }
+  }
 
   for (const auto& [correlation, index] : launch_of) {
     const ApiRecord& api = records.apis[index];
@@ -615,7 +644,10 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
   // Every other API call: neither a launch (nor a call made inside one) nor a synchronisation's API
   // record. One per correlation id, the outer call (api_of), attributed like the launches.
   for (const auto& [correlation, index] : api_of) {
-    if (launch_of.count(correlation) != 0 || sync_correlations.count(correlation) != 0) continue;
+    if (launch_of.count(correlation) != 0 || sync_correlations.count(correlation) != 0 ||
+        inner_launches.count(correlation) != 0) {
+      continue;
+    }
     const Attribution where = attribute(records, correlation, session);
     if (where.kind == Attribution::Kind::other_session) continue;
     if (where.kind == Attribution::Kind::warmup) {

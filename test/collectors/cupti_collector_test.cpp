@@ -777,6 +777,31 @@ TEST_F(CuptiCollectorTest, AnInternalLaunchIsTheLaunchOfItsKernel) {
   EXPECT_TRUE(collection->timeline.api_calls.empty());
 }
 
+// A cuLaunchKernel that cudaLaunchKernel made itself, under a correlation id of its own that no op
+// carries: the same launch, counted once. A driver launch outside any runtime call stays a launch.
+TEST_F(CuptiCollectorTest, ADriverLaunchInsideARuntimeLaunchUnderAnotherIdIsCountedOnce) {
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  LoopResult loop;
+  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
+  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(m0, 40))
+      .add(tag(m0, 41))
+      .add(tag(m0, 42))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1000, 1200, 77, 40))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1050, 1150, 77, 41))  // inside it, its own id
+      .add(kernel("k", 1300, 1400, 0, 7, 40))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1500, 1550, 77, 42))  // Triton's: a launch of its own
+      .add(kernel("triton_k", 1600, 1700, 0, 7, 42));
+  fake_cupti::deliver_at_flush(buffer);
+  auto collection = collector->finish(loop.iterations);
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1000-1200 t77 c40 it0 cudaLaunchKernel",
+                                                                            "kernel 1500-1550 t77 c42 it0 cuLaunchKernel"}));
+  EXPECT_TRUE(collection->timeline.api_calls.empty());  // nor an API call of its own
+}
+
 // Where CUPTI cannot trace internal launches, the collector runs without them.
 TEST_F(CuptiCollectorTest, InternalLaunchesThatCannotBeTracedAreNotAnError) {
   fake_cupti::fail_enable_of(CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API, CUPTI_ERROR_NOT_SUPPORTED);

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
 #endif
   runtime.start_collector = SplitCollector::start;
   runtime.cupti_version = collector_cupti_version;
+  runtime.cupti_library = collector_cupti_library;
   runtime.attribute_package_kernels = attribute_package_kernels;
   return run_cli(argc, argv, &runtime);
 }

@@ -6,6 +6,7 @@
 
 #ifdef OHPROF_HAVE_CUPTI
 #include <cupti.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -40,6 +41,7 @@ Result<CuptiCollection> CuptiCollector::finish(const std::vector<IterationWindow
   return make_error(ExitCode::device_unavailable, "built without CUPTI (OHPROF_WITH_CUPTI=OFF)");
 }
 std::string cupti_version_text() { return "none"; }
+std::string cupti_library_path() { return "none"; }
 bool cupti_built_in() { return false; }
 
 #else  // OHPROF_HAVE_CUPTI
@@ -914,6 +916,14 @@ std::string cupti_version_text() {
   std::uint32_t version = 0;
   if (cuptiGetVersion(&version) != CUPTI_SUCCESS) return "none";
   return std::to_string(version);
+}
+
+std::string cupti_library_path() {
+  // dlsym, not &cuptiGetVersion: in the executable the latter may be a PLT stub of its own.
+  void* symbol = dlsym(RTLD_DEFAULT, "cuptiGetVersion");
+  Dl_info info{};
+  if (symbol == nullptr || dladdr(symbol, &info) == 0 || info.dli_fname == nullptr) return "none";
+  return info.dli_fname;
 }
 
 bool cupti_built_in() { return true; }

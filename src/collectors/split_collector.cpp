@@ -110,5 +110,6 @@ Result<PackageAttribution> attribute_package_kernels(const std::string& package_
 }
 
 std::string collector_cupti_version() { return cupti_version_text(); }
+std::string collector_cupti_library() { return cupti_library_path(); }
 
 }  // namespace ohprof

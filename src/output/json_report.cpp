@@ -392,6 +392,7 @@ json context_to_json(const RunContext& context) {
               {"torch_version", context.torch_version},
               {"cuda_version", context.cuda_version},
               {"cupti_version", context.cupti_version},
+              {"cupti_library", context.cupti_library},
               {"device",
                {{"type", to_string(context.device.type)},
                 {"index", context.device.index},

@@ -70,6 +70,7 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
     return;
   }
   report.context.cupti_version = runtime.cupti_version();
+  if (runtime.cupti_library) report.context.cupti_library = runtime.cupti_library();
   std::size_t fewest = SIZE_MAX;
   for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());
   const int runs = static_cast<int>(std::clamp<std::size_t>(fewest, 1, 100));

@@ -99,6 +99,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     path.split_unavailable_reason = collector->unavailable_reason();
   } else if (loop_status.ok() && !loop.interrupted) {
     report.context.cupti_version = runtime.cupti_version();
+    if (runtime.cupti_library) report.context.cupti_library = runtime.cupti_library();
     const int split_runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
     write_checkpoint(loop.warmup_ns, loop.iterations, loop.stop_reason);
     console::progress(fmt::format("measuring the device split with {}: {} iterations",

@@ -1019,6 +1019,9 @@ TEST_F(CuptiCollectorTest, TheAnalysisOfTheCollectedTimelineSplitsHostBoundTimeB
 TEST_F(CuptiCollectorTest, ReportsTheCuptiVersion) {
   EXPECT_TRUE(cupti_built_in());
   EXPECT_EQ(cupti_version_text(), std::to_string(CUPTI_API_VERSION));
+  // The library that answered: in this test binary, the fake.
+  const std::string library = cupti_library_path();
+  EXPECT_NE(library.find("libohprof_fake_cupti.so"), std::string::npos) << library;
 }
 
 }  // namespace

@@ -369,6 +369,7 @@ TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
   const Report& report = *outcome.report;
   EXPECT_EQ(report.context.cupti_version, "fake-cupti-13");
+  EXPECT_EQ(report.context.cupti_library, "/fake/libcupti.so.13");
 
   // The observer saw the split pass only (after 3 x (1 + 3) timing calls), path p's iteration i tagged
   // p * 2^32 + i, one measurement begin and end for all paths.

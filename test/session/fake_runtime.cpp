@@ -167,6 +167,7 @@ Runtime FakeWorld::runtime() {
     return std::make_unique<FakeCollector>(*this);
   };
   runtime.cupti_version = [this] { return cupti_version; };
+  runtime.cupti_library = [this] { return cupti_library; };
   if (with_page) {
     runtime.render_sweep_page = [this](const std::string& report, const std::string& page) -> Status {
       pages.emplace_back(report, page);

@@ -103,6 +103,7 @@ class FakeWorld {
   // --- scripts ---
   TorchRuntimeInfo torch{"2.9.0+fake", false, 0, 3};
   std::string cupti_version = "fake-cupti-13";
+  std::string cupti_library = "/fake/libcupti.so.13";
   // the AOTI runner (load_aoti)
   RunnerScript aoti;
   DeviceDescription aoti_device{DeviceKind::cpu, -1, "Fake CPU 9000"};

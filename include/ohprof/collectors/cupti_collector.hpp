@@ -91,6 +91,9 @@ class CuptiCollector final : public IterationObserver {
 // CUPTI's version for the report context: the library's API version as cuptiGetVersion reports it
 // (e.g. "130001"), or "none" when built without CUPTI or when CUPTI cannot be loaded.
 std::string cupti_version_text();
+// The file of the libcupti this process loaded (dladdr of its cuptiGetVersion), for the report context:
+// the wheel's and the toolkit's can differ (docs/cupti.md, "Which libcupti"); "none" without CUPTI.
+std::string cupti_library_path();
 
 // True when this build contains the CUPTI collector (OHPROF_WITH_CUPTI=ON).
 bool cupti_built_in();

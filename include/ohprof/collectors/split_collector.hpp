@@ -42,6 +42,7 @@ class SplitCollector {
 
 // The CUPTI API version for the report ("130001"), or "none".
 std::string collector_cupti_version();
+std::string collector_cupti_library();  // cupti_library_path()
 
 // CPU runs of an AOTI package: which kernels named in the package's generated code the collector saw
 // among the `events` of iterations first..last (docs/cpu-collector.md, "Attribution"), and, when some

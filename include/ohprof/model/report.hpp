@@ -41,6 +41,7 @@ struct RunContext {
   std::string torch_version;   // "none" when built without LibTorch
   std::string cuda_version;    // CUDA toolkit ohprof was built with, "none" without
   std::string cupti_version;   // CUPTI API version, "none" without
+  std::string cupti_library;   // the libcupti file the process loaded, "none" without (docs/cupti.md)
   DeviceDescription device;
   std::vector<std::string> argv;
   std::string date_utc;        // ISO 8601, e.g. 2026-11-30T07:00:00Z

@@ -24,6 +24,7 @@ struct Runtime {
   std::function<Result<std::unique_ptr<ModelSession>>(const ModelSessionOptions&)> open_model;
   std::function<std::unique_ptr<SplitCollector>(const SplitCollectorOptions&)> start_collector;
   std::function<std::string()> cupti_version;
+  std::function<std::string()> cupti_library;  // the loaded libcupti's file; empty: not known
   std::function<Result<PackageAttribution>(const std::string& package_path, const std::vector<CpuEvent>& events,
                                            std::int64_t first_iteration, std::int64_t last_iteration)>
       attribute_package_kernels;

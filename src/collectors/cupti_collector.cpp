@@ -536,13 +536,16 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
     std::unordered_map<std::uint32_t, std::vector<std::pair<std::int64_t, std::int64_t>>> runtime_launches;  // by thread
     for (const auto& [correlation, index] : launch_of) {
       const ApiRecord& api = records.apis[index];
-      if (api.kind == CUPTI_ACTIVITY_KIND_RUNTIME) runtime_launches[api.thread_id].emplace_back(api.start_ns, api.end_ns);
+      if (api.kind == CUPTI_ACTIVITY_KIND_RUNTIME && (api.start_ns != 0 || api.end_ns != 0)) {
+        runtime_launches[api.thread_id].emplace_back(api.start_ns, api.end_ns);
+      }
     }
     for (auto& [thread, calls] : runtime_launches) std::sort(calls.begin(), calls.end());
     for (auto it = launch_of.begin(); it != launch_of.end();) {
       const ApiRecord& api = records.apis[it->second];
       bool inner = false;
-      if (api.kind == CUPTI_ACTIVITY_KIND_DRIVER && with_ops.count(it->first) == 0) {
+      const bool timed = api.start_ns != 0 || api.end_ns != 0;
+      if (api.kind != CUPTI_ACTIVITY_KIND_RUNTIME && timed && with_ops.count(it->first) == 0) {
         if (const auto calls = runtime_launches.find(api.thread_id); calls != runtime_launches.end()) {
           // Runtime launches on one thread do not overlap: the last one to start before this call.
           const auto after = std::upper_bound(calls->second.begin(), calls->second.end(),
@@ -620,7 +623,7 @@ CuptiCollection join(ParsedRecords& records, std::uint64_t session, std::uint64_
       const ApiRecord& record = records.apis[api->second];
       call.thread_id = record.thread_id;
       const ApiClass cls =
-          record.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? classify_runtime(record.cbid) : classify_driver(record.cbid);
+          classify(record.kind, record.cbid);
       call.name = api_name(record.kind, record.cbid, cls.name);
     } else {
       call.name = sync_type_name(sync.type);

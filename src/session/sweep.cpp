@@ -326,6 +326,8 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
           point.chosen_pass = pass;
         }
         if (!outcome.report->context.device.name.empty()) report.context.device = outcome.report->context.device;
+        report.context.cupti_version = outcome.report->context.cupti_version;
+        report.context.cupti_library = outcome.report->context.cupti_library;
       }
       if (Status written = write_out(); !written.ok()) {
         console::set_context("");

@@ -8,7 +8,8 @@
 // device-to-host copy, a CUDA graph of three kernels (cudaGraphLaunch), then cudaStreamSynchronize.
 // The kernel is PTX loaded at run time, so nothing here needs nvcc. The checks are what the analysis
 // relies on: every launch attributed to its iteration, every op joined to its launch, graph kernels
-// sharing the graph launch's correlation with a non-zero graph id, and CUPTI's timestamps on ohprof's
+// sharing the graph launch's correlation (a non-zero graph id where CUPTI knows the graph: one captured
+// before CUPTI started may have 0, reported, not a failure), and CUPTI's timestamps on ohprof's
 // clock (every op inside its iteration's window). The graph is captured before CUPTI is first used, as
 // torch.compile's reduce-overhead path captures its graphs before ohprof's split pass begins.
 #include <cuda.h>

@@ -729,7 +729,10 @@ TEST_F(CuptiCollectorTest, SwitchesOffTheChattyCallsAfterEnablingTheirKinds) {
   // After the kinds were enabled (enabling a kind again would switch its calls back on).
   const std::vector<std::string> calls = fake_cupti::calls();
   const auto last_enable = std::find(calls.rbegin(), calls.rend(), "cuptiActivityEnable");
-  const auto first_switch = std::find(calls.begin(), calls.end(), "cuptiActivityEnableRuntimeApi");
+  ASSERT_NE(last_enable, calls.rend());
+  const auto first_switch = std::find_if(calls.begin(), calls.end(), [](const std::string& c) {
+    return c == "cuptiActivityEnableRuntimeApi" || c == "cuptiActivityEnableDriverApi";
+  });
   ASSERT_NE(first_switch, calls.end());
   EXPECT_LT(calls.rend() - last_enable - 1, first_switch - calls.begin());
 
@@ -793,12 +796,19 @@ TEST_F(CuptiCollectorTest, ADriverLaunchInsideARuntimeLaunchUnderAnotherIdIsCoun
       .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1050, 1150, 77, 41))  // inside it, its own id
       .add(kernel("k", 1300, 1400, 0, 7, 40))
       .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1500, 1550, 77, 42))  // Triton's: a launch of its own
-      .add(kernel("triton_k", 1600, 1700, 0, 7, 42));
+      .add(kernel("triton_k", 1600, 1700, 0, 7, 42))
+      .add(tag(m0, 43))
+      .add(tag(m0, 44))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 2000, 2200, 77, 43))
+      .add(kernel("k2", 2300, 2400, 0, 7, 43))
+      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 2050, 2150, 88, 44));  // inside in time, another thread
   fake_cupti::deliver_at_flush(buffer);
   auto collection = collector->finish(loop.iterations);
   ASSERT_TRUE(collection.ok()) << collection.error().message;
   EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1000-1200 t77 c40 it0 cudaLaunchKernel",
-                                                                            "kernel 1500-1550 t77 c42 it0 cuLaunchKernel"}));
+                                                                            "kernel 1500-1550 t77 c42 it0 cuLaunchKernel",
+                                                                            "kernel 2000-2200 t77 c43 it0 cudaLaunchKernel",
+                                                                            "kernel 2050-2150 t88 c44 it0 cuLaunchKernel"}));
   EXPECT_TRUE(collection->timeline.api_calls.empty());  // nor an API call of its own
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,20 @@ class CuptiCollectorTest : public ::testing::Test {
     fake_cupti::reset();
   }
 
+  // One measured iteration (no warm-up) under `collector`, then the records `fill(buffer, tag)` adds
+  // (tag: the iteration's external id) delivered at the flush: the collection.
+  static Result<CuptiCollection> collect_one_iteration(
+      CuptiCollector& collector, const std::function<void(fake_cupti::Buffer&, std::uint64_t)>& fill) {
+    LoopResult loop;
+    if (Status s = run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {&collector}, loop); !s.ok()) {
+      return s.error();
+    }
+    fake_cupti::Buffer buffer;
+    fill(buffer, fake_cupti::pushed_ids().at(0));
+    fake_cupti::deliver_at_flush(buffer);
+    return collector.finish(loop.iterations);
+  }
+
   static std::unique_ptr<CuptiCollector> make_collector() {
     auto collector = CuptiCollector::create(CuptiOptions{.device_present = true});
     EXPECT_TRUE(collector.ok()) << (collector.ok() ? "" : collector.error().message);
@@ -223,15 +238,11 @@ TEST_F(CuptiCollectorTest, ReRegistersTheBufferCallbacksAtEveryStart) {
   fake_cupti::register_foreign_callbacks();
   auto collector = make_collector();
   ASSERT_TRUE(collector);
-  LoopResult loop;
-  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
-  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
-  fake_cupti::Buffer buffer;
-  buffer.add(tag(m0, 5))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 200, 77, 5))
-      .add(kernel("k", 300, 400, 0, 7, 5));
-  fake_cupti::deliver_at_flush(buffer);
-  auto collection = collector->finish(loop.iterations);
+  auto collection = collect_one_iteration(*collector, [](fake_cupti::Buffer& buffer, std::uint64_t m0) {
+    buffer.add(tag(m0, 5))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 200, 77, 5))
+        .add(kernel("k", 300, 400, 0, 7, 5));
+  });
   ASSERT_TRUE(collection.ok()) << collection.error().message;
   EXPECT_EQ(collection->timeline.ops.size(), 1u);
   EXPECT_EQ(fake_cupti::timestamp_callback_registrations(), 1);  // still once per process
@@ -736,25 +747,21 @@ TEST_F(CuptiCollectorTest, SwitchesOffTheChattyCallsAfterEnablingTheirKinds) {
   ASSERT_NE(first_switch, calls.end());
   EXPECT_LT(calls.rend() - last_enable - 1, first_switch - calls.begin());
 
-  LoopResult loop;
-  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
-  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
-  fake_cupti::Buffer buffer;
-  buffer.add(tag(m0, 10))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 1000, 1002, 77, 10))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000, 1003, 1004, 77, 10))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000, 1005, 1006, 77, 10))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaGetKernel_v13000, 1007, 1008, 77, 10))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, 1010, 1011, 77, 10))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1012, 1013, 77, 10))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1014, 1015, 77, 10))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1016, 1017, 77, 10))
-      .add(tag(m0, 11))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1100, 1200, 77, 11))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1120, 1180, 77, 11))
-      .add(kernel("k", 1300, 1400, 0, 7, 11));
-  fake_cupti::deliver_at_flush(buffer);
-  auto collection = collector->finish(loop.iterations);
+  auto collection = collect_one_iteration(*collector, [](fake_cupti::Buffer& buffer, std::uint64_t m0) {
+    buffer.add(tag(m0, 10))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 1000, 1002, 77, 10))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000, 1003, 1004, 77, 10))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000, 1005, 1006, 77, 10))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID___cudaGetKernel_v13000, 1007, 1008, 77, 10))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, 1010, 1011, 77, 10))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1012, 1013, 77, 10))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1014, 1015, 77, 10))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, 1016, 1017, 77, 10))
+        .add(tag(m0, 11))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1100, 1200, 77, 11))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1120, 1180, 77, 11))
+        .add(kernel("k", 1300, 1400, 0, 7, 11));
+  });
   ASSERT_TRUE(collection.ok()) << collection.error().message;
   EXPECT_TRUE(collection->timeline.api_calls.empty());  // none of the eight quiet calls reached ohprof
   EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1100-1200 t77 c11 it0 cudaLaunchKernel"}));
@@ -765,15 +772,11 @@ TEST_F(CuptiCollectorTest, SwitchesOffTheChattyCallsAfterEnablingTheirKinds) {
 TEST_F(CuptiCollectorTest, AnInternalLaunchIsTheLaunchOfItsKernel) {
   auto collector = make_collector();
   ASSERT_TRUE(collector);
-  LoopResult loop;
-  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
-  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
-  fake_cupti::Buffer buffer;
-  buffer.add(tag(m0, 30))
-      .add(api(CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API, 0, 1000, 1010, 77, 30))
-      .add(kernel("cublas_internal", 1100, 1500, 0, 7, 30));
-  fake_cupti::deliver_at_flush(buffer);
-  auto collection = collector->finish(loop.iterations);
+  auto collection = collect_one_iteration(*collector, [](fake_cupti::Buffer& buffer, std::uint64_t m0) {
+    buffer.add(tag(m0, 30))
+        .add(api(CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API, 0, 1000, 1010, 77, 30))
+        .add(kernel("cublas_internal", 1100, 1500, 0, 7, 30));
+  });
   ASSERT_TRUE(collection.ok()) << collection.error().message;
   EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1000-1010 t77 c30 it0 internal launch"}));
   EXPECT_EQ(collection->timeline.counters.ops_without_launch, 0u);
@@ -785,25 +788,21 @@ TEST_F(CuptiCollectorTest, AnInternalLaunchIsTheLaunchOfItsKernel) {
 TEST_F(CuptiCollectorTest, ADriverLaunchInsideARuntimeLaunchUnderAnotherIdIsCountedOnce) {
   auto collector = make_collector();
   ASSERT_TRUE(collector);
-  LoopResult loop;
-  ASSERT_TRUE(run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector.get()}, loop).ok());
-  const std::uint64_t m0 = fake_cupti::pushed_ids().at(0);
-  fake_cupti::Buffer buffer;
-  buffer.add(tag(m0, 40))
-      .add(tag(m0, 41))
-      .add(tag(m0, 42))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1000, 1200, 77, 40))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1050, 1150, 77, 41))  // inside it, its own id
-      .add(kernel("k", 1300, 1400, 0, 7, 40))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1500, 1550, 77, 42))  // Triton's: a launch of its own
-      .add(kernel("triton_k", 1600, 1700, 0, 7, 42))
-      .add(tag(m0, 43))
-      .add(tag(m0, 44))
-      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 2000, 2200, 77, 43))
-      .add(kernel("k2", 2300, 2400, 0, 7, 43))
-      .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 2050, 2150, 88, 44));  // inside in time, another thread
-  fake_cupti::deliver_at_flush(buffer);
-  auto collection = collector->finish(loop.iterations);
+  auto collection = collect_one_iteration(*collector, [](fake_cupti::Buffer& buffer, std::uint64_t m0) {
+    buffer.add(tag(m0, 40))
+        .add(tag(m0, 41))
+        .add(tag(m0, 42))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1000, 1200, 77, 40))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1050, 1150, 77, 41))  // inside it, its own id
+        .add(kernel("k", 1300, 1400, 0, 7, 40))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1500, 1550, 77, 42))  // Triton's: a launch of its own
+        .add(kernel("triton_k", 1600, 1700, 0, 7, 42))
+        .add(tag(m0, 43))
+        .add(tag(m0, 44))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 2000, 2200, 77, 43))
+        .add(kernel("k2", 2300, 2400, 0, 7, 43))
+        .add(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 2050, 2150, 88, 44));  // inside in time, another thread
+  });
   ASSERT_TRUE(collection.ok()) << collection.error().message;
   EXPECT_EQ(lines(collection->timeline.launches), (std::vector<std::string>{"kernel 1000-1200 t77 c40 it0 cudaLaunchKernel",
                                                                             "kernel 1500-1550 t77 c42 it0 cuLaunchKernel",

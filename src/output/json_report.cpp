@@ -20,7 +20,6 @@ json summary_to_json(const SampleSummary& summary) {
 namespace {
 
 // Device-time split (docs/metrics.md gives each field's definition and its JSON name).
-json optional_ns(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
 
 json device_split_to_json(const DeviceSplit& split, std::int64_t wall_ns) {
   return json{{"busy_ns", split.busy_ns},
@@ -93,7 +92,7 @@ json iteration_to_json(const IterationBreakdown& it) {
               {"blocking_ns", it.blocking_ns},
               {"blocking_calls", it.blocking_calls},
               {"other_api_ns", it.other_api_ns},
-              {"dispatch_ns", optional_ns(it.dispatch_ns)},
+              {"dispatch_ns", optional_integer(it.dispatch_ns)},
               {"launches", it.launches},
               {"graph_launches", it.graph_launches},
               {"gpu_ops", it.gpu.own_ops},  // docs/metrics.md: gpu_ops is gpu.own_ops
@@ -319,8 +318,8 @@ json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
               {"exported_program", artifacts->exported_program},
               {"aoti_package", artifacts->aoti_package},
               {"cached", artifacts->cached},
-              {"export_ns", optional_ns(artifacts->export_ns)},
-              {"aoti_compile_ns", optional_ns(artifacts->aoti_compile_ns)}};
+              {"export_ns", optional_integer(artifacts->export_ns)},
+              {"aoti_compile_ns", optional_integer(artifacts->aoti_compile_ns)}};
 }
 
 json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
@@ -371,6 +370,7 @@ json path_to_json(const PathResult& path) {
 }  // namespace
 
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+json optional_integer(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
 
 SampleSummary summary_from_json(const json& j) {
   SampleSummary s;

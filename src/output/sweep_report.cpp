@@ -16,7 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-json optional_integer(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
 
 json axis_to_json(const SweepAxis& axis) {
   return json{{"kind", to_string(axis.kind)},

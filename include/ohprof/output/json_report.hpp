@@ -1,6 +1,7 @@
 #pragma once
 // The JSON printer: formats a Report (docs/report-schema.md). Times are integers in nanoseconds,
 // statistics are numbers in nanoseconds, ratios are plain numbers.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,7 @@ nlohmann::json summary_to_json(const SampleSummary& summary);
 // summary_to_json's inverse (throws nlohmann's exceptions on a malformed object).
 SampleSummary summary_from_json(const nlohmann::json& j);
 nlohmann::json optional_number(const std::optional<double>& value);  // null when unset
+nlohmann::json optional_integer(const std::optional<std::int64_t>& value);  // null when unset
 nlohmann::json report_to_json(const Report& report);
 nlohmann::json context_to_json(const RunContext& context);
 nlohmann::json warnings_to_json(const std::vector<Warning>& warnings);

@@ -104,4 +104,28 @@ double student_t_975(int dof) {
   return value;
 }
 
+Histogram histogram(std::span<const double> values, std::size_t bins, double upper) {
+  Histogram h;
+  if (values.empty() || bins == 0) return h;
+  h.lo = *std::min_element(values.begin(), values.end());
+  h.hi = quantile(values, upper);
+  if (!(h.hi > h.lo)) {
+    h.hi = h.lo;
+    h.counts = {0};
+    for (double v : values) (v > h.hi ? h.above : h.counts[0]) += 1;
+    return h;
+  }
+  h.counts.assign(bins, 0);
+  const double width = (h.hi - h.lo) / static_cast<double>(bins);
+  for (double v : values) {
+    if (v > h.hi) {
+      ++h.above;
+      continue;
+    }
+    const auto bin = static_cast<std::size_t>((v - h.lo) / width);
+    ++h.counts[std::min(bin, bins - 1)];
+  }
+  return h;
+}
+
 }  // namespace ohprof

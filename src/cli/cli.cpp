@@ -12,11 +12,22 @@
 
 namespace ohprof {
 
-Status emit_outcome(SessionOutcome outcome, const std::string& export_json, bool quiet) {
+Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool quiet) {
   if (!outcome.report) return outcome.status;
-  Status written = emit_report(*outcome.report, export_json, quiet || !outcome.print_table);
+  Status written = emit_report(*outcome.report, exports, quiet || !outcome.print_table);
   if (!outcome.status.ok()) return outcome.status;
   return written;
+}
+
+void add_markdown_option(CLI::App* app, std::string& markdown) {
+  app->add_option("--export-markdown", markdown,
+                  "Write a GitHub-flavoured Markdown summary to FILE, for a pull request ('-' for stdout)");
+}
+
+void add_html_option(CLI::App* app, std::string& html) {
+  app->add_option("--export-html", html,
+                  "Write one self-contained HTML page of the report to FILE: the tables, each path's split and "
+                  "wall-time distribution, the kernels");
 }
 
 int run_cli(int argc, char** argv, const Runtime* runtime) {
@@ -33,6 +44,7 @@ int run_cli(int argc, char** argv, const Runtime* runtime) {
   subcommands.push_back(add_compare_command(app, invocation));
   subcommands.push_back(add_sweep_command(app, invocation));
   subcommands.push_back(add_analyze_command(app, invocation));
+  subcommands.push_back(add_diff_command(app, invocation));
 
   try {
     app.parse(argc, argv);

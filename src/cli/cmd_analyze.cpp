@@ -11,14 +11,18 @@ namespace {
 struct AnalyzeFlags {
   std::string trace_path;
   std::string export_json;
+  std::string export_markdown;
+  std::string export_html;
   std::string export_trace;
   bool quiet = false;
 };
 
 Status analyze(const AnalyzeFlags& flags, const Invocation& invocation) {
+  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html};
+  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
   console::start("analyze", flags.quiet);
-  return emit_outcome(analyze_trace(AnalyzeOptions{flags.trace_path, flags.export_trace, invocation.argv}),
-                      flags.export_json, flags.quiet);
+  return emit_outcome(analyze_trace(AnalyzeOptions{flags.trace_path, flags.export_trace, invocation.argv}), exports,
+                      flags.quiet);
 }
 
 }  // namespace
@@ -30,6 +34,8 @@ Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("trace", flags->trace_path, "Kineto Chrome-trace JSON file, plain or gzip (.json, .json.gz)")
       ->required();
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
+  add_markdown_option(app, flags->export_markdown);
+  add_html_option(app, flags->export_html);
   app->add_option("--export-trace", flags->export_trace,
                   "Write the trace back with ohprof's split as extra tracks (gzip when FILE ends in .gz)");
   app->add_flag("--quiet", flags->quiet, "Do not print the table");

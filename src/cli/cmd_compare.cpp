@@ -15,6 +15,8 @@ namespace {
 struct CompareFlags {
   ModelFlags model;
   std::string export_json;
+  std::string export_markdown;
+  std::string export_html;
   bool no_explain = false;
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
 };
@@ -44,6 +46,8 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(con
 }
 
 Status compare(const CompareFlags& flags, const Invocation& invocation) {
+  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html};
+  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
   auto parsed = parse_model_flags(flags.model);
   if (!parsed.ok()) return parsed.error();
   CompareOptions options = std::move(*parsed);
@@ -58,7 +62,7 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
   options.argv = invocation.argv;
-  return emit_outcome(compare_paths(options, *invocation.runtime), flags.export_json, flags.model.quiet);
+  return emit_outcome(compare_paths(options, *invocation.runtime), exports, flags.model.quiet);
 }
 
 }  // namespace
@@ -75,6 +79,8 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   app->add_flag("--no-explain", flags->no_explain,
                 "Do not measure the variants that peel each path's layers of host work, nor explain the gaps");
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
+  add_markdown_option(app, flags->export_markdown);
+  add_html_option(app, flags->export_html);
   return Subcommand{app, [flags, &invocation] { return compare(*flags, invocation); }};
 }
 

@@ -15,12 +15,16 @@ struct RunFlags {
   int runs = 50;
   std::uint64_t seed = 0;
   std::string export_json;
+  std::string export_markdown;
+  std::string export_html;
   bool quiet = false;
   bool no_cupti = false;
   int split_runs = 0;
 };
 
 Status run(const RunFlags& flags, const Invocation& invocation) {
+  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html};
+  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
   MeasureOptions options;
   options.aoti_package = flags.aoti_package;
   auto inputs = parse_input_specs(flags.inputs);
@@ -38,7 +42,7 @@ Status run(const RunFlags& flags, const Invocation& invocation) {
   options.no_cupti = flags.no_cupti;
   options.checkpoint_path = flags.export_json;
   options.argv = invocation.argv;
-  return emit_outcome(measure_path(options, *invocation.runtime), flags.export_json, flags.quiet);
+  return emit_outcome(measure_path(options, *invocation.runtime), exports, flags.quiet);
 }
 
 }  // namespace
@@ -56,6 +60,8 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--runs", flags->runs, "Measured iterations")->capture_default_str();
   app->add_option("--seed", flags->seed, "Seed for the random inputs")->capture_default_str();
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
+  add_markdown_option(app, flags->export_markdown);
+  add_html_option(app, flags->export_html);
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   app->add_option("--split-runs", flags->split_runs,
                   "Iterations of the instrumented pass for the device split (default: --runs, at most 100)");

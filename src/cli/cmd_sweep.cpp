@@ -9,6 +9,8 @@
 #include "commands.hpp"
 #include "model_flags.hpp"
 #include "ohprof/base/console.hpp"
+#include "ohprof/base/atomic_file.hpp"
+#include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/sweep_report.hpp"
 
 namespace ohprof {
@@ -23,6 +25,7 @@ struct SweepFlags {
   double tolerance = 0.05;
   double fit_tolerance = 0.10;
   std::string export_json;
+  std::string export_markdown;
   std::string plot;
   bool no_plot = false;
   bool resume = false;
@@ -102,6 +105,9 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   auto axis = parse_sweep_axis(flags.batch, flags.dim);
   if (!axis.ok()) return axis.error();
   if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --plot or --no-plot, not both");
+  if (flags.export_markdown == "-" && flags.export_json == "-") {
+    return check_report_exports(ReportExports{flags.export_json, flags.export_markdown, ""});
+  }
   if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "sweep");
   console::start("sweep", flags.model.quiet);
   SweepOptions options;
@@ -120,7 +126,11 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   options.resume = flags.resume;
   options.argv = invocation.argv;
   SweepOutcome outcome = sweep_paths(options, *invocation.runtime);
-  if (outcome.report && !flags.model.quiet) fmt::print("{}", format_sweep_table(*outcome.report));
+  if (outcome.report && !flags.model.quiet && flags.export_markdown != "-") fmt::print("{}", format_sweep_table(*outcome.report));
+  if (outcome.report && !flags.export_markdown.empty()) {
+    Status written = write_file_atomically(flags.export_markdown, format_sweep_markdown(*outcome.report));
+    if (!written.ok() && outcome.status.ok()) return written;
+  }
   return outcome.status;
 }
 
@@ -154,6 +164,7 @@ Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--export-json", flags->export_json,
                   "Write the sweep report to FILE, rewritten after every point; each point's compare report goes "
                   "to FILE's name with .points/");
+  add_markdown_option(app, flags->export_markdown);
   app->add_option("--plot", flags->plot, "Write the page (HTML, self-contained) to FILE (default: the report's name with .html)");
   app->add_flag("--no-plot", flags->no_plot, "Do not draw the page");
   app->add_flag("--resume", flags->resume,

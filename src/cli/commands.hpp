@@ -4,10 +4,12 @@
 // into the session's options, calls the session and hands what it returns to emit_outcome.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/output/report_output.hpp"
 #include "ohprof/session/session.hpp"
 
 namespace CLI {
@@ -32,6 +34,10 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation);
+Subcommand add_diff_command(CLI::App& parent, const Invocation& invocation);
+
+// diff's --threshold: "5%" -> 0.05, "0.05" -> 0.05; none for other text or a negative value.
+std::optional<double> parse_fraction(const std::string& text);
 
 // sweep's axis flags (src/cli/cmd_sweep.cpp), for its tests: "1,2,8..64" -> 1, 2, 8, 16, 32, 64, sorted
 // and each once; --batch LIST or --dim INPUT:DIM=LIST, exactly one.
@@ -42,7 +48,12 @@ Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& 
 int run_cli(int argc, char** argv, const Runtime* runtime);
 
 // The table and the JSON report of what a session returned (when it returned one), then its status.
-Status emit_outcome(SessionOutcome outcome, const std::string& export_json, bool quiet);
+Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool quiet);
+
+// --export-markdown FILE, the same on every command (docs/reports.md, "Markdown").
+void add_markdown_option(CLI::App* app, std::string& markdown);
+// --export-html FILE on run, compare and analyze (docs/reports.md, "HTML").
+void add_html_option(CLI::App* app, std::string& html);
 
 // The front's `run` and `compare`: replaces this process with the measuring binary, ohprof-measure,
 // with the same command line (so the user's signals and the exit code reach it unchanged). It is found

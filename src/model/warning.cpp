@@ -24,13 +24,17 @@ const char* to_string(WarningCode code) {
     case WarningCode::outputs_differ: return "outputs-differ";
     case WarningCode::sweep_point_failed: return "sweep-point-failed";
     case WarningCode::sweep_page_not_written: return "sweep-page-not-written";
+    case WarningCode::diff_context_differs: return "diff-context-differs";
+    case WarningCode::diff_incomparable_forced: return "diff-incomparable-forced";
+    case WarningCode::diff_path_unmatched: return "diff-path-unmatched";
+    case WarningCode::diff_report_incomplete: return "diff-report-incomplete";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::sweep_page_not_written); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::diff_report_incomplete); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

@@ -5,6 +5,9 @@
 
 #include "ohprof/base/console.hpp"
 #include "ohprof/output/json_report.hpp"
+#include "ohprof/base/atomic_file.hpp"
+#include "ohprof/output/html_report.hpp"
+#include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/table_printer.hpp"
 
 namespace ohprof {
@@ -14,10 +17,22 @@ void add_warning(Report& report, Warning warning) {
   report.warnings.push_back(std::move(warning));
 }
 
-Status emit_report(const Report& report, const std::string& export_json, bool quiet) {
-  if (!quiet && export_json != "-") fmt::print("{}", format_run_table(report));
-  if (!export_json.empty()) return write_json_report(report, export_json);
+Status check_report_exports(const ReportExports& exports) {
+  if (exports.json == "-" && exports.markdown == "-") {
+    return make_error(ExitCode::usage_error, "--export-json - and --export-markdown - both name stdout; give a file to one of them");
+  }
+  if (exports.html == "-") return make_error(ExitCode::usage_error, "--export-html needs a file name, not -");
   return ok_status();
+}
+
+Status emit_report(const Report& report, const ReportExports& exports, bool quiet) {
+  if (!quiet && exports.json != "-" && exports.markdown != "-") fmt::print("{}", format_run_table(report));
+  // the JSON first: it holds every number, and a Markdown that cannot be written must not lose it
+  Status json = exports.json.empty() ? ok_status() : write_json_report(report, exports.json);
+  Status markdown = exports.markdown.empty() ? ok_status() : write_file_atomically(exports.markdown, format_markdown(report));
+  Status html = exports.html.empty() ? ok_status() : write_file_atomically(exports.html, format_html(report));
+  if (!json.ok()) return json;
+  return markdown.ok() ? html : markdown;
 }
 
 }  // namespace ohprof

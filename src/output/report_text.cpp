@@ -315,4 +315,68 @@ std::string explanation_text(const GapExplanation& e) {
   return text;
 }
 
+std::string explanation_title(const GapExplanation& e) {
+  return fmt::format("why {} {} {}", e.slower,
+                     e.within_noise ? "against" : e.gap.value_ns >= 0 ? "is slower than" : "is faster than", e.faster);
+}
+
+std::vector<ExplanationTerm> explanation_terms(const GapExplanation& e) {
+  std::vector<ExplanationTerm> terms;
+  terms.push_back({"gap", e.gap, fmt::format("median {} - median {}, timing pass", e.slower, e.faster)});
+  if (e.kernels) {
+    terms.push_back({"kernels", *e.kernels,
+                     fmt::format("busy {} - busy {}, split pass; {}", e.slower, e.faster,
+                                 e.kernels_same.value_or(false) ? "the same kernel set" : "the kernel sets differ")});
+  }
+  for (const auto& layer : e.layers) {
+    const std::string label = layer.sign > 0 ? std::string(layer_label(layer.layer))
+                                             : fmt::format("{}'s {} (subtracted)", layer.path, layer_label(layer.layer));
+    terms.push_back({label, layer.estimate,
+                     fmt::format("{} - {}{}", layer.upper, layer.lower, layer.kernels_differ ? "; KERNELS DIFFER" : "")});
+  }
+  if (e.floor_slower != e.floor_faster) {
+    if (e.wrapper) {
+      terms.push_back({wrapper_label(e), *e.wrapper,
+                       fmt::format("host {} - host {} (host = median wall - split-pass busy)", e.floor_slower,
+                                   e.floor_faster)});
+    } else {
+      terms.push_back({fmt::format("{} vs {}", e.floor_slower, e.floor_faster), e.floor_gap,
+                       "kernels and wrappers together: not split (see missing)"});
+    }
+  }
+  if (e.residual) {
+    terms.push_back({"residual", *e.residual,
+                     e.residual_share ? fmt::format("{:.1f}% of the gap: in no term above", 100.0 * *e.residual_share)
+                                      : std::string("in no term above")});
+  }
+  return terms;
+}
+
+std::vector<std::string> explanation_notes(const GapExplanation& e) {
+  std::vector<std::string> notes;
+  for (const auto& check : e.dynamo_ranges) {
+    notes.push_back(fmt::format("second view: {} spends {} in Dynamo's \"TorchDynamo Cache Lookup\" range (guards layer: {}) "
+                                "and {} outside its \"Torch-Compiled Region\" (guards + Dynamo entry: {}); split pass",
+                                check.path, estimate_text(check.cache_lookup),
+                                check.guards ? estimate_text(*check.guards) : std::string("-"),
+                                estimate_text(check.outside_region),
+                                check.guards_and_dynamo ? estimate_text(*check.guards_and_dynamo) : std::string("-")));
+  }
+  for (const auto& remedy : e.remedies) {
+    notes.push_back(fmt::format("closes it: {} runs {} faster than {}{}", remedy.path, estimate_text(remedy.saved), e.slower,
+                                e.gap.value_ns > 0 ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)
+                                                   : std::string()));
+  }
+  for (const auto& missing : e.missing) notes.push_back("missing: " + missing);
+  return notes;
+}
+
+std::string kernel_diff_headline(const KernelSetDiff& diff) {
+  if (diff.same_set()) {
+    return fmt::format("the same {} kernels; a time difference is host overhead or kernel speed", diff.both.size());
+  }
+  return fmt::format("{} in both, {} only in {}, {} only in {}", diff.both.size(), diff.only_a.size(), diff.path_a,
+                     diff.only_b.size(), diff.path_b);
+}
+
 }  // namespace ohprof

@@ -7,6 +7,8 @@
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/sweep_report.hpp"
+#include "sweep_text.hpp"
+#include "text_columns.hpp"
 
 namespace ohprof {
 namespace {
@@ -22,7 +24,6 @@ std::string format_rate(double per_s) {
   return fmt::format("{:.4g}{}", per_s, units[u]);
 }
 
-std::string ratio_text(const SweepRatio& r) { return fmt::format("{:.3g} [{:.3g}, {:.3g}]{}", r.ratio, r.low, r.high, r.within ? "*" : ""); }
 
 std::string sweep_stop_text(SweepStop stop) {
   switch (stop) {
@@ -61,22 +62,14 @@ std::string block(const SweepReport& report, const std::string& title, const std
     for (std::size_t c = 0; c < columns.size(); ++c) row.push_back(cell(point, c));
     rows.push_back(std::move(row));
   }
-  // Widths from the full rows; a point that was not measured has one cell after its value.
-  std::vector<std::size_t> widths(rows[0].size(), 0);
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size() && (i == 0 || row.size() == widths.size()); ++i) {
-      widths[i] = std::max(widths[i], row[i].size());
-    }
-  }
-  std::string out = title + "\n";
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (std::size_t i = 0; i < row.size(); ++i) line += fmt::format(" {:<{}}", row[i], i + 1 < row.size() ? widths[i] : 0);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
+  // a point that was not measured has one cell after its value: it runs on past the columns
+  return title + "\n" + text_columns(rows, "  ");
 }
+
+
+}  // namespace
+
+std::string ratio_text(const SweepRatio& r) { return fmt::format("{:.3g} [{:.3g}, {:.3g}]{}", r.ratio, r.low, r.high, r.within ? "*" : ""); }
 
 std::string fit_text(const SweepFit& f, const std::string& axis) {
   if (f.status == FitStatus::too_few_points || !f.fixed_ns) return "too few points (a fit needs 3)";
@@ -100,8 +93,6 @@ std::string fit_text(const SweepFit& f, const std::string& axis) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string format_sweep_table(const SweepReport& report) {
   const SweepConfig& c = report.config;

@@ -138,14 +138,7 @@ std::string format_split(const PathBreakdown& split) {
 }
 
 std::string format_kernel_diff(const KernelSetDiff& diff) {
-  std::string out = fmt::format("\nkernels {} vs {}: ", diff.path_a, diff.path_b);
-  if (diff.same_set()) {
-    out += fmt::format("the same {} kernels; a time difference is host overhead or kernel speed\n",
-                       diff.both.size());
-  } else {
-    out += fmt::format("{} in both, {} only in {}, {} only in {}\n", diff.both.size(), diff.only_a.size(),
-                       diff.path_a, diff.only_b.size(), diff.path_b);
-  }
+  std::string out = fmt::format("\nkernels {} vs {}: {}\n", diff.path_a, diff.path_b, kernel_diff_headline(diff));
   const auto list = [&](const std::vector<KernelDiffRow>& rows, const std::string& path, bool a) {
     const std::size_t shown = std::min<std::size_t>(rows.size(), 10);
     for (std::size_t i = 0; i < shown; ++i) {
@@ -160,55 +153,16 @@ std::string format_kernel_diff(const KernelSetDiff& diff) {
 }
 
 // "  label      12.3 us ± 0.4 us   how it was measured"
-std::string term_line(const std::string& label, const Estimate& e, const std::string& how) {
-  return fmt::format("    {:<44}{:>24}   {}\n", shortened(label, 44), estimate_text(e), how);
+std::string term_line(const ExplanationTerm& term) {
+  return fmt::format("    {:<44}{:>24}   {}\n", shortened(term.label, 44), estimate_text(term.estimate), term.how);
 }
 
 // The explanation of one gap (docs/metrics.md, "Explanation"): the answer, then each term.
 std::string format_explanation(const GapExplanation& e) {
-  std::string out = fmt::format("\nwhy {} {} {} (medians; ± one standard error)\n", e.slower,
-                                e.within_noise ? "against" : e.gap.value_ns >= 0 ? "is slower than" : "is faster than", e.faster);
+  std::string out = fmt::format("\n{} (medians; ± one standard error)\n", explanation_title(e));
   out += "  " + explanation_text(e) + "\n";
-  out += term_line("gap", e.gap, fmt::format("median {} - median {}, timing pass", e.slower, e.faster));
-  if (e.kernels) {
-    out += term_line("kernels", *e.kernels,
-                     fmt::format("busy {} - busy {}, split pass; {}", e.slower, e.faster,
-                                 e.kernels_same.value_or(false) ? "the same kernel set" : "the kernel sets differ"));
-  }
-  for (const auto& layer : e.layers) {
-    const std::string label = layer.sign > 0 ? std::string(layer_label(layer.layer))
-                                             : fmt::format("{}'s {} (subtracted)", layer.path, layer_label(layer.layer));
-    out += term_line(label, layer.estimate,
-                     fmt::format("{} - {}{}", layer.upper, layer.lower, layer.kernels_differ ? "; KERNELS DIFFER" : ""));
-  }
-  if (e.floor_slower != e.floor_faster) {
-    if (e.wrapper) {
-      out += term_line(wrapper_label(e), *e.wrapper,
-                       fmt::format("host {} - host {} (host = median wall - split-pass busy)", e.floor_slower,
-                                   e.floor_faster));
-    } else {
-      out += term_line(fmt::format("{} vs {}", e.floor_slower, e.floor_faster), e.floor_gap,
-                       "kernels and wrappers together: not split (see missing)");
-    }
-  }
-  if (e.residual) {
-    out += term_line("residual", *e.residual,
-                     e.residual_share ? fmt::format("{:.1f}% of the gap: in no term above", 100.0 * *e.residual_share)
-                                      : std::string("in no term above"));
-  }
-  for (const auto& check : e.dynamo_ranges) {
-    out += fmt::format("  second view: {} spends {} in Dynamo's \"TorchDynamo Cache Lookup\" range (guards layer: {}) "
-                       "and {} outside its \"Torch-Compiled Region\" (guards + Dynamo entry: {}); split pass\n",
-                       check.path, estimate_text(check.cache_lookup),
-                       check.guards ? estimate_text(*check.guards) : std::string("-"), estimate_text(check.outside_region),
-                       check.guards_and_dynamo ? estimate_text(*check.guards_and_dynamo) : std::string("-"));
-  }
-  for (const auto& remedy : e.remedies) {
-    out += fmt::format("  closes it: {} runs {} faster than {}{}\n", remedy.path, estimate_text(remedy.saved), e.slower,
-                       e.gap.value_ns > 0 ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)
-                                          : std::string());
-  }
-  for (const auto& missing : e.missing) out += "  missing: " + missing + "\n";
+  for (const ExplanationTerm& term : explanation_terms(e)) out += term_line(term);
+  for (const std::string& note : explanation_notes(e)) out += "  " + note + "\n";
   return out;
 }
 

@@ -143,5 +143,29 @@ TEST(StudentT, TabulatedValuesAndTheNextLowerBetweenThem) {
   EXPECT_TRUE(std::isnan(student_t_975(0)));
 }
 
+TEST(Histogram, EqualBinsFromTheMinimumToTheUpperQuantileAndTheRestAbove) {
+  // 0..10 in 5 bins of width 2 up to the maximum: [0,2) holds 0 and 1, ..., the last [8,10] holds 8, 9, 10
+  std::vector<double> v;
+  for (int i = 0; i <= 10; ++i) v.push_back(i);
+  Histogram h = histogram(v, 5);
+  EXPECT_EQ(h.lo, 0);
+  EXPECT_EQ(h.hi, 10);
+  EXPECT_EQ(h.counts, (std::vector<std::size_t>{2, 2, 2, 2, 3}));
+  EXPECT_EQ(h.above, 0u);
+  // up to the 0.8 quantile (8, by linear interpolation over 11 values): 9 and 10 are above
+  h = histogram(v, 4, 0.8);
+  EXPECT_EQ(h.hi, 8);
+  EXPECT_EQ(h.counts, (std::vector<std::size_t>{2, 2, 2, 3}));
+  EXPECT_EQ(h.above, 2u);
+}
+
+TEST(Histogram, EmptyAndConstantSamples) {
+  EXPECT_TRUE(histogram(std::vector<double>{}, 10).counts.empty());
+  const Histogram h = histogram(std::vector<double>{7, 7, 7}, 10);
+  EXPECT_EQ(h.counts, (std::vector<std::size_t>{3}));
+  EXPECT_EQ(h.lo, 7);
+  EXPECT_EQ(h.hi, 7);
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -15,7 +15,8 @@ What is normalized (everything else must match byte for byte):
   * everywhere: each --path-token DIR becomes <NAME> (so the goldens name no checkout or build folder),
     the temporary folder of the report becomes <tmp>, the binary's path <ohprof>; the report's
     context (date, hostname, git sha, versions, CPU name, thread count) becomes placeholders, in the
-    JSON and wherever its values appear in the text.
+    JSON and wherever its values appear in the text; a Markdown context's host, torch and CUDA
+    rows become `| host | <context> |` and so on.
   * `analyze` (and any case given --exact): only the times that measure ohprof itself vary, the
     table's "read:" line and the report's trace.read_ns and paths[].load_ns. Every number of the split
     stays exact.
@@ -57,6 +58,7 @@ TIMES_RATIO = re.compile(r"\(x\d+(?:\.\d+)?\)")
 RAN_FASTER = re.compile(r"^(\s*)\S+ ran \d+(?:\.\d+)? ± \d+(?:\.\d+)? times faster than (\S+)$")
 OUTLIERS_FIELD = re.compile(r"outliers: \d+")
 DEVICE_LINE = re.compile(r"^device: (\S+) \((.*)\)$")  # run/compare: this machine's CPU or GPU
+MARKDOWN_CONTEXT_ROW = re.compile(r"^\| (host|torch|CUDA, CUPTI) \| [^|]* \|$")
 VERSION_LINE = re.compile(r"^(\d+\.\d+\.\d+) \([0-9a-f]{7,40}\)$")  # --version: "0.1.0 (35c5846a1624)"
 # warnings printed or not depending on the noise of the samples (src/cli/cmd_run.cpp, cmd_compare.cpp,
 # src/analysis/path_stats.cpp); dropped only when their whole text is as below
@@ -153,6 +155,8 @@ class Normalizer:
         out: list[str] = []
         for line in lines:
             line = VERSION_LINE.sub(r"\1 (<git_sha>)", line)
+            # --export-markdown's context: the machine's name and thread count (docs/reports.md)
+            line = MARKDOWN_CONTEXT_ROW.sub(r"| \1 | <context> |", line)
             if self.measured:
                 match = WARNING_PREFIX.match(line)
                 if match and is_noise_warning(line[match.end():]):

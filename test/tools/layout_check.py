@@ -45,6 +45,9 @@ COVERED_ELSEWHERE = {
     "src/cli/cmd_sweep.cpp": ["test/cli/sweep_cli_test.cpp", "test/cli/sweep_e2e_test.cpp"],
     "src/cli/model_flags.cpp": ["test/cli/cli_test.cpp", "test/cli/compare_e2e_test.cpp", "test/cli/sweep_cli_test.cpp"],
     "src/output/sweep_table.cpp": ["test/output/sweep_report_test.cpp"],
+    "src/output/diff_table.cpp": ["test/output/diff_report_test.cpp"],
+    "src/output/report_tables.cpp": ["test/output/markdown_report_test.cpp"],
+    "src/cli/cmd_diff.cpp": ["test/cli/diff_cli_test.cpp"],
     # LibTorch and CPython: end to end on the tiny exported models (OHPROF_WITH_TORCH / _PYTHON builds)
     "src/runtimes/aoti_runner.cpp": ["test/cli/run_e2e_test.cpp"],
     "src/runtimes/python_session.cpp": ["test/cli/compare_e2e_test.cpp"],

@@ -22,66 +22,18 @@ import html
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
-from html.parser import HTMLParser
 
-SKIP = 77
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser_check import (SKIP, check_screenshot, chromium, chromium_binary, external_urls, instrumented,  # noqa: E402
+                           parse, render_check)
+
 CHARTS = ("latency", "throughput", "ratio")
 
 
 def sid(name):
     return re.sub(r"[^A-Za-z0-9_.-]", "-", name)
-
-
-def chromium_binary():
-    return next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
-
-
-def chromium(binary, args, page, timeout=120):
-    """Runs headless Chromium on file://PAGE; returns (stdout, problem or None)."""
-    with tempfile.TemporaryDirectory(prefix="ohprof-chromium-") as profile:
-        cmd = [binary, "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-               "--no-first-run", *args, "file://" + os.path.abspath(page)]
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return "", f"chromium did not finish within {timeout} s"
-    if p.returncode != 0:
-        return p.stdout, f"chromium exited with {p.returncode}: {p.stderr.strip().splitlines()[-1:]}"
-    return p.stdout, None
-
-
-class Page(HTMLParser):
-    """The text a reader sees (no script or style) and every URL-valued attribute."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.text, self.urls, self._skip = [], [], 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self._skip += 1
-        for name, value in attrs:
-            if value and (name in ("src", "srcset", "action", "poster", "data") or name.endswith("href")):
-                self.urls.append((tag, name, value))
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style") and self._skip:
-            self._skip -= 1
-
-    def handle_data(self, data):
-        if not self._skip:
-            self.text.append(data)
-
-
-def parse(markup):
-    p = Page()
-    p.feed(markup)
-    p.close()
-    return " ".join(" ".join(p.text).split()), p.urls
 
 
 # What the browser laid out: injected by this test into a copy of the page (the page itself has no
@@ -100,26 +52,6 @@ window.addEventListener("load", function () {
   document.getElementById("ohprof-render-check").textContent = JSON.stringify(out);
 });
 </script>"""
-
-
-def instrumented(page):
-    """A copy of PAGE with the render check before </body>: the file Chromium loads."""
-    with open(page, encoding="utf-8") as f:
-        markup = f.read()
-    copy = page + ".check.html"
-    with open(copy, "w", encoding="utf-8") as f:
-        f.write(markup.replace("</body>", '<pre id="ohprof-render-check" hidden></pre>' + CHECK_SCRIPT + "</body>", 1))
-    return copy
-
-
-def render_check(dom):
-    m = re.search(r'<pre id="ohprof-render-check"[^>]*>(.*?)</pre>', dom, re.S)
-    if not m or not m.group(1).strip():
-        return None
-    try:
-        return json.loads(html.unescape(m.group(1)))
-    except ValueError:
-        return None
 
 
 def check(page_path, report, dom):
@@ -180,39 +112,16 @@ def check(page_path, report, dom):
                                                                for t in legend):
                 fails.append(f"legend of the {chart} chart: no entry names {p} (entries: {legend})")
 
-    text, dom_urls = parse(dom)
+    text, _ = parse(dom)
     for pt in report["points"]:
         if pt.get("status") != "measured" and (pt.get("reason") or "") not in text:
             fails.append(f"point {axis} {pt['value']} ({pt.get('status')}): reason {pt.get('reason')!r} "
                          "not in the page")
     with open(page_path, encoding="utf-8") as f:
         raw = f.read()
-    for tag, attr, value in parse(raw)[1] + dom_urls:
-        if re.match(r"\s*(https?:)?//", value, re.I):
-            fails.append(f"<{tag} {attr}={value!r}>: an external URL (the page must not fetch anything)")
-    for m in re.finditer(r"(url\(\s*['\"]?|@import\s+['\"])(https?:)?//[^)'\"\s]*", raw, re.I):
-        fails.append(f"{m.group(0)!r}: an external URL in a style")
+    fails += external_urls(raw, dom)
     if re.search(r"<script\b", raw, re.I):
         fails.append("the page has a <script>: it is static (docs/sweep.md, \"Outputs\")")
-    return fails
-
-
-def check_screenshot(png):
-    try:
-        from PIL import Image
-    except ImportError:
-        return None
-    with Image.open(png) as im:
-        data = im.convert("RGB").tobytes()
-    pixels = list(zip(data[0::3], data[1::3], data[2::3]))
-    dark = sum(1 for px in pixels if min(px) < 235)
-    colored = sum(1 for px in pixels if max(px) - min(px) > 80)
-    fails = []
-    if dark < 0.01 * len(pixels):
-        fails.append(f"{png}: nearly blank ({dark} of {len(pixels)} pixels not white)")
-    if colored < 2000:
-        fails.append(f"{png}: only {colored} coloured pixels (the curves are not visible)")
-    print(f"{png}: {dark} non-white pixels, {colored} coloured, of {len(pixels)}")
     return fails
 
 
@@ -253,7 +162,7 @@ def self_test(binary, page, report, outdir):
         path = os.path.join(outdir, f"self-test-{n}.html")
         with open(path, "w", encoding="utf-8") as f:
             f.write(markup)
-        dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(path))
+        dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(path, CHECK_SCRIPT))
         fails = [problem] if problem else check(path, report, dom)
         print(f"self-test: {what}: {'caught' if fails else 'NOT caught'}" + (f" ({fails[0]})" if fails else ""))
         ok = ok and bool(fails)
@@ -280,7 +189,7 @@ def main():
     if binary is None:
         print("sweep_page_check: no chromium or chromium-browser on PATH: skipped")
         return SKIP
-    dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(page))
+    dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(page, CHECK_SCRIPT))
     fails = [problem] if problem else check(page, report, dom)
     with open(os.path.join(args.outdir, "sweep.dom.html"), "w", encoding="utf-8") as f:
         f.write(dom)

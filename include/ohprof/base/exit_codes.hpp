@@ -17,6 +17,8 @@ enum class ExitCode : int {
   output_mismatch = 10,    // --check-outputs strict: paths disagree
   model_not_found = 11,    // --model module:factory names a module or attribute that does not exist
   no_valid_point = 12,     // sweep: no point of the sweep could be measured
+  regression_found = 13,   // diff: a path is slower beyond the threshold
+  incomparable_reports = 14,  // diff: the reports cannot be compared (model, inputs, device, schema, no samples)
   interrupted = 130,       // SIGINT: what was measured is still written
 };
 
@@ -42,6 +44,8 @@ inline constexpr ExitCodeName kExitCodeNames[] = {
     {ExitCode::output_mismatch, "output_mismatch"},
     {ExitCode::model_not_found, "model_not_found"},
     {ExitCode::no_valid_point, "no_valid_point"},
+    {ExitCode::regression_found, "regression_found"},
+    {ExitCode::incomparable_reports, "incomparable_reports"},
     {ExitCode::interrupted, "interrupted"},
 };
 

@@ -60,6 +60,18 @@ Ratio ratio_of_medians(const SampleSummary& numerator, const SampleSummary& deno
 
 namespace ohprof {
 
+// Equal-width bins of a sample for a picture (the HTML report's distributions): `bins` bins from the
+// sample's minimum to its `upper` quantile (linear-interpolated, as quantile()); a value equal to the
+// upper edge falls in the last bin; values above it are counted in `above`, not drawn. An empty
+// sample gives no bins; a sample of one value (or lo == hi) one bin holding every value.
+struct Histogram {
+  double lo = 0;
+  double hi = 0;
+  std::vector<std::size_t> counts;
+  std::size_t above = 0;
+};
+Histogram histogram(std::span<const double> values, std::size_t bins, double upper = 1.0);
+
 // Student's t distribution's 0.975 quantile with `dof` degrees of freedom (the half-width factor of a
 // two-sided 95% interval): tabulated for 1..30, 40, 50, 60, 80, 100 (NIST/SEMATECH e-Handbook of
 // Statistical Methods, section 1.3.6.7.2); between and beyond tabulated values the next lower one's

@@ -35,6 +35,11 @@ enum class WarningCode {
   // sweep (docs/sweep.md)
   sweep_point_failed,          // a point's compare failed; the sweep went on
   sweep_page_not_written,      // the sweep's page could not be drawn; the report was written
+  // diff (docs/diff.md)
+  diff_context_differs,        // the two reports were made with another torch, ohprof, host, ...
+  diff_incomparable_forced,    // --force: a reason the reports are not comparable, diffed anyway
+  diff_path_unmatched,         // a path (or sweep point) is in one report only
+  diff_report_incomplete,      // a report lacks something the diff would use (a sweep point's report)
 };
 
 struct Warning {

@@ -10,8 +10,18 @@ namespace ohprof {
 // Prints the warning on stderr (console::warning) and records it in the report's `warnings`.
 void add_warning(Report& report, Warning warning);
 
-// The table on stdout (unless `quiet`, or the JSON itself goes to stdout with `--export-json -`),
-// then the JSON report when `export_json` names a file or "-".
-Status emit_report(const Report& report, const std::string& export_json, bool quiet);
+// Where a command writes its report besides the table: `--export-json` and `--export-markdown`
+// ("" : not written; "-" : stdout, and then no table; at most one of them "-").
+struct ReportExports {
+  std::string json;
+  std::string markdown;
+  std::string html;  // --export-html (run, compare, analyze): a file, never stdout
+};
+// Usage error when both name stdout, or --export-html does.
+Status check_report_exports(const ReportExports& exports);
+
+// The table on stdout (unless `quiet`, or a report goes to stdout), then the JSON report and the
+// Markdown where `exports` names them.
+Status emit_report(const Report& report, const ReportExports& exports, bool quiet);
 
 }  // namespace ohprof

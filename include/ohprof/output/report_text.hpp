@@ -2,6 +2,7 @@
 // Text for the report's typed state, made once here for every printer (table, JSON, warnings).
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "ohprof/model/report.hpp"
 
@@ -28,5 +29,24 @@ std::string wrapper_label(const GapExplanation& explanation);
 // `explanations[].answer` and the first line of the table's block, e.g. "compile is 26.1 us ± 0.3 us
 // slower than aoti: kernels the same (0.1 us); guards 1.5 us, Dynamo entry 17.6 us, ...; residual 0.4 us".
 std::string explanation_text(const GapExplanation& explanation);
+
+// "why compile is slower than aoti" ("against" when the gap is within noise): the block's title.
+std::string explanation_title(const GapExplanation& explanation);
+
+// The explanation's terms in order (gap, kernels, each layer, the wrappers, the residual), each with
+// its label, estimate and how it was measured: the rows of the table's block and of the Markdown's.
+struct ExplanationTerm {
+  std::string label;
+  Estimate estimate;
+  std::string how;
+};
+std::vector<ExplanationTerm> explanation_terms(const GapExplanation& explanation);
+// The lines after the terms: Dynamo's ranges as a second view, each remedy ("closes it: ..."), each
+// missing term ("missing: ...").
+std::vector<std::string> explanation_notes(const GapExplanation& explanation);
+
+// "the same 18 kernels; a time difference is host overhead or kernel speed", or "16 in both, 2 only
+// in eager, 0 only in aoti".
+std::string kernel_diff_headline(const KernelSetDiff& diff);
 
 }  // namespace ohprof

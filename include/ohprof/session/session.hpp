@@ -9,6 +9,7 @@
 //   sweep_paths:   `ohprof sweep`: compare_paths at each value of one input dimension, and what
 //                  the curves say (docs/sweep.md).
 //   analyze_trace: `ohprof analyze`: the split of a PyTorch-profiler trace (docs/analyze.md).
+//   diff_report_files: `ohprof diff`: two reports of the same model, path by path (docs/diff.md).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/interleaved_loop.hpp"
 #include "ohprof/model/device_request.hpp"
+#include "ohprof/model/diff.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
 #include "ohprof/model/sweep.hpp"
@@ -102,5 +104,18 @@ struct AnalyzeOptions {
   std::vector<std::string> argv;
 };
 SessionOutcome analyze_trace(const AnalyzeOptions& options);
+
+struct DiffOptions {
+  std::string base_path;  // run, compare, analyze or sweep reports (--export-json), plain or gzip
+  std::string new_path;
+  DiffConfig config;
+};
+struct DiffFilesOutcome {
+  std::optional<DiffResult> diff;  // set whenever both reports were read
+  // regression_found (13) or incomparable_reports (14) with one line saying why, when the diff says so;
+  // file_not_found (3) or usage_error (2) when a report cannot be read or the settings are off.
+  Status status = ok_status();
+};
+DiffFilesOutcome diff_report_files(const DiffOptions& options);
 
 }  // namespace ohprof

@@ -1,0 +1,152 @@
+#pragma once
+// `ohprof diff BASE NEW` (docs/diff.md): two reports of the same model read back, path by path.
+// Plain data: what the reader keeps of each report (ReportDigest), the settings, and what the analysis
+// derives (DiffResult, src/analysis/diff.cpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ohprof/base/stats.hpp"
+#include "ohprof/model/warning.hpp"
+
+namespace ohprof {
+
+inline constexpr int kDiffSchemaVersion = 1;
+
+// The kind of report read: the JSON's `kind` ("run", "compare", "analyze", "sweep").
+enum class DigestKind { run, compare, analyze, sweep };
+const char* to_string(DigestKind kind);
+std::optional<DigestKind> parse_digest_kind(const std::string& text);
+
+// One path's split, as sums over the split pass's iterations (`split.summary.totals`).
+struct SplitTotals {
+  std::int64_t iterations = 0;
+  std::int64_t wall_ns = 0;
+  std::int64_t busy_ns = 0;
+  std::int64_t host_bound_ns = 0;
+  std::int64_t device_wait_ns = 0;
+  // The host-bound time by host state (they add up to host_bound_ns).
+  std::int64_t blocking_ns = 0;
+  std::int64_t launch_ns = 0;
+  std::int64_t other_api_ns = 0;
+  std::int64_t harness_ns = 0;
+  std::int64_t framework_ns = 0;
+};
+
+// What the diff uses of one path of a report.
+struct DigestPath {
+  std::string name;
+  std::optional<std::int64_t> point;   // sweep: the axis value of the point it was measured at
+  std::vector<std::int64_t> samples_ns;  // the measured iterations' wall times (empty: none kept)
+  std::optional<double> median_ns;      // the report's own wall_ns.median (a sweep point without its report)
+  std::optional<SplitTotals> split;     // absent: no split in the report
+};
+
+// What the diff uses of one report: its identity (what must match for two reports to be compared),
+// its context (what is only warned about), and its paths.
+struct ReportDigest {
+  std::string file;                 // as given on the command line
+  DigestKind kind = DigestKind::run;
+  int schema_version = 0;           // schema_version (run, compare, analyze) or sweep_schema_version
+  // identity
+  std::string model;                // compare/sweep: the module:factory (or the program); run: the package; analyze: ""
+  std::vector<std::string> inputs;  // the input specs ("[1, 16]:float32"); analyze: none
+  std::string axis;                 // sweep: the axis name ("batch"); "" otherwise
+  std::string device_type;          // "cpu", "cuda"
+  std::string device_name;
+  // context
+  std::string ohprof_version;
+  std::string torch_version;
+  std::string cuda_version;
+  std::string hostname;
+  int cpu_threads = 0;
+  std::string compile_source;       // compare/sweep: "module" / "exported_program"; "" otherwise
+  std::vector<DigestPath> paths;    // role "path" only (variants are not diffed); sweep: each point's paths
+  std::vector<std::string> notes;   // what the reader could not use (a sweep point's missing report)
+};
+
+// `ohprof diff`'s settings (docs/diff.md, "The statistics").
+struct DiffConfig {
+  double threshold = 0.10;        // the relative change of the median that counts (0.10: 10%)
+  double alpha = 0.05;            // the interval's level: a (1 - alpha) interval
+  int resamples = 10000;          // bootstrap resamples
+  std::uint64_t seed = 0;
+  std::string relative_to;        // a path: each path's change is against this path's, per report ("" : none)
+  bool force = false;             // diff incomparable reports anyway (the reasons become warnings)
+};
+
+// The fewest samples either side needs for a verdict (docs/diff.md).
+inline constexpr std::size_t kMinDiffSamples = 10;
+
+enum class DiffVerdict { faster, slower, no_change, unknown };
+const char* to_string(DiffVerdict verdict);  // "faster", "slower", "no_change", "unknown"
+
+// Why a path got its verdict.
+enum class DiffReason {
+  above_threshold,      // faster / slower: the interval excludes no change and the change passes the threshold
+  below_threshold,      // no_change: the interval excludes no change, but the change is within the threshold
+  not_significant,      // no_change: the interval includes no change
+  too_few_samples,      // unknown: fewer than kMinDiffSamples on a side
+  reference_path,       // unknown: the --relative-to path itself
+  reference_missing,    // unknown: the --relative-to path lacks samples at this point
+  only_in_base,         // unknown: the path is not in the new report
+  only_in_new,          // unknown: the path is not in the base report
+};
+const char* to_string(DiffReason reason);
+
+// A split component's per-iteration mean in each report (totals / iterations).
+struct ComponentChange {
+  const char* component = "";  // "wall", "busy", "host_bound", "device_wait", "blocking", "launch", ...
+  double base_ns = 0;
+  double new_ns = 0;
+};
+
+// One path (at one point, for sweeps) in both reports.
+struct PathDiff {
+  std::string name;
+  std::optional<std::int64_t> point;
+  std::size_t base_count = 0;             // samples in each report
+  std::size_t new_count = 0;
+  std::optional<double> base_median_ns;
+  std::optional<double> new_median_ns;
+  // new median / base median (with --relative-to: each over the reference's median in its report):
+  // the point estimate and the bootstrap interval. Absent when unknown.
+  std::optional<double> ratio;
+  std::optional<double> low;
+  std::optional<double> high;
+  DiffVerdict verdict = DiffVerdict::unknown;
+  DiffReason reason = DiffReason::too_few_samples;
+  std::vector<ComponentChange> split;     // both reports have a split; empty otherwise
+};
+
+// Why two reports cannot be compared.
+struct Incomparability {
+  const char* field = "";  // "kind", "schema_version", "model", "inputs", "axis", "device", "relative_to", "paths"
+  std::string base;
+  std::string new_value;
+};
+
+// What the diff concludes as a whole (and the exit code it ends with, docs/exit-codes.md).
+enum class DiffOutcome {
+  no_regression,   // no path slower (0)
+  regression,      // a path slower beyond the threshold (13)
+  incomparable,    // the reports differ in kind, schema, model, inputs, axis or device, without --force (14)
+  nothing_judged,  // no path has enough samples in both reports for a verdict (14)
+};
+const char* to_string(DiffOutcome outcome);  // "no_regression", "regression", "incomparable", "nothing_judged"
+
+struct DiffResult {
+  std::string base_file;
+  std::string new_file;
+  DigestKind kind = DigestKind::run;
+  DiffConfig config;
+  std::vector<Incomparability> incomparable;  // empty: comparable (with --force they are warnings)
+  std::vector<PathDiff> paths;                // in the base report's order, then the new report's others
+  std::vector<Warning> warnings;              // context differences, and the readers' notes
+  [[nodiscard]] bool regression() const;      // a path is slower
+  [[nodiscard]] std::size_t judged() const;   // paths with a verdict other than unknown
+  [[nodiscard]] DiffOutcome outcome() const;  // incomparable, then nothing_judged, then regression
+};
+
+}  // namespace ohprof

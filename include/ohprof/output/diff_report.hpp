@@ -1,0 +1,44 @@
+#pragma once
+// `ohprof diff` (docs/diff.md): reading a report back as the digest the diff uses, the diff's JSON
+// (docs/report-schema.md, "The diff report") and its table.
+#include <istream>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "ohprof/base/error.hpp"
+#include "ohprof/model/diff.hpp"
+#include "ohprof/output/report_output.hpp"
+
+namespace ohprof {
+
+// What the diff uses of a run, compare, analyze or sweep report (its JSON on `in`; `file` names it in
+// messages). A sweep's paths come with their medians only; `sweep_point_reports` lists the point
+// reports that hold their samples. Errors: usage_error "'F' is not an ohprof report (why); ...".
+struct SweepPointReport {
+  std::int64_t value = 0;
+  std::string report;  // relative to the sweep report's folder, as written
+};
+struct ParsedDigest {
+  ReportDigest digest;
+  std::vector<SweepPointReport> sweep_point_reports;
+};
+Result<ParsedDigest> parse_report_digest(std::istream& in, const std::string& file);
+
+nlohmann::json diff_to_json(const DiffResult& diff);
+// Writes the diff's JSON atomically to `path` ("-" for stdout).
+Status write_diff_json(const DiffResult& diff, const std::string& path);
+
+// The table for people: each path's medians, change, interval and verdict; the split's changes; the
+// overall verdict with the numbers that decided it.
+std::string format_diff_table(const DiffResult& diff);
+
+// The slower paths with their changes and intervals, "compile +20.0% [+19.2%, +20.8%], eager ...": the
+// verdict line's and the exit-13 error's evidence.
+std::string slower_paths_text(const DiffResult& diff);
+
+// What `ohprof diff` does with its result: each warning on stderr, the table on stdout (unless `quiet`,
+// or a report goes to stdout), then the JSON and the Markdown where `exports` names them.
+Status emit_diff(const DiffResult& diff, const ReportExports& exports, bool quiet);
+
+}  // namespace ohprof

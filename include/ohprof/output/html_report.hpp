@@ -1,0 +1,15 @@
+#pragma once
+// One self-contained HTML page of a run, compare or analyze report (`--export-html FILE`,
+// docs/reports.md "HTML"): the tables, and the pictures a person would rather look at than read, drawn
+// as inline SVG: per path the split as a stacked bar, the wall-time distribution, the kernel table;
+// for analyze the split of every iteration. No script, no fetch at view time. Formats; computes nothing
+// but display forms (a histogram's bins, a bar's width).
+#include <string>
+
+#include "ohprof/model/report.hpp"
+
+namespace ohprof {
+
+std::string format_html(const Report& report);
+
+}  // namespace ohprof

@@ -1,0 +1,348 @@
+#include "ohprof/analysis/diff.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ohprof {
+
+DiffRng::DiffRng(std::uint64_t seed) : m_engine(seed) {}
+
+double DiffRng::uniform() {
+  // the top 53 bits: every double in [0, 1) that is a multiple of 2^-53, equally likely
+  return static_cast<double>(m_engine() >> 11) * 0x1.0p-53;
+}
+
+double DiffRng::normal() {
+  if (m_spare_normal) {
+    const double spare = *m_spare_normal;
+    m_spare_normal.reset();
+    return spare;
+  }
+  double u = 0, v = 0, s = 0;
+  do {
+    u = 2 * uniform() - 1;
+    v = 2 * uniform() - 1;
+    s = u * u + v * v;
+  } while (s >= 1 || s == 0);
+  const double factor = std::sqrt(-2 * std::log(s) / s);
+  m_spare_normal = v * factor;
+  return u * factor;
+}
+
+double DiffRng::gamma(double shape) {
+  if (shape < 1) {
+    // Gamma(a) = Gamma(a + 1) * U^(1/a)
+    const double u = 1 - uniform();  // (0, 1]
+    return gamma(shape + 1) * std::pow(u, 1 / shape);
+  }
+  const double d = shape - 1.0 / 3;
+  const double c = 1 / std::sqrt(9 * d);
+  for (;;) {
+    double x = 0, v = 0;
+    do {
+      x = normal();
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const double u = 1 - uniform();  // (0, 1]
+    if (u < 1 - 0.0331 * x * x * x * x) return d * v;
+    if (std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) return d * v;
+  }
+}
+
+double DiffRng::beta(double a, double b) {
+  const double x = gamma(a);
+  const double y = gamma(b);
+  return x / (x + y);
+}
+
+namespace {
+
+// The index of the order statistic at uniform position u (floor(n u), kept inside the sample).
+std::size_t index_at(double u, std::size_t n) {
+  const auto i = static_cast<std::size_t>(std::floor(u * static_cast<double>(n)));
+  return std::min(i, n - 1);
+}
+
+double median_of_sorted(std::span<const double> sorted) {
+  const std::size_t n = sorted.size();
+  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+}  // namespace
+
+double resampled_median(std::span<const double> sorted, DiffRng& rng) {
+  const std::size_t n = sorted.size();
+  if (n == 1) return sorted[0];
+  const auto nd = static_cast<double>(n);
+  if (n % 2 == 1) {
+    const double k = (nd + 1) / 2;  // the middle order statistic (1-based)
+    return sorted[index_at(rng.beta(k, nd + 1 - k), n)];
+  }
+  const double k = nd / 2;  // the lower of the two middle order statistics
+  const double lower = rng.beta(k, nd + 1 - k);
+  // the smallest of the n - k uniforms above `lower`: lower + (1 - lower) * Beta(1, n - k)
+  const double min_of_rest = 1 - std::pow(1 - rng.uniform(), 1 / (nd - k));
+  const double upper = lower + (1 - lower) * min_of_rest;
+  return (sorted[index_at(lower, n)] + sorted[index_at(upper, n)]) / 2;
+}
+
+RatioInterval bootstrap_ratio(const std::vector<MedianTerm>& terms, int resamples, double alpha, std::uint64_t seed) {
+  RatioInterval out;
+  out.ratio = 1;
+  for (const MedianTerm& term : terms) {
+    const double m = median_of_sorted(term.sorted);
+    out.ratio *= term.power > 0 ? m : 1 / m;
+  }
+  DiffRng rng(seed);
+  std::vector<double> ratios;
+  ratios.reserve(static_cast<std::size_t>(std::max(resamples, 1)));
+  for (int r = 0; r < resamples; ++r) {
+    double ratio = 1;
+    for (const MedianTerm& term : terms) {
+      const double m = resampled_median(term.sorted, rng);
+      ratio *= term.power > 0 ? m : 1 / m;
+    }
+    ratios.push_back(ratio);
+  }
+  out.low = quantile(ratios, alpha / 2);
+  out.high = quantile(ratios, 1 - alpha / 2);
+  return out;
+}
+
+Judgement judge_ratio(double ratio, double low, double high, double threshold) {
+  const double change = ratio - 1;
+  const bool up = low > 1;
+  const bool down = high < 1;
+  // "beyond the threshold": a change that equals it up to rounding (1.1 - 1 is 0.1 + 9e-17) is not
+  const double beyond = threshold + 1e-12;
+  if (up && change > beyond) return {DiffVerdict::slower, DiffReason::above_threshold};
+  if (down && -change > beyond) return {DiffVerdict::faster, DiffReason::above_threshold};
+  if (up || down) return {DiffVerdict::no_change, DiffReason::below_threshold};
+  return {DiffVerdict::no_change, DiffReason::not_significant};
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+  return items.empty() ? std::string("none") : fmt::format("{}", fmt::join(items, "; "));
+}
+
+bool has_path(const ReportDigest& digest, const std::string& name) {
+  return std::any_of(digest.paths.begin(), digest.paths.end(), [&](const DigestPath& p) { return p.name == name; });
+}
+
+// The key paths are matched on: the point (sweeps) and the name.
+using PathKey = std::pair<std::int64_t, std::string>;
+PathKey key_of(const DigestPath& path) { return {path.point.value_or(0), path.name}; }
+
+std::string key_text(const DigestPath& path) {
+  return path.point ? fmt::format("{} at {}", path.name, *path.point) : path.name;
+}
+
+std::vector<double> sorted_samples(const DigestPath& path) {
+  std::vector<double> v(path.samples_ns.begin(), path.samples_ns.end());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::optional<double> median_of(const DigestPath& path) {
+  if (!path.samples_ns.empty()) return median_of_sorted(sorted_samples(path));
+  return path.median_ns;
+}
+
+std::vector<ComponentChange> split_changes(const SplitTotals& b, const SplitTotals& n) {
+  const auto per = [](std::int64_t total, std::int64_t iterations) {
+    return static_cast<double>(total) / static_cast<double>(iterations);
+  };
+  const auto row = [&](const char* component, std::int64_t SplitTotals::*field) {
+    return ComponentChange{component, per(b.*field, b.iterations), per(n.*field, n.iterations)};
+  };
+  return {row("wall", &SplitTotals::wall_ns),           row("busy", &SplitTotals::busy_ns),
+          row("host_bound", &SplitTotals::host_bound_ns), row("device_wait", &SplitTotals::device_wait_ns),
+          row("blocking", &SplitTotals::blocking_ns),   row("launch", &SplitTotals::launch_ns),
+          row("other_api", &SplitTotals::other_api_ns), row("harness", &SplitTotals::harness_ns),
+          row("framework", &SplitTotals::framework_ns)};
+}
+
+// A seed per path, so that adding a path does not move the others' intervals: the user's seed mixed
+// with an FNV-1a hash of the path's key.
+std::uint64_t path_seed(std::uint64_t seed, const DigestPath& path) {
+  std::uint64_t h = 1469598103934665603ULL;
+  const std::string key = key_text(path);
+  for (const char c : key) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return seed ^ h;
+}
+
+const DigestPath* find_at(const ReportDigest& digest, const std::string& name, std::optional<std::int64_t> point) {
+  for (const DigestPath& p : digest.paths) {
+    if (p.name == name && p.point == point) return &p;
+  }
+  return nullptr;
+}
+
+PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest& base, const ReportDigest& new_report,
+                   const DiffConfig& config) {
+  PathDiff d;
+  d.name = b.name;
+  d.point = b.point;
+  d.base_count = b.samples_ns.size();
+  d.new_count = n.samples_ns.size();
+  d.base_median_ns = median_of(b);
+  d.new_median_ns = median_of(n);
+  if (b.split && n.split && b.split->iterations > 0 && n.split->iterations > 0) d.split = split_changes(*b.split, *n.split);
+
+  std::vector<const DigestPath*> base_terms{&b};
+  std::vector<const DigestPath*> new_terms{&n};
+  if (!config.relative_to.empty()) {
+    if (b.name == config.relative_to) {
+      d.reason = DiffReason::reference_path;
+      return d;
+    }
+    const DigestPath* br = find_at(base, config.relative_to, b.point);
+    const DigestPath* nr = find_at(new_report, config.relative_to, n.point);
+    if (br == nullptr || nr == nullptr || br->samples_ns.empty() || nr->samples_ns.empty()) {
+      d.reason = DiffReason::reference_missing;
+      return d;
+    }
+    base_terms.push_back(br);
+    new_terms.push_back(nr);
+  }
+  for (const auto* terms : {&base_terms, &new_terms}) {
+    for (const DigestPath* p : *terms) {
+      if (p->samples_ns.size() < kMinDiffSamples) {
+        d.reason = DiffReason::too_few_samples;
+        return d;
+      }
+    }
+  }
+  // new / base; with a reference: (new / new_ref) / (base / base_ref)
+  std::vector<std::vector<double>> sorted;
+  sorted.push_back(sorted_samples(n));
+  sorted.push_back(sorted_samples(b));
+  if (base_terms.size() > 1) {
+    sorted.push_back(sorted_samples(*new_terms[1]));
+    sorted.push_back(sorted_samples(*base_terms[1]));
+  }
+  std::vector<MedianTerm> terms{{sorted[0], 1}, {sorted[1], -1}};
+  if (sorted.size() > 2) {
+    terms.push_back({sorted[2], -1});
+    terms.push_back({sorted[3], 1});
+  }
+  const RatioInterval interval = bootstrap_ratio(terms, config.resamples, config.alpha, path_seed(config.seed, b));
+  d.ratio = interval.ratio;
+  d.low = interval.low;
+  d.high = interval.high;
+  const Judgement j = judge_ratio(interval.ratio, interval.low, interval.high, config.threshold);
+  d.verdict = j.verdict;
+  d.reason = j.reason;
+  return d;
+}
+
+void warn_if_differs(DiffResult& result, const char* field, const std::string& base, const std::string& new_value) {
+  if (base == new_value) return;
+  result.warnings.push_back({WarningCode::diff_context_differs,
+                             fmt::format("the reports differ in {}: '{}' in the base, '{}' in the new report", field,
+                                         base, new_value)});
+}
+
+}  // namespace
+
+std::vector<Incomparability> incomparabilities(const ReportDigest& base, const ReportDigest& new_report,
+                                               const DiffConfig& config) {
+  std::vector<Incomparability> out;
+  const auto check = [&](const char* field, const std::string& b, const std::string& n) {
+    if (b != n) out.push_back({field, b, n});
+  };
+  check("kind", to_string(base.kind), to_string(new_report.kind));
+  check("schema_version", std::to_string(base.schema_version), std::to_string(new_report.schema_version));
+  check("model", base.model, new_report.model);
+  check("inputs", joined(base.inputs), joined(new_report.inputs));
+  check("axis", base.axis, new_report.axis);
+  check("device", base.device_type + " " + base.device_name, new_report.device_type + " " + new_report.device_name);
+  if (!config.relative_to.empty()) {
+    const bool in_base = has_path(base, config.relative_to);
+    const bool in_new = has_path(new_report, config.relative_to);
+    const auto presence = [&](bool present) { return (present ? "path " : "no path ") + config.relative_to; };
+    if (!in_base || !in_new) out.push_back({"relative_to", presence(in_base), presence(in_new)});
+  }
+  return out;
+}
+
+DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report, const DiffConfig& config) {
+  DiffResult result;
+  result.base_file = base.file;
+  result.new_file = new_report.file;
+  result.kind = base.kind;
+  result.config = config;
+  result.incomparable = incomparabilities(base, new_report, config);
+  if (!result.incomparable.empty() && !config.force) return result;  // nothing is diffed
+  if (config.force) {
+    for (const Incomparability& i : result.incomparable) {
+      result.warnings.push_back({WarningCode::diff_incomparable_forced,
+                                 fmt::format("--force: the reports differ in {} ('{}' in the base, '{}' in the new "
+                                             "report); diffed anyway",
+                                             i.field, i.base, i.new_value)});
+    }
+  }
+  warn_if_differs(result, "ohprof_version", base.ohprof_version, new_report.ohprof_version);
+  warn_if_differs(result, "torch_version", base.torch_version, new_report.torch_version);
+  warn_if_differs(result, "cuda_version", base.cuda_version, new_report.cuda_version);
+  warn_if_differs(result, "hostname", base.hostname, new_report.hostname);
+  warn_if_differs(result, "cpu_threads", std::to_string(base.cpu_threads), std::to_string(new_report.cpu_threads));
+  warn_if_differs(result, "compile_source", base.compile_source, new_report.compile_source);
+  for (const ReportDigest* d : {&base, &new_report}) {
+    for (const std::string& note : d->notes) {
+      result.warnings.push_back({WarningCode::diff_report_incomplete, fmt::format("{}: {}", d->file, note)});
+    }
+  }
+
+  // analyze names its one path after the trace file: two traces' paths match whatever their names
+  const bool match_single = base.kind == DigestKind::analyze && new_report.kind == DigestKind::analyze &&
+                            base.paths.size() == 1 && new_report.paths.size() == 1;
+  std::map<PathKey, const DigestPath*> new_by_key;
+  for (const DigestPath& p : new_report.paths) new_by_key.emplace(key_of(p), &p);
+  std::map<PathKey, bool> matched;
+  for (const DigestPath& b : base.paths) {
+    const DigestPath* n = match_single ? &new_report.paths[0] : nullptr;
+    if (n == nullptr) {
+      const auto it = new_by_key.find(key_of(b));
+      if (it != new_by_key.end()) n = it->second;
+    }
+    if (n == nullptr) {
+      PathDiff d;
+      d.name = b.name;
+      d.point = b.point;
+      d.base_count = b.samples_ns.size();
+      d.base_median_ns = median_of(b);
+      d.reason = DiffReason::only_in_base;
+      result.paths.push_back(d);
+      result.warnings.push_back({WarningCode::diff_path_unmatched,
+                                 fmt::format("{} is in the base report only; it is not diffed", key_text(b))});
+      continue;
+    }
+    matched[key_of(*n)] = true;
+    result.paths.push_back(diff_path(b, *n, base, new_report, config));
+  }
+  for (const DigestPath& n : new_report.paths) {
+    if (matched.count(key_of(n)) > 0) continue;
+    PathDiff d;
+    d.name = n.name;
+    d.point = n.point;
+    d.new_count = n.samples_ns.size();
+    d.new_median_ns = median_of(n);
+    d.reason = DiffReason::only_in_new;
+    result.paths.push_back(d);
+    result.warnings.push_back({WarningCode::diff_path_unmatched,
+                               fmt::format("{} is in the new report only; it is not diffed", key_text(n))});
+  }
+  return result;
+}
+
+}  // namespace ohprof

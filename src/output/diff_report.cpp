@@ -1,0 +1,223 @@
+// `ohprof diff`'s reader of reports and its JSON (docs/diff.md, docs/report-schema.md "The diff report").
+#include "ohprof/output/diff_report.hpp"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "ohprof/base/atomic_file.hpp"
+#include "ohprof/base/console.hpp"
+#include "ohprof/output/json_report.hpp"
+#include "ohprof/output/markdown_report.hpp"
+
+namespace ohprof {
+namespace {
+
+using json = nlohmann::json;
+
+std::string string_or(const json& j, const char* key, const std::string& fallback = "") {
+  if (!j.is_object() || !j.contains(key) || !j.at(key).is_string()) return fallback;
+  return j.at(key).get<std::string>();
+}
+
+std::vector<std::string> strings_of(const json& j) {
+  std::vector<std::string> out;
+  if (j.is_array()) {
+    for (const auto& s : j) out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+void read_context(const json& j, ReportDigest& d) {
+  const json& c = j.at("context");
+  d.ohprof_version = string_or(c, "ohprof_version");
+  d.torch_version = string_or(c, "torch_version");
+  d.cuda_version = string_or(c, "cuda_version");
+  d.hostname = string_or(c, "hostname");
+  d.cpu_threads = c.value("cpu_threads", 0);
+  const json& device = c.at("device");
+  d.device_type = string_or(device, "type");
+  d.device_name = string_or(device, "name");
+}
+
+std::optional<SplitTotals> split_totals_of(const json& path) {
+  if (!path.contains("split") || !path.at("split").is_object()) return std::nullopt;
+  const json& split = path.at("split");
+  if (!split.value("available", false)) return std::nullopt;
+  const json& t = split.at("summary").at("totals");
+  SplitTotals s;
+  s.iterations = t.at("iterations").get<std::int64_t>();
+  s.wall_ns = t.at("wall_ns").get<std::int64_t>();
+  const json& gpu = t.at("gpu");
+  s.busy_ns = gpu.at("busy_ns").get<std::int64_t>();
+  s.host_bound_ns = gpu.at("host_bound_ns").get<std::int64_t>();
+  s.device_wait_ns = gpu.at("device_wait_ns").get<std::int64_t>();
+  const json& h = t.at("host_states");
+  s.blocking_ns = h.at("blocking_ns").get<std::int64_t>();
+  s.launch_ns = h.at("launch_ns").get<std::int64_t>();
+  s.other_api_ns = h.at("other_api_ns").get<std::int64_t>();
+  s.harness_ns = h.at("harness_ns").get<std::int64_t>();
+  s.framework_ns = h.at("framework_ns").get<std::int64_t>();
+  return s;
+}
+
+// run, compare, analyze: the paths asked for (role "path"; variants are not diffed).
+void read_measured_report(const json& j, ReportDigest& d) {
+  d.schema_version = j.at("schema_version").get<int>();
+  read_context(j, d);
+  const json& config = j.at("config");
+  d.inputs = strings_of(config.at("inputs"));
+  if (config.contains("compare") && config.at("compare").is_object()) {
+    d.compile_source = string_or(config.at("compare"), "compile_source");
+  }
+  const json& paths = j.at("paths");
+  if (d.kind == DigestKind::compare) {
+    const json& a = j.at("artifacts");
+    d.model = string_or(a, "model");
+    if (d.model.empty()) d.model = string_or(a, "exported_program");
+    if (d.model.empty()) d.model = string_or(a, "aoti_package");
+  } else if (d.kind == DigestKind::run && !paths.empty()) {
+    d.model = string_or(paths.at(0), "artifact");
+  }
+  if (d.kind == DigestKind::analyze) d.inputs.clear();
+  for (const json& p : paths) {
+    if (string_or(p, "role", "path") != "path") continue;
+    DigestPath path;
+    path.name = p.at("name").get<std::string>();
+    path.samples_ns = p.at("samples_ns").get<std::vector<std::int64_t>>();
+    if (p.contains("wall_ns") && p.at("wall_ns").is_object()) path.median_ns = p.at("wall_ns").value("median", 0.0);
+    path.split = split_totals_of(p);
+    d.paths.push_back(std::move(path));
+  }
+  const std::string stop = string_or(j, "stop_reason");
+  if (stop == "in progress") d.notes.push_back("a checkpoint written while measuring, not a finished report");
+  if (j.value("interrupted", false)) d.notes.push_back("the run was interrupted; its samples are those measured before");
+}
+
+// sweep: each measured point's paths with their medians; the point reports hold the samples.
+void read_sweep_report(const json& j, ParsedDigest& parsed) {
+  ReportDigest& d = parsed.digest;
+  d.schema_version = j.at("sweep_schema_version").get<int>();
+  read_context(j, d);
+  const json& config = j.at("config");
+  d.model = string_or(config, "model");
+  d.inputs = strings_of(config.at("inputs"));
+  d.axis = string_or(config.at("axis"), "name");
+  d.compile_source = string_or(config, "compile_source");
+  for (const json& point : j.at("points")) {
+    const std::int64_t value = point.at("value").get<std::int64_t>();
+    const std::string status = string_or(point, "status");
+    if (status != "measured") {
+      d.notes.push_back(fmt::format("{} {} was not measured ({}{}{})", d.axis, value, status,
+                                    string_or(point, "reason").empty() ? "" : ": ", string_or(point, "reason")));
+      continue;
+    }
+    for (const json& p : point.at("paths")) {
+      DigestPath path;
+      path.name = p.at("name").get<std::string>();
+      path.point = value;
+      path.median_ns = p.at("wall_ns").value("median", 0.0);
+      d.paths.push_back(std::move(path));
+    }
+    const std::string report = string_or(point, "report");
+    if (report.empty()) {
+      d.notes.push_back(fmt::format("{} {} has no point report: its paths have medians but no samples", d.axis, value));
+    } else {
+      parsed.sweep_point_reports.push_back({value, report});
+    }
+  }
+}
+
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+}  // namespace
+
+Result<ParsedDigest> parse_report_digest(std::istream& in, const std::string& file) {
+  const auto not_a_report = [&](const std::string& why) {
+    return make_error(ExitCode::usage_error,
+                      fmt::format("'{}' is not an ohprof report ({}); give two reports written by --export-json", file,
+                                  why));
+  };
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const std::exception& e) {
+    return not_a_report(std::string("not JSON: ") + first_line(e.what()));
+  }
+  if (!j.is_object()) return not_a_report("not a JSON object");
+  const auto kind = parse_digest_kind(string_or(j, "kind"));
+  if (!kind) return not_a_report(fmt::format("kind '{}' is none of run, compare, analyze, sweep", string_or(j, "kind")));
+  ParsedDigest parsed;
+  parsed.digest.file = file;
+  parsed.digest.kind = *kind;
+  try {
+    if (*kind == DigestKind::sweep) {
+      read_sweep_report(j, parsed);
+    } else {
+      read_measured_report(j, parsed.digest);
+    }
+  } catch (const std::exception& e) {
+    return not_a_report(first_line(e.what()));
+  }
+  return parsed;
+}
+
+json diff_to_json(const DiffResult& diff) {
+  json j;
+  j["kind"] = "diff";
+  j["diff_schema_version"] = kDiffSchemaVersion;
+  j["base"] = diff.base_file;
+  j["new"] = diff.new_file;
+  j["report_kind"] = to_string(diff.kind);
+  j["config"] = {{"threshold", diff.config.threshold},
+                 {"alpha", diff.config.alpha},
+                 {"resamples", diff.config.resamples},
+                 {"seed", diff.config.seed},
+                 {"min_samples", kMinDiffSamples},
+                 {"relative_to", diff.config.relative_to.empty() ? json(nullptr) : json(diff.config.relative_to)},
+                 {"force", diff.config.force}};
+  j["outcome"] = to_string(diff.outcome());
+  j["judged"] = diff.judged();
+  json incomparable = json::array();
+  for (const Incomparability& i : diff.incomparable) {
+    incomparable.push_back({{"field", i.field}, {"base", i.base}, {"new", i.new_value}});
+  }
+  j["incomparable"] = incomparable;
+  json paths = json::array();
+  for (const PathDiff& p : diff.paths) {
+    json split = json::array();
+    for (const ComponentChange& c : p.split) {
+      split.push_back({{"component", c.component}, {"base_ns", c.base_ns}, {"new_ns", c.new_ns}, {"change_ns", c.new_ns - c.base_ns}});
+    }
+    paths.push_back({{"name", p.name},
+                     {"point", p.point ? json(*p.point) : json(nullptr)},
+                     {"base_count", p.base_count},
+                     {"new_count", p.new_count},
+                     {"base_median_ns", optional_json(p.base_median_ns)},
+                     {"new_median_ns", optional_json(p.new_median_ns)},
+                     {"ratio", optional_json(p.ratio)},
+                     {"low", optional_json(p.low)},
+                     {"high", optional_json(p.high)},
+                     {"verdict", to_string(p.verdict)},
+                     {"reason", to_string(p.reason)},
+                     {"split", split}});
+  }
+  j["paths"] = paths;
+  j["warnings"] = warnings_to_json(diff.warnings);
+  return j;
+}
+
+Status write_diff_json(const DiffResult& diff, const std::string& path) {
+  return write_file_atomically(path, diff_to_json(diff).dump(2) + "\n");
+}
+
+Status emit_diff(const DiffResult& diff, const ReportExports& exports, bool quiet) {
+  for (const Warning& warning : diff.warnings) console::warning(warning.message);
+  if (!quiet && exports.json != "-" && exports.markdown != "-") fmt::print("{}", format_diff_table(diff));
+  Status json = exports.json.empty() ? ok_status() : write_diff_json(diff, exports.json);
+  Status markdown = exports.markdown.empty() ? ok_status() : write_file_atomically(exports.markdown, format_diff_markdown(diff));
+  return json.ok() ? markdown : json;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,108 @@
+// `ohprof diff`'s table (docs/diff.md, "Outputs"): text made from the typed diff, nothing computed here
+// but the display forms of its numbers (a ratio as a signed percentage).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <string_view>
+
+#include "ohprof/base/format.hpp"
+#include "ohprof/output/diff_report.hpp"
+#include "diff_text.hpp"
+#include "text_columns.hpp"
+
+namespace ohprof {
+namespace {
+
+
+std::string optional_duration(const std::optional<double>& ns) { return ns ? format_duration(*ns) : "-"; }
+
+
+
+std::string header(const DiffResult& diff) {
+  std::string out = fmt::format("ohprof diff ({} reports): base {}, new {}\n", to_string(diff.kind), diff.base_file,
+                                diff.new_file);
+  out += fmt::format("  change = new median / base median - 1{}; {:.3g}% interval by bootstrap ({} resamples, seed {}); "
+                     "threshold {:.3g}%\n",
+                     diff.config.relative_to.empty() ? ""
+                                                     : fmt::format(", each path over {} in its own report", diff.config.relative_to),
+                     100 * (1 - diff.config.alpha), diff.config.resamples, diff.config.seed, 100 * diff.config.threshold);
+  return out;
+}
+
+std::string paths_block(const DiffResult& diff) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"path", "base median", "new median", "change", "interval", "n base/new", "verdict"});
+  for (const PathDiff& p : diff.paths) {
+    rows.push_back({path_label(p), optional_duration(p.base_median_ns), optional_duration(p.new_median_ns),
+                    p.ratio ? change_text(*p.ratio) : "-",
+                    p.low && p.high ? fmt::format("[{}, {}]", change_text(*p.low), change_text(*p.high)) : "-",
+                    fmt::format("{}/{}", p.base_count, p.new_count), diff_verdict_text(p, diff.config)});
+  }
+  return text_columns(rows, "  ");
+}
+
+std::string split_block(const DiffResult& diff) {
+  const std::vector<const char*> components = components_with_time(diff);
+  if (components.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"path"});
+  for (const char* c : components) rows.back().push_back(c);
+  for (const PathDiff& p : diff.paths) {
+    if (p.split.empty()) continue;
+    std::vector<std::string> row{path_label(p)};
+    for (const char* name : components) {
+      const ComponentChange* c = find_component(p, name);
+      row.push_back(c ? fmt::format("{} -> {}", format_duration(c->base_ns), format_duration(c->new_ns)) : "-");
+    }
+    rows.push_back(std::move(row));
+  }
+  return "\nsplit per iteration, base -> new (each report's split pass; docs/diff.md):\n" + text_columns(rows, "  ");
+}
+
+std::string outcome_line(const DiffResult& diff) {
+  std::vector<std::string> faster;
+  std::size_t slower = 0;
+  for (const PathDiff& p : diff.paths) {
+    slower += p.verdict == DiffVerdict::slower ? 1 : 0;
+    if (p.verdict == DiffVerdict::faster) faster.push_back(fmt::format("{} {}", path_label(p), change_text(*p.ratio)));
+  }
+  switch (diff.outcome()) {
+    case DiffOutcome::incomparable: {
+      std::vector<std::string> reasons;
+      for (const Incomparability& i : diff.incomparable) {
+        reasons.push_back(fmt::format("{}: '{}' in the base, '{}' in the new report", i.field, i.base, i.new_value));
+      }
+      return fmt::format("verdict: incomparable: {} (--force diffs them anyway)\n", fmt::join(reasons, "; "));
+    }
+    case DiffOutcome::nothing_judged:
+      return fmt::format("verdict: unknown: no path has {} samples in both reports\n", kMinDiffSamples);
+    case DiffOutcome::regression:
+      return fmt::format("verdict: REGRESSION: {} slower beyond {:.3g}% ({} of {} judged paths)\n", slower_paths_text(diff),
+                         100 * diff.config.threshold, slower, diff.judged());
+    case DiffOutcome::no_regression:
+      return fmt::format("verdict: no regression: none of {} judged paths slower beyond {:.3g}%{}\n", diff.judged(),
+                         100 * diff.config.threshold,
+                         faster.empty() ? "" : fmt::format("; faster: {}", fmt::join(faster, ", ")));
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string slower_paths_text(const DiffResult& diff) {
+  std::vector<std::string> slower;
+  for (const PathDiff& p : diff.paths) {
+    if (p.verdict != DiffVerdict::slower) continue;
+    slower.push_back(fmt::format("{} {} [{}, {}]", path_label(p), change_text(*p.ratio), change_text(*p.low), change_text(*p.high)));
+  }
+  return fmt::format("{}", fmt::join(slower, ", "));
+}
+
+std::string format_diff_table(const DiffResult& diff) {
+  std::string out = header(diff);
+  if (diff.outcome() != DiffOutcome::incomparable) out += "\n" + paths_block(diff) + split_block(diff);
+  return out + "\n" + outcome_line(diff);
+}
+
+}  // namespace ohprof

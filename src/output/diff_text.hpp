@@ -1,0 +1,57 @@
+#pragma once
+// Text of the diff's typed results, shared by its table and its Markdown (private to the output layer).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ohprof/model/diff.hpp"
+
+namespace ohprof {
+
+// A ratio as a signed change: 1.2 -> "+20.0%".
+inline std::string change_text(double ratio) { return fmt::format("{:+.1f}%", 100 * (ratio - 1)); }
+
+// "compile", or "compile @ 64" in sweeps.
+inline std::string path_label(const PathDiff& p) { return p.point ? fmt::format("{} @ {}", p.name, *p.point) : p.name; }
+
+// The verdict in words, with its reason.
+inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config) {
+  switch (p.reason) {
+    case DiffReason::above_threshold: return p.verdict == DiffVerdict::slower ? "SLOWER" : "faster";
+    case DiffReason::below_threshold:
+      return fmt::format("no change (significant, within {:.3g}%)", 100 * config.threshold);
+    case DiffReason::not_significant: return "no significant change";
+    case DiffReason::too_few_samples: return fmt::format("unknown: fewer than {} samples", kMinDiffSamples);
+    case DiffReason::reference_path: return "the reference (--relative-to)";
+    case DiffReason::reference_missing: return "unknown: the reference has no samples here";
+    case DiffReason::only_in_base: return "only in the base report";
+    case DiffReason::only_in_new: return "only in the new report";
+  }
+  return "";
+}
+
+// The split components some path has time in, in their order (a CPU run has no device-wait, launch or
+// blocking time): the columns of the split's table.
+inline std::vector<const char*> components_with_time(const DiffResult& diff) {
+  std::vector<const char*> components;
+  for (const PathDiff& p : diff.paths) {
+    for (const ComponentChange& c : p.split) {
+      if ((c.base_ns != 0 || c.new_ns != 0) &&
+          std::find(components.begin(), components.end(), std::string_view(c.component)) == components.end()) {
+        components.push_back(c.component);
+      }
+    }
+  }
+  return components;
+}
+
+// A path's change of one component; null when it has none of that name.
+inline const ComponentChange* find_component(const PathDiff& p, std::string_view name) {
+  const auto c = std::find_if(p.split.begin(), p.split.end(), [&](const ComponentChange& x) { return name == x.component; });
+  return c == p.split.end() ? nullptr : &*c;
+}
+
+}  // namespace ohprof

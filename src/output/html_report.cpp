@@ -1,0 +1,374 @@
+// The HTML page of a report (docs/reports.md, "HTML"): the shared tables (report_tables.hpp) and inline
+// SVG pictures of the typed report. Static: no script, nothing fetched.
+#include "ohprof/output/html_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ohprof/base/format.hpp"
+#include "ohprof/base/stats.hpp"
+#include "ohprof/output/report_text.hpp"
+#include "report_tables.hpp"
+
+namespace ohprof {
+namespace {
+
+std::string esc(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double v) { return fmt::format("{:.1f}", v); }
+
+// One part of a split bar: its key (the data-part attribute and the JSON's name), its legend, its colour.
+struct Part {
+  const char* key;
+  const char* label;
+  const char* color;
+};
+constexpr Part kBusy{"busy", "busy (device work running)", "#4e79a7"};
+constexpr Part kCpuBusy{"busy", "busy (CPU kernels)", "#4e79a7"};
+constexpr Part kDispatch{"dispatch", "dispatch (host work around the kernels)", "#f28e2b"};
+constexpr Part kBlocking{"blocking", "host-bound: blocking (sync, blocking copy)", "#e15759"};
+constexpr Part kLaunch{"launch", "host-bound: launch calls", "#f28e2b"};
+constexpr Part kOtherApi{"other_api", "host-bound: other API (allocation, queries)", "#edc948"};
+constexpr Part kHarness{"harness", "host-bound: harness (ohprof's own sync)", "#b07aa1"};
+constexpr Part kFramework{"framework", "host-bound: framework (Python, dispatch, data loading)", "#ff9da7"};
+constexpr Part kDeviceWait{"device_wait", "device-wait (queued work waiting on the device)", "#76b7b2"};
+
+struct Segment {
+  Part part;
+  std::int64_t ns = 0;
+};
+
+// A window's split in drawing order: busy, the host-bound time by host state (or a CPU run's dispatch),
+// device-wait. The parts add up to the window's wall time (docs/metrics.md, "The identities").
+std::vector<Segment> segments(std::int64_t busy, const HostStates& h, std::int64_t device_wait, bool cpu,
+                              std::optional<std::int64_t> dispatch) {
+  if (cpu) return {{kCpuBusy, busy}, {kDispatch, dispatch.value_or(0)}};
+  return {{kBusy, busy},           {kBlocking, h.blocking_ns}, {kLaunch, h.launch_ns}, {kOtherApi, h.other_api_ns},
+          {kHarness, h.harness_ns}, {kFramework, h.framework_ns}, {kDeviceWait, device_wait}};
+}
+
+std::vector<Segment> totals_segments(const BreakdownSummary& s) {
+  const BreakdownTotals& t = s.totals;
+  return segments(t.gpu.busy_ns, t.host_states, t.gpu.device_wait_ns, s.cpu_kernels, t.dispatch_ns);
+}
+
+// The legend of the parts drawn, in drawing order (a CPU run's and a GPU run's parts never mix).
+std::string legend(const std::vector<Part>& drawn) {
+  std::vector<Part> parts;
+  for (const Part& p : {kBusy, kCpuBusy, kDispatch, kBlocking, kLaunch, kOtherApi, kHarness, kFramework, kDeviceWait}) {
+    if (std::any_of(drawn.begin(), drawn.end(), [&](const Part& d) { return std::string_view(d.label) == p.label; })) {
+      parts.push_back(p);
+    }
+  }
+  std::string out = "<div class=\"legend\">";
+  for (const Part& p : parts) {
+    out += fmt::format("<span class=\"ohprof-legend\" data-part=\"{}\"><i style=\"background:{}\"></i>{}</span>", p.key,
+                       p.color, esc(p.label));
+  }
+  return out + "</div>\n";
+}
+
+// Each path's split as one bar of its summed wall time, the parts' shares in it.
+std::string split_bars(const Report& r) {
+  std::vector<const PathResult*> with_split;
+  for (const PathResult* p : asked_paths(r)) {
+    if (p->breakdown && p->breakdown->summary.totals.iterations > 0 && p->breakdown->summary.totals.wall_ns > 0) {
+      with_split.push_back(p);
+    }
+  }
+  if (with_split.empty()) return "";
+  const double label_w = 190, bar_w = 560, row_h = 34, bar_h = 22;
+  const double height = 8 + row_h * static_cast<double>(with_split.size());
+  std::string svg = fmt::format("<svg class=\"ohprof-split\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+                                "role=\"img\" aria-label=\"the split of each path\">\n",
+                                num(label_w + bar_w + 200), num(height));
+  std::vector<Part> shown;
+  for (std::size_t i = 0; i < with_split.size(); ++i) {
+    const PathResult& p = *with_split[i];
+    const BreakdownSummary& s = p.breakdown->summary;
+    const double y = 8 + row_h * static_cast<double>(i);
+    const double wall = static_cast<double>(s.totals.wall_ns);
+    svg += fmt::format("<text class=\"ohprof-split-label\" x=\"0\" y=\"{}\">{}</text>\n", num(y + 16), esc(p.name));
+    double x = label_w;
+    for (const Segment& seg : totals_segments(s)) {
+      if (seg.ns <= 0) continue;
+      if (std::none_of(shown.begin(), shown.end(), [&](const Part& q) { return std::string_view(q.label) == seg.part.label; })) {
+        shown.push_back(seg.part);
+      }
+      const double share = static_cast<double>(seg.ns) / wall;
+      const double w = bar_w * share;
+      const double per_iteration = static_cast<double>(seg.ns) / static_cast<double>(s.totals.iterations);
+      svg += fmt::format("<rect class=\"ohprof-seg\" data-path=\"{}\" data-part=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" "
+                         "height=\"{}\" fill=\"{}\"><title>{}: {} {:.1f}% ({} per iteration)</title></rect>\n",
+                         esc(p.name), seg.part.key, num(x), num(y), fmt::format("{:.2f}", w), num(bar_h), seg.part.color,
+                         esc(p.name), esc(seg.part.label), 100 * share, format_duration(per_iteration));
+      if (w >= 44) {
+        svg += fmt::format("<text class=\"ohprof-seg-text\" x=\"{}\" y=\"{}\">{:.0f}%</text>\n", num(x + w / 2), num(y + 15),
+                           100 * share);
+      }
+      x += w;
+    }
+    svg += fmt::format("<text class=\"ohprof-split-wall\" x=\"{}\" y=\"{}\">{} per iteration</text>\n", num(label_w + bar_w + 8),
+                       num(y + 16), format_duration(wall / static_cast<double>(s.totals.iterations)));
+  }
+  svg += "</svg>\n";
+  return "<h2>Where each path's time goes</h2>\n<p class=\"note\">Each bar is a path's summed wall time in its " +
+         std::string(r.trace ? "trace's iterations" : "split pass") +
+         " (100%), split on the device's own timeline (docs/metrics.md); hover a part for its share and time per "
+         "iteration.</p>\n" +
+         svg + legend(shown);
+}
+
+// Each path's wall-time distribution: a histogram of its samples up to their 99th percentile (paths with
+// fewer samples than this have none: their table row says it all).
+constexpr std::size_t kMinHistogramSamples = 5;
+std::string distributions(const Report& r) {
+  std::string out;
+  const double w = 420, h = 150, left = 40, bottom = 26, top = 10;
+  for (const PathResult* p : asked_paths(r)) {
+    if (p->wall_ns.size() < kMinHistogramSamples) continue;
+    std::vector<double> values(p->wall_ns.begin(), p->wall_ns.end());
+    const double upper = values.size() >= 100 ? 0.99 : 1.0;
+    // 2 sqrt(n) bins (6 for 6 samples), at most 40
+    const auto bins = std::min<std::size_t>(40, 2 * static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(values.size())))));
+    const Histogram hist = histogram(values, bins, upper);
+    const std::size_t peak = *std::max_element(hist.counts.begin(), hist.counts.end());
+    const double plot_w = w - left - 10, plot_h = h - bottom - top;
+    const double bin_w = plot_w / static_cast<double>(hist.counts.size());
+    std::string svg = fmt::format("<svg class=\"ohprof-hist\" data-path=\"{0}\" width=\"{1}\" height=\"{2}\" viewBox=\"0 0 {1} {2}\" "
+                                  "role=\"img\" aria-label=\"wall-time distribution of {0}\">\n",
+                                  esc(p->name), num(w), num(h));
+    for (std::size_t b = 0; b < hist.counts.size(); ++b) {
+      if (hist.counts[b] == 0) continue;
+      const double bh = plot_h * static_cast<double>(hist.counts[b]) / static_cast<double>(peak);
+      const double lo = hist.lo + (hist.hi - hist.lo) * static_cast<double>(b) / static_cast<double>(hist.counts.size());
+      const double hi = hist.lo + (hist.hi - hist.lo) * static_cast<double>(b + 1) / static_cast<double>(hist.counts.size());
+      svg += fmt::format("<rect class=\"ohprof-hist-bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} … {}: {} "
+                         "iterations</title></rect>\n",
+                         num(left + bin_w * static_cast<double>(b)), num(top + plot_h - bh), fmt::format("{:.2f}", std::max(bin_w - 1, 0.5)),
+                         num(bh), format_duration(lo), format_duration(hi), hist.counts[b]);
+    }
+    const double span = hist.hi - hist.lo;
+    const double median_x = left + (span > 0 ? plot_w * (p->wall.median - hist.lo) / span : plot_w / 2);
+    svg += fmt::format("<line class=\"ohprof-median\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\"><title>median {3}</title></line>\n",
+                       num(median_x), num(top), num(top + plot_h), format_duration(p->wall.median));
+    svg += fmt::format("<line class=\"axis\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/>\n", num(left), num(left + plot_w),
+                       num(top + plot_h));
+    svg += fmt::format("<text class=\"ohprof-axis-label\" x=\"{}\" y=\"{}\">{}</text>\n", num(left), num(h - 8), format_duration(hist.lo));
+    svg += fmt::format("<text class=\"ohprof-axis-label end\" x=\"{}\" y=\"{}\">{}</text>\n", num(left + plot_w), num(h - 8),
+                       format_duration(hist.hi));
+    svg += fmt::format("<text class=\"ohprof-axis-label end\" x=\"{}\" y=\"{}\">{}</text>\n", num(left - 4), num(top + 10), peak);
+    svg += "</svg>\n";
+    out += fmt::format("<figure class=\"ohprof-dist\" data-path=\"{}\">{}<figcaption><code>{}</code>: median {}, {} iterations{}"
+                       "</figcaption></figure>\n",
+                       esc(p->name), svg, esc(p->name), format_duration(p->wall.median), p->wall_ns.size(),
+                       hist.above > 0 ? fmt::format("; {} above the 99th percentile not drawn", hist.above) : std::string());
+  }
+  if (out.empty()) return "";
+  return "<h2>Wall time per iteration</h2>\n<p class=\"note\">" +
+         std::string(r.trace ? "Each iteration of the trace." : "The timing pass's iterations (no collector on).") +
+         " The line is the median; bars up to the 99th percentile (100 iterations or more).</p>\n<div class=\"grid\">\n" + out +
+         "</div>\n";
+}
+
+// analyze: every iteration's split, as a stacked column of its wall time.
+std::string iteration_columns(const Report& r) {
+  std::string out;
+  constexpr std::size_t kMaxDrawn = 400;
+  for (const PathResult* p : asked_paths(r)) {
+    if (!p->breakdown || p->breakdown->iterations.empty()) continue;
+    const PathBreakdown& b = *p->breakdown;
+    const std::size_t n = std::min(b.iterations.size(), kMaxDrawn);
+    std::int64_t tallest = 1;
+    for (std::size_t i = 0; i < n; ++i) tallest = std::max(tallest, b.iterations[i].wall_ns);
+    const double col_w = std::clamp(840.0 / static_cast<double>(n), 2.0, 40.0);
+    const double left = 70, top = 10, plot_h = 200;
+    const double w = std::max(left + col_w * static_cast<double>(n) + 10, 400.0), h = top + plot_h + 30;
+    std::string svg = fmt::format("<svg class=\"ohprof-iterations\" data-path=\"{0}\" width=\"{1}\" height=\"{2}\" "
+                                  "viewBox=\"0 0 {1} {2}\" role=\"img\" aria-label=\"the split of each iteration of {0}\">\n",
+                                  esc(p->name), num(w), num(h));
+    std::vector<Part> shown;
+    for (std::size_t i = 0; i < n; ++i) {
+      const IterationBreakdown& it = b.iterations[i];
+      double y = top + plot_h;
+      for (const Segment& seg :
+           segments(it.gpu.busy_ns, it.host_states, it.gpu.device_wait_ns, b.summary.cpu_kernels, it.dispatch_ns)) {
+        if (seg.ns <= 0) continue;
+        if (std::none_of(shown.begin(), shown.end(), [&](const Part& q) { return std::string_view(q.label) == seg.part.label; })) {
+          shown.push_back(seg.part);
+        }
+        const double sh = plot_h * static_cast<double>(seg.ns) / static_cast<double>(tallest);
+        y -= sh;
+        svg += fmt::format("<rect class=\"ohprof-iter-seg\" data-iteration=\"{}\" data-part=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" "
+                           "height=\"{}\" fill=\"{}\"><title>iteration {}: {} {} of {}</title></rect>\n",
+                           it.index, seg.part.key, fmt::format("{:.2f}", left + col_w * static_cast<double>(i)),
+                           fmt::format("{:.2f}", y), fmt::format("{:.2f}", std::max(col_w - 1, 1.0)), fmt::format("{:.2f}", sh),
+                           seg.part.color, it.index, esc(seg.part.label), format_duration(static_cast<double>(seg.ns)),
+                           format_duration(static_cast<double>(it.wall_ns)));
+      }
+    }
+    svg += fmt::format("<text class=\"ohprof-axis-label end\" x=\"{}\" y=\"{}\">{}</text>\n", num(left - 4), num(top + 10),
+                       format_duration(static_cast<double>(tallest)));
+    svg += fmt::format("<text class=\"ohprof-axis-label end\" x=\"{}\" y=\"{}\">0</text>\n", num(left - 4), num(top + plot_h));
+    svg += fmt::format("<text class=\"ohprof-axis-label\" x=\"{}\" y=\"{}\">iteration {} … {}</text>\n", num(left), num(h - 8),
+                       b.iterations.front().index, b.iterations[n - 1].index);
+    svg += "</svg>\n";
+    out += fmt::format("<h3><code>{}</code></h3>\n{}{}{}", esc(p->name), svg, legend(shown),
+                       b.iterations.size() > n ? fmt::format("<p class=\"note\">The first {} of {} iterations.</p>\n", n,
+                                                             b.iterations.size())
+                                               : std::string());
+  }
+  if (out.empty()) return "";
+  return "<h2>Each iteration's split</h2>\n<p class=\"note\">One column per iteration, its height the iteration's wall "
+         "time.</p>\n" +
+         out;
+}
+
+std::string html_table(const CellTable& t, const std::string& cls) {
+  std::string out = fmt::format("<table class=\"{}\">\n<tr>", cls);
+  for (std::size_t i = 0; i < t.header.size(); ++i) {
+    out += fmt::format("<th{}>{}</th>", i < t.align.size() && t.align[i] == 'r' ? " class=\"r\"" : "", esc(t.header[i]));
+  }
+  out += "</tr>\n";
+  for (const auto& row : t.rows) {
+    out += "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const Cell& c = row[i];
+      const std::string text = c.kind == Cell::Kind::name     ? "<code>" + esc(c.text) + "</code>"
+                               : c.kind == Cell::Kind::strong ? "<strong>" + esc(c.text) + "</strong>"
+                                                              : esc(c.text);
+      out += fmt::format("<td{}>{}</td>", i < t.align.size() && t.align[i] == 'r' ? " class=\"r\"" : "", text);
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string kernel_tables(const Report& r) {
+  std::string out;
+  constexpr std::size_t kRows = 15;
+  constexpr std::size_t kNameChars = 120;
+  for (const PathResult* p : asked_paths(r)) {
+    if (!p->breakdown || p->breakdown->kernels.empty()) continue;
+    const auto& kernels = p->breakdown->kernels;
+    CellTable t;
+    t.header = {"kernel", "kind", "per iteration", "mean", "time per iteration"};
+    t.align = "llrrr";
+    for (std::size_t i = 0; i < std::min(kernels.size(), kRows); ++i) {
+      const KernelStat& k = kernels[i];
+      // a C++ template's name runs to a thousand characters: the JSON report has it whole
+      const std::string name = k.name.size() > kNameChars ? k.name.substr(0, kNameChars - 1) + "…" : k.name;
+      t.rows.push_back({{name, Cell::Kind::name},
+                        {to_string(k.kind)},
+                        {fmt::format("{:.4g}", k.count_per_iteration)},
+                        {format_duration(k.mean_ns)},
+                        {format_duration(k.mean_ns * k.count_per_iteration)}});
+    }
+    out += fmt::format("<h3><code>{}</code></h3>\n", esc(p->name));
+    out += html_table(t, "ohprof-kernels\" data-path=\"" + esc(p->name));
+    if (kernels.size() > kRows) out += fmt::format("<p class=\"note\">… and {} more (in the JSON report).</p>\n", kernels.size() - kRows);
+  }
+  return out.empty() ? "" : "<h2>Kernels</h2>\n<p class=\"note\">By total time, most first.</p>\n" + out;
+}
+
+std::string explanations(const Report& r) {
+  std::string out;
+  for (const GapExplanation& e : r.explanations) {
+    CellTable t;
+    t.header = {"term", "estimate ± se", "measured as"};
+    t.align = "lrl";
+    for (const ExplanationTerm& term : explanation_terms(e)) t.rows.push_back({{term.label}, {estimate_text(term.estimate)}, {term.how}});
+    out += fmt::format("<h3>{}</h3>\n<p class=\"answer\">{}</p>\n", esc(explanation_title(e)), esc(explanation_text(e)));
+    out += html_table(t, "ohprof-explanation");
+    std::string notes;
+    for (const std::string& note : explanation_notes(e)) notes += "<li>" + esc(note) + "</li>";
+    if (!notes.empty()) out += "<ul>" + notes + "</ul>\n";
+  }
+  return out.empty() ? "" : "<h2>Why the paths differ</h2>\n" + out;
+}
+
+constexpr const char* kStyle = R"(
+body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:14px;color:#1f2328;max-width:1180px;margin:24px auto;padding:0 16px}
+h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px}
+table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;padding:3px 9px;text-align:left}
+th{background:#f6f8fa}td.r,th.r{text-align:right}code{font-family:'DejaVu Sans Mono',monospace;font-size:12.5px}
+.note{color:#57606a}.answer{font-weight:bold}.headline{border-left:4px solid #4e79a7;padding:2px 12px;margin:12px 0}
+.legend{margin:4px 0 12px}.legend span{margin-right:16px;white-space:nowrap}.legend i{display:inline-block;width:11px;height:11px;margin-right:5px;vertical-align:-1px}
+.grid{display:flex;flex-wrap:wrap;gap:10px 24px}figure{margin:0}figcaption{color:#57606a;font-size:12.5px}
+svg text{font-size:12px;fill:#1f2328}.ohprof-seg-text{fill:#fff;text-anchor:middle;font-size:11px}
+.ohprof-hist-bar{fill:#4e79a7}.ohprof-median{stroke:#e15759;stroke-width:2}.axis{stroke:#57606a}
+.ohprof-axis-label{fill:#57606a;font-size:11px}.end{text-anchor:end}
+)";
+
+}  // namespace
+
+std::string format_html(const Report& r) {
+  const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
+  const std::string title = fmt::format("ohprof {}: {}{} on {}", to_string(r.kind), report_subject(r), inputs,
+                                        device_text(r.context.device));
+  std::string out = fmt::format("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n"
+                                "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+                                esc(title), kStyle, esc(title));
+  if (!r.explanations.empty() || !r.ratios.empty()) {
+    out += "<div class=\"headline\">\n";
+    for (const GapExplanation& e : r.explanations) out += "<p class=\"answer\">" + esc(explanation_text(e)) + "</p>\n";
+    for (const PathRatio& ratio : r.ratios) {
+      out += fmt::format("<p><code>{}</code> ran <strong>{:.2f} ± {:.2f}</strong> times faster than <code>{}</code></p>\n",
+                         esc(ratio.faster), ratio.ratio, ratio.stddev, esc(ratio.slower));
+    }
+    out += "</div>\n";
+  }
+  out += "<h2>Paths</h2>\n" + html_table(path_table(r), "ohprof-paths") + "<p class=\"note\">" + esc(path_table_note(r)) + "</p>\n";
+  out += split_bars(r);
+  const CellTable states = host_state_table(r);
+  if (!states.rows.empty()) out += "<h3>Host-bound time by host state</h3>\n" + html_table(states, "ohprof-host-states");
+  std::string verdicts;
+  for (const PathResult* p : asked_paths(r)) {
+    if (!p->breakdown) continue;
+    verdicts += fmt::format("<li><code>{}</code>: <strong>{}</strong>: {}</li>\n", esc(p->name), to_string(p->breakdown->verdict.verdict),
+                            esc(verdict_text(p->breakdown->verdict, p->breakdown->summary.totals.iterations)));
+  }
+  if (!verdicts.empty()) out += "<h2>Verdicts</h2>\n<ul class=\"ohprof-verdicts\">\n" + verdicts + "</ul>\n";
+  out += explanations(r);
+  out += distributions(r);
+  if (r.trace) out += iteration_columns(r);
+  out += kernel_tables(r);
+  if (!r.kernel_diffs.empty()) {
+    out += "<h2>Kernel sets</h2>\n<ul>\n";
+    for (const KernelSetDiff& d : r.kernel_diffs) {
+      out += fmt::format("<li><code>{}</code> vs <code>{}</code>: {}</li>\n", esc(d.path_a), esc(d.path_b), esc(kernel_diff_headline(d)));
+    }
+    out += "</ul>\n";
+  }
+  if (!r.warnings.empty()) {
+    out += "<h2>Warnings</h2>\n<ul class=\"ohprof-warnings\">\n";
+    for (const Warning& w : r.warnings) out += fmt::format("<li><code>{}</code>: {}</li>\n", to_string(w.code), esc(w.message));
+    out += "</ul>\n";
+  }
+  CellTable context;
+  context.header = {"", ""};
+  for (const auto& [key, value] : context_rows(r.context, !r.trace, report_extra_context(r))) {
+    context.rows.push_back({{key}, {value, key == "command" ? Cell::Kind::name : Cell::Kind::text}});
+  }
+  out += "<details>\n<summary>Context</summary>\n" + html_table(context, "ohprof-context") + "</details>\n";
+  return out + "</body>\n</html>\n";
+}
+
+}  // namespace ohprof

@@ -1,0 +1,273 @@
+// GitHub-flavoured Markdown of the reports (docs/reports.md, "Markdown"): the same typed state the
+// table printers format, laid out for a pull request. Nothing is computed here but display forms
+// (a share as a percentage of the totals it is defined on, docs/metrics.md).
+#include "ohprof/output/markdown_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "ohprof/base/format.hpp"
+#include "ohprof/output/diff_report.hpp"
+#include "ohprof/output/report_text.hpp"
+#include "diff_text.hpp"
+#include "report_tables.hpp"
+#include "sweep_text.hpp"
+
+namespace ohprof {
+namespace {
+
+using Row = std::vector<std::string>;
+
+// A GFM table: a header row, its alignment row ('r' right, anything else left), the rows.
+std::string table(const Row& header, const std::string& align, const std::vector<Row>& rows) {
+  const auto line = [](const Row& cells) {
+    std::string out = "|";
+    for (const std::string& c : cells) out += " " + markdown_cell(c) + " |";
+    return out + "\n";
+  };
+  std::string out = line(header) + "|";
+  for (std::size_t i = 0; i < header.size(); ++i) out += i < align.size() && align[i] == 'r' ? " ---: |" : " --- |";
+  out += "\n";
+  for (const Row& row : rows) out += line(row);
+  return out;
+}
+
+std::string code(const std::string& text) {
+  // a code span whose text holds a backtick needs a longer fence
+  return text.find('`') == std::string::npos ? "`" + text + "`" : "`` " + text + " ``";
+}
+
+// A cell as Markdown: a name as a code span, a verdict in bold.
+std::string cell_markdown(const Cell& c) {
+  switch (c.kind) {
+    case Cell::Kind::name: return code(c.text);
+    case Cell::Kind::strong: return "**" + c.text + "**";
+    case Cell::Kind::text: break;
+  }
+  return c.text;
+}
+
+std::string cell_table(const CellTable& t) {
+  std::vector<Row> rows;
+  for (const auto& cells : t.rows) {
+    Row row;
+    for (const Cell& c : cells) row.push_back(cell_markdown(c));
+    rows.push_back(std::move(row));
+  }
+  return table(t.header, t.align, rows);
+}
+
+std::string context_section(const std::vector<std::pair<std::string, std::string>>& context) {
+  std::vector<Row> rows;
+  for (const auto& [key, value] : context) rows.push_back({key, key == "command" ? code(value) : value});
+  return "\n<details><summary>Context</summary>\n\n" + table({"", ""}, "", rows) + "\n</details>\n";
+}
+
+// Up to 3 warnings in the open; more in a collapsed section that says how many (a noisy run's outlier
+// warnings would otherwise push the context off the page).
+std::string warnings_section(const std::vector<Warning>& warnings) {
+  if (warnings.empty()) return "";
+  std::string list;
+  for (const Warning& w : warnings) list += fmt::format("- {}: {}\n", code(to_string(w.code)), w.message);
+  if (warnings.size() <= 3) return "\n**Warnings**\n\n" + list;
+  return fmt::format("\n<details><summary>{} warnings</summary>\n\n{}\n</details>\n", warnings.size(), list);
+}
+
+std::string title_of(const Report& r) {
+  const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
+  return fmt::format("### ohprof {}: {}{} on {}\n", to_string(r.kind), code(report_subject(r)), inputs,
+                     device_text(r.context.device));
+}
+
+std::string paths_section(const Report& r) { return "\n" + cell_table(path_table(r)) + "\n" + path_table_note(r) + "\n"; }
+
+std::string host_states_section(const Report& r) {
+  const CellTable t = host_state_table(r);
+  if (t.rows.empty()) return "";
+  return fmt::format("\n**Host-bound time by what the host was doing** (shares of {} summed wall time)\n\n",
+                     r.trace ? "the iterations'" : "the split pass's") +
+         cell_table(t);
+}
+
+std::string verdicts_section(const Report& r) {
+  std::string out;
+  for (const PathResult* p : asked_paths(r)) {
+    if (!p->breakdown) continue;
+    const PathBreakdown& b = *p->breakdown;
+    out += fmt::format("- {}: **{}**: {}\n", code(p->name), to_string(b.verdict.verdict),
+                       verdict_text(b.verdict, b.summary.totals.iterations));
+  }
+  return out.empty() ? "" : "\n**Verdicts** (what decided each)\n\n" + out;
+}
+
+std::string explanation_section(const GapExplanation& e) {
+  std::string out = fmt::format("\n#### {}\n\n> {}\n\n", explanation_title(e), explanation_text(e));
+  std::vector<Row> rows;
+  for (const ExplanationTerm& t : explanation_terms(e)) rows.push_back({t.label, estimate_text(t.estimate), t.how});
+  out += table({"term", "estimate ± se", "measured as"}, "lrl", rows);
+  const std::vector<std::string> notes = explanation_notes(e);
+  if (!notes.empty()) out += "\n";
+  for (const std::string& note : notes) out += "- " + note + "\n";
+  return out;
+}
+
+std::string kernels_section(const Report& r) {
+  if (r.kernel_diffs.empty()) return "";
+  std::string out = "\n**Kernel sets**\n\n";
+  for (const KernelSetDiff& d : r.kernel_diffs) {
+    out += fmt::format("- {} vs {}: {}\n", code(d.path_a), code(d.path_b), kernel_diff_headline(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string format_markdown(const Report& r) {
+  std::string out = title_of(r);
+  // the headline: each explanation's answer, then the ratios
+  if (!r.explanations.empty() || !r.ratios.empty()) out += "\n";
+  for (const GapExplanation& e : r.explanations) out += fmt::format("> **{}**\n>\n", explanation_text(e));
+  if (!r.explanations.empty()) out.resize(out.size() - 2);  // no trailing empty quote line
+  if (!r.explanations.empty() && !r.ratios.empty()) out += "\n";
+  for (const PathRatio& ratio : r.ratios) {
+    out += fmt::format("- {} ran **{:.2f} ± {:.2f}** times faster than {}\n", code(ratio.faster), ratio.ratio, ratio.stddev,
+                       code(ratio.slower));
+  }
+  out += paths_section(r);
+  out += host_states_section(r);
+  out += verdicts_section(r);
+  for (const GapExplanation& e : r.explanations) out += explanation_section(e);
+  out += kernels_section(r);
+  out += warnings_section(r.warnings);
+  out += context_section(context_rows(r.context, !r.trace, report_extra_context(r)));
+  return out;
+}
+
+std::string format_sweep_markdown(const SweepReport& r) {
+  const SweepConfig& c = r.config;
+  const std::string axis = axis_name(c.axis);
+  std::string out = fmt::format("### ohprof sweep: {} over {} at {} on {}\n\n", code(c.model), axis,
+                                fmt::join(c.inputs, ", "), device_text(r.context.device));
+  // the headline: where each pair converges
+  for (const SweepPair& pair : r.analysis.pairs) {
+    out += fmt::format("- {} / {}: {}\n", code(pair.slower), code(pair.faster),
+                       pair.crossover ? fmt::format("within {:g}% of each other from {} **{}** on", 100 * c.tolerance, axis,
+                                                    *pair.crossover)
+                                      : fmt::format("no crossover in the range ({} points)", pair.points));
+  }
+  Row header{axis};
+  for (const std::string& p : c.paths) header.push_back(p + " latency");
+  for (const SweepPair& pair : r.analysis.pairs) header.push_back(pair.slower + " / " + pair.faster);
+  std::vector<Row> rows;
+  for (const SweepPoint& point : r.points) {
+    Row row{std::to_string(point.value)};
+    if (point.status != PointStatus::measured) {
+      row.push_back(fmt::format("{}: {}", to_string(point.status), point.reason));
+      row.resize(header.size());
+      rows.push_back(std::move(row));
+      continue;
+    }
+    for (const std::string& name : c.paths) {
+      const auto p = std::find_if(point.paths.begin(), point.paths.end(), [&](const SweepPathPoint& x) { return x.name == name; });
+      row.push_back(p == point.paths.end() ? "-"
+                                           : format_duration(p->figures.latency_ns) + " ± " +
+                                                 format_duration(p->figures.latency_se_ns));
+    }
+    for (const SweepPair& pair : r.analysis.pairs) {
+      const auto ratio = std::find_if(point.ratios.begin(), point.ratios.end(), [&](const SweepRatio& x) {
+        return x.slower == pair.slower && x.faster == pair.faster;
+      });
+      row.push_back(ratio == point.ratios.end() ? "-" : ratio_text(*ratio));
+    }
+    rows.push_back(std::move(row));
+  }
+  out += "\n" + table(header, "r" + std::string(header.size() - 1, 'r'), rows);
+  out += fmt::format("\nLatency: median ± se per call; ratios with their 95% interval, `*` where it reaches {:g}..{:g} "
+                     "(docs/sweep.md).\n",
+                     1 - c.tolerance, 1 + c.tolerance);
+  out += fmt::format("\n**Fit** time = c + k × {} (95% intervals)\n\n", axis);
+  for (const SweepFit& fit : r.analysis.fits) out += fmt::format("- {}: {}\n", code(fit.path), fit_text(fit, axis));
+  out += warnings_section(r.warnings);
+  out += context_section(
+      context_rows(r.context, true, {{"stopped", to_string(r.stop)}, {"paths", fmt::format("{}", fmt::join(c.paths, ", "))}}));
+  return out;
+}
+
+std::string format_diff_markdown(const DiffResult& d) {
+  std::string out = fmt::format("### ohprof diff: {} against {}\n\n", code(d.new_file), code(d.base_file));
+  switch (d.outcome()) {
+    case DiffOutcome::incomparable:
+      out += "**Incomparable**: the reports differ in\n\n";
+      for (const Incomparability& i : d.incomparable) {
+        out += fmt::format("- {}: {} in the base, {} in the new report\n", i.field, code(i.base), code(i.new_value));
+      }
+      break;
+    case DiffOutcome::nothing_judged:
+      out += fmt::format("**Unknown**: no path has {} samples in both reports.\n", kMinDiffSamples);
+      break;
+    case DiffOutcome::regression:
+    case DiffOutcome::no_regression: {
+      out += d.regression() ? fmt::format("**Regression**: {} slower beyond {:.3g}%.\n", slower_paths_text(d),
+                                          100 * d.config.threshold)
+                            : fmt::format("**No regression**: none of {} judged paths slower beyond {:.3g}%.\n", d.judged(),
+                                          100 * d.config.threshold);
+    }
+  }
+  if (!d.paths.empty()) {
+    std::vector<Row> rows;
+    for (const PathDiff& p : d.paths) {
+      rows.push_back({code(path_label(p)),
+                      p.base_median_ns ? format_duration(*p.base_median_ns) : "-",
+                      p.new_median_ns ? format_duration(*p.new_median_ns) : "-", p.ratio ? change_text(*p.ratio) : "-",
+                      p.low && p.high ? fmt::format("{} … {}", change_text(*p.low), change_text(*p.high)) : "-",
+                      fmt::format("{}/{}", p.base_count, p.new_count),
+                      p.verdict == DiffVerdict::slower ? "**" + diff_verdict_text(p, d.config) + "**"
+                                                       : diff_verdict_text(p, d.config)});
+    }
+    out += "\n" + table({"path", "base median", "new median", "change", fmt::format("{:.3g}% interval", 100 * (1 - d.config.alpha)),
+                         "n base/new", "verdict"},
+                        "lrrrrrl", rows);
+    out += fmt::format("\nChange: new median / base median − 1{}; bootstrap interval ({} resamples, seed {}); a path is "
+                       "slower or faster when its interval excludes 0 and the change passes ±{:.3g}% (docs/diff.md).\n",
+                       d.config.relative_to.empty() ? "" : fmt::format(", each path over {} in its own report", code(d.config.relative_to)),
+                       d.config.resamples, d.config.seed, 100 * d.config.threshold);
+  }
+  // where the change went: each split component's per-iteration mean, base -> new
+  const std::vector<const char*> components = components_with_time(d);
+  Row split_header{"path"};
+  split_header.insert(split_header.end(), components.begin(), components.end());
+  std::vector<Row> split_rows;
+  for (const PathDiff& p : d.paths) {
+    if (p.split.empty()) continue;
+    Row row{code(path_label(p))};
+    for (const char* name : components) {
+      const ComponentChange* c = find_component(p, name);
+      row.push_back(c ? format_duration(c->base_ns) + " → " + format_duration(c->new_ns) : "-");
+    }
+    split_rows.push_back(std::move(row));
+  }
+  if (!split_rows.empty()) {
+    out += "\n**Split per iteration**, base → new (each report's split pass; not part of the verdict)\n\n" +
+           table(split_header, "l" + std::string(split_header.size() - 1, 'r'), split_rows);
+  }
+  out += warnings_section(d.warnings);
+  return out;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,123 @@
+// The tables the Markdown and the HTML page share (report_tables.hpp).
+#include "report_tables.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "ohprof/base/format.hpp"
+#include "ohprof/output/report_text.hpp"
+
+namespace ohprof {
+namespace {
+
+std::string share(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "-";
+}
+
+std::string percent_of_one(double share) { return fmt::format("{:.1f}%", 100 * share); }
+
+}  // namespace
+
+std::vector<const PathResult*> asked_paths(const Report& report) {
+  std::vector<const PathResult*> out;
+  for (const auto& p : report.paths) {
+    if (p.role == PathRole::path) out.push_back(&p);
+  }
+  return out;
+}
+
+std::string device_text(const DeviceDescription& d) {
+  return fmt::format("{}{}{}", to_string(d.type), d.index >= 0 ? fmt::format(":{}", d.index) : std::string(),
+                     d.name.empty() ? std::string() : " (" + d.name + ")");
+}
+
+std::string report_subject(const Report& r) {
+  if (r.trace) return r.trace->path;
+  if (r.artifacts) return r.artifacts->model.empty() ? r.artifacts->exported_program : r.artifacts->model;
+  return r.paths.empty() ? std::string() : r.paths.front().artifact;
+}
+
+CellTable path_table(const Report& r) {
+  const bool cpu = std::any_of(r.paths.begin(), r.paths.end(),
+                               [](const PathResult& p) { return p.breakdown && p.breakdown->summary.cpu_kernels; });
+  CellTable t;
+  t.header = {"path", "median", "mean ± σ", "n", "busy", cpu ? "host-bound (dispatch)" : "host-bound", "device-wait", "verdict"};
+  t.align = "lrrrrrrl";
+  for (const PathResult* p : asked_paths(r)) {
+    std::vector<Cell> row{{p->name, Cell::Kind::name}};
+    if (p->wall.count == 0) {
+      row.insert(row.end(), {{"-"}, {"-"}, {"0"}});
+    } else {
+      row.push_back({format_duration(p->wall.median)});
+      row.push_back({format_duration(p->wall.mean) + " ± " + format_duration(p->wall.stddev)});
+      row.push_back({std::to_string(p->wall.count)});
+    }
+    if (p->breakdown && p->breakdown->summary.totals.iterations > 0) {
+      const PathVerdict& v = p->breakdown->verdict;
+      row.insert(row.end(), {{percent_of_one(v.busy_share)},
+                             {percent_of_one(v.host_bound_share)},
+                             {percent_of_one(v.device_wait_share)},
+                             {to_string(v.verdict), Cell::Kind::strong}});
+    } else {
+      row.insert(row.end(), {{"-"}, {"-"}, {"-"},
+                             {p->split_unavailable_reason.empty() ? "no split" : "no split: " + p->split_unavailable_reason}});
+    }
+    if (p->output_check && !p->output_check->passed) {
+      row.back().text += "; OUTPUTS DIFFER from " + p->output_check->reference;
+      row.back().kind = Cell::Kind::strong;
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+std::string path_table_note(const Report& r) {
+  return r.trace ? "Wall times of the trace's iterations; busy, host-bound and device-wait are shares of their summed wall "
+                   "time (docs/metrics.md)."
+                 : "Wall times from the timing pass; busy, host-bound and device-wait are shares of the split pass's "
+                   "summed wall time (docs/metrics.md).";
+}
+
+CellTable host_state_table(const Report& r) {
+  CellTable t;
+  t.header = {"path", "blocking", "launch", "other API", "harness", "framework", "launches / iteration"};
+  t.align = "lrrrrrr";
+  for (const PathResult* p : asked_paths(r)) {
+    if (!p->breakdown || p->breakdown->summary.totals.iterations == 0 || p->breakdown->summary.cpu_kernels) continue;
+    const BreakdownTotals& totals = p->breakdown->summary.totals;
+    const HostStates& h = totals.host_states;
+    t.rows.push_back({{p->name, Cell::Kind::name},
+                      {share(h.blocking_ns, totals.wall_ns)},
+                      {share(h.launch_ns, totals.wall_ns)},
+                      {share(h.other_api_ns, totals.wall_ns)},
+                      {share(h.harness_ns, totals.wall_ns)},
+                      {share(h.framework_ns, totals.wall_ns)},
+                      {fmt::format("{:g}", p->breakdown->summary.launches.median)}});
+  }
+  return t;
+}
+
+std::vector<std::pair<std::string, std::string>> context_rows(const RunContext& c, bool live,
+                                                              const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::vector<std::pair<std::string, std::string>> rows{
+      {"command", fmt::format("{}", fmt::join(c.argv, " "))},
+      {"ohprof", fmt::format("{} ({})", c.ohprof_version, c.git_sha)},
+      {"torch", c.torch_version},
+      {"CUDA, CUPTI", fmt::format("{}, {}", c.cuda_version, c.cupti_version)},
+      {"device", device_text(c.device)},
+      {"host", live ? fmt::format("{}, {} intra-op threads", c.hostname, c.cpu_threads) : c.hostname},
+      {"date", c.date_utc}};
+  rows.insert(rows.end(), extra.begin(), extra.end());
+  return rows;
+}
+
+std::vector<std::pair<std::string, std::string>> report_extra_context(const Report& r) {
+  std::vector<std::pair<std::string, std::string>> extra;
+  if (r.kind == ReportKind::compare) extra.push_back({"stopped", stop_reason_text(r.stop_reason)});
+  if (r.trace) extra.push_back({"iterations from", to_string(r.trace->iterations_from)});
+  return extra;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,46 @@
+#pragma once
+// The tables a report's Markdown and its HTML page share (private to the output layer): the same
+// rows, each printer marking up its cells its own way. Text only: nothing is computed but display forms.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ohprof/model/report.hpp"
+
+namespace ohprof {
+
+// A cell: its text, and what it is (a printer shows a name as code, a verdict strongly).
+struct Cell {
+  enum class Kind { text, name, strong };
+  std::string text;
+  Kind kind = Kind::text;
+};
+struct CellTable {
+  std::vector<std::string> header;
+  std::string align;  // per column: 'r' right, 'l' left
+  std::vector<std::vector<Cell>> rows;
+};
+
+// The paths asked for (role "path"), in the report's order: the variants are not shown.
+std::vector<const PathResult*> asked_paths(const Report& report);
+// "cuda:0 (NVIDIA H200)", "cpu (AMD EPYC)".
+std::string device_text(const DeviceDescription& device);
+// What was measured: the model (module:factory, or the exported program), the package, or the trace.
+std::string report_subject(const Report& report);
+
+// Per path: median, mean ± σ, n, busy / host-bound / device-wait shares and the verdict (or why there is
+// no split); a path whose outputs differ says so in its verdict cell.
+CellTable path_table(const Report& report);
+// What the shares of path_table are of (the split pass's or the trace's summed wall time).
+std::string path_table_note(const Report& report);
+// Per path with a split on a device timeline (not CPU kernels): the host-bound time's host states as
+// shares of the summed wall time, and launches per iteration. No rows without such a path.
+CellTable host_state_table(const Report& report);
+// The collapsed context: command, versions, device, host, date (`live`: a run of this process, with its
+// thread count), then `extra`.
+std::vector<std::pair<std::string, std::string>> context_rows(const RunContext& context, bool live,
+                                                              const std::vector<std::pair<std::string, std::string>>& extra);
+// The extra context rows of a report: compare's stop reason, analyze's iteration source.
+std::vector<std::pair<std::string, std::string>> report_extra_context(const Report& report);
+
+}  // namespace ohprof

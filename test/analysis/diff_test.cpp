@@ -1,0 +1,367 @@
+// The diff's statistics and matching (analysis/diff.hpp, docs/diff.md). The resampled median is checked
+// against the bootstrap's exact distribution, enumerated over every resample of a small sample; the
+// interval's coverage on samples whose true ratio is known; the verdict rule case by case. The
+// intervals on real reports are checked by the independent reference, test/tools/diff_reference.py.
+#include "ohprof/analysis/diff.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ohprof {
+namespace {
+
+// The exact bootstrap distribution of the median of `x`: every one of the n^n index tuples, enumerated.
+std::map<double, double> exact_resampled_median_pmf(const std::vector<double>& x) {
+  const std::size_t n = x.size();
+  std::vector<std::size_t> idx(n, 0);
+  std::map<double, double> pmf;
+  const double weight = std::pow(static_cast<double>(n), -static_cast<double>(n));
+  for (;;) {
+    std::vector<double> resample;
+    for (std::size_t i : idx) resample.push_back(x[i]);
+    std::sort(resample.begin(), resample.end());
+    const double m = n % 2 == 1 ? resample[n / 2] : (resample[n / 2 - 1] + resample[n / 2]) / 2;
+    pmf[m] += weight;
+    std::size_t d = 0;
+    while (d < n && ++idx[d] == n) idx[d++] = 0;
+    if (d == n) break;
+  }
+  return pmf;
+}
+
+void expect_same_distribution(const std::vector<double>& x) {
+  const auto exact = exact_resampled_median_pmf(x);
+  DiffRng rng(7);
+  const int draws = 200000;
+  std::map<double, double> seen;
+  for (int i = 0; i < draws; ++i) seen[resampled_median(x, rng)] += 1.0 / draws;
+  for (const auto& [value, p] : seen) EXPECT_TRUE(exact.count(value) > 0) << "impossible median " << value;
+  // the largest pmf has sd sqrt(p(1-p)/draws) < 0.0012: 0.006 is 5 sd
+  for (const auto& [value, p] : exact) {
+    EXPECT_NEAR(seen.count(value) ? seen.at(value) : 0.0, p, 0.006) << "median " << value << " of n = " << x.size();
+  }
+}
+
+TEST(ResampledMedian, HasTheBootstrapsExactDistributionForOddSamples) {
+  expect_same_distribution({1, 2, 4, 8, 16});             // 5^5 resamples
+  expect_same_distribution({3, 5, 5, 6, 10, 20, 40});     // 7^7, with a tie
+}
+
+TEST(ResampledMedian, HasTheBootstrapsExactDistributionForEvenSamples) {
+  expect_same_distribution({1, 2, 4, 8, 16, 32});         // 6^6: the mean of two order statistics
+  expect_same_distribution({10, 11, 12, 13});
+}
+
+TEST(ResampledMedian, OneSampleIsItsOwnMedian) {
+  DiffRng rng(1);
+  const std::vector<double> x{42};
+  EXPECT_EQ(resampled_median(x, rng), 42);
+}
+
+TEST(DiffRng, BetaAndGammaHaveTheirMeansAndVariances) {
+  DiffRng rng(3);
+  const int n = 200000;
+  double sum = 0, squares = 0, gamma_sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const double b = rng.beta(3, 5);
+    sum += b;
+    squares += b * b;
+    gamma_sum += rng.gamma(0.5);  // shape < 1: the boost from Gamma(1.5)
+  }
+  const double mean = sum / n;
+  EXPECT_NEAR(mean, 3.0 / 8, 0.002);                             // a / (a + b)
+  EXPECT_NEAR(squares / n - mean * mean, 15.0 / (64 * 9), 0.0005);  // ab / ((a+b)^2 (a+b+1))
+  EXPECT_NEAR(gamma_sum / n, 0.5, 0.01);
+}
+
+TEST(DiffRng, TheSameSeedGivesTheSameStream) {
+  DiffRng a(11), b(11), c(12);
+  for (int i = 0; i < 100; ++i) {
+    const double x = a.gamma(2.5);
+    EXPECT_EQ(x, b.gamma(2.5));
+    EXPECT_NE(x, c.gamma(2.5));
+  }
+}
+
+std::vector<double> lognormal(std::size_t n, double median, double sigma, std::uint64_t seed) {
+  DiffRng rng(seed);
+  std::vector<double> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back(median * std::exp(sigma * rng.normal()));
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(BootstrapRatio, SamplesScaledByAFactorGiveThatFactor) {
+  const std::vector<double> base = lognormal(201, 1000, 0.1, 5);
+  std::vector<double> scaled;
+  for (double v : base) scaled.push_back(1.2 * v);
+  const RatioInterval r = bootstrap_ratio({{scaled, 1}, {base, -1}}, 2000, 0.05, 0);
+  EXPECT_NEAR(r.ratio, 1.2, 1e-12);
+  EXPECT_LT(r.low, 1.2);
+  EXPECT_GT(r.high, 1.2);
+  EXPECT_GT(r.low, 1.1);   // two independent resamples of 201 samples of 10% spread: about +-2.5%
+  EXPECT_LT(r.high, 1.3);
+  const RatioInterval same = bootstrap_ratio({{base, 1}, {base, -1}}, 2000, 0.05, 0);
+  EXPECT_DOUBLE_EQ(same.ratio, 1);
+  EXPECT_LT(same.low, 1);
+  EXPECT_GT(same.high, 1);
+}
+
+TEST(BootstrapRatio, TheSameSeedGivesTheSameInterval) {
+  const std::vector<double> a = lognormal(50, 1000, 0.2, 1);
+  const std::vector<double> b = lognormal(50, 1000, 0.2, 2);
+  const RatioInterval x = bootstrap_ratio({{a, 1}, {b, -1}}, 1000, 0.05, 9);
+  const RatioInterval y = bootstrap_ratio({{a, 1}, {b, -1}}, 1000, 0.05, 9);
+  const RatioInterval z = bootstrap_ratio({{a, 1}, {b, -1}}, 1000, 0.05, 10);
+  EXPECT_EQ(x.low, y.low);
+  EXPECT_EQ(x.high, y.high);
+  EXPECT_NE(x.low, z.low);
+}
+
+TEST(BootstrapRatio, NinetyFivePercentIntervalsCoverTheTrueRatioAboutNinetyFivePercentOfTheTime) {
+  // Base and new drawn from log-normals with medians 1000 and 1100: the true ratio of medians is 1.1.
+  // 400 independent pairs: a 95% interval covers 1.1 in 380 of them on average (sd 4.4); the band
+  // [360, 395] fails an interval that is too narrow (a 90% one covers 360) or far too wide.
+  int covered = 0;
+  const int trials = 400;
+  for (int t = 0; t < trials; ++t) {
+    const std::vector<double> base = lognormal(101, 1000, 0.2, 1000 + 2 * t);
+    const std::vector<double> next = lognormal(101, 1100, 0.2, 1001 + 2 * t);
+    const RatioInterval r = bootstrap_ratio({{next, 1}, {base, -1}}, 1000, 0.05, t);
+    if (r.low <= 1.1 && 1.1 <= r.high) ++covered;
+  }
+  RecordProperty("covered", covered);
+  EXPECT_GE(covered, 360);
+  EXPECT_LE(covered, 395);
+}
+
+TEST(BootstrapRatio, AReferenceCancelsAFactorCommonToBothPathsOfAReport) {
+  // The new report ran on a machine 30% slower: every path's samples scaled by 1.3. Against the
+  // reference path, in each report, nothing changed.
+  const std::vector<double> path = lognormal(101, 5000, 0.1, 21);
+  const std::vector<double> ref = lognormal(101, 1000, 0.1, 22);
+  std::vector<double> path_slow, ref_slow;
+  for (double v : path) path_slow.push_back(1.3 * v);
+  for (double v : ref) ref_slow.push_back(1.3 * v);
+  const RatioInterval r = bootstrap_ratio({{path_slow, 1}, {path, -1}, {ref_slow, -1}, {ref, 1}}, 2000, 0.05, 0);
+  EXPECT_NEAR(r.ratio, 1.0, 1e-12);
+  EXPECT_LT(r.low, 1);
+  EXPECT_GT(r.high, 1);
+}
+
+TEST(JudgeRatio, EachCaseOfTheRule) {
+  // threshold 10%
+  EXPECT_EQ(judge_ratio(1.20, 1.15, 1.25, 0.10).verdict, DiffVerdict::slower);
+  EXPECT_EQ(judge_ratio(1.20, 1.15, 1.25, 0.10).reason, DiffReason::above_threshold);
+  EXPECT_EQ(judge_ratio(0.80, 0.75, 0.85, 0.10).verdict, DiffVerdict::faster);
+  // significant, but +5% is within the threshold
+  EXPECT_EQ(judge_ratio(1.05, 1.03, 1.07, 0.10).verdict, DiffVerdict::no_change);
+  EXPECT_EQ(judge_ratio(1.05, 1.03, 1.07, 0.10).reason, DiffReason::below_threshold);
+  // +20%, but the interval reaches 1: not significant
+  EXPECT_EQ(judge_ratio(1.20, 0.99, 1.40, 0.10).reason, DiffReason::not_significant);
+  // exactly at the threshold is not beyond it
+  EXPECT_EQ(judge_ratio(1.10, 1.05, 1.15, 0.10).verdict, DiffVerdict::no_change);
+  // threshold 0: any significant change counts
+  EXPECT_EQ(judge_ratio(1.01, 1.005, 1.015, 0.0).verdict, DiffVerdict::slower);
+}
+
+// A digest of one compare report with the given paths.
+ReportDigest digest(std::vector<DigestPath> paths, DigestKind kind = DigestKind::compare) {
+  ReportDigest d;
+  d.file = "r.json";
+  d.kind = kind;
+  d.schema_version = 4;
+  d.model = "tiny_models:tiny_mlp";
+  d.inputs = {"[1, 16]:float32"};
+  d.device_type = "cpu";
+  d.device_name = "AMD EPYC";
+  d.torch_version = "2.14.1";
+  d.hostname = "h";
+  d.paths = std::move(paths);
+  return d;
+}
+
+DigestPath path(const std::string& name, const std::vector<double>& samples, double scale = 1,
+                std::optional<std::int64_t> point = std::nullopt) {
+  DigestPath p;
+  p.name = name;
+  p.point = point;
+  for (double v : samples) p.samples_ns.push_back(static_cast<std::int64_t>(std::llround(scale * v)));
+  return p;
+}
+
+DiffConfig fast_config() {
+  DiffConfig c;
+  c.resamples = 1000;
+  return c;
+}
+
+TEST(DiffReports, MatchesPathsByNameAndJudgesEach) {
+  const auto a = lognormal(200, 10000, 0.05, 31);
+  const auto b = lognormal(200, 30000, 0.05, 32);
+  const ReportDigest base = digest({path("aoti", a), path("compile", b), path("eager", a)});
+  // new: compile 20% slower, aoti unchanged (other samples of the same distribution), eager gone, a new path
+  const ReportDigest next = digest({path("compile", b, 1.2), path("aoti", lognormal(200, 10000, 0.05, 33)),
+                                    path("export", a)});
+  const DiffResult r = diff_reports(base, next, fast_config());
+  ASSERT_EQ(r.paths.size(), 4u);
+  EXPECT_EQ(r.paths[0].name, "aoti");
+  EXPECT_EQ(r.paths[0].verdict, DiffVerdict::no_change);
+  EXPECT_EQ(r.paths[1].name, "compile");
+  EXPECT_EQ(r.paths[1].verdict, DiffVerdict::slower);
+  EXPECT_NEAR(*r.paths[1].ratio, 1.2, 1e-4);  // rounding the scaled samples to whole nanoseconds
+  EXPECT_EQ(r.paths[2].name, "eager");
+  EXPECT_EQ(r.paths[2].reason, DiffReason::only_in_base);
+  EXPECT_EQ(r.paths[3].name, "export");
+  EXPECT_EQ(r.paths[3].reason, DiffReason::only_in_new);
+  EXPECT_EQ(r.outcome(), DiffOutcome::regression);
+  const auto unmatched = std::count_if(r.warnings.begin(), r.warnings.end(),
+                                       [](const Warning& w) { return w.code == WarningCode::diff_path_unmatched; });
+  EXPECT_EQ(unmatched, 2);
+}
+
+TEST(DiffReports, FewerThanTheMinimumSamplesIsUnknown) {
+  const auto few = lognormal(kMinDiffSamples - 1, 1000, 0.1, 41);
+  const auto enough = lognormal(kMinDiffSamples, 1000, 0.1, 42);
+  const DiffResult r = diff_reports(digest({path("a", few), path("b", enough)}),
+                                    digest({path("a", enough), path("b", enough)}), fast_config());
+  EXPECT_EQ(r.paths[0].verdict, DiffVerdict::unknown);
+  EXPECT_EQ(r.paths[0].reason, DiffReason::too_few_samples);
+  EXPECT_FALSE(r.paths[0].ratio.has_value());
+  EXPECT_NE(r.paths[1].verdict, DiffVerdict::unknown);
+  EXPECT_EQ(r.judged(), 1u);
+}
+
+TEST(DiffReports, RelativeToCancelsAMachineThatRanEveryPathSlower) {
+  const auto a = lognormal(300, 10000, 0.05, 51);
+  const auto b = lognormal(300, 30000, 0.05, 52);
+  const ReportDigest base = digest({path("aoti", a), path("compile", b)});
+  const ReportDigest slow_machine = digest({path("aoti", a, 1.25), path("compile", b, 1.25)});
+  EXPECT_EQ(diff_reports(base, slow_machine, fast_config()).outcome(), DiffOutcome::regression);
+  DiffConfig relative = fast_config();
+  relative.relative_to = "aoti";
+  const DiffResult r = diff_reports(base, slow_machine, relative);
+  EXPECT_EQ(r.paths[0].reason, DiffReason::reference_path);
+  EXPECT_EQ(r.paths[1].verdict, DiffVerdict::no_change);
+  EXPECT_NEAR(*r.paths[1].ratio, 1.0, 1e-4);
+  EXPECT_EQ(r.outcome(), DiffOutcome::no_regression);
+  // ... and still finds compile's own 20% on that machine
+  const ReportDigest slower_compile = digest({path("aoti", a, 1.25), path("compile", b, 1.25 * 1.2)});
+  EXPECT_EQ(diff_reports(base, slower_compile, relative).outcome(), DiffOutcome::regression);
+}
+
+TEST(DiffReports, ARelativeToPathMissingFromAReportMakesThemIncomparable) {
+  const auto a = lognormal(50, 1000, 0.1, 61);
+  DiffConfig relative = fast_config();
+  relative.relative_to = "aoti";
+  const DiffResult r = diff_reports(digest({path("aoti", a), path("compile", a)}), digest({path("compile", a)}), relative);
+  ASSERT_EQ(r.incomparable.size(), 1u);
+  EXPECT_STREQ(r.incomparable[0].field, "relative_to");
+  EXPECT_EQ(r.incomparable[0].new_value, "no path aoti");
+  EXPECT_EQ(r.outcome(), DiffOutcome::incomparable);
+  EXPECT_TRUE(r.paths.empty());
+}
+
+TEST(Incomparabilities, EachIdentityFieldIsChecked) {
+  const ReportDigest base = digest({});
+  const auto differs_in = [&](auto change) {
+    ReportDigest other = base;
+    change(other);
+    const auto found = incomparabilities(base, other, DiffConfig{});
+    return found.size() == 1 ? std::string(found[0].field) : std::string("count ") + std::to_string(found.size());
+  };
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.kind = DigestKind::run; }), "kind");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.schema_version = 3; }), "schema_version");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.model = "other:model"; }), "model");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.inputs = {"[4, 16]:float32"}; }), "inputs");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.axis = "batch"; }), "axis");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.device_name = "Intel Xeon"; }), "device");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.device_type = "cuda"; }), "device");
+  // context only: no incomparability
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.torch_version = "2.15.0"; }), "count 0");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.hostname = "other"; }), "count 0");
+}
+
+TEST(DiffReports, ContextDifferencesAreWarnedAbout) {
+  const auto a = lognormal(50, 1000, 0.1, 71);
+  ReportDigest next = digest({path("aoti", a)});
+  next.torch_version = "2.15.0";
+  next.hostname = "ci-runner-7";
+  const DiffResult r = diff_reports(digest({path("aoti", a)}), next, fast_config());
+  std::vector<std::string> messages;
+  for (const Warning& w : r.warnings) {
+    if (w.code == WarningCode::diff_context_differs) messages.push_back(w.message);
+  }
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0], "the reports differ in torch_version: '2.14.1' in the base, '2.15.0' in the new report");
+  EXPECT_EQ(messages[1], "the reports differ in hostname: 'h' in the base, 'ci-runner-7' in the new report");
+}
+
+TEST(DiffReports, ForceDiffsIncomparableReportsAndWarnsOfEachReason) {
+  const auto a = lognormal(50, 1000, 0.1, 81);
+  ReportDigest next = digest({path("aoti", a)});
+  next.inputs = {"[4, 16]:float32"};
+  DiffConfig config = fast_config();
+  EXPECT_EQ(diff_reports(digest({path("aoti", a)}), next, config).outcome(), DiffOutcome::incomparable);
+  config.force = true;
+  const DiffResult r = diff_reports(digest({path("aoti", a)}), next, config);
+  EXPECT_EQ(r.outcome(), DiffOutcome::no_regression);
+  ASSERT_EQ(r.paths.size(), 1u);
+  EXPECT_TRUE(std::any_of(r.warnings.begin(), r.warnings.end(),
+                          [](const Warning& w) { return w.code == WarningCode::diff_incomparable_forced; }));
+}
+
+TEST(DiffReports, SweepPathsAreMatchedByPointAndName) {
+  const auto a = lognormal(50, 1000, 0.05, 91);
+  const auto b = lognormal(50, 8000, 0.05, 92);
+  ReportDigest base = digest({path("aoti", a, 1, 1), path("aoti", b, 1, 64)}, DigestKind::sweep);
+  ReportDigest next = digest({path("aoti", a, 1, 1), path("aoti", b, 1.3, 64), path("aoti", b, 1, 128)}, DigestKind::sweep);
+  base.axis = next.axis = "batch";
+  const DiffResult r = diff_reports(base, next, fast_config());
+  ASSERT_EQ(r.paths.size(), 3u);
+  EXPECT_EQ(r.paths[0].point, 1);
+  EXPECT_EQ(r.paths[0].verdict, DiffVerdict::no_change);
+  EXPECT_EQ(r.paths[1].point, 64);
+  EXPECT_EQ(r.paths[1].verdict, DiffVerdict::slower);
+  EXPECT_EQ(r.paths[2].point, 128);
+  EXPECT_EQ(r.paths[2].reason, DiffReason::only_in_new);
+}
+
+TEST(DiffReports, TwoAnalyzeReportsOfOnePathEachAreMatchedWhateverTheTraceNames) {
+  const auto a = lognormal(20, 1000, 0.05, 95);
+  ReportDigest base = digest({path("trace_monday", a)}, DigestKind::analyze);
+  ReportDigest next = digest({path("trace_tuesday", a)}, DigestKind::analyze);
+  const DiffResult r = diff_reports(base, next, fast_config());
+  ASSERT_EQ(r.paths.size(), 1u);
+  EXPECT_EQ(r.paths[0].name, "trace_monday");
+  EXPECT_EQ(r.paths[0].verdict, DiffVerdict::no_change);
+}
+
+TEST(DiffReports, TheSplitChangesArePerIterationMeansOfTheTotals) {
+  const auto a = lognormal(20, 1000, 0.05, 97);
+  DigestPath b = path("aoti", a);
+  DigestPath n = path("aoti", a);
+  // base: 4 iterations, 4000 ns wall, 3000 busy, 1000 host-bound (all framework)
+  b.split = SplitTotals{4, 4000, 3000, 1000, 0, 0, 0, 0, 0, 1000};
+  // new: 10 iterations, 12000 ns wall, 8000 busy, 3000 host-bound (2000 launch, 1000 framework), 1000 device-wait
+  n.split = SplitTotals{10, 12000, 8000, 3000, 1000, 0, 2000, 0, 0, 1000};
+  const DiffResult r = diff_reports(digest({b}), digest({n}), fast_config());
+  const auto& split = r.paths[0].split;
+  ASSERT_EQ(split.size(), 9u);
+  const auto component = [&](const char* name) {
+    return *std::find_if(split.begin(), split.end(), [&](const ComponentChange& c) { return std::string(c.component) == name; });
+  };
+  EXPECT_DOUBLE_EQ(component("wall").base_ns, 1000);
+  EXPECT_DOUBLE_EQ(component("wall").new_ns, 1200);
+  EXPECT_DOUBLE_EQ(component("busy").new_ns, 800);
+  EXPECT_DOUBLE_EQ(component("host_bound").base_ns, 250);
+  EXPECT_DOUBLE_EQ(component("device_wait").new_ns, 100);
+  EXPECT_DOUBLE_EQ(component("launch").new_ns, 200);
+  EXPECT_DOUBLE_EQ(component("framework").base_ns, 250);
+}
+
+}  // namespace
+}  // namespace ohprof

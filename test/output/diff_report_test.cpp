@@ -1,0 +1,255 @@
+// `ohprof diff`'s reader, JSON and table (output/diff_report.hpp; docs/diff.md, docs/report-schema.md
+// "The diff report"). The reader reads what the report printer writes: reports are made with
+// report_to_json here and read back.
+#include "ohprof/output/diff_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ohprof/output/json_report.hpp"
+#include "sample_breakdown.hpp"
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+
+PathResult measured_path(const std::string& name, std::vector<std::int64_t> samples, PathRole role = PathRole::path) {
+  PathResult p;
+  p.name = name;
+  p.role = role;
+  p.artifact = "m.pt2";
+  p.wall_ns = std::move(samples);
+  p.wall = summarize_ns(p.wall_ns);
+  p.stop_reason = StopReason{StopCode::runs_reached};
+  return p;
+}
+
+Report compare_report() {
+  Report r;
+  r.kind = ReportKind::compare;
+  r.context = make_base_context({"ohprof", "compare"});
+  r.context.device = DeviceDescription{DeviceKind::cpu, -1, "Test CPU"};
+  r.context.torch_version = "2.14.1";
+  r.context.hostname = "box";
+  r.context.cpu_threads = 2;
+  r.config.inputs = {"[1, 16]:float32"};
+  r.config.compare = CompareConfig{};
+  r.config.compare->compile_source = PathSource::module;
+  r.artifacts = ArtifactSummary{};
+  r.artifacts->model = "tiny_models:tiny_mlp";
+  PathResult aoti = measured_path("aoti", {300, 100, 200});
+  aoti.breakdown = test::cpu_breakdown();
+  aoti.split_collector = CollectorKind::record_function;
+  r.paths.push_back(aoti);
+  r.paths.push_back(measured_path("compile", {900, 1000}));
+  r.paths.push_back(measured_path("compile/no-guards", {800}, PathRole::variant));
+  r.stop_reason = StopReason{StopCode::converged};
+  return r;
+}
+
+Result<ParsedDigest> parse(const json& j) {
+  std::istringstream in(j.dump());
+  return parse_report_digest(in, "r.json");
+}
+
+TEST(ParseReportDigest, ReadsWhatTheReportPrinterWrites) {
+  auto parsed = parse(report_to_json(compare_report()));
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  const ReportDigest& d = parsed->digest;
+  EXPECT_EQ(d.file, "r.json");
+  EXPECT_EQ(d.kind, DigestKind::compare);
+  EXPECT_EQ(d.schema_version, kReportSchemaVersion);
+  EXPECT_EQ(d.model, "tiny_models:tiny_mlp");
+  EXPECT_EQ(d.inputs, (std::vector<std::string>{"[1, 16]:float32"}));
+  EXPECT_EQ(d.device_type, "cpu");
+  EXPECT_EQ(d.device_name, "Test CPU");
+  EXPECT_EQ(d.torch_version, "2.14.1");
+  EXPECT_EQ(d.hostname, "box");
+  EXPECT_EQ(d.cpu_threads, 2);
+  EXPECT_EQ(d.compile_source, "module");
+  // the variant is not diffed
+  ASSERT_EQ(d.paths.size(), 2u);
+  EXPECT_EQ(d.paths[0].name, "aoti");
+  EXPECT_EQ(d.paths[0].samples_ns, (std::vector<std::int64_t>{300, 100, 200}));
+  EXPECT_EQ(d.paths[0].median_ns, 200.0);
+  EXPECT_FALSE(d.paths[0].point.has_value());
+  // cpu_breakdown: one iteration of 10 us, busy 7.5 us, host-bound 2.5 us, all framework
+  ASSERT_TRUE(d.paths[0].split.has_value());
+  EXPECT_EQ(d.paths[0].split->iterations, 1);
+  EXPECT_EQ(d.paths[0].split->wall_ns, 10'000);
+  EXPECT_EQ(d.paths[0].split->busy_ns, 7500);
+  EXPECT_EQ(d.paths[0].split->host_bound_ns, 2500);
+  EXPECT_EQ(d.paths[0].split->framework_ns, 2500);
+  EXPECT_EQ(d.paths[0].split->launch_ns, 0);
+  EXPECT_FALSE(d.paths[1].split.has_value());
+  EXPECT_TRUE(d.notes.empty());
+}
+
+TEST(ParseReportDigest, ARunIsIdentifiedByItsPackageAndAnAnalyzeByNothing) {
+  Report run = compare_report();
+  run.kind = ReportKind::run;
+  run.artifacts.reset();
+  run.config.compare.reset();
+  auto parsed = parse(report_to_json(run));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->digest.model, "m.pt2");
+  Report analyze = run;
+  analyze.kind = ReportKind::analyze;
+  parsed = parse(report_to_json(analyze));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->digest.model, "");
+  EXPECT_TRUE(parsed->digest.inputs.empty());
+}
+
+TEST(ParseReportDigest, ACheckpointOrAnInterruptedRunIsNoted) {
+  Report r = compare_report();
+  r.stop_reason = StopReason{StopCode::in_progress};
+  r.interrupted = true;
+  auto parsed = parse(report_to_json(r));
+  ASSERT_TRUE(parsed.ok());
+  ASSERT_EQ(parsed->digest.notes.size(), 2u);
+  EXPECT_EQ(parsed->digest.notes[0], "a checkpoint written while measuring, not a finished report");
+}
+
+TEST(ParseReportDigest, ASweepGivesEachMeasuredPointsMediansAndItsPointReport) {
+  std::ifstream in(std::string(OHPROF_SOURCE_DIR) + "/test/data/sweep/sample_sweep.json");
+  auto parsed = parse_report_digest(in, "sample_sweep.json");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  const ReportDigest& d = parsed->digest;
+  EXPECT_EQ(d.kind, DigestKind::sweep);
+  EXPECT_EQ(d.axis, "batch");
+  EXPECT_EQ(d.model, "tiny_models:tiny_mlp");
+  // 13 points, 2048 failed: 12 measured with 3 paths each
+  EXPECT_EQ(d.paths.size(), 36u);
+  EXPECT_EQ(d.paths[0].point, 1);
+  EXPECT_TRUE(d.paths[0].samples_ns.empty());
+  EXPECT_TRUE(d.paths[0].median_ns.has_value());
+  ASSERT_EQ(parsed->sweep_point_reports.size(), 12u);
+  EXPECT_EQ(parsed->sweep_point_reports[1].value, 2);
+  EXPECT_EQ(parsed->sweep_point_reports[1].report, "sample_sweep.points/batch-2.pass2.json");
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_EQ(d.notes[0].rfind("batch 2048 was not measured (failed", 0), 0u) << d.notes[0];
+}
+
+TEST(ParseReportDigest, WhatIsNotAReportIsRefusedInOneLine) {
+  std::istringstream not_json("{ nope");
+  auto r = parse_report_digest(not_json, "x.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::usage_error);
+  EXPECT_EQ(r.error().message.rfind("'x.json' is not an ohprof report (not JSON: ", 0), 0u) << r.error().message;
+  EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+
+  r = parse(json{{"kind", "trace"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "'r.json' is not an ohprof report (kind 'trace' is none of run, compare, analyze, sweep); give two "
+            "reports written by --export-json");
+
+  json missing = report_to_json(compare_report());
+  missing["paths"][0].erase("samples_ns");
+  r = parse(missing);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("samples_ns"), std::string::npos) << r.error().message;
+}
+
+DiffResult sample_diff() {
+  DiffResult d;
+  d.base_file = "base.json";
+  d.new_file = "new.json";
+  d.kind = DigestKind::compare;
+  PathDiff slower;
+  slower.name = "compile";
+  slower.base_count = 100;
+  slower.new_count = 120;
+  slower.base_median_ns = 30000;
+  slower.new_median_ns = 36000;
+  slower.ratio = 1.2;
+  slower.low = 1.15;
+  slower.high = 1.25;
+  slower.verdict = DiffVerdict::slower;
+  slower.reason = DiffReason::above_threshold;
+  slower.split = {{"wall", 40000, 46000}, {"busy", 5000, 5000}, {"device_wait", 0, 0}};
+  PathDiff same;
+  same.name = "aoti";
+  same.base_count = same.new_count = 100;
+  same.base_median_ns = 4000;
+  same.new_median_ns = 4020;
+  same.ratio = 1.005;
+  same.low = 0.99;
+  same.high = 1.02;
+  same.verdict = DiffVerdict::no_change;
+  same.reason = DiffReason::not_significant;
+  PathDiff gone;
+  gone.name = "eager";
+  gone.base_count = 100;
+  gone.base_median_ns = 20000;
+  gone.reason = DiffReason::only_in_base;
+  d.paths = {slower, same, gone};
+  d.warnings = {{WarningCode::diff_path_unmatched, "eager is in the base report only; it is not diffed"}};
+  return d;
+}
+
+TEST(DiffToJson, HasEveryPathsNumbersAndTheOutcome) {
+  const json j = diff_to_json(sample_diff());
+  EXPECT_EQ(j["kind"], "diff");
+  EXPECT_EQ(j["diff_schema_version"], kDiffSchemaVersion);
+  EXPECT_EQ(j["report_kind"], "compare");
+  EXPECT_EQ(j["outcome"], "regression");
+  EXPECT_EQ(j["judged"], 2);
+  EXPECT_EQ(j["config"]["threshold"], 0.10);
+  EXPECT_EQ(j["config"]["min_samples"], kMinDiffSamples);
+  EXPECT_TRUE(j["config"]["relative_to"].is_null());
+  ASSERT_EQ(j["paths"].size(), 3u);
+  const json& p = j["paths"][0];
+  EXPECT_EQ(p["name"], "compile");
+  EXPECT_TRUE(p["point"].is_null());
+  EXPECT_EQ(p["ratio"], 1.2);
+  EXPECT_EQ(p["low"], 1.15);
+  EXPECT_EQ(p["verdict"], "slower");
+  EXPECT_EQ(p["reason"], "above_threshold");
+  EXPECT_EQ(p["split"][0]["component"], "wall");
+  EXPECT_EQ(p["split"][0]["change_ns"], 6000.0);
+  EXPECT_TRUE(j["paths"][2]["ratio"].is_null());
+  EXPECT_TRUE(j["paths"][2]["new_median_ns"].is_null());
+  EXPECT_EQ(j["warnings"][0]["code"], "diff-path-unmatched");
+}
+
+TEST(FormatDiffTable, PrintsEachPathTheSplitAndTheVerdictWithItsNumbers) {
+  const std::string table = format_diff_table(sample_diff());
+  EXPECT_NE(table.find("ohprof diff (compare reports): base base.json, new new.json\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("95% interval by bootstrap (10000 resamples, seed 0); threshold 10%"), std::string::npos) << table;
+  EXPECT_NE(table.find("  compile 30.00 us    36.00 us   +20.0% [+15.0%, +25.0%] 100/120    SLOWER\n"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  aoti    4.000 us    4.020 us   +0.5%  [-1.0%, +2.0%]   100/100    no significant change\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  eager   20.00 us    -          -      -                100/0      only in the base report\n"),
+            std::string::npos)
+      << table;
+  // the split: only the components some path has time in (no device_wait column)
+  EXPECT_NE(table.find("  path    wall                 busy\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("  compile 40.00 us -> 46.00 us 5.000 us -> 5.000 us\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("verdict: REGRESSION: compile +20.0% [+15.0%, +25.0%] slower beyond 10% (1 of 2 judged paths)\n"),
+            std::string::npos)
+      << table;
+}
+
+TEST(FormatDiffTable, IncomparableReportsGetTheirReasonsAndNoRows) {
+  DiffResult d = sample_diff();
+  d.incomparable = {{"inputs", "[1, 16]:float32", "[4, 16]:float32"}};
+  d.paths.clear();
+  const std::string table = format_diff_table(d);
+  EXPECT_EQ(table.find("path "), std::string::npos) << table;
+  EXPECT_NE(table.find("verdict: incomparable: inputs: '[1, 16]:float32' in the base, '[4, 16]:float32' in the new "
+                       "report (--force diffs them anyway)\n"),
+            std::string::npos)
+      << table;
+}
+
+}  // namespace
+}  // namespace ohprof

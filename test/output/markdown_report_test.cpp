@@ -1,0 +1,196 @@
+// The Markdown printer (output/markdown_report.hpp; docs/reports.md, "Markdown"): well-formed GFM
+// tables (every row as many cells as its header, escaped pipes), each section where its data is, and
+// the numbers the typed reports hold. How GitHub renders it is checked by test/tools/markdown_check.py.
+#include "ohprof/output/markdown_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ohprof/analysis/sweep.hpp"
+#include "ohprof/output/sweep_report.hpp"
+#include "sample_breakdown.hpp"
+
+namespace ohprof {
+namespace {
+
+// The cells of a table row: split at pipes that are not escaped.
+std::size_t cells(const std::string& line) {
+  std::size_t pipes = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\') ? 1 : 0;
+  return pipes - 1;
+}
+
+// Every table in `md`: a header, an alignment row, rows of the same width; a blank line before it.
+void expect_well_formed_tables(const std::string& md) {
+  std::istringstream in(md);
+  std::string line, previous = "\n";
+  std::size_t width = 0;
+  int tables = 0;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    const bool row = !line.empty() && line.front() == '|';
+    if (row && !in_table) {
+      EXPECT_TRUE(previous.empty()) << "a table must follow a blank line: '" << previous << "' before '" << line << "'";
+      width = cells(line);
+      in_table = true;
+      ++tables;
+      std::string align;
+      ASSERT_TRUE(std::getline(in, align));
+      EXPECT_EQ(cells(align), width) << align;
+      EXPECT_NE(align.find("---"), std::string::npos) << align;
+    } else if (row) {
+      EXPECT_EQ(cells(line), width) << line;
+    } else {
+      in_table = false;
+    }
+    previous = line;
+  }
+  EXPECT_GT(tables, 0) << md;
+}
+
+PathResult measured(const std::string& name, std::vector<std::int64_t> samples) {
+  PathResult p;
+  p.name = name;
+  p.artifact = "tiny_models:tiny_mlp";
+  p.wall_ns = std::move(samples);
+  p.wall = summarize_ns(p.wall_ns);
+  return p;
+}
+
+Report compare_report() {
+  Report r;
+  r.kind = ReportKind::compare;
+  r.context = make_base_context({"ohprof", "compare", "--paths", "aoti|odd,compile"});
+  r.context.device = DeviceDescription{DeviceKind::cpu, -1, "Test CPU"};
+  r.config.inputs = {"[1, 16]:float32"};
+  r.artifacts = ArtifactSummary{};
+  r.artifacts->model = "tiny_models:tiny_mlp";
+  PathResult aoti = measured("aoti", {3000, 4000, 5000});
+  aoti.breakdown = test::cpu_breakdown();
+  r.paths.push_back(aoti);
+  PathResult compile = measured("compile", {30000, 40000});
+  compile.split_unavailable_reason = "no collector";
+  r.paths.push_back(compile);
+  r.paths.push_back(measured("compile/no-guards", {20000}));
+  r.paths.back().role = PathRole::variant;
+  r.ratios = {PathRatio{"aoti", "compile", 8.75, 0.5}};
+  GapExplanation e;
+  e.slower = "compile";
+  e.faster = "aoti";
+  e.measured = true;
+  e.gap = Estimate{31000, 300};
+  e.residual = Estimate{-1000, 200};
+  e.missing = {"the split of compile"};
+  r.explanations = {e};
+  r.warnings = {{WarningCode::outliers, "path compile: 2 outliers"}};
+  r.stop_reason = StopReason{StopCode::converged};
+  return r;
+}
+
+TEST(MarkdownCell, EscapesPipesAndJoinsLines) {
+  EXPECT_EQ(markdown_cell("a|b"), "a\\|b");
+  EXPECT_EQ(markdown_cell("one\ntwo"), "one two");
+}
+
+TEST(FormatMarkdown, ACompareReportHasItsHeadlineTableVerdictsExplanationAndContext) {
+  const std::string md = format_markdown(compare_report());
+  expect_well_formed_tables(md);
+  EXPECT_EQ(md.rfind("### ohprof compare: `tiny_models:tiny_mlp` at [1, 16]:float32 on cpu (Test CPU)\n", 0), 0u) << md;
+  // the headline: the explanation's answer, then the ratio
+  EXPECT_NE(md.find("> **compile is 31.00 us ± 300 ns slower than aoti"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `aoti` ran **8.75 ± 0.50** times faster than `compile`\n"), std::string::npos) << md;
+  // the paths asked for, not the variant; aoti's split from cpu_breakdown (busy 75%, dispatch 25%)
+  EXPECT_NE(md.find("| `aoti` | 4.000 us | 4.000 us ± 1.000 us | 3 | 75.0% | 25.0% | 0.0% | **compute-bound** |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `compile` | 35.00 us |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| no split: no collector |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("no-guards"), std::string::npos) << md;
+  EXPECT_NE(md.find("host-bound (dispatch)"), std::string::npos) << md;  // a CPU run's host-bound is dispatch
+  EXPECT_NE(md.find("- `aoti`: **compute-bound**: "), std::string::npos) << md;
+  EXPECT_NE(md.find("#### why compile is slower than aoti\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| gap | 31.00 us ± 300 ns | median compile - median aoti, timing pass |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("- missing: the split of compile\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `outliers`: path compile: 2 outliers\n"), std::string::npos) << md;
+  // the context, collapsed; the command's pipe escaped inside its cell
+  EXPECT_NE(md.find("<details><summary>Context</summary>"), std::string::npos) << md;
+  EXPECT_NE(md.find("| command | `ohprof compare --paths aoti\\|odd,compile` |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| stopped | converged |"), std::string::npos) << md;
+  EXPECT_NE(md.find("</details>\n"), std::string::npos) << md;
+}
+
+TEST(FormatMarkdown, ARunWithoutSplitOrExplanationHasNeitherSection) {
+  Report r = compare_report();
+  r.kind = ReportKind::run;
+  r.artifacts.reset();
+  r.ratios.clear();
+  r.explanations.clear();
+  r.warnings.clear();
+  r.paths.resize(2);
+  r.paths[0].breakdown.reset();
+  const std::string md = format_markdown(r);
+  expect_well_formed_tables(md);
+  EXPECT_EQ(md.find("Verdicts"), std::string::npos) << md;
+  EXPECT_EQ(md.find("####"), std::string::npos) << md;
+  EXPECT_EQ(md.find("Warnings"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| stopped |"), std::string::npos) << md;
+}
+
+TEST(FormatSweepMarkdown, EachPointsLatenciesAndRatiosAndTheFits) {
+  const std::string file = std::string(OHPROF_SOURCE_DIR) + "/test/data/sweep/sample_sweep.json";
+  std::ifstream in(file);
+  const nlohmann::json sample = nlohmann::json::parse(in);
+  SweepReport report;
+  report.config.model = sample["config"]["model"];
+  report.config.inputs = sample["config"]["inputs"].get<std::vector<std::string>>();
+  report.config.axis.values = sample["config"]["axis"]["values"].get<std::vector<std::int64_t>>();
+  report.config.paths = sample["config"]["paths"].get<std::vector<std::string>>();
+  report.config.kernel_profile = sample["config"]["kernel_profile"];
+  auto points = read_resumable_points(file, report.config);
+  ASSERT_TRUE(points.ok()) << points.error().message;
+  report.points = *points;
+  report.stop = SweepStop::complete;
+  report = analyze_sweep(report);
+  const std::string md = format_sweep_markdown(report);
+  expect_well_formed_tables(md);
+  EXPECT_EQ(md.rfind("### ohprof sweep: `tiny_models:tiny_mlp` over batch at [1, 16]:float32", 0), 0u) << md;
+  EXPECT_NE(md.find("| batch | aoti latency | compile latency | eager latency |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 2048 | failed: "), std::string::npos) << md;  // the failed point keeps its row
+  EXPECT_NE(md.find("**Fit** time = c + k × batch"), std::string::npos) << md;
+  for (const auto& fit : report.analysis.fits) EXPECT_NE(md.find("- `" + fit.path + "`: "), std::string::npos) << fit.path;
+}
+
+TEST(FormatDiffMarkdown, TheOutcomeEachPathAndTheSplit) {
+  DiffResult d;
+  d.base_file = "base.json";
+  d.new_file = "new.json";
+  PathDiff p;
+  p.name = "compile";
+  p.base_count = p.new_count = 100;
+  p.base_median_ns = 30000;
+  p.new_median_ns = 36000;
+  p.ratio = 1.2;
+  p.low = 1.15;
+  p.high = 1.25;
+  p.verdict = DiffVerdict::slower;
+  p.reason = DiffReason::above_threshold;
+  p.split = {{"wall", 40000, 46000}, {"busy", 5000, 5000}, {"device_wait", 0, 0}};
+  d.paths = {p};
+  std::string md = format_diff_markdown(d);
+  expect_well_formed_tables(md);
+  EXPECT_NE(md.find("**Regression**: compile +20.0% [+15.0%, +25.0%] slower beyond 10%.\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `compile` | 30.00 us | 36.00 us | +20.0% | +15.0% … +25.0% | 100/100 | **SLOWER** |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| path | wall | busy |\n"), std::string::npos) << md;  // no device-wait column: no time in it
+  d.incomparable = {{"model", "a:f", "b:f"}};
+  md = format_diff_markdown(d);
+  EXPECT_NE(md.find("**Incomparable**"), std::string::npos) << md;
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 
+#include "ohprof/base/stats.hpp"
+
 namespace ohprof {
 
 DiffRng::DiffRng(std::uint64_t seed) : m_engine(seed) {}
@@ -67,10 +69,6 @@ std::size_t index_at(double u, std::size_t n) {
   return std::min(i, n - 1);
 }
 
-double median_of_sorted(std::span<const double> sorted) {
-  const std::size_t n = sorted.size();
-  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-}
 
 }  // namespace
 
@@ -94,7 +92,7 @@ RatioInterval bootstrap_ratio(const std::vector<MedianTerm>& terms, int resample
   RatioInterval out;
   out.ratio = 1;
   for (const MedianTerm& term : terms) {
-    const double m = median_of_sorted(term.sorted);
+    const double m = quantile(term.sorted, 0.5);  // the median of docs/metrics.md
     out.ratio *= term.power > 0 ? m : 1 / m;
   }
   DiffRng rng(seed);
@@ -150,7 +148,7 @@ std::vector<double> sorted_samples(const DigestPath& path) {
 }
 
 std::optional<double> median_of(const DigestPath& path) {
-  if (!path.samples_ns.empty()) return median_of_sorted(sorted_samples(path));
+  if (!path.samples_ns.empty()) return quantile(sorted_samples(path), 0.5);
   return path.median_ns;
 }
 
@@ -217,7 +215,12 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
   for (const auto* terms : {&base_terms, &new_terms}) {
     for (const DigestPath* p : *terms) {
       if (p->samples_ns.size() < kMinDiffSamples) {
-        d.reason = DiffReason::too_few_samples;
+        d.reason = p->samples_ns.empty() ? DiffReason::no_samples : DiffReason::too_few_samples;
+        return d;
+      }
+      // wall times are positive (the reader refuses others): a ratio of them is finite
+      if (quantile(sorted_samples(*p), 0.5) <= 0) {
+        d.reason = DiffReason::no_samples;
         return d;
       }
     }
@@ -311,6 +314,12 @@ DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report
   std::map<PathKey, bool> matched;
   for (const DigestPath& b : base.paths) {
     const DigestPath* n = match_single ? &new_report.paths[0] : nullptr;
+    if (n != nullptr && n->name != b.name) {
+      result.warnings.push_back({WarningCode::diff_context_differs,
+                                 fmt::format("the traces' paths are named '{}' in the base and '{}' in the new report; "
+                                             "matched as the one path of each, shown as '{}'",
+                                             b.name, n->name, b.name)});
+    }
     if (n == nullptr) {
       const auto it = new_by_key.find(key_of(b));
       if (it != new_by_key.end()) n = it->second;

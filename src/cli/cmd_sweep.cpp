@@ -9,8 +9,6 @@
 #include "commands.hpp"
 #include "model_flags.hpp"
 #include "ohprof/base/console.hpp"
-#include "ohprof/base/atomic_file.hpp"
-#include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/sweep_report.hpp"
 
 namespace ohprof {
@@ -105,8 +103,8 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   auto axis = parse_sweep_axis(flags.batch, flags.dim);
   if (!axis.ok()) return axis.error();
   if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --plot or --no-plot, not both");
-  if (flags.export_markdown == "-" && flags.export_json == "-") {
-    return check_report_exports(ReportExports{flags.export_json, flags.export_markdown, ""});
+  if (Status checked = check_report_exports(ReportExports{flags.export_json, flags.export_markdown, ""}); !checked.ok()) {
+    return checked;
   }
   if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "sweep");
   console::start("sweep", flags.model.quiet);
@@ -126,12 +124,10 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   options.resume = flags.resume;
   options.argv = invocation.argv;
   SweepOutcome outcome = sweep_paths(options, *invocation.runtime);
-  if (outcome.report && !flags.model.quiet && flags.export_markdown != "-") fmt::print("{}", format_sweep_table(*outcome.report));
-  if (outcome.report && !flags.export_markdown.empty()) {
-    Status written = write_file_atomically(flags.export_markdown, format_sweep_markdown(*outcome.report));
-    if (!written.ok() && outcome.status.ok()) return written;
-  }
-  return outcome.status;
+  if (!outcome.report) return outcome.status;
+  Status emitted = emit_sweep(*outcome.report, flags.export_markdown, flags.model.quiet);
+  // the sweep's own error first: the Markdown of a failed sweep matters less
+  return outcome.status.ok() ? emitted : outcome.status;
 }
 
 }  // namespace

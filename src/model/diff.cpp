@@ -36,6 +36,7 @@ const char* to_string(DiffReason reason) {
     case DiffReason::above_threshold: return "above_threshold";
     case DiffReason::below_threshold: return "below_threshold";
     case DiffReason::not_significant: return "not_significant";
+    case DiffReason::no_samples: return "no_samples";
     case DiffReason::too_few_samples: return "too_few_samples";
     case DiffReason::reference_path: return "reference_path";
     case DiffReason::reference_missing: return "reference_missing";

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/base/console.hpp"
 #include "ohprof/output/json_report.hpp"
@@ -39,6 +41,28 @@ void read_context(const json& j, ReportDigest& d) {
   const json& device = c.at("device");
   d.device_type = string_or(device, "type");
   d.device_name = string_or(device, "name");
+}
+
+// wall_ns.median, when the path has one (null or absent: none).
+std::optional<double> median_of(const json& path) {
+  if (!path.contains("wall_ns") || !path.at("wall_ns").is_object()) return std::nullopt;
+  const json& wall = path.at("wall_ns");
+  if (!wall.contains("median") || !wall.at("median").is_number()) return std::nullopt;
+  return wall.at("median").get<double>();
+}
+
+// What makes a digest unusable though its JSON parsed: a wall time of 0 or less, or two paths of one
+// name (at one point): an empty string when it is fine.
+std::string unusable(const ReportDigest& d) {
+  std::set<std::pair<std::int64_t, std::string>> seen;
+  for (const DigestPath& p : d.paths) {
+    const std::string where = p.point ? fmt::format("path '{}' at {} {}", p.name, d.axis, *p.point) : fmt::format("path '{}'", p.name);
+    if (!seen.insert({p.point.value_or(0), p.name}).second) return where + " is listed twice";
+    for (const std::int64_t s : p.samples_ns) {
+      if (s <= 0) return fmt::format("{} has a sample of {} ns; wall times are positive", where, s);
+    }
+  }
+  return "";
 }
 
 std::optional<SplitTotals> split_totals_of(const json& path) {
@@ -86,7 +110,7 @@ void read_measured_report(const json& j, ReportDigest& d) {
     DigestPath path;
     path.name = p.at("name").get<std::string>();
     path.samples_ns = p.at("samples_ns").get<std::vector<std::int64_t>>();
-    if (p.contains("wall_ns") && p.at("wall_ns").is_object()) path.median_ns = p.at("wall_ns").value("median", 0.0);
+    path.median_ns = median_of(p);
     path.split = split_totals_of(p);
     d.paths.push_back(std::move(path));
   }
@@ -117,7 +141,7 @@ void read_sweep_report(const json& j, ParsedDigest& parsed) {
       DigestPath path;
       path.name = p.at("name").get<std::string>();
       path.point = value;
-      path.median_ns = p.at("wall_ns").value("median", 0.0);
+      path.median_ns = median_of(p);
       d.paths.push_back(std::move(path));
     }
     const std::string report = string_or(point, "report");
@@ -128,8 +152,6 @@ void read_sweep_report(const json& j, ParsedDigest& parsed) {
     }
   }
 }
-
-json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 }  // namespace
 
@@ -160,6 +182,7 @@ Result<ParsedDigest> parse_report_digest(std::istream& in, const std::string& fi
   } catch (const std::exception& e) {
     return not_a_report(first_line(e.what()));
   }
+  if (const std::string why = unusable(parsed.digest); !why.empty()) return not_a_report(why);
   return parsed;
 }
 
@@ -194,11 +217,11 @@ json diff_to_json(const DiffResult& diff) {
                      {"point", p.point ? json(*p.point) : json(nullptr)},
                      {"base_count", p.base_count},
                      {"new_count", p.new_count},
-                     {"base_median_ns", optional_json(p.base_median_ns)},
-                     {"new_median_ns", optional_json(p.new_median_ns)},
-                     {"ratio", optional_json(p.ratio)},
-                     {"low", optional_json(p.low)},
-                     {"high", optional_json(p.high)},
+                     {"base_median_ns", optional_number(p.base_median_ns)},
+                     {"new_median_ns", optional_number(p.new_median_ns)},
+                     {"ratio", optional_number(p.ratio)},
+                     {"low", optional_number(p.low)},
+                     {"high", optional_number(p.high)},
                      {"verdict", to_string(p.verdict)},
                      {"reason", to_string(p.reason)},
                      {"split", split}});

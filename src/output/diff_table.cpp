@@ -3,9 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <string_view>
-
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/diff_report.hpp"
 #include "diff_text.hpp"
@@ -14,10 +11,7 @@
 namespace ohprof {
 namespace {
 
-
 std::string optional_duration(const std::optional<double>& ns) { return ns ? format_duration(*ns) : "-"; }
-
-
 
 std::string header(const DiffResult& diff) {
   std::string out = fmt::format("ohprof diff ({} reports): base {}, new {}\n", to_string(diff.kind), diff.base_file,
@@ -76,7 +70,7 @@ std::string outcome_line(const DiffResult& diff) {
       return fmt::format("verdict: incomparable: {} (--force diffs them anyway)\n", fmt::join(reasons, "; "));
     }
     case DiffOutcome::nothing_judged:
-      return fmt::format("verdict: unknown: no path has {} samples in both reports\n", kMinDiffSamples);
+      return fmt::format("verdict: unknown: {}\n", nothing_judged_text(diff));
     case DiffOutcome::regression:
       return fmt::format("verdict: REGRESSION: {} slower beyond {:.3g}% ({} of {} judged paths)\n", slower_paths_text(diff),
                          100 * diff.config.threshold, slower, diff.judged());
@@ -97,6 +91,23 @@ std::string slower_paths_text(const DiffResult& diff) {
     slower.push_back(fmt::format("{} {} [{}, {}]", path_label(p), change_text(*p.ratio), change_text(*p.low), change_text(*p.high)));
   }
   return fmt::format("{}", fmt::join(slower, ", "));
+}
+
+std::string nothing_judged_text(const DiffResult& diff) {
+  std::size_t few = 0, none = 0, unmatched = 0, reference = 0;
+  for (const PathDiff& p : diff.paths) {
+    few += p.reason == DiffReason::too_few_samples ? 1 : 0;
+    none += p.reason == DiffReason::no_samples ? 1 : 0;
+    unmatched += p.reason == DiffReason::only_in_base || p.reason == DiffReason::only_in_new ? 1 : 0;
+    reference += p.reason == DiffReason::reference_missing ? 1 : 0;
+  }
+  std::vector<std::string> why;
+  if (diff.paths.empty()) why.push_back("the reports have no paths");
+  if (few > 0) why.push_back(fmt::format("{} with fewer than {} samples on a side (measure more iterations: --runs, --min-runs)", few, kMinDiffSamples));
+  if (none > 0) why.push_back(fmt::format("{} without samples on a side (a sweep point whose report is missing)", none));
+  if (unmatched > 0) why.push_back(fmt::format("{} in one report only (paths are matched by name)", unmatched));
+  if (reference > 0) why.push_back(fmt::format("{} where the --relative-to path has no samples", reference));
+  return fmt::format("no path could be judged: {}", fmt::join(why, "; "));
 }
 
 std::string format_diff_table(const DiffResult& diff) {

@@ -24,6 +24,7 @@ inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config
     case DiffReason::below_threshold:
       return fmt::format("no change (significant, within {:.3g}%)", 100 * config.threshold);
     case DiffReason::not_significant: return "no significant change";
+    case DiffReason::no_samples: return "unknown: no samples on a side";
     case DiffReason::too_few_samples: return fmt::format("unknown: fewer than {} samples", kMinDiffSamples);
     case DiffReason::reference_path: return "the reference (--relative-to)";
     case DiffReason::reference_missing: return "unknown: the reference has no samples here";
@@ -36,14 +37,22 @@ inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config
 // The split components some path has time in, in their order (a CPU run has no device-wait, launch or
 // blocking time): the columns of the split's table.
 inline std::vector<const char*> components_with_time(const DiffResult& diff) {
-  std::vector<const char*> components;
+  // the order of the paths' split lists (the same for every path: analysis/diff.cpp)
+  std::vector<const char*> order;
   for (const PathDiff& p : diff.paths) {
-    for (const ComponentChange& c : p.split) {
-      if ((c.base_ns != 0 || c.new_ns != 0) &&
-          std::find(components.begin(), components.end(), std::string_view(c.component)) == components.end()) {
-        components.push_back(c.component);
-      }
+    if (p.split.size() > order.size()) {
+      order.clear();
+      for (const ComponentChange& c : p.split) order.push_back(c.component);
     }
+  }
+  std::vector<const char*> components;
+  for (const char* name : order) {
+    const bool has_time = std::any_of(diff.paths.begin(), diff.paths.end(), [&](const PathDiff& p) {
+      return std::any_of(p.split.begin(), p.split.end(), [&](const ComponentChange& c) {
+        return std::string_view(c.component) == name && (c.base_ns != 0 || c.new_ns != 0);
+      });
+    });
+    if (has_time) components.push_back(name);
   }
   return components;
 }

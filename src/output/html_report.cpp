@@ -241,8 +241,9 @@ std::string iteration_columns(const Report& r) {
          out;
 }
 
-std::string html_table(const CellTable& t, const std::string& cls) {
-  std::string out = fmt::format("<table class=\"{}\">\n<tr>", cls);
+// `path`: the table's data-path attribute ("" : none).
+std::string html_table(const CellTable& t, const std::string& cls, const std::string& path = "") {
+  std::string out = fmt::format("<table class=\"{}\"{}>\n<tr>", cls, path.empty() ? "" : " data-path=\"" + esc(path) + "\"");
   for (std::size_t i = 0; i < t.header.size(); ++i) {
     out += fmt::format("<th{}>{}</th>", i < t.align.size() && t.align[i] == 'r' ? " class=\"r\"" : "", esc(t.header[i]));
   }
@@ -282,7 +283,7 @@ std::string kernel_tables(const Report& r) {
                         {format_duration(k.mean_ns * k.count_per_iteration)}});
     }
     out += fmt::format("<h3><code>{}</code></h3>\n", esc(p->name));
-    out += html_table(t, "ohprof-kernels\" data-path=\"" + esc(p->name));
+    out += html_table(t, "ohprof-kernels", p->name);
     if (kernels.size() > kRows) out += fmt::format("<p class=\"note\">… and {} more (in the JSON report).</p>\n", kernels.size() - kRows);
   }
   return out.empty() ? "" : "<h2>Kernels</h2>\n<p class=\"note\">By total time, most first.</p>\n" + out;

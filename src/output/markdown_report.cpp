@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/diff_report.hpp"
@@ -34,19 +35,28 @@ std::string table(const Row& header, const std::string& align, const std::vector
   return out;
 }
 
+// A code span: fenced by one backtick more than the longest run in the text (padded with spaces when the
+// text starts or ends with one); empty text as "(none)".
 std::string code(const std::string& text) {
-  // a code span whose text holds a backtick needs a longer fence
-  return text.find('`') == std::string::npos ? "`" + text + "`" : "`` " + text + " ``";
+  if (text.empty()) return "(none)";
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = text.front() == '`' || text.back() == '`';
+  return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
 }
 
-// A cell as Markdown: a name as a code span, a verdict in bold.
+// A cell as Markdown: a name as a code span, a verdict in bold, other text escaped.
 std::string cell_markdown(const Cell& c) {
   switch (c.kind) {
     case Cell::Kind::name: return code(c.text);
-    case Cell::Kind::strong: return "**" + c.text + "**";
+    case Cell::Kind::strong: return "**" + md_text(c.text) + "**";
     case Cell::Kind::text: break;
   }
-  return c.text;
+  return md_text(c.text);
 }
 
 std::string cell_table(const CellTable& t) {
@@ -61,7 +71,7 @@ std::string cell_table(const CellTable& t) {
 
 std::string context_section(const std::vector<std::pair<std::string, std::string>>& context) {
   std::vector<Row> rows;
-  for (const auto& [key, value] : context) rows.push_back({key, key == "command" ? code(value) : value});
+  for (const auto& [key, value] : context) rows.push_back({key, key == "command" ? code(value) : md_text(value)});
   return "\n<details><summary>Context</summary>\n\n" + table({"", ""}, "", rows) + "\n</details>\n";
 }
 
@@ -70,7 +80,7 @@ std::string context_section(const std::vector<std::pair<std::string, std::string
 std::string warnings_section(const std::vector<Warning>& warnings) {
   if (warnings.empty()) return "";
   std::string list;
-  for (const Warning& w : warnings) list += fmt::format("- {}: {}\n", code(to_string(w.code)), w.message);
+  for (const Warning& w : warnings) list += fmt::format("- {}: {}\n", code(to_string(w.code)), md_text(w.message));
   if (warnings.size() <= 3) return "\n**Warnings**\n\n" + list;
   return fmt::format("\n<details><summary>{} warnings</summary>\n\n{}\n</details>\n", warnings.size(), list);
 }
@@ -81,7 +91,7 @@ std::string title_of(const Report& r) {
                      device_text(r.context.device));
 }
 
-std::string paths_section(const Report& r) { return "\n" + cell_table(path_table(r)) + "\n" + path_table_note(r) + "\n"; }
+std::string paths_section(const Report& r) { return "\n" + cell_table(path_table(r)) + "\n" + md_text(path_table_note(r)) + "\n"; }
 
 std::string host_states_section(const Report& r) {
   const CellTable t = host_state_table(r);
@@ -97,19 +107,21 @@ std::string verdicts_section(const Report& r) {
     if (!p->breakdown) continue;
     const PathBreakdown& b = *p->breakdown;
     out += fmt::format("- {}: **{}**: {}\n", code(p->name), to_string(b.verdict.verdict),
-                       verdict_text(b.verdict, b.summary.totals.iterations));
+                       md_text(verdict_text(b.verdict, b.summary.totals.iterations)));
   }
   return out.empty() ? "" : "\n**Verdicts** (what decided each)\n\n" + out;
 }
 
 std::string explanation_section(const GapExplanation& e) {
-  std::string out = fmt::format("\n#### {}\n\n> {}\n\n", explanation_title(e), explanation_text(e));
+  std::string out = fmt::format("\n#### {}\n\n> {}\n\n", md_text(explanation_title(e)), md_text(explanation_text(e)));
   std::vector<Row> rows;
-  for (const ExplanationTerm& t : explanation_terms(e)) rows.push_back({t.label, estimate_text(t.estimate), t.how});
+  for (const ExplanationTerm& t : explanation_terms(e)) {
+    rows.push_back({md_text(t.label), md_text(estimate_text(t.estimate)), md_text(t.how)});
+  }
   out += table({"term", "estimate ± se", "measured as"}, "lrl", rows);
   const std::vector<std::string> notes = explanation_notes(e);
   if (!notes.empty()) out += "\n";
-  for (const std::string& note : notes) out += "- " + note + "\n";
+  for (const std::string& note : notes) out += "- " + md_text(note) + "\n";
   return out;
 }
 
@@ -123,6 +135,26 @@ std::string kernels_section(const Report& r) {
 }
 
 }  // namespace
+
+std::string md_text(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto alnum = [&](std::size_t j) { return j < text.size() && std::isalnum(static_cast<unsigned char>(text[j])) != 0; };
+    switch (c) {
+      case '\\': case '`': case '*': case '[': case ']': case '<': case '>': case '&': case '~':
+        out += '\\';
+        out += c;
+        break;
+      case '_':  // an underscore inside a word (nccl_data) cannot open emphasis in GFM
+        if (!(i > 0 && alnum(i - 1) && alnum(i + 1))) out += '\\';
+        out += c;
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
 
 std::string markdown_cell(const std::string& text) {
   std::string out;
@@ -142,7 +174,7 @@ std::string format_markdown(const Report& r) {
   std::string out = title_of(r);
   // the headline: each explanation's answer, then the ratios
   if (!r.explanations.empty() || !r.ratios.empty()) out += "\n";
-  for (const GapExplanation& e : r.explanations) out += fmt::format("> **{}**\n>\n", explanation_text(e));
+  for (const GapExplanation& e : r.explanations) out += fmt::format("> **{}**\n>\n", md_text(explanation_text(e)));
   if (!r.explanations.empty()) out.resize(out.size() - 2);  // no trailing empty quote line
   if (!r.explanations.empty() && !r.ratios.empty()) out += "\n";
   for (const PathRatio& ratio : r.ratios) {
@@ -172,13 +204,13 @@ std::string format_sweep_markdown(const SweepReport& r) {
                                       : fmt::format("no crossover in the range ({} points)", pair.points));
   }
   Row header{axis};
-  for (const std::string& p : c.paths) header.push_back(p + " latency");
-  for (const SweepPair& pair : r.analysis.pairs) header.push_back(pair.slower + " / " + pair.faster);
+  for (const std::string& p : c.paths) header.push_back(md_text(p) + " latency");
+  for (const SweepPair& pair : r.analysis.pairs) header.push_back(md_text(pair.slower + " / " + pair.faster));
   std::vector<Row> rows;
   for (const SweepPoint& point : r.points) {
     Row row{std::to_string(point.value)};
     if (point.status != PointStatus::measured) {
-      row.push_back(fmt::format("{}: {}", to_string(point.status), point.reason));
+      row.push_back(md_text(fmt::format("{}: {}", to_string(point.status), point.reason)));
       row.resize(header.size());
       rows.push_back(std::move(row));
       continue;
@@ -202,7 +234,7 @@ std::string format_sweep_markdown(const SweepReport& r) {
                      "(docs/sweep.md).\n",
                      1 - c.tolerance, 1 + c.tolerance);
   out += fmt::format("\n**Fit** time = c + k × {} (95% intervals)\n\n", axis);
-  for (const SweepFit& fit : r.analysis.fits) out += fmt::format("- {}: {}\n", code(fit.path), fit_text(fit, axis));
+  for (const SweepFit& fit : r.analysis.fits) out += fmt::format("- {}: {}\n", code(fit.path), md_text(fit_text(fit, axis)));
   out += warnings_section(r.warnings);
   out += context_section(
       context_rows(r.context, true, {{"stopped", to_string(r.stop)}, {"paths", fmt::format("{}", fmt::join(c.paths, ", "))}}));
@@ -219,7 +251,7 @@ std::string format_diff_markdown(const DiffResult& d) {
       }
       break;
     case DiffOutcome::nothing_judged:
-      out += fmt::format("**Unknown**: no path has {} samples in both reports.\n", kMinDiffSamples);
+      out += "**Unknown**: " + md_text(nothing_judged_text(d)) + ".\n";
       break;
     case DiffOutcome::regression:
     case DiffOutcome::no_regression: {
@@ -237,8 +269,8 @@ std::string format_diff_markdown(const DiffResult& d) {
                       p.new_median_ns ? format_duration(*p.new_median_ns) : "-", p.ratio ? change_text(*p.ratio) : "-",
                       p.low && p.high ? fmt::format("{} … {}", change_text(*p.low), change_text(*p.high)) : "-",
                       fmt::format("{}/{}", p.base_count, p.new_count),
-                      p.verdict == DiffVerdict::slower ? "**" + diff_verdict_text(p, d.config) + "**"
-                                                       : diff_verdict_text(p, d.config)});
+                      p.verdict == DiffVerdict::slower ? "**" + md_text(diff_verdict_text(p, d.config)) + "**"
+                                                       : md_text(diff_verdict_text(p, d.config))});
     }
     out += "\n" + table({"path", "base median", "new median", "change", fmt::format("{:.3g}% interval", 100 * (1 - d.config.alpha)),
                          "n base/new", "verdict"},

@@ -10,11 +10,11 @@
 #include "ohprof/output/report_text.hpp"
 
 namespace ohprof {
-namespace {
-
 std::string share(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "-";
 }
+
+namespace {
 
 std::string percent_of_one(double share) { return fmt::format("{:.1f}%", 100 * share); }
 

@@ -23,6 +23,8 @@ struct CellTable {
 
 // The paths asked for (role "path"), in the report's order: the variants are not shown.
 std::vector<const PathResult*> asked_paths(const Report& report);
+// "12.3%" of `whole`, or "-" when it is 0.
+std::string share(std::int64_t part, std::int64_t whole);
 // "cuda:0 (NVIDIA H200)", "cpu (AMD EPYC)".
 std::string device_text(const DeviceDescription& device);
 // What was measured: the model (module:factory, or the exported program), the package, or the trace.

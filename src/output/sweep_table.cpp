@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "ohprof/base/format.hpp"
+#include "ohprof/base/atomic_file.hpp"
+#include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "sweep_text.hpp"
 #include "text_columns.hpp"
@@ -165,6 +167,12 @@ std::string format_sweep_table(const SweepReport& report) {
                      100 * c.fit_tolerance);
   for (const auto& fit : report.analysis.fits) out += fmt::format("  {}: {}\n", fit.path, fit_text(fit, axis));
   return out;
+}
+
+Status emit_sweep(const SweepReport& report, const std::string& markdown, bool quiet) {
+  if (!quiet && markdown != "-") fmt::print("{}", format_sweep_table(report));
+  if (markdown.empty()) return ok_status();
+  return write_file_atomically(markdown, format_sweep_markdown(report));
 }
 
 }  // namespace ohprof

@@ -7,6 +7,7 @@
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/report_text.hpp"
+#include "report_tables.hpp"
 
 namespace ohprof {
 
@@ -20,11 +21,6 @@ std::string median_spread(const SampleSummary& summary) {
 std::string shortened(const std::string& name, std::size_t width) {
   if (name.size() <= width) return name;
   return name.substr(0, width - 1) + "…";
-}
-
-// "12.3%" of the summed wall time, or "-" when there is none.
-std::string share(std::int64_t part, std::int64_t wall) {
-  return wall > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(wall)) : "-";
 }
 
 // One quantity of the split: "    label:  median ± σ   share  (note)".
@@ -179,9 +175,7 @@ std::string format_variant(const PathResult& path) {
 std::string format_run_table(const Report& report) {
   std::string out;
   const auto& device = report.context.device;
-  out += fmt::format("device: {}{}{}\n", to_string(device.type),
-                     device.index >= 0 ? fmt::format(":{}", device.index) : std::string(),
-                     device.name.empty() ? std::string() : " (" + device.name + ")");
+  out += "device: " + device_text(device) + "\n";
   if (report.trace) {
     const TraceSource& t = *report.trace;
     out += fmt::format("trace:  {} ({}{:.1f} MB of JSON, {} events: {} used, {} ignored, {} skipped; iterations: {})\n",

@@ -54,6 +54,7 @@ Result<ReportDigest> read_report(const std::string& path) {
       continue;
     }
     std::erase_if(digest.paths, [&](const DigestPath& p) { return p.point == point.value; });
+    for (const std::string& note : report->digest.notes) digest.notes.push_back(fmt::format("{} {}: {}", digest.axis, point.value, note));
     for (DigestPath& p : report->digest.paths) {
       p.point = point.value;
       digest.paths.push_back(std::move(p));
@@ -67,15 +68,31 @@ Result<ReportDigest> read_report(const std::string& path) {
 
 Status validate(const DiffConfig& config) {
   if (!(config.threshold >= 0 && config.threshold < 10)) {
-    return make_error(ExitCode::usage_error, fmt::format("--threshold {}: give a relative change such as 5% or 0.05", config.threshold));
+    return make_error(ExitCode::usage_error, fmt::format("--threshold {:g}%: give a relative change from 0 to under 1000%, "
+                                                         "such as 5% or 0.05", 100 * config.threshold));
   }
   if (!(config.alpha > 0 && config.alpha < 1)) {
     return make_error(ExitCode::usage_error, fmt::format("--alpha {}: give a level between 0 and 1, such as 0.05", config.alpha));
   }
-  if (config.resamples < 100) {
-    return make_error(ExitCode::usage_error, fmt::format("--resamples {}: give at least 100 (the default is 10000)", config.resamples));
+  if (config.resamples < 100 || config.resamples > kMaxDiffResamples) {
+    return make_error(ExitCode::usage_error, fmt::format("--resamples {}: give 100 to {} (the default is 10000)",
+                                                         config.resamples, kMaxDiffResamples));
   }
   return ok_status();
+}
+
+// --relative-to names a path of neither report: a typing mistake, not two incomparable reports.
+Status check_relative_to(const std::string& reference, const ReportDigest& base, const ReportDigest& new_report) {
+  if (reference.empty()) return ok_status();
+  std::vector<std::string> names;
+  for (const ReportDigest* d : {&base, &new_report}) {
+    for (const DigestPath& p : d->paths) {
+      if (p.name == reference) return ok_status();
+      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+    }
+  }
+  return make_error(ExitCode::usage_error, fmt::format("--relative-to {}: neither report has that path; give one of {}",
+                                                       reference, fmt::join(names, ", ")));
 }
 
 Status status_of(const DiffResult& diff) {
@@ -94,10 +111,7 @@ Status status_of(const DiffResult& diff) {
                                     first.field, first.base, first.new_value));
     }
     case DiffOutcome::nothing_judged:
-      return make_error(ExitCode::incomparable_reports,
-                        fmt::format("no path has {} samples in both reports (or none is in both); measure more "
-                                    "iterations (--runs, --min-runs)",
-                                    kMinDiffSamples));
+      return make_error(ExitCode::incomparable_reports, nothing_judged_text(diff));
   }
   return ok_status();
 }
@@ -110,6 +124,9 @@ DiffFilesOutcome diff_report_files(const DiffOptions& options) {
   if (!base.ok()) return {std::nullopt, base.error()};
   auto new_report = read_report(options.new_path);
   if (!new_report.ok()) return {std::nullopt, new_report.error()};
+  if (Status reference = check_relative_to(options.config.relative_to, *base, *new_report); !reference.ok()) {
+    return {std::nullopt, reference};
+  }
   DiffResult diff = diff_reports(*base, *new_report, options.config);
   Status status = status_of(diff);
   return {std::move(diff), std::move(status)};

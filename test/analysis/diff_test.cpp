@@ -338,6 +338,24 @@ TEST(DiffReports, TwoAnalyzeReportsOfOnePathEachAreMatchedWhateverTheTraceNames)
   ASSERT_EQ(r.paths.size(), 1u);
   EXPECT_EQ(r.paths[0].name, "trace_monday");
   EXPECT_EQ(r.paths[0].verdict, DiffVerdict::no_change);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].message,
+            "the traces' paths are named 'trace_monday' in the base and 'trace_tuesday' in the new report; matched as the "
+            "one path of each, shown as 'trace_monday'");
+}
+
+TEST(DiffReports, APathWithoutSamplesOrWithAZeroMedianIsUnknownNotJudged) {
+  const auto a = lognormal(20, 1000, 0.05, 96);
+  DigestPath empty = path("aoti", {});
+  empty.median_ns = 1000;  // a sweep point without its report: the median only
+  DiffResult r = diff_reports(digest({empty}), digest({path("aoti", a)}), fast_config());
+  EXPECT_EQ(r.paths[0].reason, DiffReason::no_samples);
+  EXPECT_EQ(r.outcome(), DiffOutcome::nothing_judged);
+  // zeros (which the reader refuses) would make the ratio infinite: unknown, not a verdict
+  const DigestPath zeros = path("aoti", std::vector<double>(20, 0.0));
+  r = diff_reports(digest({zeros}), digest({path("aoti", a)}), fast_config());
+  EXPECT_EQ(r.paths[0].verdict, DiffVerdict::unknown);
+  EXPECT_FALSE(r.paths[0].ratio.has_value());
 }
 
 TEST(DiffReports, TheSplitChangesArePerIterationMeansOfTheTotals) {

@@ -96,6 +96,25 @@ TEST(MarkdownCell, EscapesPipesAndJoinsLines) {
   EXPECT_EQ(markdown_cell("one\ntwo"), "one two");
 }
 
+TEST(MarkdownText, EscapesWhatWouldStartMarkupButNotUnderscoresInsideWords) {
+  EXPECT_EQ(md_text("<img src=x> *bold* [link] a & b `x` ~~s~~ \\"),
+            "\\<img src=x\\> \\*bold\\* \\[link\\] a \\& b \\`x\\` \\~\\~s\\~\\~ \\\\");
+  EXPECT_EQ(md_text("nccl_data _x_"), "nccl_data \\_x\\_");
+}
+
+TEST(FormatMarkdown, HostileNamesAndContextStayText) {
+  Report r = compare_report();
+  r.context.hostname = "<img src=x onerror=alert(1)> | *bold*";
+  r.paths[0].name = "a``b";
+  r.ratios.clear();
+  r.explanations.clear();
+  const std::string md = format_markdown(r);
+  EXPECT_NE(md.find("| host | \\<img src=x onerror=alert(1)\\> \\| \\*bold\\*, 0 intra-op threads |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| ```a``b``` |"), std::string::npos) << md;  // a fence longer than the name's run of backticks
+  expect_well_formed_tables(md);
+}
+
 TEST(FormatMarkdown, ACompareReportHasItsHeadlineTableVerdictsExplanationAndContext) {
   const std::string md = format_markdown(compare_report());
   expect_well_formed_tables(md);

@@ -109,7 +109,8 @@ TEST(DiffSession, ReportsWithTooFewSamplesCannotBeJudged) {
   const DiffFilesOutcome out = diff(kBase, write_json(few, "few.json"));
   ASSERT_FALSE(out.status.ok());
   EXPECT_EQ(out.status.error().code, ExitCode::incomparable_reports);
-  EXPECT_EQ(out.status.error().message.rfind("no path has 10 samples in both reports", 0), 0u) << out.status.error().message;
+  EXPECT_EQ(out.status.error().message,
+            "no path could be judged: 5 with fewer than 10 samples on a side (measure more iterations: --runs, --min-runs)");
   ASSERT_TRUE(out.diff.has_value());
   EXPECT_EQ(out.diff->judged(), 0u);
 }
@@ -131,6 +132,35 @@ TEST(DiffSession, UnreadableReportsAreRefused) {
   DiffConfig bad;
   bad.alpha = 0;
   EXPECT_EQ(diff(kBase, kRemeasured, bad).status.error().code, ExitCode::usage_error);
+  bad = DiffConfig{};
+  bad.resamples = kMaxDiffResamples + 1;
+  EXPECT_EQ(diff_report_files(DiffOptions{kBase, kRemeasured, bad}).status.error().code, ExitCode::usage_error);
+}
+
+TEST(DiffSession, ARelativeToPathOfNeitherReportIsAUsageErrorListingThePaths) {
+  DiffConfig config;
+  config.relative_to = "aot";
+  const DiffFilesOutcome out = diff(kBase, kRemeasured, config);
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_EQ(out.status.error().code, ExitCode::usage_error);
+  EXPECT_EQ(out.status.error().message,
+            "--relative-to aot: neither report has that path; give one of aoti, aoti:python, compile, "
+            "compile:cpp-wrapper, eager");
+}
+
+TEST(DiffSession, ReportsWithANonPositiveSampleOrATwiceListedPathAreRefused) {
+  json zero = read_json(kRemeasured);
+  zero["paths"][0]["samples_ns"][7] = 0;
+  DiffFilesOutcome out = diff(kBase, write_json(zero, "zero.json"));
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_EQ(out.status.error().code, ExitCode::usage_error);
+  EXPECT_NE(out.status.error().message.find("path 'aoti' has a sample of 0 ns; wall times are positive"), std::string::npos)
+      << out.status.error().message;
+  json twice = read_json(kRemeasured);
+  twice["paths"][1]["name"] = "aoti";
+  out = diff(kBase, write_json(twice, "twice.json"));
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_NE(out.status.error().message.find("path 'aoti' is listed twice"), std::string::npos) << out.status.error().message;
 }
 
 // A sweep of two points whose point reports are the given compare reports (written beside it).
@@ -165,6 +195,19 @@ TEST(DiffSession, ASweepIsDiffedPointByPointFromItsPointReports) {
   }
 }
 
+TEST(DiffSession, APointReportThatIsACheckpointIsNoted) {
+  json checkpoint = read_json(kBase);
+  checkpoint["stop_reason"] = "in progress";
+  const std::string a = sweep_of("sweep-d", read_json(kBase), checkpoint);
+  const DiffFilesOutcome out = diff(a, a);
+  std::vector<std::string> notes;
+  for (const Warning& w : out.diff->warnings) {
+    if (w.code == WarningCode::diff_report_incomplete) notes.push_back(w.message);
+  }
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("batch 64: a checkpoint written while measuring, not a finished report"), std::string::npos) << notes[0];
+}
+
 TEST(DiffSession, ASweepPointWhoseReportIsMissingKeepsItsMediansAndIsNoted) {
   const json base = read_json(kBase);
   const std::string a = sweep_of("sweep-c", base, base);
@@ -179,6 +222,7 @@ TEST(DiffSession, ASweepPointWhoseReportIsMissingKeepsItsMediansAndIsNoted) {
       EXPECT_EQ(p.base_count, 0u);
       EXPECT_TRUE(p.base_median_ns.has_value());
       EXPECT_EQ(p.verdict, DiffVerdict::unknown);
+      EXPECT_EQ(p.reason, DiffReason::no_samples);
     }
   }
 }

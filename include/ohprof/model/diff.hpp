@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "ohprof/base/stats.hpp"
 #include "ohprof/model/warning.hpp"
 
 namespace ohprof {
@@ -70,7 +69,7 @@ struct ReportDigest {
 struct DiffConfig {
   double threshold = 0.10;        // the relative change of the median that counts (0.10: 10%)
   double alpha = 0.05;            // the interval's level: a (1 - alpha) interval
-  int resamples = 10000;          // bootstrap resamples
+  int resamples = 10000;          // bootstrap resamples (100 .. kMaxDiffResamples)
   std::uint64_t seed = 0;
   std::string relative_to;        // a path: each path's change is against this path's, per report ("" : none)
   bool force = false;             // diff incomparable reports anyway (the reasons become warnings)
@@ -78,6 +77,8 @@ struct DiffConfig {
 
 // The fewest samples either side needs for a verdict (docs/diff.md).
 inline constexpr std::size_t kMinDiffSamples = 10;
+// The most bootstrap resamples a diff draws (each is a double kept until the quantiles are taken).
+inline constexpr int kMaxDiffResamples = 10'000'000;
 
 enum class DiffVerdict { faster, slower, no_change, unknown };
 const char* to_string(DiffVerdict verdict);  // "faster", "slower", "no_change", "unknown"
@@ -87,6 +88,7 @@ enum class DiffReason {
   above_threshold,      // faster / slower: the interval excludes no change and the change passes the threshold
   below_threshold,      // no_change: the interval excludes no change, but the change is within the threshold
   not_significant,      // no_change: the interval includes no change
+  no_samples,           // unknown: a side has no samples (a sweep point without its report)
   too_few_samples,      // unknown: fewer than kMinDiffSamples on a side
   reference_path,       // unknown: the --relative-to path itself
   reference_missing,    // unknown: the --relative-to path lacks samples at this point
@@ -122,7 +124,7 @@ struct PathDiff {
 
 // Why two reports cannot be compared.
 struct Incomparability {
-  const char* field = "";  // "kind", "schema_version", "model", "inputs", "axis", "device", "relative_to", "paths"
+  const char* field = "";  // "kind", "schema_version", "model", "inputs", "axis", "device", "relative_to"
   std::string base;
   std::string new_value;
 };

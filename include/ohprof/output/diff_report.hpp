@@ -36,6 +36,9 @@ std::string format_diff_table(const DiffResult& diff);
 // The slower paths with their changes and intervals, "compile +20.0% [+19.2%, +20.8%], eager ...": the
 // verdict line's and the exit-13 error's evidence.
 std::string slower_paths_text(const DiffResult& diff);
+// Why no path could be judged, from the reasons the paths have ("3 paths have fewer than 10 samples on
+// a side, 1 is in one report only"), and what to do: the nothing_judged outcome's line.
+std::string nothing_judged_text(const DiffResult& diff);
 
 // What `ohprof diff` does with its result: each warning on stderr, the table on stdout (unless `quiet`,
 // or a report goes to stdout), then the JSON and the Markdown where `exports` names them.

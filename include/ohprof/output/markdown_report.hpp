@@ -16,5 +16,8 @@ std::string format_diff_markdown(const DiffResult& diff);
 
 // A table cell: '|' escaped, newlines as spaces (GitHub's tables are one line per row).
 std::string markdown_cell(const std::string& text);
+// Free text: the characters that would start Markdown or HTML escaped with a backslash (\ ` * [ ] < > &
+// ~, and _ where it could open emphasis, not inside a word).
+std::string md_text(const std::string& text);
 
 }  // namespace ohprof

@@ -24,4 +24,9 @@ Result<std::vector<SweepPoint>> read_resumable_points(const std::string& path, c
 // the crossovers and the fits.
 std::string format_sweep_table(const SweepReport& report);
 
+// The end of `ohprof sweep`: the table on stdout (unless `quiet` or the Markdown goes there), then the
+// Markdown when `markdown` names a file or "-" (docs/reports.md). The JSON and the page are written
+// while the sweep runs.
+Status emit_sweep(const SweepReport& report, const std::string& markdown, bool quiet);
+
 }  // namespace ohprof

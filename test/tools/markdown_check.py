@@ -5,6 +5,7 @@
     markdown_check.py --binary build/ohprof --source-dir .          # the CTest: diff and analyze reports
     markdown_check.py --file report.md [--screenshot out.png]       # any file (and a picture of it)
     markdown_check.py --self-test                                   # the checks fail on broken tables
+    markdown_check.py --binary build/ohprof --run compare ARGS...   # a live run's Markdown (CTest markdown_of_a_compare)
 
 For each Markdown file, from cmark-gfm's XML (the parse tree GitHub renders), with the `table`,
 `autolink` and `strikethrough` extensions GitHub uses:
@@ -178,6 +179,7 @@ def main() -> int:
     parser.add_argument("--file", action="append", default=[], help="a Markdown file to check (repeatable)")
     parser.add_argument("--screenshot", help="with one --file: draw it into this PNG")
     parser.add_argument("--self-test", action="store_true", help="check that the checks catch broken tables")
+    parser.add_argument("--run", nargs=argparse.REMAINDER, help="ohprof's arguments for one live run, whose Markdown is checked")
     opts = parser.parse_args()
     if shutil.which("cmark-gfm") is None:
         print("markdown_check: cmark-gfm is not installed (apt-get install cmark-gfm); skipped")
@@ -192,7 +194,14 @@ def main() -> int:
         checked += 1
         if opts.screenshot:
             screenshot(markdown, opts.screenshot)
-    if opts.binary:
+    if opts.binary and opts.run:
+        with tempfile.TemporaryDirectory() as tmp:
+            markdown, report = run_ohprof(opts.binary, opts.run, tmp, "run")
+            found = check_markdown(markdown, report_paths(report), "run")
+            problems += found
+            checked += 1
+            print(f"markdown_check: {' '.join(opts.run[:1])}: {'ok' if not found else 'FAILED'}")
+    elif opts.binary:
         src = Path(opts.source_dir)
         data = src / "test" / "data"
         cases = [

@@ -30,6 +30,12 @@ void add_html_option(CLI::App* app, std::string& html) {
                   "wall-time distribution, the kernels");
 }
 
+void add_trace_option(CLI::App* app, std::string& trace) {
+  app->add_option("--export-trace", trace,
+                  "Write the split pass's timeline as a Chrome trace to FILE (gzip when it ends in .gz), for Perfetto or "
+                  "chrome://tracing, and ohprof analyze");
+}
+
 int run_cli(int argc, char** argv, const Runtime* runtime) {
   Invocation invocation;
   invocation.argv.assign(argv, argv + argc);

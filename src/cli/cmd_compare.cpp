@@ -17,6 +17,7 @@ struct CompareFlags {
   std::string export_json;
   std::string export_markdown;
   std::string export_html;
+  std::string export_trace;
   bool no_explain = false;
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
 };
@@ -61,6 +62,7 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "compare");
   console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
+  options.export_trace = flags.export_trace;
   options.argv = invocation.argv;
   return emit_outcome(compare_paths(options, *invocation.runtime), exports, flags.model.quiet);
 }
@@ -81,6 +83,7 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
   add_markdown_option(app, flags->export_markdown);
   add_html_option(app, flags->export_html);
+  add_trace_option(app, flags->export_trace);
   return Subcommand{app, [flags, &invocation] { return compare(*flags, invocation); }};
 }
 

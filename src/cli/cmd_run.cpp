@@ -17,6 +17,7 @@ struct RunFlags {
   std::string export_json;
   std::string export_markdown;
   std::string export_html;
+  std::string export_trace;
   bool quiet = false;
   bool no_cupti = false;
   int split_runs = 0;
@@ -41,6 +42,7 @@ Status run(const RunFlags& flags, const Invocation& invocation) {
   options.split_runs = flags.split_runs;
   options.no_cupti = flags.no_cupti;
   options.checkpoint_path = flags.export_json;
+  options.export_trace = flags.export_trace;
   options.argv = invocation.argv;
   return emit_outcome(measure_path(options, *invocation.runtime), exports, flags.quiet);
 }
@@ -62,6 +64,7 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
   add_markdown_option(app, flags->export_markdown);
   add_html_option(app, flags->export_html);
+  add_trace_option(app, flags->export_trace);
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   app->add_option("--split-runs", flags->split_runs,
                   "Iterations of the instrumented pass for the device split (default: --runs, at most 100)");

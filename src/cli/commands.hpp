@@ -54,6 +54,8 @@ Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool q
 void add_markdown_option(CLI::App* app, std::string& markdown);
 // --export-html FILE on run, compare and analyze (docs/reports.md, "HTML").
 void add_html_option(CLI::App* app, std::string& html);
+// --export-trace FILE on run and compare (docs/reports.md, "Trace"; analyze has its own).
+void add_trace_option(CLI::App* app, std::string& trace);
 
 // The front's `run` and `compare`: replaces this process with the measuring binary, ohprof-measure,
 // with the same command line (so the user's signals and the exit code reach it unchanged). It is found

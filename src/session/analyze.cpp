@@ -42,9 +42,11 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   Report report;
   report.kind = ReportKind::analyze;
   report.context = make_base_context(options.argv);
-  // A trace with no device events ran on the CPU alone (its verdict says "no device work").
-  report.context.device.type = trace.timeline.ops.empty() ? DeviceKind::cpu : DeviceKind::cuda;
-  report.context.device.index = trace.device_index;
+  // A trace with no device events ran on the CPU alone (its verdict says "no device work"); so did a
+  // CPU run's trace of ohprof's own, whose ops are CPU kernels.
+  const bool cpu = trace.timeline.ops.empty() || !trace.timeline.ops_have_launches;
+  report.context.device.type = cpu ? DeviceKind::cpu : DeviceKind::cuda;
+  report.context.device.index = cpu ? -1 : trace.device_index;
   report.context.device.name = trace.device_name;
 
   TraceSource source;

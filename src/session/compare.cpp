@@ -61,13 +61,15 @@ std::string default_cache_dir() {
 // for all paths (path p's iteration i tagged p * kIterationsPerPath + i). The collection is split per
 // path and analysed; kernel sets are diffed against the first path; each path's collector cost is the
 // ratio of this pass's median wall time to pass 1's.
-void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
-                    DeviceKind device, const Runtime& runtime) {
+// Returns --export-trace's status (ok without it).
+Status measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
+                      DeviceKind device, const Runtime& runtime) {
   std::unique_ptr<SplitCollector> collector = runtime.start_collector(SplitCollectorOptions{device, options.no_cupti});
   if (collector->observer() == nullptr) {
     for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
     console::progress("device split unavailable: " + collector->unavailable_reason());
-    return;
+    if (!options.export_trace.empty()) return no_trace_to_export(options.export_trace, collector->unavailable_reason());
+    return ok_status();
   }
   report.context.cupti_version = runtime.cupti_version();
   if (runtime.cupti_library) report.context.cupti_library = runtime.cupti_library();
@@ -103,7 +105,8 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
   if (!status.ok() || !collection.ok()) {
     const std::string reason = !status.ok() ? status.error().message : collection.error().message;
     for (auto& path : report.paths) path.split_unavailable_reason = reason;
-    return;
+    if (!options.export_trace.empty()) return no_trace_to_export(options.export_trace, reason);
+    return ok_status();
   }
   report.interrupted = report.interrupted || measured.interrupted;
   for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
@@ -118,6 +121,8 @@ void measure_splits(Report& report, const std::vector<InterleavedPath>& plain_pa
     report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,
                                                    report.paths[0].name, report.paths[p].name));
   }
+  if (options.export_trace.empty()) return ok_status();
+  return export_split_timeline(report, collection->timeline, options.export_trace);
 }
 
 // The explanations of the measured report (docs/metrics.md, "Explanation"): the pairs asked for, or each
@@ -410,11 +415,13 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
                                     if (checkpoint.due()) write_checkpoint(partial, false);
                                   });
   fill(measured);
+  Status trace_status = ok_status();  // --export-trace's
   if (status.ok() && !measured.interrupted) {
     write_checkpoint(measured, true);
-    measure_splits(report, paths, options, device, runtime);
+    trace_status = measure_splits(report, paths, options, device, runtime);
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;
+    if (!options.export_trace.empty()) trace_status = no_trace_to_export(options.export_trace, kSplitStoppedReason);
   }
   if (!status.ok()) {
     report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + status.error().message});
@@ -428,6 +435,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   }
   if (options.explain) explain_gaps(report, options, unavailable_variants);
   add_sample_hints(report, /*name_the_path=*/true);
+  if (!trace_status.ok()) return {std::move(report), trace_status};
   return {std::move(report)};
 }
 

@@ -93,6 +93,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   report.interrupted = loop.interrupted;
 
   // Pass 2: the same iterations with the activity collector on, for the device-time split.
+  Status trace_status = ok_status();  // --export-trace's
   std::unique_ptr<SplitCollector> collector =
       runtime.start_collector(SplitCollectorOptions{report.context.device.type, options.no_cupti});
   if (collector->observer() == nullptr) {
@@ -116,6 +117,11 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     } else {
       attach_split(report, path, *collection, collection->timeline, split_loop.wall_ns(), runtime, 0, INT64_MAX);
       for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
+      if (!options.export_trace.empty()) {
+        Report named = report;  // the path is pushed below; the trace names its iterations after it
+        named.paths.push_back(path);
+        trace_status = export_split_timeline(named, collection->timeline, options.export_trace);
+      }
     }
     report.interrupted = report.interrupted || split_loop.interrupted;
   } else {
@@ -123,6 +129,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   }
   if (!path.split_unavailable_reason.empty()) {
     console::progress("device split unavailable: " + path.split_unavailable_reason);
+    if (!options.export_trace.empty()) trace_status = no_trace_to_export(options.export_trace, path.split_unavailable_reason);
   }
   report.paths.push_back(std::move(path));
 
@@ -133,6 +140,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     return {std::move(report), loop_status};
   }
   add_sample_hints(report, /*name_the_path=*/false);
+  if (!trace_status.ok()) return {std::move(report), trace_status};
   return {std::move(report)};
 }
 

@@ -1,4 +1,5 @@
 #include "ohprof/trace/kineto_reader.hpp"
+#include "ohprof_tags.hpp"
 
 #include <fmt/format.h>
 
@@ -201,7 +202,7 @@ Category classify_category(std::string_view cat) {
 }
 
 enum class EventKey { other, ph, cat, name, pid, tid, ts, dur, args };
-enum class ArgKey { other, correlation, stream, device, bytes, graph_id };
+enum class ArgKey { other, correlation, stream, device, bytes, graph_id, ohprof_call, ohprof_iteration, ohprof_cpu_kernel };
 enum class RootKey { other, trace_events, device_properties };
 enum class PropKey { other, id, name };
 
@@ -241,6 +242,13 @@ ArgKey classify_arg_key(std::string_view key) {
       break;
     case 11:
       if (is(key, "correlation")) return ArgKey::correlation;
+      if (is(key, "ohprof_call")) return ArgKey::ohprof_call;
+      break;
+    case 16:
+      if (is(key, "ohprof_iteration")) return ArgKey::ohprof_iteration;
+      break;
+    case 17:
+      if (is(key, "ohprof_cpu_kernel")) return ArgKey::ohprof_cpu_kernel;
       break;
     default:
       break;
@@ -289,11 +297,15 @@ struct PendingEvent {
   bool has_name = false;
   NumberField ts, dur, pid, tid;
   NumberField correlation, stream, device, bytes, graph_id;
+  // What ohprof's own traces (run/compare --export-trace, trace/trace_export.hpp) say of a record that
+  // its name alone would not: the kind of a runtime call, a launch's iteration, a CPU kernel.
+  NumberField ohprof_call, ohprof_iteration, ohprof_cpu_kernel;
 
   void reset() {
     ph.clear();
     has_cat = has_name = false;
-    for (NumberField* field : {&ts, &dur, &pid, &tid, &correlation, &stream, &device, &bytes, &graph_id}) {
+    for (NumberField* field : {&ts, &dur, &pid, &tid, &correlation, &stream, &device, &bytes, &graph_id, &ohprof_call,
+                               &ohprof_iteration, &ohprof_cpu_kernel}) {
       field->reset();
     }
   }
@@ -471,6 +483,9 @@ class KinetoSax {
         case ArgKey::device: return &m_event.device;
         case ArgKey::bytes: return &m_event.bytes;
         case ArgKey::graph_id: return &m_event.graph_id;
+        case ArgKey::ohprof_call: return &m_event.ohprof_call;
+        case ArgKey::ohprof_iteration: return &m_event.ohprof_iteration;
+        case ArgKey::ohprof_cpu_kernel: return &m_event.ohprof_cpu_kernel;
         default: return nullptr;
       }
     }
@@ -618,13 +633,18 @@ class KinetoSax {
     if (const auto bytes = as_integer(m_event.bytes); bytes && *bytes > 0) op.bytes = static_cast<std::uint64_t>(*bytes);
     op.name = m_event.name;
     op.communication = op.kind == DeviceOpKind::kernel && communication_kernel(op.name);
+    if (as_integer(m_event.ohprof_cpu_kernel) == 1) m_trace.timeline.ops_have_launches = false;
     m_trace.timeline.ops.push_back(std::move(op));
     ++m_trace.stats.kept;
   }
 
   void add_api_call() {
-    const auto launch = m_event.has_name ? launch_kind_of_api(m_event.name) : std::nullopt;
-    const bool sync = m_event.has_name && !launch && is_sync_api(m_event.name);
+    // ohprof's own traces say what each call is (the collector knew it by its callback id, not its name)
+    const std::optional<OhprofCall> tagged = ohprof_call_of(as_integer(m_event.ohprof_call));
+    const std::optional<LaunchKind> named = m_event.has_name ? launch_kind_of_api(m_event.name) : std::nullopt;
+    const bool launch = tagged ? tagged->launch.has_value() : named.has_value();
+    const LaunchKind kind = tagged ? tagged->launch.value_or(LaunchKind::other) : named.value_or(LaunchKind::other);
+    const bool sync = tagged ? tagged->sync : m_event.has_name && !named && is_sync_api(m_event.name);
     std::int64_t start = 0;
     std::int64_t end = 0;
     if (!timing(start, end)) return;
@@ -635,20 +655,21 @@ class KinetoSax {
       return;
     }
     if (sync) {
-      m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, m_event.name});
+      m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, m_event.name, tagged && tagged->harness});
       ++m_trace.stats.kept;
       return;
     }
     std::int64_t correlation = 0;
     if (!required_id(m_event.correlation, "correlation", correlation)) return;
     LaunchCall call;
-    call.kind = *launch;
+    call.kind = kind;
     call.start_ns = start;
     call.end_ns = end;
     call.thread_id = thread;
     call.correlation = static_cast<std::uint64_t>(correlation);
     call.name = m_event.name;
-    call.synchronous = call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
+    call.synchronous = tagged ? tagged->synchronous : call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
+    call.iteration = as_integer(m_event.ohprof_iteration);
     m_trace.timeline.launches.push_back(std::move(call));
     ++m_trace.stats.kept;
   }
@@ -726,13 +747,14 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
     if (auto it = sax.device_names().find(first_device); it != sax.device_names().end()) trace.device_name = it->second;
   }
 
-  // Linking: an op whose correlation matches no launch call in the trace.
+  // Linking: an op whose correlation matches no launch call in the trace (CPU kernels, in ohprof's own
+  // trace of a CPU run, have none to match).
   std::unordered_set<std::uint64_t> launched;
   launched.reserve(timeline.launches.size() * 2);
   for (const LaunchCall& call : timeline.launches) launched.insert(call.correlation);
   std::uint64_t without_launch = 0;
   for (const DeviceOp& op : timeline.ops) {
-    if (op.correlation == 0 || launched.count(op.correlation) == 0) ++without_launch;
+    if (timeline.ops_have_launches && (op.correlation == 0 || launched.count(op.correlation) == 0)) ++without_launch;
   }
   timeline.counters.ops_without_launch = without_launch;
   if (without_launch > 0) {

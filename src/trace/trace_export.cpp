@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
+#include <unordered_set>
 
 #include "ohprof/trace/gzip_file.hpp"
+#include "ohprof_tags.hpp"
 
 namespace ohprof {
 
@@ -87,11 +90,12 @@ std::string split_args(const IterationBreakdown& it) {
       h.blocking_ns, h.launch_ns, h.other_api_ns, h.framework_ns);
 }
 
-// Writes the added events, without a leading comma.
-void write_split_events(const KinetoTrace& trace, const PathBreakdown& split, GzipOutputFile& output) {
-  const std::int64_t pid = trace.max_numeric_pid + 1;
+// Writes the split's tracks as process `pid`, without a leading comma; `split` gives each window's
+// numbers (args of its "iteration" slice), in window order.
+void write_split_events(const Timeline& timeline, const std::vector<IterationBreakdown>& split, std::int64_t pid,
+                        GzipOutputFile& output) {
   EventWriter writer(pid, output);
-  const std::vector<WindowSplitTracks> windows = build_split_tracks(trace.timeline);
+  const std::vector<WindowSplitTracks> windows = build_split_tracks(timeline);
   std::vector<StreamKey> streams;
   if (!windows.empty()) {
     for (const auto& track : windows.front().streams) streams.push_back(*track.stream);
@@ -113,7 +117,7 @@ void write_split_events(const KinetoTrace& trace, const PathBreakdown& split, Gz
   for (std::size_t w = 0; w < windows.size(); ++w) {
     const WindowSplitTracks& window = windows[w];
     std::string args = "{}";
-    if (w < split.iterations.size()) args = split_args(split.iterations[w]);
+    if (w < split.size()) args = split_args(split[w]);
     writer.slice(kIterationTid, window.index >= 0 ? "iteration" : "window", window.start_ns, window.end_ns, args);
     for (const auto& segment : window.gpu.segments) {
       writer.slice(kGpuTid, to_string(segment.kind), segment.start_ns, segment.end_ns, "{}");
@@ -222,9 +226,163 @@ Status export_trace_with_split(const std::string& input_path, const std::string&
   auto output = GzipOutputFile::create(output_path);
   if (!output.ok()) return output.error();
   GzipOutputFile& out = **output;
-  const auto write_extra = [&] { write_split_events(trace, split, out); };
+  const auto write_extra = [&] { write_split_events(trace.timeline, split.iterations, trace.max_numeric_pid + 1, out); };
   if (Status copied = copy_with_events(**input, out, write_extra, input_path); !copied.ok()) return copied;
   return (*output)->commit();
+}
+
+// ---- a live run's timeline as a trace ----------------------------------------------------------
+
+namespace {
+
+// JSON string contents: quotes, backslashes and control characters escaped.
+std::string json_escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+const char* op_category(DeviceOpKind kind) {
+  switch (kind) {
+    case DeviceOpKind::kernel: return "kernel";
+    case DeviceOpKind::memcpy: return "gpu_memcpy";
+    case DeviceOpKind::memset: return "gpu_memset";
+  }
+  return "kernel";
+}
+
+// The trace's processes: the host (its threads), then one per device (its streams), then the split.
+constexpr std::int64_t kHostPid = 0;
+constexpr std::int64_t kDevicePidBase = 100;
+constexpr std::int64_t kIterationsTid = 0;
+
+class TraceText {
+ public:
+  explicit TraceText(GzipOutputFile& output) : m_output(output) {}
+  ~TraceText() { flush(); }
+  TraceText(const TraceText&) = delete;
+  TraceText& operator=(const TraceText&) = delete;
+
+  void event(const std::string& json) {
+    if (m_any) m_text += ",\n";
+    m_any = true;
+    m_text += json;
+    if (m_text.size() >= 64 * 1024) flush();
+  }
+  void raw(std::string_view text) {
+    m_text += text;
+    if (m_text.size() >= 64 * 1024) flush();
+  }
+  [[nodiscard]] bool any() const { return m_any; }
+  void flush() {
+    m_output.write(m_text);
+    m_text.clear();
+  }
+
+ private:
+  GzipOutputFile& m_output;
+  std::string m_text;
+  bool m_any = false;
+};
+
+std::string slice(const char* cat, const std::string& name, std::int64_t pid, std::int64_t tid, std::int64_t start_ns,
+                  std::int64_t end_ns, const std::string& args) {
+  return fmt::format(R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {}}})", cat,
+                     json_escaped(name), pid, tid, us_text(start_ns), us_text(end_ns - start_ns), args);
+}
+
+std::string name_metadata(const char* what, std::int64_t pid, std::int64_t tid, const std::string& name) {
+  return fmt::format(R"({{"ph": "M", "name": "{}", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})", what, pid, tid,
+                     json_escaped(name));
+}
+
+}  // namespace
+
+Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, const std::string& output_path) {
+  auto output = GzipOutputFile::create(output_path);
+  if (!output.ok()) return output.error();
+  GzipOutputFile& out = **output;
+  const PathBreakdown split = analyze_timeline(timeline);
+  {
+    TraceText text(out);
+    text.raw(R"({"schemaVersion": 1, "displayTimeUnit": "ns", "deviceProperties": [)");
+    std::vector<std::int32_t> devices;
+    for (const DeviceOp& op : timeline.ops) {
+      if (std::find(devices.begin(), devices.end(), op.device) == devices.end()) devices.push_back(op.device);
+    }
+    std::sort(devices.begin(), devices.end());
+    if (timeline.ops_have_launches) {
+      for (std::size_t d = 0; d < devices.size(); ++d) {
+        text.raw(fmt::format(R"({}{{"id": {}, "name": "{}"}})", d == 0 ? "" : ", ", devices[d], json_escaped(names.device_name)));
+      }
+    }
+    text.raw("],\n\"traceEvents\": [\n");
+    text.event(name_metadata("process_name", kHostPid, 0, names.process));
+    text.event(name_metadata("thread_name", kHostPid, kIterationsTid, "iterations"));
+    for (const std::int32_t d : devices) {
+      text.event(name_metadata("process_name", kDevicePidBase + d,
+                               0, timeline.ops_have_launches ? fmt::format("GPU {}", d) : std::string("CPU kernels")));
+    }
+    // the iterations, as the profiler's steps (the reader's windows), named for their path
+    for (const IterationWindow& w : timeline.iterations) {
+      const std::int64_t path = w.index / kIterationsPerPath;
+      const std::int64_t iteration = w.index % kIterationsPerPath;
+      const std::string path_name = path >= 0 && static_cast<std::size_t>(path) < names.paths.size()
+                                        ? names.paths[static_cast<std::size_t>(path)]
+                                        : std::string();
+      text.event(slice("user_annotation", fmt::format("ProfilerStep#{}", w.index), kHostPid, kIterationsTid, w.start_ns,
+                       w.end_ns, fmt::format(R"({{"path": "{}", "iteration": {}}})", json_escaped(path_name), iteration)));
+    }
+    for (const LaunchCall& call : timeline.launches) {
+      const std::string iteration = call.iteration ? fmt::format(R"(, "ohprof_iteration": {})", *call.iteration) : "";
+      text.event(slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
+                       fmt::format(R"({{"correlation": {}, "ohprof_call": {}{}}})", call.correlation,
+                                   static_cast<std::int64_t>(launch_tag(call)), iteration)));
+      text.event(fmt::format(R"({{"ph": "s", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
+                             call.correlation, kHostPid, call.thread_id, us_text(call.start_ns)));
+    }
+    for (const SyncCall& call : timeline.syncs) {
+      const auto tag = call.harness ? OhprofCallTag::harness_sync : OhprofCallTag::sync;
+      text.event(slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
+                       fmt::format(R"({{"ohprof_call": {}}})", static_cast<std::int64_t>(tag))));
+    }
+    for (const ApiCall& call : timeline.api_calls) {
+      text.event(slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
+                       fmt::format(R"({{"ohprof_call": {}}})", static_cast<std::int64_t>(OhprofCallTag::api_call))));
+    }
+    std::unordered_set<std::uint64_t> launched;
+    for (const LaunchCall& call : timeline.launches) launched.insert(call.correlation);
+    for (const DeviceOp& op : timeline.ops) {
+      const std::int64_t pid = kDevicePidBase + op.device;
+      text.event(slice(op_category(op.kind), op.name, pid, op.stream, op.start_ns, op.end_ns,
+                       fmt::format(R"({{"device": {}, "stream": {}, "correlation": {}, "graph id": {}, "bytes": {}{}}})",
+                                   op.device, op.stream, op.correlation, op.graph_id, op.bytes,
+                                   timeline.ops_have_launches ? "" : R"(, "ohprof_cpu_kernel": 1)")));
+      if (op.correlation != 0 && launched.count(op.correlation) > 0) {
+        text.event(fmt::format(
+            R"({{"ph": "f", "bp": "e", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
+            op.correlation, pid, op.stream, us_text(op.start_ns)));
+      }
+    }
+    text.raw(",\n");
+    text.flush();
+  }
+  write_split_events(timeline, split.iterations, kDevicePidBase - 1, out);
+  out.write("\n]}\n");
+  return out.commit();
 }
 
 }  // namespace ohprof

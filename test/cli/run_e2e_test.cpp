@@ -132,6 +132,32 @@ TEST_F(RunE2E, CpuSplitAttributesEveryKernelOfAKernelProfiledPackage) {
   EXPECT_GT(path["collector_cost"]["ratio"].get<double>(), 0.0);
 }
 
+TEST_F(RunE2E, ALiveCpuRunsTraceOpensInTheKinetoReaderAndRoundTripsItsSplit) {
+  // The live run's split pass written with --export-trace, then read by `ohprof analyze`: the same
+  // split, every total and every iteration (docs/reports.md, "Trace").
+  const std::string report_path = m_dir + "/run.json";
+  const std::string trace_path = m_dir + "/run-trace.json.gz";
+  const std::string analysis_path = m_dir + "/analysis.json";
+  auto result = run_ohprof({"run", "--aoti", OHPROF_TINY_KP_PACKAGE, "--warmup", "1", "--runs", "6", "--quiet",
+                            "--export-json", report_path, "--export-trace", trace_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  result = run_ohprof({"analyze", trace_path, "--quiet", "--export-json", analysis_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "") << "the reader warned about ohprof's own trace";
+  const json live = json::parse(read_file(report_path))["paths"][0]["split"];
+  const json analysis = json::parse(read_file(analysis_path));
+  EXPECT_EQ(analysis["context"]["device"]["type"], "cpu");
+  const json read = analysis["paths"][0]["split"];
+  EXPECT_TRUE(read["summary"]["cpu_kernels"].get<bool>());
+  EXPECT_EQ(read["summary"]["totals"], live["summary"]["totals"]);
+  ASSERT_EQ(read["iterations"].size(), live["iterations"].size());
+  for (std::size_t i = 0; i < live["iterations"].size(); ++i) {
+    EXPECT_EQ(read["iterations"][i]["gpu"], live["iterations"][i]["gpu"]) << i;
+    EXPECT_EQ(read["iterations"][i]["wall_ns"], live["iterations"][i]["wall_ns"]) << i;
+  }
+  EXPECT_EQ(read["kernels"], live["kernels"]);
+}
+
 TEST_F(RunE2E, PackageWithoutKernelProfilingIsReportedAsNotAttributed) {
   const std::string report_path = m_dir + "/plain.json";
   const auto result = run_ohprof({"run", "--aoti", OHPROF_TINY_PACKAGE, "--warmup", "1", "--runs", "3",

@@ -8,13 +8,17 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "fake_runtime.hpp"
 #include "ohprof/harness/checkpoint.hpp"
 #include "ohprof/output/report_text.hpp"
+#include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/session/session.hpp"
+#include "ohprof/trace/kineto_reader.hpp"
 #include "session_steps.hpp"
 
 namespace ohprof {
@@ -50,6 +54,30 @@ const PathResult& path_named(const Report& report, const std::string& name) {
 }
 
 // --- building the paths ---------------------------------------------------------------------------------
+
+TEST(ComparePaths, ExportTraceHoldsEveryPathsSplitPassUnderItsName) {
+  FakeWorld world;
+  CompareOptions options = options_for({"aoti", "eager"});
+  options.export_trace = fake::make_temp_file("compare-trace", "split.json");
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  auto trace = read_kineto_trace(options.export_trace);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  for (std::size_t p = 0; p < outcome.report->paths.size(); ++p) {
+    const auto first = static_cast<std::int64_t>(p) * kIterationsPerPath;
+    const PathBreakdown again = analyze_timeline(select_iterations(trace->timeline, first, first + kIterationsPerPath - 1));
+    const BreakdownTotals& want = outcome.report->paths[p].breakdown->summary.totals;
+    EXPECT_EQ(again.summary.totals.iterations, want.iterations) << p;
+    EXPECT_EQ(again.summary.totals.gpu.busy_ns, want.gpu.busy_ns) << p;
+    EXPECT_EQ(again.summary.totals.gpu.host_bound_ns, want.gpu.host_bound_ns) << p;
+  }
+  const nlohmann::json written = nlohmann::json::parse(std::ifstream(options.export_trace));
+  std::set<std::string> named;
+  for (const auto& e : written["traceEvents"]) {
+    if (e.value("cat", "") == "user_annotation") named.insert(e["args"]["path"].get<std::string>());
+  }
+  EXPECT_EQ(named, (std::set<std::string>{"aoti", "eager"}));
+}
 
 TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
   FakeWorld world;

@@ -10,7 +10,9 @@
 #include "fake_runtime.hpp"
 #include "ohprof/base/stats.hpp"
 #include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/session/session.hpp"
+#include "ohprof/trace/kineto_reader.hpp"
 #include "session_steps.hpp"
 
 namespace ohprof {
@@ -226,6 +228,39 @@ TEST_F(MeasurePath, CollectorWithoutObserverMeansNoSplitPassAndItsReason) {
   EXPECT_EQ(path.split_collector, CollectorKind::none);
   EXPECT_EQ(outcome.report->context.cupti_version, "none");  // asked only when a collector runs
   EXPECT_EQ(path.wall_ns.size(), 3u);
+}
+
+TEST_F(MeasurePath, ExportTraceWritesTheSplitPassWhichReadsBackToItsSplit) {
+  world.aoti.duration_ns = [](int) { return 100'000; };
+  MeasureOptions options = options_for(1, 5);
+  options.export_trace = fake::make_temp_file("measure-trace", "split.json.gz");
+  const SessionOutcome outcome = measure(options);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  auto trace = read_kineto_trace(options.export_trace);
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  const PathBreakdown again = analyze_timeline(trace->timeline);
+  const BreakdownTotals& want = outcome.report->paths[0].breakdown->summary.totals;
+  EXPECT_EQ(again.summary.totals.iterations, want.iterations);
+  EXPECT_EQ(again.summary.totals.wall_ns, want.wall_ns);
+  EXPECT_EQ(again.summary.totals.gpu.busy_ns, want.gpu.busy_ns);
+  EXPECT_EQ(again.summary.totals.gpu.host_bound_ns, want.gpu.host_bound_ns);
+  EXPECT_EQ(again.summary.totals.host_states.harness_ns, want.host_states.harness_ns);
+}
+
+TEST_F(MeasurePath, ExportTraceWithoutASplitPassIsAnOutputErrorAndTheReportIsKept) {
+  world.collector.available = false;
+  MeasureOptions options = options_for(1, 3);
+  options.export_trace = fake::make_temp_file("measure-trace", "none.json");
+  std::filesystem::remove(options.export_trace);
+  const SessionOutcome outcome = measure(options);
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::output_error);
+  EXPECT_EQ(outcome.status.error().message,
+            "--export-trace: '" + options.export_trace + "' was not written: the split pass recorded no timeline (fake: no "
+            "activity collector on this machine); the report was");
+  ASSERT_TRUE(outcome.report.has_value());
+  EXPECT_EQ(outcome.report->paths[0].wall_ns.size(), 3u);
+  EXPECT_FALSE(std::filesystem::exists(options.export_trace));
 }
 
 TEST_F(MeasurePath, CollectorFinishErrorIsTheSplitsReason) {

@@ -252,5 +252,166 @@ TEST(ExportTraceWithSplit, UnwritableOutputIsAnOutputError) {
   EXPECT_EQ(status.error().code, ExitCode::output_error);
 }
 
+// ---- a live run's timeline as a trace (run/compare --export-trace) ---------------------------------
+
+void expect_same_totals(const BreakdownTotals& a, const BreakdownTotals& b, const std::string& where) {
+  EXPECT_EQ(a.iterations, b.iterations) << where;
+  EXPECT_EQ(a.wall_ns, b.wall_ns) << where;
+  EXPECT_EQ(a.gpu.busy_ns, b.gpu.busy_ns) << where;
+  EXPECT_EQ(a.gpu.host_bound_ns, b.gpu.host_bound_ns) << where;
+  EXPECT_EQ(a.gpu.device_wait_ns, b.gpu.device_wait_ns) << where;
+  EXPECT_EQ(a.gpu.queue_ns, b.gpu.queue_ns) << where;
+  EXPECT_EQ(a.gpu.queue_max, b.gpu.queue_max) << where;
+  EXPECT_EQ(a.gpu.communication_ns, b.gpu.communication_ns) << where;
+  EXPECT_EQ(a.gpu.own_busy_ns, b.gpu.own_busy_ns) << where;
+  EXPECT_EQ(a.host_states.blocking_ns, b.host_states.blocking_ns) << where;
+  EXPECT_EQ(a.host_states.launch_ns, b.host_states.launch_ns) << where;
+  EXPECT_EQ(a.host_states.other_api_ns, b.host_states.other_api_ns) << where;
+  EXPECT_EQ(a.host_states.harness_ns, b.host_states.harness_ns) << where;
+  EXPECT_EQ(a.host_states.framework_ns, b.host_states.framework_ns) << where;
+  EXPECT_EQ(a.launch_api_ns, b.launch_api_ns) << where;
+  EXPECT_EQ(a.blocking_ns, b.blocking_ns) << where;
+  EXPECT_EQ(a.blocking_calls, b.blocking_calls) << where;
+  EXPECT_EQ(a.other_api_ns, b.other_api_ns) << where;
+  EXPECT_EQ(a.dispatch_ns, b.dispatch_ns) << where;
+  EXPECT_EQ(a.device_queue_max, b.device_queue_max) << where;
+}
+
+// The timeline written as a trace and read back by the Kineto reader.
+Timeline round_trip(const Timeline& timeline, const std::string& name, const TimelineTraceNames& names = {}) {
+  const std::string path = temp_path(name);
+  const Status written = export_timeline_trace(timeline, names, path);
+  EXPECT_TRUE(written.ok()) << written.error().message;
+  auto read = read_kineto_trace(path);
+  EXPECT_TRUE(read.ok()) << (read.ok() ? "" : read.error().message);
+  EXPECT_TRUE(read->warnings.empty() || read->warnings.front().code == WarningCode::ops_without_launch)
+      << read->warnings.front().message;
+  return read.ok() ? read->timeline : Timeline{};
+}
+
+TEST(ExportTimelineTrace, TheRealTracesTimelinesComeBackWithTheSameSplit) {
+  // Each real trace read into a timeline (what a collector would have produced), written as ohprof's own
+  // trace and read again: the same split, totals and every iteration.
+  for (const auto& file : kTraces) {
+    auto trace = read_kineto_trace(trace_path(file));
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    const Timeline again = round_trip(trace->timeline, "roundtrip-" + file);
+    EXPECT_EQ(again.ops.size(), trace->timeline.ops.size()) << file;
+    EXPECT_EQ(again.launches.size(), trace->timeline.launches.size()) << file;
+    EXPECT_EQ(again.syncs.size(), trace->timeline.syncs.size()) << file;
+    EXPECT_EQ(again.api_calls.size(), trace->timeline.api_calls.size()) << file;
+    const PathBreakdown before = analyze_timeline(trace->timeline);
+    const PathBreakdown after = analyze_timeline(again);
+    expect_same_totals(before.summary.totals, after.summary.totals, file);
+    ASSERT_EQ(before.iterations.size(), after.iterations.size()) << file;
+    for (std::size_t i = 0; i < before.iterations.size(); ++i) {
+      EXPECT_EQ(before.iterations[i].gpu.busy_ns, after.iterations[i].gpu.busy_ns) << file << " " << i;
+      EXPECT_EQ(before.iterations[i].gpu.host_bound_ns, after.iterations[i].gpu.host_bound_ns) << file << " " << i;
+      EXPECT_EQ(before.iterations[i].gpu.device_wait_ns, after.iterations[i].gpu.device_wait_ns) << file << " " << i;
+    }
+    EXPECT_EQ(before.kernels.size(), after.kernels.size()) << file;
+  }
+}
+
+TEST(ExportTimelineTrace, WhatTheCollectorKnewByCallbackIdComesBack) {
+  // A launch whose name the reader would not take for one (CUPTI's "internal launch"), a synchronous
+  // copy, the harness's own sync, a call named like a sync that is not one, iterations tagged on launches.
+  Timeline t;
+  t.iterations = {{0, 0, 10'000}, {1, 10'000, 20'000}};
+  LaunchCall internal = launch(100, 200, 1);
+  internal.name = "internal launch";
+  internal.iteration = 0;
+  LaunchCall copy = launch(10'100, 12'000, 2);
+  copy.kind = LaunchKind::memcpy;
+  copy.synchronous = true;
+  copy.name = "cuMemcpyDtoH_v2";
+  copy.iteration = 1;
+  t.launches = {internal, copy};
+  DeviceOp k = op(300, 2'000, 1);
+  k.graph_id = 5;
+  DeviceOp c = op(10'200, 11'900, 2);
+  c.kind = DeviceOpKind::memcpy;
+  c.bytes = 4096;
+  c.name = "DtoH";
+  t.ops = {k, c};
+  t.syncs = {SyncCall{8'000, 9'900, 0, "cudaDeviceSynchronize", /*harness=*/true},
+             SyncCall{18'000, 19'000, 0, "cudaStreamSynchronize", false}};
+  t.api_calls = {ApiCall{13'000, 13'500, 0, "cudaStreamSynchronize_lookalike"}};
+  const Timeline again = round_trip(t, "tags.json");
+  ASSERT_EQ(again.launches.size(), 2u);
+  EXPECT_EQ(again.launches[0].kind, LaunchKind::kernel);
+  EXPECT_EQ(again.launches[0].name, "internal launch");
+  EXPECT_EQ(again.launches[0].iteration, 0);
+  EXPECT_EQ(again.launches[1].kind, LaunchKind::memcpy);
+  EXPECT_TRUE(again.launches[1].synchronous);
+  EXPECT_EQ(again.launches[1].iteration, 1);
+  ASSERT_EQ(again.syncs.size(), 2u);
+  EXPECT_TRUE(again.syncs[0].harness);
+  EXPECT_FALSE(again.syncs[1].harness);
+  ASSERT_EQ(again.api_calls.size(), 1u);
+  ASSERT_EQ(again.ops.size(), 2u);
+  EXPECT_EQ(again.ops[0].graph_id, 5u);
+  EXPECT_EQ(again.ops[1].bytes, 4096u);
+  EXPECT_EQ(again.ops[1].kind, DeviceOpKind::memcpy);
+  EXPECT_TRUE(again.ops_have_launches);
+  const PathBreakdown before = analyze_timeline(t);
+  const PathBreakdown after = analyze_timeline(again);
+  EXPECT_GT(before.summary.totals.host_states.harness_ns, 0);
+  expect_same_totals(before.summary.totals, after.summary.totals, "tags");
+}
+
+TEST(ExportTimelineTrace, ACpuRunsKernelsComeBackAsCpuKernels) {
+  Timeline t;
+  t.ops_have_launches = false;
+  t.iterations = {{0, 0, 10'000}, {1, 10'000, 20'000}};
+  t.ops = {op(1'000, 6'000, 0, 1234), op(12'000, 19'000, 0, 1234)};
+  const Timeline again = round_trip(t, "cpu.json.gz");
+  EXPECT_FALSE(again.ops_have_launches);
+  const PathBreakdown before = analyze_timeline(t);
+  const PathBreakdown after = analyze_timeline(again);
+  EXPECT_TRUE(after.summary.cpu_kernels);
+  expect_same_totals(before.summary.totals, after.summary.totals, "cpu");
+  EXPECT_EQ(after.summary.totals.dispatch_ns, 8'000);  // 20 us of wall, 12 us of kernels
+}
+
+TEST(ExportTimelineTrace, ACompareRunsPathsKeepTheirIterationsAndNames) {
+  // compare tags path p's iteration i as p * kIterationsPerPath + i; each path's split comes back.
+  Timeline t;
+  t.iterations = {{0, 0, 10'000}, {1, 10'000, 20'000}, {kIterationsPerPath, 20'000, 30'000}};
+  t.launches = {launch(100, 200, 1), launch(10'100, 10'200, 2), launch(20'100, 20'300, 3)};
+  t.ops = {op(300, 5'000, 1), op(10'300, 18'000, 2), op(20'400, 21'000, 3)};
+  TimelineTraceNames names;
+  names.process = "ohprof compare (tiny_models:tiny_mlp)";
+  names.paths = {"aoti", "compile"};
+  const std::string path = temp_path("compare.json");
+  ASSERT_TRUE(export_timeline_trace(t, names, path).ok());
+  const nlohmann::json written = load_json(path);
+  std::map<std::string, std::string> step_path;
+  std::size_t flows_out = 0, flows_in = 0;
+  for (const auto& e : written["traceEvents"]) {
+    if (e.value("cat", "") == "user_annotation") step_path[e["name"]] = e["args"]["path"];
+    if (e.value("ph", "") == "s") ++flows_out;
+    if (e.value("ph", "") == "f") ++flows_in;
+  }
+  EXPECT_EQ(step_path.at("ProfilerStep#0"), "aoti");
+  EXPECT_EQ(step_path.at("ProfilerStep#4294967296"), "compile");
+  EXPECT_EQ(flows_out, 3u);  // a flow from each launch to its op
+  EXPECT_EQ(flows_in, 3u);
+  auto read = read_kineto_trace(path);
+  ASSERT_TRUE(read.ok());
+  for (std::int64_t p = 0; p < 2; ++p) {
+    const std::int64_t first = p * kIterationsPerPath;
+    const PathBreakdown before = analyze_timeline(select_iterations(t, first, first + kIterationsPerPath - 1));
+    const PathBreakdown after = analyze_timeline(select_iterations(read->timeline, first, first + kIterationsPerPath - 1));
+    expect_same_totals(before.summary.totals, after.summary.totals, "path " + std::to_string(p));
+  }
+}
+
+TEST(ExportTimelineTrace, AnUnwritableFileIsAnOutputError) {
+  const Status status = export_timeline_trace(Timeline{}, {}, "/nonexistent/dir/t.json");
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, ExitCode::output_error);
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -45,6 +45,7 @@ struct MeasureOptions {
   int split_runs = 0;  // 0: min(runs, 100)
   bool no_cupti = false;
   std::string checkpoint_path;    // the --export-json value: checkpoints go there ("" / "-": none)
+  std::string export_trace;       // the split pass's timeline as a Chrome trace ("" : none)
   std::vector<std::string> argv;  // for the report's context
 };
 SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtime);
@@ -72,6 +73,7 @@ struct CompareOptions {
   // The pairs to explain, (slower, faster) by path name; empty: each path against the fastest.
   std::vector<std::pair<std::string, std::string>> explain_pairs;
   std::string checkpoint_path;
+  std::string export_trace;           // the split pass's timeline, every path's iterations ("" : none)
   std::vector<std::string> argv;
 };
 SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime);

@@ -41,4 +41,18 @@ std::vector<WindowSplitTracks> build_split_tracks(const Timeline& timeline);
 Status export_trace_with_split(const std::string& input_path, const std::string& output_path, const KinetoTrace& trace,
                                const PathBreakdown& split);
 
+// `run` and `compare` with --export-trace (docs/reports.md, "Trace"): what the collector recorded in the
+// split pass, as a Chrome trace that Perfetto's UI and chrome://tracing open and that read_kineto_trace
+// reads back to the same timeline: the iterations as ProfilerStep#<index> slices (args: the path and its
+// iteration), every runtime call on its host thread (a launch with a flow to each op it launched), each
+// op on its device's stream, and the split's tracks as analyze's export writes them. Calls carry an
+// "ohprof_call" tag and CPU kernels an "ohprof_cpu_kernel" one, so that what the collector knew by
+// callback id comes back (ohprof_tags.hpp). Gzip when `output_path` ends in ".gz". Errors: output_error.
+struct TimelineTraceNames {
+  std::string process;               // the host process's name: "ohprof compare (tiny_models:tiny_mlp)"
+  std::string device_name;           // the GPU's name, for deviceProperties ("" on the CPU)
+  std::vector<std::string> paths;    // by path index: a window's index / kIterationsPerPath
+};
+Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, const std::string& output_path);
+
 }  // namespace ohprof

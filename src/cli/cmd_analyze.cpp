@@ -18,7 +18,7 @@ struct AnalyzeFlags {
 };
 
 Status analyze(const AnalyzeFlags& flags, const Invocation& invocation) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html};
+  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
   if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
   console::start("analyze", flags.quiet);
   return emit_outcome(analyze_trace(AnalyzeOptions{flags.trace_path, flags.export_trace, invocation.argv}), exports,

@@ -47,7 +47,7 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(con
 }
 
 Status compare(const CompareFlags& flags, const Invocation& invocation) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html};
+  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
   if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
   auto parsed = parse_model_flags(flags.model);
   if (!parsed.ok()) return parsed.error();

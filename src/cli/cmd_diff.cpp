@@ -27,7 +27,7 @@ struct DiffFlags {
 };
 
 Status diff(const DiffFlags& flags) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, ""};
+  const ReportExports exports{flags.export_json, flags.export_markdown, "", ""};
   if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
   console::start("diff", flags.quiet);
   const auto threshold = parse_fraction(flags.threshold);

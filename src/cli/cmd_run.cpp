@@ -24,7 +24,7 @@ struct RunFlags {
 };
 
 Status run(const RunFlags& flags, const Invocation& invocation) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html};
+  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
   if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
   MeasureOptions options;
   options.aoti_package = flags.aoti_package;

@@ -103,7 +103,7 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   auto axis = parse_sweep_axis(flags.batch, flags.dim);
   if (!axis.ok()) return axis.error();
   if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --plot or --no-plot, not both");
-  if (Status checked = check_report_exports(ReportExports{flags.export_json, flags.export_markdown, ""}); !checked.ok()) {
+  if (Status checked = check_report_exports(ReportExports{flags.export_json, flags.export_markdown, "", ""}); !checked.ok()) {
     return checked;
   }
   if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "sweep");

@@ -28,13 +28,14 @@ const char* to_string(WarningCode code) {
     case WarningCode::diff_incomparable_forced: return "diff-incomparable-forced";
     case WarningCode::diff_path_unmatched: return "diff-path-unmatched";
     case WarningCode::diff_report_incomplete: return "diff-report-incomplete";
+    case WarningCode::trace_not_written: return "trace-not-written";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::diff_report_incomplete); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::trace_not_written); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

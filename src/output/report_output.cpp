@@ -1,6 +1,10 @@
 #include "ohprof/output/report_output.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <iterator>
+#include <utility>
 
 
 #include "ohprof/base/console.hpp"
@@ -22,6 +26,19 @@ Status check_report_exports(const ReportExports& exports) {
     return make_error(ExitCode::usage_error, "--export-json - and --export-markdown - both name stdout; give a file to one of them");
   }
   if (exports.html == "-") return make_error(ExitCode::usage_error, "--export-html needs a file name, not -");
+  const std::pair<const char*, const std::string*> files[] = {{"--export-json", &exports.json},
+                                                              {"--export-markdown", &exports.markdown},
+                                                              {"--export-html", &exports.html},
+                                                              {"--export-trace", &exports.trace}};
+  for (std::size_t i = 0; i < std::size(files); ++i) {
+    for (std::size_t j = i + 1; j < std::size(files); ++j) {
+      const std::string& a = *files[i].second;
+      if (!a.empty() && a != "-" && a == *files[j].second) {
+        return make_error(ExitCode::usage_error, fmt::format("{} and {} name the same file '{}'; give each its own",
+                                                             files[i].first, files[j].first, a));
+      }
+    }
+  }
   return ok_status();
 }
 

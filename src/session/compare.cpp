@@ -68,7 +68,7 @@ Status measure_splits(Report& report, const std::vector<InterleavedPath>& plain_
   if (collector->observer() == nullptr) {
     for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
     console::progress("device split unavailable: " + collector->unavailable_reason());
-    if (!options.export_trace.empty()) return no_trace_to_export(options.export_trace, collector->unavailable_reason());
+    if (!options.export_trace.empty()) return no_trace_to_export(report, options.export_trace, collector->unavailable_reason());
     return ok_status();
   }
   report.context.cupti_version = runtime.cupti_version();
@@ -105,7 +105,7 @@ Status measure_splits(Report& report, const std::vector<InterleavedPath>& plain_
   if (!status.ok() || !collection.ok()) {
     const std::string reason = !status.ok() ? status.error().message : collection.error().message;
     for (auto& path : report.paths) path.split_unavailable_reason = reason;
-    if (!options.export_trace.empty()) return no_trace_to_export(options.export_trace, reason);
+    if (!options.export_trace.empty()) return no_trace_to_export(report, options.export_trace, reason);
     return ok_status();
   }
   report.interrupted = report.interrupted || measured.interrupted;
@@ -122,7 +122,9 @@ Status measure_splits(Report& report, const std::vector<InterleavedPath>& plain_
                                                    report.paths[0].name, report.paths[p].name));
   }
   if (options.export_trace.empty()) return ok_status();
-  return export_split_timeline(report, collection->timeline, options.export_trace);
+  std::vector<std::string> names;
+  for (const PathResult& path : report.paths) names.push_back(path.name);
+  return export_split_timeline(report, names, collection->timeline, options.export_trace);
 }
 
 // The explanations of the measured report (docs/metrics.md, "Explanation"): the pairs asked for, or each
@@ -421,7 +423,8 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
     trace_status = measure_splits(report, paths, options, device, runtime);
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;
-    if (!options.export_trace.empty()) trace_status = no_trace_to_export(options.export_trace, kSplitStoppedReason);
+    report.interrupted = report.interrupted || measured.interrupted;
+    if (!options.export_trace.empty()) trace_status = no_trace_to_export(report, options.export_trace, kSplitStoppedReason);
   }
   if (!status.ok()) {
     report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + status.error().message});

@@ -118,9 +118,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
       attach_split(report, path, *collection, collection->timeline, split_loop.wall_ns(), runtime, 0, INT64_MAX);
       for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
       if (!options.export_trace.empty()) {
-        Report named = report;  // the path is pushed below; the trace names its iterations after it
-        named.paths.push_back(path);
-        trace_status = export_split_timeline(named, collection->timeline, options.export_trace);
+        trace_status = export_split_timeline(report, {path.name}, collection->timeline, options.export_trace);
       }
     }
     report.interrupted = report.interrupted || split_loop.interrupted;
@@ -129,7 +127,10 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   }
   if (!path.split_unavailable_reason.empty()) {
     console::progress("device split unavailable: " + path.split_unavailable_reason);
-    if (!options.export_trace.empty()) trace_status = no_trace_to_export(options.export_trace, path.split_unavailable_reason);
+    if (!options.export_trace.empty()) {
+      report.interrupted = report.interrupted || loop.interrupted;
+      trace_status = no_trace_to_export(report, options.export_trace, path.split_unavailable_reason);
+    }
   }
   report.paths.push_back(std::move(path));
 

@@ -41,25 +41,30 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
   if (attribution->warning) add_warning(report, *attribution->warning);
 }
 
-Status export_split_timeline(const Report& report, const Timeline& timeline, const std::string& path) {
+Status export_split_timeline(const Report& report, const std::vector<std::string>& path_names, const Timeline& timeline,
+                             const std::string& path) {
   TimelineTraceNames names;
   const std::string subject = report.artifacts ? (report.artifacts->model.empty() ? report.artifacts->exported_program
                                                                                   : report.artifacts->model)
                                                : (report.paths.empty() ? std::string() : report.paths.front().artifact);
   names.process = fmt::format("ohprof {} ({})", to_string(report.kind), subject);
   if (report.context.device.type == DeviceKind::cuda) names.device_name = report.context.device.name;
-  for (const PathResult& p : report.paths) names.paths.push_back(p.name);
+  names.paths = path_names;
   Status written = export_timeline_trace(timeline, names, path);
   if (!written.ok()) return written.error().with_context("--export-trace");
   console::progress("wrote the split pass's timeline to " + path);
   return ok_status();
 }
 
-Error no_trace_to_export(const std::string& path, const std::string& reason) {
-  return make_error(ExitCode::output_error,
-                    fmt::format("--export-trace: '{}' was not written: the split pass recorded no timeline ({}); the "
-                                "report was",
-                                path, reason));
+Status no_trace_to_export(Report& report, const std::string& path, const std::string& reason) {
+  const std::string what = fmt::format("--export-trace: '{}' was not written: the split pass recorded no timeline ({})",
+                                       path, reason);
+  if (report.interrupted) {
+    add_warning(report, Warning{WarningCode::trace_not_written, what});
+    return ok_status();
+  }
+  return make_error(ExitCode::output_error, what + "; the other reports were written; the split pass needs a collector "
+                                                   "(without --no-cupti) and a measurement that finished");
 }
 
 void add_sample_hints(Report& report, bool name_the_path) {

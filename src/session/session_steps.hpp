@@ -41,9 +41,11 @@ inline constexpr const char* kSplitStoppedReason = "measurement stopped before t
 // --export-trace (run, compare): the split pass's timeline as a Chrome trace (trace_export.hpp), its
 // host process named for the command and model, its iterations for the report's paths. Errors:
 // output_error.
-Status export_split_timeline(const Report& report, const Timeline& timeline, const std::string& path);
-// --export-trace when the split pass did not run: an output_error saying why no trace was written.
-Error no_trace_to_export(const std::string& path, const std::string& reason);
+Status export_split_timeline(const Report& report, const std::vector<std::string>& path_names, const Timeline& timeline,
+                             const std::string& path);
+// --export-trace when the split pass did not run: an output_error saying why no trace was written; after
+// Ctrl-C (`report.interrupted`) a trace-not-written warning instead, so that the exit code stays 130.
+Status no_trace_to_export(Report& report, const std::string& path, const std::string& reason);
 
 void attach_split(Report& report, PathResult& path, const SplitCollection& collection, const Timeline& timeline,
                   const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, std::int64_t first_iteration, std::int64_t last_iteration);

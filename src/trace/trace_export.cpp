@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "ohprof/trace/gzip_file.hpp"
 #include "ohprof_tags.hpp"
@@ -36,32 +36,65 @@ std::string us_text(std::int64_t ns) {
   return fmt::format("{}{}.{:03d}", negative ? "-" : "", magnitude / 1000, magnitude % 1000);
 }
 
-// Writes the added events to the output as they are made, through a small buffer.
+// JSON string contents: quotes, backslashes and control characters escaped (names are copied as the
+// collector or the trace had them).
+std::string json_escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+// Writes events to the output as they are made, through a small buffer, a comma between two.
 class EventWriter {
  public:
-  EventWriter(std::int64_t pid, GzipOutputFile& output) : m_pid(pid), m_output(output) {}
+  explicit EventWriter(GzipOutputFile& output) : m_output(output) {}
   ~EventWriter() { flush(); }
   EventWriter(const EventWriter&) = delete;
   EventWriter& operator=(const EventWriter&) = delete;
 
-  void metadata(const char* what, std::int64_t tid, const std::string& args) {
-    separator();
-    fmt::format_to(std::back_inserter(m_text), R"({{"ph": "M", "name": "{}", "pid": {}, "tid": {}, "args": {}}})", what,
-                   m_pid, tid, args);
+  // Text outside the events (the document's head and tail).
+  void raw(std::string_view text) {
+    m_text += text;
+    if (m_text.size() >= 64 * 1024) flush();
   }
 
-  void slice(std::int64_t tid, const char* name, std::int64_t start_ns, std::int64_t end_ns, const std::string& args) {
-    separator();
-    fmt::format_to(std::back_inserter(m_text),
-                   R"({{"ph": "X", "cat": "ohprof", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {}}})",
-                   name, m_pid, tid, us_text(start_ns), us_text(end_ns - start_ns), args);
+  void event(std::string_view json) {
+    if (m_any) m_text += ",\n";
+    m_any = true;
+    raw(json);
+  }
+
+  void metadata(std::int64_t pid, const char* what, std::int64_t tid, const std::string& args) {
+    event(fmt::format(R"({{"ph": "M", "name": "{}", "pid": {}, "tid": {}, "args": {}}})", what, pid, tid, args));
+  }
+
+  void name(std::int64_t pid, const char* what, std::int64_t tid, std::string_view name) {
+    metadata(pid, what, tid, fmt::format(R"({{"name": "{}"}})", json_escaped(name)));
+  }
+
+  void slice(const char* cat, std::string_view name, std::int64_t pid, std::int64_t tid, std::int64_t start_ns,
+             std::int64_t end_ns, const std::string& args) {
+    event(fmt::format(R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {}}})",
+                      cat, json_escaped(name), pid, tid, us_text(start_ns), us_text(end_ns - start_ns), args));
   }
 
   // A counter track sample ("C" event): `value` from t_ns on.
-  void counter(const char* name, std::int64_t t_ns, std::int64_t value) {
-    separator();
-    fmt::format_to(std::back_inserter(m_text), R"({{"ph": "C", "cat": "ohprof", "name": "{}", "pid": {}, "ts": {}, "args": {{"pending ops": {}}}}})",
-                   name, m_pid, us_text(t_ns), value);
+  void counter(std::int64_t pid, const char* name, std::int64_t t_ns, std::int64_t value) {
+    event(fmt::format(R"({{"ph": "C", "cat": "ohprof", "name": "{}", "pid": {}, "ts": {}, "args": {{"pending ops": {}}}}})",
+                      name, pid, us_text(t_ns), value));
   }
 
   void flush() {
@@ -70,12 +103,6 @@ class EventWriter {
   }
 
  private:
-  void separator() {
-    if (m_any) m_text += ",\n";
-    m_any = true;
-    if (m_text.size() >= 64 * 1024) flush();
-  }
-  std::int64_t m_pid;
   GzipOutputFile& m_output;
   std::string m_text;
   bool m_any = false;
@@ -93,8 +120,7 @@ std::string split_args(const IterationBreakdown& it) {
 // Writes the split's tracks as process `pid`, without a leading comma; `split` gives each window's
 // numbers (args of its "iteration" slice), in window order.
 void write_split_events(const Timeline& timeline, const std::vector<IterationBreakdown>& split, std::int64_t pid,
-                        GzipOutputFile& output) {
-  EventWriter writer(pid, output);
+                        EventWriter& writer) {
   const std::vector<WindowSplitTracks> windows = build_split_tracks(timeline);
   std::vector<StreamKey> streams;
   if (!windows.empty()) {
@@ -102,31 +128,32 @@ void write_split_events(const Timeline& timeline, const std::vector<IterationBre
   }
   constexpr std::int64_t kIterationTid = 0;
   constexpr std::int64_t kGpuTid = 1;
-  writer.metadata("process_name", 0, R"({"name": "ohprof: GPU time split"})");
-  writer.metadata("process_sort_index", 0, R"({"sort_index": -1})");
-  writer.metadata("thread_name", kIterationTid, R"({"name": "iterations"})");
-  writer.metadata("thread_sort_index", kIterationTid, R"({"sort_index": 0})");
-  writer.metadata("thread_name", kGpuTid, R"J({"name": "GPU (all streams)"})J");
-  writer.metadata("thread_sort_index", kGpuTid, R"({"sort_index": 1})");
+  writer.metadata(pid, "process_name", 0, R"({"name": "ohprof: GPU time split"})");
+  writer.metadata(pid, "process_sort_index", 0, R"({"sort_index": -1})");
+  writer.metadata(pid, "thread_name", kIterationTid, R"({"name": "iterations"})");
+  writer.metadata(pid, "thread_sort_index", kIterationTid, R"({"sort_index": 0})");
+  writer.metadata(pid, "thread_name", kGpuTid, R"J({"name": "GPU (all streams)"})J");
+  writer.metadata(pid, "thread_sort_index", kGpuTid, R"({"sort_index": 1})");
   for (std::size_t s = 0; s < streams.size(); ++s) {
     const auto tid = static_cast<std::int64_t>(2 + s);
-    writer.metadata("thread_name", tid,
+    writer.metadata(pid, "thread_name", tid,
                     fmt::format(R"({{"name": "GPU {} stream {}"}})", streams[s].device, streams[s].stream));
-    writer.metadata("thread_sort_index", tid, fmt::format(R"({{"sort_index": {}}})", tid));
+    writer.metadata(pid, "thread_sort_index", tid, fmt::format(R"({{"sort_index": {}}})", tid));
   }
   for (std::size_t w = 0; w < windows.size(); ++w) {
     const WindowSplitTracks& window = windows[w];
     std::string args = "{}";
     if (w < split.size()) args = split_args(split[w]);
-    writer.slice(kIterationTid, window.index >= 0 ? "iteration" : "window", window.start_ns, window.end_ns, args);
+    writer.slice("ohprof", window.index >= 0 ? "iteration" : "window", pid, kIterationTid, window.start_ns, window.end_ns, args);
     for (const auto& segment : window.gpu.segments) {
-      writer.slice(kGpuTid, to_string(segment.kind), segment.start_ns, segment.end_ns, "{}");
+      writer.slice("ohprof", to_string(segment.kind), pid, kGpuTid, segment.start_ns, segment.end_ns, "{}");
     }
-    for (const QueueSample& sample : window.queue) writer.counter("launch queue", sample.t_ns, sample.depth);
-    if (!window.queue.empty()) writer.counter("launch queue", window.end_ns, 0);
+    for (const QueueSample& sample : window.queue) writer.counter(pid, "launch queue", sample.t_ns, sample.depth);
+    if (!window.queue.empty()) writer.counter(pid, "launch queue", window.end_ns, 0);
     for (std::size_t s = 0; s < window.streams.size(); ++s) {
       for (const auto& segment : window.streams[s].segments) {
-        writer.slice(static_cast<std::int64_t>(2 + s), to_string(segment.kind), segment.start_ns, segment.end_ns, "{}");
+        writer.slice("ohprof", to_string(segment.kind), pid, static_cast<std::int64_t>(2 + s), segment.start_ns, segment.end_ns,
+                     "{}");
       }
     }
   }
@@ -226,7 +253,10 @@ Status export_trace_with_split(const std::string& input_path, const std::string&
   auto output = GzipOutputFile::create(output_path);
   if (!output.ok()) return output.error();
   GzipOutputFile& out = **output;
-  const auto write_extra = [&] { write_split_events(trace.timeline, split.iterations, trace.max_numeric_pid + 1, out); };
+  const auto write_extra = [&] {
+    EventWriter writer(out);
+    write_split_events(trace.timeline, split.iterations, trace.max_numeric_pid + 1, writer);
+  };
   if (Status copied = copy_with_events(**input, out, write_extra, input_path); !copied.ok()) return copied;
   return (*output)->commit();
 }
@@ -234,26 +264,6 @@ Status export_trace_with_split(const std::string& input_path, const std::string&
 // ---- a live run's timeline as a trace ----------------------------------------------------------
 
 namespace {
-
-// JSON string contents: quotes, backslashes and control characters escaped.
-std::string json_escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 const char* op_category(DeviceOpKind kind) {
   switch (kind) {
@@ -264,50 +274,12 @@ const char* op_category(DeviceOpKind kind) {
   return "kernel";
 }
 
-// The trace's processes: the host (its threads), then one per device (its streams), then the split.
-constexpr std::int64_t kHostPid = 0;
+// The trace's processes (never pid 0, which Perfetto takes for the kernel's): the iterations, the
+// host's threads, the split's tracks, then one per device (its streams, or a CPU run's threads).
+constexpr std::int64_t kIterationsPid = 1;
+constexpr std::int64_t kHostPid = 2;
+constexpr std::int64_t kSplitPid = 3;
 constexpr std::int64_t kDevicePidBase = 100;
-constexpr std::int64_t kIterationsTid = 0;
-
-class TraceText {
- public:
-  explicit TraceText(GzipOutputFile& output) : m_output(output) {}
-  ~TraceText() { flush(); }
-  TraceText(const TraceText&) = delete;
-  TraceText& operator=(const TraceText&) = delete;
-
-  void event(const std::string& json) {
-    if (m_any) m_text += ",\n";
-    m_any = true;
-    m_text += json;
-    if (m_text.size() >= 64 * 1024) flush();
-  }
-  void raw(std::string_view text) {
-    m_text += text;
-    if (m_text.size() >= 64 * 1024) flush();
-  }
-  [[nodiscard]] bool any() const { return m_any; }
-  void flush() {
-    m_output.write(m_text);
-    m_text.clear();
-  }
-
- private:
-  GzipOutputFile& m_output;
-  std::string m_text;
-  bool m_any = false;
-};
-
-std::string slice(const char* cat, const std::string& name, std::int64_t pid, std::int64_t tid, std::int64_t start_ns,
-                  std::int64_t end_ns, const std::string& args) {
-  return fmt::format(R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {}}})", cat,
-                     json_escaped(name), pid, tid, us_text(start_ns), us_text(end_ns - start_ns), args);
-}
-
-std::string name_metadata(const char* what, std::int64_t pid, std::int64_t tid, const std::string& name) {
-  return fmt::format(R"({{"ph": "M", "name": "{}", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})", what, pid, tid,
-                     json_escaped(name));
-}
 
 }  // namespace
 
@@ -317,8 +289,8 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
   GzipOutputFile& out = **output;
   const PathBreakdown split = analyze_timeline(timeline);
   {
-    TraceText text(out);
-    text.raw(R"({"schemaVersion": 1, "displayTimeUnit": "ns", "deviceProperties": [)");
+    EventWriter writer(out);
+    writer.raw(R"({"schemaVersion": 1, "displayTimeUnit": "ns", "deviceProperties": [)");
     std::vector<std::int32_t> devices;
     for (const DeviceOp& op : timeline.ops) {
       if (std::find(devices.begin(), devices.end(), op.device) == devices.end()) devices.push_back(op.device);
@@ -326,62 +298,62 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
     std::sort(devices.begin(), devices.end());
     if (timeline.ops_have_launches) {
       for (std::size_t d = 0; d < devices.size(); ++d) {
-        text.raw(fmt::format(R"({}{{"id": {}, "name": "{}"}})", d == 0 ? "" : ", ", devices[d], json_escaped(names.device_name)));
+        writer.raw(fmt::format(R"({}{{"id": {}, "name": "{}"}})", d == 0 ? "" : ", ", devices[d], json_escaped(names.device_name)));
       }
     }
-    text.raw("],\n\"traceEvents\": [\n");
-    text.event(name_metadata("process_name", kHostPid, 0, names.process));
-    text.event(name_metadata("thread_name", kHostPid, kIterationsTid, "iterations"));
+    writer.raw("],\n\"traceEvents\": [\n");
+    writer.name(kIterationsPid, "process_name", 0, names.process + ": iterations");
+    writer.name(kHostPid, "process_name", 0, names.process);
     for (const std::int32_t d : devices) {
-      text.event(name_metadata("process_name", kDevicePidBase + d,
-                               0, timeline.ops_have_launches ? fmt::format("GPU {}", d) : std::string("CPU kernels")));
+      writer.name(kDevicePidBase + d, "process_name", 0,
+                  timeline.ops_have_launches ? fmt::format("GPU {}", d) : std::string("CPU kernels"));
     }
-    // the iterations, as the profiler's steps (the reader's windows), named for their path
+    // the iterations, as the profiler's steps (the reader's windows), with their path and iteration
     for (const IterationWindow& w : timeline.iterations) {
       const std::int64_t path = w.index / kIterationsPerPath;
-      const std::int64_t iteration = w.index % kIterationsPerPath;
       const std::string path_name = path >= 0 && static_cast<std::size_t>(path) < names.paths.size()
                                         ? names.paths[static_cast<std::size_t>(path)]
                                         : std::string();
-      text.event(slice("user_annotation", fmt::format("ProfilerStep#{}", w.index), kHostPid, kIterationsTid, w.start_ns,
-                       w.end_ns, fmt::format(R"({{"path": "{}", "iteration": {}}})", json_escaped(path_name), iteration)));
+      writer.slice("user_annotation", fmt::format("ProfilerStep#{}", w.index), kIterationsPid, 1, w.start_ns, w.end_ns,
+                   fmt::format(R"({{"path": "{}", "iteration": {}}})", json_escaped(path_name), w.index % kIterationsPerPath));
     }
     for (const LaunchCall& call : timeline.launches) {
       const std::string iteration = call.iteration ? fmt::format(R"(, "ohprof_iteration": {})", *call.iteration) : "";
-      text.event(slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
-                       fmt::format(R"({{"correlation": {}, "ohprof_call": {}{}}})", call.correlation,
-                                   static_cast<std::int64_t>(launch_tag(call)), iteration)));
-      text.event(fmt::format(R"({{"ph": "s", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-                             call.correlation, kHostPid, call.thread_id, us_text(call.start_ns)));
+      writer.slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
+                   fmt::format(R"({{"correlation": {}, "ohprof_call": {}{}}})", call.correlation,
+                               static_cast<std::int64_t>(launch_tag(call)), iteration));
     }
     for (const SyncCall& call : timeline.syncs) {
       const auto tag = call.harness ? OhprofCallTag::harness_sync : OhprofCallTag::sync;
-      text.event(slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
-                       fmt::format(R"({{"ohprof_call": {}}})", static_cast<std::int64_t>(tag))));
+      writer.slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
+                   fmt::format(R"({{"ohprof_call": {}}})", static_cast<std::int64_t>(tag)));
     }
     for (const ApiCall& call : timeline.api_calls) {
-      text.event(slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
-                       fmt::format(R"({{"ohprof_call": {}}})", static_cast<std::int64_t>(OhprofCallTag::api_call))));
+      writer.slice("cuda_runtime", call.name, kHostPid, call.thread_id, call.start_ns, call.end_ns,
+                   fmt::format(R"({{"ohprof_call": {}}})", static_cast<std::int64_t>(OhprofCallTag::api_call)));
     }
-    std::unordered_set<std::uint64_t> launched;
-    for (const LaunchCall& call : timeline.launches) launched.insert(call.correlation);
+    // each op on its stream, and an arrow from its launch call to it (an id per op: a graph's ops share
+    // their launch's correlation)
+    std::unordered_map<std::uint64_t, const LaunchCall*> launch_of;
+    for (const LaunchCall& call : timeline.launches) launch_of.emplace(call.correlation, &call);
+    std::uint64_t flow = 0;
     for (const DeviceOp& op : timeline.ops) {
       const std::int64_t pid = kDevicePidBase + op.device;
-      text.event(slice(op_category(op.kind), op.name, pid, op.stream, op.start_ns, op.end_ns,
-                       fmt::format(R"({{"device": {}, "stream": {}, "correlation": {}, "graph id": {}, "bytes": {}{}}})",
-                                   op.device, op.stream, op.correlation, op.graph_id, op.bytes,
-                                   timeline.ops_have_launches ? "" : R"(, "ohprof_cpu_kernel": 1)")));
-      if (op.correlation != 0 && launched.count(op.correlation) > 0) {
-        text.event(fmt::format(
-            R"({{"ph": "f", "bp": "e", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
-            op.correlation, pid, op.stream, us_text(op.start_ns)));
-      }
+      writer.slice(op_category(op.kind), op.name, pid, op.stream, op.start_ns, op.end_ns,
+                   fmt::format(R"({{"device": {}, "stream": {}, "correlation": {}, "graph id": {}, "bytes": {}{}}})", op.device,
+                               op.stream, op.correlation, op.graph_id, op.bytes,
+                               timeline.ops_have_launches ? "" : R"(, "ohprof_cpu_kernel": 1)"));
+      const auto launch = op.correlation != 0 ? launch_of.find(op.correlation) : launch_of.end();
+      if (launch == launch_of.end()) continue;
+      ++flow;
+      writer.event(fmt::format(R"({{"ph": "s", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})", flow,
+                               kHostPid, launch->second->thread_id, us_text(launch->second->start_ns)));
+      writer.event(fmt::format(R"({{"ph": "f", "bp": "e", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
+                               flow, pid, op.stream, us_text(op.start_ns)));
     }
-    text.raw(",\n");
-    text.flush();
+    write_split_events(timeline, split.iterations, kSplitPid, writer);
+    writer.raw("\n]}\n");
   }
-  write_split_events(timeline, split.iterations, kDevicePidBase - 1, out);
-  out.write("\n]}\n");
   return out.commit();
 }
 

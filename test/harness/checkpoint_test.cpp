@@ -111,7 +111,7 @@ TEST_F(CheckpointTest, CheckpointWritesTheWholeReportMarkedInProgress) {
   // The next checkpoint replaces the file, and the final report (written as usual) replaces that.
   checkpoint.write(snapshot_of(report_with_samples({30, 10, 20, 40})));
   EXPECT_EQ(read_report()["paths"][0]["samples_ns"].size(), 4u);
-  ASSERT_TRUE(emit_report(report_with_samples({1, 2}), ReportExports{report_path(), "", ""}, /*quiet=*/true).ok());
+  ASSERT_TRUE(emit_report(report_with_samples({1, 2}), ReportExports{report_path(), "", "", ""}, /*quiet=*/true).ok());
   const json final_report = read_report();
   EXPECT_EQ(final_report["stop_reason"], "");
   EXPECT_EQ(final_report["paths"][0]["samples_ns"], json::array({1, 2}));

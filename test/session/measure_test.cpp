@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_runtime.hpp"
+#include "ohprof/base/interrupt.hpp"
 #include "ohprof/base/stats.hpp"
 #include "ohprof/harness/checkpoint.hpp"
 #include "ohprof/analysis/breakdown.hpp"
@@ -257,10 +258,28 @@ TEST_F(MeasurePath, ExportTraceWithoutASplitPassIsAnOutputErrorAndTheReportIsKep
   EXPECT_EQ(outcome.status.error().code, ExitCode::output_error);
   EXPECT_EQ(outcome.status.error().message,
             "--export-trace: '" + options.export_trace + "' was not written: the split pass recorded no timeline (fake: no "
-            "activity collector on this machine); the report was");
+            "activity collector on this machine); the other reports were written; the split pass needs a collector "
+            "(without --no-cupti) and a measurement that finished");
   ASSERT_TRUE(outcome.report.has_value());
   EXPECT_EQ(outcome.report->paths[0].wall_ns.size(), 3u);
   EXPECT_FALSE(std::filesystem::exists(options.export_trace));
+}
+
+TEST_F(MeasurePath, ExportTraceAfterCtrlCIsAWarningSoTheExitCodeStaysInterrupted) {
+  // Ctrl-C during the timing pass: no split pass
+  world.aoti.duration_ns = [](int call) {
+    if (call == 2) request_interrupt();
+    return 100'000;
+  };
+  MeasureOptions options = options_for(0, 5);
+  options.export_trace = fake::make_temp_file("measure-trace", "ctrl-c.json");
+  std::filesystem::remove(options.export_trace);
+  const SessionOutcome outcome = measure(options);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  ASSERT_TRUE(outcome.report.has_value());
+  EXPECT_TRUE(outcome.report->interrupted);
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::trace_not_written, "was not written"));
+  clear_interrupt();
 }
 
 TEST_F(MeasurePath, CollectorFinishErrorIsTheSplitsReason) {

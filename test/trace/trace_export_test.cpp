@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 namespace ohprof {
@@ -283,10 +284,13 @@ Timeline round_trip(const Timeline& timeline, const std::string& name, const Tim
   const Status written = export_timeline_trace(timeline, names, path);
   EXPECT_TRUE(written.ok()) << written.error().message;
   auto read = read_kineto_trace(path);
-  EXPECT_TRUE(read.ok()) << (read.ok() ? "" : read.error().message);
+  if (!read.ok()) {
+    ADD_FAILURE() << read.error().message;
+    return Timeline{};
+  }
   EXPECT_TRUE(read->warnings.empty() || read->warnings.front().code == WarningCode::ops_without_launch)
       << read->warnings.front().message;
-  return read.ok() ? read->timeline : Timeline{};
+  return read->timeline;
 }
 
 TEST(ExportTimelineTrace, TheRealTracesTimelinesComeBackWithTheSameSplit) {
@@ -405,6 +409,37 @@ TEST(ExportTimelineTrace, ACompareRunsPathsKeepTheirIterationsAndNames) {
     const PathBreakdown after = analyze_timeline(select_iterations(read->timeline, first, first + kIterationsPerPath - 1));
     expect_same_totals(before.summary.totals, after.summary.totals, "path " + std::to_string(p));
   }
+}
+
+TEST(ExportTimelineTrace, NamesWithQuotesBackslashesAndControlCharactersStayValidJson) {
+  Timeline t;
+  t.iterations = {{0, 0, 1'000}};
+  LaunchCall call = launch(10, 20, 1);
+  call.name = "cuda\"Launch\\\n\x01";
+  t.launches = {call};
+  DeviceOp k = op(30, 40, 1);
+  k.name = "void f<\"x\">(int)\t";
+  t.ops = {k};
+  TimelineTraceNames names;
+  names.process = "ohprof run (\"odd\" \\ model)";
+  names.paths = {"a\"b"};
+  const std::string path = temp_path("escapes.json");
+  ASSERT_TRUE(export_timeline_trace(t, names, path).ok());
+  EXPECT_TRUE(load_json(path).contains("traceEvents"));  // throws, failing the test, when it is not JSON
+  auto read = read_kineto_trace(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read->timeline.launches.size(), 1u);
+  EXPECT_EQ(read->timeline.launches[0].name, call.name);
+  EXPECT_EQ(read->timeline.ops[0].name, k.name);
+  // graph ops share their launch's correlation: each gets its own arrow
+  t.ops = {op(30, 40, 1), op(41, 50, 1)};
+  ASSERT_TRUE(export_timeline_trace(t, names, path).ok());
+  std::set<std::uint64_t> ids;
+  const nlohmann::json graph = load_json(path);
+  for (const auto& e : graph["traceEvents"]) {
+    if (e.value("ph", "") == "f") ids.insert(e["id"].get<std::uint64_t>());
+  }
+  EXPECT_EQ(ids.size(), 2u);
 }
 
 TEST(ExportTimelineTrace, AnUnwritableFileIsAnOutputError) {

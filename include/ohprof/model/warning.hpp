@@ -40,6 +40,8 @@ enum class WarningCode {
   diff_incomparable_forced,    // --force: a reason the reports are not comparable, diffed anyway
   diff_path_unmatched,         // a path (or sweep point) is in one report only
   diff_report_incomplete,      // a report lacks something the diff would use (a sweep point's report)
+  // reports
+  trace_not_written,           // --export-trace after Ctrl-C before the split pass: no timeline to write
 };
 
 struct Warning {

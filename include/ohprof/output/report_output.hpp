@@ -16,8 +16,10 @@ struct ReportExports {
   std::string json;
   std::string markdown;
   std::string html;  // --export-html (run, compare, analyze): a file, never stdout
+  std::string trace;  // --export-trace (run, compare): written by the session; here only checked
 };
-// Usage error when both name stdout, or --export-html does.
+// Usage error when --export-json and --export-markdown both name stdout, --export-html does, or two of
+// them name the same file.
 Status check_report_exports(const ReportExports& exports);
 
 // The table on stdout (unless `quiet`, or a report goes to stdout), then the JSON report and the

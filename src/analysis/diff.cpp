@@ -248,6 +248,20 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
   return d;
 }
 
+// A path of one report only: its row (unknown, only_in_base / only_in_new) and its warning.
+void add_unmatched(DiffResult& result, const DigestPath& path, bool in_base) {
+  PathDiff d;
+  d.name = path.name;
+  d.point = path.point;
+  (in_base ? d.base_count : d.new_count) = path.samples_ns.size();
+  (in_base ? d.base_median_ns : d.new_median_ns) = median_of(path);
+  d.reason = in_base ? DiffReason::only_in_base : DiffReason::only_in_new;
+  result.paths.push_back(d);
+  result.warnings.push_back({WarningCode::diff_path_unmatched,
+                             fmt::format("{} is in the {} report only; it is not diffed", key_text(path),
+                                         in_base ? "base" : "new")});
+}
+
 void warn_if_differs(DiffResult& result, const char* field, const std::string& base, const std::string& new_value) {
   if (base == new_value) return;
   result.warnings.push_back({WarningCode::diff_context_differs,
@@ -325,31 +339,14 @@ DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report
       if (it != new_by_key.end()) n = it->second;
     }
     if (n == nullptr) {
-      PathDiff d;
-      d.name = b.name;
-      d.point = b.point;
-      d.base_count = b.samples_ns.size();
-      d.base_median_ns = median_of(b);
-      d.reason = DiffReason::only_in_base;
-      result.paths.push_back(d);
-      result.warnings.push_back({WarningCode::diff_path_unmatched,
-                                 fmt::format("{} is in the base report only; it is not diffed", key_text(b))});
+      add_unmatched(result, b, /*in_base=*/true);
       continue;
     }
     matched[key_of(*n)] = true;
     result.paths.push_back(diff_path(b, *n, base, new_report, config));
   }
   for (const DigestPath& n : new_report.paths) {
-    if (matched.count(key_of(n)) > 0) continue;
-    PathDiff d;
-    d.name = n.name;
-    d.point = n.point;
-    d.new_count = n.samples_ns.size();
-    d.new_median_ns = median_of(n);
-    d.reason = DiffReason::only_in_new;
-    result.paths.push_back(d);
-    result.warnings.push_back({WarningCode::diff_path_unmatched,
-                               fmt::format("{} is in the new report only; it is not diffed", key_text(n))});
+    if (matched.count(key_of(n)) == 0) add_unmatched(result, n, /*in_base=*/false);
   }
   return result;
 }

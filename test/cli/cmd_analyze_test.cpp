@@ -177,6 +177,15 @@ TEST(AnalyzeCli, UsageErrors) {
   const auto same = run_ohprof({"analyze", path, "--export-trace", path});
   EXPECT_EQ(same.exit_code, code(ExitCode::usage_error));
   EXPECT_TRUE(contains(same.err, "--export-trace")) << same.err;
+  // two reports into one file, or an HTML page on stdout
+  const std::string out = path + ".out";
+  const auto clash = run_ohprof({"analyze", path, "--export-json", out, "--export-html", out});
+  EXPECT_EQ(clash.exit_code, code(ExitCode::usage_error));
+  EXPECT_EQ(clash.err, "ohprof analyze: error: --export-json and --export-html name the same file '" + out +
+                           "'; give each its own\n");
+  EXPECT_EQ(run_ohprof({"analyze", path, "--export-html", "-"}).exit_code, code(ExitCode::usage_error));
+  EXPECT_EQ(run_ohprof({"analyze", path, "--export-json", "-", "--export-markdown", "-"}).exit_code,
+            code(ExitCode::usage_error));
 }
 
 TEST(AnalyzeCli, UnwritableOutputsAreOutputErrors) {

@@ -18,16 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-PathResult measured_path(const std::string& name, std::vector<std::int64_t> samples, PathRole role = PathRole::path) {
-  PathResult p;
-  p.name = name;
-  p.role = role;
-  p.artifact = "m.pt2";
-  p.wall_ns = std::move(samples);
-  p.wall = summarize_ns(p.wall_ns);
-  p.stop_reason = StopReason{StopCode::runs_reached};
-  return p;
-}
 
 Report compare_report() {
   Report r;
@@ -42,12 +32,12 @@ Report compare_report() {
   r.config.compare->compile_source = PathSource::module;
   r.artifacts = ArtifactSummary{};
   r.artifacts->model = "tiny_models:tiny_mlp";
-  PathResult aoti = measured_path("aoti", {300, 100, 200});
+  PathResult aoti = test::measured_path("aoti", {300, 100, 200}, "m.pt2");
   aoti.breakdown = test::cpu_breakdown();
   aoti.split_collector = CollectorKind::record_function;
   r.paths.push_back(aoti);
-  r.paths.push_back(measured_path("compile", {900, 1000}));
-  r.paths.push_back(measured_path("compile/no-guards", {800}, PathRole::variant));
+  r.paths.push_back(test::measured_path("compile", {900, 1000}, "m.pt2"));
+  r.paths.push_back(test::measured_path("compile/no-guards", {800}, "m.pt2", PathRole::variant));
   r.stop_reason = StopReason{StopCode::converged};
   return r;
 }

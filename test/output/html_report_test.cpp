@@ -13,14 +13,6 @@
 namespace ohprof {
 namespace {
 
-PathResult measured(const std::string& name, std::vector<std::int64_t> samples) {
-  PathResult p;
-  p.name = name;
-  p.artifact = "tiny_models:tiny_mlp";
-  p.wall_ns = std::move(samples);
-  p.wall = summarize_ns(p.wall_ns);
-  return p;
-}
 
 Report compare_report() {
   Report r;
@@ -32,10 +24,10 @@ Report compare_report() {
   r.artifacts->model = "tiny_models:tiny_mlp";
   std::vector<std::int64_t> samples;
   for (int i = 0; i < 20; ++i) samples.push_back(3000 + 100 * i);
-  PathResult aoti = measured("aoti", samples);
+  PathResult aoti = test::measured_path("aoti", samples);
   aoti.breakdown = test::cpu_breakdown();
   r.paths.push_back(aoti);
-  r.paths.push_back(measured("<compile>", {30000, 40000}));
+  r.paths.push_back(test::measured_path("<compile>", {30000, 40000}));
   r.ratios = {PathRatio{"aoti", "<compile>", 8.75, 0.5}};
   return r;
 }
@@ -95,7 +87,7 @@ TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
   r.context = make_base_context({"ohprof", "analyze", "t.json"});
   r.trace = TraceSource{};
   r.trace->path = "t.json";
-  PathResult p = measured("t", {10'000});
+  PathResult p = test::measured_path("t", {10'000});
   p.breakdown = test::gpu_breakdown();
   r.paths.push_back(p);
   const std::string html = format_html(r);

@@ -52,14 +52,6 @@ void expect_well_formed_tables(const std::string& md) {
   EXPECT_GT(tables, 0) << md;
 }
 
-PathResult measured(const std::string& name, std::vector<std::int64_t> samples) {
-  PathResult p;
-  p.name = name;
-  p.artifact = "tiny_models:tiny_mlp";
-  p.wall_ns = std::move(samples);
-  p.wall = summarize_ns(p.wall_ns);
-  return p;
-}
 
 Report compare_report() {
   Report r;
@@ -69,13 +61,13 @@ Report compare_report() {
   r.config.inputs = {"[1, 16]:float32"};
   r.artifacts = ArtifactSummary{};
   r.artifacts->model = "tiny_models:tiny_mlp";
-  PathResult aoti = measured("aoti", {3000, 4000, 5000});
+  PathResult aoti = test::measured_path("aoti", {3000, 4000, 5000});
   aoti.breakdown = test::cpu_breakdown();
   r.paths.push_back(aoti);
-  PathResult compile = measured("compile", {30000, 40000});
+  PathResult compile = test::measured_path("compile", {30000, 40000});
   compile.split_unavailable_reason = "no collector";
   r.paths.push_back(compile);
-  r.paths.push_back(measured("compile/no-guards", {20000}));
+  r.paths.push_back(test::measured_path("compile/no-guards", {20000}));
   r.paths.back().role = PathRole::variant;
   r.ratios = {PathRatio{"aoti", "compile", 8.75, 0.5}};
   GapExplanation e;

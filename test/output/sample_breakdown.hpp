@@ -2,11 +2,26 @@
 // Hand-built splits for the printer tests: consistent with docs/metrics.md's identities, so a printed
 // number can be checked against the field it comes from, without running the analysis.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/report.hpp"
 
 namespace ohprof::test {
+
+// A measured path of the report printers' tests: its samples and their summary.
+inline PathResult measured_path(const std::string& name, std::vector<std::int64_t> samples,
+                                const std::string& artifact = "tiny_models:tiny_mlp", PathRole role = PathRole::path) {
+  PathResult p;
+  p.name = name;
+  p.role = role;
+  p.artifact = artifact;
+  p.wall_ns = std::move(samples);
+  p.wall = summarize_ns(p.wall_ns);
+  p.stop_reason = StopReason{StopCode::runs_reached};
+  return p;
+}
 
 inline SampleSummary one(std::int64_t value) {
   const std::vector<std::int64_t> values{value};

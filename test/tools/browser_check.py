@@ -119,3 +119,22 @@ def check_screenshot(png, min_colored=2000):
         fails.append(f"{png}: only {colored} coloured pixels (the pictures are not visible)")
     print(f"{png}: {dark} non-white pixels, {colored} coloured, of {len(pixels)}")
     return fails
+
+
+def check_mutants(good, mutants, outdir, check_file):
+    """The self-tests' loop: writes each broken copy of the page GOOD (MUTANTS: what was broken -> markup)
+    into OUTDIR and runs CHECK_FILE(path) -> failures on it; True when every copy changed the page and
+    was caught."""
+    ok = True
+    for n, (what, markup) in enumerate(mutants.items()):
+        if markup == good:
+            print(f"self-test: mutation {what!r} did not change the page")
+            ok = False
+            continue
+        path = os.path.join(outdir, f"self-test-{n}.html")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(markup)
+        fails = check_file(path)
+        print(f"self-test: {what}: {'caught' if fails else 'NOT caught'}" + (f" ({fails[0]})" if fails else ""))
+        ok = ok and bool(fails)
+    return ok

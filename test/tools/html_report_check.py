@@ -39,7 +39,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_check import SKIP, check_screenshot, chromium, chromium_binary, external_urls, lay_out, parse  # noqa: E402
+from browser_check import (SKIP, check_mutants, check_screenshot, chromium, chromium_binary,  # noqa: E402
+                           external_urls, lay_out, parse)
 
 TRACES = ("nccl_data", "queue_full_training", "event_sync_multi_stream", "triton_example", "cpu_only")
 
@@ -178,19 +179,7 @@ def self_test(binary, page, report, outdir):
                                                  lambda m: f'{m.group(1)}{float(m.group(2)) * 1.5 + 20:.2f}"', good, count=1),
                "an iteration's part dropped": good.replace(col.group(0), "", 1) if col else good,
                "an external script": good.replace("</head>", '<script src="https://cdn.example.com/x.js"></script></head>')}
-    ok = True
-    for n, (what, markup) in enumerate(mutants.items()):
-        if markup == good:
-            print(f"self-test: mutation {what!r} did not change the page")
-            ok = False
-            continue
-        path = os.path.join(outdir, f"self-test-{n}.html")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(markup)
-        fails = check_page(binary, path, report, outdir, f"self-test-{n}", False)
-        print(f"self-test: {what}: {'caught' if fails else 'NOT caught'}" + (f" ({fails[0]})" if fails else ""))
-        ok = ok and bool(fails)
-    return ok
+    return check_mutants(good, mutants, outdir, lambda path: check_page(binary, path, report, outdir, "self-test", False))
 
 
 def main():

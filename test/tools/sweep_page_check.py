@@ -26,8 +26,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_check import (SKIP, check_screenshot, chromium, chromium_binary, external_urls, instrumented,  # noqa: E402
-                           parse, render_check)
+from browser_check import (SKIP, check_mutants, check_screenshot, chromium, chromium_binary,  # noqa: E402
+                           external_urls, instrumented, parse, render_check)
 
 CHARTS = ("latency", "throughput", "ratio")
 
@@ -153,20 +153,11 @@ def self_test(binary, page, report, outdir):
     }
     if reason:
         mutants["the failed point's reason dropped"] = good.replace(html.escape(reason), "")
-    ok = True
-    for n, (what, markup) in enumerate(mutants.items()):
-        if markup == good:
-            print(f"self-test: mutation {what!r} did not change the page")
-            ok = False
-            continue
-        path = os.path.join(outdir, f"self-test-{n}.html")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(markup)
+    def check_file(path):
         dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(path, CHECK_SCRIPT))
-        fails = [problem] if problem else check(path, report, dom)
-        print(f"self-test: {what}: {'caught' if fails else 'NOT caught'}" + (f" ({fails[0]})" if fails else ""))
-        ok = ok and bool(fails)
-    return ok
+        return [problem] if problem else check(path, report, dom)
+
+    return check_mutants(good, mutants, outdir, check_file)
 
 
 def main():

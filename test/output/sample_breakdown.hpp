@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/diff.hpp"
 #include "ohprof/model/report.hpp"
 
 namespace ohprof::test {
@@ -20,6 +21,24 @@ inline PathResult measured_path(const std::string& name, std::vector<std::int64_
   p.wall_ns = std::move(samples);
   p.wall = summarize_ns(p.wall_ns);
   p.stop_reason = StopReason{StopCode::runs_reached};
+  return p;
+}
+
+// A path the diff printers' tests judge slower: compile 30 -> 36 us, +20% [+15%, +25%], 100 -> 120
+// samples; its split's wall grows 40 -> 46 us, busy stays 5 us, no device-wait time.
+inline PathDiff slower_compile_diff() {
+  PathDiff p;
+  p.name = "compile";
+  p.base_count = 100;
+  p.new_count = 120;
+  p.base_median_ns = 30000;
+  p.new_median_ns = 36000;
+  p.ratio = 1.2;
+  p.low = 1.15;
+  p.high = 1.25;
+  p.verdict = DiffVerdict::slower;
+  p.reason = DiffReason::above_threshold;
+  p.split = {{"wall", 40000, 46000}, {"busy", 5000, 5000}, {"device_wait", 0, 0}};
   return p;
 }
 

@@ -147,10 +147,12 @@ std::vector<double> sorted_samples(const DigestPath& path) {
   return v;
 }
 
-std::optional<double> median_of(const DigestPath& path) {
-  if (!path.samples_ns.empty()) return quantile(sorted_samples(path), 0.5);
+// The median of the samples (`sorted`: the path's samples, sorted), or the report's own without samples.
+std::optional<double> median_of(const DigestPath& path, const std::vector<double>& sorted) {
+  if (!sorted.empty()) return quantile(sorted, 0.5);
   return path.median_ns;
 }
+std::optional<double> median_of(const DigestPath& path) { return median_of(path, sorted_samples(path)); }
 
 std::vector<ComponentChange> split_changes(const SplitTotals& b, const SplitTotals& n) {
   const auto per = [](std::int64_t total, std::int64_t iterations) {
@@ -192,12 +194,17 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
   d.point = b.point;
   d.base_count = b.samples_ns.size();
   d.new_count = n.samples_ns.size();
-  d.base_median_ns = median_of(b);
-  d.new_median_ns = median_of(n);
+  // each sample set sorted once: its median, the checks and the bootstrap use it
+  const std::vector<double> b_sorted = sorted_samples(b);
+  const std::vector<double> n_sorted = sorted_samples(n);
+  d.base_median_ns = median_of(b, b_sorted);
+  d.new_median_ns = median_of(n, n_sorted);
   if (b.split && n.split && b.split->iterations > 0 && n.split->iterations > 0) d.split = split_changes(*b.split, *n.split);
 
-  std::vector<const DigestPath*> base_terms{&b};
-  std::vector<const DigestPath*> new_terms{&n};
+  std::vector<std::pair<const DigestPath*, std::vector<double>>> base_terms;
+  std::vector<std::pair<const DigestPath*, std::vector<double>>> new_terms;
+  base_terms.emplace_back(&b, b_sorted);
+  new_terms.emplace_back(&n, n_sorted);
   if (!config.relative_to.empty()) {
     if (b.name == config.relative_to) {
       d.reason = DiffReason::reference_path;
@@ -209,34 +216,27 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
       d.reason = DiffReason::reference_missing;
       return d;
     }
-    base_terms.push_back(br);
-    new_terms.push_back(nr);
+    base_terms.emplace_back(br, sorted_samples(*br));
+    new_terms.emplace_back(nr, sorted_samples(*nr));
   }
-  for (const auto* terms : {&base_terms, &new_terms}) {
-    for (const DigestPath* p : *terms) {
+  for (const auto* side : {&base_terms, &new_terms}) {
+    for (const auto& [p, sorted] : *side) {
       if (p->samples_ns.size() < kMinDiffSamples) {
         d.reason = p->samples_ns.empty() ? DiffReason::no_samples : DiffReason::too_few_samples;
         return d;
       }
       // wall times are positive (the reader refuses others): a ratio of them is finite
-      if (quantile(sorted_samples(*p), 0.5) <= 0) {
+      if (quantile(sorted, 0.5) <= 0) {
         d.reason = DiffReason::no_samples;
         return d;
       }
     }
   }
   // new / base; with a reference: (new / new_ref) / (base / base_ref)
-  std::vector<std::vector<double>> sorted;
-  sorted.push_back(sorted_samples(n));
-  sorted.push_back(sorted_samples(b));
+  std::vector<MedianTerm> terms{{new_terms[0].second, 1}, {base_terms[0].second, -1}};
   if (base_terms.size() > 1) {
-    sorted.push_back(sorted_samples(*new_terms[1]));
-    sorted.push_back(sorted_samples(*base_terms[1]));
-  }
-  std::vector<MedianTerm> terms{{sorted[0], 1}, {sorted[1], -1}};
-  if (sorted.size() > 2) {
-    terms.push_back({sorted[2], -1});
-    terms.push_back({sorted[3], 1});
+    terms.push_back({new_terms[1].second, -1});
+    terms.push_back({base_terms[1].second, 1});
   }
   const RatioInterval interval = bootstrap_ratio(terms, config.resamples, config.alpha, path_seed(config.seed, b));
   d.ratio = interval.ratio;

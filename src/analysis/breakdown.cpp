@@ -10,6 +10,7 @@
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 
@@ -484,6 +485,49 @@ using KernelKey = std::pair<int, std::string>;  // (DeviceOpKind, name)
 
 }  // namespace
 
+namespace {
+
+// The collectives' kernels whose start lies in a window, with their ordinals (docs/ranks.md, "The rank
+// digest"): sorted by (step, stream, start, end), input order for ties. A window whose index an earlier
+// window has (a repeated ProfilerStep#N) gives none: a step is its first window.
+std::vector<CollectiveOp> collectives_in_windows(const Timeline& timeline, const WindowAttribution& attribution) {
+  struct Found {
+    CollectiveOp op;
+    std::int64_t end_ns = 0;
+  };
+  std::vector<bool> first_of_its_index(attribution.windows.size(), true);
+  {
+    std::unordered_set<std::int64_t> seen;
+    for (std::size_t w = 0; w < attribution.windows.size(); ++w) first_of_its_index[w] = seen.insert(attribution.windows[w].index).second;
+  }
+  std::vector<Found> found;
+  for (const AttributedOp& attributed : attribution.ops) {
+    const DeviceOp& op = timeline.ops[attributed.source];
+    if (!op.communication) continue;
+    const std::size_t w = attribution.window_at(op.start_ns);
+    if (w == kNoIndex || !first_of_its_index[w]) continue;
+    found.push_back(Found{CollectiveOp{attribution.windows[w].index, attributed.stream, 0, op.name, op.start_ns,
+                                       op.end_ns - op.start_ns},
+                          op.end_ns});
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+    if (a.op.step != b.op.step) return a.op.step < b.op.step;
+    if (a.op.stream != b.op.stream) return a.op.stream < b.op.stream;
+    if (a.op.start_ns != b.op.start_ns) return a.op.start_ns < b.op.start_ns;
+    return a.end_ns < b.end_ns;
+  });
+  std::vector<CollectiveOp> out;
+  out.reserve(found.size());
+  for (Found& f : found) {
+    const bool same_group = !out.empty() && out.back().step == f.op.step && out.back().stream == f.op.stream;
+    f.op.ordinal = same_group ? out.back().ordinal + 1 : 0;
+    out.push_back(std::move(f.op));
+  }
+  return out;
+}
+
+}  // namespace
+
 PathBreakdown analyze_timeline(const Timeline& timeline) {
   PathBreakdown result;
   result.collection_counters = timeline.counters;
@@ -603,6 +647,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     return a.name < b.name;
   });
 
+  result.collectives = collectives_in_windows(timeline, attribution);
   result.summary = summarize_iterations(result.iterations);
   result.summary.cpu_kernels = !timeline.ops_have_launches;
   const std::size_t timed = attribution.ops.size();

@@ -51,6 +51,7 @@ int run_cli(int argc, char** argv, const Runtime* runtime) {
   subcommands.push_back(add_sweep_command(app, invocation));
   subcommands.push_back(add_analyze_command(app, invocation));
   subcommands.push_back(add_diff_command(app, invocation));
+  subcommands.push_back(add_merge_command(app, invocation));
 
   try {
     app.parse(argc, argv);

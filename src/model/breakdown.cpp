@@ -34,6 +34,23 @@ const char* to_string(VerdictReason reason) {
   return "no_iterations";
 }
 
+std::optional<Verdict> parse_verdict(std::string_view text) {
+  for (Verdict v : {Verdict::unknown, Verdict::host_bound, Verdict::device_wait_bound, Verdict::compute_bound,
+                    Verdict::mixed}) {
+    if (text == to_string(v)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<VerdictReason> parse_verdict_reason(std::string_view text) {
+  for (VerdictReason r : {VerdictReason::no_iterations, VerdictReason::no_device_work, VerdictReason::no_launches,
+                          VerdictReason::startup_without_steps, VerdictReason::dominant_share,
+                          VerdictReason::close_shares}) {
+    if (text == to_string(r)) return r;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(HostState state) {
   switch (state) {
     case HostState::blocking: return "blocking";

@@ -29,13 +29,18 @@ const char* to_string(WarningCode code) {
     case WarningCode::diff_path_unmatched: return "diff-path-unmatched";
     case WarningCode::diff_report_incomplete: return "diff-report-incomplete";
     case WarningCode::trace_not_written: return "trace-not-written";
+    case WarningCode::rank_from_position: return "rank-from-position";
+    case WarningCode::ranks_steps_differ: return "ranks-steps-differ";
+    case WarningCode::ranks_collectives_unmatched: return "ranks-collectives-unmatched";
+    case WarningCode::ranks_job_differs: return "ranks-job-differs";
+    case WarningCode::trace_failed: return "trace-failed";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::trace_not_written); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::trace_failed); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

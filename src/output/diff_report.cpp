@@ -232,7 +232,7 @@ json diff_to_json(const DiffResult& diff) {
 }
 
 Status write_diff_json(const DiffResult& diff, const std::string& path) {
-  return write_file_atomically(path, diff_to_json(diff).dump(2) + "\n");
+  return write_file_atomically(path, dump_report(diff_to_json(diff)));
 }
 
 Status emit_diff(const DiffResult& diff, const ReportExports& exports, bool quiet) {

@@ -69,6 +69,16 @@ std::vector<Segment> totals_segments(const BreakdownSummary& s) {
   return segments(t.gpu.busy_ns, t.host_states, t.gpu.device_wait_ns, s.cpu_kernels, t.dispatch_ns);
 }
 
+// A legend of these parts, in this order.
+std::string legend_of(const std::vector<Part>& parts) {
+  std::string out = "<div class=\"legend\">";
+  for (const Part& p : parts) {
+    out += fmt::format("<span class=\"ohprof-legend\" data-part=\"{}\"><i style=\"background:{}\"></i>{}</span>", p.key,
+                       p.color, esc(p.label));
+  }
+  return out + "</div>\n";
+}
+
 // The legend of the parts drawn, in drawing order (a CPU run's and a GPU run's parts never mix).
 std::string legend(const std::vector<Part>& drawn) {
   std::vector<Part> parts;
@@ -77,12 +87,7 @@ std::string legend(const std::vector<Part>& drawn) {
       parts.push_back(p);
     }
   }
-  std::string out = "<div class=\"legend\">";
-  for (const Part& p : parts) {
-    out += fmt::format("<span class=\"ohprof-legend\" data-part=\"{}\"><i style=\"background:{}\"></i>{}</span>", p.key,
-                       p.color, esc(p.label));
-  }
-  return out + "</div>\n";
+  return legend_of(parts);
 }
 
 // Each path's split as one bar of its summed wall time, the parts' shares in it.
@@ -318,15 +323,37 @@ svg text{font-size:12px;fill:#1f2328}.ohprof-seg-text{fill:#fff;text-anchor:midd
 .ohprof-axis-label{fill:#57606a;font-size:11px}.end{text-anchor:end}
 )";
 
+// The page's end: the warnings (when there are any) and the context, collapsed.
+std::string warnings_and_context(const std::vector<Warning>& warnings,
+                                 const std::vector<std::pair<std::string, std::string>>& rows) {
+  std::string out;
+  if (!warnings.empty()) {
+    out += "<h2>Warnings</h2>\n<ul class=\"ohprof-warnings\">\n";
+    for (const Warning& w : warnings) out += fmt::format("<li><code>{}</code>: {}</li>\n", to_string(w.code), esc(w.message));
+    out += "</ul>\n";
+  }
+  CellTable context;
+  context.header = {"", ""};
+  for (const auto& [key, value] : rows) {
+    context.rows.push_back({{key}, {value, key == "command" ? Cell::Kind::name : Cell::Kind::text}});
+  }
+  return out + "<details>\n<summary>Context</summary>\n" + html_table(context, "ohprof-context") + "</details>\n";
+}
+
+// The page's start, to its title.
+std::string page_head(const std::string& title) {
+  return fmt::format("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n"
+                     "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+                     esc(title), kStyle, esc(title));
+}
+
 }  // namespace
 
 std::string format_html(const Report& r) {
   const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
   const std::string title = fmt::format("ohprof {}: {}{} on {}", to_string(r.kind), report_subject(r), inputs,
                                         device_text(r.context.device));
-  std::string out = fmt::format("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n"
-                                "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
-                                esc(title), kStyle, esc(title));
+  std::string out = page_head(title);
   if (!r.explanations.empty() || !r.ratios.empty()) {
     out += "<div class=\"headline\">\n";
     for (const GapExplanation& e : r.explanations) out += "<p class=\"answer\">" + esc(explanation_text(e)) + "</p>\n";
@@ -358,17 +385,85 @@ std::string format_html(const Report& r) {
     }
     out += "</ul>\n";
   }
-  if (!r.warnings.empty()) {
-    out += "<h2>Warnings</h2>\n<ul class=\"ohprof-warnings\">\n";
-    for (const Warning& w : r.warnings) out += fmt::format("<li><code>{}</code>: {}</li>\n", to_string(w.code), esc(w.message));
+  out += warnings_and_context(r.warnings, context_rows(r.context, !r.trace, report_extra_context(r)));
+  return out + "</body>\n</html>\n";
+}
+
+namespace {
+
+constexpr Part kCompute{"compute", "compute (busy, no collective running)", "#4e79a7"};
+constexpr Part kCommunication{"communication", "collectives (busy with a collective running)", "#59a14f"};
+constexpr Part kHostBound{"host_bound", "host-bound (nothing queued: the GPU waits for the host)", "#ff9da7"};
+
+// Each step of the job: one bar per present rank, its wall split into compute, collectives, host-bound
+// and device-wait (they add up to its wall: docs/ranks.md), scaled to the step's longest wall; the
+// straggler's label in bold, the collective wait in the bar's title.
+std::string step_bars(const RanksReport& r) {
+  std::string out;
+  const double label_w = 130, bar_w = 600, row_h = 26, bar_h = 18;
+  for (const StepView& step : r.view.steps) {
+    if (step.ranks.empty() || step.wall_max_ns <= 0) continue;
+    const double height = 6 + row_h * static_cast<double>(step.ranks.size());
+    out += fmt::format("<h3>Step {}</h3>\n<svg class=\"ohprof-step\" data-step=\"{}\" width=\"{}\" height=\"{}\" "
+                       "viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"step {} per rank\">\n",
+                       step.step, step.step, num(label_w + bar_w + 190), num(height), num(label_w + bar_w + 190), num(height),
+                       step.step);
+    for (std::size_t i = 0; i < step.ranks.size(); ++i) {
+      const RankInStep& rank = step.ranks[i];
+      const bool straggler = step.straggler && step.straggler->rank == rank.rank;
+      const double y = 4 + row_h * static_cast<double>(i);
+      out += fmt::format("<text class=\"ohprof-rank-label\" x=\"0\" y=\"{}\"{}>rank {}{}</text>\n", num(y + 14),
+                         straggler ? " font-weight=\"bold\"" : "", rank.rank, straggler ? " (slowest)" : "");
+      double x = label_w;
+      const Segment parts[] = {{kCompute, rank.compute_ns},
+                               {kCommunication, rank.split.communication_ns},
+                               {kHostBound, rank.split.host_bound_ns},
+                               {kDeviceWait, rank.split.device_wait_ns}};
+      for (const Segment& seg : parts) {
+        if (seg.ns <= 0) continue;
+        const double w = bar_w * static_cast<double>(seg.ns) / static_cast<double>(step.wall_max_ns);
+        out += fmt::format("<rect class=\"ohprof-rank-seg\" data-step=\"{}\" data-rank=\"{}\" data-part=\"{}\" x=\"{}\" "
+                           "y=\"{}\" width=\"{:.2f}\" height=\"{}\" fill=\"{}\"><title>rank {}, step {}: {} {} ({:.1f}% of its "
+                           "wall){}</title></rect>\n",
+                           step.step, rank.rank, seg.part.key, num(x), num(y), w, num(bar_h), seg.part.color, rank.rank,
+                           step.step, esc(seg.part.label), format_duration(static_cast<double>(seg.ns)),
+                           100.0 * static_cast<double>(seg.ns) / static_cast<double>(rank.split.wall_ns),
+                           seg.part.key == std::string_view("communication")
+                               ? fmt::format("; waiting for the other ranks {}", format_duration(static_cast<double>(rank.collective_wait_ns)))
+                               : "");
+        x += w;
+      }
+      out += fmt::format("<text class=\"ohprof-rank-wall\" x=\"{}\" y=\"{}\">{} (waited {})</text>\n", num(label_w + bar_w + 8),
+                         num(y + 14), format_duration(static_cast<double>(rank.split.wall_ns)),
+                         format_duration(static_cast<double>(rank.collective_wait_ns)));
+    }
+    out += "</svg>\n";
+  }
+  if (out.empty()) return "";
+  return "<h2>Each step, rank by rank</h2>\n<p class=\"note\">Each bar is a rank's wall time in the step, on its own "
+         "device timeline, scaled to the step's longest; hover a part for its time. The slowest rank is the one with the "
+         "most time not spent waiting in collectives (docs/ranks.md).</p>\n" +
+         legend_of({kCompute, kCommunication, kHostBound, kDeviceWait}) + out;
+}
+
+}  // namespace
+
+std::string format_ranks_html(const RanksReport& r) {
+  const std::string title = "ohprof analyze: " + ranks_job_line(r);
+  std::string out = page_head(title);
+  if (!r.failed.empty()) {
+    out += "<ul class=\"ohprof-failed\">\n";
+    for (const FailedTrace& f : r.failed) out += "<li>failed: " + esc(f.message) + "</li>\n";
     out += "</ul>\n";
   }
-  CellTable context;
-  context.header = {"", ""};
-  for (const auto& [key, value] : context_rows(r.context, !r.trace, report_extra_context(r))) {
-    context.rows.push_back({{key}, {value, key == "command" ? Cell::Kind::name : Cell::Kind::text}});
+  if (!r.ranks.empty()) {
+    out += "<h2>Ranks</h2>\n" + html_table(ranks_rank_table(r), "ohprof-ranks") + "<p class=\"note\">" + esc(ranks_rank_note()) +
+           "</p>\n";
+    out += "<h2>Steps</h2>\n" + html_table(ranks_step_table(r), "ohprof-steps") + "<p class=\"note\">" + esc(ranks_step_note()) +
+           "</p>\n";
+    out += step_bars(r);
   }
-  out += "<details>\n<summary>Context</summary>\n" + html_table(context, "ohprof-context") + "</details>\n";
+  out += warnings_and_context(r.warnings, context_rows(r.context, false, {}));
   return out + "</body>\n</html>\n";
 }
 

@@ -192,6 +192,23 @@ json kernel_diff_to_json(const KernelSetDiff& diff) {
   return out;
 }
 
+}  // namespace
+
+json collective_to_json(const CollectiveOp& op) {
+  return json{{"step", op.step},           {"device", op.stream.device}, {"stream", op.stream.stream},
+              {"ordinal", op.ordinal},     {"name", op.name},            {"start_ns", op.start_ns},
+              {"duration_ns", op.duration_ns}};
+}
+
+json distributed_to_json(const std::optional<DistributedInfo>& info) {
+  if (!info) return nullptr;
+  return json{{"rank", optional_integer(info->rank)},
+              {"world_size", optional_integer(info->world_size)},
+              {"backend", info->backend}};
+}
+
+namespace {
+
 json breakdown_to_json(const PathBreakdown& breakdown) {
   json iterations = json::array();
   for (const auto& it : breakdown.iterations) iterations.push_back(iteration_to_json(it));
@@ -204,6 +221,8 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
                            {"mean_ns", kernel.mean_ns},
                            {"count_per_iteration", kernel.count_per_iteration}});
   }
+  json collectives = json::array();
+  for (const CollectiveOp& op : breakdown.collectives) collectives.push_back(collective_to_json(op));
   const AnalysisCounters& analysis = breakdown.analysis_counters;
   const CollectionCounters& collection = breakdown.collection_counters;
   return json{
@@ -227,6 +246,7 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
           {"duplicate_launch_correlations", analysis.duplicate_launch_correlations},
           {"invalid_windows", analysis.invalid_windows}}}}},
       {"kernels", kernels},
+      {"collectives", collectives},
       {"iterations", iterations}};
 }
 
@@ -409,6 +429,16 @@ json warnings_to_json(const std::vector<Warning>& warnings) {
   return out;
 }
 
+std::vector<Warning> warnings_from_json(const json& list) {
+  std::vector<Warning> out;
+  for (const auto& w : list) {
+    const auto code = parse_warning_code(w.at("code").get<std::string>());
+    if (!code) throw std::runtime_error("unknown warning code '" + w.at("code").get<std::string>() + "'");
+    out.push_back(Warning{*code, w.at("message").get<std::string>()});
+  }
+  return out;
+}
+
 static json trace_source_to_json(const std::optional<TraceSource>& trace) {
   if (!trace) return nullptr;
   return json{{"path", trace->path},
@@ -421,7 +451,8 @@ static json trace_source_to_json(const std::optional<TraceSource>& trace) {
               {"events_ignored", trace->events_ignored},
               {"events_skipped", trace->events_skipped},
               {"iterations_from", to_string(trace->iterations_from)},
-              {"read_ns", trace->read_ns}};
+              {"read_ns", trace->read_ns},
+              {"distributed", distributed_to_json(trace->distributed)}};
 }
 
 json report_to_json(const Report& report) {
@@ -456,8 +487,10 @@ json report_to_json(const Report& report) {
               {"warnings", warnings_to_json(report.warnings)}};
 }
 
+std::string dump_report(const json& report) { return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
+
 Status write_json_report(const Report& report, const std::string& path) {
-  return write_file_atomically(path, report_to_json(report).dump(2) + "\n");
+  return write_file_atomically(path, dump_report(report_to_json(report)));
 }
 
 }  // namespace ohprof

@@ -241,6 +241,19 @@ std::string format_sweep_markdown(const SweepReport& r) {
   return out;
 }
 
+std::string format_ranks_markdown(const RanksReport& r) {
+  std::string out = fmt::format("### ohprof analyze: {}\n", md_text(ranks_job_line(r)));
+  for (const FailedTrace& f : r.failed) out += fmt::format("\n- failed: {}", md_text(f.message));
+  if (!r.failed.empty()) out += "\n";
+  if (!r.ranks.empty()) {
+    out += "\n**Per rank**, over its steps\n\n" + cell_table(ranks_rank_table(r)) + "\n" + md_text(ranks_rank_note()) + "\n";
+    out += "\n**Per step**\n\n" + cell_table(ranks_step_table(r)) + "\n" + md_text(ranks_step_note()) + "\n";
+  }
+  out += warnings_section(r.warnings);
+  out += context_section(context_rows(r.context, false, {}));
+  return out;
+}
+
 std::string format_diff_markdown(const DiffResult& d) {
   std::string out = fmt::format("### ohprof diff: {} against {}\n\n", code(d.new_file), code(d.base_file));
   switch (d.outcome()) {

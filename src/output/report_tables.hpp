@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "ohprof/model/ranks.hpp"
 #include "ohprof/model/report.hpp"
 
 namespace ohprof {
@@ -44,5 +45,13 @@ std::vector<std::pair<std::string, std::string>> context_rows(const RunContext& 
                                                               const std::vector<std::pair<std::string, std::string>>& extra);
 // The extra context rows of a report: compare's stop reason, analyze's iteration source.
 std::vector<std::pair<std::string, std::string>> report_extra_context(const Report& report);
+
+// Many ranks (ranks_table.cpp): the job in one line; per rank its split, collectives and verdict; per
+// step the straggler and its cause; and what their numbers are.
+std::string ranks_job_line(const RanksReport& report);
+CellTable ranks_rank_table(const RanksReport& report);
+CellTable ranks_step_table(const RanksReport& report);
+std::string ranks_rank_note();
+std::string ranks_step_note();
 
 }  // namespace ohprof

@@ -164,11 +164,7 @@ SweepPoint point_from_json(const json& j) {
   const auto code = parse_stop_code(stop.at("code").get<std::string>());
   if (!code) throw std::runtime_error("unknown stop code '" + stop.at("code").get<std::string>() + "'");
   p.stop_reason = StopReason(*code, stop.at("unmet").get<std::string>());
-  for (const auto& w : j.at("warnings")) {
-    const auto warning_code = parse_warning_code(w.at("code").get<std::string>());
-    if (!warning_code) throw std::runtime_error("unknown warning code '" + w.at("code").get<std::string>() + "'");
-    p.warnings.push_back(Warning{*warning_code, w.at("message").get<std::string>()});
-  }
+  p.warnings = warnings_from_json(j.at("warnings"));
   for (const auto& pass : j.at("passes")) {
     SweepPass out;
     out.pass = pass.at("pass").get<int>();
@@ -209,7 +205,7 @@ json sweep_to_json(const SweepReport& report) {
 }
 
 Status write_sweep_report(const SweepReport& report, const std::string& path) {
-  return write_file_atomically(path, sweep_to_json(report).dump(2) + "\n");
+  return write_file_atomically(path, dump_report(sweep_to_json(report)));
 }
 
 Result<std::vector<SweepPoint>> read_resumable_points(const std::string& path, const SweepConfig& expected) {

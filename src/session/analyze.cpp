@@ -5,10 +5,12 @@
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/counter_warnings.hpp"
 #include "ohprof/base/clock.hpp"
+#include "ohprof/base/console.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "ohprof/session/session.hpp"
 #include "ohprof/trace/kineto_reader.hpp"
 #include "ohprof/trace/trace_export.hpp"
+#include "analyze_report.hpp"
 
 namespace ohprof {
 namespace {
@@ -27,21 +29,18 @@ std::string path_name_of(const std::string& trace_path) {
 
 }  // namespace
 
-SessionOutcome analyze_trace(const AnalyzeOptions& options) {
-  if (!options.export_trace.empty() && options.export_trace == options.trace_path) {
-    return {std::nullopt,
-            make_error(ExitCode::usage_error, "--export-trace must name a new file, not the trace being analysed")};
-  }
+Result<AnalyzedTrace> read_and_analyze_trace(const std::string& trace_path, const std::vector<std::string>& argv) {
   const std::int64_t read_start = monotonic_now_ns();
-  auto read = read_kineto_trace(options.trace_path);
-  if (!read.ok()) return {std::nullopt, read.error()};
-  const KinetoTrace& trace = *read;
+  auto read = read_kineto_trace(trace_path);
+  if (!read.ok()) return read.error();
+  AnalyzedTrace out{Report{}, std::move(*read)};
+  const KinetoTrace& trace = out.trace;
   PathBreakdown split = analyze_timeline(trace.timeline);
   const std::int64_t read_end = monotonic_now_ns();
 
-  Report report;
+  Report& report = out.report;
   report.kind = ReportKind::analyze;
-  report.context = make_base_context(options.argv);
+  report.context = make_base_context(argv);
   // A trace with no device events ran on the CPU alone (its verdict says "no device work"); so did a
   // CPU run's trace of ohprof's own, whose ops are CPU kernels.
   const bool cpu = trace.timeline.ops.empty() || !trace.timeline.ops_have_launches;
@@ -50,7 +49,7 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   report.context.device.name = trace.device_name;
 
   TraceSource source;
-  source.path = options.trace_path;
+  source.path = trace_path;
   source.compressed = trace.stats.compressed;
   source.file_bytes = trace.stats.file_bytes;
   source.json_bytes = trace.stats.json_bytes;
@@ -61,11 +60,12 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   source.iterations_from =
       trace.iterations_from_profiler_steps ? IterationSource::profiler_steps : IterationSource::whole_trace;
   source.read_ns = read_end - read_start;
+  source.distributed = trace.distributed;
   report.trace = source;
 
   PathResult path;
-  path.name = path_name_of(options.trace_path);
-  path.artifact = options.trace_path;
+  path.name = path_name_of(trace_path);
+  path.artifact = trace_path;
   path.load_ns = source.read_ns;
   for (const auto& iteration : split.iterations) path.wall_ns.push_back(iteration.wall_ns);
   path.wall = summarize_ns(path.wall_ns);
@@ -73,16 +73,28 @@ SessionOutcome analyze_trace(const AnalyzeOptions& options) {
   path.split_collector = CollectorKind::trace;
   report.config.runs = static_cast<int>(path.wall_ns.size());
 
-  for (const auto& warning : trace.warnings) add_warning(report, warning);
+  for (const auto& warning : trace.warnings) report.warnings.push_back(warning);
   for (auto& warning : counter_warnings(split.analysis_counters, trace.iterations_from_profiler_steps)) {
-    add_warning(report, std::move(warning));
+    report.warnings.push_back(std::move(warning));
   }
   path.breakdown = std::move(split);
   report.paths.push_back(std::move(path));
+  return out;
+}
 
+SessionOutcome analyze_trace(const AnalyzeOptions& options) {
+  if (!options.export_trace.empty() && options.export_trace == options.trace_path) {
+    return {std::nullopt,
+            make_error(ExitCode::usage_error, "--export-trace must name a new file, not the trace being analysed")};
+  }
+  auto analyzed = read_and_analyze_trace(options.trace_path, options.argv);
+  if (!analyzed.ok()) return {std::nullopt, analyzed.error()};
+  Report& report = analyzed->report;
+  for (const Warning& warning : report.warnings) console::warning(warning.message);
   Status exported = ok_status();
   if (!options.export_trace.empty()) {
-    exported = export_trace_with_split(options.trace_path, options.export_trace, trace, *report.paths[0].breakdown);
+    exported = export_trace_with_split(options.trace_path, options.export_trace, analyzed->trace,
+                                       *report.paths[0].breakdown);
   }
   return {std::move(report), exported};
 }

@@ -203,8 +203,9 @@ Category classify_category(std::string_view cat) {
 
 enum class EventKey { other, ph, cat, name, pid, tid, ts, dur, args };
 enum class ArgKey { other, correlation, stream, device, bytes, graph_id, ohprof_call, ohprof_iteration, ohprof_cpu_kernel };
-enum class RootKey { other, trace_events, device_properties };
+enum class RootKey { other, trace_events, device_properties, distributed_info };
 enum class PropKey { other, id, name };
+enum class DistKey { other, rank, world_size, backend };
 
 EventKey classify_event_key(std::string_view key) {
   switch (key.size()) {
@@ -364,6 +365,8 @@ class KinetoSax {
       }
     } else if (in_property_level() && m_prop_key == PropKey::name) {
       m_prop_name.assign(value);
+    } else if (in_distributed_level() && m_dist_key == DistKey::backend) {
+      m_trace.distributed->backend.assign(value);
     } else if (NumberField* field = number_target()) {
       field->state = NumberField::State::not_a_number;
     }
@@ -384,6 +387,10 @@ class KinetoSax {
       m_prop_id.reset();
       m_prop_name.clear();
       m_prop_key = PropKey::other;
+    } else if (m_depth == 2 && m_root_key == RootKey::distributed_info && !m_trace.distributed) {
+      m_in_dist = true;
+      m_trace.distributed.emplace();
+      m_dist_key = DistKey::other;
     } else if (m_depth == 1) {
       m_root_seen = true;
     }
@@ -398,6 +405,8 @@ class KinetoSax {
     } else if (m_in_prop && m_depth == m_props_depth + 1) {
       m_in_prop = false;
       if (m_prop_id) m_device_names.emplace(*m_prop_id, m_prop_name);
+    } else if (m_in_dist && m_depth == 2) {
+      m_in_dist = false;
     }
     --m_depth;
   }
@@ -442,12 +451,20 @@ class KinetoSax {
     if (m_depth == 1 && m_events_depth != 1) {
       m_root_key = is(key, "traceEvents")         ? RootKey::trace_events
                    : is(key, "deviceProperties")  ? RootKey::device_properties
+                   : is(key, "distributedInfo")   ? RootKey::distributed_info
                                                   : RootKey::other;
       return m_root_key != RootKey::other;
     }
     if (m_in_prop && m_depth == m_props_depth + 1) {
       m_prop_key = is(key, "id") ? PropKey::id : is(key, "name") ? PropKey::name : PropKey::other;
       return m_prop_key != PropKey::other;
+    }
+    if (m_in_dist && m_depth == 2) {
+      m_dist_key = is(key, "rank")         ? DistKey::rank
+                   : is(key, "world_size") ? DistKey::world_size
+                   : is(key, "backend")    ? DistKey::backend
+                                           : DistKey::other;
+      return m_dist_key != DistKey::other;
     }
     return true;
   }
@@ -464,6 +481,7 @@ class KinetoSax {
   [[nodiscard]] bool in_event_level() const { return m_in_event && !m_in_args && m_depth == m_events_depth + 1; }
   [[nodiscard]] bool in_args_level() const { return m_in_args && m_depth == m_events_depth + 2; }
   [[nodiscard]] bool in_property_level() const { return m_in_prop && m_depth == m_props_depth + 1; }
+  [[nodiscard]] bool in_distributed_level() const { return m_in_dist && m_depth == 2; }
 
   // Where a scalar at the current position goes, if anywhere.
   NumberField* number_target() {
@@ -490,6 +508,7 @@ class KinetoSax {
       }
     }
     if (in_property_level() && m_prop_key == PropKey::id) return &m_prop_id_field;
+    if (in_distributed_level() && m_dist_key != DistKey::other && m_dist_key != DistKey::backend) return &m_dist_field;
     return nullptr;
   }
 
@@ -499,6 +518,13 @@ class KinetoSax {
 
   void on_scalar() {
     if (in_property_level() && m_prop_key == PropKey::id) m_prop_id = as_integer(m_prop_id_field);
+    if (in_distributed_level() && (m_dist_key == DistKey::rank || m_dist_key == DistKey::world_size)) {
+      // Only a non-negative integer is a rank or a size; anything else leaves the field unset.
+      std::optional<std::int64_t> value = as_integer(m_dist_field);
+      if (value && *value < 0) value.reset();
+      (m_dist_key == DistKey::rank ? m_trace.distributed->rank : m_trace.distributed->world_size) = value;
+      m_dist_field.reset();
+    }
     if (m_events_depth != 0 && m_depth == m_events_depth) {
       // A scalar where an event object belongs.
       ++m_trace.stats.events;
@@ -702,11 +728,14 @@ class KinetoSax {
   bool m_in_event = false;
   bool m_in_args = false;
   bool m_in_prop = false;
+  bool m_in_dist = false;  // inside the root's distributedInfo object
   bool m_have_span = false;
   RootKey m_root_key = RootKey::other;
   EventKey m_event_key = EventKey::other;
   ArgKey m_arg_key = ArgKey::other;
   PropKey m_prop_key = PropKey::other;
+  DistKey m_dist_key = DistKey::other;
+  NumberField m_dist_field;
   PendingEvent m_event;
   NumberField m_prop_id_field;
   std::optional<std::int64_t> m_prop_id;
@@ -727,7 +756,7 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 
 // After parsing: order the records, link ops to launches, choose the iteration windows, and turn
 // what was skipped into warnings.
-Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string& label) {
+Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string& /*label*/) {
   Timeline& timeline = trace.timeline;
   const auto by_start = [](const auto& a, const auto& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;

@@ -1005,5 +1005,52 @@ TEST(WindowSplit, TracksTileEachWindowAndAddUpToTheAnalysis) {
                        {0, 0}, {5, 1}, {8, 2}, {9, 3}, {50, 2}, {80, 1}, {120, 0}}));
 }
 
+// Collectives (docs/ranks.md, "The rank digest"): the communication kernels whose start lies in a window,
+// with their window's index and their position on their stream in it; one that starts outside every
+// window is left out, whoever launched it.
+TEST(Collectives, AreTheCommunicationKernelsOfEachWindowNumberedPerStream) {
+  Timeline t;
+  t.iterations = {{551, 0, 1000}, {552, 1000, 2000}};
+  const auto comm = [](std::int64_t start, std::int64_t end, std::int64_t stream, std::uint64_t correlation) {
+    DeviceOp o = op(start, end, stream, correlation, "ncclKernel_AllReduce_RING_LL_Sum_float");
+    o.communication = true;
+    return o;
+  };
+  t.ops = {comm(300, 400, 7, 3), op(100, 200, 7, 1), comm(150, 250, 7, 2), comm(200, 1200, 9, 4),
+           comm(1100, 1300, 7, 5), comm(2100, 2200, 7, 6)};
+  for (std::uint64_t c = 1; c <= 6; ++c) t.launches.push_back(launch(10 * static_cast<std::int64_t>(c), 10 * static_cast<std::int64_t>(c) + 5, c));
+  const PathBreakdown result = analyze_timeline(t);
+  ASSERT_EQ(result.collectives.size(), 4u);
+  const auto expect = [&](std::size_t i, std::int64_t step, std::int64_t stream, std::size_t ordinal, std::int64_t start,
+                          std::int64_t duration) {
+    const CollectiveOp& c = result.collectives[i];
+    EXPECT_EQ(c.step, step) << i;
+    EXPECT_EQ(c.stream.stream, stream) << i;
+    EXPECT_EQ(c.ordinal, ordinal) << i;
+    EXPECT_EQ(c.start_ns, start) << i;
+    EXPECT_EQ(c.duration_ns, duration) << i;
+  };
+  expect(0, 551, 7, 0, 150, 100);   // the plain kernel at 100 is not a collective
+  expect(1, 551, 7, 1, 300, 100);
+  expect(2, 551, 9, 0, 200, 1000);  // its duration unclipped, though it runs into step 552
+  expect(3, 552, 7, 0, 1100, 200);  // the one at 2100 starts after the last window
+}
+
+// A repeated ProfilerStep number: the step is its first window; the second one's collectives are not
+// the step's (they would continue its ordinals).
+TEST(Collectives, ARepeatedStepNumberKeepsItsFirstWindowsOnly) {
+  Timeline t;
+  t.iterations = {{7, 0, 1000}, {7, 1000, 2000}};
+  for (std::uint64_t c : {1, 2}) {
+    DeviceOp o = op(c == 1 ? 100 : 1100, c == 1 ? 200 : 1200, 7, c, "ncclDevKernel_AllGather");
+    o.communication = true;
+    t.ops.push_back(o);
+    t.launches.push_back(launch(10 * static_cast<std::int64_t>(c), 10 * static_cast<std::int64_t>(c) + 5, c));
+  }
+  const PathBreakdown result = analyze_timeline(t);
+  ASSERT_EQ(result.collectives.size(), 1u);
+  EXPECT_EQ(result.collectives[0].start_ns, 100);
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -172,7 +172,10 @@ TEST(AnalyzeCli, SkippableProblemsAreCountedWarnings) {
 TEST(AnalyzeCli, UsageErrors) {
   EXPECT_EQ(run_ohprof({"analyze"}).exit_code, code(ExitCode::usage_error));
   const std::string path = write_temp("tiny.json", kTinyTrace);
-  EXPECT_EQ(run_ohprof({"analyze", path, "stray"}).exit_code, code(ExitCode::usage_error));
+  // a second argument is a second trace: the ranks of a job (docs/ranks.md), one of them missing
+  const auto stray = run_ohprof({"analyze", path, "stray"});
+  EXPECT_EQ(stray.exit_code, code(ExitCode::traces_failed));
+  EXPECT_TRUE(contains(stray.err, "1 of 2 traces could not be analysed")) << stray.err;
   EXPECT_EQ(run_ohprof({"analyze", path, "--bogus"}).exit_code, code(ExitCode::usage_error));
   const auto same = run_ohprof({"analyze", path, "--export-trace", path});
   EXPECT_EQ(same.exit_code, code(ExitCode::usage_error));

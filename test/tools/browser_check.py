@@ -121,6 +121,22 @@ def check_screenshot(png, min_colored=2000):
     return fails
 
 
+def check_laid_out_page(browser, page, script, check, outdir, tag, screenshot, window="1200,2400", who="check"):
+    """Failures of PAGE: CHECK(measured, dom) on what SCRIPT measured in Chromium's layout of it, and with
+    SCREENSHOT a picture of it in OUTDIR/TAG.png that must not be blank (not checked without Pillow)."""
+    measured, dom, problem = lay_out(browser, page, script)
+    fails = [problem] if problem else check(measured, dom)
+    if screenshot and not problem:
+        png = os.path.join(outdir, tag + ".png")
+        _, shot_problem = chromium(browser, [f"--screenshot={png}", f"--window-size={window}"], page)
+        shot = [shot_problem] if shot_problem else check_screenshot(png, min_colored=500)
+        if shot is None:
+            print(f"{who}: Pillow is not installed: screenshot not checked")
+        else:
+            fails += shot
+    return fails
+
+
 def check_mutants(good, mutants, outdir, check_file):
     """The self-tests' loop: writes each broken copy of the page GOOD (MUTANTS: what was broken -> markup)
     into OUTDIR and runs CHECK_FILE(path) -> failures on it; True when every copy changed the page and

@@ -39,8 +39,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_check import (SKIP, check_mutants, check_screenshot, chromium, chromium_binary,  # noqa: E402
-                           external_urls, lay_out, parse)
+from browser_check import (SKIP, check_laid_out_page, check_mutants, chromium_binary,  # noqa: E402
+                           external_urls, parse)
 
 TRACES = ("nccl_data", "queue_full_training", "event_sync_multi_stream", "triton_example", "cpu_only")
 
@@ -156,17 +156,8 @@ def check(page, report, measured, dom):
 
 
 def check_page(binary, page, report, outdir, tag, screenshot):
-    measured, dom, problem = lay_out(binary, page, MEASURE)
-    fails = [problem] if problem else check(page, report, measured, dom)
-    if screenshot and not problem:
-        png = os.path.join(outdir, tag + ".png")
-        _, shot_problem = chromium(binary, [f"--screenshot={png}", "--window-size=1200,2400"], page)
-        shot = [shot_problem] if shot_problem else check_screenshot(png, min_colored=500)
-        if shot is None:
-            print("html_report_check: Pillow is not installed: screenshot not checked")
-        else:
-            fails += shot
-    return fails
+    return check_laid_out_page(binary, page, MEASURE, lambda measured, dom: check(page, report, measured, dom), outdir,
+                               tag, screenshot, who="html_report_check")
 
 
 def self_test(binary, page, report, outdir):

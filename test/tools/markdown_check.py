@@ -2,7 +2,7 @@
 """Renders ohprof's --export-markdown files with cmark-gfm (GitHub's own Markdown renderer, Debian's
 `cmark-gfm`) and checks that they paste into a pull request as tables, not as text.
 
-    markdown_check.py --binary build/ohprof --source-dir .          # the CTest: diff and analyze reports
+    markdown_check.py --binary build/ohprof --source-dir .          # the CTest: diff, analyze and ranks reports
     markdown_check.py --file report.md [--screenshot out.png]       # any file (and a picture of it)
     markdown_check.py --self-test                                   # the checks fail on broken tables
     markdown_check.py --binary build/ohprof --run compare ARGS...   # a live run's Markdown (CTest markdown_of_a_compare)
@@ -17,7 +17,8 @@ For each Markdown file, from cmark-gfm's XML (the parse tree GitHub renders), wi
   * the collapsed context is there: an HTML block opening `<details>` and one closing it;
   * the first column of the path table names exactly the paths of the report's JSON, in its order
     (read from the JSON here, not from the Markdown printer): `paths[].name` with `role` "path" for
-    run/compare/analyze, `paths[].name` (with ` @ point` for sweeps) for a diff.
+    run/compare/analyze, `paths[].name` (with ` @ point` for sweeps) for a diff; for the ranks of a job
+    (`analyze TRACE...`), the per-rank table's first column names `ranks[].rank`.
 
 With --screenshot, the rendered HTML (cmark-gfm's, in a page with a table style close to GitHub's) is
 drawn by headless Chromium into a PNG, for a person to look at.
@@ -100,10 +101,11 @@ def check_markdown(markdown: str, expected_paths: list[str] | None, name: str) -
         if "diff" not in name:  # a diff has no context section
             problems.append(f"{name}: no collapsed <details> context section")
     if expected_paths is not None:
+        key = "rank" if name.startswith("ranks") else "path"
         path_table = next((t for t in tables
-                           if text_of(next(t.iter(NS + "table_cell"))).strip() == "path"), None)
+                           if text_of(next(t.iter(NS + "table_cell"))).strip() == key), None)
         if path_table is None:
-            problems.append(f"{name}: no table whose first header cell is 'path'")
+            problems.append(f"{name}: no table whose first header cell is '{key}'")
         else:
             first_cells = []
             for row in path_table:
@@ -117,6 +119,8 @@ def check_markdown(markdown: str, expected_paths: list[str] | None, name: str) -
 
 
 def report_paths(report: dict) -> list[str]:
+    if report.get("kind") == "ranks":  # the per-rank table: one row per rank
+        return [str(r["rank"]) for r in report["ranks"]]
     if report.get("kind") == "diff":
         return [p["name"] if p.get("point") is None else f"{p['name']} @ {p['point']}" for p in report["paths"]]
     return [p["name"] for p in report["paths"] if p.get("role", "path") == "path"]
@@ -140,7 +144,7 @@ def run_ohprof(binary: str, args: list[str], tmp: str, tag: str) -> tuple[str, d
     js = os.path.join(tmp, tag + ".json")
     proc = subprocess.run([binary, *args, "--export-markdown", md, "--export-json", js, "--quiet"],
                           capture_output=True, text=True)
-    if proc.returncode not in (0, 13):
+    if proc.returncode not in (0, 13, 15):  # 13: a diff found a regression; 15: a trace of a job failed
         raise RuntimeError(f"{' '.join(args)}: exit {proc.returncode}: {proc.stderr.strip()}")
     return Path(md).read_text(encoding="utf-8"), json.loads(Path(js).read_text(encoding="utf-8"))
 
@@ -211,6 +215,8 @@ def main() -> int:
         ]
         for trace in ("nccl_data", "triton_example", "event_sync_multi_stream"):
             cases.append((f"analyze-{trace}", ["analyze", str(data / "traces" / f"{trace}.json.gz")]))
+        cases.append(("ranks-sampled", ["analyze", str(data / "traces" / "sampled_rank-0.json.gz"),
+                                        str(data / "traces" / "sampled_rank-1.json.gz"), str(data / "traces" / "SOURCES.md")]))
         with tempfile.TemporaryDirectory() as tmp:
             for tag, args in cases:
                 markdown, report = run_ohprof(opts.binary, args, tmp, tag)

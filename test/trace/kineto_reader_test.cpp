@@ -349,6 +349,29 @@ TEST(KinetoReader, DevicePropertiesNameTheGpu) {
   EXPECT_EQ(trace.device_name, "NVIDIA A100-PG509-200");
 }
 
+TEST(KinetoReader, DistributedInfoGivesTheRankWorldSizeAndBackend) {
+  const KinetoTrace trace = parse_ok(
+      R"({"distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8, "pg_count": 1,
+                              "pg_config": [{"pg_name": "0", "ranks": [0, 1]}], "nccl_version": "2.17.1"},
+          "traceEvents": [)" +
+      kernel("3", "1", 1) + "]}");
+  ASSERT_TRUE(trace.distributed);
+  EXPECT_EQ(trace.distributed->rank, 3);
+  EXPECT_EQ(trace.distributed->world_size, 8);
+  EXPECT_EQ(trace.distributed->backend, "nccl");
+}
+
+TEST(KinetoReader, ARankThatIsNotANonNegativeIntegerIsNoRank) {
+  for (const char* rank : {R"("2")", "-1", "1.5", "null", "[0]", R"({"r": 0})"}) {
+    const KinetoTrace trace = parse_ok(std::string(R"({"distributedInfo": {"rank": )") + rank +
+                                       R"(, "world_size": 4}, "traceEvents": [)" + kernel("3", "1", 1) + "]}");
+    ASSERT_TRUE(trace.distributed) << rank;
+    EXPECT_FALSE(trace.distributed->rank) << rank;
+    EXPECT_EQ(trace.distributed->world_size, 4) << rank;
+  }
+  EXPECT_FALSE(parse_ok(wrap(kernel("3", "1", 1))).distributed);
+}
+
 // ---- iterations -------------------------------------------------------------------------------
 
 TEST(KinetoReader, ProfilerStepsAreSortedAndIndexed) {

@@ -1,5 +1,7 @@
 #pragma once
 // Documented exit codes (docs/exit-codes.md). Never renumber: scripts depend on them.
+#include <optional>
+#include <string_view>
 
 namespace ohprof {
 
@@ -19,6 +21,7 @@ enum class ExitCode : int {
   no_valid_point = 12,     // sweep: no point of the sweep could be measured
   regression_found = 13,   // diff: a path is slower beyond the threshold
   incomparable_reports = 14,  // diff: the reports cannot be compared (model, inputs, device, schema, no samples)
+  traces_failed = 15,      // analyze/merge of many ranks: some traces could not be analysed (the rest were)
   interrupted = 130,       // SIGINT: what was measured is still written
 };
 
@@ -46,7 +49,22 @@ inline constexpr ExitCodeName kExitCodeNames[] = {
     {ExitCode::no_valid_point, "no_valid_point"},
     {ExitCode::regression_found, "regression_found"},
     {ExitCode::incomparable_reports, "incomparable_reports"},
+    {ExitCode::traces_failed, "traces_failed"},
     {ExitCode::interrupted, "interrupted"},
 };
+
+// A code's name ("invalid_trace"), and the code of a name (nullopt for an unknown one).
+constexpr const char* exit_code_name(ExitCode code) {
+  for (const ExitCodeName& entry : kExitCodeNames) {
+    if (entry.code == code) return entry.name;
+  }
+  return "internal_error";
+}
+inline std::optional<ExitCode> exit_code_named(std::string_view name) {
+  for (const ExitCodeName& entry : kExitCodeNames) {
+    if (name == entry.name) return entry.code;
+  }
+  return std::nullopt;
+}
 
 }  // namespace ohprof

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ohprof/base/stats.hpp"
@@ -249,10 +250,23 @@ struct PathVerdict {
   bool whole_recording_window = false;  // Timeline::whole_recording_window: no steps marked iterations
 };
 
+// One collective's kernel (a DeviceOp with `communication`) whose start lies in an iteration window
+// (docs/ranks.md, "The rank digest"): what the cross-rank view matches across ranks.
+struct CollectiveOp {
+  std::int64_t step = 0;         // the window's index (ProfilerStep#N)
+  StreamKey stream;
+  std::size_t ordinal = 0;       // its position among the window's collectives on its stream, by start
+  std::string name;
+  std::int64_t start_ns = 0;
+  std::int64_t duration_ns = 0;  // end - start, not clipped to the window
+  friend bool operator==(const CollectiveOp&, const CollectiveOp&) = default;
+};
+
 struct PathBreakdown {
   std::vector<IterationBreakdown> iterations;  // sorted by window start
   BreakdownSummary summary;
   std::vector<KernelStat> kernels;  // sorted by total_ns descending, then kind, then name
+  std::vector<CollectiveOp> collectives;  // sorted by (step, stream, ordinal)
   AnalysisCounters analysis_counters;
   CollectionCounters collection_counters;  // copied from the Timeline as the producer delivered them
   PathVerdict verdict;
@@ -283,5 +297,8 @@ const char* to_string(Verdict verdict);        // "host-bound", "device-wait-bou
 const char* to_string(VerdictReason reason);  // "dominant_share", ...
 const char* to_string(HostState state);       // "blocking", "launch", "other_api", "harness", "framework"
 const char* to_string(TimeShare share);       // "busy", "host_bound", "device_wait"
+// The inverses of to_string (reports read back: docs/ranks.md).
+std::optional<Verdict> parse_verdict(std::string_view text);
+std::optional<VerdictReason> parse_verdict_reason(std::string_view text);
 
 }  // namespace ohprof

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/distributed.hpp"
 #include "ohprof/model/explanation.hpp"
 #include "ohprof/model/stop_reason.hpp"
 #include "ohprof/model/warning.hpp"
@@ -164,6 +165,7 @@ struct TraceSource {
   std::uint64_t events_skipped = 0;  // unusable (missing fields, unknown category): warned about
   IterationSource iterations_from = IterationSource::profiler_steps;
   std::int64_t read_ns = 0;          // ohprof's time to read and parse the file
+  std::optional<DistributedInfo> distributed;  // the trace's distributedInfo, when it has one (docs/ranks.md)
 };
 
 struct Report {

@@ -42,6 +42,12 @@ enum class WarningCode {
   diff_report_incomplete,      // a report lacks something the diff would use (a sweep point's report)
   // reports
   trace_not_written,           // --export-trace after Ctrl-C before the split pass: no timeline to write
+  // many ranks (docs/ranks.md)
+  rank_from_position,          // a trace without distributedInfo.rank: its rank is its position
+  ranks_steps_differ,          // a step some ranks have and others do not
+  ranks_collectives_unmatched, // collectives of a step that do not line up across its ranks
+  ranks_job_differs,           // the traces say different world sizes or backends
+  trace_failed,                // a trace of the job could not be analysed; the others were
 };
 
 struct Warning {

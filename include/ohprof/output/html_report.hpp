@@ -6,10 +6,14 @@
 // but display forms (a histogram's bins, a bar's width).
 #include <string>
 
+#include "ohprof/model/ranks.hpp"
 #include "ohprof/model/report.hpp"
 
 namespace ohprof {
 
 std::string format_html(const Report& report);
+// The ranks of a job (docs/ranks.md): the job, the per-rank and per-step tables, and each step's ranks as
+// bars of their wall time (compute, collectives, host-bound, device-wait).
+std::string format_ranks_html(const RanksReport& report);
 
 }  // namespace ohprof

@@ -20,6 +20,15 @@ nlohmann::json optional_integer(const std::optional<std::int64_t>& value);  // n
 nlohmann::json report_to_json(const Report& report);
 nlohmann::json context_to_json(const RunContext& context);
 nlohmann::json warnings_to_json(const std::vector<Warning>& warnings);
+// warnings_to_json's inverse; throws (std::runtime_error, or nlohmann's) on an unknown code or a malformed entry.
+std::vector<Warning> warnings_from_json(const nlohmann::json& list);
+// One collective of a path's split (`split.collectives[]`), and a trace's distributedInfo (null when absent).
+nlohmann::json collective_to_json(const CollectiveOp& op);
+nlohmann::json distributed_to_json(const std::optional<DistributedInfo>& info);
+
+// A report's JSON as written to a file: indented by 2, a newline at the end; bytes that are not UTF-8 (a
+// kernel name from a corrupt trace) become U+FFFD rather than failing.
+std::string dump_report(const nlohmann::json& report);
 
 // Writes the report atomically to `path` ("-" for stdout).
 Status write_json_report(const Report& report, const std::string& path);

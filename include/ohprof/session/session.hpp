@@ -10,6 +10,9 @@
 //                  the curves say (docs/sweep.md).
 //   analyze_trace: `ohprof analyze`: the split of a PyTorch-profiler trace (docs/analyze.md).
 //   diff_report_files: `ohprof diff`: two reports of the same model, path by path (docs/diff.md).
+//   analyze_traces: `ohprof analyze TRACE...`: the ranks of a distributed job, in parallel, and the
+//                  cross-rank view (docs/ranks.md).
+//   merge_report_files: `ohprof merge`: the ranks reports of parts of a job as the report of the whole.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +23,7 @@
 #include "ohprof/model/device_request.hpp"
 #include "ohprof/model/diff.hpp"
 #include "ohprof/model/input_spec.hpp"
+#include "ohprof/model/ranks.hpp"
 #include "ohprof/model/report.hpp"
 #include "ohprof/model/sweep.hpp"
 #include "ohprof/session/runtime.hpp"
@@ -106,6 +110,41 @@ struct AnalyzeOptions {
   std::vector<std::string> argv;
 };
 SessionOutcome analyze_trace(const AnalyzeOptions& options);
+
+// `ohprof analyze TRACE|DIR|GLOB...` as the ranks of one job (docs/ranks.md).
+struct AnalyzeRanksOptions {
+  std::vector<std::string> inputs;   // files, directories, globs
+  int jobs = 0;                      // traces analysed at once; 0: one per core
+  std::int64_t first_position = 0;   // the position of the first trace, for ranks taken from positions
+  std::string rank_reports_dir;      // "" : none; else each rank's one-trace report, DIR/rank-<rank>.json
+  bool each_rank = false;            // also keep each rank's one-trace table (RanksOutcome::rank_tables)
+  std::vector<std::string> argv;
+};
+struct RanksOutcome {
+  std::optional<RanksReport> report;  // set whenever the inputs named traces
+  std::vector<std::string> rank_tables;  // each_rank: each analysed rank's `analyze TRACE` table, by rank
+  // traces_failed (15) when some trace could not be analysed (a missing file among them), interrupted
+  // (130), output_error (8) when a rank report could not be written; usage_error (2) for two traces of
+  // one rank, a glob that matches nothing or a directory without traces (then no report).
+  Status status = ok_status();
+};
+RanksOutcome analyze_traces(const AnalyzeRanksOptions& options);
+
+// The traces the inputs name, in order, each once: a file as it is (a missing one too: it fails when
+// read), a directory's *.json and *.json.gz files and a glob's matches sorted by name. Errors:
+// usage_error for a glob that matches nothing or a directory without traces, file_not_found for a
+// directory that cannot be listed.
+Result<std::vector<std::string>> expand_trace_inputs(const std::vector<std::string>& inputs);
+
+// True when the inputs are one file (not a directory, not a glob): `analyze` then makes its one-trace
+// report; otherwise they are the ranks of a job.
+bool names_one_trace(const std::vector<std::string>& inputs);
+
+struct MergeOptions {
+  std::vector<std::string> reports;  // ranks or one-trace analyze reports, plain or gzip
+  std::vector<std::string> argv;
+};
+RanksOutcome merge_report_files(const MergeOptions& options);
 
 struct DiffOptions {
   std::string base_path;  // run, compare, analyze or sweep reports (--export-json), plain or gzip

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/model/distributed.hpp"
 #include "ohprof/model/timeline.hpp"
 #include "ohprof/model/warning.hpp"
 
@@ -42,6 +43,8 @@ struct KinetoTrace {
   std::int64_t recorded_start_ns = 0;    // earliest timestamp in the trace (ProfilerStep windows excluded)
   std::int64_t recorded_end_ns = 0;      // latest event end in the trace (ProfilerStep windows excluded)
   std::int64_t max_numeric_pid = 0;      // largest integer `pid` seen, so an exporter can pick an unused one
+  // The root's `distributedInfo` object (rank, world_size, backend), when the trace has one.
+  std::optional<DistributedInfo> distributed;
   KinetoReadStats stats;
 };
 

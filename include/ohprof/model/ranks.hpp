@@ -1,0 +1,135 @@
+#pragma once
+// Many ranks of one distributed job (docs/ranks.md): what each rank's analysis contributes (its digest,
+// small), the cross-rank view per step that analysis/ranks.hpp computes from the digests alone, and
+// the report `ohprof analyze TRACE...` and `ohprof merge` write (docs/report-schema.md, "The ranks
+// report"). Plain data, integer nanoseconds where they are measured.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ohprof/base/exit_codes.hpp"
+#include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/distributed.hpp"
+#include "ohprof/model/report.hpp"
+#include "ohprof/model/warning.hpp"
+
+namespace ohprof {
+
+// Where a rank's number came from: the trace's distributedInfo, or its position among the inputs.
+enum class RankSource { distributed_info, position };
+const char* to_string(RankSource source);  // "distributedInfo", "position"
+std::optional<RankSource> parse_rank_source(const std::string& text);
+
+// One iteration window of one rank: its split on all streams (docs/metrics.md).
+struct RankStep {
+  std::int64_t step = 0;  // the window's index (ProfilerStep#N; 0 for a trace without steps)
+  std::int64_t wall_ns = 0;
+  std::int64_t busy_ns = 0;
+  std::int64_t host_bound_ns = 0;
+  std::int64_t device_wait_ns = 0;
+  std::int64_t communication_ns = 0;  // busy time with a collective running
+  friend bool operator==(const RankStep&, const RankStep&) = default;
+};
+
+// What the cross-rank view uses of one rank (docs/ranks.md, "The rank digest").
+struct RankDigest {
+  std::int64_t rank = 0;
+  RankSource rank_from = RankSource::distributed_info;
+  std::optional<std::int64_t> world_size;
+  std::string backend;
+  std::string trace;   // the trace file, as given
+  DeviceKind device_type = DeviceKind::cuda;  // cpu: the trace has no device work
+  std::string device;  // its GPU's name, "" when not known
+  std::vector<RankStep> steps;              // by step
+  std::vector<CollectiveOp> collectives;    // by (step, stream, ordinal)
+  Verdict verdict = Verdict::unknown;
+  VerdictReason verdict_reason = VerdictReason::no_iterations;
+  double busy_share = 0;
+  double host_bound_share = 0;
+  double device_wait_share = 0;
+  std::vector<Warning> warnings;  // the rank's own (its trace's and its analysis')
+  friend bool operator==(const RankDigest&, const RankDigest&) = default;
+};
+
+// One present rank in one step (docs/ranks.md, "The cross-rank view, step by step").
+struct RankInStep {
+  std::int64_t rank = 0;
+  RankStep split;                       // the digest's numbers
+  std::int64_t compute_ns = 0;          // busy - communication
+  std::int64_t collective_ns = 0;       // sum of its collectives' durations in the step
+  std::int64_t collective_wait_ns = 0;  // over its matched collectives: duration - the shortest's
+  std::int64_t active_ns = 0;           // wall - collective wait
+};
+
+// What the straggler exceeds the median rank in most.
+enum class StragglerCause { compute, host_bound, device_wait, unknown };
+const char* to_string(StragglerCause cause);  // "compute", "host_bound", "device_wait", "unknown"
+
+struct StepStraggler {
+  std::int64_t rank = 0;
+  std::int64_t active_ns = 0;
+  double median_active_ns = 0;  // over the present ranks
+  double excess_ns = 0;         // active - median
+  double excess_share = 0;      // excess / median (0 when the median is 0)
+  StragglerCause cause = StragglerCause::unknown;
+  double cause_excess_ns = 0;   // its cause's component over that component's median (0 when unknown)
+};
+
+struct StepView {
+  std::int64_t step = 0;
+  std::vector<RankInStep> ranks;            // the present ranks, by rank
+  std::vector<std::int64_t> missing_ranks;  // the job's other ranks, ascending
+  std::int64_t wall_min_ns = 0;
+  std::int64_t wall_max_ns = 0;
+  double wall_median_ns = 0;
+  std::size_t collectives_matched = 0;    // matched (stream, ordinal) pairs
+  std::size_t collectives_unmatched = 0;  // collective kernels of present ranks in no matched pair
+  std::optional<StepStraggler> straggler;  // with two present ranks or more
+};
+
+// One rank's sums over the steps it is present in.
+struct RankTotals {
+  std::int64_t rank = 0;
+  std::size_t steps = 0;
+  std::int64_t wall_ns = 0;
+  std::int64_t busy_ns = 0;
+  std::int64_t host_bound_ns = 0;
+  std::int64_t device_wait_ns = 0;
+  std::int64_t communication_ns = 0;
+  std::int64_t compute_ns = 0;
+  std::int64_t collective_ns = 0;
+  std::int64_t collective_wait_ns = 0;
+  std::int64_t active_ns = 0;
+  std::size_t slowest_steps = 0;  // steps it was the straggler of
+};
+
+struct CrossRankView {
+  std::vector<StepView> steps;    // by step
+  std::vector<RankTotals> ranks;  // by rank: ranks[i] is the view's digests[i]
+};
+
+// A trace of the job that could not be analysed (docs/ranks.md, "Inputs").
+struct FailedTrace {
+  std::string trace;  // the file, as given
+  std::int64_t position = 0;  // its position among the job's traces (docs/ranks.md, "Inputs")
+  ExitCode code = ExitCode::invalid_trace;
+  std::string message;  // the one-line error
+  friend bool operator==(const FailedTrace&, const FailedTrace&) = default;
+};
+
+// `ohprof analyze TRACE...` and `ohprof merge`: JSON kind "ranks".
+struct RanksReport {
+  RunContext context;
+  std::vector<RankDigest> ranks;    // by rank, each rank once
+  std::vector<FailedTrace> failed;  // by position
+  // What every rank says of the job (unset when they disagree or none says).
+  std::optional<std::int64_t> world_size;
+  std::optional<std::string> backend;
+  CrossRankView view;
+  bool interrupted = false;
+  std::vector<Warning> warnings;    // the job's: ranks from positions, steps that differ, unmatched collectives
+};
+
+}  // namespace ohprof

@@ -1,0 +1,30 @@
+#include "ohprof/model/ranks.hpp"
+
+namespace ohprof {
+
+const char* to_string(RankSource source) {
+  switch (source) {
+    case RankSource::distributed_info: return "distributedInfo";
+    case RankSource::position: return "position";
+  }
+  return "position";
+}
+
+std::optional<RankSource> parse_rank_source(const std::string& text) {
+  for (RankSource source : {RankSource::distributed_info, RankSource::position}) {
+    if (text == to_string(source)) return source;
+  }
+  return std::nullopt;
+}
+
+const char* to_string(StragglerCause cause) {
+  switch (cause) {
+    case StragglerCause::compute: return "compute";
+    case StragglerCause::host_bound: return "host_bound";
+    case StragglerCause::device_wait: return "device_wait";
+    case StragglerCause::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+}  // namespace ohprof

@@ -1,0 +1,128 @@
+// Many ranks' table (docs/ranks.md): per rank its split and collectives, per step the straggler. Text
+// made from the typed report; nothing computed here but display forms (shares of a rank's wall time).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ohprof/base/format.hpp"
+#include "ohprof/output/ranks_report.hpp"
+#include "report_tables.hpp"
+#include "text_columns.hpp"
+
+namespace ohprof {
+namespace {
+
+std::string cause_text(StragglerCause cause) {
+  switch (cause) {
+    case StragglerCause::compute: return "compute";
+    case StragglerCause::host_bound: return "host-bound";
+    case StragglerCause::device_wait: return "device-wait";
+    case StragglerCause::unknown: break;
+  }
+  return "unknown";
+}
+
+std::string signed_duration(double ns) { return (ns >= 0 ? "+" : "-") + format_duration(ns >= 0 ? ns : -ns); }
+
+std::string text_of(const CellTable& table) {
+  std::vector<std::vector<std::string>> rows{table.header};
+  for (const auto& cells : table.rows) {
+    std::vector<std::string> row;
+    for (const Cell& c : cells) row.push_back(c.text);
+    rows.push_back(std::move(row));
+  }
+  return text_columns(rows, "  ");
+}
+
+}  // namespace
+
+std::string ranks_job_line(const RanksReport& report) {
+  const std::optional<std::int64_t>& world = report.world_size;
+  const std::string backend = report.backend.value_or("");
+  std::string steps;
+  if (!report.view.steps.empty()) {
+    const std::int64_t first = report.view.steps.front().step;
+    const std::int64_t last = report.view.steps.back().step;
+    steps = first == last ? fmt::format("; step {}", first) : fmt::format("; steps {}..{} ({} in all)", first, last,
+                                                                         report.view.steps.size());
+  }
+  return fmt::format("{} rank{}{}{}, {} trace{}{}{}{}", report.ranks.size(), report.ranks.size() == 1 ? "" : "s",
+                     world ? fmt::format(" of a job of {}", *world) : "", backend.empty() ? "" : fmt::format(" ({})", backend),
+                     report.ranks.size() + report.failed.size(), report.ranks.size() + report.failed.size() == 1 ? "" : "s",
+                     report.failed.empty() ? "" : fmt::format(", {} failed", report.failed.size()), steps,
+                     report.interrupted ? "; interrupted" : "");
+}
+
+CellTable ranks_rank_table(const RanksReport& report) {
+  CellTable t;
+  t.header = {"rank", "trace", "steps", "wall/step", "busy", "host-bound", "device-wait", "collectives", "coll. wait",
+              "slowest", "verdict"};
+  t.align = "rlrrrrrrrrl";
+  for (std::size_t i = 0; i < report.view.ranks.size(); ++i) {  // view.ranks lines up with ranks (cross_rank_view)
+    const RankTotals& r = report.view.ranks[i];
+    const RankDigest* d = i < report.ranks.size() ? &report.ranks[i] : nullptr;
+    const double per_step = r.steps > 0 ? static_cast<double>(r.wall_ns) / static_cast<double>(r.steps) : 0;
+    t.rows.push_back({Cell{std::to_string(r.rank)},
+                      Cell{d ? d->trace : "", Cell::Kind::name},
+                      Cell{std::to_string(r.steps)},
+                      Cell{r.steps > 0 ? format_duration(per_step) : "-"},
+                      Cell{share(r.busy_ns, r.wall_ns)},
+                      Cell{share(r.host_bound_ns, r.wall_ns)},
+                      Cell{share(r.device_wait_ns, r.wall_ns)},
+                      Cell{share(r.communication_ns, r.wall_ns)},
+                      Cell{share(r.collective_wait_ns, r.wall_ns)},
+                      Cell{fmt::format("{}/{}", r.slowest_steps, r.steps)},
+                      Cell{d ? to_string(d->verdict) : "unknown", Cell::Kind::strong}});
+  }
+  return t;
+}
+
+CellTable ranks_step_table(const RanksReport& report) {
+  CellTable t;
+  t.header = {"step", "ranks", "wall min", "wall max", "slowest", "by", "cause", "collectives"};
+  t.align = "rrrrrrll";
+  const std::size_t job = report.ranks.size();
+  for (const StepView& s : report.view.steps) {
+    std::vector<Cell> row{Cell{std::to_string(s.step)}, Cell{fmt::format("{}/{}", s.ranks.size(), job)},
+                          Cell{s.ranks.empty() ? "-" : format_duration(static_cast<double>(s.wall_min_ns))},
+                          Cell{s.ranks.empty() ? "-" : format_duration(static_cast<double>(s.wall_max_ns))}};
+    if (s.straggler) {
+      const StepStraggler& g = *s.straggler;
+      row.push_back(Cell{fmt::format("rank {}", g.rank), Cell::Kind::strong});
+      row.push_back(Cell{fmt::format("{} ({:+.1f}%)", signed_duration(g.excess_ns), 100 * g.excess_share)});
+      row.push_back(Cell{g.cause == StragglerCause::unknown
+                             ? "unknown"
+                             : fmt::format("{} {}", cause_text(g.cause), signed_duration(g.cause_excess_ns))});
+    } else {
+      row.insert(row.end(), {Cell{"-"}, Cell{"-"}, Cell{"one rank"}});
+    }
+    row.push_back(Cell{s.ranks.size() < 2 ? "-"
+                                          : fmt::format("{} matched, {} unmatched", s.collectives_matched,
+                                                        s.collectives_unmatched)});
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+std::string ranks_rank_note() {
+  return "busy, host-bound, device-wait (docs/metrics.md), collectives (busy with a collective running) and their wait "
+         "for the other ranks (estimated) as shares of the rank's summed wall time; slowest: steps it was the straggler of";
+}
+
+std::string ranks_step_note() {
+  return "slowest: the rank with the most active time (wall minus its wait in collectives), whom the others waited for; "
+         "by: its active time over the median rank's; cause: the part of its step (compute, host-bound, device-wait) "
+         "furthest above the median rank's (docs/ranks.md)";
+}
+
+std::string format_ranks_table(const RanksReport& report) {
+  std::string out = fmt::format("job: {}\n", ranks_job_line(report));
+  for (const FailedTrace& f : report.failed) out += fmt::format("  failed: {}\n", f.message);
+  if (report.ranks.empty()) return out;
+  out += "\nper rank, over its steps:\n" + text_of(ranks_rank_table(report));
+  out += fmt::format("  ({})\n", ranks_rank_note());
+  out += "\nper step:\n" + text_of(ranks_step_table(report));
+  out += fmt::format("  ({})\n", ranks_step_note());
+  return out;
+}
+
+}  // namespace ohprof

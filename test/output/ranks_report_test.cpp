@@ -1,0 +1,212 @@
+// Many ranks' JSON, table and Markdown (output/ranks_report.hpp; docs/ranks.md, docs/report-schema.md
+// "The ranks report"): a rank's digest read from a one-trace report made with report_to_json, the ranks
+// report written and read back unchanged, and the errors of reports that are not usable.
+#include "ohprof/output/ranks_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "ohprof/analysis/ranks.hpp"
+#include "ohprof/output/json_report.hpp"
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+
+// A one-trace analyze report: two steps, one collective each, rank `rank` unless it is negative.
+Report analyze_report(std::int64_t rank, std::int64_t wall_scale = 1) {
+  Report r;
+  r.kind = ReportKind::analyze;
+  r.context = make_base_context({"ohprof", "analyze", "t.json"});
+  r.context.device = DeviceDescription{DeviceKind::cuda, 0, "NVIDIA A100"};
+  TraceSource source;
+  source.path = "traces/rank" + std::to_string(rank) + ".json.gz";
+  source.distributed = DistributedInfo{rank >= 0 ? std::optional<std::int64_t>(rank) : std::nullopt, 8, "nccl"};
+  r.trace = source;
+  PathResult p;
+  p.name = "rank";
+  PathBreakdown b;
+  for (std::int64_t step : {4, 5}) {
+    IterationBreakdown it;
+    it.index = step;
+    it.wall_ns = 1000 * wall_scale + step;
+    it.gpu.busy_ns = 600;
+    it.gpu.host_bound_ns = 300 * wall_scale + step;
+    it.gpu.device_wait_ns = 100;
+    it.gpu.communication_ns = 200;
+    b.iterations.push_back(it);
+    b.collectives.push_back(CollectiveOp{step, StreamKey{0, 40}, 0, "ncclKernel_AllReduce", 10 * step, 150 + step * wall_scale});
+  }
+  b.verdict.verdict = Verdict::mixed;
+  b.verdict.reason = VerdictReason::close_shares;
+  b.verdict.busy_share = 0.6;
+  b.verdict.host_bound_share = 0.3;
+  b.verdict.device_wait_share = 0.1;
+  p.breakdown = b;
+  r.paths.push_back(p);
+  r.warnings.push_back(Warning{WarningCode::ops_without_launch, "2 of 9 GPU operations have no launch call"});
+  return r;
+}
+
+TEST(RankDigestFromReport, TakesTheStepsCollectivesVerdictAndRank) {
+  auto d = rank_digest_from_report(report_to_json(analyze_report(3)), "r3.json", std::nullopt);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->rank, 3);
+  EXPECT_EQ(d->rank_from, RankSource::distributed_info);
+  EXPECT_EQ(d->world_size, 8);
+  EXPECT_EQ(d->backend, "nccl");
+  EXPECT_EQ(d->trace, "traces/rank3.json.gz");
+  EXPECT_EQ(d->device, "NVIDIA A100");
+  EXPECT_EQ(d->device_type, DeviceKind::cuda);
+  ASSERT_EQ(d->steps.size(), 2u);
+  EXPECT_EQ(d->steps[1], (RankStep{5, 1005, 600, 305, 100, 200}));
+  ASSERT_EQ(d->collectives.size(), 2u);
+  EXPECT_EQ(d->collectives[0], (CollectiveOp{4, StreamKey{0, 40}, 0, "ncclKernel_AllReduce", 40, 154}));
+  EXPECT_EQ(d->verdict, Verdict::mixed);
+  EXPECT_EQ(d->verdict_reason, VerdictReason::close_shares);
+  EXPECT_DOUBLE_EQ(d->host_bound_share, 0.3);
+  ASSERT_EQ(d->warnings.size(), 1u);
+  EXPECT_EQ(d->warnings[0].code, WarningCode::ops_without_launch);
+}
+
+TEST(RankDigestFromReport, WithoutARankThePositionIsTheRankElseItIsAnError) {
+  const json report = report_to_json(analyze_report(-1));
+  auto by_position = rank_digest_from_report(report, "r.json", 7);
+  ASSERT_TRUE(by_position.ok());
+  EXPECT_EQ(by_position->rank, 7);
+  EXPECT_EQ(by_position->rank_from, RankSource::position);
+  auto none = rank_digest_from_report(report, "r.json", std::nullopt);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, ExitCode::usage_error);
+  EXPECT_NE(none.error().message.find("'r.json' has no rank"), std::string::npos);
+  EXPECT_NE(none.error().message.find("--first-position"), std::string::npos);
+}
+
+TEST(RankDigestFromReport, RefusesWhatIsNotAOneTraceAnalyzeReport) {
+  Report compare = analyze_report(1);
+  compare.kind = ReportKind::compare;
+  json old = report_to_json(analyze_report(1));
+  old["paths"][0]["split"].erase("collectives");
+  json two = report_to_json(analyze_report(1));
+  two["paths"].push_back(two["paths"][0]);
+  for (const auto& [report, why] : {std::pair{report_to_json(compare), "its kind is not \"analyze\""},
+                                    std::pair{old, "an older ohprof wrote it"}, std::pair{two, "it has 2 paths"},
+                                    std::pair{json::array(), "its kind"}}) {
+    auto d = rank_digest_from_report(report, "x.json", 0);
+    ASSERT_FALSE(d.ok()) << why;
+    EXPECT_EQ(d.error().code, ExitCode::usage_error);
+    EXPECT_NE(d.error().message.find(why), std::string::npos) << d.error().message;
+    EXPECT_EQ(d.error().message.find('\n'), std::string::npos);
+  }
+}
+
+RanksReport two_rank_report() {
+  RanksReport r;
+  r.context = make_base_context({"ohprof", "analyze", "a", "b"});
+  for (std::int64_t rank : {0, 1}) {
+    r.ranks.push_back(*rank_digest_from_report(report_to_json(analyze_report(rank, rank + 1)), "r", std::nullopt));
+  }
+  r.failed.push_back(FailedTrace{"bad.json", 2, ExitCode::invalid_trace, "'bad.json' is not valid JSON"});
+  r.world_size = 8;
+  r.backend = "nccl";
+  r.view = cross_rank_view(r.ranks);
+  r.warnings = cross_rank_warnings(r.ranks, r.view);
+  return r;
+}
+
+TEST(RanksReportJson, ReadsBackTheDigestsAndFailedTracesItWrote) {
+  const RanksReport r = two_rank_report();
+  const json j = ranks_report_to_json(r);
+  EXPECT_EQ(j.at("kind"), "ranks");
+  EXPECT_EQ(j.at("job").at("ranks"), 2);
+  EXPECT_EQ(j.at("job").at("traces"), 3);
+  EXPECT_EQ(j.at("job").at("world_size"), 8);
+  EXPECT_EQ(j.at("job").at("backend"), "nccl");
+  auto parts = parse_ranks_parts(json::parse(j.dump()), "ranks.json");
+  ASSERT_TRUE(parts.ok()) << parts.error().message;
+  EXPECT_EQ(parts->ranks, r.ranks);
+  EXPECT_EQ(parts->failed, r.failed);
+  EXPECT_FALSE(parts->interrupted);
+}
+
+// What the JSON's view says is the view's: rank 1's steps are twice as long (wall 2000+, host-bound 600+).
+TEST(RanksReportJson, WritesTheViewPerStepAndPerRank) {
+  const json j = ranks_report_to_json(two_rank_report());
+  const json& step = j.at("steps").at(0);
+  EXPECT_EQ(step.at("step"), 4);
+  EXPECT_EQ(step.at("ranks").size(), 2u);
+  // collectives 154 and 158: rank 1 waited 4
+  EXPECT_EQ(step.at("ranks").at(1).at("collective_wait_ns"), 4);
+  EXPECT_EQ(step.at("ranks").at(1).at("active_ns"), 2004 - 4);
+  EXPECT_EQ(step.at("collectives_matched"), 1);
+  EXPECT_EQ(step.at("straggler").at("rank"), 1);
+  EXPECT_EQ(step.at("straggler").at("cause"), "host_bound");
+  EXPECT_EQ(j.at("per_rank").at(1).at("slowest_steps"), 2);
+  EXPECT_EQ(j.at("failed").at(0).at("code"), "invalid_trace");
+}
+
+TEST(RanksReportJson, AOneTraceReportIsOnePartAndOtherKindsAreRefused) {
+  auto parts = parse_ranks_parts(report_to_json(analyze_report(5)), "r5.json");
+  ASSERT_TRUE(parts.ok());
+  ASSERT_EQ(parts->ranks.size(), 1u);
+  EXPECT_EQ(parts->ranks[0].rank, 5);
+  auto sweep = parse_ranks_parts(json{{"kind", "sweep"}}, "s.json");
+  ASSERT_FALSE(sweep.ok());
+  EXPECT_NE(sweep.error().message.find("'s.json' is not a report ohprof merge reads (its kind is \"sweep\")"),
+            std::string::npos);
+  auto number = parse_ranks_parts(json{{"kind", 5}}, "n.json");
+  ASSERT_FALSE(number.ok());
+  EXPECT_EQ(number.error().code, ExitCode::usage_error);
+  json odd = report_to_json(analyze_report(5));
+  odd["interrupted"] = "x";
+  EXPECT_TRUE(parse_ranks_parts(odd, "odd.json").ok());  // not true: not interrupted
+  json newer = ranks_report_to_json(two_rank_report());
+  newer["schema_version"] = kReportSchemaVersion + 1;
+  auto too_new = parse_ranks_parts(newer, "new.json");
+  ASSERT_FALSE(too_new.ok());
+  EXPECT_NE(too_new.error().message.find("this ohprof reads up to"), std::string::npos);
+  const auto refused = [](const std::function<void(json&)>& breaking, const std::string& why) {
+    json broken = ranks_report_to_json(two_rank_report());
+    breaking(broken);
+    auto bad = parse_ranks_parts(broken, "b.json");
+    ASSERT_FALSE(bad.ok()) << why;
+    EXPECT_EQ(bad.error().code, ExitCode::usage_error);
+    EXPECT_NE(bad.error().message.find("'b.json' is not a usable ranks report"), std::string::npos) << why;
+    EXPECT_NE(bad.error().message.find(why), std::string::npos) << bad.error().message;
+  };
+  refused([](json& j) { j["ranks"][0].erase("steps"); }, "steps");
+  refused([](json& j) { j["ranks"][0]["collectives"][0]["ordinal"] = -1; }, "ordinal is negative");
+  refused([](json& j) { j["ranks"][0]["world_size"] = -5; }, "world_size is negative");
+  refused([](json& j) { j["ranks"][0]["device_type"] = "tpu"; }, "device type 'tpu'");
+  refused([](json& j) { j["ranks"][0]["warnings"][0]["code"] = "new-in-v9"; }, "unknown warning code 'new-in-v9'");
+  refused([](json& j) { j["failed"][0]["code"] = "bogus"; }, "unknown exit code name 'bogus'");
+}
+
+TEST(RanksTable, NamesTheJobEachRankAndEachStepsStraggler) {
+  const std::string table = format_ranks_table(two_rank_report());
+  EXPECT_NE(table.find("job: 2 ranks of a job of 8 (nccl), 3 traces, 1 failed; steps 4..5 (2 in all)"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("failed: 'bad.json' is not valid JSON"), std::string::npos);
+  EXPECT_NE(table.find("traces/rank1.json.gz"), std::string::npos);
+  EXPECT_NE(table.find("rank 1"), std::string::npos);
+  EXPECT_NE(table.find("host-bound +"), std::string::npos);
+  EXPECT_NE(table.find("1 matched, 0 unmatched"), std::string::npos);
+  const std::string markdown = format_ranks_markdown(two_rank_report());
+  EXPECT_NE(markdown.find("| step | ranks | wall min | wall max | slowest | by | cause | collectives |"), std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("**rank 1**"), std::string::npos);
+}
+
+TEST(RanksTable, AJobWithoutRanksSaysOnlyWhatFailed) {
+  RanksReport r;
+  r.failed.push_back(FailedTrace{"a.json", 0, ExitCode::file_not_found, "cannot open 'a.json'"});
+  const std::string table = format_ranks_table(r);
+  EXPECT_EQ(table, "job: 0 ranks, 1 trace, 1 failed\n  failed: cannot open 'a.json'\n");
+}
+
+}  // namespace
+}  // namespace ohprof

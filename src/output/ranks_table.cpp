@@ -54,15 +54,15 @@ std::string ranks_job_line(const RanksReport& report) {
 
 CellTable ranks_rank_table(const RanksReport& report) {
   CellTable t;
-  t.header = {"rank", "trace", "steps", "wall/step", "busy", "host-bound", "device-wait", "collectives", "coll. wait",
-              "slowest", "verdict"};
-  t.align = "rlrrrrrrrrl";
+  // the trace last: the text table pads every column but the last, and a path's length must not widen them
+  t.header = {"rank", "steps", "wall/step", "busy", "host-bound", "device-wait", "collectives", "coll. wait",
+              "slowest", "verdict", "trace"};
+  t.align = "rrrrrrrrrll";
   for (std::size_t i = 0; i < report.view.ranks.size(); ++i) {  // view.ranks lines up with ranks (cross_rank_view)
     const RankTotals& r = report.view.ranks[i];
     const RankDigest* d = i < report.ranks.size() ? &report.ranks[i] : nullptr;
     const double per_step = r.steps > 0 ? static_cast<double>(r.wall_ns) / static_cast<double>(r.steps) : 0;
     t.rows.push_back({Cell{std::to_string(r.rank)},
-                      Cell{d ? d->trace : "", Cell::Kind::name},
                       Cell{std::to_string(r.steps)},
                       Cell{r.steps > 0 ? format_duration(per_step) : "-"},
                       Cell{share(r.busy_ns, r.wall_ns)},
@@ -71,7 +71,8 @@ CellTable ranks_rank_table(const RanksReport& report) {
                       Cell{share(r.communication_ns, r.wall_ns)},
                       Cell{share(r.collective_wait_ns, r.wall_ns)},
                       Cell{fmt::format("{}/{}", r.slowest_steps, r.steps)},
-                      Cell{d ? to_string(d->verdict) : "unknown", Cell::Kind::strong}});
+                      Cell{d ? to_string(d->verdict) : "unknown", Cell::Kind::strong},
+                      Cell{d ? d->trace : "", Cell::Kind::name}});
   }
   return t;
 }

@@ -18,6 +18,7 @@ struct RunFlags {
   std::string export_markdown;
   std::string export_html;
   std::string export_trace;
+  std::string dump_code;
   bool quiet = false;
   bool no_cupti = false;
   int split_runs = 0;
@@ -43,6 +44,7 @@ Status run(const RunFlags& flags, const Invocation& invocation) {
   options.no_cupti = flags.no_cupti;
   options.checkpoint_path = flags.export_json;
   options.export_trace = flags.export_trace;
+  options.dump_code_dir = flags.dump_code;
   options.argv = invocation.argv;
   return emit_outcome(measure_path(options, *invocation.runtime), exports, flags.quiet);
 }
@@ -65,6 +67,9 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   add_markdown_option(app, flags->export_markdown);
   add_html_option(app, flags->export_html);
   add_trace_option(app, flags->export_trace);
+  app->add_option("--dump-code", flags->dump_code,
+                  "After measuring, write the package's generated code and each kernel's place in it and cost to DIR/aoti/ "
+                  "(docs/code-dump.md)");
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   app->add_option("--split-runs", flags->split_runs,
                   "Iterations of the instrumented pass for the device split (default: --runs, at most 100)");

@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <string_view>
@@ -355,32 +356,60 @@ Result<CpuCollection> CpuActivityCollector::finish(const std::vector<IterationWi
   return collection;
 }
 
-Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
-  const std::string context = "listing the kernels of AOTI package '" + package_path + "': ";
+namespace {
+
+// The package's entries under data/aotinductor/ that `keep` accepts (by entry name), with their bytes;
+// `context` starts every error.
+Result<std::vector<std::pair<std::string, std::string>>> read_package_entries(
+    const std::string& package_path, const std::string& context, const std::function<bool(const std::string&)>& keep) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(package_path, ec)) {
     return make_error(ExitCode::file_not_found, context + "no such file");
   }
-  GeneratedKernels kernels;
+  std::vector<std::pair<std::string, std::string>> entries;
   try {
     caffe2::serialize::PyTorchStreamReader reader(package_path);
     for (const std::string& name : reader.getAllRecords()) {
-      if (!name.starts_with("data/aotinductor/") || !name.ends_with(".cpp")) continue;
+      if (!name.starts_with("data/aotinductor/") || !keep(name)) continue;
       auto [data, size] = reader.getRecord(name);
-      scan_generated_code(std::string_view(static_cast<const char*>(data.get()), size), kernels);
-      kernels.files.push_back(name);
+      entries.emplace_back(name, std::string(static_cast<const char*>(data.get()), size));
     }
   } catch (const std::exception& e) {
     const std::string what = e.what();
-    return make_error(ExitCode::invalid_package,
-                      context + "not a readable package archive: " + first_line(what));
+    return make_error(ExitCode::invalid_package, context + "not a readable package archive: " + first_line(what));
+  }
+  std::sort(entries.begin(), entries.end());
+  return entries;
+}
+
+}  // namespace
+
+Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
+  const std::string context = "listing the kernels of AOTI package '" + package_path + "': ";
+  auto entries = read_package_entries(package_path, context, [](const std::string& name) { return name.ends_with(".cpp"); });
+  if (!entries.ok()) return entries.error();
+  GeneratedKernels kernels;
+  for (const auto& [name, text] : *entries) {
+    scan_generated_code(text, kernels);
+    kernels.files.push_back(name);
   }
   if (kernels.files.empty()) {
     return make_error(ExitCode::invalid_package,
                       context + "no generated C++ code under data/aotinductor/ (not an AOTI CPU package?)");
   }
-  std::sort(kernels.files.begin(), kernels.files.end());
   return kernels;
+}
+
+Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path) {
+  const std::string context = "reading the generated code of AOTI package '" + package_path + "': ";
+  auto entries = read_package_entries(package_path, context, [](const std::string& name) { return !name.ends_with(".so"); });
+  if (!entries.ok()) return entries.error();
+  std::vector<SourceFile> files;
+  for (auto& [name, bytes] : *entries) {
+    files.push_back(SourceFile{std::filesystem::path(name).filename().string(), std::move(bytes)});
+  }
+  if (files.empty()) return make_error(ExitCode::invalid_package, context + "nothing under data/aotinductor/");
+  return files;
 }
 
 Result<CpuEventCost> measure_cpu_event_cost(std::int64_t ranges) {

@@ -34,13 +34,14 @@ const char* to_string(WarningCode code) {
     case WarningCode::ranks_collectives_unmatched: return "ranks-collectives-unmatched";
     case WarningCode::ranks_job_differs: return "ranks-job-differs";
     case WarningCode::trace_failed: return "trace-failed";
+    case WarningCode::code_dump_incomplete: return "code-dump-incomplete";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::trace_failed); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::code_dump_incomplete); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

@@ -429,6 +429,34 @@ json warnings_to_json(const std::vector<Warning>& warnings) {
   return out;
 }
 
+static json site_to_json(const std::optional<SourceSite>& site) {
+  return site ? json{{"file", site->file}, {"line", site->line}} : json(nullptr);
+}
+
+json kernel_listing_to_json(const PathResult& path, const KernelListing& listing) {
+  json kernels = json::array();
+  for (const KernelListingRow& k : listing.kernels) {
+    json calls = json::array();
+    for (const SourceSite& c : k.calls) calls.push_back(site_to_json(c));
+    kernels.push_back(json{{"kind", to_string(k.kind)},
+                           {"name", k.name},
+                           {"canonical", k.canonical},
+                           {"origin", to_string(k.origin)},
+                           {"defined_at", site_to_json(k.defined_at)},
+                           {"recorded_at", site_to_json(k.recorded_at)},
+                           {"calls", calls},
+                           {"count_per_iteration", k.count_per_iteration},
+                           {"mean_ns", k.mean_ns},
+                           {"ns_per_iteration", k.ns_per_iteration}});
+  }
+  return json{{"path", path.name},
+              {"artifact", path.artifact},
+              {"collector", to_string(path.split_collector)},
+              {"iterations", path.breakdown ? json(path.breakdown->summary.totals.iterations) : json(nullptr)},
+              {"kernels", kernels},
+              {"in_code_not_recorded", listing.in_code_not_recorded}};
+}
+
 std::vector<Warning> warnings_from_json(const json& list) {
   std::vector<Warning> out;
   for (const auto& w : list) {
@@ -482,6 +510,10 @@ json report_to_json(const Report& report) {
               {"ratios", ratios},
               {"explanations", explanations},
               {"stop_reason", stop_reason_text(report.stop_reason)},
+              {"code_dump", report.code_dump ? json{{"dir", report.code_dump->dir},
+                                                    {"files", report.code_dump->files},
+                                                    {"notes", report.code_dump->notes}}
+                                             : json(nullptr)},
               {"kernel_diffs", kernel_diffs},
               {"interrupted", report.interrupted},
               {"warnings", warnings_to_json(report.warnings)}};

@@ -133,6 +133,11 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     }
   }
   report.paths.push_back(std::move(path));
+  // After measuring, never inside it (docs/code-dump.md).
+  Status dump_status = ok_status();
+  if (!options.dump_code_dir.empty() && !report.paths.back().wall_ns.empty()) {
+    dump_status = dump_package_code(report, report.paths.back(), options.aoti_package, options.dump_code_dir, runtime);
+  }
 
   if (!loop_status.ok()) {
     // Keep what was measured before the failure.
@@ -142,6 +147,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   }
   add_sample_hints(report, /*name_the_path=*/false);
   if (!trace_status.ok()) return {std::move(report), trace_status};
+  if (!dump_status.ok()) return {std::move(report), dump_status};
   return {std::move(report)};
 }
 

@@ -53,4 +53,12 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
 // hyperfine's hints from the samples: a slow first run, outliers. `compare` names the path in each.
 void add_sample_hints(Report& report, bool name_the_path);
 
+// --dump-code DIR for a path run from an AOTI package (docs/code-dump.md), after its measurement:
+// writes DIR/<path>/code/ (the package's generated code) and DIR/<path>/kernels.json (the split's kernels
+// joined to their places in that code), and records the dump in report.code_dump. What cannot be had
+// (no split, a package this build cannot read) is a note there and a warning; output_error when DIR
+// cannot be written.
+Status dump_package_code(Report& report, const PathResult& path, const std::string& package, const std::string& dir,
+                         const Runtime& runtime);
+
 }  // namespace ohprof

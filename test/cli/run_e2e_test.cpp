@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 #include "cli_harness.hpp"
 #include "ohprof/base/exit_codes.hpp"
@@ -130,6 +132,63 @@ TEST_F(RunE2E, CpuSplitAttributesEveryKernelOfAKernelProfiledPackage) {
   EXPECT_EQ(path["collector_cost"]["collector"], "record_function");
   EXPECT_EQ(path["collector_cost"]["runs"], 5);
   EXPECT_GT(path["collector_cost"]["ratio"].get<double>(), 0.0);
+}
+
+// --dump-code (docs/code-dump.md) on the kernel-profiled tiny package: every kernel of the split is in
+// kernels.json with its measured cost, and each place it names is checked against the dumped file's
+// own line: a definition line holds `extern "C"` and the name, a recording line the recorded name as a
+// literal, a call line the name followed by '('.
+TEST_F(RunE2E, DumpCodeWritesThePackagesCodeAndWhereEachMeasuredKernelIs) {
+  const std::string report_path = m_dir + "/dump.json";
+  const std::string dir = m_dir + "/code";
+  const auto result = run_ohprof({"run", "--aoti", OHPROF_TINY_KP_PACKAGE, "--warmup", "1", "--runs", "5", "--quiet",
+                                  "--export-json", report_path, "--dump-code", dir});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  ASSERT_TRUE(report["code_dump"].is_object());
+  EXPECT_TRUE(report["code_dump"]["notes"].empty()) << report["code_dump"].dump();
+  for (const auto& file : report["code_dump"]["files"]) {
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + file.get<std::string>())) << file;
+    EXPECT_FALSE(file.get<std::string>().ends_with(".so"));
+  }
+  const json kernels = json::parse(read_file(dir + "/aoti/kernels.json"));
+  const json& split_kernels = report["paths"][0]["split"]["kernels"];
+  ASSERT_EQ(kernels["kernels"].size(), split_kernels.size());
+  const auto line_of = [&](const json& site) {
+    std::istringstream in(read_file(dir + "/aoti/" + site["file"].get<std::string>()));
+    std::string line;
+    for (std::size_t n = 1; std::getline(in, line); ++n) {
+      if (n == site["line"].get<std::size_t>()) return line;
+    }
+    return std::string();
+  };
+  std::set<std::string> generated;
+  for (std::size_t i = 0; i < split_kernels.size(); ++i) {
+    const json& k = kernels["kernels"][i];
+    EXPECT_EQ(k["name"], split_kernels[i]["name"]);
+    EXPECT_DOUBLE_EQ(k["mean_ns"].get<double>(), split_kernels[i]["mean_ns"].get<double>());
+    const std::string name = k["name"].get<std::string>();
+    const std::string canonical_name = k["canonical"].get<std::string>();
+    const std::string stripped = name.substr(name.find("cpp_fused_") == std::string::npos ? 0 : name.find("cpp_fused_"));
+    if (k["origin"] == "generated") {
+      generated.insert(stripped);
+      const std::string definition = line_of(k["defined_at"]);
+      EXPECT_NE(definition.find("extern \"C\""), std::string::npos) << definition;
+      EXPECT_NE(definition.find(stripped + "("), std::string::npos) << definition;
+    }
+    if (!k["recorded_at"].is_null()) {
+      EXPECT_NE(line_of(k["recorded_at"]).find("\"" + name + "\""), std::string::npos) << name;
+    }
+    for (const json& call : k["calls"]) EXPECT_NE(line_of(call).find(stripped + "("), std::string::npos) << name;
+    if (name == "aoti_torch_cpu_addmm_out") {
+      EXPECT_EQ(k["origin"], "extern_call");
+      EXPECT_EQ(canonical_name, "aten::addmm");
+      EXPECT_EQ(k["calls"].size(), 2u);  // the MLP's two linear layers
+    }
+  }
+  // the tiny MLP's two fused kernels are defined, recorded and called once each
+  EXPECT_EQ(generated, (std::set<std::string>{"cpp_fused_mul_1", "cpp_fused_relu_0"}));
+  EXPECT_TRUE(kernels["in_code_not_recorded"].empty());
 }
 
 TEST_F(RunE2E, ALiveCpuRunsTraceOpensInTheKinetoReaderAndRoundTripsItsSplit) {

@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "fake_runtime.hpp"
@@ -511,6 +512,101 @@ TEST_F(MeasurePath, NoCheckpointFileForStdout) {
   options.checkpoint_path = "-";
   ASSERT_TRUE(measure(options).report.has_value());
   EXPECT_FALSE(std::filesystem::exists("-"));
+}
+
+}  // namespace
+}  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+using fake::FakeWorld;
+using fake::has_warning;
+
+// --- --dump-code (docs/code-dump.md) -----------------------------------------------------------------
+
+// The fake package's code: kernel "gemm" defined on line 2 of kernel.cpp and called on line 3 of the
+// wrapper; its library is not dumped.
+std::vector<SourceFile> fake_package_code() {
+  return {{"m.kernel.cpp", "// kernels\nextern \"C\" void gemm(float* out)\n{\n}\n"},
+          {"m.wrapper.cpp", "extern \"C\" void gemm(float* out);\nvoid run() {\n    gemm(buf0);\n}\n"},
+          {"m.wrapper_metadata.json", "{}"}};
+}
+
+TEST(MeasurePathDumpCode, WritesThePackagesCodeAndItsKernelsCostsAfterMeasuring) {
+  const std::string package = fake::make_temp_file("measure-dump", "model.aoti.pt2");
+  const std::string dir = fake::make_temp_dir("measure-dump") + "/dump";
+  FakeWorld world;
+  world.aoti.duration_ns = [](int) { return 100'000; };
+  Runtime runtime = world.runtime();
+  int calls_when_read = -1;
+  runtime.read_package_sources = [&](const std::string& path) -> Result<std::vector<SourceFile>> {
+    EXPECT_EQ(path, package);
+    calls_when_read = world.calls;
+    return fake_package_code();
+  };
+  MeasureOptions options;
+  options.aoti_package = package;
+  options.warmup = 1;
+  options.runs = 4;
+  options.dump_code_dir = dir;
+  const SessionOutcome outcome = measure_path(options, runtime);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  EXPECT_EQ(calls_when_read, 1 + 4 + kSplitWarmups + 4);  // after both passes
+  ASSERT_TRUE(outcome.report->code_dump);
+  EXPECT_EQ(outcome.report->code_dump->dir, dir);
+  EXPECT_EQ(outcome.report->code_dump->files,
+            (std::vector<std::string>{"aoti/code/m.kernel.cpp", "aoti/code/m.wrapper.cpp",
+                                      "aoti/code/m.wrapper_metadata.json", "aoti/kernels.json"}));
+  EXPECT_TRUE(outcome.report->code_dump->notes.empty());
+  std::ifstream in(dir + "/aoti/kernels.json");
+  ASSERT_TRUE(in);
+  const nlohmann::json kernels = nlohmann::json::parse(in);
+  ASSERT_EQ(kernels.at("kernels").size(), 1u);
+  const nlohmann::json& gemm = kernels.at("kernels").at(0);
+  EXPECT_EQ(gemm.at("name"), "gemm");
+  EXPECT_EQ(gemm.at("origin"), "generated");
+  EXPECT_EQ(gemm.at("defined_at"), (nlohmann::json{{"file", "code/m.kernel.cpp"}, {"line", 2}}));
+  EXPECT_EQ(gemm.at("calls"), (nlohmann::json::array({{{"file", "code/m.wrapper.cpp"}, {"line", 3}}})));
+  // the fake split: one 20 us kernel per iteration
+  EXPECT_DOUBLE_EQ(gemm.at("count_per_iteration").get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(gemm.at("ns_per_iteration").get<double>(), 20'000.0);
+  std::ifstream code(dir + "/aoti/code/m.wrapper.cpp");
+  EXPECT_TRUE(code);
+}
+
+TEST(MeasurePathDumpCode, WhatCannotBeHadIsANoteAndAWarningAndTheRestIsWritten) {
+  const std::string package = fake::make_temp_file("measure-dump-none", "model.aoti.pt2");
+  const std::string dir = fake::make_temp_dir("measure-dump-none") + "/dump";
+  FakeWorld world;
+  world.collector.available = false;  // no split: no costs
+  MeasureOptions options;
+  options.aoti_package = package;
+  options.warmup = 0;
+  options.runs = 2;
+  options.dump_code_dir = dir;
+  const SessionOutcome outcome = measure_path(options, world.runtime());  // and no package reader
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  ASSERT_TRUE(outcome.report->code_dump);
+  ASSERT_EQ(outcome.report->code_dump->notes.size(), 2u);
+  EXPECT_NE(outcome.report->code_dump->notes[0].find("cannot read AOTI packages"), std::string::npos);
+  EXPECT_NE(outcome.report->code_dump->notes[1].find("no split"), std::string::npos);
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::code_dump_incomplete, "--dump-code, aoti"));
+  EXPECT_EQ(outcome.report->code_dump->files, std::vector<std::string>{"aoti/kernels.json"});
+}
+
+TEST(MeasurePathDumpCode, AFolderThatCannotBeMadeIsAnOutputErrorWithTheReportKept) {
+  const std::string package = fake::make_temp_file("measure-dump-bad", "model.aoti.pt2");
+  FakeWorld world;
+  MeasureOptions options;
+  options.aoti_package = package;
+  options.warmup = 0;
+  options.runs = 2;
+  options.dump_code_dir = package + "/not-a-folder";  // under a file
+  const SessionOutcome outcome = measure_path(options, world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::output_error);
+  EXPECT_TRUE(outcome.report);
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "ohprof/analysis/cpu_kernels.hpp"
+#include "ohprof/model/code_dump.hpp"
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
 #include "ohprof/model/timeline.hpp"
@@ -84,6 +85,11 @@ class CpuActivityCollector final : public IterationObserver {
 // (scan_generated_code). Errors: file_not_found (missing), invalid_package (not a readable archive, or
 // no .cpp under data/aotinductor/). A CUDA package yields its wrapper's shim calls and no cpp_fused_.
 Result<GeneratedKernels> list_package_kernels(const std::string& package_path);
+
+// The files of an AOTI package's generated code (docs/code-dump.md): every entry under data/aotinductor/
+// but the compiled library (*.so), named by its file name ("<hash>.wrapper.cpp", "<hash>.kernel.cpp",
+// their metadata .json, a CUDA package's .cubin), with its bytes. Errors as list_package_kernels's.
+Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path);
 
 // Added cost of one recorded range on the calling thread: the time of `ranges` empty RecordFunction
 // ranges with the collector's callback registered and recording, minus the same without any callback,

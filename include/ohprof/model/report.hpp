@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/distributed.hpp"
 #include "ohprof/model/explanation.hpp"
 #include "ohprof/model/stop_reason.hpp"
@@ -179,6 +180,7 @@ struct Report {
   std::vector<PathRatio> ratios;             // compare: the fastest path against each other path
   std::vector<GapExplanation> explanations;  // compare: why each path is slower than the fastest
   StopReason stop_reason;                    // compare: why measurement stopped (all paths together)
+  std::optional<CodeDump> code_dump;         // --dump-code: where the generated code went (docs/code-dump.md)
   bool interrupted = false;
   std::vector<Warning> warnings;
 };

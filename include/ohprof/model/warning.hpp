@@ -48,6 +48,8 @@ enum class WarningCode {
   ranks_collectives_unmatched, // collectives of a step that do not line up across its ranks
   ranks_job_differs,           // the traces say different world sizes or backends
   trace_failed,                // a trace of the job could not be analysed; the others were
+  // --dump-code (docs/code-dump.md)
+  code_dump_incomplete,        // a piece of the dump could not be had (no split, a package not readable)
 };
 
 struct Warning {

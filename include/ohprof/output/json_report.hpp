@@ -26,6 +26,9 @@ std::vector<Warning> warnings_from_json(const nlohmann::json& list);
 nlohmann::json collective_to_json(const CollectiveOp& op);
 nlohmann::json distributed_to_json(const std::optional<DistributedInfo>& info);
 
+// A path's kernels joined to its generated code: the dump's `<path>/kernels.json` (docs/code-dump.md).
+nlohmann::json kernel_listing_to_json(const PathResult& path, const KernelListing& listing);
+
 // A report's JSON as written to a file: indented by 2, a newline at the end; bytes that are not UTF-8 (a
 // kernel name from a corrupt trace) become U+FFFD rather than failing.
 std::string dump_report(const nlohmann::json& report);

@@ -50,6 +50,7 @@ struct MeasureOptions {
   bool no_cupti = false;
   std::string checkpoint_path;    // the --export-json value: checkpoints go there ("" / "-": none)
   std::string export_trace;       // the split pass's timeline as a Chrome trace ("" : none)
+  std::string dump_code_dir;      // --dump-code: the package's code and kernel list, after measuring ("" : none)
   std::vector<std::string> argv;  // for the report's context
 };
 SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtime);

@@ -1,0 +1,30 @@
+#pragma once
+// Where each kernel of a path's split is in its generated code (docs/code-dump.md, "How kernels are
+// found in the code"): pure functions over the files' text, no vendor types.
+#include <string_view>
+#include <vector>
+
+#include "ohprof/model/breakdown.hpp"
+#include "ohprof/model/code_dump.hpp"
+
+namespace ohprof {
+
+// The places of one kernel, recorded as `recorded_name`, in `files`:
+//  * recorded_at: the first line holding the recorded name as a string literal ("graph_0_cpp_fused_relu_0");
+//  * defined_at: for its name with the graph prefix stripped (NAME), the first line that defines it:
+//    `extern "C" ... NAME(` whose parameter list ends in `{` or at the line's end, not `;` (a
+//    declaration); `NAME = async_compile.` (torch.compile's Python wrapper); `def NAME(` (Triton);
+//  * calls: every other line with `NAME(` (or `NAME.run(`, a Triton launch) after a character that
+//    cannot be in an identifier, that is not a declaration, a definition, or the recording line.
+struct KernelSites {
+  std::optional<SourceSite> defined_at;
+  std::optional<SourceSite> recorded_at;
+  std::vector<SourceSite> calls;
+};
+KernelSites locate_kernel(const std::vector<SourceFile>& files, std::string_view recorded_name);
+
+// The split's kernels (breakdown.kernels, its order) with their places and costs; and the generated
+// kernels the code defines (scan_generated_code) that the split never saw.
+KernelListing list_kernels(const std::vector<SourceFile>& files, const PathBreakdown& breakdown);
+
+}  // namespace ohprof

@@ -1,0 +1,119 @@
+#include "ohprof/analysis/code_sites.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "ohprof/analysis/cpu_kernels.hpp"
+
+namespace ohprof {
+namespace {
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// The character after the parenthesis that closes the one at `open` (skipping spaces and newlines), or
+// '\0' when the text ends first.
+char after_closing_paren(std::string_view text, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && --depth == 0) {
+      for (std::size_t j = i + 1; j < text.size(); ++j) {
+        if (std::isspace(static_cast<unsigned char>(text[j])) == 0) return text[j];
+      }
+      return '\0';
+    }
+  }
+  return '\0';
+}
+
+enum class Use { none, declaration, definition, call };
+
+// What the line starting at `begin` (ending before `end`) does with `name`: the first use decides.
+Use use_on_line(std::string_view text, std::size_t begin, std::size_t end, std::string_view name) {
+  const std::string_view line = text.substr(begin, end - begin);
+  // torch.compile's Python wrapper: `NAME = async_compile.cpp_pybinding(...)` / `.triton('NAME', ...)`
+  for (std::size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+    const bool starts = at == 0 || !identifier_char(line[at - 1]);
+    const std::size_t after = at + name.size();
+    if (!starts || (after < line.size() && identifier_char(line[after]))) continue;
+    std::string_view rest = line.substr(after);
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    if (rest.starts_with("= async_compile.")) return Use::definition;
+    if (rest.starts_with(".run(")) return Use::call;  // a Triton kernel launched by torch.compile's Python wrapper
+    if (!rest.starts_with("(")) continue;
+    const std::string_view before = line.substr(0, at);
+    if (before.ends_with("def ")) return Use::definition;  // a Triton kernel's Python source
+    if (before.find("extern \"C\"") != std::string_view::npos) {
+      return after_closing_paren(text, begin + at + name.size() + (line.substr(after).find('('))) == ';' ? Use::declaration
+                                                                                                      : Use::definition;
+    }
+    return Use::call;
+  }
+  return Use::none;
+}
+
+}  // namespace
+
+KernelSites locate_kernel(const std::vector<SourceFile>& files, std::string_view recorded_name) {
+  KernelSites sites;
+  const std::string name = strip_graph_prefix(recorded_name);
+  const std::string literal = "\"" + std::string(recorded_name) + "\"";
+  for (const SourceFile& file : files) {
+    const std::string_view text = file.text;
+    std::size_t begin = 0;
+    for (std::size_t line = 1; begin <= text.size(); ++line) {
+      std::size_t end = text.find('\n', begin);
+      if (end == std::string_view::npos) end = text.size();
+      const std::string_view content = text.substr(begin, end - begin);
+      if (!sites.recorded_at && content.find(literal) != std::string_view::npos) {
+        sites.recorded_at = SourceSite{file.name, line};
+      } else if (content.find(name) != std::string_view::npos) {
+        switch (use_on_line(text, begin, end, name)) {
+          case Use::definition:
+            if (!sites.defined_at) sites.defined_at = SourceSite{file.name, line};
+            break;
+          case Use::call: sites.calls.push_back(SourceSite{file.name, line}); break;
+          case Use::declaration:
+          case Use::none: break;
+        }
+      }
+      if (end == text.size()) break;
+      begin = end + 1;
+    }
+  }
+  return sites;
+}
+
+KernelListing list_kernels(const std::vector<SourceFile>& files, const PathBreakdown& breakdown) {
+  KernelListing listing;
+  std::set<std::string> recorded;
+  for (const KernelStat& stat : breakdown.kernels) {
+    KernelListingRow row;
+    row.kind = stat.kind;
+    row.name = stat.name;
+    row.canonical = canonical_kernel_name(stat.name);
+    row.count_per_iteration = stat.count_per_iteration;
+    row.mean_ns = stat.mean_ns;
+    row.ns_per_iteration = stat.count_per_iteration * stat.mean_ns;
+    if (stat.kind == DeviceOpKind::kernel) {
+      KernelSites sites = locate_kernel(files, stat.name);
+      row.defined_at = sites.defined_at;
+      row.recorded_at = sites.recorded_at;
+      row.calls = std::move(sites.calls);
+      row.origin = row.defined_at                        ? KernelOrigin::generated
+                   : !row.calls.empty() || row.recorded_at ? KernelOrigin::extern_call
+                                                          : KernelOrigin::not_in_code;
+    }
+    recorded.insert(strip_graph_prefix(stat.name));
+    listing.kernels.push_back(std::move(row));
+  }
+  GeneratedKernels generated;
+  for (const SourceFile& file : files) scan_generated_code(file.text, generated);
+  for (const std::string& name : generated.generated) {
+    if (!recorded.contains(name)) listing.in_code_not_recorded.push_back(name);
+  }
+  return listing;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,133 @@
+// Where a kernel is in generated code (analysis/code_sites.hpp, docs/code-dump.md): on excerpts of the
+// code torch 2.14.1 generated for the tiny MLP (an AOTI CPU package built with kernel profiling: its
+// kernel.cpp and wrapper.cpp, lines kept as they are), torch.compile's Python wrapper and a Triton
+// kernel's, with every expected line counted by hand in the excerpt.
+#include "ohprof/analysis/code_sites.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ohprof {
+namespace {
+
+// kernel.cpp lines 1-11: the definition on line 5 spans two lines, the recording handle is line 10.
+const std::string kKernelCpp = R"(// Triton kernels are embedded as comments in /tmp/torchinductor_root/cq/cq5k.wrapper.cpp
+
+#include <torch/csrc/inductor/aoti_runtime/utils.h>
+#include <torch/csrc/inductor/cpp_prefix.h>
+extern "C"  void  cpp_fused_relu_0(float* in_out_ptr0,
+                       float* out_ptr0)
+{
+    std::atomic<int> inductor_cpu_integer_div_error{0};
+    inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+    torch::aot_inductor::RAIIAtenRecordFunctionHandle record_graph_0_cpp_fused_relu_0_("graph_0_cpp_fused_relu_0", nullptr);
+    {
+)";
+
+// wrapper.cpp lines 722-735 then 919-950, as 1-24 here: declarations on 2 (spanning 3) and 4, the
+// kernels' pointers on 7-8, the shim recorded on 11 and 20 and called on 12 and 21, the kernels called
+// on 16 and 24.
+const std::string kWrapperCpp = R"(
+extern "C"  void  cpp_fused_relu_0(float* in_out_ptr0,
+                       float* out_ptr0);
+extern "C"  void  cpp_fused_mul_1(float* in_out_ptr0);
+class AOTInductorModelKernels : public AOTInductorModelKernelsBase {
+  public:
+    void* cpp_fused_mul_1{nullptr};
+    void* cpp_fused_relu_0{nullptr};
+};
+    {
+    RAIIAtenRecordFunctionHandle record_aoti_torch_cpu_addmm_out_("aoti_torch_cpu_addmm_out", nullptr);
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_cpu_addmm_out(buf0, fc1_bias, arg4_1, wrap_with_raii_handle_if_needed(reinterpret_tensor_wrapper(fc1_weight, 2, int_array_2, int_array_3, 0L)), 1L, 1L));
+    }
+    RAIIAtenTensorHandle buf2(buf2_handle);
+    {
+    cpp_fused_relu_0((float*)(buf1.data_ptr()), (float*)(buf2.data_ptr()));
+    }
+    // Topologically Sorted Source Nodes: [relu, linear_1], Original ATen: [aten.relu, aten.t, aten.addmm]
+    {
+    RAIIAtenRecordFunctionHandle record_aoti_torch_cpu_addmm_out_("aoti_torch_cpu_addmm_out", nullptr);
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_cpu_addmm_out(buf3, buf2, buf1, wrap_with_raii_handle_if_needed(reinterpret_tensor_wrapper(fc2_weight, 2, int_array_8, int_array_9, 0L)), 1L, 1L));
+    }
+    {
+    cpp_fused_mul_1((float*)(buf4.data_ptr()));)";
+
+const std::vector<SourceFile> kPackage{{"code/cq5k.wrapper.cpp", kWrapperCpp}, {"code/cxg4.kernel.cpp", kKernelCpp}};
+
+TEST(LocateKernel, AnAotiKernelIsDefinedInKernelCppAndCalledFromTheWrapper) {
+  const KernelSites sites = locate_kernel(kPackage, "graph_0_cpp_fused_relu_0");
+  EXPECT_EQ(sites.defined_at, (SourceSite{"code/cxg4.kernel.cpp", 5}));
+  EXPECT_EQ(sites.recorded_at, (SourceSite{"code/cxg4.kernel.cpp", 10}));
+  EXPECT_EQ(sites.calls, (std::vector<SourceSite>{{"code/cq5k.wrapper.cpp", 16}}));  // not its declaration (2)
+}
+
+TEST(LocateKernel, AShimCallHasItsRecordingAndCallSitesButNoDefinition) {
+  const KernelSites sites = locate_kernel(kPackage, "aoti_torch_cpu_addmm_out");
+  EXPECT_FALSE(sites.defined_at);
+  EXPECT_EQ(sites.recorded_at, (SourceSite{"code/cq5k.wrapper.cpp", 11}));
+  EXPECT_EQ(sites.calls, (std::vector<SourceSite>{{"code/cq5k.wrapper.cpp", 12}, {"code/cq5k.wrapper.cpp", 21}}));
+}
+
+TEST(LocateKernel, AKernelThatDoesNotRecordItselfIsStillFoundByItsName) {
+  // cpp_fused_mul_1's definition is not in the kernel.cpp excerpt: only its call remains
+  const KernelSites sites = locate_kernel(kPackage, "graph_0_cpp_fused_mul_1");
+  EXPECT_FALSE(sites.defined_at);
+  EXPECT_FALSE(sites.recorded_at);
+  EXPECT_EQ(sites.calls, (std::vector<SourceSite>{{"code/cq5k.wrapper.cpp", 24}}));
+  EXPECT_TRUE(locate_kernel(kPackage, "aten::addmm").calls.empty());
+}
+
+// torch.compile's Python wrapper (lines as in its output code): the kernel is bound on line 1, records
+// itself on line 4 inside its C++ source, and is called on line 8; a Triton kernel is bound on 10,
+// defined on 12 and launched on 15.
+TEST(LocateKernel, TorchCompilesPythonWrapperBindsCallsAndLaunchesKernels) {
+  const std::vector<SourceFile> code{{"code/output_code.py", R"(cpp_fused_relu_0 = async_compile.cpp_pybinding(['float*', 'float*'], r'''
+extern "C"  void  kernel(float* in_out_ptr0, float* out_ptr0)
+{
+    RECORD_FUNCTION("graph_4_cpp_fused_relu_0", c10::ArrayRef<c10::IValue>({}));
+}
+''')
+def call(args):
+    cpp_fused_relu_0(buf1, buf2)
+
+triton_poi_fused_relu_0 = async_compile.triton('triton_poi_fused_relu_0', '''
+@triton.jit
+def triton_poi_fused_relu_0(in_out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    pass
+''')
+        triton_poi_fused_relu_0.run(buf0, 512, stream=stream0)
+)"}};
+  const KernelSites cpp = locate_kernel(code, "graph_4_cpp_fused_relu_0");
+  EXPECT_EQ(cpp.defined_at, (SourceSite{"code/output_code.py", 1}));
+  EXPECT_EQ(cpp.recorded_at, (SourceSite{"code/output_code.py", 4}));
+  EXPECT_EQ(cpp.calls, (std::vector<SourceSite>{{"code/output_code.py", 8}}));
+  const KernelSites triton = locate_kernel(code, "triton_poi_fused_relu_0");
+  EXPECT_EQ(triton.defined_at, (SourceSite{"code/output_code.py", 10}));
+  EXPECT_EQ(triton.calls, (std::vector<SourceSite>{{"code/output_code.py", 15}}));
+}
+
+TEST(ListKernels, JoinsTheSplitsKernelsToTheirPlacesAndCosts) {
+  PathBreakdown b;
+  b.kernels = {{DeviceOpKind::kernel, "aoti_torch_cpu_addmm_out", 20, 40000, 2000, 2},
+               {DeviceOpKind::kernel, "graph_0_cpp_fused_relu_0", 10, 5000, 500, 1},
+               {DeviceOpKind::kernel, "aten::copy_", 10, 1000, 100, 1}};
+  const std::vector<SourceFile> files{kPackage[0], kPackage[1],
+                                      {"code/more.kernel.cpp", "extern \"C\"  void  cpp_fused_mul_1(float* in_out_ptr0)\n{\n}\n"}};
+  const KernelListing listing = list_kernels(files, b);
+  ASSERT_EQ(listing.kernels.size(), 3u);
+  const KernelListingRow& addmm = listing.kernels[0];
+  EXPECT_EQ(addmm.canonical, "aten::addmm");
+  EXPECT_EQ(addmm.origin, KernelOrigin::extern_call);
+  EXPECT_DOUBLE_EQ(addmm.ns_per_iteration, 4000);
+  EXPECT_EQ(addmm.calls.size(), 2u);
+  const KernelListingRow& relu = listing.kernels[1];
+  EXPECT_EQ(relu.canonical, "cpp_fused_relu_0");
+  EXPECT_EQ(relu.origin, KernelOrigin::generated);
+  EXPECT_EQ(relu.defined_at, (SourceSite{"code/cxg4.kernel.cpp", 5}));
+  EXPECT_DOUBLE_EQ(relu.ns_per_iteration, 500);
+  EXPECT_EQ(listing.kernels[2].origin, KernelOrigin::not_in_code);
+  // defined in the code (more.kernel.cpp), never recorded
+  EXPECT_EQ(listing.in_code_not_recorded, std::vector<std::string>{"cpp_fused_mul_1"});
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,5 +1,7 @@
 #include "ohprof/analysis/ranks.hpp"
 
+#include "ohprof/base/stats.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -71,7 +73,7 @@ std::optional<StepStraggler> find_straggler(const std::vector<RankInStep>& ranks
   const auto median_by = [&](auto field) {
     std::vector<double> values;
     for (const RankInStep& rank : ranks) values.push_back(static_cast<double>(field(rank)));
-    return median_of(std::move(values));
+    return quantile(values, 0.5);  // the median: the mean of the two middle values for an even count
   };
   StepStraggler out;
   const RankInStep& s = ranks[slowest];
@@ -98,13 +100,6 @@ std::optional<StepStraggler> find_straggler(const std::vector<RankInStep>& ranks
 }
 
 }  // namespace
-
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 CrossRankView cross_rank_view(const std::vector<RankDigest>& ranks) {
   CrossRankView view;
@@ -164,7 +159,7 @@ CrossRankView cross_rank_view(const std::vector<RankDigest>& ranks) {
       });
       step.wall_min_ns = lo->split.wall_ns;
       step.wall_max_ns = hi->split.wall_ns;
-      step.wall_median_ns = median_of(std::move(walls));
+      step.wall_median_ns = quantile(walls, 0.5);
     }
     step.straggler = find_straggler(step.ranks);
 

@@ -16,7 +16,4 @@ CrossRankView cross_rank_view(const std::vector<RankDigest>& ranks);
 // line up, traces that disagree on the world size or backend.
 std::vector<Warning> cross_rank_warnings(const std::vector<RankDigest>& ranks, const CrossRankView& view);
 
-// The median of values (the mean of the two middle ones for an even count; 0 for none).
-double median_of(std::vector<double> values);
-
 }  // namespace ohprof

@@ -8,13 +8,17 @@ Errors a user can fix are raised as OhprofError(code, message): `code` is one of
 (include/ohprof/base/exit_codes.hpp; test/tools/python_boundary_check.py checks that they agree) and
 `message` is one line.
 """
+import contextlib
+import fcntl
 import hashlib
 import importlib
 import json
 import logging
 import os
+import tempfile
 import time
 import warnings
+import zipfile
 
 # torch.utils.cpp_extension warns at import when a CUDA toolkit is installed but no GPU driver is:
 # true on CPU machines and irrelevant here; keep stderr to ohprof's own one-line messages.
@@ -165,22 +169,78 @@ def aoti_configs(specs, model_label, kernel_profile):
     return configs
 
 
+def _inductor_cache_root():
+    """The folder Inductor compiles in (TORCHINDUCTOR_CACHE_DIR or its default)."""
+    try:
+        return importlib.import_module("torch._inductor.runtime.cache_dir_utils").cache_dir()
+    except (ImportError, AttributeError):
+        return os.environ.get("TORCHINDUCTOR_CACHE_DIR") or tempfile.gettempdir()
+
+
+@contextlib.contextmanager
+def _exclusive(lock_path):
+    """Holds an exclusive lock on `lock_path` (a file, created if absent) across processes."""
+    with open(lock_path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def package_problem(path):
+    """Why the AOTI package at `path` cannot be loaded, as far as a look inside shows (it is not a zip,
+    or one of its JSON files is empty or cut short); None when nothing is wrong."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for name in archive.namelist():
+                if name.endswith(".json"):
+                    try:
+                        json.loads(archive.read(name).decode("utf-8"))
+                    except ValueError:
+                        return f"{name} in it is not valid JSON"
+    except (OSError, zipfile.BadZipFile) as e:
+        return f"it is not a readable zip archive ({_first_line(e)})"
+    return None
+
+
 def compile_aoti(torch, program, package_path, configs):
-    tmp = package_path[: -len(".pt2")] + ".tmp.pt2"
-    torch._inductor.aoti_compile_and_package(program, package_path=tmp, inductor_configs=configs)
-    os.replace(tmp, package_path)
+    """Compiles `program` into the AOTI package `package_path`, which appears whole or not at all.
+
+    Inductor writes an AOTI compile's metadata JSON in its cache folder by truncating and rewriting it,
+    and packages it after releasing its own lock: two processes compiling the same graph at once can
+    package each other's half-written file, and LibTorch then refuses the package ("parse error ...
+    empty input"). So ohprof's compiles take turns per cache folder, the package is checked, and a broken
+    one (another program compiling the same graph) is compiled once more."""
+    tmp = f"{package_path[: -len('.pt2')]}.{os.getpid()}.tmp.pt2"
+    problem = None
+    try:
+        with _exclusive(os.path.join(_inductor_cache_root(), "ohprof-aoti-compile.lock")):
+            for _ in range(2):
+                torch._inductor.aoti_compile_and_package(program, package_path=tmp, inductor_configs=configs)
+                problem = package_problem(tmp)
+                if problem is None:
+                    break
+        if problem is not None:
+            raise OhprofError(INVALID_PACKAGE, f"AOTInductor wrote a broken package twice ({problem}); another "
+                                               f"process may be compiling the same model: run again when it ends")
+        os.replace(tmp, package_path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def save_program(torch, program, path):
-    tmp = path[: -len(".pt2")] + ".tmp.pt2"
+    tmp = f"{path[: -len('.pt2')]}.{os.getpid()}.tmp.pt2"
     torch.export.save(program, tmp)
     os.replace(tmp, path)
 
 
 def write_json(path, data):
-    with open(path + ".tmp", "w") as f:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
         json.dump(data, f, indent=2)
-    os.replace(path + ".tmp", path)
+    os.replace(tmp, path)
 
 
 def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False, model=None):

@@ -15,6 +15,9 @@ import importlib
 import json
 import logging
 import os
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -40,6 +43,7 @@ FILE_NOT_FOUND = 3
 INVALID_PACKAGE = 4
 DEVICE_UNAVAILABLE = 5
 INPUT_MISMATCH = 6
+OUTPUT_ERROR = 8
 MODEL_ERROR = 9
 MODEL_NOT_FOUND = 11
 
@@ -352,6 +356,276 @@ def compare_outputs(torch, reference, outputs):
             "rtol": rtol_used, "detail": detail}
 
 
+# ---- The code view (`compare --dump-code DIR`, docs/design/code-view.md): graphs as text and DOT, the
+# generated code of compiled paths, a compile trace for tlparse. Nothing here runs inside a timed pass.
+
+DOT_TIMEOUT_S = 60.0
+TLPARSE_TIMEOUT_S = 120.0
+GRAPHVIZ_MISSING = "graphviz is not installed (apt-get install graphviz): graph.dot written, no graph.svg"
+TLPARSE_MISSING = ("tlparse is not installed (pip install tlparse==0.4.3, or tools/setup): the trace log is "
+                   "written, no tlparse report")
+DYNAMO_GRAPH_LABEL = "the FX graph Dynamo captured"
+EXPORT_GRAPH_LABEL = "the graph torch.export captured (the one AOTInductor compiled)"
+EAGER_GRAPH_LABEL = ("the graph torch.export captured of the model (eager compiles no graph: it runs the "
+                     "module's operators one by one)")
+# Paths whose graph is the exported program's (aoti is the C++ loader's path: Python writes its graph only).
+PROGRAM_GRAPH_PATHS = ("eager", "aoti:python", "aoti")
+
+
+def _readable_code(gm):
+    """`gm` as Python code, with strides and devices where this torch's print_readable takes them."""
+    try:
+        return gm.print_readable(print_output=False, include_stride=True, include_device=True)
+    except TypeError:
+        return gm.print_readable(print_output=False)
+
+
+def _value_text(value):
+    """'float32[2, 16]' for a tensor (or FakeTensor, or TensorMetadata); '' for anything else."""
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if shape is not None and dtype is not None:
+        try:
+            return f"{str(dtype).replace('torch.', '')}[{', '.join(str(d) for d in shape)}]"
+        except Exception:  # a shape that does not iterate or print: no shape in the label
+            return ""
+    if isinstance(value, (list, tuple)):
+        parts = [t for t in (_value_text(v) for v in value[:4]) if t]
+        if parts:
+            return "(" + ", ".join(parts) + (", ..." if len(value) > 4 else "") + ")"
+    return ""
+
+
+def _node_target_text(node):
+    target = node.target
+    if node.op == "call_function":
+        try:
+            from torch.fx.node import _get_qualified_name
+            return _get_qualified_name(target)
+        except Exception:  # a lambda without source, or the helper moved
+            return getattr(target, "__name__", None) or str(target)
+    return str(target)
+
+
+def _dot_quote(text, limit=240):
+    """`text` as a quoted DOT string: backslashes and quotes escaped, newlines as \\n, control characters
+    dropped; each line cut at `limit` characters."""
+    lines = [line if len(line) <= limit else line[:limit] + "..."
+             for line in str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    out = []
+    for ch in "\n".join(lines):
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ord(ch) < 32 or ord(ch) == 127:
+            continue
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+_DOT_NODE_STYLE = {
+    "placeholder": 'shape=ellipse, style=filled, fillcolor="#dbe9f6"',
+    "get_attr": 'shape=cylinder, style=filled, fillcolor="#f3e6c4"',
+    "output": 'shape=doubleoctagon, style=filled, fillcolor="#d9f0d3"',
+}
+
+
+def fx_dot_statements(graph, prefix=""):
+    """DOT statements for an torch.fx Graph: one node statement per graph node (`<prefix>n<i>`), labelled
+    with its name, op, target and (for tensors) dtype and shape; one edge per node of `all_input_nodes`.
+    Placeholders, get_attr and the output have shapes of their own; calls are boxes."""
+    ids = {}
+    statements = []
+    for i, node in enumerate(graph.nodes):
+        ids[node] = f"{prefix}n{i}"
+        if node.op in ("placeholder", "output"):  # a placeholder's target is its input's name
+            label = [node.name, node.op]
+        else:
+            label = [node.name, f"{node.op} {_node_target_text(node)}"]
+        for key in ("val", "example_value", "tensor_meta"):
+            text = _value_text(node.meta.get(key))
+            if text:
+                label.append(text)
+                break
+        style = _DOT_NODE_STYLE.get(node.op, "shape=box")
+        statements.append(f"{ids[node]} [label={_dot_quote(chr(10).join(label))}, {style}];")
+    for node in graph.nodes:
+        for source in node.all_input_nodes:
+            if source in ids:
+                statements.append(f"{ids[source]} -> {ids[node]};")
+    return statements
+
+
+def fx_graphs_dot(graphs):
+    """A DOT digraph of [(title, statements)] (statements from fx_dot_statements): one graph as it is, several
+    as clusters of one digraph (their node ids must differ: give each its own prefix)."""
+    lines = ["digraph fx_graph {",
+             '  graph [rankdir=TB, fontname="Helvetica", labelloc=t];',
+             '  node [fontname="Helvetica", fontsize=10];',
+             '  edge [arrowsize=0.7];']
+    if len(graphs) == 1:
+        title, statements = graphs[0]
+        lines.append(f"  label={_dot_quote(title)};")
+        lines.extend("  " + s for s in statements)
+    else:
+        for i, (title, statements) in enumerate(graphs):
+            lines.append(f"  subgraph cluster_{i} {{")
+            lines.append(f"    label={_dot_quote(title)};")
+            lines.extend("    " + s for s in statements)
+            lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render_svg(dot_path, svg_path):
+    """Runs graphviz `dot -Tsvg` on `dot_path`; returns None, or a note saying why there is no SVG."""
+    dot = shutil.which("dot")
+    if not dot:
+        return GRAPHVIZ_MISSING
+    try:
+        done = subprocess.run([dot, "-Tsvg", dot_path, "-o", svg_path], capture_output=True, text=True,
+                              timeout=DOT_TIMEOUT_S)
+        problem = None if done.returncode == 0 and os.path.exists(svg_path) else \
+            f"exit code {done.returncode}: {_first_line(done.stderr or done.stdout or 'no output')}"
+    except subprocess.TimeoutExpired:
+        problem = f"it ran over {DOT_TIMEOUT_S:.0f} s"
+    except OSError as e:
+        problem = _first_line(e)
+    if problem is None:
+        return None
+    with contextlib.suppress(OSError):
+        os.remove(svg_path)
+    return f"graphviz could not draw graph.dot ({problem}): graph.dot written, no graph.svg"
+
+
+def find_tlparse():
+    """The tlparse binary: the interpreter's own bin/ first (the embedded interpreter's PATH may lack the
+    venv's), then PATH; None when there is none."""
+    own = os.path.join(sys.prefix, "bin", "tlparse")
+    if os.path.isfile(own) and os.access(own, os.X_OK):
+        return own
+    return shutil.which("tlparse")
+
+
+def run_tlparse(log_path, out_dir):
+    """`tlparse LOG -o OUT --overwrite --no-browser`; returns (OUT/index.html or None, note or None)."""
+    tlparse = find_tlparse()
+    if not tlparse:
+        return None, TLPARSE_MISSING
+    try:
+        done = subprocess.run([tlparse, log_path, "-o", out_dir, "--overwrite", "--no-browser"],
+                              capture_output=True, text=True, timeout=TLPARSE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return None, f"tlparse ran over {TLPARSE_TIMEOUT_S:.0f} s: the trace log is written, no tlparse report"
+    except OSError as e:
+        return None, f"tlparse could not run ({_first_line(e)}): the trace log is written, no tlparse report"
+    index = os.path.join(out_dir, "index.html")
+    if done.returncode != 0 or not os.path.exists(index):
+        why = _first_line(done.stderr or done.stdout or "no output")
+        return None, (f"tlparse failed (exit code {done.returncode}: {why}): the trace log is written, "
+                      "no tlparse report")
+    return index, None
+
+
+@contextlib.contextmanager
+def recording_dynamo_graphs(graphs, notes):
+    """Within: each FX GraphModule Dynamo hands to its backend is appended to `graphs` (as text, DOT
+    statements, node count and backend_id; before the backend runs, since Inductor's passes may change it)
+    and the backend's result is returned untouched. A recording that fails is a note, never a failed compile."""
+    try:
+        from torch._dynamo.output_graph import OutputGraph
+        original = OutputGraph.call_user_compiler
+    except Exception as e:  # the API moved
+        notes.append(f"Dynamo's graphs cannot be recorded (OutputGraph.call_user_compiler: {_first_line(e)})")
+        yield
+        return
+
+    def recording(self, gm, example_inputs):
+        try:
+            index = len(graphs)
+            graphs.append({
+                "index": index,
+                "backend_id": str(gm.meta.get("backend_id") or ""),
+                "code": _readable_code(gm),
+                "dot": fx_dot_statements(gm.graph, f"g{index}_"),
+                "nodes": len(gm.graph.nodes),
+            })
+        except Exception as e:
+            notes.append(f"recording a Dynamo graph failed ({type(e).__name__}: {_first_line(e)})")
+        return original(self, gm, example_inputs)
+
+    OutputGraph.call_user_compiler = recording
+    try:
+        yield
+    finally:
+        OutputGraph.call_user_compiler = original
+
+
+def calling_compiled_graphs(call):
+    """Runs `call()` once with CompiledFxGraph.__call__ recording each CompiledFxGraph it runs (first call
+    order, each once; a graph break gives several). Returns [{"cache_key", "source_code", "post_grad"}] and
+    the call's result."""
+    from torch._inductor.output_code import CompiledFxGraph
+
+    seen = []
+    original = CompiledFxGraph.__call__
+
+    def recording(graph, inputs):
+        if not any(g is graph for g in seen):
+            seen.append(graph)
+        return original(graph, inputs)
+
+    CompiledFxGraph.__call__ = recording
+    try:
+        result = call()
+    finally:
+        CompiledFxGraph.__call__ = original
+    return [{"cache_key": str(getattr(g, "cache_key", "") or ""),
+             "source_code": getattr(g, "source_code", None) or "",
+             "post_grad": getattr(g, "inductor_post_grad_graph_str", None) or ""} for g in seen], result
+
+
+class _DumpWriter:
+    """Writes files under one folder and keeps their relative paths; a file that cannot be written is an
+    OhprofError (OUTPUT_ERROR)."""
+
+    def __init__(self, out_dir):
+        self.out_dir = out_dir
+        self.files = []
+        self.notes = []
+        self.code_files = []
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as e:
+            raise OhprofError(OUTPUT_ERROR, f"cannot make the folder '{out_dir}': {_first_line(e)}") from None
+
+    def path(self, rel):
+        return os.path.join(self.out_dir, *rel.split("/"))
+
+    def text(self, rel, text, code=False):
+        full = self.path(rel)
+        try:
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise OhprofError(OUTPUT_ERROR, f"cannot write '{full}': {_first_line(e)}") from None
+        self.add(rel, code)
+
+    def add(self, rel, code=False):
+        if rel not in self.files:
+            self.files.append(rel)
+        if code and rel not in self.code_files:
+            self.code_files.append(rel)
+
+    def result(self, graph_label):
+        return {"files": sorted(self.files), "notes": list(self.notes), "code_files": sorted(self.code_files),
+                "graph_label": graph_label}
+
+
 class PythonPath:
     """One Python-side path: a callable and what it took to build it."""
 
@@ -406,6 +680,32 @@ class CompiledState:
         self.graph_inputs = None
         self.unavailable = ""        # why nothing below Dynamo could be captured
         self.graph_unavailable = ""  # why Inductor's compiled graph could not be
+        # For the code view: Dynamo's graphs as the compile handed them to Inductor (recording_dynamo_graphs;
+        # None when the path was compiled without dump_code), notes of what that recording could not have,
+        # and the CompiledFxGraphs one call runs (compiled_graphs, taken once after measuring).
+        self.dynamo_graphs = None
+        self.dump_notes = []
+        self.inductor_graphs = None
+        self.inductor_graphs_note = ""
+
+    def compiled_graphs(self, torch, inputs, sync=None):
+        """The CompiledFxGraphs one untimed call of `fn` runs ([{"cache_key", "source_code", "post_grad"}],
+        calling_compiled_graphs), taken on the first request; [] and `inductor_graphs_note` when they cannot
+        be had."""
+        if self.inductor_graphs is None:
+            try:
+                def call():
+                    self.fn(*inputs)
+                    if sync:
+                        sync()
+                self.inductor_graphs, _ = calling_compiled_graphs(call)
+            except Exception as e:  # torch internals moved, or the call failed
+                self.inductor_graphs = []
+                self.inductor_graphs_note = (f"Inductor's compiled graphs could not be had ({type(e).__name__}: "
+                                             f"{_first_line(e)})")
+            if not self.inductor_graphs and not self.inductor_graphs_note:
+                self.inductor_graphs_note = "one call of the compiled path ran no Inductor CompiledFxGraph"
+        return self.inductor_graphs
 
     def capture(self, torch, inputs):
         """Captures the layers below Dynamo with one call; sets `unavailable` when it cannot."""
@@ -470,6 +770,8 @@ class Session:
         self.device = options["device"]
         self.seed = int(options.get("seed", 0))
         self.kernel_profile = bool(options.get("kernel_profile", False))
+        # compare --dump-code: record Dynamo's graphs while compiling (docs/design/code-view.md)
+        self.dump_code_enabled = bool(options.get("dump_code", False))
         check_device(torch, self.device)
         self.timings = {}
         self.cached = False
@@ -485,6 +787,7 @@ class Session:
         self.compile_source = options.get("compile_source") or (SOURCE_MODULE if self.model_spec else SOURCE_PROGRAM)
         self.user_model = None
         self.compiled = {}  # path name -> CompiledState
+        self.built = set()  # the paths (not variants) make_path built
 
         if self.model_spec:
             if not self.specs:
@@ -619,6 +922,8 @@ class Session:
                 fn(*args)
                 sync()
 
+        if not variant:
+            self.built.add(name)
         return PythonPath(name, step, compile_s, outputs, source, enter, leave)
 
     def _module_for(self, name):
@@ -630,26 +935,213 @@ class Session:
             return fresh_code_copy(self.torch, self.user_model), SOURCE_MODULE
         return self.program.module(), SOURCE_PROGRAM
 
-    def _compile(self, name, mode):
-        torch = self.torch
+    def _compile_settings(self, mode):
+        """torch.compile's mode= and the Inductor config patches of a compile path's mode."""
         patches = {}
         if mode == "cpp-wrapper":
             patches["cpp_wrapper"] = True
         if self.kernel_profile:
             patches["cpp.enable_kernel_profile"] = True
+        return (None if mode in ("default", "cpp-wrapper") else mode), patches
+
+    def _compile(self, name, mode):
+        torch = self.torch
+        compile_mode, patches = self._compile_settings(mode)
         module, source = self._module_for(name)
+        dynamo_graphs, dump_notes = [], []
+        recording = recording_dynamo_graphs(dynamo_graphs, dump_notes) if self.dump_code_enabled \
+            else contextlib.nullcontext()
         start = time.perf_counter()
         try:
-            fn = torch.compile(module, dynamic=False, mode=None if mode in ("default", "cpp-wrapper") else mode)
+            fn = torch.compile(module, dynamic=False, mode=compile_mode)
             with torch._inductor.config.patch(patches):
-                fn(*self.inputs)
+                with recording:
+                    fn(*self.inputs)
                 _sync(torch, self.device)()
         except Exception as e:
             raise OhprofError(MODEL_ERROR, f"torch.compile ({name}) failed: {_first_line(e)}") from None
         compile_s = time.perf_counter() - start
         forward = type(module).forward
-        self.compiled[name] = CompiledState(fn, forward.__code__, forward.__globals__)
+        state = CompiledState(fn, forward.__code__, forward.__globals__)
+        if self.dump_code_enabled:
+            state.dynamo_graphs, state.dump_notes = dynamo_graphs, dump_notes
+        self.compiled[name] = state
         return fn, compile_s, source
+
+    def _dump_target(self, name, what):
+        """Checks that `name` is a path this session can dump (compile paths and eager/aoti:python once
+        built; aoti always); returns its CompiledState or None."""
+        if name not in PYTHON_PATHS and name != "aoti":
+            raise OhprofError(USAGE_ERROR, f"{what}: unknown path '{name}'; use aoti or one of "
+                              + ", ".join(PYTHON_PATHS))
+        if name.startswith("compile"):
+            state = self.compiled.get(name)
+            if state is None:
+                raise OhprofError(USAGE_ERROR, f"{what}: path {name} was not built in this session")
+            return state
+        if name != "aoti" and name not in self.built:
+            raise OhprofError(USAGE_ERROR, f"{what}: path {name} was not built in this session")
+        return None
+
+    def dump_code(self, name, out_dir):
+        """Writes path `name`'s graph and generated code into `out_dir` (made if absent), after measuring.
+
+        A compile path: graph.py (Dynamo's graph(s) as code; several under a header each, naming index and
+        backend_id), graph.dot / graph.svg (every Dynamo graph: one graph as it is, several as clusters of one
+        digraph), post_grad_graph.txt (the post-grad graph(s) Inductor compiled) and code/output_code.py
+        (code/output_code_<i>.py for several CompiledFxGraphs), copied unchanged from source_code.
+        eager, aoti:python and aoti: the exported program's graph as graph.py / graph.dot / graph.svg; their
+        code is the AOTI package's, which the C++ side copies.
+
+        Returns {"files": [relative to out_dir, sorted], "notes": [one line each: what could not be had and
+        why], "code_files": [the generated-code files among files], "graph_label": what the graph is}. An
+        unknown path or one not built is OhprofError(USAGE_ERROR); a folder or file that cannot be written,
+        OhprofError(OUTPUT_ERROR); anything in torch's internals that fails is a note."""
+        state = self._dump_target(name, "dump_code")
+        out = _DumpWriter(out_dir)
+        if state is None:
+            self._dump_program_graph(out)
+            return out.result(EAGER_GRAPH_LABEL if name == "eager" else EXPORT_GRAPH_LABEL)
+        out.notes.extend(state.dump_notes)
+        graphs = state.dynamo_graphs
+        if graphs is None:
+            out.notes.append(f"{name} was compiled without dump_code, so Dynamo's graph was not recorded: no "
+                             "graph.py, graph.dot or graph.svg")
+        elif not graphs:
+            out.notes.append(f"Dynamo handed no graph to Inductor while compiling {name}: no graph.py, "
+                             "graph.dot or graph.svg")
+        else:
+            if len(graphs) == 1:
+                code = graphs[0]["code"]
+            else:
+                code = "".join(f"# ---- Dynamo graph {g['index']} of {len(graphs)}: {g['backend_id'] or '?'} "
+                               f"({g['nodes']} nodes)\n{g['code'].rstrip()}\n\n\n" for g in graphs)
+            out.text("graph.py", code)
+            self._write_dot(out, [(f"{name}: Dynamo graph {g['index']} ({g['backend_id'] or '?'})", g["dot"])
+                                  for g in graphs])
+        compiled = state.compiled_graphs(self.torch, self.inputs, _sync(self.torch, self.device))
+        if state.inductor_graphs_note:
+            out.notes.append(state.inductor_graphs_note)
+        if compiled:
+            several = len(compiled) > 1
+            post = []
+            for i, graph in enumerate(compiled):
+                if graph["post_grad"]:
+                    header = f"# ---- Inductor graph {i} of {len(compiled)}: cache key {graph['cache_key']}\n" \
+                        if several else ""
+                    post.append(header + graph["post_grad"].rstrip() + "\n")
+                else:
+                    out.notes.append(f"Inductor graph {i} of {name} has no post-grad graph string")
+                if graph["source_code"]:
+                    out.text(f"code/output_code_{i}.py" if several else "code/output_code.py",
+                             graph["source_code"], code=True)
+                else:
+                    out.notes.append(f"Inductor graph {i} of {name} has no source_code: no output code for it")
+            if post:
+                out.text("post_grad_graph.txt", "\n\n".join(post))
+        return out.result(DYNAMO_GRAPH_LABEL)
+
+    def _dump_program_graph(self, out):
+        try:
+            gm = self.program.graph_module
+            code = _readable_code(gm)
+            statements = fx_dot_statements(gm.graph)
+        except Exception as e:  # torch internals moved
+            out.notes.append(f"the exported program's graph could not be had ({type(e).__name__}: "
+                             f"{_first_line(e)})")
+            return
+        out.text("graph.py", code)
+        self._write_dot(out, [(f"exported program ({os.path.basename(self.exported_path)})", statements)])
+
+    def _write_dot(self, out, graphs):
+        out.text("graph.dot", fx_graphs_dot(graphs))
+        note = render_svg(out.path("graph.dot"), out.path("graph.svg"))
+        if note:
+            out.notes.append(note)
+        else:
+            out.add("graph.svg")
+
+    def trace_compile(self, name, out_dir):
+        """A compile trace of compile path `name` for tlparse, from a separate re-compile after measuring.
+
+        Compiles a fresh copy of the path's module (its own code object, so the measured compiled code is
+        untouched) with the path's mode and config patches and calls it once, with a LazyTraceHandler of
+        out_dir/trace on torch's trace log for just that compile and call (TORCH_TRACE is read only at import:
+        docs/design/code-view.md, section 4). Notes when the re-compile's cache keys differ from the measured
+        graphs'. Then tlparse, when found, writes trace/tlparse/ (index.html listed).
+
+        Returns the dict of dump_code (graph_label ""; code_files empty). eager and the AOTI paths get a note
+        and nothing written; an unknown path or a compile path not built is OhprofError(USAGE_ERROR)."""
+        if name in PROGRAM_GRAPH_PATHS:
+            return {"files": [], "notes": [f"no compile trace for {name}: it is not a torch.compile path"],
+                    "code_files": [], "graph_label": ""}
+        state = self._dump_target(name, "trace_compile")
+        torch = self.torch
+        out = _DumpWriter(out_dir)
+        # The measured graphs' cache keys first (one untimed call of the measured callable).
+        measured = [g["cache_key"] for g in state.compiled_graphs(torch, self.inputs, _sync(torch, self.device))]
+        trace_dir = out.path("trace")
+        compile_mode, patches = self._compile_settings(name.partition(":")[2] or "default")
+        handler = log_path = None
+        retraced, recompiled = [], False
+        try:
+            from torch._logging import _internal as logging_internal
+            handler = logging_internal.LazyTraceHandler(trace_dir)
+            handler.setFormatter(logging_internal.TorchLogsFormatter(trace=True))
+            trace_log = logging_internal.trace_log
+        except Exception as e:  # the API moved
+            out.notes.append(f"no compile trace for {name}: torch's trace handler cannot be made "
+                             f"({type(e).__name__}: {_first_line(e)})")
+            return out.result("")
+        prefix = getattr(logging_internal, "LOG_PREFIX", "dedicated_log_torch_trace_")
+        try:
+            os.makedirs(trace_dir, exist_ok=True)
+            earlier = {f for f in os.listdir(trace_dir) if f.startswith(prefix)}
+        except OSError as e:
+            raise OhprofError(OUTPUT_ERROR, f"cannot make the folder '{trace_dir}': {_first_line(e)}") from None
+        try:
+            module, _ = self._module_for(name)
+            fn = torch.compile(module, dynamic=False, mode=compile_mode)
+            trace_log.addHandler(handler)
+            try:
+                with torch._inductor.config.patch(patches):
+                    def call():
+                        fn(*self.inputs)
+                        _sync(torch, self.device)()
+                    retraced, _ = calling_compiled_graphs(call)
+                    recompiled = True
+            finally:
+                trace_log.removeHandler(handler)
+                log_path = getattr(handler, "_stream_path", None)
+                handler.close()
+        except OhprofError:
+            raise
+        except Exception as e:
+            out.notes.append(f"the re-compile of {name} for its trace failed ({type(e).__name__}: "
+                             f"{_first_line(e)}); the trace may be partial")
+        finally:
+            module = fn = None
+        if not log_path or not os.path.exists(log_path):  # the handler's private field moved: the new file
+            logs = sorted(os.path.join(trace_dir, f) for f in os.listdir(trace_dir)
+                          if f.startswith(prefix) and f not in earlier)
+            log_path = logs[-1] if len(logs) == 1 else None
+        if not log_path:
+            out.notes.append(f"the re-compile of {name} wrote no trace records: no trace log")
+            return out.result("")
+        out.add(os.path.relpath(log_path, out_dir).replace(os.sep, "/"))
+        keys = [g["cache_key"] for g in retraced]
+        if state.inductor_graphs_note:
+            out.notes.append(f"the trace's cache keys cannot be checked against the measured compile's: "
+                             f"{state.inductor_graphs_note}")
+        elif recompiled and keys != measured:
+            out.notes.append(f"the trace is of a compile whose cache key differs from the measured one "
+                             f"(traced {', '.join(keys) or 'none'}; measured {', '.join(measured) or 'none'})")
+        index, note = run_tlparse(log_path, os.path.join(trace_dir, "tlparse"))
+        if note:
+            out.notes.append(note)
+        if index:
+            out.add(os.path.relpath(index, out_dir).replace(os.sep, "/"))
+        return out.result("")
 
     def _variant(self, base, variant):
         """What one variant of compiled path `base` runs (docs/metrics.md, "Layers"): the callable and its

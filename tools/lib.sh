@@ -8,7 +8,7 @@ OHPROF_APT_PACKAGES=(build-essential cmake git ccache zlib1g-dev libcli11-dev nl
                      libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev)
 # Wanted, not needed: headless Chromium renders the sweep's page in its test; cmark-gfm (GitHub's
 # Markdown renderer) renders the --export-markdown files in theirs (each test skipped without it).
-OHPROF_APT_OPTIONAL=(chromium fonts-dejavu-core cmark-gfm)
+OHPROF_APT_OPTIONAL=(chromium fonts-dejavu-core cmark-gfm graphviz)
 
 ohprof_python() {
   # The interpreter the venv is made from: python3 with shared libpython and headers (for embedding

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <tuple>
 
 #include "ohprof/analysis/cpu_kernels.hpp"
 
@@ -53,12 +54,26 @@ Use use_on_line(std::string_view text, std::size_t begin, std::size_t end, std::
   return Use::none;
 }
 
+// torch.compile's Python wrapper calls an ATen operator `aten::OP` as `extern_kernels.OP(` or
+// `torch.ops.aten.OP.<overload>(`; a comment line (`# ... Original ATen: [aten.OP]`) is no call.
+bool calls_aten_op(std::string_view line, std::string_view op) {
+  const std::size_t first = line.find_first_not_of(" \t");
+  if (op.empty() || first == std::string_view::npos || line[first] == '#') return false;
+  for (const std::string& pattern : {"extern_kernels." + std::string(op) + "(", "aten." + std::string(op) + "."}) {
+    for (std::size_t at = line.find(pattern); at != std::string_view::npos; at = line.find(pattern, at + 1)) {
+      if (at == 0 || !identifier_char(line[at - 1])) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 KernelSites locate_kernel(const std::vector<SourceFile>& files, std::string_view recorded_name) {
   KernelSites sites;
   const std::string name = strip_graph_prefix(recorded_name);
   const std::string literal = "\"" + std::string(recorded_name) + "\"";
+  const std::string_view aten_op = recorded_name.starts_with("aten::") ? recorded_name.substr(6) : std::string_view();
   for (const SourceFile& file : files) {
     const std::string_view text = file.text;
     std::size_t begin = 0;
@@ -68,6 +83,8 @@ KernelSites locate_kernel(const std::vector<SourceFile>& files, std::string_view
       const std::string_view content = text.substr(begin, end - begin);
       if (!sites.recorded_at && content.find(literal) != std::string_view::npos) {
         sites.recorded_at = SourceSite{file.name, line};
+      } else if (!aten_op.empty()) {
+        if (calls_aten_op(content, aten_op)) sites.calls.push_back(SourceSite{file.name, line});
       } else if (content.find(name) != std::string_view::npos) {
         switch (use_on_line(text, begin, end, name)) {
           case Use::definition:
@@ -114,6 +131,22 @@ KernelListing list_kernels(const std::vector<SourceFile>& files, const PathBreak
     if (!recorded.contains(name)) listing.in_code_not_recorded.push_back(name);
   }
   return listing;
+}
+
+std::vector<std::string> first_iteration_sequence(const Timeline& timeline) {
+  if (timeline.iterations.empty()) return {};
+  const IterationWindow& first = timeline.iterations.front();
+  std::vector<const DeviceOp*> ops;
+  for (const DeviceOp& op : timeline.ops) {
+    if (op.start_ns >= first.start_ns && op.start_ns < first.end_ns) ops.push_back(&op);
+  }
+  std::stable_sort(ops.begin(), ops.end(), [](const DeviceOp* a, const DeviceOp* b) {
+    return std::tie(a->start_ns, a->end_ns) < std::tie(b->start_ns, b->end_ns);
+  });
+  std::vector<std::string> names;
+  names.reserve(ops.size());
+  for (const DeviceOp* op : ops) names.push_back(canonical_kernel_name(op->name));
+  return names;
 }
 
 }  // namespace ohprof

@@ -18,6 +18,7 @@ struct CompareFlags {
   std::string export_markdown;
   std::string export_html;
   std::string export_trace;
+  std::string dump_code;
   bool no_explain = false;
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
 };
@@ -63,6 +64,7 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
   options.export_trace = flags.export_trace;
+  options.dump_code_dir = flags.dump_code;
   options.argv = invocation.argv;
   return emit_outcome(compare_paths(options, *invocation.runtime), exports, flags.model.quiet);
 }
@@ -84,6 +86,9 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   add_markdown_option(app, flags->export_markdown);
   add_html_option(app, flags->export_html);
   add_trace_option(app, flags->export_trace);
+  app->add_option("--dump-code", flags->dump_code,
+                  "After measuring, write each path's graph, generated code, compile trace and kernels (with their "
+                  "places in the code and their cost) to DIR, and DIR/index.html over all paths (docs/code-dump.md)");
   return Subcommand{app, [flags, &invocation] { return compare(*flags, invocation); }};
 }
 

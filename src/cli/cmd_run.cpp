@@ -68,8 +68,8 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   add_html_option(app, flags->export_html);
   add_trace_option(app, flags->export_trace);
   app->add_option("--dump-code", flags->dump_code,
-                  "After measuring, write the package's generated code and each kernel's place in it and cost to DIR/aoti/ "
-                  "(docs/code-dump.md)");
+                  "After measuring, write the package's generated code and each kernel's place in it and cost to DIR/aoti/, "
+                  "and DIR/index.html (docs/code-dump.md)");
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   app->add_option("--split-runs", flags->split_runs,
                   "Iterations of the instrumented pass for the device split (default: --runs, at most 100)");

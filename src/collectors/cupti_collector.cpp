@@ -25,6 +25,27 @@
 
 namespace ohprof {
 
+std::optional<Warning> cupti_version_warning(std::uint32_t version) {
+  if (version >= kCuptiSyncRecordsFixed) return std::nullopt;
+  return Warning{WarningCode::cupti_version_old,
+                 fmt::format("CUPTI API version {} is older than CUDA 13.0 Update 1 ({}), which records "
+                             "cudaDeviceSynchronize and cuCtxSynchronize as synchronisations and fixes a deadlock "
+                             "in cuptiActivityDisable and a crash in cuptiActivityFlushAll: device-wait may miss "
+                             "those syncs; use the CUPTI of torch's CUDA 13 wheel or a newer toolkit",
+                             version, kCuptiSyncRecordsFixed)};
+}
+
+std::optional<Error> graph_correlation_refusal(std::uint32_t version, std::uint64_t session,
+                                               std::uint64_t graph_launches, std::uint64_t graph_ops) {
+  if (version >= kCuptiGraphCorrelationFixed || session <= 1 || graph_launches + graph_ops == 0) return std::nullopt;
+  return make_error(ExitCode::device_unavailable,
+                    fmt::format("CUPTI API version {} gives CUDA graph launches wrong correlation ids in every "
+                                "tracing session of a process after the first (fixed in CUDA 13.1 Update 1, {}), "
+                                "and this was session {} with {} graph launch(es): its split is refused; measure "
+                                "this path first or alone (--paths), or use a newer CUPTI",
+                                version, kCuptiGraphCorrelationFixed, session, graph_launches));
+}
+
 #ifndef OHPROF_HAVE_CUPTI
 
 struct CuptiCollector::State {};
@@ -689,6 +710,7 @@ struct CuptiCollector::State {
   CUpti_SubscriberHandle subscriber = nullptr;
   std::vector<CUpti_ActivityKind> enabled;
   std::uint64_t session = 0;
+  std::uint32_t version = 0;         // cuptiGetVersion's
   std::size_t prepared_buffers = 0;  // CuptiOptions::prepared_buffers, for the warning
   bool finished = false;
   std::optional<Error> loop_error;  // the first push/pop failure; finish() reports it
@@ -764,6 +786,7 @@ Result<std::unique_ptr<CuptiCollector>> CuptiCollector::create(const CuptiOption
   if (const CUptiResult status = cuptiGetVersion(&version); status != CUPTI_SUCCESS) {
     return fail(tracing_unavailable(status, "cuptiGetVersion"));
   }
+  state->version = version;
 
   char holder[2 * CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN] = {};
   CUpti_SubscriberParams params{};
@@ -903,7 +926,18 @@ Result<CuptiCollection> CuptiCollector::finish(const std::vector<IterationWindow
   ParsedRecords records;
   for (CompletedBuffer& buffer : buffers) parse_buffer(buffer.data.get(), buffer.valid_bytes, records);
   buffers.clear();
+  // What this CUPTI is known to get wrong (docs/cupti.md, "CUPTI versions"). Graph work is counted in
+  // every record delivered, untagged ones included: a wrong correlation id may have moved it anywhere.
+  const auto graph_launches = static_cast<std::uint64_t>(
+      std::count_if(records.apis.begin(), records.apis.end(),
+                    [](const ApiRecord& api) { return classify(api.kind, api.cbid).launch == LaunchKind::graph; }));
+  const auto graph_ops = static_cast<std::uint64_t>(
+      std::count_if(records.ops.begin(), records.ops.end(), [](const DeviceOp& op) { return op.graph_id != 0; }));
+  if (auto refusal = graph_correlation_refusal(m_state->version, m_state->session, graph_launches, graph_ops)) {
+    return *refusal;
+  }
   CuptiCollection collection = join(records, m_state->session, dropped, iterations);
+  if (auto warning = cupti_version_warning(m_state->version)) collection.warnings.push_back(*warning);
   collection.buffers_zeroed_in_run = zeroed_in_run;
   if (zeroed_in_run > 0) {
     collection.warnings.push_back(Warning{

@@ -11,4 +11,12 @@ const char* to_string(KernelOrigin origin) {
   return "not_in_code";
 }
 
+std::string dump_folder_name(const std::string& path) {
+  std::string folder = path;
+  for (char& c : folder) {
+    if (c == ':' || c == '/') c = '_';
+  }
+  return folder;
+}
+
 }  // namespace ohprof

@@ -13,6 +13,7 @@ const char* to_string(WarningCode code) {
     case WarningCode::ops_invalid_interval: return "ops-invalid-interval";
     case WarningCode::cupti_buffer_unreadable: return "cupti-buffer-unreadable";
     case WarningCode::cupti_buffers_zeroed_in_run: return "cupti-buffers-zeroed-in-run";
+    case WarningCode::cupti_version_old: return "cupti-version-old";
     case WarningCode::record_function_ranges_unpaired: return "record-function-ranges-unpaired";
     case WarningCode::kernels_unattributed: return "kernels-unattributed";
     case WarningCode::kernel_attribution_failed: return "kernel-attribution-failed";

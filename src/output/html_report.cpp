@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/base/stats.hpp"
@@ -321,6 +322,10 @@ th{background:#f6f8fa}td.r,th.r{text-align:right}code{font-family:'DejaVu Sans M
 svg text{font-size:12px;fill:#1f2328}.ohprof-seg-text{fill:#fff;text-anchor:middle;font-size:11px}
 .ohprof-hist-bar{fill:#4e79a7}.ohprof-median{stroke:#e15759;stroke-width:2}.axis{stroke:#57606a}
 .ohprof-axis-label{fill:#57606a;font-size:11px}.end{text-anchor:end}
+tr.ohprof-only td:first-child{border-left:4px solid #e15759}.ohprof-only-mark{color:#e15759;font-size:12px}
+img.ohprof-graph{max-width:100%;border:1px solid #d0d7de;background:#fff}.ohprof-files li{margin:2px 0}
+.ohprof-code-kernels td:first-child,.ohprof-call-sequences td{max-width:230px;word-break:break-all}
+.ohprof-call-sequences td{font-size:11px}.ohprof-call-sequences code{font-size:11px}
 )";
 
 // The page's end: the warnings (when there are any) and the context, collapsed.
@@ -464,6 +469,160 @@ std::string format_ranks_html(const RanksReport& r) {
     out += step_bars(r);
   }
   out += warnings_and_context(r.warnings, context_rows(r.context, false, {}));
+  return out + "</body>\n</html>\n";
+}
+
+namespace {
+
+// Where a kernel is best shown: its definition, else the line recording it, else its first call.
+const SourceSite* source_of(const KernelListingRow& k) {
+  if (k.defined_at) return &*k.defined_at;
+  if (k.recorded_at) return &*k.recorded_at;
+  return k.calls.empty() ? nullptr : &k.calls.front();
+}
+
+// One path's rows of a canonical name (a path may record one kernel under two names): summed.
+struct KernelCell {
+  double count_per_iteration = 0;
+  double ns_per_iteration = 0;
+  const KernelListingRow* first = nullptr;
+};
+
+// A light colour for a kernel name, the same for the same name on every path.
+std::string name_colour(const std::string& name) {
+  std::uint32_t hash = 2166136261u;
+  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  return fmt::format("hsl({},62%,86%)", hash % 360);
+}
+
+// A file's name as a link shows it: Inductor's 52-character hashes cut to their first 6 ("code/cha6mx….wrapper.cpp").
+std::string short_file(const std::string& file) {
+  const std::size_t slash = file.rfind('/');
+  const std::size_t start = slash == std::string::npos ? 0 : slash + 1;
+  const std::size_t dot = file.find('.', start);
+  const std::size_t stem = (dot == std::string::npos ? file.size() : dot) - start;
+  if (stem < 24) return file;
+  return file.substr(0, start + 6) + "\u2026" + file.substr(start + stem);
+}
+
+std::string file_link(const PathCodeDump& path, const std::string& file, const std::string& text) {
+  return fmt::format("<a href=\"{}/{}\">{}</a>", esc(path.folder), esc(file), esc(text));
+}
+
+std::string kernel_join_table(const std::vector<PathCodeDump>& paths) {
+  // canonical name -> per path
+  std::map<std::string, std::vector<KernelCell>> rows;
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    for (const KernelListingRow& k : paths[p].listing.kernels) {
+      auto& cells = rows.try_emplace(k.canonical, paths.size()).first->second;
+      KernelCell& cell = cells[p];
+      cell.count_per_iteration += k.count_per_iteration;
+      cell.ns_per_iteration += k.ns_per_iteration;
+      if (cell.first == nullptr) cell.first = &k;
+    }
+  }
+  std::vector<std::pair<std::string, double>> order;  // by the most time any path spends in it
+  for (const auto& [name, cells] : rows) {
+    double most = 0;
+    for (const KernelCell& c : cells) most = std::max(most, c.ns_per_iteration);
+    order.emplace_back(name, most);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out = "<table class=\"ohprof-code-kernels\">\n<tr><th rowspan=\"2\">kernel (canonical name)</th>";
+  for (const PathCodeDump& p : paths) out += fmt::format("<th colspan=\"3\"><code>{}</code></th>", esc(p.path));
+  out += "</tr>\n<tr>";
+  for (std::size_t p = 0; p < paths.size(); ++p) out += "<th class=\"r\">per iteration</th><th class=\"r\">mean</th><th>source</th>";
+  out += "</tr>\n";
+  for (const auto& [name, most] : order) {
+    const std::vector<KernelCell>& cells = rows.at(name);
+    std::vector<std::string> on;
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      if (cells[p].first != nullptr) on.push_back(paths[p].path);
+    }
+    const bool only = paths.size() > 1 && on.size() == 1;
+    out += fmt::format("<tr data-kernel=\"{}\"{}><td><code>{}</code>{}</td>", esc(name), only ? " class=\"ohprof-only\"" : "",
+                       esc(name), only ? fmt::format(" <span class=\"ohprof-only-mark\">only {}</span>", esc(on.front())) : "");
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      const KernelCell& c = cells[p];
+      if (c.first == nullptr) {
+        out += "<td class=\"r\">&mdash;</td><td class=\"r\"></td><td></td>";
+        continue;
+      }
+      const bool known = paths[p].costs_known;
+      const double mean = c.count_per_iteration > 0 ? c.ns_per_iteration / c.count_per_iteration : 0;
+      const SourceSite* site = source_of(*c.first);
+      out += fmt::format("<td class=\"r\">{}</td><td class=\"r\">{}</td><td data-path=\"{}\">{}</td>",
+                         known ? fmt::format("{:g} &times;", c.count_per_iteration) : "?",
+                         known ? esc(format_duration(mean)) : "?", esc(paths[p].path),
+                         site != nullptr ? file_link(paths[p], site->file, fmt::format("{}:{}", short_file(site->file), site->line))
+                                         : std::string("<span class=\"note\">not in the code</span>"));
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string call_sequences(const std::vector<PathCodeDump>& paths) {
+  std::size_t longest = 0;
+  for (const PathCodeDump& p : paths) longest = std::max(longest, p.listing.call_sequence.size());
+  if (longest == 0) return "<p class=\"note\">No call sequence: no path had a split.</p>\n";
+  std::string out = "<table class=\"ohprof-call-sequences\">\n<tr><th class=\"r\">#</th>";
+  for (const PathCodeDump& p : paths) out += fmt::format("<th><code>{}</code></th>", esc(p.path));
+  out += "</tr>\n";
+  for (std::size_t i = 0; i < longest; ++i) {
+    out += fmt::format("<tr><td class=\"r\">{}</td>", i + 1);
+    for (const PathCodeDump& p : paths) {
+      if (i >= p.listing.call_sequence.size()) {
+        out += "<td></td>";
+        continue;
+      }
+      const std::string& name = p.listing.call_sequence[i];
+      out += fmt::format("<td data-kernel=\"{}\" style=\"background:{}\"><code>{}</code></td>", esc(name), name_colour(name), esc(name));
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string path_section(const PathCodeDump& p) {
+  std::string out = fmt::format("<section class=\"ohprof-code-path\" data-path=\"{}\">\n<h3><code>{}</code></h3>\n", esc(p.path), esc(p.path));
+  const bool svg = std::find(p.files.begin(), p.files.end(), "graph.svg") != p.files.end();
+  if (!p.graph_label.empty()) {
+    out += "<p>The graph: " + esc(p.graph_label) + ".</p>\n";
+    if (svg) {
+      out += fmt::format("<a href=\"{0}/graph.svg\"><img class=\"ohprof-graph\" src=\"{0}/graph.svg\" alt=\"the graph of {1}\"></a>\n",
+                         esc(p.folder), esc(p.path));
+    } else {
+      out += "<p class=\"note\">No picture of the graph (see the notes).</p>\n";
+    }
+  }
+  out += "<ul class=\"ohprof-files\">\n";
+  for (const std::string& file : p.files) out += "<li>" + file_link(p, file, file) + "</li>\n";
+  out += "</ul>\n";
+  return out + "</section>\n";
+}
+
+}  // namespace
+
+std::string format_code_index(const Report& r, const std::vector<PathCodeDump>& paths) {
+  const std::string title = fmt::format("ohprof code view: {} on {}", report_subject(r), device_text(r.context.device));
+  std::string out = page_head(title);
+  out += "<p class=\"note\">Each path's graph and generated code, with every kernel of its split joined to where it is "
+         "in that code and to what it cost per iteration (docs/code-dump.md). Written after measuring; links open the "
+         "files in this folder.</p>\n";
+  std::string notes;
+  for (const PathCodeDump& p : paths) {
+    for (const std::string& n : p.notes) notes += fmt::format("<li><code>{}</code>: {}</li>\n", esc(p.path), esc(n));
+  }
+  if (!notes.empty()) out += "<h2>What could not be had</h2>\n<ul class=\"ohprof-dump-notes\">\n" + notes + "</ul>\n";
+  out += "<h2>Kernels</h2>\n" + kernel_join_table(paths) +
+         "<p class=\"note\">Rows by the name the kernel diff compares paths by, the one any path spends most time in "
+         "first; per path its calls per iteration, mean time per call, and where it is in that path's code. A row "
+         "marked <em>only</em> is a kernel one path runs and the others do not.</p>\n";
+  out += "<h2>Call sequences</h2>\n<p class=\"note\">The kernels and operator calls of the first measured iteration, in "
+         "the order they started: the order each wrapper called them in.</p>\n" + call_sequences(paths);
+  out += "<h2>Paths</h2>\n";
+  for (const PathCodeDump& p : paths) out += path_section(p);
   return out + "</body>\n</html>\n";
 }
 

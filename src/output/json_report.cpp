@@ -454,7 +454,8 @@ json kernel_listing_to_json(const PathResult& path, const KernelListing& listing
               {"collector", to_string(path.split_collector)},
               {"iterations", path.breakdown ? json(path.breakdown->summary.totals.iterations) : json(nullptr)},
               {"kernels", kernels},
-              {"in_code_not_recorded", listing.in_code_not_recorded}};
+              {"in_code_not_recorded", listing.in_code_not_recorded},
+              {"call_sequence", listing.call_sequence}};
 }
 
 std::vector<Warning> warnings_from_json(const json& list) {

@@ -219,7 +219,32 @@ class PythonModelSession final : public ModelSession {
     return check;
   }
 
+  Result<CodeDumpPiece> dump_code(const std::string& name, const std::string& dir) override {
+    return dump_piece("dump_code", name, dir);
+  }
+  Result<CodeDumpPiece> trace_compile(const std::string& name, const std::string& dir) override {
+    return dump_piece("trace_compile", name, dir);
+  }
+
  private:
+  Result<CodeDumpPiece> dump_piece(const char* method, const std::string& name, const std::string& dir) {
+    py::gil_scoped_acquire gil;
+    try {
+      py::dict result = m_session.attr(method)(name, dir);
+      CodeDumpPiece piece;
+      piece.files = result["files"].cast<std::vector<std::string>>();
+      piece.notes = result["notes"].cast<std::vector<std::string>>();
+      piece.code_files = result["code_files"].cast<std::vector<std::string>>();
+      piece.graph_label = result["graph_label"].cast<std::string>();
+      return piece;
+    } catch (py::error_already_set& e) {
+      return python_error(e, ExitCode::output_error, "--dump-code of path " + name);
+    } catch (const py::cast_error& e) {
+      return make_error(ExitCode::internal_error, std::string("ohprof_paths.py's ") + method + " for " + name +
+                                                      " returned an unexpected value: " + e.what());
+    }
+  }
+
   py::object m_session;
   ArtifactSummary m_artifacts;
   std::vector<InputSpec> m_input_specs;
@@ -252,6 +277,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     spec["cache_dir"] = options.cache_dir;
     spec["kernel_profile"] = options.kernel_profile;
     spec["compile_source"] = to_string(options.compile_source);
+    spec["dump_code"] = options.dump_code;
     py::object session = helpers.attr("Session")(spec);
 
     ArtifactSummary artifacts;

@@ -269,6 +269,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
   session_options.kernel_profile = options.kernel_profile;
   session_options.compile_source = compile_source;
+  session_options.dump_code = !options.dump_code_dir.empty();
   session_options.argv = options.argv;
   console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
                                 session_options.model.empty() ? options.exported : session_options.model,
@@ -426,8 +427,21 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
     report.interrupted = report.interrupted || measured.interrupted;
     if (!options.export_trace.empty()) trace_status = no_trace_to_export(report, options.export_trace, kSplitStoppedReason);
   }
+  // --dump-code, after every timed pass (the explanation's included), never inside one; not after Ctrl-C.
+  const auto dump_after_measuring = [&]() -> Status {
+    if (options.dump_code_dir.empty() || report.interrupted) return ok_status();
+    std::vector<PathDumpSource> sources;
+    for (std::size_t i = 0; i < report.paths.size(); ++i) {
+      const PathResult& path = report.paths[i];
+      if (path.role != PathRole::path) continue;
+      const bool package = path.source == PathSource::aoti_package;
+      sources.push_back(PathDumpSource{i, package ? artifacts.aoti_package : std::string(), true});
+    }
+    return dump_code(report, sources, session->get(), options.dump_code_dir, runtime);
+  };
   if (!status.ok()) {
     report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + status.error().message});
+    (void)dump_after_measuring();  // the measurement's error is the one to report
     return {std::move(report), status};
   }
   if (measured.stop_reason.code != StopCode::converged && measured.stop_reason.code != StopCode::interrupted) {
@@ -438,7 +452,9 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   }
   if (options.explain) explain_gaps(report, options, unavailable_variants);
   add_sample_hints(report, /*name_the_path=*/true);
+  const Status dump_status = dump_after_measuring();
   if (!trace_status.ok()) return {std::move(report), trace_status};
+  if (!dump_status.ok()) return {std::move(report), dump_status};
   return {std::move(report)};
 }
 

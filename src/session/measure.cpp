@@ -136,7 +136,8 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   // After measuring, never inside it (docs/code-dump.md).
   Status dump_status = ok_status();
   if (!options.dump_code_dir.empty() && !report.paths.back().wall_ns.empty()) {
-    dump_status = dump_package_code(report, report.paths.back(), options.aoti_package, options.dump_code_dir, runtime);
+    dump_status = dump_code(report, {PathDumpSource{report.paths.size() - 1, options.aoti_package, false}}, nullptr,
+                            options.dump_code_dir, runtime);
   }
 
   if (!loop_status.ok()) {

@@ -22,6 +22,7 @@ namespace ohprof {
 void attach_split(Report& report, PathResult& path, const SplitCollection& collection, const Timeline& timeline,
                   const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, std::int64_t first_iteration, std::int64_t last_iteration) {
   path.breakdown = analyze_timeline(timeline);
+  path.first_iteration_ops = first_iteration_sequence(timeline);
   path.split_collector = collection.collector;
   path.collector_cost = make_collector_cost(collection.collector, path.wall_ns, split_wall_ns);
   for (auto& warning : counter_warnings(path.breakdown->analysis_counters, false)) add_warning(report, std::move(warning));
@@ -90,52 +91,6 @@ void add_sample_hints(Report& report, bool name_the_path) {
                                               path.wall.outliers, path.wall.count)});
     }
   }
-}
-
-Status dump_package_code(Report& report, const PathResult& path, const std::string& package, const std::string& dir,
-                         const Runtime& runtime) {
-  namespace fs = std::filesystem;
-  CodeDump dump;
-  dump.dir = dir;
-  const fs::path folder = fs::path(dir) / path.name;
-  std::error_code error;
-  fs::create_directories(folder / "code", error);
-  if (error) {
-    return make_error(ExitCode::output_error,
-                      fmt::format("cannot create --dump-code folder '{}': {}; the report was written", (folder / "code").string(),
-                                  error.message()));
-  }
-  const auto note = [&](std::string text) {
-    add_warning(report, Warning{WarningCode::code_dump_incomplete, fmt::format("--dump-code, {}: {}", path.name, text)});
-    dump.notes.push_back(std::move(text));
-  };
-  std::vector<SourceFile> code;  // the generated code, named as in the path's folder
-  if (!runtime.read_package_sources) {
-    note("this build cannot read AOTI packages (no LibTorch): no generated code");
-  } else if (auto sources = runtime.read_package_sources(package); !sources.ok()) {
-    note(sources.error().message);
-  } else {
-    for (SourceFile& file : *sources) {
-      const std::string name = "code/" + file.name;
-      if (Status written = write_file_atomically((folder / name).string(), file.text); !written.ok()) return written;
-      dump.files.push_back(path.name + "/" + name);
-      if (name.ends_with(".cpp") || name.ends_with(".py")) code.push_back(SourceFile{name, std::move(file.text)});
-    }
-  }
-  if (!path.breakdown) {
-    note("no split (" + (path.split_unavailable_reason.empty() ? std::string("not measured") : path.split_unavailable_reason) +
-         "): the kernels' costs are not known; kernels.json lists the code's kernels only");
-  }
-  const KernelListing listing = list_kernels(code, path.breakdown ? *path.breakdown : PathBreakdown{});
-  const std::string kernels = path.name + "/kernels.json";
-  if (Status written = write_file_atomically((fs::path(dir) / kernels).string(), dump_report(kernel_listing_to_json(path, listing)));
-      !written.ok()) {
-    return written;
-  }
-  dump.files.push_back(kernels);
-  console::progress(fmt::format("dumped {}'s generated code and kernel list to {}", path.name, folder.string()));
-  report.code_dump = std::move(dump);
-  return ok_status();
 }
 
 }  // namespace ohprof

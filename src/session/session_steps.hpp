@@ -53,12 +53,19 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
 // hyperfine's hints from the samples: a slow first run, outliers. `compare` names the path in each.
 void add_sample_hints(Report& report, bool name_the_path);
 
-// --dump-code DIR for a path run from an AOTI package (docs/code-dump.md), after its measurement:
-// writes DIR/<path>/code/ (the package's generated code) and DIR/<path>/kernels.json (the split's kernels
-// joined to their places in that code), and records the dump in report.code_dump. What cannot be had
-// (no split, a package this build cannot read) is a note there and a warning; output_error when DIR
-// cannot be written.
-Status dump_package_code(Report& report, const PathResult& path, const std::string& package, const std::string& dir,
-                         const Runtime& runtime);
+// --dump-code DIR, after measuring (docs/code-dump.md). For each source, DIR/<folder>/ (dump_folder_name
+// of the path's name): the AOTI package's generated code (`package` set), the Python side's graph, code
+// and compile trace (`python` set: ModelSession::dump_code and, for compiled paths, trace_compile), and
+// kernels.json (the split's kernels joined to their places in that code, the first iteration's call
+// sequence); then DIR/index.html, all paths side by side. The dump is recorded in report.code_dump. What
+// cannot be had (no split, a package this build cannot read, a piece the Python side could not make) is
+// a note there and a code-dump-incomplete warning; output_error when DIR cannot be written.
+struct PathDumpSource {
+  std::size_t path = 0;  // index into report.paths
+  std::string package;   // the AOTI package whose code to copy; "" : none
+  bool python = false;   // the Python side dumps the path's graph (and code, and trace)
+};
+Status dump_code(Report& report, const std::vector<PathDumpSource>& sources, ModelSession* python,
+                 const std::string& dir, const Runtime& runtime);
 
 }  // namespace ohprof

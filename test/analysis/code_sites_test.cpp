@@ -105,6 +105,43 @@ def triton_poi_fused_relu_0(in_out_ptr0, xnumel, XBLOCK : tl.constexpr):
   EXPECT_EQ(triton.calls, (std::vector<SourceSite>{{"code/output_code.py", 15}}));
 }
 
+// torch.compile's Runner.call for the tiny MLP (torch 2.14.1, output code lines 103-123 as 1-21): the
+// ATen operator recorded as aten::addmm is called as extern_kernels.addmm on lines 7 and 16; the comments
+// above them (6, 15) name aten.addmm too and are no calls.
+TEST(LocateKernel, AnAtenOperatorIsFoundAtTheExternKernelCallsOfThePythonWrapper) {
+  const std::vector<SourceFile> code{{"code/output_code.py", R"(    def call(self, args):
+        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args
+        args.clear()
+        assert_size_stride_grouped((arg1_1, arg2_1, arg0_1), ((32, ), (8, 16), (32, 16)), ((1, ), (16, 1), (16, 1)), 'input')
+        buf0 = empty_strided_cpu((8, 32), (32, 1), torch.float32)
+        # Topologically Sorted Source Nodes: [linear], Original ATen: [aten.t, aten.addmm]
+        extern_kernels.addmm(arg1_1, arg2_1, reinterpret_tensor(arg0_1, (16, 32), (1, 16), 0), alpha=1, beta=1, out=buf0)
+        del arg0_1
+        del arg1_1
+        del arg2_1
+        buf1 = buf0; del buf0  # reuse
+        assert_size_stride_grouped((arg4_1, arg3_1), ((8, ), (8, 32)), ((1, ), (32, 1)), 'input')
+        cpp_fused_relu_0(buf1)
+        buf2 = empty_strided_cpu((8, 8), (8, 1), torch.float32)
+        # Topologically Sorted Source Nodes: [relu, linear_1], Original ATen: [aten.relu, aten.t, aten.addmm]
+        extern_kernels.addmm(arg4_1, buf1, reinterpret_tensor(arg3_1, (32, 8), (1, 32), 0), alpha=1, beta=1, out=buf2)
+        del arg3_1
+        del arg4_1
+        del buf1
+        buf3 = buf2; del buf2  # reuse
+        cpp_fused_mul_1(buf3)
+)"}};
+  const KernelSites addmm = locate_kernel(code, "aten::addmm");
+  EXPECT_FALSE(addmm.defined_at);
+  EXPECT_FALSE(addmm.recorded_at);
+  EXPECT_EQ(addmm.calls, (std::vector<SourceSite>{{"code/output_code.py", 7}, {"code/output_code.py", 16}}));
+  // torch.ops.aten.OP.overload( is the other spelling; an operator of another name is not matched.
+  const std::vector<SourceFile> ops{{"code/output_code.py", "        buf5 = torch.ops.aten.convolution.default(buf4, w)\n"
+                                                            "        buf6 = torch.ops.aten.convolution_backward.default(buf5)\n"}};
+  EXPECT_EQ(locate_kernel(ops, "aten::convolution").calls, (std::vector<SourceSite>{{"code/output_code.py", 1}}));
+  EXPECT_TRUE(locate_kernel(code, "aten::mm").calls.empty());
+}
+
 TEST(ListKernels, JoinsTheSplitsKernelsToTheirPlacesAndCosts) {
   PathBreakdown b;
   b.kernels = {{DeviceOpKind::kernel, "aoti_torch_cpu_addmm_out", 20, 40000, 2000, 2},

@@ -1025,6 +1025,96 @@ TEST_F(CuptiCollectorTest, TheAnalysisOfTheCollectedTimelineSplitsHostBoundTimeB
   EXPECT_DOUBLE_EQ(split.verdict.blocking_share, 0.12);
 }
 
+// ---- CUPTI versions with known defects (docs/cupti.md, "CUPTI versions") ------------------------------
+
+TEST(CuptiVersionPolicy, WarnsBelowThirteenZeroUpdateOneOnly) {
+  EXPECT_FALSE(cupti_version_warning(130001).has_value());
+  EXPECT_FALSE(cupti_version_warning(130301).has_value());
+  const auto warning = cupti_version_warning(130000);
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_EQ(warning->code, WarningCode::cupti_version_old);
+  EXPECT_NE(warning->message.find("130000"), std::string::npos) << warning->message;
+  EXPECT_EQ(warning->message.find('\n'), std::string::npos);
+  EXPECT_TRUE(cupti_version_warning(28).has_value());  // 12.9 Update 1's API version, before 13's numbering
+}
+
+TEST(CuptiVersionPolicy, RefusesGraphWorkInALaterSessionOfACuptiBeforeThirteenOneUpdateOne) {
+  // Refused: an affected version, a session after the first, graph launches or graph kernels.
+  const auto refusal = graph_correlation_refusal(130001, 2, 3, 0);
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_EQ(refusal->code, ExitCode::device_unavailable);
+  EXPECT_NE(refusal->message.find("session 2 with 3 graph launch(es)"), std::string::npos) << refusal->message;
+  EXPECT_NE(refusal->message.find("--paths"), std::string::npos) << refusal->message;
+  EXPECT_TRUE(graph_correlation_refusal(130100, 5, 0, 12).has_value());  // kernels with a graph id, no launch seen
+  // Not refused: the first session, no graph work, or a fixed CUPTI.
+  EXPECT_FALSE(graph_correlation_refusal(130001, 1, 3, 12).has_value());
+  EXPECT_FALSE(graph_correlation_refusal(130001, 2, 0, 0).has_value());
+  EXPECT_FALSE(graph_correlation_refusal(130101, 2, 3, 12).has_value());
+  EXPECT_FALSE(graph_correlation_refusal(130200, 9, 3, 12).has_value());
+}
+
+// One collector run to its end (so that the next one is a later session of this process), then one
+// iteration with a CUDA graph launch under a CUPTI of API version `version`.
+Result<CuptiCollection> graph_iteration_in_a_later_session(std::uint32_t version) {
+  fake_cupti::set_version(version);
+  {
+    auto first = CuptiCollector::create(CuptiOptions{.device_present = true});
+    if (!first.ok()) return first.error();
+    if (auto done = (*first)->finish({}); !done.ok()) return done.error();
+  }
+  auto collector = CuptiCollector::create(CuptiOptions{.device_present = true});
+  if (!collector.ok()) return collector.error();
+  LoopResult loop;
+  if (Status s = run_measurement_loop(LoopConfig{0, 1}, [] { return ok_status(); }, {collector->get()}, loop); !s.ok()) {
+    return s.error();
+  }
+  const std::uint64_t iteration = fake_cupti::pushed_ids().at(0);
+  fake_cupti::Buffer buffer;
+  buffer.add(tag(iteration, 20))
+      .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 100, 140, 77, 20))
+      .add(kernel("graph_kernel", 150, 190, 0, 9, 20, 42));
+  fake_cupti::deliver_at_flush(buffer);
+  return (*collector)->finish(loop.iterations);
+}
+
+TEST_F(CuptiCollectorTest, ALaterSessionWithGraphLaunchesIsRefusedBeforeThirteenOneUpdateOne) {
+  auto refused = graph_iteration_in_a_later_session(130001);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ExitCode::device_unavailable);
+  EXPECT_NE(refused.error().message.find("graph launch"), std::string::npos) << refused.error().message;
+  // Everything was put back: the next collector starts.
+  fake_cupti::reset();
+  auto fixed = graph_iteration_in_a_later_session(130101);
+  ASSERT_TRUE(fixed.ok()) << fixed.error().message;
+  EXPECT_EQ(lines(fixed->timeline.launches), (std::vector<std::string>{"graph 100-140 t77 c20 it0 cudaGraphLaunch"}));
+  EXPECT_TRUE(fixed->warnings.empty());
+}
+
+TEST_F(CuptiCollectorTest, ALaterSessionWithoutGraphWorkIsKeptOnAnAffectedCupti) {
+  fake_cupti::set_version(130001);
+  { ASSERT_TRUE(make_collector()->finish({}).ok()); }
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  auto collection = collect_one_iteration(*collector, [](fake_cupti::Buffer& buffer, std::uint64_t iteration) {
+    buffer.add(tag(iteration, 5))
+        .add(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 100, 110, 77, 5))
+        .add(kernel("plain_kernel", 120, 130, 0, 7, 5));
+  });
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  EXPECT_EQ(collection->timeline.ops.size(), 1u);
+  EXPECT_TRUE(collection->warnings.empty());
+}
+
+TEST_F(CuptiCollectorTest, ACuptiBeforeThirteenZeroUpdateOneIsWarnedOf) {
+  fake_cupti::set_version(130000);
+  auto collector = make_collector();
+  ASSERT_TRUE(collector);
+  auto collection = collector->finish({});
+  ASSERT_TRUE(collection.ok()) << collection.error().message;
+  ASSERT_EQ(collection->warnings.size(), 1u);
+  EXPECT_EQ(collection->warnings[0].code, WarningCode::cupti_version_old);
+}
+
 TEST_F(CuptiCollectorTest, ReportsTheCuptiVersion) {
   EXPECT_TRUE(cupti_built_in());
   EXPECT_EQ(cupti_version_text(), std::to_string(CUPTI_API_VERSION));

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <set>
 
 #include "sample_breakdown.hpp"
 
@@ -101,6 +102,71 @@ TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
   // the kernel table: gpu_breakdown's two kernels
   EXPECT_NE(html.find("<code>gemm</code>"), std::string::npos);
   EXPECT_NE(html.find("<code>HtoD</code>"), std::string::npos);
+}
+
+// --dump-code's index (format_code_index): two paths by hand.
+std::vector<PathCodeDump> dumped_paths() {
+  PathCodeDump aoti;
+  aoti.path = "aoti";
+  aoti.folder = "aoti";
+  aoti.graph_label = "the graph torch.export captured";
+  aoti.files = {"code/k.kernel.cpp", "graph.dot", "graph.py", "graph.svg", "kernels.json"};
+  aoti.costs_known = true;
+  KernelListingRow addmm{DeviceOpKind::kernel, "aoti_torch_cpu_addmm_out", "aten::addmm", KernelOrigin::extern_call,
+                         std::nullopt, SourceSite{"code/k.wrapper.cpp", 11}, {{"code/k.wrapper.cpp", 12}}, 2, 1500, 3000};
+  KernelListingRow relu{DeviceOpKind::kernel, "graph_0_cpp_fused_relu_0", "cpp_fused_relu_0", KernelOrigin::generated,
+                        SourceSite{"code/k.kernel.cpp", 5}, std::nullopt, {}, 1, 400, 400};
+  aoti.listing.kernels = {addmm, relu};
+  aoti.listing.call_sequence = {"aten::addmm", "cpp_fused_relu_0", "aten::addmm"};
+  PathCodeDump compile;
+  compile.path = "compile:reduce-overhead";
+  compile.folder = "compile_reduce-overhead";
+  compile.graph_label = "the FX graph Dynamo captured";
+  compile.files = {"code/output_code.py", "graph.dot", "graph.py", "kernels.json"};  // no graph.svg
+  compile.notes = {"graphviz is not installed <apt-get install graphviz>"};
+  compile.costs_known = true;
+  KernelListingRow extern_addmm{DeviceOpKind::kernel, "aten::addmm", "aten::addmm", KernelOrigin::extern_call,
+                                std::nullopt, std::nullopt, {{"code/output_code.py", 109}, {"code/output_code.py", 118}}, 2, 2000, 4000};
+  compile.listing.kernels = {extern_addmm};
+  compile.listing.call_sequence = {"aten::addmm", "aten::addmm"};
+  return {aoti, compile};
+}
+
+TEST(FormatCodeIndex, JoinsTheKernelsByCanonicalNameAndMarksThoseOnePathRuns) {
+  const std::string html = format_code_index(compare_report(), dumped_paths());
+  // aten::addmm on both (4 us per iteration on compile: first row), cpp_fused_relu_0 on aoti only
+  const std::size_t addmm = html.find("<tr data-kernel=\"aten::addmm\">");
+  const std::size_t relu = html.find("<tr data-kernel=\"cpp_fused_relu_0\" class=\"ohprof-only\">");
+  ASSERT_NE(addmm, std::string::npos) << html;
+  ASSERT_NE(relu, std::string::npos) << html;
+  EXPECT_LT(addmm, relu);
+  EXPECT_NE(html.find("<span class=\"ohprof-only-mark\">only aoti</span>"), std::string::npos);
+  // each path's cell: count, mean (sum over the path's rows of that name / count), the source link
+  EXPECT_NE(html.find("<td class=\"r\">2 &times;</td><td class=\"r\">1.500 us</td><td data-path=\"aoti\"><a href=\"aoti/code/k.wrapper.cpp\">code/k.wrapper.cpp:11</a></td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<a href=\"compile_reduce-overhead/code/output_code.py\">code/output_code.py:109</a>"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"aoti/code/k.kernel.cpp\">code/k.kernel.cpp:5</a>"), std::string::npos);
+}
+
+TEST(FormatCodeIndex, ShowsEachPathsGraphCallSequenceAndNotes) {
+  const std::string html = format_code_index(compare_report(), dumped_paths());
+  // a picture where graph.svg was written, a note where it was not
+  EXPECT_NE(html.find("<img class=\"ohprof-graph\" src=\"aoti/graph.svg\""), std::string::npos);
+  EXPECT_EQ(html.find("compile_reduce-overhead/graph.svg"), std::string::npos);
+  EXPECT_NE(html.find("graphviz is not installed &lt;apt-get install graphviz&gt;"), std::string::npos);
+  // the call sequences: three rows, the third on aoti only
+  EXPECT_NE(html.find("<tr><td class=\"r\">3</td><td data-kernel=\"aten::addmm\""), std::string::npos) << html;
+  const std::size_t third = html.find("<tr><td class=\"r\">3</td>");
+  EXPECT_NE(html.find("<td></td></tr>", third), std::string::npos);
+  // the same colour for the same name on both paths
+  const std::regex cell("<td data-kernel=\"aten::addmm\" style=\"background:(hsl\\([^)]*\\))\">");
+  std::set<std::string> colours;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), cell); it != std::sregex_iterator(); ++it) colours.insert((*it)[1]);
+  EXPECT_EQ(colours.size(), 1u);
+  // nothing fetched or run
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
 }
 
 }  // namespace

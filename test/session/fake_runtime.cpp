@@ -89,6 +89,33 @@ class FakeModelSession final : public ModelSession {
     if (!check.passed) check.detail = "fake: 3 of 64 elements differ";
     return check;
   }
+  Result<CodeDumpPiece> dump_code(const std::string& name, const std::string& dir) override {
+    m_world.dumps.emplace_back("dump_code " + name, m_world.calls);
+    if (m_world.dump_error) return *m_world.dump_error;
+    CodeDumpPiece piece;
+    piece.graph_label = "the fake graph of " + name;
+    piece.notes = m_world.dump_notes;
+    std::vector<SourceFile> files{{"graph.py", "# the graph of " + name + "\n"}};
+    if (const auto it = m_world.dumped_code.find(name); it != m_world.dumped_code.end()) {
+      for (const SourceFile& file : it->second) {
+        files.push_back(file);
+        piece.code_files.push_back(file.name);
+      }
+    }
+    for (const SourceFile& file : files) {
+      const std::filesystem::path path = std::filesystem::path(dir) / file.name;
+      std::filesystem::create_directories(path.parent_path());
+      std::ofstream(path) << file.text;
+      piece.files.push_back(file.name);
+    }
+    return piece;
+  }
+  Result<CodeDumpPiece> trace_compile(const std::string& name, const std::string& dir) override {
+    m_world.dumps.emplace_back("trace_compile " + name, m_world.calls);
+    std::filesystem::create_directories(std::filesystem::path(dir) / "trace");
+    std::ofstream(std::filesystem::path(dir) / "trace" / "fake_trace.log") << "trace of " << name << "\n";
+    return CodeDumpPiece{{"trace/fake_trace.log"}, {"tlparse is not installed (fake)"}, {}, ""};
+  }
   // The session passes this to the AOTI loader (compare's paths share their inputs).
   TensorBundlePtr m_inputs = std::make_shared<const TensorBundle>(TensorBundle{"session inputs"});
 

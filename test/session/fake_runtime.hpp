@@ -123,6 +123,12 @@ class FakeWorld {
   std::vector<InputSpec> input_specs{InputSpec{{4, 16}, DType::float32}};
   std::map<std::string, RunnerScript> python;  // by path name; a name not here gets a default script
   std::set<std::string> outputs_differ;        // paths whose output check fails
+  // --dump-code's Python side (ModelSession::dump_code / trace_compile): per path name, the files it
+  // writes into the path's folder (name relative to it, text) and lists as generated code; its notes; an
+  // error instead. Paths not here write graph.py only.
+  std::map<std::string, std::vector<SourceFile>> dumped_code;
+  std::vector<std::string> dump_notes;     // every dump_code call's notes
+  std::optional<Error> dump_error;         // every dump_code call fails with this
   // the collector and the kernel attribution
   CollectorScript collector;
   Result<PackageAttribution> attribution = PackageAttribution{};
@@ -140,6 +146,8 @@ class FakeWorld {
   std::vector<std::vector<IterationWindow>> finished;  // the iterations given to each finish()
   std::vector<CheckCall> checks;
   std::vector<AttributionCall> attributions;
+  // "dump_code <path>" / "trace_compile <path>" with the run_once calls made by then
+  std::vector<std::pair<std::string, int>> dumps;
 
   // The Runtime the session gets: every member set (open_model only with `with_python`).
   Runtime runtime();

@@ -6,6 +6,7 @@
 
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/code_dump.hpp"
+#include "ohprof/model/timeline.hpp"
 
 namespace ohprof {
 
@@ -26,5 +27,10 @@ KernelSites locate_kernel(const std::vector<SourceFile>& files, std::string_view
 // The split's kernels (breakdown.kernels, its order) with their places and costs; and the generated
 // kernels the code defines (scan_generated_code) that the split never saw.
 KernelListing list_kernels(const std::vector<SourceFile>& files, const PathBreakdown& breakdown);
+
+// The device ops (kernels, copies, fills) that start inside the timeline's first iteration window, in
+// start order (then end order), by canonical_kernel_name: the order the path's wrapper ran them in.
+// Empty without an iteration.
+std::vector<std::string> first_iteration_sequence(const Timeline& timeline);
 
 }  // namespace ohprof

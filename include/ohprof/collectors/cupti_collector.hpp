@@ -98,4 +98,22 @@ std::string cupti_library_path();
 // True when this build contains the CUPTI collector (OHPROF_WITH_CUPTI=ON).
 bool cupti_built_in();
 
+// CUPTI API versions (cuptiGetVersion; from CUDA 13 they read 13yyzz: toolkit 13.yy, CUPTI update zz)
+// whose fixes the collector relies on (docs/cupti.md, "CUPTI versions").
+// 13.0 Update 1: SYNCHRONIZATION records for cudaDeviceSynchronize and cuCtxSynchronize, no deadlock in
+// cuptiActivityDisable(CONCURRENT_KERNEL), no crash in cuptiActivityFlushAll.
+inline constexpr std::uint32_t kCuptiSyncRecordsFixed = 130001;
+// 13.1 Update 1: correct correlation ids for cudaGraphLaunch and its kernels in every tracing session
+// of a process after the first.
+inline constexpr std::uint32_t kCuptiGraphCorrelationFixed = 130101;
+
+// The warning a collection made with CUPTI `version` carries (cupti-version-old), or none.
+std::optional<Warning> cupti_version_warning(std::uint32_t version);
+// Whether a collection is refused: on a CUPTI before kCuptiGraphCorrelationFixed, a session after the
+// process's first (`session` counts from 1) that launched CUDA graphs (`graph_launches` launch calls of
+// kind graph, `graph_ops` device ops with a graph id) has wrong correlation ids for exactly that work.
+// The error (device_unavailable) is the reason the path's split is unavailable, and says what to do.
+std::optional<Error> graph_correlation_refusal(std::uint32_t version, std::uint64_t session,
+                                               std::uint64_t graph_launches, std::uint64_t graph_ops);
+
 }  // namespace ohprof

@@ -48,7 +48,35 @@ struct KernelListing {
   std::vector<KernelListingRow> kernels;  // in the split's order (most time first)
   // Generated kernels the code defines that the collector never recorded (their time is dispatch).
   std::vector<std::string> in_code_not_recorded;
+  // The canonical names of the first analysed iteration's kernels, in the order they started: the
+  // order the path's wrapper called them in (docs/code-dump.md, "Call sequences").
+  std::vector<std::string> call_sequence;
 };
+
+// What the Python side dumped of one path (python/ohprof_paths.py, Session.dump_code / trace_compile):
+// files relative to the path's folder, what could not be had (one line each), which of the files are
+// generated code to search for kernels, and what the graph is ("the FX graph Dynamo captured", ...).
+struct CodeDumpPiece {
+  std::vector<std::string> files;
+  std::vector<std::string> notes;
+  std::vector<std::string> code_files;
+  std::string graph_label;
+};
+
+// One path of a dump, as DIR/index.html shows it: its folder (relative to DIR), the files in it
+// (relative to the folder), what could not be had, and its kernels joined to the code.
+struct PathCodeDump {
+  std::string path;         // the path's name ("compile:reduce-overhead")
+  std::string folder;       // dump_folder_name(path)
+  std::string graph_label;  // what its graph.* files show; empty: no graph was written
+  std::vector<std::string> files;
+  std::vector<std::string> notes;
+  KernelListing listing;
+  bool costs_known = false;  // the path had a split: the listing's counts and times are measured
+};
+
+// A path's folder in the dump: its name with ':' and '/' made '_' ("compile_reduce-overhead").
+std::string dump_folder_name(const std::string& path);
 
 // Where a command dumped code (the report's `code_dump`): the folder, the files written (relative to
 // it), and what could not be had, each with why.

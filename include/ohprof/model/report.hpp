@@ -145,6 +145,9 @@ struct PathResult {
   CollectorKind split_collector = CollectorKind::none;  // what recorded the split
   std::optional<KernelAttributionSummary> kernel_attribution;  // CPU runs of the aoti path
   std::optional<DynamoRanges> dynamo_ranges;  // compare, CPU collector: Dynamo's ranges in the split pass
+  // The first analysed iteration's kernels, copies and fills by start (canonical names): --dump-code's
+  // call sequence (kernels.json, index.html); not in the report's JSON.
+  std::vector<std::string> first_iteration_ops;
 };
 
 // How `analyze` found a trace's iterations: its ProfilerStep annotations, or none (the whole trace is

@@ -21,6 +21,7 @@ enum class WarningCode {
   // collectors (docs/cupti.md, docs/cpu-collector.md)
   cupti_buffer_unreadable,
   cupti_buffers_zeroed_in_run,
+  cupti_version_old,           // a CUPTI before 13.0 Update 1, whose sync records and shutdown ohprof relies on
   record_function_ranges_unpaired,
   kernels_unattributed,        // kernels named in a CPU package's generated code never recorded
   kernel_attribution_failed,   // the package's generated code could not be read

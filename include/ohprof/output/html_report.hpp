@@ -5,7 +5,9 @@
 // for analyze the split of every iteration. No script, no fetch at view time. Formats; computes nothing
 // but display forms (a histogram's bins, a bar's width).
 #include <string>
+#include <vector>
 
+#include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/ranks.hpp"
 #include "ohprof/model/report.hpp"
 
@@ -15,5 +17,9 @@ std::string format_html(const Report& report);
 // The ranks of a job (docs/ranks.md): the job, the per-rank and per-step tables, and each step's ranks as
 // bars of their wall time (compute, collectives, host-bound, device-wait).
 std::string format_ranks_html(const RanksReport& report);
+// --dump-code's DIR/index.html (docs/code-dump.md): the kernels of every path joined by canonical name
+// (count, mean and source link per path; those only one path runs marked), the call sequences side by
+// side, and per path its graph picture and files. Links are relative to DIR.
+std::string format_code_index(const Report& report, const std::vector<PathCodeDump>& paths);
 
 }  // namespace ohprof

@@ -11,6 +11,7 @@
 
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/path_runner.hpp"
+#include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
 
@@ -26,6 +27,7 @@ struct ModelSessionOptions {
   std::string cache_dir;            // where built artifacts are kept
   bool kernel_profile = false;      // compile CPU kernels with cpp.enable_kernel_profile
   PathSource compile_source = PathSource::module;  // eager and torch.compile: the user's module or the program's
+  bool dump_code = false;           // --dump-code: keep Dynamo's graphs while compiling (docs/code-dump.md)
   std::vector<std::string> argv;    // for Python's sys.argv
 };
 
@@ -45,6 +47,11 @@ class ModelSession {
   virtual Result<std::unique_ptr<PathRunner>> make_python_path(const std::string& name) = 0;
   virtual PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
                                     const TensorBundle& outputs) = 0;
+  // --dump-code, after measuring (docs/code-dump.md): path `name`'s graph (and, for a compiled path, its
+  // generated code) written into `dir`; then, for a compiled path, a separate re-compile of it traced
+  // for tlparse into `dir`/trace. Errors: a path not built (usage_error), a folder not writable.
+  virtual Result<CodeDumpPiece> dump_code(const std::string& name, const std::string& dir) = 0;
+  virtual Result<CodeDumpPiece> trace_compile(const std::string& name, const std::string& dir) = 0;
 };
 
 // The sweep's page (docs/sweep.md, "Outputs"): python/ohprof_sweep_plot.py's write_page(report_path,

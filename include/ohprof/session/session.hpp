@@ -79,6 +79,7 @@ struct CompareOptions {
   std::vector<std::pair<std::string, std::string>> explain_pairs;
   std::string checkpoint_path;
   std::string export_trace;           // the split pass's timeline, every path's iterations ("" : none)
+  std::string dump_code_dir;          // --dump-code: every path's graph, code and kernel list, after measuring ("" : none)
   std::vector<std::string> argv;
 };
 SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime);

@@ -34,6 +34,7 @@ struct State {
   bool held = false;
   std::string holder;
   std::size_t dropped = 0;
+  std::uint32_t version = CUPTI_API_VERSION;  // what cuptiGetVersion reports
   std::vector<std::vector<std::uint8_t>> at_flush;
   std::vector<std::string> calls;
   std::vector<std::uint64_t> pushed;
@@ -192,6 +193,7 @@ void reset() {
   s.held = false;
   s.holder.clear();
   s.dropped = 0;
+  s.version = CUPTI_API_VERSION;
   s.at_flush.clear();
   s.calls.clear();
   s.pushed.clear();
@@ -229,6 +231,11 @@ void hold_cupti(const std::string& holder) {
 void set_dropped_records(std::size_t dropped) {
   std::lock_guard lock(state().mutex);
   state().dropped = dropped;
+}
+
+void set_version(std::uint32_t version) {
+  std::lock_guard lock(state().mutex);
+  state().version = version;
 }
 
 Buffer& Buffer::add_unknown_kind() {
@@ -343,7 +350,8 @@ extern "C" {
 
 CUptiResult CUPTIAPI cuptiGetVersion(uint32_t* version) {
   if (const CUptiResult r = enter("cuptiGetVersion"); r != CUPTI_SUCCESS) return r;
-  *version = CUPTI_API_VERSION;
+  std::lock_guard lock(state().mutex);
+  *version = state().version;
   return CUPTI_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -55,13 +56,22 @@ Use use_on_line(std::string_view text, std::size_t begin, std::size_t end, std::
 }
 
 // torch.compile's Python wrapper calls an ATen operator `aten::OP` as `extern_kernels.OP(` or
-// `torch.ops.aten.OP.<overload>(`; a comment line (`# ... Original ATen: [aten.OP]`) is no call.
+// `torch.ops.aten.OP.<overload>(`; a comment line (`# ... Original ATen: [aten.OP]`) is no call, nor a
+// string naming the overload (`assert_tensor_metadata(buf2, ..., 'torch.ops.aten.OP.default')`).
 bool calls_aten_op(std::string_view line, std::string_view op) {
   const std::size_t first = line.find_first_not_of(" \t");
   if (op.empty() || first == std::string_view::npos || line[first] == '#') return false;
-  for (const std::string& pattern : {"extern_kernels." + std::string(op) + "(", "aten." + std::string(op) + "."}) {
+  const std::string patterns[] = {"extern_kernels." + std::string(op) + "(", "aten." + std::string(op) + "."};
+  for (std::size_t p = 0; p < 2; ++p) {
+    const std::string& pattern = patterns[p];
     for (std::size_t at = line.find(pattern); at != std::string_view::npos; at = line.find(pattern, at + 1)) {
-      if (at == 0 || !identifier_char(line[at - 1])) return true;
+      if (at != 0 && identifier_char(line[at - 1])) continue;
+      std::size_t end = at + pattern.size();
+      if (p == 1) {  // the overload's name, then the call's parenthesis
+        while (end < line.size() && identifier_char(line[end])) ++end;
+        if (end >= line.size() || line[end] != '(') continue;
+      }
+      return true;
     }
   }
   return false;
@@ -131,6 +141,50 @@ KernelListing list_kernels(const std::vector<SourceFile>& files, const PathBreak
     if (!recorded.contains(name)) listing.in_code_not_recorded.push_back(name);
   }
   return listing;
+}
+
+std::vector<KernelJoinRow> join_kernel_listings(const std::vector<PathCodeDump>& paths) {
+  std::map<std::string, KernelJoinRow> by_name;
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    for (const KernelListingRow& k : paths[p].listing.kernels) {
+      KernelJoinRow& row = by_name[k.canonical];
+      row.canonical = k.canonical;
+      row.cells.resize(paths.size());
+      KernelJoinCell& cell = row.cells[p];
+      if (!cell.present) {
+        cell.present = true;
+        cell.site = k.defined_at ? k.defined_at : k.recorded_at ? k.recorded_at
+                                                : k.calls.empty() ? std::nullopt : std::optional<SourceSite>(k.calls.front());
+      }
+      cell.count_per_iteration += k.count_per_iteration;
+      cell.ns_per_iteration += k.ns_per_iteration;
+    }
+  }
+  std::size_t with_split = 0;
+  for (const PathCodeDump& path : paths) with_split += path.costs_known ? 1 : 0;
+  std::vector<KernelJoinRow> rows;
+  std::vector<double> most;
+  for (auto& [name, row] : by_name) {
+    double longest = 0;
+    std::vector<std::size_t> running;
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      KernelJoinCell& cell = row.cells[p];
+      if (!cell.present) continue;
+      cell.mean_ns = cell.count_per_iteration > 0 ? cell.ns_per_iteration / cell.count_per_iteration : 0;
+      longest = std::max(longest, cell.ns_per_iteration);
+      if (paths[p].costs_known) running.push_back(p);
+    }
+    if (with_split >= 2 && running.size() == 1) row.only = running.front();
+    rows.push_back(std::move(row));
+    most.push_back(longest);
+  }
+  std::vector<std::size_t> order(rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return most[a] > most[b]; });
+  std::vector<KernelJoinRow> sorted;
+  sorted.reserve(rows.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(rows[i]));
+  return sorted;
 }
 
 std::vector<std::string> first_iteration_sequence(const Timeline& timeline) {

@@ -41,8 +41,9 @@ std::optional<Error> graph_correlation_refusal(std::uint32_t version, std::uint6
   return make_error(ExitCode::device_unavailable,
                     fmt::format("CUPTI API version {} gives CUDA graph launches wrong correlation ids in every "
                                 "tracing session of a process after the first (fixed in CUDA 13.1 Update 1, {}), "
-                                "and this was session {} with {} graph launch(es): its split is refused; measure "
-                                "this path first or alone (--paths), or use a newer CUPTI",
+                                "and this was session {} with {} graph launch(es): its splits are refused; trace "
+                                "it in a process of its own (one ohprof compare, not a sweep's later point), or "
+                                "use a newer CUPTI",
                                 version, kCuptiGraphCorrelationFixed, session, graph_launches));
 }
 
@@ -928,9 +929,11 @@ Result<CuptiCollection> CuptiCollector::finish(const std::vector<IterationWindow
   buffers.clear();
   // What this CUPTI is known to get wrong (docs/cupti.md, "CUPTI versions"). Graph work is counted in
   // every record delivered, untagged ones included: a wrong correlation id may have moved it anywhere.
-  const auto graph_launches = static_cast<std::uint64_t>(
-      std::count_if(records.apis.begin(), records.apis.end(),
-                    [](const ApiRecord& api) { return classify(api.kind, api.cbid).launch == LaunchKind::graph; }));
+  std::unordered_set<std::uint32_t> graph_launch_ids;  // a runtime graph launch and its driver call share one
+  for (const ApiRecord& api : records.apis) {
+    if (classify(api.kind, api.cbid).launch == LaunchKind::graph) graph_launch_ids.insert(api.correlation);
+  }
+  const auto graph_launches = static_cast<std::uint64_t>(graph_launch_ids.size());
   const auto graph_ops = static_cast<std::uint64_t>(
       std::count_if(records.ops.begin(), records.ops.end(), [](const DeviceOp& op) { return op.graph_id != 0; }));
   if (auto refusal = graph_correlation_refusal(m_state->version, m_state->session, graph_launches, graph_ops)) {

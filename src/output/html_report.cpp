@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -474,20 +475,6 @@ std::string format_ranks_html(const RanksReport& r) {
 
 namespace {
 
-// Where a kernel is best shown: its definition, else the line recording it, else its first call.
-const SourceSite* source_of(const KernelListingRow& k) {
-  if (k.defined_at) return &*k.defined_at;
-  if (k.recorded_at) return &*k.recorded_at;
-  return k.calls.empty() ? nullptr : &k.calls.front();
-}
-
-// One path's rows of a canonical name (a path may record one kernel under two names): summed.
-struct KernelCell {
-  double count_per_iteration = 0;
-  double ns_per_iteration = 0;
-  const KernelListingRow* first = nullptr;
-};
-
 // A light colour for a kernel name, the same for the same name on every path.
 std::string name_colour(const std::string& name) {
   std::uint32_t hash = 2166136261u;
@@ -505,57 +492,46 @@ std::string short_file(const std::string& file) {
   return file.substr(0, start + 6) + "\u2026" + file.substr(start + stem);
 }
 
+std::string url_path(const std::string& path);
+
 std::string file_link(const PathCodeDump& path, const std::string& file, const std::string& text) {
-  return fmt::format("<a href=\"{}/{}\">{}</a>", esc(path.folder), esc(file), esc(text));
+  return fmt::format("<a href=\"{}\">{}</a>", esc(url_path(path.folder + "/" + file)), esc(text));
 }
 
-std::string kernel_join_table(const std::vector<PathCodeDump>& paths) {
-  // canonical name -> per path
-  std::map<std::string, std::vector<KernelCell>> rows;
-  for (std::size_t p = 0; p < paths.size(); ++p) {
-    for (const KernelListingRow& k : paths[p].listing.kernels) {
-      auto& cells = rows.try_emplace(k.canonical, paths.size()).first->second;
-      KernelCell& cell = cells[p];
-      cell.count_per_iteration += k.count_per_iteration;
-      cell.ns_per_iteration += k.ns_per_iteration;
-      if (cell.first == nullptr) cell.first = &k;
+// A path of a file as a relative URL: the characters a link would take for its own (%, #, ?, :, space,
+// quotes, anything outside ASCII) percent-encoded, the rest as they are.
+std::string url_path(const std::string& path) {
+  std::string out;
+  for (const unsigned char c : path) {
+    if (std::isalnum(c) != 0 || c == '/' || c == '.' || c == '_' || c == '-' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
     }
   }
-  std::vector<std::pair<std::string, double>> order;  // by the most time any path spends in it
-  for (const auto& [name, cells] : rows) {
-    double most = 0;
-    for (const KernelCell& c : cells) most = std::max(most, c.ns_per_iteration);
-    order.emplace_back(name, most);
-  }
-  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
+}
+
+std::string kernel_join_table(const std::vector<PathCodeDump>& paths, const std::vector<KernelJoinRow>& rows) {
   std::string out = "<table class=\"ohprof-code-kernels\">\n<tr><th rowspan=\"2\">kernel (canonical name)</th>";
   for (const PathCodeDump& p : paths) out += fmt::format("<th colspan=\"3\"><code>{}</code></th>", esc(p.path));
   out += "</tr>\n<tr>";
   for (std::size_t p = 0; p < paths.size(); ++p) out += "<th class=\"r\">per iteration</th><th class=\"r\">mean</th><th>source</th>";
   out += "</tr>\n";
-  for (const auto& [name, most] : order) {
-    const std::vector<KernelCell>& cells = rows.at(name);
-    std::vector<std::string> on;
+  for (const KernelJoinRow& row : rows) {
+    out += fmt::format("<tr data-kernel=\"{}\"{}><td><code>{}</code>{}</td>", esc(row.canonical),
+                       row.only ? " class=\"ohprof-only\"" : "", esc(row.canonical),
+                       row.only ? fmt::format(" <span class=\"ohprof-only-mark\">only {}</span>", esc(paths[*row.only].path)) : "");
     for (std::size_t p = 0; p < paths.size(); ++p) {
-      if (cells[p].first != nullptr) on.push_back(paths[p].path);
-    }
-    const bool only = paths.size() > 1 && on.size() == 1;
-    out += fmt::format("<tr data-kernel=\"{}\"{}><td><code>{}</code>{}</td>", esc(name), only ? " class=\"ohprof-only\"" : "",
-                       esc(name), only ? fmt::format(" <span class=\"ohprof-only-mark\">only {}</span>", esc(on.front())) : "");
-    for (std::size_t p = 0; p < paths.size(); ++p) {
-      const KernelCell& c = cells[p];
-      if (c.first == nullptr) {
+      const KernelJoinCell& c = row.cells[p];
+      if (!c.present) {
         out += "<td class=\"r\">&mdash;</td><td class=\"r\"></td><td></td>";
         continue;
       }
-      const bool known = paths[p].costs_known;
-      const double mean = c.count_per_iteration > 0 ? c.ns_per_iteration / c.count_per_iteration : 0;
-      const SourceSite* site = source_of(*c.first);
-      out += fmt::format("<td class=\"r\">{}</td><td class=\"r\">{}</td><td data-path=\"{}\">{}</td>",
-                         known ? fmt::format("{:g} &times;", c.count_per_iteration) : "?",
-                         known ? esc(format_duration(mean)) : "?", esc(paths[p].path),
-                         site != nullptr ? file_link(paths[p], site->file, fmt::format("{}:{}", short_file(site->file), site->line))
-                                         : std::string("<span class=\"note\">not in the code</span>"));
+      out += fmt::format("<td class=\"r\">{:g} &times;</td><td class=\"r\">{}</td><td data-path=\"{}\">{}</td>",
+                         c.count_per_iteration, esc(format_duration(c.mean_ns)), esc(paths[p].path),
+                         c.site ? file_link(paths[p], c.site->file, fmt::format("{}:{}", short_file(c.site->file), c.site->line))
+                                : std::string("<span class=\"note\">not in the code</span>"));
     }
     out += "</tr>\n";
   }
@@ -590,8 +566,8 @@ std::string path_section(const PathCodeDump& p) {
   if (!p.graph_label.empty()) {
     out += "<p>The graph: " + esc(p.graph_label) + ".</p>\n";
     if (svg) {
-      out += fmt::format("<a href=\"{0}/graph.svg\"><img class=\"ohprof-graph\" src=\"{0}/graph.svg\" alt=\"the graph of {1}\"></a>\n",
-                         esc(p.folder), esc(p.path));
+      out += fmt::format("<a href=\"{0}\"><img class=\"ohprof-graph\" src=\"{0}\" alt=\"the graph of {1}\"></a>\n",
+                         esc(url_path(p.folder + "/graph.svg")), esc(p.path));
     } else {
       out += "<p class=\"note\">No picture of the graph (see the notes).</p>\n";
     }
@@ -604,7 +580,8 @@ std::string path_section(const PathCodeDump& p) {
 
 }  // namespace
 
-std::string format_code_index(const Report& r, const std::vector<PathCodeDump>& paths) {
+std::string format_code_index(const Report& r, const std::vector<PathCodeDump>& paths,
+                              const std::vector<KernelJoinRow>& kernels) {
   const std::string title = fmt::format("ohprof code view: {} on {}", report_subject(r), device_text(r.context.device));
   std::string out = page_head(title);
   out += "<p class=\"note\">Each path's graph and generated code, with every kernel of its split joined to where it is "
@@ -615,10 +592,11 @@ std::string format_code_index(const Report& r, const std::vector<PathCodeDump>& 
     for (const std::string& n : p.notes) notes += fmt::format("<li><code>{}</code>: {}</li>\n", esc(p.path), esc(n));
   }
   if (!notes.empty()) out += "<h2>What could not be had</h2>\n<ul class=\"ohprof-dump-notes\">\n" + notes + "</ul>\n";
-  out += "<h2>Kernels</h2>\n" + kernel_join_table(paths) +
+  out += "<h2>Kernels</h2>\n" + kernel_join_table(paths, kernels) +
          "<p class=\"note\">Rows by the name the kernel diff compares paths by, the one any path spends most time in "
          "first; per path its calls per iteration, mean time per call, and where it is in that path's code. A row "
-         "marked <em>only</em> is a kernel one path runs and the others do not.</p>\n";
+         "marked <em>only</em> is a kernel one path runs and the others do not (of the paths with a split; a path "
+         "without one has no kernels here).</p>\n";
   out += "<h2>Call sequences</h2>\n<p class=\"note\">The kernels and operator calls of the first measured iteration, in "
          "the order they started: the order each wrapper called them in.</p>\n" + call_sequences(paths);
   out += "<h2>Paths</h2>\n";

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "ohprof/analysis/code_sites.hpp"
@@ -38,6 +39,22 @@ Result<PathCodeDump> dump_path(Report& report, const PathResult& path, const Pat
   out.folder = dump_folder_name(path.name);
   const fs::path folder = dir / out.folder;
   std::error_code error;
+  // The folder is the dump's: one an earlier dump left (it holds kernels.json) is emptied, so that no
+  // stale file (an old trace, a picture graphviz could not draw now) is taken for this dump's; anything
+  // else in the way is refused.
+  if (fs::exists(folder / "kernels.json", error)) {
+    fs::remove_all(folder, error);
+    if (error) {
+      return make_error(ExitCode::output_error, fmt::format("cannot empty the earlier dump '{}': {}; the report was written",
+                                                            folder.string(), error.message()));
+    }
+  } else if (fs::exists(folder, error) && !(fs::is_directory(folder, error) && fs::is_empty(folder, error))) {
+    return make_error(ExitCode::output_error,
+                      fmt::format("--dump-code: '{}' exists and is no earlier dump of ohprof's; give an empty or new "
+                                  "folder; the report was written",
+                                  folder.string()));
+  }
+  error.clear();
   fs::create_directories(source.package.empty() ? folder : folder / "code", error);
   if (error) {
     return make_error(ExitCode::output_error, fmt::format("cannot create --dump-code folder '{}': {}; the report was written",
@@ -63,9 +80,15 @@ Result<PathCodeDump> dump_path(Report& report, const PathResult& path, const Pat
     }
   }
   if (source.python && python != nullptr) {
+    // A piece the Python side could not make is a note; a file it could not write ends the dump (exit 8).
+    std::optional<Error> write_error;
     const auto take = [&](Result<CodeDumpPiece> piece) {
       if (!piece.ok()) {
-        note(piece.error().message);
+        if (piece.error().code == ExitCode::output_error) {
+          write_error = piece.error();
+        } else {
+          note(piece.error().message);
+        }
         return;
       }
       if (!piece->graph_label.empty()) out.graph_label = piece->graph_label;
@@ -81,10 +104,11 @@ Result<PathCodeDump> dump_path(Report& report, const PathResult& path, const Pat
     };
     console::progress(fmt::format("dumping {}'s graph and code", path.name));
     take(python->dump_code(path.name, folder.string()));
-    if (path.name.starts_with("compile")) {
+    if (!write_error && path.name.starts_with("compile")) {
       console::progress(fmt::format("tracing a re-compile of {} for tlparse (not measured)", path.name));
       take(python->trace_compile(path.name, folder.string()));
     }
+    if (write_error) return write_error->with_context("--dump-code");
   }
   out.costs_known = path.breakdown.has_value();
   if (!out.costs_known) {
@@ -105,6 +129,17 @@ Result<PathCodeDump> dump_path(Report& report, const PathResult& path, const Pat
 
 }  // namespace
 
+Status check_dump_dir(const std::string& dir) {
+  std::error_code error;
+  // DIR, or where it does not exist yet the nearest existing folder above it, must be a folder.
+  fs::path at(dir);
+  while (!at.empty() && !fs::exists(at, error)) at = at.parent_path();
+  if (at.empty() || fs::is_directory(at, error)) return ok_status();
+  return make_error(ExitCode::output_error,
+                    fmt::format("--dump-code '{}': '{}' is a file, not a folder; give a folder to dump into", dir,
+                                at.string()));
+}
+
 Status dump_code(Report& report, const std::vector<PathDumpSource>& sources, ModelSession* python,
                  const std::string& dir, const Runtime& runtime) {
   CodeDump dump;
@@ -123,7 +158,7 @@ Status dump_code(Report& report, const std::vector<PathDumpSource>& sources, Mod
   }
   if (status.ok()) {
     const std::string index = (fs::path(dir) / "index.html").string();
-    status = write_file_atomically(index, format_code_index(report, paths));
+    status = write_file_atomically(index, format_code_index(report, paths, join_kernel_listings(paths)));
     if (status.ok()) {
       dump.files.push_back("index.html");
       console::progress(fmt::format("dumped the code of {} path(s) to {} (open index.html)", paths.size(), dir));

@@ -172,6 +172,9 @@ Status validate_compare_options(const CompareOptions& o) {
   if (!o.model.empty() && !o.exported.empty()) {
     return make_error(ExitCode::usage_error, "give --model or --exported, not both");
   }
+  if (!o.dump_code_dir.empty()) {
+    if (Status dir = check_dump_dir(o.dump_code_dir); !dir.ok()) return dir;
+  }
   if (!o.aoti.empty() && o.exported.empty()) {
     return make_error(ExitCode::usage_error, "--aoti needs --exported (the program the package was built from)");
   }

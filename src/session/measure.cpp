@@ -19,6 +19,9 @@ namespace ohprof {
 SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtime) {
   if (options.warmup < 0) return {std::nullopt, make_error(ExitCode::usage_error, "--warmup must be 0 or more")};
   if (options.runs < 1) return {std::nullopt, make_error(ExitCode::usage_error, "--runs must be at least 1")};
+  if (!options.dump_code_dir.empty()) {
+    if (Status dir = check_dump_dir(options.dump_code_dir); !dir.ok()) return {std::nullopt, dir};
+  }
   if (options.split_runs < 0) {
     return {std::nullopt, make_error(ExitCode::usage_error, "--split-runs must be 0 (default) or more")};
   }
@@ -135,7 +138,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   report.paths.push_back(std::move(path));
   // After measuring, never inside it (docs/code-dump.md).
   Status dump_status = ok_status();
-  if (!options.dump_code_dir.empty() && !report.paths.back().wall_ns.empty()) {
+  if (!options.dump_code_dir.empty() && !report.paths.back().wall_ns.empty() && !report.interrupted) {
     dump_status = dump_code(report, {PathDumpSource{report.paths.size() - 1, options.aoti_package, false}}, nullptr,
                             options.dump_code_dir, runtime);
   }

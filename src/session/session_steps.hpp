@@ -67,5 +67,8 @@ struct PathDumpSource {
 };
 Status dump_code(Report& report, const std::vector<PathDumpSource>& sources, ModelSession* python,
                  const std::string& dir, const Runtime& runtime);
+// Before measuring: output_error when --dump-code DIR (or a folder above it) is a file, so that a dump
+// that could never be written does not wait for the whole measurement to say so.
+Status check_dump_dir(const std::string& dir);
 
 }  // namespace ohprof

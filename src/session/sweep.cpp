@@ -246,6 +246,7 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
                                        passes > 1 ? fmt::format("pass {} of {}, ", pass, passes) : std::string(),
                                        pass % 2 == 1 ? k + 1 : total - k, total, time_text(left_s)));
       CompareOptions o = base;
+      o.dump_code_dir.clear();  // the sweep dumps no code (it has no --dump-code)
       o.inputs = shapes[point.value];
       o.explain = false;
       o.explain_pairs.clear();

@@ -135,9 +135,14 @@ TEST(LocateKernel, AnAtenOperatorIsFoundAtTheExternKernelCallsOfThePythonWrapper
   EXPECT_FALSE(addmm.defined_at);
   EXPECT_FALSE(addmm.recorded_at);
   EXPECT_EQ(addmm.calls, (std::vector<SourceSite>{{"code/output_code.py", 7}, {"code/output_code.py", 16}}));
-  // torch.ops.aten.OP.overload( is the other spelling; an operator of another name is not matched.
-  const std::vector<SourceFile> ops{{"code/output_code.py", "        buf5 = torch.ops.aten.convolution.default(buf4, w)\n"
-                                                            "        buf6 = torch.ops.aten.convolution_backward.default(buf5)\n"}};
+  // torch.ops.aten.OP.overload( is the other spelling; an operator of another name is not matched, nor a
+  // string naming the overload (ResNet-18's output code, line 1390, checks a buffer's metadata so).
+  const std::vector<SourceFile> ops{
+      {"code/output_code.py",
+       "        buf5 = torch.ops.aten.convolution.default(buf4, w)\n"
+       "        buf6 = torch.ops.aten.convolution_backward.default(buf5)\n"
+       "        assert_tensor_metadata(buf2, (1, 64, 112, 112), (802816, 1, 7168, 64), torch.float32, "
+       "'torch.ops.aten.convolution.default')\n"}};
   EXPECT_EQ(locate_kernel(ops, "aten::convolution").calls, (std::vector<SourceSite>{{"code/output_code.py", 1}}));
   EXPECT_TRUE(locate_kernel(code, "aten::mm").calls.empty());
 }
@@ -164,6 +169,82 @@ TEST(ListKernels, JoinsTheSplitsKernelsToTheirPlacesAndCosts) {
   EXPECT_EQ(listing.kernels[2].origin, KernelOrigin::not_in_code);
   // defined in the code (more.kernel.cpp), never recorded
   EXPECT_EQ(listing.in_code_not_recorded, std::vector<std::string>{"cpp_fused_mul_1"});
+}
+
+// --- the index's join and the call sequence ---------------------------------------------------------
+
+KernelListingRow row(std::string name, std::string canonical, double count, double mean_ns,
+                     std::optional<SourceSite> defined = std::nullopt, std::vector<SourceSite> calls = {}) {
+  KernelListingRow r;
+  r.name = std::move(name);
+  r.canonical = std::move(canonical);
+  r.count_per_iteration = count;
+  r.mean_ns = mean_ns;
+  r.ns_per_iteration = count * mean_ns;
+  r.defined_at = std::move(defined);
+  r.calls = std::move(calls);
+  return r;
+}
+
+PathCodeDump dumped(std::string name, std::vector<KernelListingRow> kernels, bool costs_known = true) {
+  PathCodeDump p;
+  p.path = std::move(name);
+  p.folder = dump_folder_name(p.path);
+  p.listing.kernels = std::move(kernels);
+  p.costs_known = costs_known;
+  return p;
+}
+
+TEST(JoinKernelListings, SumsAPathsRowsOfOneNameAndOrdersByTheMostTimeAnyPathSpends) {
+  // aoti records addmm twice under two names (a shim call and an ATen op); compile once.
+  const std::vector<PathCodeDump> paths{
+      dumped("aoti", {row("aoti_torch_cpu_addmm_out", "aten::addmm", 2, 1000, std::nullopt, {{"code/w.cpp", 12}}),
+                      row("graph_0_cpp_fused_relu_0", "cpp_fused_relu_0", 1, 5000, SourceSite{"code/k.cpp", 5}),
+                      row("aten::addmm", "aten::addmm", 1, 4000)}),
+      dumped("compile", {row("aten::addmm", "aten::addmm", 3, 1000, std::nullopt, {{"code/output_code.py", 109}})})};
+  const std::vector<KernelJoinRow> rows = join_kernel_listings(paths);
+  ASSERT_EQ(rows.size(), 2u);
+  // addmm: aoti 2 x 1000 + 1 x 4000 = 6000 ns in 3 calls (mean 2000); compile 3000 ns; relu 5000 ns: addmm first
+  EXPECT_EQ(rows[0].canonical, "aten::addmm");
+  EXPECT_DOUBLE_EQ(rows[0].cells[0].count_per_iteration, 3);
+  EXPECT_DOUBLE_EQ(rows[0].cells[0].ns_per_iteration, 6000);
+  EXPECT_DOUBLE_EQ(rows[0].cells[0].mean_ns, 2000);
+  EXPECT_EQ(rows[0].cells[0].site, (SourceSite{"code/w.cpp", 12}));  // the first row's first call
+  EXPECT_DOUBLE_EQ(rows[0].cells[1].mean_ns, 1000);
+  EXPECT_FALSE(rows[0].only);
+  EXPECT_EQ(rows[1].canonical, "cpp_fused_relu_0");
+  EXPECT_EQ(rows[1].cells[1].present, false);
+  EXPECT_EQ(rows[1].cells[0].site, (SourceSite{"code/k.cpp", 5}));
+  EXPECT_EQ(rows[1].only, std::optional<std::size_t>{0});
+}
+
+TEST(JoinKernelListings, APathWithoutASplitMarksNothingAsOnlyAnothers) {
+  // eager without a split lists no kernels: aoti's are not "only aoti" for it
+  const std::vector<PathCodeDump> two{dumped("aoti", {row("k", "k", 1, 10)}), dumped("eager", {}, false)};
+  EXPECT_FALSE(join_kernel_listings(two).at(0).only);
+  // one path alone: nothing is "only" it
+  EXPECT_FALSE(join_kernel_listings({dumped("aoti", {row("k", "k", 1, 10)})}).at(0).only);
+}
+
+TEST(FirstIterationSequence, TheFirstWindowsOpsByStartThenEnd) {
+  Timeline t;
+  t.iterations = {{0, 1000, 2000}, {1, 2000, 3000}};
+  const auto op = [](std::string name, std::int64_t start, std::int64_t end) {
+    DeviceOp o;
+    o.name = std::move(name);
+    o.start_ns = start;
+    o.end_ns = end;
+    return o;
+  };
+  t.ops = {op("graph_0_cpp_fused_mul_1", 1500, 1600),  // recorded out of order
+           op("aoti_torch_cpu_addmm_out", 1100, 1300),
+           op("late", 2000, 2100),                     // starts in the second window
+           op("early", 900, 1050),                     // starts before the first
+           op("b_tie", 1400, 1450), op("a_tie", 1400, 1420),  // one start: the shorter first
+           op("straddles", 1900, 2300)};               // starts in the first, ends in the second: counted
+  EXPECT_EQ(first_iteration_sequence(t), (std::vector<std::string>{"aten::addmm", "a_tie", "b_tie", "cpp_fused_mul_1",
+                                                                   "straddles"}));
+  EXPECT_TRUE(first_iteration_sequence(Timeline{}).empty());
 }
 
 }  // namespace

@@ -132,8 +132,20 @@ std::vector<PathCodeDump> dumped_paths() {
   return {aoti, compile};
 }
 
+// The join of those paths (analysis/code_sites.hpp's join_kernel_listings, tested there), by hand.
+std::vector<KernelJoinRow> joined(const std::vector<PathCodeDump>& paths) {
+  const SourceSite aoti_site = paths[0].listing.kernels[0].recorded_at.value_or(SourceSite{});
+  const SourceSite relu_site = paths[0].listing.kernels[1].defined_at.value_or(SourceSite{});
+  KernelJoinRow addmm{"aten::addmm",
+                      {{true, 2, 3000, 1500, aoti_site}, {true, 2, 4000, 2000, SourceSite{"code/output_code.py", 109}}},
+                      std::nullopt};
+  KernelJoinRow relu{"cpp_fused_relu_0", {{true, 1, 400, 400, relu_site}, {}}, std::size_t{0}};
+  return {addmm, relu};
+}
+
 TEST(FormatCodeIndex, JoinsTheKernelsByCanonicalNameAndMarksThoseOnePathRuns) {
-  const std::string html = format_code_index(compare_report(), dumped_paths());
+  const std::vector<PathCodeDump> paths = dumped_paths();
+  const std::string html = format_code_index(compare_report(), paths, joined(paths));
   // aten::addmm on both (4 us per iteration on compile: first row), cpp_fused_relu_0 on aoti only
   const std::size_t addmm = html.find("<tr data-kernel=\"aten::addmm\">");
   const std::size_t relu = html.find("<tr data-kernel=\"cpp_fused_relu_0\" class=\"ohprof-only\">");
@@ -150,7 +162,8 @@ TEST(FormatCodeIndex, JoinsTheKernelsByCanonicalNameAndMarksThoseOnePathRuns) {
 }
 
 TEST(FormatCodeIndex, ShowsEachPathsGraphCallSequenceAndNotes) {
-  const std::string html = format_code_index(compare_report(), dumped_paths());
+  const std::vector<PathCodeDump> paths = dumped_paths();
+  const std::string html = format_code_index(compare_report(), paths, joined(paths));
   // a picture where graph.svg was written, a note where it was not
   EXPECT_NE(html.find("<img class=\"ohprof-graph\" src=\"aoti/graph.svg\""), std::string::npos);
   EXPECT_EQ(html.find("compile_reduce-overhead/graph.svg"), std::string::npos);
@@ -167,6 +180,16 @@ TEST(FormatCodeIndex, ShowsEachPathsGraphCallSequenceAndNotes) {
   // nothing fetched or run
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http"), std::string::npos);
+}
+
+TEST(FormatCodeIndex, LinksArePercentEncodedAndTextEscaped) {
+  std::vector<PathCodeDump> paths = dumped_paths();
+  paths[0].folder = "a b";
+  paths[0].files.push_back("code/x#1?.cpp");
+  paths[0].listing.kernels[1].defined_at = SourceSite{"code/x#1?.cpp", 3};
+  const std::string html = format_code_index(compare_report(), paths, joined(paths));
+  EXPECT_NE(html.find("<a href=\"a%20b/code/x%231%3F.cpp\">code/x#1?.cpp:3</a>"), std::string::npos) << html;
+  EXPECT_NE(html.find("src=\"a%20b/graph.svg\""), std::string::npos);
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ TEST(MeasurePathDumpCode, WhatCannotBeHadIsANoteAndAWarningAndTheRestIsWritten) 
   EXPECT_EQ(outcome.report->code_dump->files, (std::vector<std::string>{"aoti/kernels.json", "index.html"}));
 }
 
-TEST(MeasurePathDumpCode, AFolderThatCannotBeMadeIsAnOutputErrorWithTheReportKept) {
+TEST(MeasurePathDumpCode, AFolderUnderAFileIsRefusedBeforeMeasuring) {
   const std::string package = fake::make_temp_file("measure-dump-bad", "model.aoti.pt2");
   FakeWorld world;
   MeasureOptions options;
@@ -100,7 +100,8 @@ TEST(MeasurePathDumpCode, AFolderThatCannotBeMadeIsAnOutputErrorWithTheReportKep
   const SessionOutcome outcome = measure_path(options, world.runtime());
   ASSERT_FALSE(outcome.status.ok());
   EXPECT_EQ(outcome.status.error().code, ExitCode::output_error);
-  EXPECT_TRUE(outcome.report);
+  EXPECT_NE(outcome.status.error().message.find("is a file, not a folder"), std::string::npos) << outcome.status.error().message;
+  EXPECT_EQ(world.calls, 0);  // nothing was measured for a dump that could never be written
 }
 
 
@@ -183,7 +184,7 @@ TEST(CompareDumpCode, DumpsEveryPathAfterMeasuringWithItsCodeKernelsAndCallSeque
 TEST(CompareDumpCode, APythonSideThatFailsIsANoteAndTheRestIsWritten) {
   const std::string dir = fake::make_temp_dir("compare-dump-fail") + "/dump";
   FakeWorld world;
-  world.dump_error = make_error(ExitCode::output_error, "--dump-code of path eager: the graph could not be drawn");
+  world.dump_error = make_error(ExitCode::model_error, "--dump-code of path eager: the graph could not be drawn");
   const SessionOutcome outcome = compare_paths(dump_options({"eager"}, dir), world.runtime());
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
   ASSERT_TRUE(outcome.report->code_dump);
@@ -194,6 +195,28 @@ TEST(CompareDumpCode, APythonSideThatFailsIsANoteAndTheRestIsWritten) {
   EXPECT_EQ(world.dumps.size(), 1u);
 }
 
+TEST(CompareDumpCode, AFileThePythonSideCannotWriteIsAnOutputErrorWithTheReportKept) {
+  const std::string dir = fake::make_temp_dir("compare-dump-unwritable") + "/dump";
+  FakeWorld world;
+  world.dump_error = make_error(ExitCode::output_error, "cannot write '/x/graph.py': Permission denied");
+  const SessionOutcome outcome = compare_paths(dump_options({"eager", "compile"}, dir), world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::output_error);
+  EXPECT_NE(outcome.status.error().message.find("Permission denied"), std::string::npos);
+  ASSERT_TRUE(outcome.report);
+  EXPECT_EQ(world.dumps.size(), 1u);  // the first failure ends the dump: no trace, no second path
+}
+
+TEST(CompareDumpCode, AFolderUnderAFileIsRefusedBeforeMeasuring) {
+  const std::string file = fake::make_temp_file("compare-dump-file", "report.json");
+  FakeWorld world;
+  const SessionOutcome outcome = compare_paths(dump_options({"eager"}, file + "/dump"), world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::output_error);
+  EXPECT_EQ(world.calls, 0);
+  EXPECT_TRUE(world.opens.empty());  // not even the model was opened
+}
+
 TEST(CompareDumpCode, WithoutTheFlagNothingIsDumped) {
   FakeWorld world;
   const SessionOutcome outcome = compare_paths(dump_options({"eager", "compile"}, ""), world.runtime());
@@ -201,6 +224,28 @@ TEST(CompareDumpCode, WithoutTheFlagNothingIsDumped) {
   EXPECT_FALSE(outcome.report->code_dump);
   EXPECT_TRUE(world.dumps.empty());
   EXPECT_FALSE(world.opens.at(0).dump_code);  // Dynamo's graphs are kept only for a dump
+}
+
+TEST(CompareDumpCode, AnEarlierDumpIsReplacedAndAFolderOfSomethingElseIsRefused) {
+  const std::string dir = fake::make_temp_dir("compare-dump-again") + "/dump";
+  FakeWorld world;
+  ASSERT_TRUE(compare_paths(dump_options({"eager"}, dir), world.runtime()).status.ok());
+  // a file only the earlier dump wrote (a trace log, a picture drawn then) is not left to this one
+  std::ofstream(dir + "/eager/graph.svg") << "<svg/>";
+  const SessionOutcome again = compare_paths(dump_options({"eager"}, dir), world.runtime());
+  ASSERT_TRUE(again.status.ok()) << again.status.error().message;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/eager/graph.svg"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/eager/graph.py"));
+  // a path's folder that holds something else: refused, exit 8, with the report kept
+  const std::string other = fake::make_temp_dir("compare-dump-other") + "/dump";
+  std::filesystem::create_directories(other + "/eager");
+  std::ofstream(other + "/eager/notes.txt") << "mine";
+  const SessionOutcome refused = compare_paths(dump_options({"eager"}, other), world.runtime());
+  ASSERT_FALSE(refused.status.ok());
+  EXPECT_EQ(refused.status.error().code, ExitCode::output_error);
+  EXPECT_NE(refused.status.error().message.find("is no earlier dump"), std::string::npos) << refused.status.error().message;
+  EXPECT_TRUE(refused.report);
+  EXPECT_TRUE(std::filesystem::exists(other + "/eager/notes.txt"));
 }
 
 }  // namespace

@@ -28,6 +28,11 @@ KernelSites locate_kernel(const std::vector<SourceFile>& files, std::string_view
 // kernels the code defines (scan_generated_code) that the split never saw.
 KernelListing list_kernels(const std::vector<SourceFile>& files, const PathBreakdown& breakdown);
 
+// DIR/index.html's kernel table: one row per canonical name in any path's listing, its cells per path
+// (KernelJoinCell), ordered by the most time per iteration any path spends in it (then by name); `only`
+// set when, of the paths with a split (costs_known; at least two), exactly one runs it.
+std::vector<KernelJoinRow> join_kernel_listings(const std::vector<PathCodeDump>& paths);
+
 // The device ops (kernels, copies, fills) that start inside the timeline's first iteration window, in
 // start order (then end order), by canonical_kernel_name: the order the path's wrapper ran them in.
 // Empty without an iteration.

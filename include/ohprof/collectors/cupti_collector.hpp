@@ -111,8 +111,10 @@ inline constexpr std::uint32_t kCuptiGraphCorrelationFixed = 130101;
 std::optional<Warning> cupti_version_warning(std::uint32_t version);
 // Whether a collection is refused: on a CUPTI before kCuptiGraphCorrelationFixed, a session after the
 // process's first (`session` counts from 1) that launched CUDA graphs (`graph_launches` launch calls of
-// kind graph, `graph_ops` device ops with a graph id) has wrong correlation ids for exactly that work.
-// The error (device_unavailable) is the reason the path's split is unavailable, and says what to do.
+// kind graph, counted once per correlation id; `graph_ops` device ops with a graph id) has wrong
+// correlation ids for that work, which may then be attributed to any iteration of any path traced in
+// the session: the whole collection is refused. The error (device_unavailable) is the reason each of its
+// paths' split is unavailable, and says what to do.
 std::optional<Error> graph_correlation_refusal(std::uint32_t version, std::uint64_t session,
                                                std::uint64_t graph_launches, std::uint64_t graph_ops);
 

@@ -75,6 +75,21 @@ struct PathCodeDump {
   bool costs_known = false;  // the path had a split: the listing's counts and times are measured
 };
 
+// One row of DIR/index.html's kernel table (analysis/code_sites.hpp, join_kernel_listings): a canonical
+// kernel name and, per path (in the order of the paths), what that path's listing has of it.
+struct KernelJoinCell {
+  bool present = false;              // the path's listing has the name
+  double count_per_iteration = 0;    // summed over the path's rows of the name
+  double ns_per_iteration = 0;       // summed likewise
+  double mean_ns = 0;                // ns_per_iteration / count_per_iteration (0 when the count is 0)
+  std::optional<SourceSite> site;    // the first row's definition, else its recording line, else its first call
+};
+struct KernelJoinRow {
+  std::string canonical;
+  std::vector<KernelJoinCell> cells;
+  std::optional<std::size_t> only;   // the one path that runs it, of two or more paths with a split
+};
+
 // A path's folder in the dump: its name with ':' and '/' made '_' ("compile_reduce-overhead").
 std::string dump_folder_name(const std::string& path);
 

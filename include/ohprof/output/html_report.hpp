@@ -18,8 +18,10 @@ std::string format_html(const Report& report);
 // bars of their wall time (compute, collectives, host-bound, device-wait).
 std::string format_ranks_html(const RanksReport& report);
 // --dump-code's DIR/index.html (docs/code-dump.md): the kernels of every path joined by canonical name
-// (count, mean and source link per path; those only one path runs marked), the call sequences side by
-// side, and per path its graph picture and files. Links are relative to DIR.
-std::string format_code_index(const Report& report, const std::vector<PathCodeDump>& paths);
+// (`kernels`, join_kernel_listings: count, mean and source link per path; those only one path runs
+// marked), the call sequences side by side, and per path its graph picture and files. Links are relative
+// to DIR.
+std::string format_code_index(const Report& report, const std::vector<PathCodeDump>& paths,
+                              const std::vector<KernelJoinRow>& kernels);
 
 }  // namespace ohprof

@@ -32,7 +32,7 @@ void hold_cupti(const std::string& holder);
 void register_foreign_callbacks();
 // What the next cuptiActivityGetNumDroppedRecords reports (then 0 again: the count resets on read).
 void set_dropped_records(std::size_t dropped);
-// What cuptiGetVersion reports (CUPTI_API_VERSION, the headers', until reset()).
+// What cuptiGetVersion reports (130101, 13.1 Update 1, after reset(): no defect the collector acts on).
 void set_version(std::uint32_t version);
 
 // Records laid out back to back as CUPTI lays them out (each record is 8-byte aligned).

@@ -181,6 +181,8 @@ def main():
     parser.add_argument("--screenshot", action="store_true")
     parser.add_argument("--self-test", action="store_true")
     args = parser.parse_args()
+    if not (args.dump and args.report) and not (args.binary and args.source_dir):
+        parser.error("give --dump DIR --report FILE, or --binary and --source-dir")
     browser = chromium_binary()
     if browser is None:
         print("skipped: no chromium")

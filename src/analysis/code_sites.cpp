@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "ohprof/analysis/cpu_kernels.hpp"
 
@@ -162,29 +163,25 @@ std::vector<KernelJoinRow> join_kernel_listings(const std::vector<PathCodeDump>&
   }
   std::size_t with_split = 0;
   for (const PathCodeDump& path : paths) with_split += path.costs_known ? 1 : 0;
-  std::vector<KernelJoinRow> rows;
-  std::vector<double> most;
+  std::vector<std::pair<double, KernelJoinRow>> ranked;  // (the most ns per iteration of any path, row), by name
   for (auto& [name, row] : by_name) {
-    double longest = 0;
+    double most = 0;
     std::vector<std::size_t> running;
     for (std::size_t p = 0; p < paths.size(); ++p) {
       KernelJoinCell& cell = row.cells[p];
       if (!cell.present) continue;
       cell.mean_ns = cell.count_per_iteration > 0 ? cell.ns_per_iteration / cell.count_per_iteration : 0;
-      longest = std::max(longest, cell.ns_per_iteration);
+      most = std::max(most, cell.ns_per_iteration);
       if (paths[p].costs_known) running.push_back(p);
     }
     if (with_split >= 2 && running.size() == 1) row.only = running.front();
-    rows.push_back(std::move(row));
-    most.push_back(longest);
+    ranked.emplace_back(most, std::move(row));
   }
-  std::vector<std::size_t> order(rows.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return most[a] > most[b]; });
-  std::vector<KernelJoinRow> sorted;
-  sorted.reserve(rows.size());
-  for (const std::size_t i : order) sorted.push_back(std::move(rows[i]));
-  return sorted;
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<KernelJoinRow> rows;
+  rows.reserve(ranked.size());
+  for (auto& [most, row] : ranked) rows.push_back(std::move(row));
+  return rows;
 }
 
 std::vector<std::string> first_iteration_sequence(const Timeline& timeline) {

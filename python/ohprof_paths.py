@@ -637,8 +637,10 @@ class _DumpWriter:
         full = self.path(rel)
         try:
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "w", encoding="utf-8") as f:
+            tmp = _temporary_beside(full)  # whole or not at all, as ohprof's other files
+            with open(tmp, "w", encoding="utf-8") as f:
                 f.write(text)
+            os.replace(tmp, full)
         except OSError as e:
             raise OhprofError(OUTPUT_ERROR, f"cannot write '{full}': {_first_line(e)}") from None
         self.add(rel, code)

@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-import ohprof_paths  # noqa: E402  (the same export code ohprof compare uses)
+from ohprof import _paths as ohprof_paths  # noqa: E402  (the same export code ohprof compare uses)
 
 
 def main(argv=None):

@@ -36,6 +36,12 @@ void add_trace_option(CLI::App* app, std::string& trace) {
                   "chrome://tracing, and ohprof analyze");
 }
 
+void add_python_option(CLI::App* app, std::string& python) {
+  app->add_option("--python", python,
+                  "The Python to measure in: one with torch and ohprof installed (default: $OHPROF_PYTHON, else "
+                  "the environment ohprof was installed into)");
+}
+
 int run_cli(int argc, char** argv, const Runtime* runtime) {
   Invocation invocation;
   invocation.argv.assign(argv, argv + argc);

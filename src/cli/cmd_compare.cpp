@@ -60,7 +60,7 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   if (flags.no_explain && !options.explain_pairs.empty()) {
     return make_error(ExitCode::usage_error, "give --explain or --no-explain, not both");
   }
-  if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "compare");
+  if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "compare", flags.model.python);
   console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
   options.export_trace = flags.export_trace;

@@ -22,6 +22,7 @@ struct RunFlags {
   bool quiet = false;
   bool no_cupti = false;
   int split_runs = 0;
+  std::string python;
 };
 
 Status run(const RunFlags& flags, const Invocation& invocation) {
@@ -35,7 +36,7 @@ Status run(const RunFlags& flags, const Invocation& invocation) {
   auto device = parse_device_request(flags.device);
   if (!device.ok()) return device.error();
   options.device = *device;
-  if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "run");
+  if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "run", flags.python);
   console::start("run", flags.quiet);
   options.warmup = flags.warmup;
   options.runs = flags.runs;
@@ -75,6 +76,7 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
                   "Iterations of the instrumented pass for the device split (default: --runs, at most 100)");
   app->add_flag("--no-cupti", flags->no_cupti,
                 "Do not use CUPTI (NVTX ranges and host timing only; for runs under Nsight Systems)");
+  add_python_option(app, flags->python);
   return Subcommand{app, [flags, &invocation] { return run(*flags, invocation); }};
 }
 

@@ -106,7 +106,7 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   if (Status checked = check_report_exports(ReportExports{flags.export_json, flags.export_markdown, "", ""}); !checked.ok()) {
     return checked;
   }
-  if (invocation.runtime == nullptr) return delegate_to_measuring_binary(invocation, "sweep");
+  if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "sweep", flags.model.python);
   console::start("sweep", flags.model.quiet);
   SweepOptions options;
   options.compare = std::move(*parsed);

@@ -25,8 +25,8 @@ struct Subcommand {
 
 struct Invocation {
   std::vector<std::string> argv;  // as the user typed it, for the report's context block
-  // The model runtimes and collectors, in the measuring binary (ohprof-measure); null in the
-  // torch-free front, which hands `run` and `compare` to that binary (delegate_to_measuring_binary).
+  // The model runtimes and collectors, in the measuring extension (_ohprof_measure); null in the
+  // torch-free front, which hands `run`, `compare` and `sweep` to it (delegate_to_measuring_python).
   const Runtime* runtime = nullptr;
 };
 
@@ -58,10 +58,16 @@ void add_html_option(CLI::App* app, std::string& html);
 // --export-trace FILE on run and compare (docs/reports.md, "Trace"; analyze has its own).
 void add_trace_option(CLI::App* app, std::string& trace);
 
-// The front's `run` and `compare`: replaces this process with the measuring binary, ohprof-measure,
-// with the same command line (so the user's signals and the exit code reach it unchanged). It is found
-// beside this executable, or in ../libexec/ohprof/. Returns only when it cannot be executed, with an
-// error that says what is missing.
-Status delegate_to_measuring_binary(const Invocation& invocation, const std::string& command);
+// The front's `run`, `compare` and `sweep`: replaces this process with the user's Python running ohprof's
+// measuring side (python/ohprof/_measure.py, then the _ohprof_measure extension) on the same command line,
+// so the user's signals and the exit code reach it unchanged. The Python: --python, else $OHPROF_PYTHON,
+// else a developer build's venv (tools/build; the extension beside this executable), else the one of the
+// environment ohprof was installed into (PREFIX/bin beside PREFIX/lib/pythonX.Y/site-packages/ohprof).
+// Returns only when none can be executed, with an environment_error that says what to do.
+Status delegate_to_measuring_python(const Invocation& invocation, const std::string& command,
+                                    const std::string& python_flag);
+
+// --python PATH on run, compare and sweep: the interpreter that measures (docs/usage.md, "Which Python").
+void add_python_option(CLI::App* app, std::string& python);
 
 }  // namespace ohprof

@@ -1,5 +1,7 @@
 #include "model_flags.hpp"
 
+#include "commands.hpp"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -92,6 +94,7 @@ void add_model_flags(CLI::App* app, ModelFlags& flags, bool exported, const std:
   app->add_flag("--quiet", flags.quiet, "Do not print the table or progress");
   app->add_flag("--no-cupti", flags.no_cupti,
                 "Do not use CUPTI (NVTX ranges and host timing only; for runs under Nsight Systems)");
+  add_python_option(app, flags.python);
 }
 
 Result<CompareOptions> parse_model_flags(const ModelFlags& flags) {

@@ -34,6 +34,7 @@ struct ModelFlags {
   bool quiet = false;
   bool no_cupti = false;
   std::string compile_source;  // "" : the default (module with --model, program with --exported)
+  std::string python;          // --python: the interpreter that measures (the front's choice)
 };
 
 // Registers the flags; `exported` adds --exported and --aoti (compare), `time_limit_help` says what

@@ -15,11 +15,6 @@ namespace py = pybind11;
 namespace ohprof {
 namespace {
 
-std::string env_or(const char* name, const char* fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && value[0] != '\0' ? value : fallback;
-}
-
 // Turns the Python exception being handled into an Error. Call with the GIL held.
 Error python_error(py::error_already_set& e, ExitCode fallback, const std::string& doing) {
   try {
@@ -35,48 +30,32 @@ Error python_error(py::error_already_set& e, ExitCode fallback, const std::strin
   }
 }
 
-// Starts the interpreter once per process: the venv's Python (so sys.executable, which Inductor uses
-// to start its compile workers, is that Python and site-packages are the venv's), no signal handlers
-// (Ctrl-C stays ohprof's), sys.argv from ohprof's argv. It is never finalized: tearing down after
-// `import torch` can crash, and the process is ending anyway. The GIL is released on return.
-Status start_interpreter(const std::vector<std::string>& argv) {
-  static std::optional<Status> started;
-  if (started.has_value()) return *started;
-  const std::string python = env_or("OHPROF_PYTHON", OHPROF_PYTHON_EXECUTABLE);
-  const std::string helper_dir = env_or("OHPROF_PYTHON_DIR", OHPROF_PYTHON_HELPER_DIR);
-
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.install_signal_handlers = 0;
-  config.parse_argv = 0;
-  PyStatus status = PyConfig_SetBytesString(&config, &config.program_name, python.c_str());
-  if (!PyStatus_Exception(status)) status = PyConfig_SetBytesString(&config, &config.executable, python.c_str());
-  std::vector<char*> args;
-  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  if (!PyStatus_Exception(status)) {
-    status = PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(args.size()), args.data());
+// ohprof runs inside the user's Python (python/ohprof/_measure.py imports torch, then this extension,
+// and calls run_cli with the GIL released): the interpreter is already there, sys.argv is ohprof's
+// command line, and sys.executable is the user's Python, which Inductor uses to start its compile
+// workers. This imports the paths' Python side once; every later use takes the GIL itself.
+Status ensure_python() {
+  static std::optional<Status> ready;
+  if (ready.has_value()) return *ready;
+  if (Py_IsInitialized() == 0) {
+    ready = make_error(ExitCode::internal_error,
+                       "ohprof's measuring side runs inside Python (python -c 'from ohprof._measure import main; "
+                       "main()' ...), not on its own; run it through the ohprof command");
+    return *ready;
   }
-  if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(status)) {
-    started = make_error(ExitCode::internal_error,
-                         std::string("could not start the embedded Python '") + python +
-                             "': " + (status.err_msg != nullptr ? status.err_msg : "unknown error") +
-                             "; set OHPROF_PYTHON to the project venv's python (tools/setup prints it)");
-    return *started;
-  }
+  py::gil_scoped_acquire gil;
   Status outcome = ok_status();
   try {
-    py::module_ sys = py::module_::import("sys");
-    sys.attr("path").attr("insert")(0, helper_dir);
-    py::module_::import("ohprof_paths");
+    py::module_::import("ohprof._paths");
   } catch (py::error_already_set& e) {
-    outcome = python_error(e, ExitCode::internal_error,
-                           "the embedded Python '" + python + "' cannot import torch or ohprof_paths (from " +
-                               helper_dir + ")");
+    std::string python = "python";
+    try {
+      python = py::module_::import("sys").attr("executable").cast<std::string>();
+    } catch (py::error_already_set&) {
+    }
+    outcome = python_error(e, ExitCode::internal_error, "Python '" + python + "' cannot import ohprof._paths");
   }
-  PyEval_SaveThread();  // release the GIL; every later use takes it with gil_scoped_acquire
-  started = outcome;
+  ready = outcome;
   return outcome;
 }
 
@@ -190,7 +169,7 @@ class PythonModelSession final : public ModelSession {
       const std::optional<PathSource> source = parse_path_source(source_name);
       if (!source) {
         return make_error(ExitCode::internal_error,
-                          "ohprof_paths.py gave path " + name + " the unknown source '" + source_name + "'");
+                          "ohprof/_paths.py gave path " + name + " the unknown source '" + source_name + "'");
       }
       return std::unique_ptr<PathRunner>(std::make_unique<PythonPathRunner>(
           name, path, *source, static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs"))));
@@ -240,7 +219,7 @@ class PythonModelSession final : public ModelSession {
     } catch (py::error_already_set& e) {
       return python_error(e, ExitCode::output_error, "--dump-code of path " + name);
     } catch (const py::cast_error& e) {
-      return make_error(ExitCode::internal_error, std::string("ohprof_paths.py's ") + method + " for " + name +
+      return make_error(ExitCode::internal_error, std::string("ohprof/_paths.py's ") + method + " for " + name +
                                                       " returned an unexpected value: " + e.what());
     }
   }
@@ -260,10 +239,10 @@ std::optional<std::int64_t> seconds_to_ns(const py::dict& timings, const char* k
 }  // namespace
 
 Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptions& options) {
-  if (Status started = start_interpreter(options.argv); !started.ok()) return started.error();
+  if (Status ready = ensure_python(); !ready.ok()) return ready.error();
   py::gil_scoped_acquire gil;
   try {
-    py::module_ helpers = py::module_::import("ohprof_paths");
+    py::module_ helpers = py::module_::import("ohprof._paths");
     py::dict spec;
     spec["model"] = options.model;
     spec["exported"] = options.exported;
@@ -304,13 +283,41 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
 }
 
 Status render_sweep_page(const std::string& report_path, const std::string& page_path) {
-  if (Status started = start_interpreter({"ohprof"}); !started.ok()) return started;
+  if (Status ready = ensure_python(); !ready.ok()) return ready;
   py::gil_scoped_acquire gil;
   try {
-    py::module_::import("ohprof_sweep_plot").attr("write_page")(report_path, page_path);
+    py::module_::import("ohprof._sweep_plot").attr("write_page")(report_path, page_path);
     return ok_status();
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::output_error, "drawing the sweep's page '" + page_path + "'");
+  }
+}
+
+}  // namespace ohprof
+
+namespace ohprof {
+
+PyObject* make_measure_module(MeasureEntry entry) {
+  static MeasureEntry s_entry;
+  s_entry = std::move(entry);
+  static PyModuleDef definition{PyModuleDef_HEAD_INIT, "_ohprof_measure",
+                                "ohprof's measuring side: the C++ session, harness, collectors and runtimes",
+                                -1, nullptr, nullptr, nullptr, nullptr, nullptr};
+  try {
+    py::module_ module = py::module_::create_extension_module("_ohprof_measure", nullptr, &definition);
+    // run_cli(argv: list[str]) -> int: the whole command line, the GIL released while it runs (the paths
+    // take it back for each Python call; the AOTI path runs without it).
+    module.def(
+        "run_cli",
+        [](const std::vector<std::string>& argv) {
+          py::gil_scoped_release release;
+          return s_entry(argv);
+        },
+        py::arg("argv"));
+    return module.release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+    return nullptr;
   }
 }
 

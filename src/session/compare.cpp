@@ -231,7 +231,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   if (!runtime.open_model) {
     return {std::nullopt, make_error(ExitCode::usage_error,
                                      "this ohprof was built without LibTorch and Python "
-                                     "(OHPROF_WITH_TORCH/OHPROF_WITH_PYTHON=OFF); rebuild with them to compare paths")};
+                                     "(OHPROF_WITH_TORCH=OFF); rebuild with it to compare paths")};
   }
   const TorchRuntimeInfo torch_info = runtime.torch_info();
   auto resolved = resolve_compare_device(options.device, torch_info);
@@ -273,7 +273,6 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   session_options.kernel_profile = options.kernel_profile;
   session_options.compile_source = compile_source;
   session_options.dump_code = !options.dump_code_dir.empty();
-  session_options.argv = options.argv;
   console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
                                 session_options.model.empty() ? options.exported : session_options.model,
                                 to_string(device)));

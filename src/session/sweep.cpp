@@ -98,7 +98,7 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
   if (!runtime.open_model) {
     return {std::nullopt, make_error(ExitCode::usage_error,
                                      "this ohprof was built without LibTorch and Python "
-                                     "(OHPROF_WITH_TORCH/OHPROF_WITH_PYTHON=OFF); rebuild with them to sweep")};
+                                     "(OHPROF_WITH_TORCH=OFF); rebuild with it to sweep")};
   }
   CompareOptions base = options.compare;
   apply_default_model(base);

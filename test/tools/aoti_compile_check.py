@@ -1,4 +1,4 @@
-"""compile_aoti (python/ohprof_paths.py) against a stand-in for torch._inductor.aoti_compile_and_package:
+"""compile_aoti (python/ohprof/_paths.py) against a stand-in for torch._inductor.aoti_compile_and_package:
 
   1. compiles in two processes at once take turns (their intervals, logged by the stand-in, never
      overlap), since Inductor's own lock does not cover packaging its metadata JSON; the seconds
@@ -50,7 +50,7 @@ def fake_torch(log_path=None, metadata_per_call=(GOOD_METADATA,)):
 
 def child(source_dir, out_dir, log_path):
     sys.path.insert(0, os.path.join(source_dir, "python"))
-    import ohprof_paths as op
+    from ohprof import _paths as op
     torch, _ = fake_torch(log_path)
     for i in range(2):
         seconds = op.compile_aoti(torch, None, os.path.join(out_dir, f"p{os.getpid()}-{i}.pt2"), {})
@@ -64,7 +64,7 @@ def main() -> int:
         child(source_dir, sys.argv[3], sys.argv[4])
         return 0
     sys.path.insert(0, os.path.join(source_dir, "python"))
-    import ohprof_paths as op
+    from ohprof import _paths as op
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         # Compiles in Inductor's cache folder: the lock lives there.

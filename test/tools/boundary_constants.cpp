@@ -1,4 +1,4 @@
-// Prints, as JSON, the constants the Python side of ohprof (python/ohprof_paths.py) must agree with:
+// Prints, as JSON, the constants the Python side of ohprof (python/ohprof/_paths.py) must agree with:
 // exit codes, the --input dtype spellings, the Python paths of compare, their variants and sources. test/tools/python_boundary_check.py
 // compares them with the module's own.
 #include <algorithm>

@@ -1,4 +1,4 @@
-"""The Python half of `compare --dump-code DIR` (python/ohprof_paths.py: Session.dump_code, Session.trace_compile),
+"""The Python half of `compare --dump-code DIR` (python/ohprof/_paths.py: Session.dump_code, Session.trace_compile),
 in the pinned torch.
 
 Checks what docs/design/code-view.md plans and the C++ side relies on:
@@ -132,7 +132,7 @@ def main() -> int:
     sys.path.insert(0, os.path.join(source_dir, "python"))
     sys.path.insert(0, os.path.join(source_dir, "examples", "models"))
     sys.path.insert(0, HERE)
-    import ohprof_paths as op
+    from ohprof import _paths as op
 
     started = time.perf_counter()
     problems = []

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The Dask runner (python/ohprof_dask.py, docs/ranks.md "Many machines") against one machine.
+"""The Dask runner (python/ohprof/dask_runner.py, docs/ranks.md "Many machines") against one machine.
 
 Makes a job of six rank traces from the real pair test/data/traces/sampled_rank-{0,1}.json.gz (rank r
 a copy of sampled_rank-(r % 2) with distributedInfo.rank = r) plus one file that is not a trace, runs
-`ohprof analyze DIR` on this machine and python/ohprof_dask.py on a dask.distributed LocalCluster of
+`ohprof analyze DIR` on this machine and python/ohprof/dask_runner.py on a dask.distributed LocalCluster of
 three worker processes with merges of two reports each (a tree three levels deep), and checks that the
 two reports are the same but for their context (command line, date, host) and that both exit 15 (one
 trace failed). Also checks the runner's listing of the inputs against ohprof's on a directory, a glob
@@ -57,7 +57,7 @@ def main():
         print("dask_runner_check: dask.distributed is not installed (tools/dask-requirements.txt); skipped")
         return 77
     sys.path.insert(0, os.path.join(opts.source_dir, "python"))
-    import ohprof_dask
+    from ohprof import dask_runner as ohprof_dask
     from dask.distributed import Client, LocalCluster
 
     folder = tempfile.mkdtemp(prefix="ohprof-dask-check-")

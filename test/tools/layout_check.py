@@ -39,7 +39,7 @@ LAYER_RANK = {
 COVERED_ELSEWHERE = {
     # the command line, through the real binary
     "src/cli/main.cpp": ["test/cli/cli_test.cpp"],
-    "src/cli/measure_main.cpp": ["test/cli/delegate_test.cpp", "test/cli/run_e2e_test.cpp"],
+    "src/cli/measure_module.cpp": ["test/cli/delegate_test.cpp", "test/cli/run_e2e_test.cpp", "test/tools/pip_install_check.py"],
     "src/cli/cmd_run.cpp": ["test/cli/cli_test.cpp", "test/cli/run_e2e_test.cpp"],
     "src/cli/cmd_compare.cpp": ["test/cli/compare_e2e_test.cpp"],
     "src/cli/cmd_sweep.cpp": ["test/cli/sweep_cli_test.cpp", "test/cli/sweep_e2e_test.cpp"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The constants defined on both sides of the Python boundary agree: every exit code python/ohprof_paths.py
-raises has the number and name C++ gives it (include/ohprof/base/exit_codes.hpp), its dtype spellings are
+"""The constants defined on both sides of the Python boundary agree: every exit code python/ohprof/_paths.py
+raises (and python/ohprof/_measure.py exits with) has the number and name C++ gives it (include/ohprof/base/exit_codes.hpp), its dtype spellings are
 exactly those --input accepts in C++ (src/model/input_spec.cpp), and its paths are compare's
 (src/session/compare.cpp) less aoti, in the same order. Imports the module with the standard library
 only (it imports torch lazily).
@@ -16,20 +16,24 @@ import sys
 def main(argv):
     cpp = json.loads(subprocess.run([argv[1]], capture_output=True, text=True, check=True).stdout)
     sys.path.insert(0, os.path.join(argv[2], "python"))
-    import ohprof_paths as py  # noqa: E402
+    from ohprof import _measure, _paths as py  # noqa: E402
 
     problems = []
     names = {name.upper(): value for name, value in cpp["exit_codes"].items()}
-    # Every module-level integer constant but the artifact format is an exit code.
-    declared = {k: v for k, v in vars(py).items()
-                if k.isupper() and isinstance(v, int) and not isinstance(v, bool) and k != "ARTIFACT_FORMAT"}
-    for name, value in sorted(declared.items()):
-        if name not in names:
-            problems.append(f"python/ohprof_paths.py: {name} = {value} is no exit code of ohprof")
-        elif names[name] != value:
-            problems.append(f"python/ohprof_paths.py: {name} = {value}, but C++ says {names[name]}")
-    if not declared:
-        problems.append("python/ohprof_paths.py declares no exit codes: the check found nothing to compare")
+    # Every module-level integer constant but the artifact format is an exit code, in both modules that
+    # end the process with one.
+    declared = {}
+    for module, label in ((py, "python/ohprof/_paths.py"), (_measure, "python/ohprof/_measure.py")):
+        codes = {k: v for k, v in vars(module).items()
+                 if k.isupper() and isinstance(v, int) and not isinstance(v, bool) and k != "ARTIFACT_FORMAT"}
+        for name, value in sorted(codes.items()):
+            if name not in names:
+                problems.append(f"{label}: {name} = {value} is no exit code of ohprof")
+            elif names[name] != value:
+                problems.append(f"{label}: {name} = {value}, but C++ says {names[name]}")
+        if not codes:
+            problems.append(f"{label} declares no exit codes: the check found nothing to compare")
+        declared.update({f"{label}:{k}": v for k, v in codes.items()})
     if py.DTYPES != cpp["dtypes"]:
         only_py = sorted(set(py.DTYPES.items()) - set(cpp["dtypes"].items()))
         only_cpp = sorted(set(cpp["dtypes"].items()) - set(py.DTYPES.items()))

@@ -1,4 +1,4 @@
-"""The Python side of compare's layer variants (python/ohprof_paths.py), in the pinned torch.
+"""The Python side of compare's layer variants (python/ohprof/_paths.py), in the pinned torch.
 
 Checks what the variants rely on and what docs/metrics.md ("Paths", "Layers") says of them:
   1. each compiled path compiles its own graph: a cpp_wrapper compile of the same module class is not
@@ -21,7 +21,7 @@ def main() -> int:
     sys.path.insert(0, os.path.join(source_dir, "python"))
     sys.path.insert(0, os.path.join(source_dir, "examples", "models"))
     import torch
-    import ohprof_paths as op
+    from ohprof import _paths as op
     from torch._inductor.output_code import CompiledFxGraph
 
     problems = []

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The sweep picture (python/ohprof_sweep_plot.py), drawn from a report and laid out by a real browser.
+"""The sweep picture (python/ohprof/_sweep_plot.py), drawn from a report and laid out by a real browser.
 
   sweep_page_check.py PLOT_SCRIPT REPORT.json OUTDIR [--screenshot] [--self-test]
 

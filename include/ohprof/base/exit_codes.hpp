@@ -22,13 +22,15 @@ enum class ExitCode : int {
   regression_found = 13,   // diff: a path is slower beyond the threshold
   incomparable_reports = 14,  // diff: the reports cannot be compared (model, inputs, device, schema, no samples)
   traces_failed = 15,      // analyze/merge of many ranks: some traces could not be analysed (the rest were)
+  environment_error = 16,  // run/compare/sweep: no Python with torch and ohprof, torch too old, no compiler
+                           // or headers for the measuring extension's first-use build, or that build failed
   interrupted = 130,       // SIGINT: what was measured is still written
 };
 
 constexpr int to_int(ExitCode code) { return static_cast<int>(code); }
 
 // Each code with its name (as in docs/exit-codes.md), for tools and for the check that the Python side
-// (python/ohprof_paths.py) raises the same numbers.
+// (python/ohprof/_paths.py) raises the same numbers.
 struct ExitCodeName {
   ExitCode code;
   const char* name;
@@ -50,6 +52,7 @@ inline constexpr ExitCodeName kExitCodeNames[] = {
     {ExitCode::regression_found, "regression_found"},
     {ExitCode::incomparable_reports, "incomparable_reports"},
     {ExitCode::traces_failed, "traces_failed"},
+    {ExitCode::environment_error, "environment_error"},
     {ExitCode::interrupted, "interrupted"},
 };
 

@@ -53,7 +53,7 @@ struct KernelListing {
   std::vector<std::string> call_sequence;
 };
 
-// What the Python side dumped of one path (python/ohprof_paths.py, Session.dump_code / trace_compile):
+// What the Python side dumped of one path (python/ohprof/_paths.py, Session.dump_code / trace_compile):
 // files relative to the path's folder, what could not be had (one line each), which of the files are
 // generated code to search for kernels, and what the graph is ("the FX graph Dynamo captured", ...).
 struct CodeDumpPiece {

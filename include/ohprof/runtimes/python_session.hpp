@@ -1,9 +1,11 @@
 #pragma once
-// The CPython adapter: an interpreter embedded in ohprof (the project venv's Python and
-// site-packages), running python/ohprof_paths.py, so torch.compile runs in the process that runs the
-// AOTI package and shares its LibTorch, CUDA context and input tensors. Only src/python_session.cpp
-// includes Python or pybind11 headers; Python exceptions become Errors there.
+// The CPython adapter. ohprof's measuring side is a Python extension module (_ohprof_measure) running
+// in the user's own interpreter (python/ohprof/_measure.py), with python/ohprof/_paths.py as the paths'
+// Python side, so torch.compile runs in the process that runs the AOTI package and shares its LibTorch,
+// CUDA context and input tensors. Only src/runtimes/python_session.cpp includes Python or pybind11
+// headers; Python exceptions become Errors there.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +16,8 @@
 #include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
+
+struct _object;  // CPython's PyObject, named without including Python.h
 
 namespace ohprof {
 
@@ -28,12 +32,12 @@ struct ModelSessionOptions {
   bool kernel_profile = false;      // compile CPU kernels with cpp.enable_kernel_profile
   PathSource compile_source = PathSource::module;  // eager and torch.compile: the user's module or the program's
   bool dump_code = false;           // --dump-code: keep Dynamo's graphs while compiling (docs/code-dump.md)
-  std::vector<std::string> argv;    // for Python's sys.argv
 };
 
 class ModelSession {
  public:
-  // Starts the interpreter (once per process), builds or loads the artifacts, makes the inputs.
+  // Imports the paths' Python side (once per process), builds or loads the artifacts, makes the inputs.
+  // Needs the interpreter this extension runs in.
   static Result<std::unique_ptr<ModelSession>> open(const ModelSessionOptions& options);
   virtual ~ModelSession() = default;
 
@@ -54,9 +58,15 @@ class ModelSession {
   virtual Result<CodeDumpPiece> trace_compile(const std::string& name, const std::string& dir) = 0;
 };
 
-// The sweep's page (docs/sweep.md, "Outputs"): python/ohprof_sweep_plot.py's write_page(report_path,
-// page_path) in the embedded interpreter (started if need be). Its ValueError or a missing matplotlib
+// The sweep's page (docs/sweep.md, "Outputs"): python/ohprof/_sweep_plot.py's write_page(report_path,
+// page_path), in the interpreter this extension runs in. Its ValueError or a missing matplotlib
 // becomes an output_error.
 Status render_sweep_page(const std::string& report_path, const std::string& page_path);
+
+// The extension module's body (src/cli/measure_module.cpp's PyInit__ohprof_measure returns it): a module
+// whose run_cli(argv) calls `entry` with the GIL released and returns its exit code. Null with a Python
+// error set when the module cannot be made.
+using MeasureEntry = std::function<int(const std::vector<std::string>& argv)>;
+_object* make_measure_module(MeasureEntry entry);
 
 }  // namespace ohprof

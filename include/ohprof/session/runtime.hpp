@@ -31,7 +31,7 @@ struct Runtime {
   // An AOTI package's generated code (collectors/cpu_activity_collector.hpp); empty: this build cannot
   // read packages, and --dump-code says so.
   std::function<Result<std::vector<SourceFile>>(const std::string& package_path)> read_package_sources;
-  // The sweep's page from its written report (python/ohprof_sweep_plot.py); empty: no page.
+  // The sweep's page from its written report (python/ohprof/_sweep_plot.py); empty: no page.
   std::function<Status(const std::string& report_path, const std::string& page_path)> render_sweep_page;
 };
 

@@ -11,7 +11,7 @@ What each side needs: every worker runs the ohprof binary (--ohprof, the same pa
 and reads the traces by the paths given here (a shared file system, or the same copy on each); the
 reports travel through Dask as text, so the workers need no shared folder for them.
 
-    python -m ohprof_dask [--scheduler ADDRESS | --local-workers N] [--ohprof BIN] [--fan-in K]
+    python -m ohprof.dask_runner [--scheduler ADDRESS | --local-workers N] [--ohprof BIN] [--fan-in K]
                           --export-json FILE TRACE|DIR|GLOB ...
 
 Exit status: ohprof's (0; 15 when some traces could not be analysed, the report lists them; 2 for
@@ -140,7 +140,7 @@ def exit_code_of(report_text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m ohprof_dask", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ohprof.dask_runner", description=__doc__.split("\n\n")[0])
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786)")
     where.add_argument("--local-workers", type=int, default=0,
@@ -155,7 +155,7 @@ def main(argv=None):
     try:
         traces = list_traces(args.traces)
     except OhprofError as e:
-        print(f"ohprof_dask: error: {e}", file=sys.stderr)
+        print(f"ohprof.dask_runner: error: {e}", file=sys.stderr)
         return e.code
 
     from dask.distributed import Client, LocalCluster  # imported here: list_traces needs no Dask
@@ -168,7 +168,7 @@ def main(argv=None):
     try:
         report = analyze_on_cluster(client, args.ohprof, traces, args.fan_in)
     except OhprofError as e:
-        print(f"ohprof_dask: error: {e}", file=sys.stderr)
+        print(f"ohprof.dask_runner: error: {e}", file=sys.stderr)
         return e.code
     finally:
         client.close()
@@ -183,7 +183,7 @@ def main(argv=None):
         os.replace(tmp, args.export_json)
     code = exit_code_of(report)
     if code != SUCCESS:
-        print("ohprof_dask: some traces could not be analysed; the report lists them in 'failed'", file=sys.stderr)
+        print("ohprof.dask_runner: some traces could not be analysed; the report lists them in 'failed'", file=sys.stderr)
     return code
 
 

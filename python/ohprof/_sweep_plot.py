@@ -1,6 +1,6 @@
 """The picture of an `ohprof sweep` report: one self-contained HTML page (docs/sweep.md, "Outputs").
 
-  python ohprof_sweep_plot.py REPORT.json OUT.html
+  python -m ohprof._sweep_plot REPORT.json OUT.html
 
 ohprof calls write_page(report_path, out_path) through its embedded interpreter after every point.
 The page has three SVG charts drawn by matplotlib (latency and throughput against the axis, log-log;
@@ -337,13 +337,13 @@ def write_page(report_path, out_path):
 
 def main(argv):
     if len(argv) != 2:
-        print("usage: ohprof_sweep_plot.py REPORT.json OUT.html", file=sys.stderr)
+        print("usage: python -m ohprof._sweep_plot REPORT.json OUT.html", file=sys.stderr)
         return 2
     try:
         write_page(argv[0], argv[1])
     except (ValueError, OSError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        print(f"ohprof_sweep_plot: error: {msg}", file=sys.stderr)
+        print(f"ohprof._sweep_plot: error: {msg}", file=sys.stderr)
         return 2
     return 0
 

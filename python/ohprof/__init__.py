@@ -1,0 +1,13 @@
+"""ohprof: why a PyTorch model runs faster as an AOTInductor package than under torch.compile, measured.
+
+Importing this package loads neither torch nor ohprof's measuring extension: `ohprof.dask_runner` and the
+command line's Python side use it without torch. The measuring side (`ohprof._measure`, started by the
+`ohprof` command for `run`, `compare` and `sweep`) imports torch and then the extension
+(`ohprof._native`, built against that torch on first use; docs/design/python-extension.md).
+"""
+try:
+    from importlib.metadata import PackageNotFoundError, version as _version
+
+    __version__ = _version("ohprof")
+except Exception:  # a source checkout on PYTHONPATH: no installed metadata
+    __version__ = "0+source"

@@ -1,0 +1,264 @@
+"""ohprof's measuring extension: found, or built against the torch this interpreter imports.
+
+The extension (`_ohprof_measure`) holds the C++ session, harness, collectors and runtimes; it links
+LibTorch's C++ API, whose ABI changes with every torch release, so it is compiled against the torch of
+the environment that runs it (docs/design/python-extension.md says why, and why not at `pip install`):
+
+1. `OHPROF_EXTENSION=FILE`: that file, as built by a developer's CMake build (tools/build sets it
+   through the front; nothing else does).
+2. Otherwise the copy built for this exact torch, Python and ohprof in the cache
+   (`$OHPROF_CACHE_DIR`, else `$XDG_CACHE_HOME/ohprof`, else `~/.cache/ohprof`; folder `ext/<key>`),
+   built there on first use from the sources and torch-free static libraries that `pip install`
+   put beside this file (`_build/`), with torch.utils.cpp_extension and ninja. One process builds at a
+   time (a lock in the cache); the others wait.
+
+Every problem a user can fix (no torch, a torch older than supported, no compiler, no Python headers,
+no ninja, a failed build) is an EnvironmentProblem: one line that says what to do; `ohprof` exits 16.
+"""
+import contextlib
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import time
+
+EXTENSION_NAME = "_ohprof_measure"
+# The oldest torch release ohprof is built and checked against (docs/results/torch-versions-*.md).
+MIN_TORCH = (2, 13)
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD_KIT = os.path.join(HERE, "_build")
+
+
+class EnvironmentProblem(Exception):
+    """Something in the user's environment that ohprof needs and that is missing: one line."""
+
+
+def cache_root():
+    explicit = os.environ.get("OHPROF_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ohprof")
+
+
+def torch_version_tuple(text):
+    """'2.14.1+cu130' -> (2, 14); None for text that is not a version."""
+    parts = text.split("+")[0].split(".")
+    try:
+        return int(parts[0]), int(parts[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def import_torch():
+    try:
+        import torch
+    except ImportError as e:
+        raise EnvironmentProblem(
+            f"torch is not installed in {sys.executable} ({e}); install it there (pip install torch), "
+            "or name a Python that has it with --python or OHPROF_PYTHON") from None
+    found = torch_version_tuple(torch.__version__)
+    if found is not None and found < MIN_TORCH:
+        raise EnvironmentProblem(
+            f"torch {torch.__version__} in {sys.executable} is older than ohprof supports "
+            f"({MIN_TORCH[0]}.{MIN_TORCH[1]} or newer); upgrade it (pip install -U torch), "
+            "or name a Python with a newer torch with --python or OHPROF_PYTHON")
+    return torch
+
+
+def load_file(path):
+    """The extension module in `path`, imported under its own name (the file's name does not matter)."""
+    if not os.path.isfile(path):
+        raise EnvironmentProblem(f"OHPROF_EXTENSION names {path}, which does not exist; build it (tools/build) "
+                                 "or unset OHPROF_EXTENSION")
+    loader = importlib.machinery.ExtensionFileLoader(EXTENSION_NAME, path)
+    spec = importlib.util.spec_from_file_location(EXTENSION_NAME, path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        loader.exec_module(module)
+    except ImportError as e:
+        raise EnvironmentProblem(
+            f"the measuring extension {path} does not load in this Python and torch ({_first_line(e)}); "
+            "it was built for another torch or Python: rebuild it, or remove it to have ohprof build it again") from None
+    sys.modules[EXTENSION_NAME] = module
+    return module
+
+
+def load():
+    """The measuring extension, built first if need be; torch is imported first."""
+    torch = import_torch()
+    explicit = os.environ.get("OHPROF_EXTENSION")
+    if explicit:
+        return load_file(explicit)
+    kit = read_kit()
+    folder = os.path.join(cache_root(), "ext", build_key(torch, kit))
+    built = os.path.join(folder, EXTENSION_NAME + ".so")
+    if not os.path.isfile(built):
+        build(torch, kit, folder)
+    return load_file(built)
+
+
+def read_kit():
+    manifest = os.path.join(BUILD_KIT, "manifest.json")
+    if not os.path.isfile(manifest):
+        raise EnvironmentProblem(
+            f"this ohprof ({HERE}) has no measuring extension and nothing to build one from; install it with "
+            "pip (pip install <ohprof checkout>), or in a checkout use build/ohprof after tools/build")
+    with open(manifest) as f:
+        return json.load(f)
+
+
+def build_key(torch, kit):
+    """What the built extension depends on: ohprof's sources, torch's build, the Python ABI, the compiler."""
+    fields = [
+        kit.get("source_hash", ""),
+        torch.__version__,
+        getattr(torch.version, "git_version", ""),
+        str(torch.version.cuda),
+        str(bool(torch._C._GLIBCXX_USE_CXX11_ABI)),
+        sysconfig.get_config_var("SOABI") or sys.implementation.cache_tag,
+        os.environ.get("CXX", "c++"),
+    ]
+    digest = hashlib.sha256("\n".join(fields).encode()).hexdigest()[:16]
+    return f"torch{torch.__version__.replace('+', '-')}-{digest}"
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def wheel_cuda_dirs(torch):
+    """The include and lib folders of the CUDA libraries that torch's wheel brought (nvidia/*), which
+    carry CUPTI's and NVTX's headers and libcupti: [(include, lib)], first the CUDA 13 layout, then the
+    CUDA 12 one (one package per library)."""
+    site = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
+    found = []
+    for sub in ("cu13", "cuda_cupti", "cuda_runtime", "nvtx"):
+        root = os.path.join(site, "nvidia", sub)
+        if os.path.isdir(os.path.join(root, "include")):
+            found.append((os.path.join(root, "include"), os.path.join(root, "lib")))
+    return found
+
+
+def _find_cupti(torch):
+    for include, lib in wheel_cuda_dirs(torch):
+        if not os.path.isfile(os.path.join(include, "cupti.h")):
+            continue
+        libs = sorted(name for name in os.listdir(lib) if name.startswith("libcupti.so")) if os.path.isdir(lib) else []
+        if libs:
+            return include, lib, libs[0]
+    return None
+
+
+def _check_tools(torch):
+    from torch.utils import cpp_extension
+
+    try:  # PyPI's ninja (a dependency of ohprof) keeps its binary in the environment, maybe not on PATH
+        import ninja
+
+        os.environ["PATH"] = ninja.BIN_DIR + os.pathsep + os.environ.get("PATH", "")
+    except (ImportError, AttributeError):
+        pass
+    compiler = os.environ.get("CXX", "c++")
+    if shutil.which(compiler) is None:
+        raise EnvironmentProblem(
+            f"ohprof builds its measuring extension against your torch on first use and needs a C++ compiler, "
+            f"but '{compiler}' is not on PATH; install g++ 11 or newer (torch.compile on the CPU needs it too), "
+            "or set CXX")
+    header = os.path.join(sysconfig.get_paths()["include"], "Python.h")
+    if not os.path.isfile(header):
+        raise EnvironmentProblem(
+            f"ohprof builds its measuring extension on first use and needs Python's headers, but {header} is "
+            "missing; install them (Debian: apt-get install python3-dev; conda and uv Pythons have them)")
+    if not cpp_extension.is_ninja_available():
+        raise EnvironmentProblem(
+            "ohprof builds its measuring extension on first use with ninja, which is not installed in this "
+            "environment; pip install ninja")
+    return cpp_extension
+
+
+@contextlib.contextmanager
+def _exclusive(path):
+    import fcntl
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            sys.stderr.write("ohprof: another ohprof is building the measuring extension; waiting for it\n")
+            sys.stderr.flush()
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def build(torch, kit, folder):
+    """Compiles the extension into `folder` (whole or not at all: a failed build leaves no module)."""
+    cpp_extension = _check_tools(torch)
+    with _exclusive(folder + ".lock"):
+        built = os.path.join(folder, EXTENSION_NAME + ".so")
+        if os.path.isfile(built):  # another process built it while this one waited
+            return
+        os.makedirs(folder, exist_ok=True)
+        # torch's own lock file in the build folder, left by a build that was killed: this process holds
+        # ohprof's lock, so nobody else is building here.
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(folder, "lock"))
+        sys.stderr.write(f"ohprof: building the measuring extension against torch {torch.__version__} "
+                         f"(once per torch; a few minutes) in {folder}\n")
+        sys.stderr.flush()
+        kit_path = lambda rel: os.path.join(BUILD_KIT, rel)  # noqa: E731
+        cflags = ["-std=c++20", "-O2", "-fvisibility=hidden"] + [f"-D{d}" for d in kit.get("defines", [])]
+        ldflags = (["-Wl,--start-group"] + [kit_path(lib) for lib in kit["libraries"]] + ["-Wl,--end-group"]
+                   + kit.get("link_flags", []))
+        includes = [kit_path(d) for d in kit["include_dirs"]]
+        cupti = _find_cupti(torch)
+        if cupti is not None:
+            include, lib, name = cupti
+            cflags.append("-DOHPROF_HAVE_CUPTI=1")
+            includes.append(include)
+            ldflags += [os.path.join(lib, name), f"-Wl,-rpath,{lib}"]
+        if _has_torch_cuda(torch):
+            cflags.append("-DOHPROF_TORCH_HAS_CUDA=1")
+            ldflags += ["-ltorch_cuda", "-lc10_cuda"]
+            includes += [include for include, _ in wheel_cuda_dirs(torch)]
+        torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
+        ldflags += ["-Wl,--no-as-needed", "-ltorch_cpu", "-ltorch", "-lc10", "-ltorch_python",
+                    f"-Wl,-rpath,{torch_lib}"]
+        started = time.monotonic()
+        log_path = os.path.join(folder, "build.log")
+        try:
+            with open(log_path, "w") as log, contextlib.redirect_stdout(log):
+                cpp_extension.load(
+                    name=EXTENSION_NAME,
+                    sources=[kit_path(s) for s in kit["sources"]],
+                    extra_cflags=cflags,
+                    extra_ldflags=ldflags,
+                    extra_include_paths=includes,
+                    build_directory=folder,
+                    with_cuda=False,
+                    is_python_module=False,  # built only: load_file imports it
+                    verbose=True,
+                )
+        except Exception as e:  # the compiler's output is in the exception, and in the log
+            with open(log_path, "a") as log:
+                log.write(str(e))
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(built)
+            raise EnvironmentProblem(
+                f"building the measuring extension against torch {torch.__version__} failed; the compiler's "
+                f"output is in {log_path}: {_first_line(e)}") from None
+        sys.stderr.write(f"ohprof: built the measuring extension in {time.monotonic() - started:.0f} s\n")
+        sys.stderr.flush()
+
+
+def _has_torch_cuda(torch):
+    return os.path.isfile(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cuda.so"))

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""ohprof as a user installs it: a wheel built from this checkout, installed with pip into fresh venvs of a
+plain interpreter (by default Debian's /usr/bin/python3, which has no shared libpython).
+
+  pip_install_check.py --source-dir DIR --work DIR --torch-site SITE_PACKAGES [--python PY] [--keep]
+
+1. `pip wheel` builds the wheel (scikit-build-core, build isolation: no torch in sight).
+2. A venv with torch: torch comes from SITE_PACKAGES (the project's cached venv) through a .pth file,
+   so nothing of several GB is downloaded again. `ohprof --version` needs no Python; `ohprof compare`
+   on the tiny MLP builds the measuring extension against that torch on first use (in a cache of its
+   own under DIR), measures aoti, compile and eager, and writes its report; a second compare finds the
+   built extension and does not build again.
+3. A venv without torch: `ohprof analyze` works, and `ohprof compare` says in one line that torch is
+   missing, with exit 16 (docs/exit-codes.md).
+
+Exit 0 when all of it holds, 1 with the reasons otherwise.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+ENVIRONMENT_ERROR = 16
+
+
+def run(args, env=None, timeout=1800):
+    started = time.monotonic()
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout, check=False)
+    return done, time.monotonic() - started
+
+
+def make_venv(python, path, torch_site=None):
+    shutil.rmtree(path, ignore_errors=True)
+    subprocess.run([python, "-m", "venv", path], check=True)
+    if torch_site:
+        site = glob.glob(os.path.join(path, "lib", "python3*", "site-packages"))[0]
+        with open(os.path.join(site, "project-torch.pth"), "w") as f:
+            f.write(torch_site + "\n")
+    return path
+
+
+def main(argv):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--source-dir", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--torch-site", required=True)
+    parser.add_argument("--python", default="/usr/bin/python3")
+    opts = parser.parse_args(argv)
+    problems = []
+    os.makedirs(opts.work, exist_ok=True)
+    env = dict(os.environ)
+    env.pop("OHPROF_PYTHON", None)
+    env.pop("OHPROF_EXTENSION", None)
+    env.pop("PYTHONPATH", None)
+    env["OHPROF_CACHE_DIR"] = os.path.join(opts.work, "cache")
+    shutil.rmtree(env["OHPROF_CACHE_DIR"], ignore_errors=True)
+
+    # 1. the wheel
+    dist = os.path.join(opts.work, "dist")
+    shutil.rmtree(dist, ignore_errors=True)
+    builder = make_venv(opts.python, os.path.join(opts.work, "venv-build"))
+    done, took = run([os.path.join(builder, "bin", "pip"), "wheel", "--no-deps", "-q", "-w", dist, opts.source_dir], env)
+    if done.returncode != 0:
+        print(done.stdout[-4000:], done.stderr[-4000:])
+        print("pip wheel failed")
+        return 1
+    wheel = glob.glob(os.path.join(dist, "ohprof-*.whl"))[0]
+    print(f"built {os.path.basename(wheel)} in {took:.0f} s")
+
+    # 2. a venv with torch
+    venv = make_venv(opts.python, os.path.join(opts.work, "venv-torch"), opts.torch_site)
+    done, took = run([os.path.join(venv, "bin", "pip"), "install", "-q", wheel], env)
+    if done.returncode != 0:
+        print(done.stderr[-4000:])
+        return 1
+    print(f"pip install took {took:.1f} s")
+    ohprof = os.path.join(venv, "bin", "ohprof")
+    done, took = run([ohprof, "--version"], env)
+    if done.returncode != 0 or not done.stdout.startswith("0."):
+        problems.append(f"ohprof --version: exit {done.returncode}, {done.stdout!r} {done.stderr!r}")
+    model_env = dict(env, PYTHONPATH=os.path.join(opts.source_dir, "examples", "models"))
+    report = os.path.join(opts.work, "compare.json")
+    compare = [ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16", "--device", "cpu",
+               "--paths", "aoti,compile,eager", "--warmup", "2", "--min-runs", "5", "--max-runs", "5",
+               "--min-time", "0", "--no-explain", "--cache-dir", os.path.join(opts.work, "artifacts"),
+               "--export-json", report]
+    for attempt in ("first", "second"):
+        done, took = run(compare, model_env)
+        print(f"{attempt} compare: exit {done.returncode} in {took:.0f} s")
+        if done.returncode != 0:
+            problems.append(f"{attempt} compare exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+            break
+        built = "building the measuring extension" in done.stderr
+        if built != (attempt == "first"):
+            problems.append(f"{attempt} compare {'built' if built else 'did not build'} the extension: {done.stderr!r}")
+        with open(report) as f:
+            measured = {p["name"]: p for p in json.load(f)["paths"]}
+        for name in ("aoti", "compile", "eager"):
+            if name not in measured or not measured[name].get("samples_ns"):
+                problems.append(f"{attempt} compare: path {name} not measured ({sorted(measured)})")
+        for name in ("aoti", "compile", "eager"):
+            if name not in done.stdout:
+                problems.append(f"{attempt} compare: the table does not name {name}")
+    python_site = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "ohprof", "_build", "manifest.json"))
+    if not python_site:
+        problems.append("the wheel installed no ohprof/_build/manifest.json")
+
+    # 3. a venv without torch
+    bare = make_venv(opts.python, os.path.join(opts.work, "venv-bare"))
+    done, _ = run([os.path.join(bare, "bin", "pip"), "install", "-q", wheel], env)
+    if done.returncode != 0:
+        print(done.stderr[-4000:])
+        return 1
+    bare_ohprof = os.path.join(bare, "bin", "ohprof")
+    trace = os.path.join(opts.source_dir, "test", "data", "traces", "triton_example.json.gz")
+    done, _ = run([bare_ohprof, "analyze", trace, "--quiet"], env)
+    if done.returncode != 0:
+        problems.append(f"analyze without torch: exit {done.returncode}: {done.stderr.strip()}")
+    done, _ = run([bare_ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16"], model_env)
+    lines = done.stderr.strip().splitlines()
+    if done.returncode != ENVIRONMENT_ERROR or len(lines) != 1 or "torch is not installed" not in done.stderr:
+        problems.append(f"compare without torch: exit {done.returncode} (want {ENVIRONMENT_ERROR}), stderr {done.stderr!r}")
+
+    for problem in problems:
+        print("FAIL:", problem)
+    if not problems:
+        print("pip install: the wheel installs, measures in the venv's torch, and says when torch is missing")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

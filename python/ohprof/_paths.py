@@ -122,6 +122,55 @@ def make_inputs(torch, specs, device, seed):
     return tuple(tensors)
 
 
+def load_inputs_file(torch, path, device):
+    """--inputs FILE: the user's own inputs, saved with torch.save: a tensor, or a tuple (or list) of
+    tensors in forward's order. Returns (tensors on `device`, [(shape, dtype name)]). A file that does
+    not exist is FILE_NOT_FOUND; one that torch.load (weights_only) cannot read, that holds anything but
+    tensors, or keyword inputs, is INPUT_MISMATCH (docs/usage.md, "Your own inputs")."""
+    if not os.path.isfile(path):
+        raise OhprofError(FILE_NOT_FOUND, f"--inputs file '{path}' does not exist")
+    try:
+        value = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:
+        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' is not a file torch.load can read with weights_only=True "
+                                          f"({type(e).__name__}: {_first_line(e)}); save the inputs with torch.save((x, ...), FILE)") from None
+    args, kwargs = value, {}
+    if isinstance(value, torch.Tensor):
+        args = (value,)
+    elif isinstance(value, dict):
+        args, kwargs = (), value
+    elif (isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[0], (tuple, list))
+          and isinstance(value[1], dict)):
+        args, kwargs = value
+    if not isinstance(args, (tuple, list)):
+        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' holds a {type(value).__name__}; save a tensor or a "
+                                          "tuple of tensors in forward's order")
+    if kwargs:
+        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' has keyword inputs ({', '.join(map(str, kwargs))}), "
+                                          "which ohprof does not pass yet; save them in a tuple in forward's order")
+    if not args:
+        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' holds no inputs; save a tuple of tensors")
+    specs = []
+    for i, item in enumerate(args):
+        if not isinstance(item, torch.Tensor):
+            raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': input {i} is a {type(item).__name__}, not a tensor; "
+                                              "ohprof takes tensors only")
+        dtype = str(item.dtype).replace("torch.", "")
+        if dtype not in DTYPES.values():
+            raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': input {i} has dtype {dtype}, which ohprof does not "
+                                              f"measure (one of {', '.join(sorted(set(DTYPES.values())))})")
+        specs.append(([int(d) for d in item.shape], dtype))
+    return tuple(t.to(device) for t in args), specs
+
+
+def file_digest(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]
+
+
 def load_factory(spec):
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
@@ -273,13 +322,14 @@ def write_json(path, data):
     os.replace(tmp, path)
 
 
-def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False, model=None):
-    """Exports `model_spec` (or `model`, built from it) to OUT/model.ep.pt2 and OUT/model.aoti.pt2;
-    returns what it did."""
+def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False, model=None, inputs=None):
+    """Exports `model_spec` (or `model`, built from it) on `inputs` (or seeded random ones of `specs`) to
+    OUT/model.ep.pt2 and OUT/model.aoti.pt2; returns what it did."""
     check_device(torch, device)
     if model is None:
         model = build_model(torch, model_spec, device)
-    inputs = make_inputs(torch, specs, device, seed)
+    if inputs is None:
+        inputs = make_inputs(torch, specs, device, seed)
     os.makedirs(out_dir, exist_ok=True)
     start = time.perf_counter()
     program = export_program(torch, model, inputs)
@@ -304,8 +354,9 @@ def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_pro
     return info
 
 
-def artifact_key(torch, model_spec, specs, device, kernel_profile, seed):
-    """Everything that changes the exported program or the package."""
+def artifact_key(torch, model_spec, specs, device, kernel_profile, seed, inputs_digest=None):
+    """Everything that changes the exported program or the package (the inputs' values too, when they
+    are the user's: export traces with them)."""
     key = {
         "format": ARTIFACT_FORMAT,
         "model": model_spec,
@@ -316,6 +367,8 @@ def artifact_key(torch, model_spec, specs, device, kernel_profile, seed):
         "torch": torch.__version__,
         "helper": hashlib.sha256(open(__file__, "rb").read()).hexdigest()[:16],
     }
+    if inputs_digest:
+        key["inputs_file"] = inputs_digest
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16], key
 
 
@@ -811,6 +864,13 @@ class Session:
         self.aoti_given = bool(self.aoti_package)  # --aoti: a package built elsewhere, maybe from another graph
         # (shape, dtype name) pairs, parsed and checked by ohprof (src/model/input_spec.cpp)
         self.specs = [([int(d) for d in shape], dtype) for shape, dtype in options.get("inputs", [])]
+        # --inputs FILE: the user's own tensors, used by every path as given (moved to the device)
+        self.inputs = None
+        inputs_digest = None
+        inputs_file = options.get("inputs_file") or ""
+        if inputs_file:
+            self.inputs, self.specs = load_inputs_file(torch, inputs_file, self.device)
+            inputs_digest = file_digest(inputs_file)
         cache_root = options["cache_dir"]
         # Where eager and torch.compile start: the user's nn.Module (as users compile it) or the
         # exported program's module() (the graph AOTI was built from; --compile-source program).
@@ -822,10 +882,11 @@ class Session:
 
         if self.model_spec:
             if not self.specs:
-                raise OhprofError(USAGE_ERROR, "--model needs --input SHAPE[:DTYPE] for each model input")
+                raise OhprofError(USAGE_ERROR, "--model needs --input SHAPE[:DTYPE] for each model input, "
+                                               "or --inputs FILE")
             self.user_model = build_model(torch, self.model_spec, self.device)
             key, key_fields = artifact_key(torch, self.model_spec, self.specs, self.device,
-                                           self.kernel_profile, self.seed)
+                                           self.kernel_profile, self.seed, inputs_digest)
             folder = os.path.join(cache_root, key)
             self.artifact_dir = folder
             info_path = os.path.join(folder, "export.json")
@@ -835,7 +896,7 @@ class Session:
                     info = json.load(f)
             else:
                 info = export_artifacts(torch, self.model_spec, self.specs, self.device, self.seed, folder,
-                                        self.kernel_profile, model=self.user_model)
+                                        self.kernel_profile, model=self.user_model, inputs=self.inputs)
                 write_json(os.path.join(folder, "key.json"), key_fields)
             self.timings["export_s"] = info["export_s"]
             self.timings["aoti_compile_s"] = info["aoti_compile_s"]
@@ -865,7 +926,8 @@ class Session:
                                                f"({_first_line(e)}); clear the cache folder {folder}") from None
         if not self.specs:
             self.specs = self._specs_from_program()
-        self.inputs = make_inputs(torch, self.specs, self.device, self.seed)
+        if self.inputs is None:
+            self.inputs = make_inputs(torch, self.specs, self.device, self.seed)
 
         if not self.aoti_package:
             key = hashlib.sha256((open(exported, "rb").read()) + json.dumps(

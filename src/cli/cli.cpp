@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <vector>
 
 #include "commands.hpp"
@@ -34,6 +35,23 @@ void add_trace_option(CLI::App* app, std::string& trace) {
   app->add_option("--export-trace", trace,
                   "Write the split pass's timeline as a Chrome trace to FILE (gzip when it ends in .gz), for Perfetto or "
                   "chrome://tracing, and ohprof analyze");
+}
+
+void add_inputs_file_option(CLI::App* app, std::string& file) {
+  app->add_option("--inputs", file,
+                  "Your own inputs instead of random ones: a file written by torch.save(x) or torch.save((x, y, ...)), "
+                  "used by every path as given (moved to --device)");
+}
+
+Status check_inputs_file(const std::string& file, bool has_input_specs) {
+  if (file.empty()) return ok_status();
+  if (has_input_specs) return make_error(ExitCode::usage_error, "give --input SHAPE or --inputs FILE, not both");
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error)) {
+    return make_error(ExitCode::file_not_found,
+                      fmt::format("--inputs file '{}' does not exist; save your inputs with torch.save((x, ...), FILE)", file));
+  }
+  return ok_status();
 }
 
 void add_python_option(CLI::App* app, std::string& python) {

@@ -21,6 +21,7 @@ struct CompareFlags {
   std::string dump_code;
   bool no_explain = false;
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
+  std::string inputs_file;
 };
 
 // "compile:aoti,eager:aoti" -> (compile, aoti), (eager, aoti). Path names contain ':' themselves
@@ -53,6 +54,8 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   auto parsed = parse_model_flags(flags.model);
   if (!parsed.ok()) return parsed.error();
   CompareOptions options = std::move(*parsed);
+  if (Status checked = check_inputs_file(flags.inputs_file, !options.inputs.empty()); !checked.ok()) return checked;
+  options.inputs_file = flags.inputs_file;
   options.explain = !flags.no_explain;
   auto pairs = parse_explain_pairs(flags.explain);
   if (!pairs.ok()) return pairs.error();
@@ -77,6 +80,7 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
       "compare", "Run one model through several deployment paths (aoti, torch.compile modes, eager) in one "
                  "process and compare them; with no model, the bundled ResNet-18 at [1, 3, 224, 224]");
   add_model_flags(app, flags->model, /*exported=*/true, "Seconds for the whole measurement, at most");
+  add_inputs_file_option(app, flags->inputs_file);
   app->add_option("--explain", flags->explain,
                   "Pairs to explain, SLOWER:FASTER comma-separated (e.g. compile:aoti); default: each path against "
                   "the fastest");

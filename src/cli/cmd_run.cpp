@@ -23,6 +23,7 @@ struct RunFlags {
   bool no_cupti = false;
   int split_runs = 0;
   std::string python;
+  std::string inputs_file;
 };
 
 Status run(const RunFlags& flags, const Invocation& invocation) {
@@ -33,6 +34,8 @@ Status run(const RunFlags& flags, const Invocation& invocation) {
   auto inputs = parse_input_specs(flags.inputs);
   if (!inputs.ok()) return inputs.error();
   options.inputs = *inputs;
+  if (Status checked = check_inputs_file(flags.inputs_file, !options.inputs.empty()); !checked.ok()) return checked;
+  options.inputs_file = flags.inputs_file;
   auto device = parse_device_request(flags.device);
   if (!device.ok()) return device.error();
   options.device = *device;
@@ -59,6 +62,7 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--input", flags->inputs,
                   "Input SHAPE[:DTYPE], once per model input in order (e.g. 1,3,224,224:float32)")
       ->take_all();
+  add_inputs_file_option(app, flags->inputs_file);
   app->add_option("--device", flags->device, "auto, cpu, cuda or cuda:N (auto: CUDA when present)")
       ->capture_default_str();
   app->add_option("--warmup", flags->warmup, "Warm-up iterations, not measured")->capture_default_str();

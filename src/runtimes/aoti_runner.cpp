@@ -303,6 +303,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
 
   std::vector<Warning> warnings;
   std::vector<InputSpec> inputs = options.inputs;
+  const char* given = options.tensors ? " inputs" : " --input";
   if (auto recorded = metadata.find(kInputsMetadataKey); recorded != metadata.end()) {
     auto expected = parse_recorded_inputs(recorded->second);
     if (!expected.ok()) return expected.error().with_context("reading the package's recorded inputs");
@@ -310,10 +311,10 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
       inputs = *expected;
     } else if (inputs.size() != expected->size()) {
       return input_error(concat("the model takes ", expected->size(), " input(s) (", specs_text(*expected),
-                                ") but ", inputs.size(), " --input were given"));
+                                ") but ", inputs.size(), given, " were given"));
     } else if (!same_specs(inputs, *expected)) {
-      return input_error(concat("--input ", specs_text(inputs),
-                                " does not match the inputs the package was compiled for: ", specs_text(*expected)));
+      return input_error(concat(options.tensors ? "the inputs " : "--input ", specs_text(inputs),
+                                " do not match the inputs the package was compiled for: ", specs_text(*expected)));
     }
   } else {
     if (inputs.empty()) {
@@ -336,13 +337,16 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
   }
 
   std::vector<at::Tensor> tensors;
-  if (options.tensors) {
-    tensors = options.tensors->tensors;
-  } else try {
-    auto generator = at::make_generator<at::CPUGeneratorImpl>(options.seed);
+  try {
     const at::Device torch_device = device.type == DeviceKind::cuda ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(device.index))
                                                           : at::Device(at::kCPU);
-    for (const auto& spec : inputs) tensors.push_back(random_input(spec, generator, torch_device));
+    if (options.tensors) {
+      // compare's shared tensors are on the device already (to() returns them); run --inputs' are on the CPU
+      for (const auto& tensor : options.tensors->tensors) tensors.push_back(tensor.to(torch_device));
+    } else {
+      auto generator = at::make_generator<at::CPUGeneratorImpl>(options.seed);
+      for (const auto& spec : inputs) tensors.push_back(random_input(spec, generator, torch_device));
+    }
   } catch (const std::exception& e) {
     return make_error(ExitCode::model_error, "could not create the inputs: " + first_line(e.what()));
   }

@@ -251,6 +251,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     py::list given;
     for (const auto& input : options.inputs) given.append(py::make_tuple(input.shape, dtype_name(input.dtype)));
     spec["inputs"] = given;
+    spec["inputs_file"] = options.inputs_file;
     spec["device"] = to_string(options.device);
     spec["seed"] = options.seed;
     spec["cache_dir"] = options.cache_dir;
@@ -279,6 +280,25 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
         std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(specs), std::move(inputs)));
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::model_error, "preparing the model");
+  }
+}
+
+Result<LoadedInputs> load_inputs_file(const std::string& path) {
+  if (Status ready = ensure_python(); !ready.ok()) return ready.error();
+  py::gil_scoped_acquire gil;
+  try {
+    py::module_ helpers = py::module_::import("ohprof._paths");
+    py::tuple loaded = helpers.attr("load_inputs_file")(py::module_::import("torch"), path, "cpu");
+    LoadedInputs result;
+    for (const auto& [shape, dtype] : loaded[1].cast<std::vector<std::pair<std::vector<std::int64_t>, std::string>>>()) {
+      auto parsed = parse_dtype(dtype);
+      if (!parsed.ok()) return parsed.error().with_context("an input of --inputs");
+      result.specs.push_back(InputSpec{shape, *parsed});
+    }
+    result.tensors = to_bundle(loaded[0]);
+    return result;
+  } catch (py::error_already_set& e) {
+    return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
   }
 }
 

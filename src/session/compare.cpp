@@ -160,6 +160,9 @@ void explain_gaps(Report& report, const CompareOptions& options, const std::map<
 }  // namespace
 
 Status validate_compare_options(const CompareOptions& o) {
+  if (!o.inputs_file.empty() && !o.inputs.empty()) {
+    return make_error(ExitCode::usage_error, "give --input SHAPE or --inputs FILE, not both");
+  }
   const AdaptiveStopping& s = o.stopping;
   if (s.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
   if (s.min_runs < 1) return make_error(ExitCode::usage_error, "--min-runs must be at least 1");
@@ -217,7 +220,7 @@ Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const To
 void apply_default_model(CompareOptions& options) {
   if (!options.model.empty() || !options.exported.empty()) return;
   options.model = kDefaultModel;
-  if (options.inputs.empty()) options.inputs = {kDefaultInput};
+  if (options.inputs.empty() && options.inputs_file.empty()) options.inputs = {kDefaultInput};
 }
 
 const std::vector<std::string>& known_compare_paths() {
@@ -267,6 +270,7 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   session_options.exported = options.exported;
   session_options.aoti = options.aoti;
   session_options.inputs = defaulted.inputs;
+  session_options.inputs_file = options.inputs_file;
   session_options.device = device;
   session_options.seed = options.seed;
   session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;

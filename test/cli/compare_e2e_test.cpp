@@ -335,6 +335,53 @@ TEST_F(CompareE2E, KilledCompareLeavesItsLastCheckpoint) {
   EXPECT_EQ(report["ratios"].size(), 1u);
 }
 
+// --inputs FILE: the user's own tensors (docs/usage.md, "Your own inputs"); the values reaching each path
+// are checked against the model in test/tools/inputs_file_check.py, the command line here.
+TEST_F(CompareE2E, OwnInputsFromAFileAreMeasuredAndBadFilesAreOneLine) {
+  const std::string inputs = m_dir + "/inputs.pt";
+  const std::string keywords = m_dir + "/keywords.pt";
+  const std::string not_tensors = m_dir + "/not-tensors.pt";
+  const auto saved = testing::run_program(
+      {OHPROF_PYTHON, "-c",
+       "import sys, torch\n"
+       "torch.save((torch.randn(3, 16),), sys.argv[1])\n"
+       "torch.save({'x': torch.randn(3, 16)}, sys.argv[2])\n"
+       "torch.save((torch.randn(3, 16), 'text'), sys.argv[3])\n",
+       inputs, keywords, not_tensors});
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  const std::string report_path = m_dir + "/report.json";
+  const auto result = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--inputs", inputs, "--paths",
+                                        "aoti,aoti:python,compile,eager", "--no-explain", "--cache-dir", s_cache,
+                                        "--export-json", report_path}));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["config"]["inputs"], json::array({"[3, 16]:float32"}));
+  for (const auto& path : report["paths"]) {
+    EXPECT_FALSE(path["samples_ns"].empty()) << path["name"];
+    if (path["name"] != "eager") EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["name"];
+  }
+  struct Case {
+    std::vector<std::string> args;
+    ExitCode exit;
+    const char* says;
+  };
+  const std::vector<Case> cases{
+      {{"--inputs", keywords}, ExitCode::input_mismatch, "has keyword inputs (x)"},
+      {{"--inputs", not_tensors}, ExitCode::input_mismatch, "input 1 is a str, not a tensor"},
+      {{"--inputs", m_dir + "/missing.pt"}, ExitCode::file_not_found, "does not exist"},
+      {{"--inputs", inputs, "--input", "3,16"}, ExitCode::usage_error, "not both"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args{"compare", "--model", "tiny_models:tiny_mlp", "--paths", "aoti,eager", "--cache-dir",
+                                  s_cache};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto bad = run_ohprof(quick(args));
+    EXPECT_EQ(bad.exit_code, code(c.exit)) << bad.err;
+    EXPECT_NE(bad.err.find(c.says), std::string::npos) << bad.err;
+    EXPECT_EQ(line_count(bad.err), 1u) << bad.err;
+  }
+}
+
 TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
   const std::vector<std::vector<std::string>> bad = {
       {"compare", "--paths", "aoti,bogus"},

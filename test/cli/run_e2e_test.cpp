@@ -247,6 +247,28 @@ TEST_F(RunE2E, MatchingInputsAreAccepted) {
   EXPECT_EQ(result.exit_code, 0) << result.err;
 }
 
+TEST_F(RunE2E, OwnInputsFromAFileRunThePackageOrAreAnInputMismatch) {
+  const std::string inputs = m_dir + "/inputs.pt";
+  const std::string wrong = m_dir + "/wrong.pt";
+  const auto saved = run_program({OHPROF_PYTHON, "-c",
+                                  "import sys, torch\n"
+                                  "torch.save(torch.randn(4, 16), sys.argv[1])\n"
+                                  "torch.save((torch.randn(4, 17),), sys.argv[2])\n",
+                                  inputs, wrong});
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  const std::string report_path = m_dir + "/report.json";
+  const auto result = run_ohprof({"run", "--aoti", OHPROF_TINY_PACKAGE, "--inputs", inputs, "--warmup", "1", "--runs",
+                                  "3", "--quiet", "--export-json", report_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto report = nlohmann::json::parse(read_file(report_path));
+  EXPECT_EQ(report["config"]["inputs"], nlohmann::json::array({"[4, 16]:float32"}));
+  EXPECT_EQ(report["paths"][0]["samples_ns"].size(), 3u);
+  const auto mismatch = run_ohprof({"run", "--aoti", OHPROF_TINY_PACKAGE, "--inputs", wrong, "--runs", "1"});
+  EXPECT_EQ(mismatch.exit_code, code(ExitCode::input_mismatch)) << mismatch.err;
+  EXPECT_NE(mismatch.err.find("the inputs [4, 17]:float32 do not match"), std::string::npos) << mismatch.err;
+  EXPECT_EQ(line_count(mismatch.err), 1u) << mismatch.err;
+}
+
 TEST_F(RunE2E, WrongInputCountShapeOrDtypeIsAnInputMismatch) {
   const std::vector<std::vector<std::string>> wrong = {
       {"--input", "4,16", "--input", "4,16"},  // count

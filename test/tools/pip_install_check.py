@@ -7,7 +7,7 @@ plain interpreter (by default Debian's /usr/bin/python3, which has no shared lib
 1. `pip wheel` builds the wheel (scikit-build-core, build isolation: no torch in sight).
 2. A venv with torch: torch comes from SITE_PACKAGES (the project's cached venv) through a .pth file,
    so nothing of several GB is downloaded again. `ohprof --version` needs no Python; `ohprof compare`
-   on the tiny MLP builds the measuring extension against that torch on first use (in a cache of its
+   on the tiny MLP with its own inputs (--inputs, saved with that torch) builds the measuring extension against that torch on first use (in a cache of its
    own under DIR), measures aoti, compile and eager, and writes its report; a second compare finds the
    built extension and does not build again.
 3. A venv without torch: `ohprof analyze` works, and `ohprof compare` says in one line that torch is
@@ -84,7 +84,10 @@ def main(argv):
         problems.append(f"ohprof --version: exit {done.returncode}, {done.stdout!r} {done.stderr!r}")
     model_env = dict(env, PYTHONPATH=os.path.join(opts.source_dir, "examples", "models"))
     report = os.path.join(opts.work, "compare.json")
-    compare = [ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16", "--device", "cpu",
+    inputs = os.path.join(opts.work, "inputs.pt")  # the user's own inputs (--inputs), saved with their torch
+    subprocess.run([os.path.join(venv, "bin", "python"), "-c",
+                    f"import torch; torch.save((torch.randn(2, 16),), {inputs!r})"], check=True)
+    compare = [ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--inputs", inputs, "--device", "cpu",
                "--paths", "aoti,compile,eager", "--warmup", "2", "--min-runs", "5", "--max-runs", "5",
                "--min-time", "0", "--no-explain", "--cache-dir", os.path.join(opts.work, "artifacts"),
                "--export-json", report]
@@ -98,7 +101,10 @@ def main(argv):
         if built != (attempt == "first"):
             problems.append(f"{attempt} compare {'built' if built else 'did not build'} the extension: {done.stderr!r}")
         with open(report) as f:
-            measured = {p["name"]: p for p in json.load(f)["paths"]}
+            written = json.load(f)
+        measured = {p["name"]: p for p in written["paths"]}
+        if written["config"]["inputs"] != ["[2, 16]:float32"]:
+            problems.append(f"{attempt} compare: inputs {written['config']['inputs']}, not the --inputs file's")
         for name in ("aoti", "compile", "eager"):
             if name not in measured or not measured[name].get("samples_ns"):
                 problems.append(f"{attempt} compare: path {name} not measured ({sorted(measured)})")

@@ -26,6 +26,7 @@ struct ModelSessionOptions {
   std::string exported;   // a saved torch.export program, or empty
   std::string aoti;       // a prebuilt AOTI package, or empty (ohprof builds one)
   std::vector<InputSpec> inputs;    // --input, parsed; empty: those the exported program records
+  std::string inputs_file;          // --inputs: the user's tensors (torch.save), used as given
   DeviceKind device = DeviceKind::cpu;
   std::uint64_t seed = 0;
   std::string cache_dir;            // where built artifacts are kept
@@ -62,6 +63,15 @@ class ModelSession {
 // page_path), in the interpreter this extension runs in. Its ValueError or a missing matplotlib
 // becomes an output_error.
 Status render_sweep_page(const std::string& report_path, const std::string& page_path);
+
+// --inputs FILE for `run`: the user's torch.save'd tensors (python/ohprof/_paths.py load_inputs_file), on
+// the CPU, and what they are. Errors: a missing file (file_not_found); one that does not load, holds
+// anything but tensors, or keyword inputs (input_mismatch).
+struct LoadedInputs {
+  std::vector<InputSpec> specs;
+  TensorBundlePtr tensors;
+};
+Result<LoadedInputs> load_inputs_file(const std::string& path);
 
 // The extension module's body (src/cli/measure_module.cpp's PyInit__ohprof_measure returns it): a module
 // whose run_cli(argv) calls `entry` with the GIL released and returns its exit code. Null with a Python

@@ -31,6 +31,8 @@ struct Runtime {
   // An AOTI package's generated code (collectors/cpu_activity_collector.hpp); empty: this build cannot
   // read packages, and --dump-code says so.
   std::function<Result<std::vector<SourceFile>>(const std::string& package_path)> read_package_sources;
+  // --inputs FILE of `run` (runtimes/python_session.hpp); empty: this build cannot read such files.
+  std::function<Result<LoadedInputs>(const std::string& path)> load_inputs_file;
   // The sweep's page from its written report (python/ohprof/_sweep_plot.py); empty: no page.
   std::function<Status(const std::string& report_path, const std::string& page_path)> render_sweep_page;
 };

@@ -42,6 +42,7 @@ struct SessionOutcome {
 struct MeasureOptions {
   std::string aoti_package;
   std::vector<InputSpec> inputs;  // empty: those recorded in the package
+  std::string inputs_file;        // --inputs: the user's torch.save'd tensors instead of random ones ("" : none)
   DeviceRequest device;
   int warmup = 10;
   int runs = 50;
@@ -61,6 +62,7 @@ const std::vector<std::string>& known_compare_paths();
 struct CompareOptions {
   std::string model;                  // module:factory; with `exported` empty and this empty: the default model
   std::vector<InputSpec> inputs;      // empty: the default model's, or those the exported program records
+  std::string inputs_file;            // --inputs: the user's torch.save'd tensors, for every path ("" : none)
   std::string exported;
   std::string aoti;
   std::vector<std::string> paths;     // known_compare_paths() names, each once

@@ -1,0 +1,108 @@
+"""--inputs FILE's Python side (python/ohprof/_paths.py load_inputs_file and Session), in the pinned torch.
+
+Known answers, computed here independently of ohprof:
+  1. the tensors load_inputs_file returns are the saved ones, bit for bit, in order, and their specs
+     are their shapes and dtypes;
+  2. a Session opened with inputs_file runs every path on exactly those tensors: its `inputs` are equal to
+     the saved ones, and the eager and compile paths' first outputs equal model(*saved) computed here;
+  3. a single saved tensor is one input; (tuple, {}) is the tuple;
+  4. each bad file is the documented error: missing (3), not loadable, a non-tensor, keyword inputs, an
+     unsupported dtype, nothing (6);
+  5. the artifact cache keys on the file's content: other values, another key.
+Usage: inputs_file_check.py SOURCE_DIR WORK_DIR (the venv's python, with torch).
+"""
+import os
+import shutil
+import sys
+
+
+def main() -> int:
+    source_dir, work = sys.argv[1], sys.argv[2]
+    sys.path.insert(0, os.path.join(source_dir, "python"))
+    sys.path.insert(0, os.path.join(source_dir, "examples", "models"))
+    import torch
+    import tiny_models
+    from ohprof import _paths as op
+
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    problems = []
+    generator = torch.Generator().manual_seed(7)
+    x = torch.randn(3, 16, generator=generator)
+    path = os.path.join(work, "inputs.pt")
+    torch.save((x,), path)
+
+    # 1.
+    tensors, specs = op.load_inputs_file(torch, path, "cpu")
+    if len(tensors) != 1 or not torch.equal(tensors[0], x):
+        problems.append("load_inputs_file did not return the saved tensor")
+    if specs != [([3, 16], "float32")]:
+        problems.append(f"specs {specs}, want [([3, 16], 'float32')]")
+
+    # 2.
+    cache = os.path.join(work, "cache")
+    session = op.Session({"model": "tiny_models:tiny_mlp", "inputs": [], "inputs_file": path, "device": "cpu",
+                          "cache_dir": cache})
+    if len(session.inputs) != 1 or not torch.equal(session.inputs[0], x):
+        problems.append("the session's inputs are not the saved tensor")
+    if session.specs != [([3, 16], "float32")]:
+        problems.append(f"the session's specs are {session.specs}")
+    reference = tiny_models.tiny_mlp()
+    reference.load_state_dict(session.user_model.state_dict())
+    with torch.inference_mode():
+        want = reference.eval()(x)
+        for name in ("eager", "compile"):
+            got = session.make_path(name).outputs[0]
+            if not torch.allclose(got, want, rtol=1e-5, atol=1e-6):
+                problems.append(f"path {name}'s output is not model(saved input): max diff "
+                                f"{(got - want).abs().max().item()}")
+
+    # 3.
+    single = os.path.join(work, "single.pt")
+    torch.save(x, single)
+    pair = os.path.join(work, "pair.pt")
+    torch.save(((x, x), {}), pair)
+    if len(op.load_inputs_file(torch, single, "cpu")[0]) != 1:
+        problems.append("a single saved tensor is not one input")
+    if len(op.load_inputs_file(torch, pair, "cpu")[0]) != 2:
+        problems.append("(tuple, {}) is not the tuple")
+
+    # 4.
+    bad = {}
+    bad["missing"] = (os.path.join(work, "nope.pt"), op.FILE_NOT_FOUND, "does not exist")
+    with open(os.path.join(work, "text.pt"), "w") as f:
+        f.write("not a torch file\n")
+    bad["text"] = (os.path.join(work, "text.pt"), op.INPUT_MISMATCH, "torch.load can read")
+    torch.save((x, 3), os.path.join(work, "int.pt"))
+    bad["non-tensor"] = (os.path.join(work, "int.pt"), op.INPUT_MISMATCH, "input 1 is a int, not a tensor")
+    torch.save({"x": x}, os.path.join(work, "kw.pt"))
+    bad["keywords"] = (os.path.join(work, "kw.pt"), op.INPUT_MISMATCH, "keyword inputs (x)")
+    torch.save((x.to(torch.complex64),), os.path.join(work, "complex.pt"))
+    bad["dtype"] = (os.path.join(work, "complex.pt"), op.INPUT_MISMATCH, "dtype complex64")
+    torch.save((), os.path.join(work, "empty.pt"))
+    bad["empty"] = (os.path.join(work, "empty.pt"), op.INPUT_MISMATCH, "holds no inputs")
+    for case, (file, code, text) in bad.items():
+        try:
+            op.load_inputs_file(torch, file, "cpu")
+            problems.append(f"{case}: accepted")
+        except op.OhprofError as e:
+            if e.code != code or text not in e.message or "\n" in e.message:
+                problems.append(f"{case}: code {e.code} (want {code}), message {e.message!r} (want {text!r})")
+
+    # 5.
+    other = os.path.join(work, "other.pt")
+    torch.save((x + 1,),  other)
+    keys = [op.artifact_key(torch, "tiny_models:tiny_mlp", [([3, 16], "float32")], "cpu", False, 0, op.file_digest(p))[0]
+            for p in (path, other)]
+    if keys[0] == keys[1]:
+        problems.append("two inputs files of other values share an artifact key")
+
+    for problem in problems:
+        print("FAIL:", problem)
+    if not problems:
+        print("OK: --inputs tensors reach every path as saved; bad files are the documented errors")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

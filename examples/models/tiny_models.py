@@ -35,3 +35,36 @@ def raises():
 
 def not_a_module():
     return 42
+
+
+class Cache:
+    """A model output that is not a pytree, as Hugging Face's DynamicCache is for torch.export."""
+
+    def __init__(self, keys):
+        self.keys = keys
+
+
+class CachingMLP(TinyMLP):
+    """tiny_mlp that also returns a cache object: it runs eagerly and under torch.compile, and
+    torch.export cannot capture it (its output is no tensor, tuple, list or dict)."""
+
+    def forward(self, x):
+        hidden = torch.relu(self.fc1(x))
+        return self.fc2(hidden) * 0.5, Cache(hidden)
+
+
+def not_exportable():
+    torch.manual_seed(0)
+    return CachingMLP().eval()
+
+
+class ScaledMLP(TinyMLP):
+    """tiny_mlp with a second input, for keyword inputs: forward(x, scale)."""
+
+    def forward(self, x, scale):
+        return self.fc2(torch.relu(self.fc1(x))) * scale
+
+
+def two_inputs():
+    torch.manual_seed(0)
+    return ScaledMLP().eval()

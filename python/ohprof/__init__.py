@@ -1,5 +1,8 @@
 """ohprof: why a PyTorch model runs faster as an AOTInductor package than under torch.compile, measured.
 
+The Python API: ohprof.compare(model, inputs), ohprof.run(package, inputs), ohprof.sweep(model, inputs,
+batch), ohprof.analyze(trace), each returning an ohprof.Report (python/ohprof/api.py, docs/usage.md).
+
 Importing this package loads neither torch nor ohprof's measuring extension: `ohprof.dask_runner` and the
 command line's Python side use it without torch. The measuring side (`ohprof._measure`, started by the
 `ohprof` command for `run`, `compare` and `sweep`) imports torch and then the extension
@@ -11,3 +14,12 @@ try:
     __version__ = _version("ohprof")
 except Exception:  # a source checkout on PYTHONPATH: no installed metadata
     __version__ = "0+source"
+
+
+def __getattr__(name):
+    # The API (ohprof.api) on first use: `import ohprof` alone stays free of torch.
+    if name in ("compare", "run", "sweep", "analyze", "Report", "OhprofError"):
+        from ohprof import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'ohprof' has no attribute {name!r}")

@@ -156,6 +156,11 @@ def _find_cupti(torch):
 
 
 def _check_tools(torch):
+    import logging
+
+    # torch.utils.cpp_extension warns at import when a CUDA toolkit is installed but no GPU driver is:
+    # true on CPU machines and irrelevant to a build with_cuda=False; stderr stays ohprof's own lines.
+    logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
     from torch.utils import cpp_extension
 
     try:  # PyPI's ninja (a dependency of ohprof) keeps its binary in the environment, maybe not on PATH

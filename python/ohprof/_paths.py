@@ -9,6 +9,7 @@ Errors a user can fix are raised as OhprofError(code, message): `code` is one of
 `message` is one line.
 """
 import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import importlib
@@ -122,11 +123,15 @@ def make_inputs(torch, specs, device, seed):
     return tuple(tensors)
 
 
-def load_inputs_file(torch, path, device):
-    """--inputs FILE: the user's own inputs, saved with torch.save: a tensor, or a tuple (or list) of
-    tensors in forward's order. Returns (tensors on `device`, [(shape, dtype name)]). A file that does
-    not exist is FILE_NOT_FOUND; one that torch.load (weights_only) cannot read, that holds anything but
-    tensors, or keyword inputs, is INPUT_MISMATCH (docs/usage.md, "Your own inputs")."""
+KWARG_VALUES = (bool, int, float, str, type(None))  # what a keyword input may be besides a tensor
+
+
+def read_inputs_file(torch, path, device):
+    """--inputs FILE: the user's own inputs, saved with torch.save: a tensor, a tuple (or list) of tensors
+    in forward's order, a dict of keyword inputs, or (tuple, dict). Returns (args on `device`, kwargs:
+    tensors on `device`, or bool/int/float/str/None). A file that does not exist is FILE_NOT_FOUND; one
+    that torch.load (weights_only) cannot read, or that holds anything else, is INPUT_MISMATCH
+    (docs/usage.md, "Your own inputs")."""
     if not os.path.isfile(path):
         raise OhprofError(FILE_NOT_FOUND, f"--inputs file '{path}' does not exist")
     try:
@@ -143,24 +148,57 @@ def load_inputs_file(torch, path, device):
           and isinstance(value[1], dict)):
         args, kwargs = value
     if not isinstance(args, (tuple, list)):
-        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' holds a {type(value).__name__}; save a tensor or a "
-                                          "tuple of tensors in forward's order")
-    if kwargs:
-        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' has keyword inputs ({', '.join(map(str, kwargs))}), "
-                                          "which ohprof does not pass yet; save them in a tuple in forward's order")
-    if not args:
+        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' holds a {type(value).__name__}; save a tensor, a "
+                                          "tuple of tensors in forward's order, or (tuple, dict of keyword inputs)")
+    if not args and not kwargs:
         raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' holds no inputs; save a tuple of tensors")
-    specs = []
     for i, item in enumerate(args):
         if not isinstance(item, torch.Tensor):
             raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': input {i} is a {type(item).__name__}, not a tensor; "
-                                              "ohprof takes tensors only")
+                                              "ohprof takes tensors only (keyword inputs may also be plain values)")
+    for name, item in kwargs.items():
+        if not isinstance(name, str) or not isinstance(item, (torch.Tensor,) + KWARG_VALUES):
+            raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': keyword input {name!r} is a {type(item).__name__}; "
+                                              "keyword inputs are tensors, or bool, int, float, str or None")
+    tensor_specs(torch, list(args) + [v for v in kwargs.values() if isinstance(v, torch.Tensor)], path)
+    move = lambda v: v.to(device) if isinstance(v, torch.Tensor) else v  # noqa: E731
+    return tuple(move(t) for t in args), {k: move(v) for k, v in kwargs.items()}
+
+
+def tensor_specs(torch, tensors, path="the inputs"):
+    """[(shape, dtype name)] of `tensors`; INPUT_MISMATCH for a dtype ohprof does not measure."""
+    specs = []
+    for i, item in enumerate(tensors):
         dtype = str(item.dtype).replace("torch.", "")
         if dtype not in DTYPES.values():
             raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': input {i} has dtype {dtype}, which ohprof does not "
                                               f"measure (one of {', '.join(sorted(set(DTYPES.values())))})")
         specs.append(([int(d) for d in item.shape], dtype))
-    return tuple(t.to(device) for t in args), specs
+    return specs
+
+
+def load_inputs_file(torch, path, device):
+    """run --inputs FILE: positional tensors only (the package's C++ loader takes a flat list); returns
+    (tensors, specs)."""
+    args, kwargs = read_inputs_file(torch, path, device)
+    if kwargs:
+        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' has keyword inputs ({', '.join(kwargs)}), which run "
+                                          "does not take; save them in a tuple in forward's order, or use compare")
+    return args, tensor_specs(torch, args, path)
+
+
+def flat_tensor_inputs(torch, program, args, kwargs):
+    """The tensors the AOTI package's C++ runner takes, in its order: (args, kwargs) flattened as the
+    exported program's in_spec orders them (what torch._export.aot_load does), tensors only."""
+    if not kwargs:
+        return list(args)
+    import torch.utils._pytree as pytree
+
+    if program is not None:
+        from torch.export._tree_utils import reorder_kwargs
+
+        kwargs = reorder_kwargs(kwargs, program.call_spec.in_spec)
+    return [x for x in pytree.tree_flatten((tuple(args), kwargs))[0] if isinstance(x, torch.Tensor)]
 
 
 def file_digest(path):
@@ -202,12 +240,12 @@ def check_device(torch, device):
         raise OhprofError(DEVICE_UNAVAILABLE, "--device cuda but no CUDA device is available here; use --device cpu")
 
 
-def export_program(torch, model, inputs):
+def export_program(torch, model, inputs, kwargs=None):
     # torch logs a failing export with its traceback before raising; the one-line error says it all.
     logging.disable(logging.ERROR)
     try:
         with torch.no_grad():
-            return torch.export.export(model, inputs)
+            return torch.export.export(model, tuple(inputs), kwargs=kwargs or None)
     except Exception as e:
         raise OhprofError(INPUT_MISMATCH, f"torch.export failed for these inputs: {_first_line(e)}") from None
     finally:
@@ -322,7 +360,8 @@ def write_json(path, data):
     os.replace(tmp, path)
 
 
-def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False, model=None, inputs=None):
+def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False, model=None, inputs=None,
+                     kwargs=None):
     """Exports `model_spec` (or `model`, built from it) on `inputs` (or seeded random ones of `specs`) to
     OUT/model.ep.pt2 and OUT/model.aoti.pt2; returns what it did."""
     check_device(torch, device)
@@ -332,8 +371,10 @@ def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_pro
         inputs = make_inputs(torch, specs, device, seed)
     os.makedirs(out_dir, exist_ok=True)
     start = time.perf_counter()
-    program = export_program(torch, model, inputs)
+    program = export_program(torch, model, inputs, kwargs)
     export_s = time.perf_counter() - start
+    if kwargs:  # the package records the inputs its C++ runner takes, in its order
+        specs = tensor_specs(torch, flat_tensor_inputs(torch, program, inputs, kwargs))
     ep_path = os.path.join(out_dir, "model.ep.pt2")
     save_program(torch, program, ep_path)
     package_path = os.path.join(out_dir, "model.aoti.pt2")
@@ -386,11 +427,15 @@ def _flatten(torch, value):
         for v in value:
             out.extend(_flatten(torch, v))
         return out
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # also Hugging Face's ModelOutput, an OrderedDict
         out = []
-        for k in sorted(value):
+        for k in sorted(value, key=str):
             out.extend(_flatten(torch, value[k]))
         return out
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _flatten(torch, [getattr(value, f.name) for f in dataclasses.fields(value)])
+    if hasattr(value, "__dict__") and not callable(value):  # an output object (a cache, say): its attributes
+        return _flatten(torch, {k: v for k, v in vars(value).items() if not k.startswith("__")})
     return []
 
 
@@ -771,14 +816,14 @@ class CompiledState:
         self.inductor_graphs = None
         self.inductor_graphs_note = ""
 
-    def compiled_graphs(self, torch, inputs, sync=None):
+    def compiled_graphs(self, torch, inputs, sync=None, kwargs=None):
         """The CompiledFxGraphs one untimed call of `fn` runs ([{"cache_key", "source_code", "post_grad"}],
         calling_compiled_graphs), taken on the first request; [] and `inductor_graphs_note` when they cannot
         be had."""
         if self.inductor_graphs is None:
             try:
                 def call():
-                    self.fn(*inputs)
+                    self.fn(*inputs, **(kwargs or {}))
                     if sync:
                         sync()
                 self.inductor_graphs, _ = calling_compiled_graphs(call)
@@ -790,14 +835,14 @@ class CompiledState:
                 self.inductor_graphs_note = "one call of the compiled path ran no Inductor CompiledFxGraph"
         return self.inductor_graphs
 
-    def capture(self, torch, inputs):
+    def capture(self, torch, inputs, kwargs=None):
         """Captures the layers below Dynamo with one call; sets `unavailable` when it cannot."""
         try:
-            self._capture(torch, inputs)
+            self._capture(torch, inputs, kwargs or {})
         except Exception as e:  # torch internals this relies on moved, or the call failed
             self.unavailable = f"capturing the compiled callables failed ({type(e).__name__}: {_first_line(e)})"
 
-    def _capture(self, torch, inputs):
+    def _capture(self, torch, inputs, kwargs):
         from torch._dynamo.eval_frame import _debug_get_cache_entry_list
         from torch._inductor.output_code import CompiledFxGraph
 
@@ -827,7 +872,7 @@ class CompiledState:
         self.forward_globals[name] = record_aot
         CompiledFxGraph.__call__ = record_graph
         try:
-            self.fn(*inputs)
+            self.fn(*inputs, **kwargs)
         finally:
             self.forward_globals[name] = original
             CompiledFxGraph.__call__ = original_call
@@ -866,10 +911,13 @@ class Session:
         self.specs = [([int(d) for d in shape], dtype) for shape, dtype in options.get("inputs", [])]
         # --inputs FILE: the user's own tensors, used by every path as given (moved to the device)
         self.inputs = None
+        self.kwargs = {}  # keyword inputs (--inputs FILE only)
         inputs_digest = None
         inputs_file = options.get("inputs_file") or ""
         if inputs_file:
-            self.inputs, self.specs = load_inputs_file(torch, inputs_file, self.device)
+            self.inputs, self.kwargs = read_inputs_file(torch, inputs_file, self.device)
+            self.specs = tensor_specs(torch, list(self.inputs) + [v for v in self.kwargs.values()
+                                                                   if isinstance(v, torch.Tensor)], inputs_file)
             inputs_digest = file_digest(inputs_file)
         cache_root = options["cache_dir"]
         # Where eager and torch.compile start: the user's nn.Module (as users compile it) or the
@@ -877,6 +925,12 @@ class Session:
         # ohprof checks the choice against --model / --exported before it opens the session.
         self.compile_source = options.get("compile_source") or (SOURCE_MODULE if self.model_spec else SOURCE_PROGRAM)
         self.user_model = None
+        self.artifact_dir = ""
+        # Whether any asked path (aoti, aoti:python, --compile-source program, --dump-code) needs the
+        # export; without it a --model is never exported. export_error: why an export that was needed
+        # failed, for a model that runs eagerly ("" : it did not fail).
+        self.export_needed = bool(options.get("export_needed", True))
+        self.export_error = ""
         self.compiled = {}  # path name -> CompiledState
         self.built = set()  # the paths (not variants) make_path built
 
@@ -885,37 +939,25 @@ class Session:
                 raise OhprofError(USAGE_ERROR, "--model needs --input SHAPE[:DTYPE] for each model input, "
                                                "or --inputs FILE")
             self.user_model = build_model(torch, self.model_spec, self.device)
-            key, key_fields = artifact_key(torch, self.model_spec, self.specs, self.device,
-                                           self.kernel_profile, self.seed, inputs_digest)
-            folder = os.path.join(cache_root, key)
-            self.artifact_dir = folder
-            info_path = os.path.join(folder, "export.json")
-            if os.path.exists(info_path) and os.path.exists(os.path.join(folder, "model.aoti.pt2")):
-                self.cached = True
-                with open(info_path) as f:
-                    info = json.load(f)
-            else:
-                info = export_artifacts(torch, self.model_spec, self.specs, self.device, self.seed, folder,
-                                        self.kernel_profile, model=self.user_model, inputs=self.inputs)
-                write_json(os.path.join(folder, "key.json"), key_fields)
-            self.timings["export_s"] = info["export_s"]
-            self.timings["aoti_compile_s"] = info["aoti_compile_s"]
-            exported = info["exported_program"]
-            if not self.aoti_package:
-                self.aoti_package = info["aoti_package"]
+            if self.inputs is None:
+                self.inputs = make_inputs(torch, self.specs, self.device, self.seed)
+            if self.export_needed:
+                exported = self._export_user_model(torch, cache_root, inputs_digest)
         elif exported:
             if not os.path.exists(exported):
                 raise OhprofError(FILE_NOT_FOUND, f"exported program '{exported}' does not exist")
         else:
             raise OhprofError(USAGE_ERROR, "give --model module:factory or --exported program.pt2")
 
-        try:
-            self.program = torch.export.load(exported)
-        except Exception as e:
-            raise OhprofError(INVALID_PACKAGE, f"'{exported}' is not a torch.export program "
-                                               f"(torch.export.load: {_first_line(e)})") from None
+        self.program = None
         self.exported_path = exported
-        if self.user_model is not None and self.cached:
+        if exported:
+            try:
+                self.program = torch.export.load(exported)
+            except Exception as e:
+                raise OhprofError(INVALID_PACKAGE, f"'{exported}' is not a torch.export program "
+                                                   f"(torch.export.load: {_first_line(e)})") from None
+        if self.user_model is not None and self.cached and self.program is not None:
             # The package and program came from an earlier call of the factory: give the module their
             # weights, so every path computes with the same ones even when the factory is not seeded.
             try:
@@ -923,13 +965,18 @@ class Session:
                     self.user_model.load_state_dict(self.program.state_dict, strict=False)
             except Exception as e:
                 raise OhprofError(MODEL_ERROR, f"the cached program's weights do not fit {self.model_spec} "
-                                               f"({_first_line(e)}); clear the cache folder {folder}") from None
+                                               f"({_first_line(e)}); clear the cache folder {self.artifact_dir}") from None
         if not self.specs:
             self.specs = self._specs_from_program()
         if self.inputs is None:
             self.inputs = make_inputs(torch, self.specs, self.device, self.seed)
 
-        if not self.aoti_package:
+        # What the C++ paths run on: the AOTI runner's flat tensors, in the package's order, and their specs.
+        self.flat_inputs = flat_tensor_inputs(torch, self.program, self.inputs, self.kwargs)
+        if self.kwargs:
+            self.specs = tensor_specs(torch, self.flat_inputs)
+
+        if not self.aoti_package and self.program is not None:
             key = hashlib.sha256((open(exported, "rb").read()) + json.dumps(
                 [ARTIFACT_FORMAT, self.device, self.kernel_profile, torch.__version__]).encode()).hexdigest()[:16]
             folder = os.path.join(cache_root, "from-program-" + key)
@@ -941,6 +988,43 @@ class Session:
                 self.timings["aoti_compile_s"] = compile_aoti(
                     torch, self.program, package, aoti_configs(self.specs, os.path.basename(exported), self.kernel_profile))
             self.aoti_package = package
+
+    def _export_user_model(self, torch, cache_root, inputs_digest):
+        """The user's model exported and compiled to an AOTI package (cached); the program's path, or ""
+        when torch.export cannot capture a model that runs eagerly on these inputs: then export_error
+        says why, and the paths that need no export are still measured (docs/usage.md)."""
+        key, key_fields = artifact_key(torch, self.model_spec, self.specs, self.device,
+                                       self.kernel_profile, self.seed, inputs_digest)
+        folder = os.path.join(cache_root, key)
+        self.artifact_dir = folder
+        info_path = os.path.join(folder, "export.json")
+        if os.path.exists(info_path) and os.path.exists(os.path.join(folder, "model.aoti.pt2")):
+            self.cached = True
+            with open(info_path) as f:
+                info = json.load(f)
+        else:
+            try:
+                info = export_artifacts(torch, self.model_spec, self.specs, self.device, self.seed, folder,
+                                        self.kernel_profile, model=self.user_model, inputs=self.inputs,
+                                        kwargs=self.kwargs)
+            except OhprofError as e:
+                if e.code != INPUT_MISMATCH or self.compile_source != SOURCE_MODULE:
+                    raise
+                # Inputs the model itself rejects stay an input mismatch; a model that runs but does not
+                # export is the export's limit, not the user's mistake.
+                try:
+                    with torch.no_grad():
+                        self.user_model(*self.inputs, **self.kwargs)
+                except Exception:
+                    raise e from None
+                self.export_error = e.message
+                return ""
+            write_json(os.path.join(folder, "key.json"), key_fields)
+        self.timings["export_s"] = info["export_s"]
+        self.timings["aoti_compile_s"] = info["aoti_compile_s"]
+        if not self.aoti_package:
+            self.aoti_package = info["aoti_package"]
+        return info["exported_program"]
 
     def _specs_from_program(self):
         specs = []
@@ -964,6 +1048,9 @@ class Session:
         enter = leave = None
         compile_s = 0.0
         args, fresh_list = inputs, None  # fn(*args), or fn(fresh_list()) for Inductor's list-taking calls
+        # The keyword inputs go to every call of the model (and of its no-guards variant), not to the
+        # variants below Dynamo, which take the graph's flat inputs.
+        kwargs = self.kwargs if variant in ("", "no-guards") else {}
         if variant:
             fn, variant_args, fresh_list, enter, leave = self._variant(base, variant)
             args = variant_args if variant_args is not None else inputs
@@ -979,7 +1066,7 @@ class Session:
                 raise OhprofError(INVALID_PACKAGE, f"aoti_load_package('{self.aoti_package}') failed: "
                                                    f"{_first_line(e)}") from None
             try:
-                fn(*inputs)
+                fn(*inputs, **kwargs)
                 sync()
             except Exception as e:
                 raise OhprofError(INPUT_MISMATCH, f"the AOTI package rejected the inputs through "
@@ -995,7 +1082,7 @@ class Session:
             if enter:
                 enter()
             try:
-                first = fn(fresh_list()) if fresh_list else fn(*args)
+                first = fn(fresh_list()) if fresh_list else fn(*args, **kwargs)
                 outputs = [t.detach().clone() for t in _flatten(torch, first)]
             finally:
                 if leave:
@@ -1010,7 +1097,7 @@ class Session:
                 sync()
         else:
             def step():
-                fn(*args)
+                fn(*args, **kwargs)
                 sync()
 
         if not variant:
@@ -1047,7 +1134,7 @@ class Session:
             fn = torch.compile(module, dynamic=False, mode=compile_mode)
             with torch._inductor.config.patch(patches):
                 with recording:
-                    fn(*self.inputs)
+                    fn(*self.inputs, **self.kwargs)
                 _sync(torch, self.device)()
         except Exception as e:
             raise OhprofError(MODEL_ERROR, f"torch.compile ({name}) failed: {_first_line(e)}") from None
@@ -1112,7 +1199,7 @@ class Session:
             out.text("graph.py", code)
             self._write_dot(out, [(f"{name}: Dynamo graph {g['index']} ({g['backend_id'] or '?'})", g["dot"])
                                   for g in graphs])
-        compiled = state.compiled_graphs(self.torch, self.inputs, _sync(self.torch, self.device))
+        compiled = state.compiled_graphs(self.torch, self.inputs, _sync(self.torch, self.device), self.kwargs)
         if state.inductor_graphs_note:
             out.notes.append(state.inductor_graphs_note)
         if compiled:
@@ -1135,6 +1222,10 @@ class Session:
         return out.result(DYNAMO_GRAPH_LABEL)
 
     def _dump_program_graph(self, out):
+        if self.program is None:
+            out.notes.append("no exported program: torch.export " +
+                             (f"failed ({self.export_error})" if self.export_error else "was not needed by the paths asked"))
+            return
         try:
             gm = self.program.graph_module
             code = _readable_code(gm)
@@ -1172,7 +1263,7 @@ class Session:
         torch = self.torch
         out = _DumpWriter(out_dir)
         # The measured graphs' cache keys first (one untimed call of the measured callable).
-        measured = [g["cache_key"] for g in state.compiled_graphs(torch, self.inputs, _sync(torch, self.device))]
+        measured = [g["cache_key"] for g in state.compiled_graphs(torch, self.inputs, _sync(torch, self.device), self.kwargs)]
         trace_dir = out.path("trace")
         compile_mode, patches = self._compile_settings(name.partition(":")[2] or "default")
         handler = log_path = None
@@ -1199,7 +1290,7 @@ class Session:
             try:
                 with torch._inductor.config.patch(patches):
                     def call():
-                        fn(*self.inputs)
+                        fn(*self.inputs, **self.kwargs)
                         _sync(torch, self.device)()
                     retraced, _ = calling_compiled_graphs(call)
                     recompiled = True
@@ -1259,7 +1350,7 @@ class Session:
 
             return state.fn, self.inputs, None, enter, leave
         if state.aot_fn is None and not state.unavailable:
-            state.capture(torch, self.inputs)
+            state.capture(torch, self.inputs, self.kwargs)
         if state.unavailable:
             raise OhprofError(MODEL_ERROR, f"{base}: {state.unavailable}")
         if variant == "graph":

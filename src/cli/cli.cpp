@@ -1,5 +1,5 @@
 #include <CLI/CLI.hpp>
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <exception>
@@ -60,7 +60,15 @@ void add_python_option(CLI::App* app, std::string& python) {
                   "the environment ohprof was installed into)");
 }
 
-int run_cli(int argc, char** argv, const Runtime* runtime) {
+int run_cli(int argc, char** argv, const Runtime* runtime, std::string* error_out) {
+  // The line on stderr; with error_out, only the message (the API raises it with the exit code).
+  const auto report_error = [&](const std::string& prefix, const std::string& message) {
+    if (error_out != nullptr) {
+      *error_out = message;
+    } else {
+      fmt::print(stderr, "{}{}\n", prefix, message);
+    }
+  };
   Invocation invocation;
   invocation.argv.assign(argv, argv + argc);
   invocation.runtime = runtime;
@@ -86,22 +94,23 @@ int run_cli(int argc, char** argv, const Runtime* runtime) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "ohprof: error: {}; run 'ohprof --help' or 'ohprof <command> --help' for usage\n", e.what());
+    report_error("ohprof: error: ", fmt::format("{}; run 'ohprof --help' or 'ohprof <command> --help' for usage", e.what()));
     return to_int(ExitCode::usage_error);
   }
 
+  clear_interrupt();  // a process may run several commands (the Python API): each starts uninterrupted
   install_interrupt_handler();
   for (const Subcommand& sub : subcommands) {
     if (sub.app == nullptr || !sub.app->parsed()) continue;
     try {
       Status status = sub.run();
       if (!status.ok()) {
-        fmt::print(stderr, "ohprof {}: error: {}\n", sub.app->get_name(), status.error().message);
+        report_error(fmt::format("ohprof {}: error: ", sub.app->get_name()), status.error().message);
         return to_int(status.error().code);
       }
       return to_int(interrupt_requested() ? ExitCode::interrupted : ExitCode::success);
     } catch (const std::exception& e) {
-      fmt::print(stderr, "ohprof {}: internal error: {}\n", sub.app->get_name(), e.what());
+      report_error(fmt::format("ohprof {}: internal error: ", sub.app->get_name()), e.what());
       return to_int(ExitCode::internal_error);
     }
   }

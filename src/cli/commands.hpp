@@ -45,8 +45,10 @@ std::optional<double> parse_fraction(const std::string& text);
 Result<std::vector<std::int64_t>> parse_sweep_values(const std::string& flag, const std::string& text);
 Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& dim);
 
-// The whole command line: parse, run the chosen subcommand, report an error once; the exit code.
-int run_cli(int argc, char** argv, const Runtime* runtime);
+// The whole command line: parse, run the chosen subcommand, report an error once; the exit code. With
+// `error_out` (the Python API, python/ohprof/api.py), a failed command's one-line message is stored there
+// instead of printed.
+int run_cli(int argc, char** argv, const Runtime* runtime, std::string* error_out = nullptr);
 
 // The table and the JSON report of what a session returned (when it returned one), then its status.
 Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool quiet);

@@ -14,7 +14,7 @@
 
 namespace {
 
-int measure(const std::vector<std::string>& args) {
+int measure(const std::vector<std::string>& args, std::string* error_out) {
   using namespace ohprof;
   static const Runtime runtime = [] {
     Runtime r;
@@ -33,7 +33,7 @@ int measure(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
-  const int code = run_cli(static_cast<int>(args.size()), argv.data(), &runtime);
+  const int code = run_cli(static_cast<int>(args.size()), argv.data(), &runtime, error_out);
   // The process ends with os._exit (python/ohprof/_measure.py), which flushes no C++ stream.
   std::cout.flush();
   std::cerr.flush();

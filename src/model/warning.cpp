@@ -36,13 +36,14 @@ const char* to_string(WarningCode code) {
     case WarningCode::ranks_job_differs: return "ranks-job-differs";
     case WarningCode::trace_failed: return "trace-failed";
     case WarningCode::code_dump_incomplete: return "code-dump-incomplete";
+    case WarningCode::paths_not_measured: return "paths-not-measured";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::code_dump_incomplete); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::paths_not_measured); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

@@ -339,7 +339,9 @@ json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
               {"aoti_package", artifacts->aoti_package},
               {"cached", artifacts->cached},
               {"export_ns", optional_integer(artifacts->export_ns)},
-              {"aoti_compile_ns", optional_integer(artifacts->aoti_compile_ns)}};
+              {"aoti_compile_ns", optional_integer(artifacts->aoti_compile_ns)},
+              {"export_error", artifacts->export_error.empty() ? json(nullptr) : json(artifacts->export_error)},
+              {"not_measured", artifacts->not_measured}};
 }
 
 json collector_cost_to_json(const std::optional<CollectorCost>& cost) {

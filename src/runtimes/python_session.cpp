@@ -258,6 +258,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     spec["kernel_profile"] = options.kernel_profile;
     spec["compile_source"] = to_string(options.compile_source);
     spec["dump_code"] = options.dump_code;
+    spec["export_needed"] = options.export_needed;
     py::object session = helpers.attr("Session")(spec);
 
     ArtifactSummary artifacts;
@@ -268,6 +269,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
       artifacts.aoti_compile_ns = seconds_to_ns(timings, "aoti_compile_s");
     }
     artifacts.exported_program = session.attr("exported_path").cast<std::string>();
+    artifacts.export_error = session.attr("export_error").cast<std::string>();
     artifacts.aoti_package = session.attr("aoti_package").cast<std::string>();
     std::vector<InputSpec> specs;
     for (const auto& [shape, dtype] : session.attr("specs").cast<std::vector<std::pair<std::vector<std::int64_t>, std::string>>>()) {
@@ -275,7 +277,8 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
       if (!parsed.ok()) return parsed.error().with_context("an input of the exported program");
       specs.push_back(InputSpec{shape, *parsed});
     }
-    TensorBundlePtr inputs = to_bundle(session.attr("inputs"));
+    // The AOTI runner's flat tensors (keyword inputs in the package's order), shared with every C++ path.
+    TensorBundlePtr inputs = to_bundle(session.attr("flat_inputs"));
     return std::unique_ptr<ModelSession>(
         std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(specs), std::move(inputs)));
   } catch (py::error_already_set& e) {
@@ -331,7 +334,19 @@ PyObject* make_measure_module(MeasureEntry entry) {
         "run_cli",
         [](const std::vector<std::string>& argv) {
           py::gil_scoped_release release;
-          return s_entry(argv);
+          return s_entry(argv, nullptr);
+        },
+        py::arg("argv"));
+    module.def(
+        "run_command",
+        [](const std::vector<std::string>& argv) {
+          std::string error;
+          int code = 0;
+          {
+            py::gil_scoped_release release;
+            code = s_entry(argv, &error);
+          }
+          return py::make_tuple(code, error);
         },
         py::arg("argv"));
     return module.release().ptr();

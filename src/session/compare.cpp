@@ -217,6 +217,9 @@ Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const To
   return DeviceKind::cpu;
 }
 
+// The paths that run what torch.export captured: without an exported program they cannot be measured.
+static bool needs_export(const std::string& path) { return path == "aoti" || path == "aoti:python"; }
+
 void apply_default_model(CompareOptions& options) {
   if (!options.model.empty() || !options.exported.empty()) return;
   options.model = kDefaultModel;
@@ -229,7 +232,8 @@ const std::vector<std::string>& known_compare_paths() {
   return paths;
 }
 
-SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime) {
+SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime) {
+  CompareOptions options = given;  // less the paths that cannot be measured, once the session says which
   if (Status valid = validate_compare_options(options); !valid.ok()) return {std::nullopt, valid};
   if (!runtime.open_model) {
     return {std::nullopt, make_error(ExitCode::usage_error,
@@ -277,6 +281,8 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   session_options.kernel_profile = options.kernel_profile;
   session_options.compile_source = compile_source;
   session_options.dump_code = !options.dump_code_dir.empty();
+  session_options.export_needed = compile_source == PathSource::exported_program || !options.dump_code_dir.empty() ||
+                                  std::any_of(options.paths.begin(), options.paths.end(), needs_export);
   console::progress(fmt::format("preparing {} on {} (export and compile on first use; cached after)",
                                 session_options.model.empty() ? options.exported : session_options.model,
                                 to_string(device)));
@@ -284,6 +290,23 @@ SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runti
   if (!session.ok()) return {std::nullopt, session.error()};
   ArtifactSummary artifacts = (*session)->artifacts();
   artifacts.model = session_options.model;
+  if (!artifacts.export_error.empty()) {
+    // torch.export could not capture a model that runs eagerly: measure the paths that need no export.
+    std::vector<std::string> measurable;
+    for (const std::string& name : options.paths) (needs_export(name) ? artifacts.not_measured : measurable).push_back(name);
+    const std::string hint =
+        "torch.export needs a forward that takes and returns tensors (or tuples, lists and dicts of them): wrap the "
+        "model so that it returns tensors only, or export it yourself with torch.export.export(..., strict=False) "
+        "and pass --exported";
+    if (measurable.empty()) {
+      return {std::nullopt, make_error(ExitCode::input_mismatch, fmt::format("{}; {}", artifacts.export_error, hint))};
+    }
+    add_warning(report, Warning{WarningCode::paths_not_measured,
+                                fmt::format("{} not measured: {}; {}", fmt::join(artifacts.not_measured, " and "),
+                                            artifacts.export_error, hint)});
+    std::erase_if(options.explain_pairs, [](const auto& pair) { return needs_export(pair.first) || needs_export(pair.second); });
+    options.paths = std::move(measurable);
+  }
   report.artifacts = artifacts;
   const std::vector<InputSpec> session_specs = (*session)->input_specs();
   for (const auto& spec : session_specs) report.config.inputs.push_back(input_spec_text(spec));

@@ -345,7 +345,7 @@ TEST_F(CompareE2E, OwnInputsFromAFileAreMeasuredAndBadFilesAreOneLine) {
       {OHPROF_PYTHON, "-c",
        "import sys, torch\n"
        "torch.save((torch.randn(3, 16),), sys.argv[1])\n"
-       "torch.save({'x': torch.randn(3, 16)}, sys.argv[2])\n"
+       "torch.save({'x': torch.randn(3, 16), 'mode': [1, 2]}, sys.argv[2])\n"
        "torch.save((torch.randn(3, 16), 'text'), sys.argv[3])\n",
        inputs, keywords, not_tensors});
   ASSERT_EQ(saved.exit_code, 0) << saved.err;
@@ -360,13 +360,27 @@ TEST_F(CompareE2E, OwnInputsFromAFileAreMeasuredAndBadFilesAreOneLine) {
     EXPECT_FALSE(path["samples_ns"].empty()) << path["name"];
     if (path["name"] != "eager") EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["name"];
   }
+  // Keyword inputs: forward(x) given x by name; the AOTI package gets it in its own flat order.
+  const std::string by_name = m_dir + "/by-name.pt";
+  ASSERT_EQ(testing::run_program({OHPROF_PYTHON, "-c", "import sys, torch; torch.save(((), {'x': torch.randn(5, 16)}), sys.argv[1])",
+                                  by_name}).exit_code, 0);
+  const std::string named_report = m_dir + "/named.json";
+  const auto named = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--inputs", by_name, "--paths",
+                                       "aoti,aoti:python,compile,eager", "--no-explain", "--cache-dir", s_cache,
+                                       "--export-json", named_report}));
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  const json named_json = json::parse(read_file(named_report));
+  EXPECT_EQ(named_json["config"]["inputs"], json::array({"[5, 16]:float32"}));
+  for (const auto& path : named_json["paths"]) {
+    if (path["name"] != "eager") EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["name"];
+  }
   struct Case {
     std::vector<std::string> args;
     ExitCode exit;
     const char* says;
   };
   const std::vector<Case> cases{
-      {{"--inputs", keywords}, ExitCode::input_mismatch, "has keyword inputs (x)"},
+      {{"--inputs", keywords}, ExitCode::input_mismatch, "keyword input 'mode' is a list"},
       {{"--inputs", not_tensors}, ExitCode::input_mismatch, "input 1 is a str, not a tensor"},
       {{"--inputs", m_dir + "/missing.pt"}, ExitCode::file_not_found, "does not exist"},
       {{"--inputs", inputs, "--input", "3,16"}, ExitCode::usage_error, "not both"},
@@ -380,6 +394,55 @@ TEST_F(CompareE2E, OwnInputsFromAFileAreMeasuredAndBadFilesAreOneLine) {
     EXPECT_NE(bad.err.find(c.says), std::string::npos) << bad.err;
     EXPECT_EQ(line_count(bad.err), 1u) << bad.err;
   }
+}
+
+// A model torch.export cannot capture (its output holds a non-pytree object, as transformers'
+// DynamicCache): aoti and aoti:python are reported as not measured, with export's reason and a hint, and
+// compile and eager are measured and explained; paths that need no export never export.
+TEST_F(CompareE2E, AModelThatDoesNotExportStillGetsCompileAgainstEager) {
+  const std::string report_path = m_dir + "/report.json";
+  const auto result = run_ohprof(quick({"compare", "--model", "tiny_models:not_exportable", "--input", "2,16",
+                                        "--paths", "aoti,aoti:python,compile,eager", "--cache-dir", s_cache,
+                                        "--export-json", report_path}));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["artifacts"]["not_measured"], json::array({"aoti", "aoti:python"}));
+  EXPECT_NE(report["artifacts"]["export_error"].get<std::string>().find("tiny_models.Cache"), std::string::npos);
+  std::set<std::string> measured;
+  for (const auto& path : report["paths"]) measured.insert(path["name"].get<std::string>());
+  EXPECT_TRUE(measured.count("compile") && measured.count("eager")) << report["paths"].dump();
+  EXPECT_FALSE(measured.count("aoti") || measured.count("aoti:python"));
+  ASSERT_EQ(report["explanations"].size(), 1u);  // the two measured paths, whichever ran faster
+  const std::set<std::string> pair{report["explanations"][0]["slower"].get<std::string>(),
+                                   report["explanations"][0]["faster"].get<std::string>()};
+  EXPECT_EQ(pair, (std::set<std::string>{"compile", "eager"}));
+  bool warned = false;
+  for (const auto& warning : report["warnings"]) {
+    if (warning["code"] != "paths-not-measured") continue;
+    warned = true;
+    const std::string message = warning["message"];
+    EXPECT_NE(message.find("aoti and aoti:python not measured"), std::string::npos) << message;
+    EXPECT_NE(message.find("strict=False"), std::string::npos) << message;
+  }
+  EXPECT_TRUE(warned) << report["warnings"].dump();
+
+  // Only paths that need the export: the export's error, as before (6).
+  const auto only_aoti = run_ohprof(quick({"compare", "--model", "tiny_models:not_exportable", "--input", "2,16",
+                                           "--paths", "aoti", "--cache-dir", s_cache}));
+  EXPECT_EQ(only_aoti.exit_code, code(ExitCode::input_mismatch)) << only_aoti.err;
+  EXPECT_EQ(line_count(only_aoti.err), 1u) << only_aoti.err;
+  // Inputs the model itself rejects stay an input mismatch (6), whatever paths are asked.
+  const auto wrong = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "2,17", "--paths",
+                                       "aoti,eager", "--cache-dir", s_cache}));
+  EXPECT_EQ(wrong.exit_code, code(ExitCode::input_mismatch)) << wrong.err;
+  // No path needs the export: none is made.
+  const std::string no_export = m_dir + "/no-export.json";
+  const auto plain = run_ohprof(quick({"compare", "--model", "tiny_models:not_exportable", "--input", "2,16", "--paths",
+                                       "compile,eager", "--no-explain", "--cache-dir", s_cache, "--export-json", no_export}));
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const json plain_report = json::parse(read_file(no_export));
+  EXPECT_EQ(plain_report["artifacts"]["exported_program"], "");
+  EXPECT_TRUE(plain_report["artifacts"]["export_error"].is_null());
 }
 
 TEST_F(CompareE2E, BadFlagsAreUsageErrors) {

@@ -5,7 +5,8 @@ Known answers, computed here independently of ohprof:
      are their shapes and dtypes;
   2. a Session opened with inputs_file runs every path on exactly those tensors: its `inputs` are equal to
      the saved ones, and the eager and compile paths' first outputs equal model(*saved) computed here;
-  3. a single saved tensor is one input; (tuple, {}) is the tuple;
+  3. a single saved tensor is one input; (tuple, {}) is the tuple; keyword inputs reach every path by
+     name, and the package's C++ runner computes the same on the flat tensors ohprof hands it;
   4. each bad file is the documented error: missing (3), not loadable, a non-tensor, keyword inputs, an
      unsupported dtype, nothing (6);
   5. the artifact cache keys on the file's content: other values, another key.
@@ -76,7 +77,9 @@ def main() -> int:
     torch.save((x, 3), os.path.join(work, "int.pt"))
     bad["non-tensor"] = (os.path.join(work, "int.pt"), op.INPUT_MISMATCH, "input 1 is a int, not a tensor")
     torch.save({"x": x}, os.path.join(work, "kw.pt"))
-    bad["keywords"] = (os.path.join(work, "kw.pt"), op.INPUT_MISMATCH, "keyword inputs (x)")
+    bad["keywords for run"] = (os.path.join(work, "kw.pt"), op.INPUT_MISMATCH, "keyword inputs (x), which run")
+    torch.save({"x": x, "mode": [1]}, os.path.join(work, "kw-list.pt"))
+    bad["a list keyword"] = (os.path.join(work, "kw-list.pt"), op.INPUT_MISMATCH, "keyword input 'mode' is a list")
     torch.save((x.to(torch.complex64),), os.path.join(work, "complex.pt"))
     bad["dtype"] = (os.path.join(work, "complex.pt"), op.INPUT_MISMATCH, "dtype complex64")
     torch.save((), os.path.join(work, "empty.pt"))
@@ -89,6 +92,38 @@ def main() -> int:
             if e.code != code or text not in e.message or "\n" in e.message:
                 problems.append(f"{case}: code {e.code} (want {code}), message {e.message!r} (want {text!r})")
 
+    # 4b. keyword inputs in any order: forward(x, scale) given {"scale": s, "x": x}. The C++ runner's flat
+    # tensors follow the exported program's signature (x, then s), and every path computes model(x=x, scale=s).
+    import tiny_models as tm
+
+    s = torch.full((1,), 3.0)
+    named = os.path.join(work, "named.pt")
+    torch.save(((), {"scale": s, "x": x}), named)
+    args, kwargs = op.read_inputs_file(torch, named, "cpu")
+    if args != () or list(kwargs) != ["scale", "x"] or not torch.equal(kwargs["x"], x):
+        problems.append(f"read_inputs_file: args {args}, kwargs {list(kwargs)}")
+    named_session = op.Session({"model": "tiny_models:two_inputs", "inputs": [], "inputs_file": named,
+                                "device": "cpu", "cache_dir": cache})
+    flat = named_session.flat_inputs
+    shapes = sorted(tuple(t.shape) for t in flat)
+    if shapes != [(1,), (3, 16)]:
+        problems.append(f"flat inputs are not x and scale: shapes {shapes}")
+    if named_session.specs != [([int(d) for d in t.shape], "float32") for t in flat]:
+        problems.append(f"keyword specs {named_session.specs} are not the flat inputs'")
+    # The package's own C++ runner (AOTIModelPackageLoader.run, what ohprof's aoti path calls) on the flat
+    # list in that order computes model(x=x, scale=s): the order is the package's.
+    with torch.inference_mode():
+        loader = torch._inductor.aoti_load_package(named_session.aoti_package).loader
+        got = loader.run(list(flat))[0]
+        if not torch.allclose(got, tm.two_inputs()(x=x, scale=s), rtol=1e-5, atol=1e-6):
+            problems.append("the package's runner on the flat inputs does not compute model(x=x, scale=s)")
+    with torch.inference_mode():
+        want = tm.two_inputs()(x=x, scale=s)
+        for name in ("eager", "compile", "aoti:python"):
+            got = named_session.make_path(name).outputs[0]
+            if not torch.allclose(got, want, rtol=1e-5, atol=1e-6):
+                problems.append(f"keyword inputs: path {name}'s output is not model(x=x, scale=s)")
+
     # 5.
     other = os.path.join(work, "other.pt")
     torch.save((x + 1,),  other)
@@ -96,6 +131,28 @@ def main() -> int:
             for p in (path, other)]
     if keys[0] == keys[1]:
         problems.append("two inputs files of other values share an artifact key")
+
+    # 6. --check-outputs compares nested outputs leaf by leaf: the leaves of a dataclass, of an output
+    # object's attributes (a cache) and of a dict (Hugging Face's ModelOutput is one), in a known order.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Output:
+        logits: object
+        extra: object
+
+    class Holder:
+        def __init__(self, keys):
+            self.keys = keys
+
+    a, b, c, d = (torch.full((2,), float(v)) for v in range(4))
+    leaves = op._flatten(torch, Output(logits=a, extra=(b, {"z": d, "y": c, "n": None}, Holder(a))))
+    if [t[0].item() for t in leaves] != [0.0, 1.0, 2.0, 3.0, 0.0]:
+        problems.append(f"nested leaves {[t[0].item() for t in leaves]}, want [0, 1, 2, 3, 0]")
+    shifted = op._flatten(torch, Output(logits=a, extra=(b, {"z": d, "y": c + 0.5}, Holder(a))))
+    check = op.compare_outputs(torch, leaves, shifted)
+    if check["passed"] or abs(check["max_abs_diff"] - 0.5) > 1e-6:
+        problems.append(f"a nested leaf off by 0.5: {check}")
 
     for problem in problems:
         print("FAIL:", problem)

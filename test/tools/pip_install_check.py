@@ -111,6 +111,31 @@ def main(argv):
         for name in ("aoti", "compile", "eager"):
             if name not in done.stdout:
                 problems.append(f"{attempt} compare: the table does not name {name}")
+    # the Python API in the same venv, on a model object and its own tensors (the extension is built)
+    api = ("import sys, torch, ohprof, tiny_models\n"
+           "r = ohprof.compare(tiny_models.tiny_mlp(), (torch.randn(2, 16),), paths=('aoti', 'eager'), device='cpu',"
+           " warmup=1, min_runs=3, max_runs=3, min_time_s=0, explain=False)\n"
+           "print(r)\n"
+           "sys.exit(0 if sorted(r.paths) == ['aoti', 'eager'] and r.to_json()['config']['inputs'] == ['[2, 16]:float32'] else 1)\n")
+    done, took = run([os.path.join(venv, "bin", "python"), "-c", api], model_env)
+    print(f"python API: exit {done.returncode} in {took:.0f} s: {done.stdout.strip()}")
+    if done.returncode != 0 or "<ohprof.Report compare: aoti" not in done.stdout:
+        problems.append(f"the Python API: exit {done.returncode}: {done.stdout.strip()} {done.stderr.strip()[-2000:]}")
+    # a model torch.export cannot capture: aoti reported as not measured, compile and eager measured
+    report2 = os.path.join(opts.work, "not-exportable.json")
+    done, _ = run([ohprof, "compare", "--model", "tiny_models:not_exportable", "--input", "2,16", "--device", "cpu",
+                   "--paths", "aoti,compile,eager", "--warmup", "1", "--min-runs", "3", "--max-runs", "3",
+                   "--min-time", "0", "--no-explain", "--quiet", "--cache-dir", os.path.join(opts.work, "artifacts"),
+                   "--export-json", report2], model_env)
+    if done.returncode != 0:
+        problems.append(f"compare of a model that does not export: exit {done.returncode}: {done.stderr.strip()[-1000:]}")
+    else:
+        with open(report2) as f:
+            written = json.load(f)
+        names = sorted(p["name"] for p in written["paths"])
+        if names != ["compile", "eager"] or written["artifacts"]["not_measured"] != ["aoti"]:
+            problems.append(f"a model that does not export: measured {names}, not measured "
+                            f"{written['artifacts']['not_measured']}")
     python_site = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "ohprof", "_build", "manifest.json"))
     if not python_site:
         problems.append("the wheel installed no ohprof/_build/manifest.json")

@@ -7,6 +7,6 @@ namespace ohprof {
 void install_interrupt_handler();
 bool interrupt_requested();
 void request_interrupt();  // for tests
-void clear_interrupt();    // for tests
+void clear_interrupt();    // a new command in the same process (the Python API), and tests
 
 }  // namespace ohprof

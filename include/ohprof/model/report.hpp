@@ -106,6 +106,8 @@ struct ArtifactSummary {
   bool cached = false;                  // reused from the artifact cache
   std::optional<std::int64_t> export_ns;        // torch.export, when done in this run
   std::optional<std::int64_t> aoti_compile_ns;  // AOTInductor compile and package, when done in this run
+  std::string export_error;               // why torch.export failed ("" : it did not, or was not needed)
+  std::vector<std::string> not_measured;  // asked paths that needed the export and so were not measured
 };
 
 // The device-time split comes from a second, instrumented pass (the headline wall times are measured

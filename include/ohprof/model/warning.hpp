@@ -51,6 +51,8 @@ enum class WarningCode {
   trace_failed,                // a trace of the job could not be analysed; the others were
   // --dump-code (docs/code-dump.md)
   code_dump_incomplete,        // a piece of the dump could not be had (no split, a package not readable)
+  // compare (docs/usage.md, "When torch.export fails")
+  paths_not_measured,          // torch.export failed: the paths that need it were not measured, the others were
 };
 
 struct Warning {

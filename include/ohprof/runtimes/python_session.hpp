@@ -33,6 +33,7 @@ struct ModelSessionOptions {
   bool kernel_profile = false;      // compile CPU kernels with cpp.enable_kernel_profile
   PathSource compile_source = PathSource::module;  // eager and torch.compile: the user's module or the program's
   bool dump_code = false;           // --dump-code: keep Dynamo's graphs while compiling (docs/code-dump.md)
+  bool export_needed = true;        // an asked path needs torch.export (aoti, aoti:python, a program source)
 };
 
 class ModelSession {
@@ -42,7 +43,8 @@ class ModelSession {
   static Result<std::unique_ptr<ModelSession>> open(const ModelSessionOptions& options);
   virtual ~ModelSession() = default;
 
-  // Where the artifacts came from and what building them cost (`model` is left to the caller).
+  // Where the artifacts came from and what building them cost (`model` is left to the caller);
+  // export_error set when torch.export failed on a model that runs eagerly (no program, no package).
   [[nodiscard]] virtual ArtifactSummary artifacts() const = 0;
   [[nodiscard]] virtual std::vector<InputSpec> input_specs() const = 0;  // what inputs() holds
   [[nodiscard]] virtual TensorBundlePtr inputs() const = 0;
@@ -74,9 +76,10 @@ struct LoadedInputs {
 Result<LoadedInputs> load_inputs_file(const std::string& path);
 
 // The extension module's body (src/cli/measure_module.cpp's PyInit__ohprof_measure returns it): a module
-// whose run_cli(argv) calls `entry` with the GIL released and returns its exit code. Null with a Python
-// error set when the module cannot be made.
-using MeasureEntry = std::function<int(const std::vector<std::string>& argv)>;
+// whose run_cli(argv) calls `entry` with the GIL released and returns its exit code, and whose
+// run_command(argv) does the same but returns (exit code, error line or "") and prints no error line
+// (the Python API). Null with a Python error set when the module cannot be made.
+using MeasureEntry = std::function<int(const std::vector<std::string>& argv, std::string* error_out)>;
 _object* make_measure_module(MeasureEntry entry);
 
 }  // namespace ohprof

@@ -1,0 +1,260 @@
+"""ohprof's Python API: the same session code as the command line, on the user's own model and tensors.
+
+    import ohprof
+    report = ohprof.compare(model, (x,), paths=("aoti", "compile", "eager"))
+    report.to_json()["paths"]      # the documented JSON report (docs/report-schema.md)
+    report                         # in a notebook: the HTML report
+
+Each function runs the command in this process, through the measuring extension (built against this
+torch on first use, python/ohprof/_native.py), and returns a Report. It prints nothing unless
+`verbose=True` (then the table, the progress and the warnings, as the command prints them); the
+warnings are in the report either way. A failed command raises OhprofError with the command's exit
+code (docs/exit-codes.md) and its one-line message. Ctrl-C stops after the current iteration and raises
+KeyboardInterrupt; Python's own handlers are back afterwards.
+
+How the user's objects reach the session (docs/usage.md, "Python API"):
+- the model object is handed to the session through a registered factory (ohprof._registry), so every
+  path (eager, torch.compile, the export behind aoti) starts from that very module; it is put in eval
+  mode and moved to the device, as on the command line;
+- the inputs are saved to a temporary file and passed as --inputs: every path gets tensors equal to
+  them (on the device), not the same objects;
+- artifacts (the exported program and the AOTI package) go to a temporary folder per call, since a
+  live object has no name to cache them under; with `cache_dir` they are kept there, keyed by a hash of
+  the model's class, forward code and weights (ohprof._registry.fingerprint), so a later call on the
+  same model reuses them.
+"""
+import contextlib
+import html
+import json
+import os
+import signal
+import sys
+import tempfile
+
+from ohprof import _native, _registry
+
+DEFAULT_PATHS = ("aoti", "aoti:python", "compile", "eager")
+
+
+class OhprofError(Exception):
+    """A command that failed: `code` is its exit code (docs/exit-codes.md), `message` its one line."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Report:
+    """One command's report: `to_json()` is the JSON report the command writes with --export-json
+    (docs/report-schema.md); in a notebook it shows as the command's HTML report."""
+
+    def __init__(self, data, page=""):
+        self._data = data
+        self._page = page
+
+    def to_json(self):
+        return self._data
+
+    @property
+    def kind(self):
+        return self._data.get("kind", "")
+
+    @property
+    def paths(self):
+        """The measured paths by name (compare and run reports)."""
+        return {p["name"]: p for p in self._data.get("paths", []) if isinstance(p, dict) and "name" in p}
+
+    @property
+    def warnings(self):
+        return list(self._data.get("warnings", []))
+
+    def html(self):
+        """The HTML report as a page ("" for reports that have none)."""
+        return self._page
+
+    def _repr_html_(self):
+        if not self._page:
+            return None
+        # An iframe keeps the page's styles out of the notebook's.
+        return ('<iframe style="width:100%;height:640px;border:0" srcdoc="'
+                + html.escape(self._page, quote=True) + '"></iframe>')
+
+    def __repr__(self):
+        medians = []
+        for name, path in self.paths.items():
+            median = (path.get("wall_ns") or {}).get("median")
+            medians.append(f"{name} {median / 1000:.4g} us" if median is not None else f"{name} unknown")
+        measured = ", ".join(medians) + " (median wall time per call)" if medians else "no paths"
+        return f"<ohprof.Report {self.kind}: {measured}; {len(self.warnings)} warning(s)>"
+
+
+@contextlib.contextmanager
+def _silenced(verbose):
+    """stdout and stderr (the file descriptors: C++ and Python both write there) to nowhere unless verbose."""
+    if verbose:
+        yield
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    sink = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(sink, 1)
+        os.dup2(sink, 2)
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, sink):
+            os.close(fd)
+
+
+def _torch():
+    try:
+        return _native.import_torch()
+    except _native.EnvironmentProblem as e:
+        raise OhprofError(16, str(e)) from None
+
+
+def _run(argv, report_path, page_path, verbose):
+    try:
+        extension = _native.load()
+    except _native.EnvironmentProblem as e:
+        raise OhprofError(16, str(e)) from None
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with _silenced(verbose):
+            code, error = extension.run_command(["ohprof"] + argv)
+    finally:
+        for sig, handler in handlers.items():  # run_command installed ohprof's; Python's come back
+            signal.signal(sig, handler)
+    if code == 130:
+        raise KeyboardInterrupt("ohprof: interrupted; the report was not returned")
+    if code != 0 and not os.path.exists(report_path):
+        raise OhprofError(code, error or f"ohprof {argv[0]} exited {code}")
+    with open(report_path) as f:
+        data = json.load(f)
+    page = ""
+    if page_path and os.path.exists(page_path):
+        with open(page_path) as f:
+            page = f.read()
+    if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict)
+        raise OhprofError(code, error or f"ohprof {argv[0]} exited {code}")
+    return Report(data, page)
+
+
+def _save_inputs(torch, inputs, folder):
+    """inputs (a tensor, a tuple of tensors, or (tuple, dict of keyword inputs)) as an --inputs file."""
+    detach = lambda v: v.detach() if isinstance(v, torch.Tensor) else v  # noqa: E731
+    if isinstance(inputs, torch.Tensor):
+        inputs = (inputs,)
+    if isinstance(inputs, list):
+        inputs = tuple(inputs)
+    if not isinstance(inputs, tuple):
+        raise TypeError(f"inputs must be a tensor, a tuple of tensors or (tuple, dict), not {type(inputs).__name__}")
+    if len(inputs) == 2 and isinstance(inputs[0], (tuple, list)) and isinstance(inputs[1], dict):
+        saved = (tuple(detach(t) for t in inputs[0]), {k: detach(v) for k, v in inputs[1].items()})
+    else:
+        saved = tuple(detach(t) for t in inputs)
+    path = os.path.join(folder, "inputs.pt")
+    torch.save(saved, path)
+    return path
+
+
+def _flag(name, value):
+    return [] if value is None else [name, str(value)]
+
+
+def _check_path_names(paths):
+    if isinstance(paths, str):
+        paths = (paths,)
+    return ",".join(paths)
+
+
+def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, min_runs=None, max_runs=None,
+            min_time_s=None, max_rse=None, time_limit_s=None, check_outputs=None, explain=True,
+            kernel_profile=False, cache_dir=None, export_trace=None, verbose=False):
+    """`ohprof compare` on the nn.Module `model` with `inputs` (a tensor, a tuple of tensors, or (tuple,
+    dict of keyword inputs)): each path
+    measured in this process, interleaved, and each gap explained in layers (docs/usage.md). The keyword
+    arguments are compare's flags (None: the flag's default); returns the compare Report."""
+    torch = _torch()
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
+    with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
+        spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
+        try:
+            argv = ["compare", "--model", spec, "--inputs", _save_inputs(torch, inputs, folder),
+                    "--paths", _check_path_names(paths), "--device", device,
+                    "--cache-dir", cache_dir or os.path.join(folder, "artifacts"),
+                    "--export-json", os.path.join(folder, "report.json"),
+                    "--export-html", os.path.join(folder, "report.html")]
+            argv += _flag("--warmup", warmup) + _flag("--min-runs", min_runs) + _flag("--max-runs", max_runs)
+            argv += _flag("--min-time", min_time_s) + _flag("--max-rse", max_rse) + _flag("--time-limit", time_limit_s)
+            argv += _flag("--check-outputs", check_outputs) + _flag("--export-trace", export_trace)
+            if not explain:
+                argv.append("--no-explain")
+            if kernel_profile:
+                argv.append("--kernel-profile")
+            if not verbose:
+                argv.append("--quiet")
+            return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)
+        finally:
+            _registry.unregister(spec)
+
+
+def run(package, inputs=None, *, device="auto", warmup=None, runs=None, export_trace=None, verbose=False):
+    """`ohprof run` on the AOTInductor package at `package`, with `inputs` (a tensor or a tuple of tensors;
+    None: seeded random ones of the shapes the package records); returns the run Report."""
+    torch = _torch()
+    with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
+        argv = ["run", "--aoti", os.fspath(package), "--device", device,
+                "--export-json", os.path.join(folder, "report.json"),
+                "--export-html", os.path.join(folder, "report.html")]
+        if inputs is not None:
+            argv += ["--inputs", _save_inputs(torch, inputs, folder)]
+        argv += _flag("--warmup", warmup) + _flag("--runs", runs) + _flag("--export-trace", export_trace)
+        if not verbose:
+            argv.append("--quiet")
+        return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)
+
+
+def sweep(model, inputs, batch, *, paths=DEFAULT_PATHS, device="auto", cache_dir=None, verbose=False):
+    """`ohprof sweep` of the nn.Module `model` over batch sizes `batch` (a list of ints, or sweep's
+    --batch text such as "1..64"): at each size, seeded random inputs shaped like `inputs` with that size
+    in dimension 0 (docs/sweep.md); returns the sweep Report."""
+    torch = _torch()
+    if isinstance(inputs, torch.Tensor):
+        inputs = (inputs,)
+    shapes = []
+    for t in inputs:
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"inputs must be tensors, not {type(t).__name__}")
+        shapes.append(",".join(str(d) for d in t.shape) + ":" + str(t.dtype).replace("torch.", ""))
+    batches = batch if isinstance(batch, str) else ",".join(str(int(b)) for b in batch)
+    with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
+        spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
+        try:
+            argv = ["sweep", "--model", spec, "--input", *shapes, "--batch", batches,
+                    "--paths", _check_path_names(paths), "--device", device, "--no-plot",
+                    "--cache-dir", cache_dir or os.path.join(folder, "artifacts"),
+                    "--export-json", os.path.join(folder, "report.json")]
+            if not verbose:
+                argv.append("--quiet")
+            return _run(argv, os.path.join(folder, "report.json"), None, verbose)
+        finally:
+            _registry.unregister(spec)
+
+
+def analyze(trace, *, verbose=False):
+    """`ohprof analyze` of a PyTorch-profiler trace (a file; a list, folder or glob for many ranks);
+    returns the analysis Report."""
+    traces = [os.fspath(t) for t in trace] if isinstance(trace, (list, tuple)) else [os.fspath(trace)]
+    with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
+        argv = ["analyze", *traces, "--export-json", os.path.join(folder, "report.json")]
+        if not verbose:
+            argv.append("--quiet")
+        return _run(argv, os.path.join(folder, "report.json"), None, verbose)

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The Python API (python/ohprof/api.py) on the user's own model object and tensors, as a notebook uses it.
+
+  python_api_check.py --python VENV_PY --extension SO --source-dir DIR --work DIR [--screenshot]
+
+The parent starts a child in VENV_PY (torch) that imports ohprof from the checkout and the measuring
+extension SO, and checks what the child did and printed:
+  1. ohprof.compare(model, (x,)) measures aoti, compile and eager on the live object: a forward hook on
+     the user's module counts at least the eager path's iterations; the report's inputs are x's shape;
+  2. it printed nothing (stdout and stderr empty up to a marker), and verbose=True prints the table;
+  3. with cache_dir a second compare of the same model reuses the artifacts, and a model with other
+     weights does not (the fingerprint);
+  4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
+     sizes returns one point per size;
+  5. a bad input raises OhprofError with exit code 6 and the message alone; a non-module is TypeError;
+  6. Python's SIGINT handler is back after each call;
+  7. _repr_html_ is an iframe whose srcdoc is the report's HTML page; laid out by headless Chromium it
+     shows the page's tables (skipped without Chromium), with --screenshot a picture to look at.
+Exit 0 when all hold, 1 otherwise, 77 when Chromium is missing (the rest still checked first).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MARKER = "== verbose from here =="
+
+CHILD = r'''
+import html, json, os, signal, sys
+import torch
+import ohprof
+import tiny_models
+
+work = sys.argv[1]
+trace = sys.argv[2]
+out = {}
+model = tiny_models.tiny_mlp()
+calls = []
+model.register_forward_hook(lambda *a: calls.append(1))
+x = torch.randn(2, 16)
+quick = dict(device="cpu", warmup=1, min_runs=3, max_runs=3, min_time_s=0)
+cache = os.path.join(work, "cache")
+r = ohprof.compare(model, (x,), paths=("aoti", "compile", "eager"), explain=False, cache_dir=cache, **quick)
+out["kind"] = r.kind
+out["samples"] = {k: len(v["samples_ns"]) for k, v in r.paths.items()}
+out["inputs"] = r.to_json()["config"]["inputs"]
+out["hook_calls"] = len(calls)
+out["cached_first"] = r.to_json()["artifacts"]["cached"]
+out["repr_html"] = r._repr_html_()
+out["page"] = r.html()
+out["handler_restored"] = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+package = r.to_json()["artifacts"]["aoti_package"]
+again = ohprof.compare(model, (x,), paths=("aoti", "eager"), explain=False, cache_dir=cache, **quick)
+out["cached_again"] = again.to_json()["artifacts"]["cached"]
+other = tiny_models.tiny_mlp()
+with torch.no_grad():
+    for p in other.parameters():
+        p.add_(1.0)
+third = ohprof.compare(other, (x,), paths=("aoti", "eager"), explain=False, cache_dir=cache, **quick)
+out["cached_other"] = third.to_json()["artifacts"]["cached"]
+run = ohprof.run(package, x, device="cpu", warmup=1, runs=3)
+out["run"] = [run.kind, len(run.paths["aoti"]["samples_ns"])]
+out["analyze_kind"] = ohprof.analyze(trace).kind
+swept = ohprof.sweep(model, x, [1, 2], paths=("aoti", "eager"), device="cpu")
+out["sweep_points"] = [p.get("value") for p in swept.to_json().get("points", [])]
+try:
+    ohprof.compare(model, (torch.randn(2, 17),), paths=("aoti", "eager"), **quick)
+    out["bad_input"] = None
+except ohprof.OhprofError as e:
+    out["bad_input"] = [e.code, e.message]
+try:
+    ohprof.compare(lambda t: t, (x,))
+    out["not_a_module"] = None
+except TypeError as e:
+    out["not_a_module"] = str(e)
+out["handler_after_error"] = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+with open(os.path.join(work, "child.json"), "w") as f:
+    json.dump(out, f)
+for stream in (sys.stdout, sys.stderr):
+    stream.write("''' + MARKER + r'''\n")
+    stream.flush()
+ohprof.run(package, x, device="cpu", warmup=1, runs=3, verbose=True)
+'''
+
+
+def main(argv):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--python", required=True)
+    parser.add_argument("--extension", required=True)
+    parser.add_argument("--source-dir", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--screenshot", action="store_true")
+    opts = parser.parse_args(argv)
+    shutil.rmtree(opts.work, ignore_errors=True)  # the artifact cache inside must start empty
+    os.makedirs(opts.work)
+    env = dict(os.environ, OHPROF_EXTENSION=opts.extension,
+               PYTHONPATH=os.pathsep.join([os.path.join(opts.source_dir, "python"),
+                                           os.path.join(opts.source_dir, "examples", "models")]))
+    trace = os.path.join(opts.source_dir, "test", "data", "traces", "triton_example.json.gz")
+    child = subprocess.run([opts.python, "-c", CHILD, opts.work, trace], capture_output=True, text=True, env=env,
+                           timeout=1500, check=False)
+    problems = []
+    if child.returncode != 0:
+        print(child.stdout[-3000:], child.stderr[-3000:])
+        print("FAIL: the child exited", child.returncode)
+        return 1
+    with open(os.path.join(opts.work, "child.json")) as f:
+        got = json.load(f)
+    silent, _, verbose = child.stdout.partition(MARKER + "\n")
+    silent_err = child.stderr.partition(MARKER + "\n")[0]
+    if silent or silent_err:
+        problems.append(f"the API printed while verbose=False: stdout {silent[-500:]!r}, stderr {silent_err[-500:]!r}")
+    if "aoti" not in verbose or "median" not in verbose:
+        problems.append(f"verbose=True printed no table: {verbose[-500:]!r}")
+    if got["kind"] != "compare" or got["samples"] != {"aoti": 3, "compile": 3, "eager": 3}:
+        problems.append(f"compare: kind {got['kind']}, samples {got['samples']}")
+    if got["inputs"] != ["[2, 16]:float32"]:
+        problems.append(f"compare's inputs {got['inputs']}, not x's")
+    if got["hook_calls"] < 3:
+        problems.append(f"the user's module ran {got['hook_calls']} times: it is not the one measured")
+    if got["cached_first"] or not got["cached_again"] or got["cached_other"]:
+        problems.append(f"artifact reuse: first {got['cached_first']}, same model {got['cached_again']}, "
+                        f"other weights {got['cached_other']} (want False, True, False)")
+    if got["run"] != ["run", 3]:
+        problems.append(f"run: {got['run']}")
+    if got["analyze_kind"] != "analyze":
+        problems.append(f"analyze's report kind {got['analyze_kind']}")
+    if got["sweep_points"] != [1, 2]:
+        problems.append(f"sweep points {got['sweep_points']}")
+    bad = got["bad_input"]
+    if not bad or bad[0] != 6 or bad[1].startswith("ohprof") or "torch.export failed" not in bad[1]:
+        problems.append(f"a bad input raised {bad}")
+    if not got["not_a_module"] or "torch.nn.Module" not in got["not_a_module"]:
+        problems.append(f"a non-module: {got['not_a_module']}")
+    if not (got["handler_restored"] and got["handler_after_error"]):
+        problems.append("Python's SIGINT handler was not restored")
+
+    import html as html_lib
+    frame = got["repr_html"] or ""
+    start = frame.find('srcdoc="') + len('srcdoc="')
+    if not frame.startswith("<iframe") or html_lib.unescape(frame[start:frame.rfind('"')]) != got["page"]:
+        problems.append("_repr_html_ is not an iframe holding the report's page")
+    skipped = False
+    sys.path.insert(0, HERE)
+    import browser_check
+
+    browser = browser_check.chromium_binary()
+    if browser is None:
+        print("python_api_check: no Chromium: the notebook rendering is not checked")
+        skipped = True
+    else:
+        notebook = os.path.join(opts.work, "notebook.html")
+        with open(notebook, "w", encoding="utf-8") as f:
+            f.write("<!doctype html><html><body><h1>In [1]: ohprof.compare(model, (x,))</h1>" + frame + "</body></html>")
+        script = ("<script>window.addEventListener('load', () => { const f = document.querySelector('iframe');"
+                  " const d = f.contentDocument; document.getElementById('ohprof-render-check').textContent ="
+                  " JSON.stringify({tables: d.querySelectorAll('table').length, height: f.getBoundingClientRect().height,"
+                  " text: d.body.innerText.slice(0, 2000)}); });</script>")
+
+        def check(measured, dom):
+            if measured is None:
+                return ["the notebook page's script did not run"]
+            fails = []
+            if measured["tables"] < 1 or measured["height"] < 300:
+                fails.append(f"the iframe shows {measured['tables']} tables at {measured['height']} px")
+            for name in ("aoti", "compile", "eager"):
+                if name not in measured["text"]:
+                    fails.append(f"the rendered report does not name {name}")
+            return fails
+
+        problems += browser_check.check_laid_out_page(browser, notebook, script, check, opts.work, "notebook",
+                                                      opts.screenshot, window="1200,900", who="python_api_check")
+    for problem in problems:
+        print("FAIL:", problem)
+    if problems:
+        return 1
+    print("OK: the API measures the user's object and tensors, prints nothing unless asked, and shows in a notebook")
+    return 77 if skipped else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -218,7 +218,7 @@ def build(torch, kit, folder):
         with contextlib.suppress(FileNotFoundError):
             os.remove(os.path.join(folder, "lock"))
         sys.stderr.write(f"ohprof: building the measuring extension against torch {torch.__version__} "
-                         f"(once per torch; a few minutes) in {folder}\n")
+                         f"(once per torch version; it can take a minute) in {folder}\n")
         sys.stderr.flush()
         kit_path = lambda rel: os.path.join(BUILD_KIT, rel)  # noqa: E731
         cflags = ["-std=c++20", "-O2", "-fvisibility=hidden"] + [f"-D{d}" for d in kit.get("defines", [])]
@@ -241,20 +241,21 @@ def build(torch, kit, folder):
         started = time.monotonic()
         log_path = os.path.join(folder, "build.log")
         try:
-            with open(log_path, "w") as log, contextlib.redirect_stdout(log):
-                cpp_extension.load(
-                    name=EXTENSION_NAME,
-                    sources=[kit_path(s) for s in kit["sources"]],
-                    extra_cflags=cflags,
-                    extra_ldflags=ldflags,
-                    extra_include_paths=includes,
-                    build_directory=folder,
-                    with_cuda=False,
-                    is_python_module=False,  # built only: load_file imports it
-                    verbose=True,
-                )
+            # verbose=False: ninja's and the compiler's output is captured (stdout stays the command's),
+            # and raised with the error when the build fails
+            cpp_extension.load(
+                name=EXTENSION_NAME,
+                sources=[kit_path(s) for s in kit["sources"]],
+                extra_cflags=cflags,
+                extra_ldflags=ldflags,
+                extra_include_paths=includes,
+                build_directory=folder,
+                with_cuda=False,
+                is_python_module=False,  # built only: load_file imports it
+                verbose=False,
+            )
         except Exception as e:  # the compiler's output is in the exception, and in the log
-            with open(log_path, "a") as log:
+            with open(log_path, "w") as log:
                 log.write(str(e))
             with contextlib.suppress(FileNotFoundError):
                 os.remove(built)

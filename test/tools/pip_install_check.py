@@ -97,6 +97,8 @@ def main(argv):
         if done.returncode != 0:
             problems.append(f"{attempt} compare exited {done.returncode}: {done.stderr.strip()[-2000:]}")
             break
+        if "_ohprof_measure" in done.stdout or "ninja" in done.stdout:
+            problems.append(f"{attempt} compare: the extension's build wrote to stdout: {done.stdout[:300]!r}")
         built = "building the measuring extension" in done.stderr
         if built != (attempt == "first"):
             problems.append(f"{attempt} compare {'built' if built else 'did not build'} the extension: {done.stderr!r}")

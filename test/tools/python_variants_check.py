@@ -9,7 +9,8 @@ Checks what the variants rely on and what docs/metrics.md ("Paths", "Layers") sa
      after leave() is still guarded against (a wrong shape recompiles instead of running the old graph);
   4. the captured callables are the layers the docs name: P/graph calls the __compiled_fn Dynamo
      installed, P/inductor a CompiledFxGraph, P/call its current_callable;
-  5. a model Dynamo splits into two graphs has no P/graph variant, and says why.
+  5. a model Dynamo splits into two graphs has no P/graph variant, and says why;
+  6. a model returning a cache object: the variants below Dynamo match eager (checked on the graph).
 Usage: python_variants_check.py SOURCE_DIR CACHE_DIR (the venv's python, with torch).
 """
 import os
@@ -98,6 +99,22 @@ def main() -> int:
         state.capture(torch, (torch.randn(2, 16),))
         if "graph" not in state.unavailable:
             problems.append(f"a graph break was not reported: unavailable = {state.unavailable!r}")
+    # 6. a model whose output is not a flat sequence of tensors (tiny_models.not_exportable returns a cache
+    # object, as transformers' models do): the variants below Dynamo return the graph's flat outputs, laid
+    # out otherwise; they are checked against the graph's own outputs and then stand for the path's, so
+    # each variant's outputs equal the compiled path's (and eager's) instead of differing in layout.
+    caching = op.Session({"model": "tiny_models:not_exportable", "inputs": [([2, 16], "float32")], "device": "cpu",
+                          "cache_dir": cache_dir, "export_needed": False})
+    with torch.inference_mode():
+        eager_out = caching.make_path("eager").outputs
+        compiled_out = caching.make_path("compile").outputs
+        for v in ("no-guards", "graph", "inductor", "call"):
+            got = caching.make_path("compile/" + v).outputs
+            check = op.compare_outputs(torch, eager_out, got)
+            if not check["passed"]:
+                problems.append(f"not_exportable compile/{v}: {check['detail'] or check}")
+        if op.compare_outputs(torch, eager_out, compiled_out)["passed"] is not True:
+            problems.append("not_exportable: compile's outputs differ from eager's")
     for problem in problems:
         print(problem)
     if problems:

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""python/ohprof/_native.py's one-line answers to a user's environment, against stand-ins for torch
+(no torch needed; the real first-use build is checked by pip_install_check.py):
+
+  1. no torch: "torch is not installed in <python>", with what to do;
+  2. a torch older than MIN_TORCH: "older than ohprof supports", naming both versions; the oldest
+     supported one and newer ones (local version tags too) pass;
+  3. no C++ compiler (CXX names none): "needs a C++ compiler", before anything is built;
+  4. the cache key changes with torch's version, its CUDA and ohprof's sources, and not otherwise;
+  5. a kit without manifest (a checkout without a build): says to install with pip or use build/ohprof;
+  6. _measure turns each into exit 16 with one line on stderr (a child process).
+Usage: native_check.py SOURCE_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import types
+
+
+def fake_torch(version, cuda="13.0"):
+    torch = types.ModuleType("torch")
+    torch.__version__ = version
+    torch.__file__ = "/nonexistent/site-packages/torch/__init__.py"
+    torch.version = types.SimpleNamespace(cuda=cuda, git_version="abc")
+    torch._C = types.SimpleNamespace(_GLIBCXX_USE_CXX11_ABI=True)
+    return torch
+
+
+def main():
+    source_dir = sys.argv[1]
+    sys.path.insert(0, os.path.join(source_dir, "python"))
+    from ohprof import _native
+
+    problems = []
+
+    def expect_problem(what, call, *texts):
+        try:
+            call()
+            problems.append(f"{what}: no EnvironmentProblem")
+        except _native.EnvironmentProblem as e:
+            message = str(e)
+            if "\n" in message or not all(t in message for t in texts):
+                problems.append(f"{what}: {message!r} lacks {texts}")
+
+    # 1.
+    sys.modules["torch"] = None  # import torch raises ImportError
+    expect_problem("no torch", _native.import_torch, "torch is not installed in", sys.executable, "pip install torch")
+    # 2.
+    oldest = f"{_native.MIN_TORCH[0]}.{_native.MIN_TORCH[1]}"
+    older = f"{_native.MIN_TORCH[0]}.{_native.MIN_TORCH[1] - 1}.3"
+    sys.modules["torch"] = fake_torch(older)
+    expect_problem("old torch", _native.import_torch, f"torch {older}", f"{oldest} or newer", "pip install -U torch")
+    for fine in (f"{oldest}.0", f"{oldest}.1+cu130", "2.15.0", "3.0.0a0+git1234"):
+        sys.modules["torch"] = fake_torch(fine)
+        try:
+            _native.import_torch()
+        except _native.EnvironmentProblem as e:
+            problems.append(f"torch {fine} refused: {e}")
+    # 3.
+    os.environ["CXX"] = "/nonexistent/g++"
+    sys.modules["torch.utils"] = types.ModuleType("torch.utils")
+    sys.modules["torch.utils.cpp_extension"] = types.ModuleType("torch.utils.cpp_extension")
+    sys.modules["torch.utils"].cpp_extension = sys.modules["torch.utils.cpp_extension"]
+    sys.modules["torch"].utils = sys.modules["torch.utils"]
+    expect_problem("no compiler", lambda: _native._check_tools(sys.modules["torch"]), "needs a C++ compiler",
+                   "'/nonexistent/g++' is not on PATH")
+    del os.environ["CXX"]
+    # 4.
+    kit = {"source_hash": "s1"}
+    base = _native.build_key(fake_torch("2.14.1+cu130"), kit)
+    if base != _native.build_key(fake_torch("2.14.1+cu130"), kit):
+        problems.append("the cache key is not stable")
+    for what, key in (("torch", _native.build_key(fake_torch("2.14.0+cu130"), kit)),
+                      ("cuda", _native.build_key(fake_torch("2.14.1+cu130", cuda="12.8"), kit)),
+                      ("sources", _native.build_key(fake_torch("2.14.1+cu130"), {"source_hash": "s2"}))):
+        if key == base:
+            problems.append(f"the cache key does not change with {what}")
+    # 5.
+    if not os.path.isfile(os.path.join(_native.BUILD_KIT, "manifest.json")):
+        expect_problem("no kit", _native.read_kit, "install it with pip", "build/ohprof")
+
+    # 6. the measuring side's entry, as the front starts it, with no torch importable
+    blocker = tempfile.mkdtemp(prefix="ohprof-no-torch-")
+    with open(os.path.join(blocker, "torch.py"), "w") as f:
+        f.write("raise ImportError('No module named torch (a stand-in)')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([blocker, os.path.join(source_dir, "python")]))
+    env.pop("OHPROF_EXTENSION", None)
+    child = subprocess.run([sys.executable, "-c", "from ohprof._measure import main; main()", "ohprof", "compare"],
+                           capture_output=True, text=True, env=env, check=False)
+    os.remove(os.path.join(blocker, "torch.py"))
+    os.rmdir(blocker)
+    lines = child.stderr.strip().splitlines()
+    if child.returncode != 16 or len(lines) != 1 or not lines[0].startswith("ohprof: error: torch is not installed"):
+        problems.append(f"_measure without torch: exit {child.returncode}, stderr {child.stderr!r}")
+
+    for problem in problems:
+        print("FAIL:", problem)
+    if not problems:
+        print("OK: no torch, an old torch, no compiler and no kit are one line each; exit 16")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

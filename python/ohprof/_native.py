@@ -7,7 +7,7 @@ the environment that runs it (docs/design/python-extension.md says why, and why 
 1. `OHPROF_EXTENSION=FILE`: that file, as built by a developer's CMake build (tools/build sets it
    through the front; nothing else does).
 2. Otherwise the copy built for this exact torch, Python and ohprof in the cache
-   (`$OHPROF_CACHE_DIR`, else `$XDG_CACHE_HOME/ohprof`, else `~/.cache/ohprof`; folder `ext/<key>`),
+   (`$OHPROF_CACHE` as for the artifacts and tools/setup's venv, else `$XDG_CACHE_HOME/ohprof`, else `~/.cache/ohprof`; folder `ext/<key>`),
    built there on first use from the sources and torch-free static libraries that `pip install`
    put beside this file (`_build/`), with torch.utils.cpp_extension and ninja. One process builds at a
    time (a lock in the cache); the others wait.
@@ -38,7 +38,7 @@ class EnvironmentProblem(Exception):
 
 
 def cache_root():
-    explicit = os.environ.get("OHPROF_CACHE_DIR")
+    explicit = os.environ.get("OHPROF_CACHE")
     if explicit:
         return explicit
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -188,15 +188,17 @@ def _check_tools(torch):
 
 
 @contextlib.contextmanager
-def _exclusive(path):
+def holding(handle, waiting_line):
+    """An exclusive flock on the open file `handle` across processes, held while the block runs (and
+    released if the process dies); `waiting_line` goes to stderr when another process holds it. Closes
+    the file. Shared with the AOTI compiles' lock (python/ohprof/_paths.py)."""
     import fcntl
 
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "a+") as handle:
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            sys.stderr.write("ohprof: another ohprof is building the measuring extension; waiting for it\n")
+            sys.stderr.write(waiting_line)
             sys.stderr.flush()
             fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -208,7 +210,8 @@ def _exclusive(path):
 def build(torch, kit, folder):
     """Compiles the extension into `folder` (whole or not at all: a failed build leaves no module)."""
     cpp_extension = _check_tools(torch)
-    with _exclusive(folder + ".lock"):
+    os.makedirs(os.path.dirname(folder), exist_ok=True)
+    with holding(open(folder + ".lock", "a+"), "ohprof: another ohprof is building the measuring extension; waiting for it\n"):
         built = os.path.join(folder, EXTENSION_NAME + ".so")
         if os.path.isfile(built):  # another process built it while this one waited
             return

@@ -10,7 +10,6 @@ Errors a user can fix are raised as OhprofError(code, message): `code` is one of
 """
 import contextlib
 import dataclasses
-import fcntl
 import hashlib
 import importlib
 import json
@@ -23,6 +22,8 @@ import tempfile
 import time
 import warnings
 import zipfile
+
+from ohprof import _native
 
 # torch.utils.cpp_extension warns at import when a CUDA toolkit is installed but no GPU driver is:
 # true on CPU machines and irrelevant here; keep stderr to ohprof's own one-line messages.
@@ -268,28 +269,16 @@ def _inductor_cache_root():
         return os.environ.get("TORCHINDUCTOR_CACHE_DIR") or tempfile.gettempdir()
 
 
-@contextlib.contextmanager
 def _exclusive(lock_path):
     """Holds an exclusive lock on `lock_path` (a file, created if absent) across processes, saying so on
     stderr when another holds it. A lock that cannot be had at all (a read-only cache folder) is no lock:
     the caller goes on without one, as before locks."""
     try:
-        f = open(lock_path, "a")
+        handle = open(lock_path, "a")
     except OSError as e:
         sys.stderr.write(f"ohprof: no AOTI compile lock ({_first_line(e)}): compiling without one\n")
-        yield
-        return
-    with f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            sys.stderr.write(f"ohprof: waiting for another process's AOTI compile to end (lock {lock_path})\n")
-            sys.stderr.flush()
-            fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+        return contextlib.nullcontext()
+    return _native.holding(handle, f"ohprof: waiting for another process's AOTI compile to end (lock {lock_path})\n")
 
 
 def _temporary_beside(path):

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "model_flags.hpp"
 
 namespace ohprof {
 namespace {
@@ -36,24 +37,12 @@ fs::path this_executable_dir() {
   return error ? fs::path() : self.parent_path();
 }
 
-// PATH's folders, in order.
-std::vector<std::string> path_items(const std::string& text) {
-  std::vector<std::string> items;
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t colon = text.find(':', pos);
-    items.push_back(text.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos));
-    if (colon == std::string::npos) return items;
-    pos = colon + 1;
-  }
-}
-
 bool executable(const fs::path& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
 std::optional<fs::path> on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
   if (path == nullptr) return std::nullopt;
-  for (const std::string& dir : path_items(path)) {
+  for (const std::string& dir : split_items(path, ':')) {
     if (!dir.empty() && executable(fs::path(dir) / name)) return fs::path(dir) / name;
   }
   return std::nullopt;

@@ -43,16 +43,18 @@ Result<std::optional<PathSource>> parse_compile_source(const std::string& text) 
 
 }  // namespace
 
-std::vector<std::string> comma_items(const std::string& text) {
+std::vector<std::string> split_items(const std::string& text, char separator) {
   std::vector<std::string> items;
   std::size_t pos = 0;
   while (true) {
-    const std::size_t comma = text.find(',', pos);
-    items.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-    if (comma == std::string::npos) return items;
-    pos = comma + 1;
+    const std::size_t found = text.find(separator, pos);
+    items.push_back(text.substr(pos, found == std::string::npos ? std::string::npos : found - pos));
+    if (found == std::string::npos) return items;
+    pos = found + 1;
   }
 }
+
+std::vector<std::string> comma_items(const std::string& text) { return split_items(text, ','); }
 
 void add_model_flags(CLI::App* app, ModelFlags& flags, bool exported, const std::string& time_limit_help) {
   app->add_option("--model", flags.model, "Model as module:factory (default torchvision.models:resnet18)");

@@ -46,5 +46,7 @@ Result<CompareOptions> parse_model_flags(const ModelFlags& flags);
 
 // "a,b,,c" -> a, b, "", c: the items of a comma-separated flag value, empty ones kept (they are errors).
 std::vector<std::string> comma_items(const std::string& text);
+// The same with another separator (PATH's ':').
+std::vector<std::string> split_items(const std::string& text, char separator);
 
 }  // namespace ohprof

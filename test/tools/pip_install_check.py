@@ -56,8 +56,8 @@ def main(argv):
     env.pop("OHPROF_PYTHON", None)
     env.pop("OHPROF_EXTENSION", None)
     env.pop("PYTHONPATH", None)
-    env["OHPROF_CACHE_DIR"] = os.path.join(opts.work, "cache")
-    shutil.rmtree(env["OHPROF_CACHE_DIR"], ignore_errors=True)
+    env["OHPROF_CACHE"] = os.path.join(opts.work, "cache")
+    shutil.rmtree(env["OHPROF_CACHE"], ignore_errors=True)
 
     # 1. the wheel
     dist = os.path.join(opts.work, "dist")

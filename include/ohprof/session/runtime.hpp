@@ -1,9 +1,9 @@
 #pragma once
 // What measuring a model needs from the vendor layers: LibTorch (the AOTI loader), CPython (the
 // torch.compile and eager paths) and the activity collectors (CUPTI, RecordFunction). The session
-// functions take these as values, so they are the same code whether the measuring binary hands them
-// the real adapters (src/cli/measure_main.cpp) or a test hands them fakes; the torch-free `ohprof`
-// front has none and hands `run` and `compare` to the measuring binary instead.
+// functions take these as values, so they are the same code whether the measuring extension hands them
+// the real adapters (src/cli/measure_module.cpp) or a test hands them fakes; the torch-free `ohprof`
+// front has none and hands `run`, `compare` and `sweep` to the user's Python instead.
 #include <cstdint>
 #include <functional>
 #include <memory>

@@ -248,7 +248,9 @@ def export_program(torch, model, inputs, kwargs=None):
         with torch.no_grad():
             return torch.export.export(model, tuple(inputs), kwargs=kwargs or None)
     except Exception as e:
-        raise OhprofError(INPUT_MISMATCH, f"torch.export failed for these inputs: {_first_line(e)}") from None
+        error = OhprofError(INPUT_MISMATCH, f"torch.export failed for these inputs: {_first_line(e)}")
+        error.reason = _first_line(e)  # export's own words, for a model that runs but does not export
+        raise error from None
     finally:
         logging.disable(logging.NOTSET)
 
@@ -1013,7 +1015,7 @@ class Session:
                         self.user_model(*self.inputs, **self.kwargs)
                 except Exception:
                     raise e from None
-                self.export_error = e.message
+                self.export_error = f"torch.export could not capture the model: {getattr(e, 'reason', e.message)}"
                 return ""
             write_json(os.path.join(folder, "key.json"), key_fields)
         self.timings["export_s"] = info["export_s"]

@@ -234,13 +234,16 @@ def build(torch, kit, folder):
             cflags.append("-DOHPROF_HAVE_CUPTI=1")
             includes.append(include)
             ldflags += [os.path.join(lib, name), f"-Wl,-rpath,{lib}"]
+        # --no-as-needed before every LibTorch library: the CUDA and CPU AOTI runners register themselves
+        # in torch_cuda and torch_cpu, which the extension's own symbols need not reference
+        ldflags.append("-Wl,--no-as-needed")
         if _has_torch_cuda(torch):
             cflags.append("-DOHPROF_TORCH_HAS_CUDA=1")
             ldflags += ["-ltorch_cuda", "-lc10_cuda"]
             includes += [include for include, _ in wheel_cuda_dirs(torch)]
         torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
-        ldflags += ["-Wl,--no-as-needed", "-ltorch_cpu", "-ltorch", "-lc10", "-ltorch_python",
-                    f"-Wl,-rpath,{torch_lib}"]
+        ldflags += ["-ltorch_cpu", "-ltorch", "-lc10", "-ltorch_python", f"-Wl,-rpath,{torch_lib}"]
+        includes = list(dict.fromkeys(includes))  # CUPTI's folder is also one of the wheel's CUDA folders
         started = time.monotonic()
         log_path = os.path.join(folder, "build.log")
         try:

@@ -130,7 +130,7 @@ KWARG_VALUES = (bool, int, float, str, type(None))  # what a keyword input may b
 def read_inputs_file(torch, path, device):
     """--inputs FILE: the user's own inputs, saved with torch.save: a tensor, a tuple (or list) of tensors
     in forward's order, a dict of keyword inputs, or (tuple, dict). Returns (args on `device`, kwargs:
-    tensors on `device`, or bool/int/float/str/None). A file that does not exist is FILE_NOT_FOUND; one
+    tensors on `device`, or bool/int/float/str/None, the specs of the args' and keyword tensors in order). A file that does not exist is FILE_NOT_FOUND; one
     that torch.load (weights_only) cannot read, or that holds anything else, is INPUT_MISMATCH
     (docs/usage.md, "Your own inputs")."""
     if not os.path.isfile(path):
@@ -161,9 +161,9 @@ def read_inputs_file(torch, path, device):
         if not isinstance(name, str) or not isinstance(item, (torch.Tensor,) + KWARG_VALUES):
             raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': keyword input {name!r} is a {type(item).__name__}; "
                                               "keyword inputs are tensors, or bool, int, float, str or None")
-    tensor_specs(torch, list(args) + [v for v in kwargs.values() if isinstance(v, torch.Tensor)], path)
+    specs = tensor_specs(torch, list(args) + [v for v in kwargs.values() if isinstance(v, torch.Tensor)], path)
     move = lambda v: v.to(device) if isinstance(v, torch.Tensor) else v  # noqa: E731
-    return tuple(move(t) for t in args), {k: move(v) for k, v in kwargs.items()}
+    return tuple(move(t) for t in args), {k: move(v) for k, v in kwargs.items()}, specs
 
 
 def tensor_specs(torch, tensors, path="the inputs"):
@@ -181,11 +181,11 @@ def tensor_specs(torch, tensors, path="the inputs"):
 def load_inputs_file(torch, path, device):
     """run --inputs FILE: positional tensors only (the package's C++ loader takes a flat list); returns
     (tensors, specs)."""
-    args, kwargs = read_inputs_file(torch, path, device)
+    args, kwargs, specs = read_inputs_file(torch, path, device)
     if kwargs:
         raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' has keyword inputs ({', '.join(kwargs)}), which run "
                                           "does not take; save them in a tuple in forward's order, or use compare")
-    return args, tensor_specs(torch, args, path)
+    return args, specs
 
 
 def flat_tensor_inputs(torch, program, args, kwargs):
@@ -913,9 +913,7 @@ class Session:
         inputs_digest = None
         inputs_file = options.get("inputs_file") or ""
         if inputs_file:
-            self.inputs, self.kwargs = read_inputs_file(torch, inputs_file, self.device)
-            self.specs = tensor_specs(torch, list(self.inputs) + [v for v in self.kwargs.values()
-                                                                   if isinstance(v, torch.Tensor)], inputs_file)
+            self.inputs, self.kwargs, self.specs = read_inputs_file(torch, inputs_file, self.device)
             inputs_digest = file_digest(inputs_file)
         cache_root = options["cache_dir"]
         # Where eager and torch.compile start: the user's nn.Module (as users compile it) or the

@@ -168,7 +168,8 @@ def _flag(name, value):
     return [] if value is None else [name, str(value)]
 
 
-def _check_path_names(paths):
+def _paths_flag(paths):
+    """--paths's value from a name or a sequence of names."""
     if isinstance(paths, str):
         paths = (paths,)
     return ",".join(paths)
@@ -188,7 +189,7 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
         spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
         try:
             argv = ["compare", "--model", spec, "--inputs", _save_inputs(torch, inputs, folder),
-                    "--paths", _check_path_names(paths), "--device", device,
+                    "--paths", _paths_flag(paths), "--device", device,
                     "--cache-dir", cache_dir or os.path.join(folder, "artifacts"),
                     "--export-json", os.path.join(folder, "report.json"),
                     "--export-html", os.path.join(folder, "report.html")]
@@ -239,7 +240,7 @@ def sweep(model, inputs, batch, *, paths=DEFAULT_PATHS, device="auto", cache_dir
         spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
         try:
             argv = ["sweep", "--model", spec, "--input", *shapes, "--batch", batches,
-                    "--paths", _check_path_names(paths), "--device", device, "--no-plot",
+                    "--paths", _paths_flag(paths), "--device", device, "--no-plot",
                     "--cache-dir", cache_dir or os.path.join(folder, "artifacts"),
                     "--export-json", os.path.join(folder, "report.json")]
             if not verbose:

@@ -65,6 +65,17 @@ TensorBundlePtr to_bundle(const py::handle& tensors) {
   return bundle;
 }
 
+// [(shape, dtype name)] from ohprof/_paths.py as InputSpecs; `what` names them in an error. GIL held.
+Result<std::vector<InputSpec>> to_specs(const py::handle& pairs, const std::string& what) {
+  std::vector<InputSpec> specs;
+  for (const auto& [shape, dtype] : pairs.cast<std::vector<std::pair<std::vector<std::int64_t>, std::string>>>()) {
+    auto parsed = parse_dtype(dtype);
+    if (!parsed.ok()) return parsed.error().with_context(what);
+    specs.push_back(InputSpec{shape, *parsed});
+  }
+  return specs;
+}
+
 py::list to_list(const TensorBundle& bundle) {
   py::list list;
   for (const auto& tensor : bundle.tensors) list.append(py::cast(tensor));
@@ -271,16 +282,12 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     artifacts.exported_program = session.attr("exported_path").cast<std::string>();
     artifacts.export_error = session.attr("export_error").cast<std::string>();
     artifacts.aoti_package = session.attr("aoti_package").cast<std::string>();
-    std::vector<InputSpec> specs;
-    for (const auto& [shape, dtype] : session.attr("specs").cast<std::vector<std::pair<std::vector<std::int64_t>, std::string>>>()) {
-      auto parsed = parse_dtype(dtype);
-      if (!parsed.ok()) return parsed.error().with_context("an input of the exported program");
-      specs.push_back(InputSpec{shape, *parsed});
-    }
+    auto specs = to_specs(session.attr("specs"), "an input of the exported program");
+    if (!specs.ok()) return specs.error();
     // The AOTI runner's flat tensors (keyword inputs in the package's order), shared with every C++ path.
     TensorBundlePtr inputs = to_bundle(session.attr("flat_inputs"));
     return std::unique_ptr<ModelSession>(
-        std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(specs), std::move(inputs)));
+        std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(*specs), std::move(inputs)));
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::model_error, "preparing the model");
   }
@@ -292,14 +299,9 @@ Result<LoadedInputs> load_inputs_file(const std::string& path) {
   try {
     py::module_ helpers = py::module_::import("ohprof._paths");
     py::tuple loaded = helpers.attr("load_inputs_file")(py::module_::import("torch"), path, "cpu");
-    LoadedInputs result;
-    for (const auto& [shape, dtype] : loaded[1].cast<std::vector<std::pair<std::vector<std::int64_t>, std::string>>>()) {
-      auto parsed = parse_dtype(dtype);
-      if (!parsed.ok()) return parsed.error().with_context("an input of --inputs");
-      result.specs.push_back(InputSpec{shape, *parsed});
-    }
-    result.tensors = to_bundle(loaded[0]);
-    return result;
+    auto specs = to_specs(loaded[1], "an input of --inputs");
+    if (!specs.ok()) return specs.error();
+    return LoadedInputs{std::move(*specs), to_bundle(loaded[0])};
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
   }

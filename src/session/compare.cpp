@@ -160,9 +160,6 @@ void explain_gaps(Report& report, const CompareOptions& options, const std::map<
 }  // namespace
 
 Status validate_compare_options(const CompareOptions& o) {
-  if (!o.inputs_file.empty() && !o.inputs.empty()) {
-    return make_error(ExitCode::usage_error, "give --input SHAPE or --inputs FILE, not both");
-  }
   const AdaptiveStopping& s = o.stopping;
   if (s.warmup < 0) return make_error(ExitCode::usage_error, "--warmup must be 0 or more");
   if (s.min_runs < 1) return make_error(ExitCode::usage_error, "--min-runs must be at least 1");

@@ -31,9 +31,6 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   load_options.device = options.device;
   load_options.inputs = options.inputs;
   if (!options.inputs_file.empty()) {
-    if (!options.inputs.empty()) {
-      return {std::nullopt, make_error(ExitCode::usage_error, "give --input SHAPE or --inputs FILE, not both")};
-    }
     if (!runtime.load_inputs_file) {
       return {std::nullopt, make_error(ExitCode::usage_error, "this ohprof cannot read --inputs files (built without Python)")};
     }

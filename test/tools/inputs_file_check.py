@@ -99,7 +99,7 @@ def main() -> int:
     s = torch.full((1,), 3.0)
     named = os.path.join(work, "named.pt")
     torch.save(((), {"scale": s, "x": x}), named)
-    args, kwargs = op.read_inputs_file(torch, named, "cpu")
+    args, kwargs, _ = op.read_inputs_file(torch, named, "cpu")
     if args != () or list(kwargs) != ["scale", "x"] or not torch.equal(kwargs["x"], x):
         problems.append(f"read_inputs_file: args {args}, kwargs {list(kwargs)}")
     named_session = op.Session({"model": "tiny_models:two_inputs", "inputs": [], "inputs_file": named,

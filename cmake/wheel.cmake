@@ -5,15 +5,16 @@
 #   site-packages/ohprof/_build the kit python/ohprof/_native.py builds the measuring extension from, on first
 #                               use, against the torch it finds there: the torch-free layers as static
 #                               libraries (position-independent), the sources that include LibTorch, CPython
-#                               or CUPTI, the headers, fmt's and nlohmann_json's headers with their licences,
-#                               and manifest.json (what to compile and link, and a hash of the sources)
+#                               or CUPTI, the headers, fmt's and nlohmann_json's headers, and manifest.json
+#                               (what to compile and link, and a hash of the sources)
+#   site-packages/ohprof/licenses  the licence of each third-party package the front or the kit carries
 install(TARGETS ohprof RUNTIME DESTINATION "${SKBUILD_SCRIPTS_DIR}")
 
 set(OHPROF_KIT ohprof/_build)
 set(OHPROF_KIT_LAYERS cli session harness output trace analysis model base)  # linked in this order
 set(OHPROF_KIT_SOURCES src/collectors/cupti_collector.cpp src/collectors/cpu_activity_collector.cpp
                        src/collectors/split_collector.cpp src/runtimes/aoti_runner.cpp src/runtimes/python_session.cpp
-                       src/cli/measure_module.cpp)
+                       src/cli/measure_module.cpp src/harness/nvtx_ranges.cpp)
 set(OHPROF_KIT_PRIVATE_HEADERS src/runtimes/torch_tensors.hpp src/cli/commands.hpp)
 
 set(kit_libraries "")
@@ -31,25 +32,29 @@ foreach(file IN LISTS OHPROF_KIT_SOURCES)
   list(APPEND kit_sources "\"${file}\"")
 endforeach()
 
-# Third-party headers the kit's sources include (fmt, nlohmann_json's forward declarations), and their
-# licences: found where the build's packages keep them, or named with -DOHPROF_FMT_LICENSE=FILE and
-# -DOHPROF_JSON_LICENSE=FILE.
+# Third-party headers the kit's sources include (fmt, nlohmann_json's forward declarations), from the
+# wheel's build requirements (cmake/wheel_dependencies.cmake), and the licence of every third-party
+# package whose code the front or the kit carries, in ohprof/licenses/. fmt's licence is the comment
+# that opens fmt/format.h (cmeel-fmt ships no separate file).
 get_target_property(fmt_includes fmt::fmt-header-only INTERFACE_INCLUDE_DIRECTORIES)
 get_target_property(json_includes nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
-find_path(OHPROF_FMT_DIR fmt/format.h HINTS ${fmt_includes} REQUIRED)
-find_path(OHPROF_JSON_DIR nlohmann/json_fwd.hpp HINTS ${json_includes} REQUIRED)
-find_file(OHPROF_FMT_LICENSE NAMES copyright LICENSE LICENSE.rst
-          HINTS /usr/share/doc/libfmt-dev "${OHPROF_FMT_DIR}/../share/doc/fmt" NO_DEFAULT_PATH)
-find_file(OHPROF_JSON_LICENSE NAMES copyright LICENSE.MIT LICENSE
-          HINTS /usr/share/doc/nlohmann-json3-dev "${OHPROF_JSON_DIR}/../share/doc/nlohmann_json" NO_DEFAULT_PATH)
-foreach(licence OHPROF_FMT_LICENSE OHPROF_JSON_LICENSE)
-  if(NOT ${licence})
-    message(FATAL_ERROR "The wheel copies third-party headers and must carry their licences: pass -D${licence}=FILE")
-  endif()
-endforeach()
+find_path(OHPROF_FMT_DIR fmt/format.h HINTS ${fmt_includes} NO_DEFAULT_PATH REQUIRED)
+find_path(OHPROF_JSON_DIR nlohmann/json_fwd.hpp HINTS ${json_includes} NO_DEFAULT_PATH REQUIRED)
 install(DIRECTORY "${OHPROF_FMT_DIR}/fmt" "${OHPROF_JSON_DIR}/nlohmann" DESTINATION "${OHPROF_KIT}/third_party/include")
-install(FILES "${OHPROF_FMT_LICENSE}" DESTINATION "${OHPROF_KIT}/third_party/licenses" RENAME fmt.txt)
-install(FILES "${OHPROF_JSON_LICENSE}" DESTINATION "${OHPROF_KIT}/third_party/licenses" RENAME nlohmann_json.txt)
+file(READ "${OHPROF_FMT_DIR}/fmt/format.h" fmt_header LIMIT 4096)
+string(REGEX MATCH "/\\*([^*]*Permission is hereby granted[^*]*)\\*/" fmt_comment "${fmt_header}")
+if(NOT CMAKE_MATCH_1)
+  message(FATAL_ERROR "fmt/format.h in ${OHPROF_FMT_DIR} does not open with fmt's licence; the wheel must carry it")
+endif()
+file(WRITE "${CMAKE_BINARY_DIR}/fmt-licence.txt" "${CMAKE_MATCH_1}")
+set(licences ${OHPROF_WHEEL_LICENSES} fmt "${CMAKE_BINARY_DIR}/fmt-licence.txt")
+while(licences)
+  list(POP_FRONT licences name file)
+  if(NOT file OR NOT EXISTS "${file}")
+    message(FATAL_ERROR "The wheel carries ${name}'s code and must carry its licence, which was not found (${file})")
+  endif()
+  install(FILES "${file}" DESTINATION ohprof/licenses RENAME "${name}.txt")
+endwhile()
 
 # The hash of every source and header: the extension is rebuilt when ohprof changes, not only torch.
 file(GLOB_RECURSE hashed_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/include/*" "${CMAKE_SOURCE_DIR}/src/*")
@@ -68,7 +73,7 @@ file(WRITE "${CMAKE_BINARY_DIR}/kit-manifest.json" "{
   \"sources\": [${kit_sources_json}],
   \"include_dirs\": [\"include\", \"src/runtimes\", \"src/cli\", \"src/collectors\", \"third_party/include\"],
   \"libraries\": [${kit_libraries_json}],
-  \"link_flags\": [\"-lz\", \"-pthread\", \"-ldl\"],
+  \"link_flags\": [\"-pthread\", \"-ldl\"],
   \"defines\": [\"FMT_HEADER_ONLY=1\", \"SPDLOG_FMT_EXTERNAL\"]
 }
 ")

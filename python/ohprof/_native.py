@@ -155,6 +155,34 @@ def _find_cupti(torch):
     return None
 
 
+def _find_nvtx(torch):
+    """The folder holding NVTX3's headers (nvtx3/nvToolsExt.h) among torch's wheel's CUDA folders."""
+    for include, _ in wheel_cuda_dirs(torch):
+        if os.path.isfile(os.path.join(include, "nvtx3", "nvToolsExt.h")):
+            return include
+    return None
+
+
+def zlib_link_flag():
+    """How the extension links zlib (its trace reader and writer use it): the libz this interpreter has
+    loaded (its zlib module links it), by path, so no development link (libz.so) is needed; else the
+    system's by soname; else -lz."""
+    import ctypes.util
+
+    try:
+        import zlib  # noqa: F401  (loads libz when the module is built against the shared one)
+
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                fields = line.split()
+                if len(fields) >= 6 and os.path.basename(fields[5]).startswith("libz.so"):
+                    return fields[5]
+    except (ImportError, OSError):
+        pass
+    soname = ctypes.util.find_library("z")
+    return f"-l:{soname}" if soname else "-lz"
+
+
 def _check_tools(torch):
     import logging
 
@@ -234,6 +262,11 @@ def build(torch, kit, folder):
             cflags.append("-DOHPROF_HAVE_CUPTI=1")
             includes.append(include)
             ldflags += [os.path.join(lib, name), f"-Wl,-rpath,{lib}"]
+        nvtx = _find_nvtx(torch)
+        if nvtx is not None:  # header-only; NVTX3 finds the attached tool (Nsight Systems) with dlopen
+            cflags.append("-DOHPROF_HAVE_NVTX=1")
+            includes.append(nvtx)
+        ldflags.append(zlib_link_flag())
         # --no-as-needed before every LibTorch library: the CUDA and CPU AOTI runners register themselves
         # in torch_cuda and torch_cpu, which the extension's own symbols need not reference
         ldflags.append("-Wl,--no-as-needed")

@@ -1,6 +1,7 @@
 #include "ohprof/analysis/diff.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>

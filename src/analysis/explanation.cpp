@@ -97,7 +97,7 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
   }
   out.measured = true;
   out.gap = difference_of_medians(a->wall, b->wall);
-  out.within_noise = std::abs(out.gap.value_ns) <= 2.0 * out.gap.se_ns;
+  out.within_noise = !significant(out.gap);
 
   // Host: each side's chain down to its floor.
   out.floor_slower = peel(paths, slower, +1, context.unavailable, out);

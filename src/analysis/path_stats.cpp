@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ohprof/analysis/explanation.hpp"
+
 namespace ohprof {
 
 std::optional<Warning> slow_first_run_hint(const PathResult& path) {
@@ -43,7 +45,14 @@ std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& pat
   for (const auto& path : paths) {
     if (path.role != PathRole::path || &path == fastest || path.wall.count == 0) continue;
     const Ratio ratio = ratio_of_medians(path.wall, fastest->wall);
-    ratios.push_back(PathRatio{fastest->name, path.name, ratio.value, ratio.stddev});
+    const Estimate gap = difference_of_medians(path.wall, fastest->wall);
+    PathRatio out{fastest->name, path.name, ratio.value, ratio.stddev};
+    if (fastest->wall.median > 0) {
+      out.low = 1.0 + interval_low(gap) / fastest->wall.median;
+      out.high = 1.0 + interval_high(gap) / fastest->wall.median;
+    }
+    out.significant = significant(gap);
+    ratios.push_back(out);
   }
   return ratios;
 }

@@ -11,7 +11,6 @@
 namespace ohprof {
 namespace {
 
-constexpr double kZ95 = 1.96;  // two-sided 95%, normal
 
 const SweepPathPoint* find_path(const SweepPoint& point, const std::string& name) {
   if (point.status != PointStatus::measured) return nullptr;

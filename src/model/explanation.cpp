@@ -1,6 +1,12 @@
 #include "ohprof/model/explanation.hpp"
 
+#include <cmath>
+
 namespace ohprof {
+
+bool significant(const Estimate& e) { return std::abs(e.value_ns) > kZ95 * e.se_ns; }
+double interval_low(const Estimate& e) { return e.value_ns - kZ95 * e.se_ns; }
+double interval_high(const Estimate& e) { return e.value_ns + kZ95 * e.se_ns; }
 
 const char* to_string(PathSource source) {
   switch (source) {

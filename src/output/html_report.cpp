@@ -364,8 +364,7 @@ std::string format_html(const Report& r) {
     out += "<div class=\"headline\">\n";
     for (const GapExplanation& e : r.explanations) out += "<p class=\"answer\">" + esc(explanation_text(e)) + "</p>\n";
     for (const PathRatio& ratio : r.ratios) {
-      out += fmt::format("<p><code>{}</code> ran <strong>{:.2f} ± {:.2f}</strong> times faster than <code>{}</code></p>\n",
-                         esc(ratio.faster), ratio.ratio, ratio.stddev, esc(ratio.slower));
+      out += "<p>" + esc(ratio_text(ratio)) + "</p>\n";
     }
     out += "</div>\n";
   }

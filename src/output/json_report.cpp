@@ -278,7 +278,9 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
                }()}};
 }
 
-json estimate_to_json(const Estimate& estimate) { return json{{"value_ns", estimate.value_ns}, {"se_ns", estimate.se_ns}}; }
+json estimate_to_json(const Estimate& estimate) {
+  return json{{"value_ns", estimate.value_ns}, {"se_ns", estimate.se_ns}, {"significant", significant(estimate)}};
+}
 
 json optional_estimate(const std::optional<Estimate>& estimate) {
   return estimate ? estimate_to_json(*estimate) : json(nullptr);
@@ -494,7 +496,8 @@ json report_to_json(const Report& report) {
   json ratios = json::array();
   for (const auto& ratio : report.ratios) {
     ratios.push_back(json{{"faster", ratio.faster}, {"slower", ratio.slower}, {"ratio", ratio.ratio},
-                          {"stddev", ratio.stddev}});
+                          {"stddev", ratio.stddev}, {"low", ratio.low}, {"high", ratio.high},
+                          {"significant", ratio.significant}, {"text", ratio_text(ratio)}});
   }
   json explanations = json::array();
   for (const auto& explanation : report.explanations) explanations.push_back(explanation_to_json(explanation));

@@ -178,8 +178,7 @@ std::string format_markdown(const Report& r) {
   if (!r.explanations.empty()) out.resize(out.size() - 2);  // no trailing empty quote line
   if (!r.explanations.empty() && !r.ratios.empty()) out += "\n";
   for (const PathRatio& ratio : r.ratios) {
-    out += fmt::format("- {} ran **{:.2f} ± {:.2f}** times faster than {}\n", code(ratio.faster), ratio.ratio, ratio.stddev,
-                       code(ratio.slower));
+    out += "- " + md_text(ratio_text(ratio)) + "\n";
   }
   out += paths_section(r);
   out += host_states_section(r);

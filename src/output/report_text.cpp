@@ -259,6 +259,15 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
 
 std::string estimate_text(const Estimate& e) { return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns); }
 
+std::string ratio_text(const PathRatio& r) {
+  if (r.significant) {
+    return fmt::format("{} ran {:.2f} times faster than {} (95% interval {:.2f} to {:.2f})", r.faster, r.ratio, r.slower,
+                       r.low, r.high);
+  }
+  return fmt::format("{} and {} are within noise: ratio {:.2f} (95% interval {:.2f} to {:.2f} contains 1)", r.faster,
+                     r.slower, r.ratio, r.low, r.high);
+}
+
 namespace {
 
 std::string floor_name(const std::optional<FloorKind>& kind, const std::string& path) {
@@ -271,6 +280,27 @@ std::string wrapper_label(const GapExplanation& e) {
   return floor_name(e.floor_kind_slower, e.floor_slower) + " vs " + floor_name(e.floor_kind_faster, e.floor_faster);
 }
 
+namespace {
+
+// A layer's name in the answer: the slower path's layers by name, the faster path's by path and name.
+std::string layer_name(const LayerEstimate& layer) {
+  return layer.sign > 0 ? std::string(layer_label(layer.layer)) : fmt::format("{}'s {}", layer.path, layer_label(layer.layer));
+}
+
+// A significant layer in the answer. One significantly below zero is no negative cost: the variant
+// without the layer ran slower than the one with it.
+std::string significant_layer_text(const LayerEstimate& layer) {
+  std::string text = fmt::format("{} {}", layer_name(layer), format_duration(layer.estimate.value_ns));
+  if (layer.sign < 0) text += " (subtracted)";
+  if (layer.estimate.value_ns < 0) {
+    text += fmt::format(" (below zero: {} ran slower than {}, which runs more; {})", layer.lower, layer.upper,
+                        layer.kernels_differ ? "they ran different kernel sets" : "caches, or a different code path");
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string explanation_text(const GapExplanation& e) {
   if (!e.measured) {
     return fmt::format("{} against {}: unknown ({})", e.slower, e.faster,
@@ -278,11 +308,11 @@ std::string explanation_text(const GapExplanation& e) {
   }
   std::string kernels = "kernels unknown";
   if (e.kernels) {
-    kernels = fmt::format("kernels {} ({})", e.kernels_same.value_or(false) ? "the same" : "differ",
-                          estimate_text(*e.kernels));
+    kernels = fmt::format("kernels {} ({}{})", e.kernels_same.value_or(false) ? "the same" : "differ",
+                          estimate_text(*e.kernels), significant(*e.kernels) ? "" : ", within noise");
   }
   if (e.within_noise) {
-    std::string text = fmt::format("{} and {} are within noise: the gap is {} (under 2 standard errors); {}",
+    std::string text = fmt::format("{} and {} are within noise: the gap is {} (its 95% interval contains zero); {}",
                                    e.slower, e.faster, estimate_text(e.gap), kernels);
     if (e.faster_kernel_share) {
       text += *e.faster_kernel_share >= 0.5
@@ -295,23 +325,50 @@ std::string explanation_text(const GapExplanation& e) {
   const Estimate magnitude{std::abs(e.gap.value_ns), e.gap.se_ns};
   std::string text = fmt::format("{} is {} {} than {}: {}", e.slower, estimate_text(magnitude),
                                  e.gap.value_ns >= 0 ? "slower" : "faster", e.faster, kernels);
-  std::string layers;
+  // Only significant terms are named with their values; the others are listed together.
+  std::vector<std::string> named;
+  std::vector<std::string> noise;
+  double widest_layer_ns = 0;
+  bool any_layer_resolved = false;
   for (const auto& layer : e.layers) {
-    layers += layers.empty() ? "" : ", ";
-    layers += layer.sign > 0 ? fmt::format("{} {}", layer_label(layer.layer), format_duration(layer.estimate.value_ns))
-                             : fmt::format("{}'s {} {} (subtracted)", layer.path, layer_label(layer.layer),
-                                           format_duration(layer.estimate.value_ns));
+    widest_layer_ns = std::max(widest_layer_ns, kZ95 * layer.estimate.se_ns);
+    if (significant(layer.estimate)) {
+      any_layer_resolved = true;
+      named.push_back(significant_layer_text(layer));
+    } else {
+      noise.push_back(layer_name(layer));
+    }
   }
-  if (e.wrapper && e.floor_slower != e.floor_faster) {
-    layers += layers.empty() ? "" : ", ";
-    layers += fmt::format("{} {}", wrapper_label(e), format_duration(e.wrapper->value_ns));
-  } else if (!e.wrapper && e.floor_slower != e.floor_faster) {
-    layers += layers.empty() ? "" : ", ";
-    layers += fmt::format("{} vs {} {} (kernels and wrappers together)", e.floor_slower, e.floor_faster,
-                          format_duration(e.floor_gap.value_ns));
+  if (e.floor_slower != e.floor_faster) {
+    const Estimate& term = e.wrapper ? *e.wrapper : e.floor_gap;
+    const std::string label = e.wrapper ? wrapper_label(e) : fmt::format("{} vs {}", e.floor_slower, e.floor_faster);
+    const char* suffix = e.wrapper ? "" : " (kernels and wrappers together)";
+    if (significant(term)) {
+      named.push_back(fmt::format("{} {}{}", label, format_duration(term.value_ns), suffix));
+    } else {
+      noise.push_back(label + suffix);
+    }
   }
-  if (!layers.empty()) text += "; " + layers;
-  text += e.residual ? "; residual " + format_duration(e.residual->value_ns) : std::string("; residual unknown");
+  if (!named.empty()) {
+    text += "; " + named.front();
+    for (std::size_t i = 1; i < named.size(); ++i) text += ", " + named[i];
+  }
+  if (!e.residual) {
+    text += "; residual unknown";
+  } else if (significant(*e.residual)) {
+    text += "; residual " + format_duration(e.residual->value_ns);
+  } else {
+    noise.push_back("residual");
+  }
+  if (!noise.empty()) {
+    text += "; within noise: " + noise.front();
+    for (std::size_t i = 1; i < noise.size(); ++i) text += ", " + noise[i];
+  }
+  if (!e.layers.empty() && !any_layer_resolved) {
+    text += fmt::format(". No layer is resolved: their 95% intervals reach ± {}. Measure longer (--time-limit), "
+                        "interleave in blocks (--block), or use a quieter machine",
+                        format_duration(widest_layer_ns));
+  }
   return text;
 }
 
@@ -348,6 +405,9 @@ std::vector<ExplanationTerm> explanation_terms(const GapExplanation& e) {
     terms.push_back({"residual", *e.residual,
                      e.residual_share ? fmt::format("{:.1f}% of the gap: in no term above", 100.0 * *e.residual_share)
                                       : std::string("in no term above")});
+  }
+  for (ExplanationTerm& term : terms) {
+    if (!significant(term.estimate)) term.how += "; within noise (its 95% interval contains zero)";
   }
   return terms;
 }

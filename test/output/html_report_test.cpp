@@ -29,7 +29,7 @@ Report compare_report() {
   aoti.breakdown = test::cpu_breakdown();
   r.paths.push_back(aoti);
   r.paths.push_back(test::measured_path("<compile>", {30000, 40000}));
-  r.ratios = {PathRatio{"aoti", "<compile>", 8.75, 0.5}};
+  r.ratios = {PathRatio{"aoti", "<compile>", 8.75, 0.5, 7.5, 10.0, true}};
   return r;
 }
 

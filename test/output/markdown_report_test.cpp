@@ -69,7 +69,7 @@ Report compare_report() {
   r.paths.push_back(compile);
   r.paths.push_back(test::measured_path("compile/no-guards", {20000}));
   r.paths.back().role = PathRole::variant;
-  r.ratios = {PathRatio{"aoti", "compile", 8.75, 0.5}};
+  r.ratios = {PathRatio{"aoti", "compile", 8.75, 0.5, 7.5, 10.0, true}};
   GapExplanation e;
   e.slower = "compile";
   e.faster = "aoti";
@@ -113,7 +113,7 @@ TEST(FormatMarkdown, ACompareReportHasItsHeadlineTableVerdictsExplanationAndCont
   EXPECT_EQ(md.rfind("### ohprof compare: `tiny_models:tiny_mlp` at [1, 16]:float32 on cpu (Test CPU)\n", 0), 0u) << md;
   // the headline: the explanation's answer, then the ratio
   EXPECT_NE(md.find("> **compile is 31.00 us ± 300 ns slower than aoti"), std::string::npos) << md;
-  EXPECT_NE(md.find("- `aoti` ran **8.75 ± 0.50** times faster than `compile`\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("- aoti ran 8.75 times faster than compile (95% interval 7.50 to 10.00)\n"), std::string::npos) << md;
   // the paths asked for, not the variant; aoti's split from cpu_breakdown (busy 75%, dispatch 25%)
   EXPECT_NE(md.find("| `aoti` | 4.000 us | 4.000 us ± 1.000 us | 3 | 75.0% | 25.0% | 0.0% | **compute-bound** |\n"),
             std::string::npos)

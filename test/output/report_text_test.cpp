@@ -271,7 +271,72 @@ TEST(ExplanationText, ReadsLikeTheExpertsAnswerWithEveryTerm) {
   EXPECT_EQ(explanation_text(compile_gap()),
             "compile is 26.00 us ± 300 ns slower than aoti: kernels the same (100 ns ± 50 ns); guards 2.000 us, "
             "Dynamo entry 17.00 us, AOTAutograd wrapper 2.000 us, Inductor graph call 1.400 us, Inductor's Python "
-            "wrapper vs AOTI's C++ runner 3.600 us; residual -100 ns");
+            "wrapper vs AOTI's C++ runner 3.600 us; within noise: residual");
+}
+
+// The rule (docs/metrics.md, "Significance"), by hand: significant when |value| > 1.96 se.
+TEST(Significance, TheNinetyFivePercentIntervalMustExcludeZero) {
+  EXPECT_TRUE(significant(Estimate{2000, 1000}));    // exactly two standard errors: 2000 > 1960
+  EXPECT_FALSE(significant(Estimate{1960, 1000}));   // on the bound: the interval [0, 3920] touches zero
+  EXPECT_FALSE(significant(Estimate{1900, 1000}));   // [-60, 3860] contains zero
+  EXPECT_TRUE(significant(Estimate{-2500, 1000}));   // [-4460, -540]: significantly below zero
+  EXPECT_TRUE(significant(Estimate{1, 0}));          // no spread: any non-zero value
+  EXPECT_FALSE(significant(Estimate{0, 0}));
+  EXPECT_DOUBLE_EQ(interval_low(Estimate{2000, 1000}), 40);
+  EXPECT_DOUBLE_EQ(interval_high(Estimate{2000, 1000}), 3960);
+}
+
+TEST(ExplanationText, NamesOnlySignificantLayersAndListsTheRestWithinNoise) {
+  // The demo's shape: layers whose standard error (1.8 ms) swamps most of them.
+  GapExplanation e = compile_gap();
+  e.gap = {16'860'000, 1'215'000};
+  e.kernels = Estimate{14'290'000, 900'000};
+  e.kernels_same = false;
+  const double values[] = {-645'600, 2'407'000, -3'243'000, 5'092'000};
+  for (int i = 0; i < 4; ++i) e.layers[i].estimate = {values[i], 1'800'000};
+  e.wrapper = Estimate{1'000'000, 2'000'000};
+  e.residual = Estimate{-2'000'000, 3'000'000};
+  const std::string text = explanation_text(e);
+  // 5.092 ms > 1.96 * 1.8 ms = 3.528 ms: the one layer named; -3.243 ms and the rest are not.
+  EXPECT_EQ(text, "compile is 16.86 ms ± 1.215 ms slower than aoti: kernels differ (14.29 ms ± 900.0 us); Inductor "
+                  "graph call 5.092 ms; within noise: guards, Dynamo entry, AOTAutograd wrapper, Inductor's Python "
+                  "wrapper vs AOTI's C++ runner, residual");
+}
+
+TEST(ExplanationText, ALayerSignificantlyBelowZeroIsNamedAsSuchNotAsANegativeCost) {
+  GapExplanation e = compile_gap();
+  e.layers[2].estimate = {-3'243'000, 1'000'000};  // [-5.2 ms, -1.3 ms]
+  e.layers[2].upper = "compile/graph";
+  e.layers[2].lower = "compile/inductor";
+  e.layers[2].kernels_differ = true;
+  const std::string text = explanation_text(e);
+  EXPECT_NE(text.find("AOTAutograd wrapper -3.243 ms (below zero: compile/inductor ran slower than compile/graph, "
+                      "which runs more; they ran different kernel sets)"),
+            std::string::npos) << text;
+  e.layers[2].kernels_differ = false;
+  EXPECT_NE(explanation_text(e).find("which runs more; caches, or a different code path)"), std::string::npos);
+}
+
+TEST(ExplanationText, WhenNoLayerIsResolvedItSaysSoWithTheWidthReachedAndWhatWouldHelp) {
+  GapExplanation e = compile_gap();
+  for (auto& layer : e.layers) layer.estimate = {1000, 1000};  // each 95% interval: 1 us ± 1.96 us
+  e.layers[1].estimate = {500, 2000};                           // the widest: ± 3.92 us
+  const std::string text = explanation_text(e);
+  EXPECT_NE(text.find("within noise: guards, Dynamo entry, AOTAutograd wrapper, Inductor graph call"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(". No layer is resolved: their 95% intervals reach ± 3.920 us. Measure longer (--time-limit), "
+                      "interleave in blocks (--block), or use a quieter machine"),
+            std::string::npos) << text;
+  EXPECT_EQ(explanation_text(compile_gap()).find("No layer is resolved"), std::string::npos);
+}
+
+TEST(RatioText, AnIntervalThatContainsOneIsWithinNoise) {
+  PathRatio r{"aoti", "compile", 1.36, 1.50, 1.21, 1.52, true};
+  EXPECT_EQ(ratio_text(r), "aoti ran 1.36 times faster than compile (95% interval 1.21 to 1.52)");
+  r.low = 0.84;
+  r.high = 1.88;
+  r.significant = false;
+  EXPECT_EQ(ratio_text(r), "aoti and compile are within noise: ratio 1.36 (95% interval 0.84 to 1.88 contains 1)");
 }
 
 TEST(ExplanationText, TheFasterSidesLayersAreNamedWithTheirPathAndSubtracted) {
@@ -289,7 +354,7 @@ TEST(ExplanationText, WithinNoiseSaysSoAndWhetherKernelsDominate) {
   e.kernels_same = false;
   e.faster_kernel_share = 0.9;
   EXPECT_EQ(explanation_text(e),
-            "compile and aoti are within noise: the gap is 300.0 us ± 400.0 us (under 2 standard errors); kernels "
+            "compile and aoti are within noise: the gap is 300.0 us ± 400.0 us (its 95% interval contains zero); kernels "
             "differ (100 ns ± 50 ns); kernels dominate (90.0% of aoti's wall)");
   e.faster_kernel_share = 0.2;
   EXPECT_NE(explanation_text(e).find("host work dominates (kernels 20.0% of aoti's wall)"), std::string::npos);

@@ -32,7 +32,8 @@ What is normalized (everything else must match byte for byte):
     one of the two forms in full, its "closes it" lines (which follow the measured order of the other
     paths) are dropped and its residual's share of the gap is dropped; in the JSON `within_noise` becomes
     "<within_noise>", `answer` as in the text, a non-null `residual_share` "<float>", `remedies`
-    "<remedies>". Otherwise, in the JSON every key, type and string is kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
+    "<remedies>"; every estimate's `significant` "<significant>", and a ratio's `low`, `high` and `text`
+    placeholders too. Otherwise, in the JSON every key, type and string is kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
     stream ids) become "<int>" / "<float>"; counts fixed by the command line and the model (runs,
     count, ops, launches, counters, ...) stay exact; array lengths stay.
 """
@@ -55,7 +56,8 @@ GOLDEN_DIR = Path(__file__).resolve().parent.parent / "cli" / "golden"
 DURATION = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?\s(?:ns|us|ms|s)\b")
 PERCENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?%")
 TIMES_RATIO = re.compile(r"\(x\d+(?:\.\d+)?\)")
-RAN_FASTER = re.compile(r"^(\s*)\S+ ran \d+(?:\.\d+)? ± \d+(?:\.\d+)? times faster than (\S+)$")
+RAN_FASTER = re.compile(r"^(\s*)\S+ (?:ran \d+(?:\.\d+)? times faster than \S+ \(95% interval .*\)"
+                        r"|and \S+ are within noise: ratio .*)$")
 OUTLIERS_FIELD = re.compile(r"outliers: \d+")
 DEVICE_LINE = re.compile(r"^device: (\S+) \((.*)\)$")  # run/compare: this machine's CPU or GPU
 MARKDOWN_CONTEXT_ROW = re.compile(r"^\| (host|torch|CUDA, CUPTI) \| [^|]* \|$")
@@ -96,10 +98,10 @@ CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, fo
 # An explanation's header and answer take one of two forms as the gap is or is not within noise (with
 # few samples on a loaded machine, either): src/output/report_text.cpp, explanation_text.
 WHY_LINE = re.compile(r"^why (\S+) (?:is (?:slower|faster) than|against) (\S+) \((.*)\)$")
-_KERNELS_CLAUSE = r"(kernels unknown|kernels (?:the same|differ) \(<dur> ± <dur>\))"
+_KERNELS_CLAUSE = r"(kernels unknown|kernels (?:the same|differ) \(<dur> ± <dur>)(?:, within noise)?\)?"
 ANSWER_FORMS = (
     re.compile(rf"(\S+) is <dur> ± <dur> (?:slower|faster) than (\S+): {_KERNELS_CLAUSE}(?:; .*)?"),
-    re.compile(rf"(\S+) and (\S+) are within noise: the gap is <dur> ± <dur> \(under 2 standard errors\); "
+    re.compile(rf"(\S+) and (\S+) are within noise: the gap is <dur> ± <dur> \(its 95% interval contains zero\); "
                rf"{_KERNELS_CLAUSE}(?:; (?:kernels dominate|host work dominates) \(.*\))?"),
 )
 RESIDUAL_LINE = re.compile(r"^(\s+residual\s+<dur> ± <dur>\s+)(?:<pct> of the gap: )?(in no term above)$")
@@ -110,7 +112,8 @@ def normalized_answer(answer: str) -> str | None:
     for form in ANSWER_FORMS:
         match = form.fullmatch(answer)
         if match:
-            return f"<answer: {match.group(1)} against {match.group(2)}; {match.group(3)}>"
+            kernels = match.group(3) if match.group(3) == "kernels unknown" else match.group(3) + ")"
+            return f"<answer: {match.group(1)} against {match.group(2)}; {kernels}>"
     return None
 VERDICT_LINE = re.compile(r"^(\s+verdict:\s+)(\S+): (.*)$")
 
@@ -163,7 +166,7 @@ class Normalizer:
                     continue
                 ran = RAN_FASTER.match(line)
                 if ran:
-                    line = f"{ran.group(1)}<path> ran <ratio> ± <ratio> times faster than <path>"
+                    line = f"{ran.group(1)}<ratio of two paths, with its interval>"
                 line = OUTLIERS_FIELD.sub("outliers: <num>", line)
                 verdict = VERDICT_LINE.match(line)
                 if verdict and known_verdict(verdict.group(2), verdict.group(3)):
@@ -266,9 +269,15 @@ def normalize_json(report, norm: Normalizer):
         if isinstance(value, str):
             if norm.measured and key in ("faster", "slower") and parents[-1:] == ("ratios",):
                 return "<path>"  # which path was fastest varies
+            if norm.measured and key == "text" and parents[-1:] == ("ratios",):
+                return "<ratio of two paths, with its interval>"
             return norm.string(value)
+        if norm.measured and key == "significant" and isinstance(value, bool):
+            return "<significant>"  # whether an interval excludes zero follows the noise
         if isinstance(value, bool) or value is None:
             return value
+        if norm.measured and key in ("low", "high") and parents[-1:] == ("ratios",):
+            return placeholder(value)
         # numbers
         if key in ("read_ns", "load_ns"):
             return placeholder(value)

@@ -95,7 +95,8 @@ def main(argv):
         for missing in e["missing"]:
             expect(f"    missing: {missing}")
     for r in report["ratios"]:
-        expect(f"  {r['faster']} ran {r['ratio']:.2f} ± {r['stddev']:.2f} times faster than {r['slower']}")
+        expect("  " + r["text"] if "text" in r else
+               f"  {r['faster']} ran {r['ratio']:.2f} ± {r['stddev']:.2f} times faster than {r['slower']}")
     for d in report["kernel_diffs"]:
         expect(f"  kernels {d['path_a']} vs {d['path_b']}: "
                f"{'same kernel set' if d['same_set'] else 'different kernel sets'} (both {len(d['both'])}, "

@@ -4,7 +4,11 @@ plain interpreter (by default Debian's /usr/bin/python3, which has no shared lib
 
   pip_install_check.py --source-dir DIR --work DIR --torch-site SITE_PACKAGES [--python PY] [--keep]
 
-1. `pip wheel` builds the wheel (scikit-build-core, build isolation: no torch in sight).
+1. tools/dist makes the sdist (it carries CLI11, which is not on PyPI), and `pip wheel` builds the wheel
+   from it (scikit-build-core, build isolation: no torch in sight) with the Debian packages of ohprof's
+   C++ dependencies hidden (root: a private mount namespace with empty files and folders bound over
+   theirs), as on a machine without root or apt; every later step runs hidden the same way, the first-use
+   build of the measuring extension included. Without root the step says it could not hide them.
 2. A venv with torch: torch comes from SITE_PACKAGES (the project's cached venv) through a .pth file,
    so nothing of several GB is downloaded again. `ohprof --version` needs no Python; `ohprof compare`
    on the tiny MLP with its own inputs (--inputs, saved with that torch) builds the measuring extension against that torch on first use (in a cache of its
@@ -33,6 +37,38 @@ def run(args, env=None, timeout=1800):
     return done, time.monotonic() - started
 
 
+# The Debian packages whose headers, CMake files and libraries the wheel must not need (tools/lib.sh).
+HIDDEN_PACKAGES = ("libcli11-dev", "nlohmann-json3-dev", "libspdlog-dev", "libfmt-dev", "zlib1g-dev")
+HIDDEN_FOLDERS = ("/usr/include/CLI", "/usr/include/fmt", "/usr/include/nlohmann", "/usr/include/spdlog",
+                  "/usr/lib/x86_64-linux-gnu/cmake/fmt", "/usr/lib/x86_64-linux-gnu/cmake/spdlog",
+                  "/usr/share/cmake/CLI11", "/usr/share/cmake/nlohmann_json")
+
+
+def hiding_prefix(work):
+    """A command prefix that runs its command with the Debian packages above hidden (an empty folder
+    bound over each of their folders, /dev/null over each of their other files but links), or None where this
+    cannot be done (not root, no unshare, no dpkg)."""
+    files = []
+    for package in HIDDEN_PACKAGES:
+        listed = subprocess.run(["dpkg", "-L", package], capture_output=True, text=True, check=False)
+        if listed.returncode != 0:
+            continue
+        for path in listed.stdout.split():
+            # a link (libz.so) stays: a mount over it would hide its target, the run-time libz.so.1
+            if (os.path.isfile(path) and not os.path.islink(path)
+                    and not path.startswith(("/usr/share/doc", "/usr/share/man"))
+                    and not any(path.startswith(folder + "/") for folder in HIDDEN_FOLDERS)):
+                files.append(path)
+    folders = [folder for folder in HIDDEN_FOLDERS if os.path.isdir(folder)]
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty, exist_ok=True)
+    mounts = [f"mount --bind {empty} {folder}" for folder in folders] + [f"mount --bind /dev/null {f}" for f in files]
+    script = " && ".join(mounts + ['exec "$@"'])
+    prefix = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "hidden"]
+    probe = subprocess.run(prefix + ["test", "!", "-s", "/usr/include/zlib.h"], capture_output=True, check=False)
+    return prefix if probe.returncode == 0 else None
+
+
 def make_venv(python, path, torch_site=None):
     shutil.rmtree(path, ignore_errors=True)
     subprocess.run([python, "-m", "venv", path], check=True)
@@ -59,27 +95,45 @@ def main(argv):
     env["OHPROF_CACHE"] = os.path.join(opts.work, "cache")
     shutil.rmtree(env["OHPROF_CACHE"], ignore_errors=True)
 
-    # 1. the wheel
+    # 1. the sdist, then the wheel built from it without the Debian packages
     dist = os.path.join(opts.work, "dist")
     shutil.rmtree(dist, ignore_errors=True)
+    done, took = run([os.path.join(opts.source_dir, "tools", "dist"), dist])
+    if done.returncode != 0:
+        print(done.stdout[-4000:], done.stderr[-4000:])
+        print("tools/dist failed")
+        return 1
+    sdist = done.stdout.strip().splitlines()[-1]
+    print(f"made {os.path.basename(sdist)} in {took:.0f} s")
+    hidden = hiding_prefix(opts.work)
+    if hidden is None:
+        hidden = []
+        print("could not hide the Debian packages (needs root and unshare): the wheel is built with them in sight")
+    else:
+        print("the Debian packages " + ", ".join(HIDDEN_PACKAGES) + " are hidden from here on")
+    run_hidden = lambda args, env=None: run(hidden + args, env)  # noqa: E731
     builder = make_venv(opts.python, os.path.join(opts.work, "venv-build"))
-    done, took = run([os.path.join(builder, "bin", "pip"), "wheel", "--no-deps", "-q", "-w", dist, opts.source_dir], env)
+    done, took = run_hidden([os.path.join(builder, "bin", "pip"), "wheel", "--no-deps", "-q", "-w", dist, sdist], env)
     if done.returncode != 0:
         print(done.stdout[-4000:], done.stderr[-4000:])
         print("pip wheel failed")
         return 1
     wheel = glob.glob(os.path.join(dist, "ohprof-*.whl"))[0]
     print(f"built {os.path.basename(wheel)} in {took:.0f} s")
+    licences = subprocess.run([sys.executable, "-m", "zipfile", "-l", wheel], capture_output=True, text=True).stdout
+    for name in ("CLI11", "fmt", "nlohmann_json", "spdlog", "zlib"):
+        if f"ohprof/licenses/{name}.txt" not in licences:
+            problems.append(f"the wheel carries {name}'s code but not its licence (ohprof/licenses/{name}.txt)")
 
     # 2. a venv with torch
     venv = make_venv(opts.python, os.path.join(opts.work, "venv-torch"), opts.torch_site)
-    done, took = run([os.path.join(venv, "bin", "pip"), "install", "-q", wheel], env)
+    done, took = run_hidden([os.path.join(venv, "bin", "pip"), "install", "-q", wheel], env)
     if done.returncode != 0:
         print(done.stderr[-4000:])
         return 1
     print(f"pip install took {took:.1f} s")
     ohprof = os.path.join(venv, "bin", "ohprof")
-    done, took = run([ohprof, "--version"], env)
+    done, took = run_hidden([ohprof, "--version"], env)
     if done.returncode != 0 or not done.stdout.startswith("0."):
         problems.append(f"ohprof --version: exit {done.returncode}, {done.stdout!r} {done.stderr!r}")
     model_env = dict(env, PYTHONPATH=os.path.join(opts.source_dir, "examples", "models"))
@@ -92,7 +146,7 @@ def main(argv):
                "--min-time", "0", "--no-explain", "--cache-dir", os.path.join(opts.work, "artifacts"),
                "--export-json", report]
     for attempt in ("first", "second"):
-        done, took = run(compare, model_env)
+        done, took = run_hidden(compare, model_env)
         print(f"{attempt} compare: exit {done.returncode} in {took:.0f} s")
         if done.returncode != 0:
             problems.append(f"{attempt} compare exited {done.returncode}: {done.stderr.strip()[-2000:]}")
@@ -119,13 +173,13 @@ def main(argv):
            " warmup=1, min_runs=3, max_runs=3, min_time_s=0, explain=False)\n"
            "print(r)\n"
            "sys.exit(0 if sorted(r.paths) == ['aoti', 'eager'] and r.to_json()['config']['inputs'] == ['[2, 16]:float32'] else 1)\n")
-    done, took = run([os.path.join(venv, "bin", "python"), "-c", api], model_env)
+    done, took = run_hidden([os.path.join(venv, "bin", "python"), "-c", api], model_env)
     print(f"python API: exit {done.returncode} in {took:.0f} s: {done.stdout.strip()}")
     if done.returncode != 0 or "<ohprof.Report compare: aoti" not in done.stdout:
         problems.append(f"the Python API: exit {done.returncode}: {done.stdout.strip()} {done.stderr.strip()[-2000:]}")
     # a model torch.export cannot capture: aoti reported as not measured, compile and eager measured
     report2 = os.path.join(opts.work, "not-exportable.json")
-    done, _ = run([ohprof, "compare", "--model", "tiny_models:not_exportable", "--input", "2,16", "--device", "cpu",
+    done, _ = run_hidden([ohprof, "compare", "--model", "tiny_models:not_exportable", "--input", "2,16", "--device", "cpu",
                    "--paths", "aoti,compile,eager", "--warmup", "1", "--min-runs", "3", "--max-runs", "3",
                    "--min-time", "0", "--no-explain", "--quiet", "--cache-dir", os.path.join(opts.work, "artifacts"),
                    "--export-json", report2], model_env)
@@ -144,16 +198,16 @@ def main(argv):
 
     # 3. a venv without torch
     bare = make_venv(opts.python, os.path.join(opts.work, "venv-bare"))
-    done, _ = run([os.path.join(bare, "bin", "pip"), "install", "-q", wheel], env)
+    done, _ = run_hidden([os.path.join(bare, "bin", "pip"), "install", "-q", wheel], env)
     if done.returncode != 0:
         print(done.stderr[-4000:])
         return 1
     bare_ohprof = os.path.join(bare, "bin", "ohprof")
     trace = os.path.join(opts.source_dir, "test", "data", "traces", "triton_example.json.gz")
-    done, _ = run([bare_ohprof, "analyze", trace, "--quiet"], env)
+    done, _ = run_hidden([bare_ohprof, "analyze", trace, "--quiet"], env)
     if done.returncode != 0:
         problems.append(f"analyze without torch: exit {done.returncode}: {done.stderr.strip()}")
-    done, _ = run([bare_ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16"], model_env)
+    done, _ = run_hidden([bare_ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16"], model_env)
     lines = done.stderr.strip().splitlines()
     if done.returncode != ENVIRONMENT_ERROR or len(lines) != 1 or "torch is not installed" not in done.stderr:
         problems.append(f"compare without torch: exit {done.returncode} (want {ENVIRONMENT_ERROR}), stderr {done.stderr!r}")

@@ -70,6 +70,14 @@ struct Estimate {
   double se_ns = 0;
 };
 
+// Significance, one rule everywhere (docs/metrics.md, "Significance"): an estimate's 95% interval is
+// value ± kZ95 · se; it is significant when that interval excludes zero, and "within noise" otherwise, in
+// every sentence, table and page. An estimate without a standard error (se 0) is significant when non-zero.
+inline constexpr double kZ95 = 1.96;  // two-sided 95%, normal
+bool significant(const Estimate& e);
+double interval_low(const Estimate& e);   // value - kZ95 · se
+double interval_high(const Estimate& e);  // value + kZ95 · se
+
 // One peeled layer of one side of a gap.
 struct LayerEstimate {
   HostLayer layer = HostLayer::guards;
@@ -111,7 +119,7 @@ struct GapExplanation {
   std::string faster;
   bool measured = false;            // both paths have samples (else only `missing` says anything)
   Estimate gap;                     // median(slower) - median(faster), timing pass
-  bool within_noise = false;        // |gap| <= 2 standard errors
+  bool within_noise = false;        // !significant(gap): its 95% interval contains zero
   std::optional<Estimate> kernels;  // median busy(slower) - median busy(faster), split pass
   std::optional<bool> kernels_same; // the two ran the same kernel set
   std::optional<double> faster_kernel_share;  // median busy / median wall of the faster path, split pass

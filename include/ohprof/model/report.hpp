@@ -94,8 +94,13 @@ struct PathOutputCheck {
 struct PathRatio {
   std::string faster;
   std::string slower;
-  double ratio = 0;
-  double stddev = 0;
+  double ratio = 0;   // median(slower) / median(faster)
+  double stddev = 0;  // the ratio's spread from the samples' robust spreads (ratio_of_medians)
+  // 95% interval: 1 + the gap's 95% interval / median(faster), so the ratio is within noise exactly
+  // when the gap is (docs/metrics.md, "Significance")
+  double low = 0;
+  double high = 0;
+  bool significant = false;  // low > 1 (or high < 1)
 };
 
 // `compare`: where the model's artifacts came from and what building them cost.

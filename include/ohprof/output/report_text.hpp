@@ -21,6 +21,11 @@ std::string verdict_text(const PathVerdict& verdict, std::size_t iterations);
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);
 
+// One ratio of the summary, with its 95% interval (docs/metrics.md, "Significance"): "aoti ran 1.36
+// times faster than compile (95% interval 1.21 to 1.52)", or, when the interval contains one, "aoti and
+// compile are within noise: ratio 1.36 (95% interval 0.84 to 1.88 contains 1)".
+std::string ratio_text(const PathRatio& ratio);
+
 // The wrapper term's name: "Inductor's Python wrapper vs AOTI's C++ runner" (the floors' kinds, or
 // their path names where a floor is not a known kind).
 std::string wrapper_label(const GapExplanation& explanation);

@@ -676,6 +676,15 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   out.queue_delay_median_ns = summary.queue_delay_ns.median;
   out.launches_per_iteration = summary.launches.median;
   out.graph_launches_per_iteration = summary.graph_launches.median;
+  const auto headroom = [&](std::int64_t part) -> std::optional<double> {
+    if (totals.wall_ns <= 0 || part >= totals.wall_ns) return std::nullopt;
+    return static_cast<double>(totals.wall_ns) / static_cast<double>(totals.wall_ns - part);
+  };
+  out.busy_headroom = headroom(totals.gpu.busy_ns);
+  out.host_bound_headroom = headroom(totals.gpu.host_bound_ns);
+  out.device_wait_headroom = headroom(totals.gpu.device_wait_ns);
+  out.host_headroom_negligible =
+      100 * totals.wall_ns < kNegligibleHeadroomPercent * (totals.wall_ns - totals.gpu.host_bound_ns);
 
   // The host state with the most host-bound time (ties in declaration order).
   const HostStates& states = totals.host_states;

@@ -169,6 +169,10 @@ json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
               {"graph_launches_per_iteration", v.graph_launches_per_iteration},
               {"cpu_kernels", v.cpu_kernels},
               {"whole_recording_window", v.whole_recording_window},
+              {"busy_headroom", v.busy_headroom ? json(*v.busy_headroom) : json(nullptr)},
+              {"host_bound_headroom", v.host_bound_headroom ? json(*v.host_bound_headroom) : json(nullptr)},
+              {"device_wait_headroom", v.device_wait_headroom ? json(*v.device_wait_headroom) : json(nullptr)},
+              {"host_headroom_negligible", v.host_headroom_negligible},
               {"suggestion", verdict_text(v, iterations)}};
 }
 

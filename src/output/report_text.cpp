@@ -29,8 +29,6 @@ namespace {
 
 // The advice of docs/metrics.md, "Verdict" -> "Advice", one fragment per case.
 constexpr const char* kKernelAdvice = "speed up the kernels (torch.compile mode=\"max-autotune\", lower precision)";
-constexpr const char* kComputeAdvice =
-    "speed up the kernels (torch.compile mode=\"max-autotune\", lower precision); host changes will not help";
 constexpr const char* kDeviceWaitAdvice = "overlap communication with compute, check cross-stream event waits";
 constexpr const char* kCpuHostAdvice =
     "the host work around the kernels (Python wrapper, guards, allocation, operator dispatch) is the cost: "
@@ -186,6 +184,11 @@ std::string share_advice(const PathVerdict& v, TimeShare share) {
   return "";
 }
 
+// "at most 1.67x", or "unbounded" when the part is all of the wall time.
+std::string headroom_factor(const std::optional<double>& headroom) {
+  return headroom ? fmt::format("at most {:.2f}x", *headroom) : std::string("unbounded");
+}
+
 std::string capitalized(std::string text) {
   if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
   return text;
@@ -217,8 +220,14 @@ std::string unknown_text(const PathVerdict& v) {
 std::string verdict_body(const PathVerdict& v, std::size_t iterations) {
   switch (v.verdict) {
     case Verdict::unknown: return unknown_text(v);
-    case Verdict::compute_bound:
-      return shares_clause(v, TimeShare::busy) + compute_notes(v, iterations) + ". " + capitalized(kComputeAdvice);
+    case Verdict::compute_bound: {
+      // "Host changes will not help" only when removing all host-bound time gains under 5% (Headroom);
+      // otherwise the host's advice follows, with what it could gain at most.
+      std::string out = shares_clause(v, TimeShare::busy) + compute_notes(v, iterations) + ". " + capitalized(kKernelAdvice);
+      if (v.host_headroom_negligible) return out + "; host changes will not help";
+      return out + fmt::format(". Removing the {} time could still make it faster, {}: {}", short_name(v, TimeShare::host_bound),
+                               headroom_factor(v.host_bound_headroom), host_advice(v));
+    }
     case Verdict::host_bound: {
       std::string out = shares_clause(v, TimeShare::host_bound);
       if (!v.cpu_kernels && v.host_state) out += "; " + host_state_evidence(v);
@@ -255,6 +264,14 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
            "included: " + verdict_body(v, iterations);
   }
   return verdict_body(v, iterations);
+}
+
+std::string headroom_text(const PathVerdict& v) {
+  if (v.reason == VerdictReason::no_iterations) return "";
+  std::string out = headroom_factor(v.busy_headroom) + " with faster kernels, " + headroom_factor(v.host_bound_headroom) +
+                    " without the " + short_name(v, TimeShare::host_bound) + " time";
+  if (!v.cpu_kernels) out += ", " + headroom_factor(v.device_wait_headroom) + " without the device-wait";
+  return out;
 }
 
 std::string estimate_text(const Estimate& e) { return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns); }

@@ -407,6 +407,46 @@ TEST(Breakdown, UnknownWithoutIterationsDeviceWorkOrLaunches) {
   EXPECT_EQ(r.iterations.at(0).gpu.busy_ns, 20);
 }
 
+// Headroom (docs/metrics.md): W / (W - part), by hand, and the integer rule 100 W < 105 (W - host_bound).
+TEST(Breakdown, HeadroomIsAmdahlsBoundOfEachPart) {
+  BreakdownSummary s;
+  s.totals.iterations = 1;
+  // The training trace's shares (busy 57.6%, host-bound 40.1%, device-wait 2.3%): compute-bound by its
+  // shares, yet removing the host-bound time could make it up to 1000 / 599 = 1.669 times faster.
+  s.totals.wall_ns = 1000;
+  s.totals.gpu.busy_ns = 576;
+  s.totals.gpu.host_bound_ns = 401;
+  s.totals.gpu.device_wait_ns = 23;
+  s.totals.host_states.framework_ns = 401;
+  PathVerdict v = decide_verdict(s);
+  EXPECT_EQ(v.verdict, Verdict::compute_bound);
+  EXPECT_DOUBLE_EQ(*v.busy_headroom, 1000.0 / 424.0);
+  EXPECT_DOUBLE_EQ(*v.host_bound_headroom, 1000.0 / 599.0);
+  EXPECT_DOUBLE_EQ(*v.device_wait_headroom, 1000.0 / 977.0);
+  EXPECT_FALSE(v.host_headroom_negligible);
+  // Exactly 1.05: W = 2100, host-bound 100 -> 2100 / 2000 = 1.05 is not under 1.05.
+  s.totals.wall_ns = 2100;
+  s.totals.gpu.busy_ns = 2000;
+  s.totals.gpu.host_bound_ns = 100;
+  s.totals.gpu.device_wait_ns = 0;
+  s.totals.host_states.framework_ns = 100;
+  EXPECT_FALSE(decide_verdict(s).host_headroom_negligible);
+  // 99 of 2100: 2100 / 2001 = 1.0495 -> negligible.
+  s.totals.gpu.busy_ns = 2001;
+  s.totals.gpu.host_bound_ns = 99;
+  s.totals.host_states.framework_ns = 99;
+  v = decide_verdict(s);
+  EXPECT_TRUE(v.host_headroom_negligible);
+  EXPECT_DOUBLE_EQ(*v.device_wait_headroom, 1.0);  // no device-wait: nothing to gain
+  // A part that is all of the wall time has no bound; no wall time, none at all.
+  s.totals.gpu.busy_ns = 2100;
+  s.totals.gpu.host_bound_ns = 0;
+  s.totals.host_states.framework_ns = 0;
+  EXPECT_FALSE(decide_verdict(s).busy_headroom.has_value());
+  s.totals.wall_ns = 0;
+  EXPECT_FALSE(decide_verdict(s).host_bound_headroom.has_value());
+}
+
 TEST(Breakdown, VerdictThresholdsAreInclusive) {
   BreakdownSummary s;
   s.totals.iterations = 1;

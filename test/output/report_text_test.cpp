@@ -33,11 +33,21 @@ PathVerdict verdict(Verdict kind, double busy, double host_bound, double device_
   v.second = second;
   v.launches_per_iteration = 1259;
   v.queue_delay_median_ns = 1956;
+  // Headroom (docs/metrics.md) of the shares, W = 1
+  const auto headroom = [](double part) { return part < 1 ? std::optional<double>(1 / (1 - part)) : std::nullopt; };
+  v.busy_headroom = headroom(busy);
+  v.host_bound_headroom = headroom(host_bound);
+  v.device_wait_headroom = headroom(device_wait);
+  v.host_headroom_negligible = 100 < 105 * (1 - host_bound);
   return v;
 }
 
 constexpr const char* kComputeAdvice =
     "Speed up the kernels (torch.compile mode=\"max-autotune\", lower precision); host changes will not help";
+constexpr const char* kKernelAdvice = "Speed up the kernels (torch.compile mode=\"max-autotune\", lower precision)";
+constexpr const char* kCpuHostAdvice =
+    "the host work around the kernels (Python wrapper, guards, allocation, operator dispatch) is the cost: AOTInductor's "
+    "C++ wrapper (or compile:cpp-wrapper), a larger batch";
 
 TEST(VerdictText, ComputeBoundQuotesTheSharesTheFullQueueAndTheBlockingTime) {
   PathVerdict v = verdict(Verdict::compute_bound, 0.963, 0.001, 0.036, TimeShare::busy, TimeShare::device_wait);
@@ -52,11 +62,12 @@ TEST(VerdictText, ComputeBoundQuotesTheSharesTheFullQueueAndTheBlockingTime) {
 }
 
 TEST(VerdictText, ComputeBoundLeavesOutANotFullQueueAndLittleBlockingTime) {
-  PathVerdict v = verdict(Verdict::compute_bound, 0.9, 0.06, 0.04, TimeShare::busy, TimeShare::host_bound);
+  // host-bound 4%: 1 / 0.96 = 1.042, under 1.05, so host changes will not help
+  PathVerdict v = verdict(Verdict::compute_bound, 0.89, 0.04, 0.07, TimeShare::busy, TimeShare::device_wait);
   v.queue_max = 999;
   v.blocking_share = 0.049;  // under 5%: not worth a mention
   EXPECT_EQ(verdict_text(v, 3),
-            std::string("GPU busy 90.0% of wall (host-bound 6.0%, device-wait 4.0%). ") + kComputeAdvice);
+            std::string("GPU busy 89.0% of wall (host-bound 4.0%, device-wait 7.0%). ") + kComputeAdvice);
 }
 
 TEST(VerdictText, ComputeBoundOnTheCpuSaysCpuKernelsAndDispatch) {
@@ -64,7 +75,30 @@ TEST(VerdictText, ComputeBoundOnTheCpuSaysCpuKernelsAndDispatch) {
   v.cpu_kernels = true;
   v.host_state = HostState::framework;
   v.host_state_share = 1;
-  EXPECT_EQ(verdict_text(v, 100), std::string("CPU kernels busy 76.5% of wall (dispatch 23.5%). ") + kComputeAdvice);
+  // dispatch 23.5%: 1 / 0.765 = 1.307, so the host's advice follows with its bound
+  EXPECT_EQ(verdict_text(v, 100), std::string("CPU kernels busy 76.5% of wall (dispatch 23.5%). ") + kKernelAdvice +
+                                      ". Removing the dispatch time could still make it faster, at most 1.31x: " +
+                                      kCpuHostAdvice);
+  EXPECT_EQ(headroom_text(v), "at most 4.26x with faster kernels, at most 1.31x without the dispatch time");
+}
+
+TEST(VerdictText, ComputeBoundWithLargeHostHeadroomGivesBothPiecesOfAdvice) {
+  // The training trace of issue 26: busy 57.6%, host-bound 40.1%, device-wait 2.3% (by hand: 1 / 0.424 =
+  // 2.358, 1 / 0.599 = 1.669, 1 / 0.977 = 1.024).
+  PathVerdict v = verdict(Verdict::compute_bound, 0.576, 0.401, 0.023, TimeShare::busy, TimeShare::host_bound);
+  v.host_state = HostState::launch;
+  v.host_state_share = 0.7;
+  const std::string text = verdict_text(v, 10);
+  EXPECT_EQ(text.find("host changes will not help"), std::string::npos) << text;
+  EXPECT_NE(text.find(". Removing the host-bound time could still make it faster, at most 1.67x: launch calls are on the "
+                      "critical path: CUDA graphs"),
+            std::string::npos) << text;
+  EXPECT_EQ(headroom_text(v),
+            "at most 2.36x with faster kernels, at most 1.67x without the host-bound time, at most 1.02x without the device-wait");
+  PathVerdict none;
+  EXPECT_EQ(headroom_text(none), "");
+  v.busy_headroom.reset();
+  EXPECT_EQ(headroom_text(v).rfind("unbounded with faster kernels, at most 1.67x without", 0), 0u);
 }
 
 TEST(VerdictText, HostBoundInLaunchCallsAdvisesCudaGraphs) {

@@ -78,9 +78,11 @@ NOISE_WARNINGS = [
 # and fails the comparison.
 _P = r"\d+\.\d%"
 _KERNELS = re.escape('speed up the kernels (torch.compile mode="max-autotune", lower precision)')
-_COMPUTE = _KERNELS + re.escape("; host changes will not help")
 _CPU_HOST = re.escape("the host work around the kernels (Python wrapper, guards, allocation, operator dispatch) is "
                       "the cost: AOTInductor's C++ wrapper (or compile:cpp-wrapper), a larger batch")
+# compute-bound: the host's advice follows unless its headroom is negligible (docs/metrics.md, "Headroom")
+_COMPUTE = _KERNELS + (r"(?:; host changes will not help|\. Removing the dispatch time could still make it faster, at most "
+                       rf"\d+\.\d\dx: {_CPU_HOST})")
 _NEEDS = r"\(a verdict needs 50% and a lead of 10 points\)"
 VERDICTS = [
     ("compute-bound", re.compile(rf"CPU kernels busy {_P} of wall \(dispatch {_P}\)\. S{_COMPUTE[1:]}")),
@@ -93,7 +95,9 @@ VERDICTS = [
 VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominant_share",), "mixed": ("close_shares",)}
 # the verdict's evidence that follows the noise with it
 VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_share", "host_bound_share",
-                 "device_wait_share", "host_state_share", "blocking_share")
+                 "device_wait_share", "host_state_share", "blocking_share", "busy_headroom", "host_bound_headroom",
+                 "device_wait_headroom", "host_headroom_negligible")
+HEADROOM_LINE = re.compile(r"^(\s+headroom:\s+)at most .* \(Amdahl's bound on this timeline\)$")
 CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
 # An explanation's header and answer take one of two forms as the gap is or is not within noise (with
 # few samples on a loaded machine, either): src/output/report_text.cpp, explanation_text.
@@ -167,6 +171,9 @@ class Normalizer:
                 ran = RAN_FASTER.match(line)
                 if ran:
                     line = f"{ran.group(1)}<ratio of two paths, with its interval>"
+                headroom = HEADROOM_LINE.match(line)
+                if headroom:  # its factors are the shares' and follow the noise with them
+                    line = f"{headroom.group(1)}<headroom>"
                 line = OUTLIERS_FIELD.sub("outliers: <num>", line)
                 verdict = VERDICT_LINE.match(line)
                 if verdict and known_verdict(verdict.group(2), verdict.group(3)):

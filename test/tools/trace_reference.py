@@ -525,7 +525,11 @@ def make_verdict(totals, windows, timed, whole, delays):
             # integers (in the totals), not this quotient.
             "communication_share": g["communication"] / g["busy"] if g["busy"] else 0.0,
             "queue_max": totals["device_queue_max"], "whole_recording_window": whole,
-            "queue_delay_median_x2": median_x2(delays)}
+            "queue_delay_median_x2": median_x2(delays),
+            # Headroom (docs/metrics.md): host changes are said not to help only when removing all
+            # host-bound time gains under 5%: W / (W - H) < 1.05, in exact integers 100 W < 105 (W - H).
+            "host_headroom_negligible": 100 * wall < 105 * (wall - g["host_bound"]),
+            "host_bound_headroom": wall / (wall - g["host_bound"]) if wall > g["host_bound"] else None}
 
 
 # ---- output ---------------------------------------------------------------------------------------
@@ -614,7 +618,8 @@ def cpp_text(r):
               else "std::nullopt")
     out.append(f"     {{Verdict::{v['verdict']}, VerdictReason::{v['reason']}, TimeShare::{v['first']}, "
                f"TimeShare::{v['second']}, {host_state}, {waited}, {v['full_queue_iterations']}, {v['queue_max']}, "
-               f"{c_bool(v['whole_recording_window'])}, {v['queue_delay_median_x2']}}}}},")
+               f"{c_bool(v['whole_recording_window'])}, {v['queue_delay_median_x2']}, "
+               f"{c_bool(v['host_headroom_negligible'])}}}}},")
     return "\n".join(out) + "\n"
 
 

@@ -221,6 +221,12 @@ inline constexpr std::int64_t kShareLeadPercent = 10;
 // The part of the wall time that each verdict stands for.
 enum class TimeShare { busy, host_bound, device_wait };
 
+// Headroom (docs/metrics.md, "Headroom"): by Amdahl's bound, removing a part P of the summed wall time W
+// makes the path at most W / (W - P) times faster. Host changes are said not to help only when the
+// host-bound part's headroom is under kNegligibleHeadroomPercent / 100 (compared in integers:
+// 100 W < 105 (W - P)).
+inline constexpr std::int64_t kNegligibleHeadroomPercent = 105;
+
 struct PathVerdict {
   Verdict verdict = Verdict::unknown;
   VerdictReason reason = VerdictReason::no_iterations;
@@ -248,6 +254,11 @@ struct PathVerdict {
   double graph_launches_per_iteration = 0;  // median
   bool cpu_kernels = false;
   bool whole_recording_window = false;  // Timeline::whole_recording_window: no steps marked iterations
+  // Headroom of each part: W / (W - part); nullopt when W is 0 or the part is all of W (no bound).
+  std::optional<double> busy_headroom;
+  std::optional<double> host_bound_headroom;
+  std::optional<double> device_wait_headroom;
+  bool host_headroom_negligible = true;  // 100 W < kNegligibleHeadroomPercent (W - host_bound)
 };
 
 // One collective's kernel (a DeviceOp with `communication`) whose start lies in an iteration window

@@ -652,7 +652,8 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
   result.summary.cpu_kernels = !timeline.ops_have_launches;
   const std::size_t timed = attribution.ops.size();
   const bool no_launches = timeline.ops_have_launches && timed > 0 && attribution.counters.ops_without_launch == timed;
-  result.verdict = decide_verdict(result.summary, VerdictContext{no_launches, timeline.whole_recording_window});
+  result.verdict = decide_verdict(result.summary, VerdictContext{no_launches, timeline.whole_recording_window,
+                                                                 timeline.unread_device_events});
   return result;
 }
 
@@ -721,6 +722,13 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   out.first = ranked[0].first;
   out.second = ranked[1].first;
 
+  // Device work the reader could not read is unknown, not absent: before "no iterations" (a trace without
+  // steps whose only device records are unread has no window) and "no device work".
+  if (totals.gpu.busy_ns == 0 && !context.unread_device_events.empty()) {
+    out.reason = VerdictReason::unread_device_events;
+    out.unread_device_events = context.unread_device_events;
+    return out;
+  }
   if (totals.iterations == 0) {
     out.reason = VerdictReason::no_iterations;
     return out;

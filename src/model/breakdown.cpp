@@ -24,6 +24,7 @@ const char* to_string(Verdict verdict) {
 
 const char* to_string(VerdictReason reason) {
   switch (reason) {
+    case VerdictReason::unread_device_events: return "unread_device_events";
     case VerdictReason::no_iterations: return "no_iterations";
     case VerdictReason::no_device_work: return "no_device_work";
     case VerdictReason::no_launches: return "no_launches";
@@ -43,7 +44,8 @@ std::optional<Verdict> parse_verdict(std::string_view text) {
 }
 
 std::optional<VerdictReason> parse_verdict_reason(std::string_view text) {
-  for (VerdictReason r : {VerdictReason::no_iterations, VerdictReason::no_device_work, VerdictReason::no_launches,
+  for (VerdictReason r : {VerdictReason::unread_device_events, VerdictReason::no_iterations,
+                          VerdictReason::no_device_work, VerdictReason::no_launches,
                           VerdictReason::startup_without_steps, VerdictReason::dominant_share,
                           VerdictReason::close_shares}) {
     if (text == to_string(r)) return r;

@@ -8,6 +8,7 @@ const char* to_string(WarningCode code) {
     case WarningCode::step_cut_at_recording_end: return "step-cut-at-recording-end";
     case WarningCode::trace_events_unusable: return "trace-events-unusable";
     case WarningCode::trace_categories_unknown: return "trace-categories-unknown";
+    case WarningCode::device_events_unread: return "device-events-unread";
     case WarningCode::ops_outside_iterations: return "ops-outside-iterations";
     case WarningCode::duplicate_launch_correlations: return "duplicate-launch-correlations";
     case WarningCode::ops_invalid_interval: return "ops-invalid-interval";

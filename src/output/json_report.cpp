@@ -148,6 +148,13 @@ json summary_of_split_to_json(const BreakdownSummary& summary) {
               {"totals", totals_to_json(summary.totals, summary.cpu_kernels)}};
 }
 
+// {"category": events, ...}; "" is the events without a category
+json event_counts_to_json(const std::vector<EventCount>& counts) {
+  json out = json::object();
+  for (const EventCount& c : counts) out[c.category] = c.events;
+  return out;
+}
+
 json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
   return json{{"verdict", to_string(v.verdict)},
               {"reason", to_string(v.reason)},
@@ -173,6 +180,7 @@ json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
               {"host_bound_headroom", v.host_bound_headroom ? json(*v.host_bound_headroom) : json(nullptr)},
               {"device_wait_headroom", v.device_wait_headroom ? json(*v.device_wait_headroom) : json(nullptr)},
               {"host_headroom_negligible", v.host_headroom_negligible},
+              {"unread_device_events", event_counts_to_json(v.unread_device_events)},
               {"suggestion", verdict_text(v, iterations)}};
 }
 
@@ -486,6 +494,7 @@ static json trace_source_to_json(const std::optional<TraceSource>& trace) {
               {"events", trace->events},
               {"events_kept", trace->events_kept},
               {"events_ignored", trace->events_ignored},
+              {"events_ignored_by_category", event_counts_to_json(trace->events_ignored_by_category)},
               {"events_skipped", trace->events_skipped},
               {"iterations_from", to_string(trace->iterations_from)},
               {"read_ns", trace->read_ns},

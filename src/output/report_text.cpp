@@ -196,6 +196,21 @@ std::string capitalized(std::string text) {
 
 std::string unknown_text(const PathVerdict& v) {
   switch (v.reason) {
+    case VerdictReason::unread_device_events: {
+      std::string names;
+      for (const EventCount& c : v.unread_device_events) {
+        names += fmt::format("{}'{}' x{}", names.empty() ? "" : ", ", c.category, c.events);
+      }
+      if (v.unread_device_events.size() == 1 && v.unread_device_events[0].category == "cuda_profiler_range") {
+        return fmt::format("the kernels were recorded only as CUPTI range-profiler ranges ({}), which carry no kernel "
+                           "timestamps, so the device's time is unknown, not zero. Record with torch.profiler's activity "
+                           "tracing (ProfilerActivity.CUDA)",
+                           names);
+      }
+      return fmt::format("the trace holds device work in categories ohprof does not read ({}), so the device's time is "
+                         "unknown, not zero; ohprof reads CUDA and ROCm timelines (kernel, gpu_memcpy, gpu_memset)",
+                         names);
+    }
     case VerdictReason::no_iterations: return "no iteration was analysed, so there is nothing to judge";
     case VerdictReason::no_device_work:
       return "no device op ran in any window (a trace without device events, or a model that never reached the "

@@ -56,6 +56,7 @@ Result<AnalyzedTrace> read_and_analyze_trace(const std::string& trace_path, cons
   source.events = trace.stats.events;
   source.events_kept = trace.stats.kept;
   source.events_ignored = trace.stats.ignored;
+  source.events_ignored_by_category = trace.stats.ignored_by_category;
   source.events_skipped = trace.timeline.counters.skipped_events;
   source.iterations_from =
       trace.iterations_from_profiler_steps ? IterationSource::profiler_steps : IterationSource::whole_trace;

@@ -173,7 +173,7 @@ bool is(std::string_view text, const char (&literal)[N]) {
   return text.size() == N - 1 && std::memcmp(text.data(), literal, N - 1) == 0;
 }
 
-enum class Category { none, kernel, memcpy, memset, runtime, annotation, known_unused, unknown };
+enum class Category { none, kernel, memcpy, memset, runtime, annotation, known_unused, device_unread, unknown };
 
 Category classify_category(std::string_view cat) {
   if (is(cat, "kernel")) return Category::kernel;
@@ -184,17 +184,24 @@ Category classify_category(std::string_view cat) {
   if (is(cat, "cpu_op") || is(cat, "async_cpu_to_gpu") || is(cat, "python_function") || is(cat, "ac2g")) {
     return Category::known_unused;  // the most frequent of the list below, first
   }
+  // Device-side work in categories the split does not read (docs/analyze.md, "What is read"): MTIA's
+  // device events, CUPTI range-profiler ranges (no per-kernel timestamps), Habana's device ops, and an
+  // older PyTorch's capitalised kernel, copy and set categories.
+  static constexpr std::array kDeviceUnread = {"mtia_ccp_events"sv, "cuda_profiler_range"sv, "hpu_op"sv,
+                                               "Kernel"sv, "Memcpy"sv, "Memset"sv};
+  for (std::string_view unread : kDeviceUnread) {
+    if (cat == unread) return Category::device_unread;
+  }
   // Categories Kineto and PyTorch write that carry nothing the split needs (libkineto's
   // ActivityType names, the flow-event categories and the profiler's own span).
   static constexpr std::array kKnown = {
       "cpu_op"sv,          "gpu_user_annotation"sv, "external_correlation"sv, "cpu_instant_event"sv,
       "python_function"sv, "overhead"sv,            "cuda_sync"sv,            "cuda_event"sv,
-      "cuda_profiler_range"sv, "glow_runtime"sv,    "mtia_runtime"sv,         "mtia_ccp_events"sv,
-      "mtia_insight"sv,    "mtia_counters"sv,       "hpu_op"sv,               "xpu_runtime"sv,
+      "glow_runtime"sv,    "mtia_runtime"sv,        "mtia_insight"sv,         "mtia_counters"sv,
+      "xpu_runtime"sv,
       "xpu_driver"sv,      "collective_comm"sv,     "privateuse1_runtime"sv,  "privateuse1_driver"sv,
       "mlu_user_annotation"sv, "ac2g"sv,            "fwdbwd"sv,               "async_cpu_to_gpu"sv,
-      "Trace"sv,           "Memcpy"sv,              "Memset"sv,               "Kernel"sv,
-      "Runtime"sv,         "Driver"sv,              "ohprof"sv /* tracks added by --export-trace */};
+      "Trace"sv,           "Runtime"sv,         "Driver"sv,              "ohprof"sv /* tracks added by --export-trace */};
   for (std::string_view known : kKnown) {
     if (cat == known) return Category::known_unused;
   }
@@ -475,6 +482,8 @@ class KinetoSax {
   [[nodiscard]] const std::map<std::int64_t, std::string>& device_names() const { return m_device_names; }
   [[nodiscard]] const std::vector<std::string>& skip_examples() const { return m_skip_examples; }
   [[nodiscard]] const std::map<std::string, std::uint64_t>& unknown_categories() const { return m_unknown; }
+  [[nodiscard]] const std::vector<EventCount>& ignored_categories() const { return m_ignored; }
+  [[nodiscard]] const std::vector<EventCount>& unread_device_categories() const { return m_unread_device; }
   [[nodiscard]] bool have_span() const { return m_have_span; }
 
  private:
@@ -602,7 +611,7 @@ class KinetoSax {
     ++m_trace.stats.events;
     const bool is_profiler_step =
         m_event.has_cat && is(m_event.cat, "user_annotation") && starts_with(m_event.name, "ProfilerStep#"sv);
-    if (!is_profiler_step) {
+    if (!is_profiler_step && !is(m_event.ph, "M")) {  // metadata carries no time (MTIA's is at ts 0)
       if (const auto ts = as_ns(m_event.ts)) {
         const auto dur = is(m_event.ph, "X") ? as_ns(m_event.dur) : std::nullopt;
         extend_span(*ts, *ts + (dur && *dur > 0 ? *dur : 0));
@@ -610,7 +619,7 @@ class KinetoSax {
     }
     if (const auto pid = as_integer(m_event.pid)) m_trace.max_numeric_pid = std::max(m_trace.max_numeric_pid, *pid);
     if (!m_event.has_cat) {  // metadata ('M'), instant markers and other uncategorised events
-      ++m_trace.stats.ignored;
+      ignore("");
       return;
     }
     switch (classify_category(m_event.cat)) {
@@ -620,7 +629,11 @@ class KinetoSax {
       case Category::runtime: return add_api_call();
       case Category::annotation:
         if (is_profiler_step) return add_profiler_step();
-        ++m_trace.stats.ignored;
+        ignore(m_event.cat);
+        return;
+      case Category::device_unread:
+        ++count_of(m_unread_device, m_event.cat);
+        ignore(m_event.cat);
         return;
       case Category::unknown:
         ++m_trace.stats.unknown_category;
@@ -629,9 +642,27 @@ class KinetoSax {
         return;
       case Category::known_unused:
       case Category::none:
-        ++m_trace.stats.ignored;
+        ignore(m_event.cat);
         return;
     }
+  }
+
+  // An ignored event, counted by its category ("" for none): few categories, the last one hit first.
+  void ignore(std::string_view cat) {
+    ++m_trace.stats.ignored;
+    ++count_of(m_ignored, cat);
+  }
+
+  static std::uint64_t& count_of(std::vector<EventCount>& counts, std::string_view cat) {
+    if (!counts.empty() && counts.back().category == cat) return counts.back().events;
+    for (auto it = counts.begin(); it != counts.end(); ++it) {
+      if (it->category == cat) {
+        std::iter_swap(it, counts.end() - 1);  // the next event is most likely of the same category
+        return counts.back().events;
+      }
+    }
+    counts.push_back(EventCount{std::string(cat), 0});
+    return counts.back().events;
   }
 
   void add_device_op(DeviceOpKind kind) {
@@ -743,6 +774,8 @@ class KinetoSax {
   std::map<std::int64_t, std::string> m_device_names;
   std::vector<std::string> m_skip_examples;
   std::map<std::string, std::uint64_t> m_unknown;
+  std::vector<EventCount> m_ignored;        // ignored events by category
+  std::vector<EventCount> m_unread_device;  // of those, the device-side ones the split does not read
 };
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
@@ -841,6 +874,34 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
         WarningCode::trace_categories_unknown,
         fmt::format("skipped {} trace event{} of categories Kineto does not write: {}", trace.stats.unknown_category,
                     trace.stats.unknown_category == 1 ? "" : "s", join(names, ", "))});
+  }
+  // Ignored events by category, and the device-side ones among them: device work that is there but
+  // unread, which the verdict then calls unknown (docs/analyze.md, "What is read").
+  const auto by_category = [](std::vector<EventCount> counts) {
+    std::sort(counts.begin(), counts.end(), [](const EventCount& a, const EventCount& b) { return a.category < b.category; });
+    return counts;
+  };
+  trace.stats.ignored_by_category = by_category(sax.ignored_categories());
+  timeline.unread_device_events = by_category(sax.unread_device_categories());
+  if (!timeline.unread_device_events.empty()) {
+    std::uint64_t total = 0;
+    std::vector<std::string> names;
+    for (const EventCount& c : timeline.unread_device_events) {
+      total += c.events;
+      names.push_back(fmt::format("'{}' x{}", c.category, c.events));
+    }
+    const bool ranges_only =
+        timeline.unread_device_events.size() == 1 && timeline.unread_device_events[0].category == "cuda_profiler_range";
+    trace.warnings.push_back(Warning{
+        WarningCode::device_events_unread,
+        ranges_only
+            ? fmt::format("the kernels were recorded only as CUPTI range-profiler ranges ({}), which carry no kernel "
+                          "timestamps: the device's time cannot be split. Record with torch.profiler's activity tracing "
+                          "(ProfilerActivity.CUDA) instead",
+                          names[0])
+            : fmt::format("{} device event{} of categories ohprof does not read ({}): the device's time in them is "
+                          "unknown, not zero",
+                          total, total == 1 ? "" : "s", join(names, ", "))});
   }
   return ok_status();
 }

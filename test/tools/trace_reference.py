@@ -42,6 +42,9 @@ import sys
 from decimal import Decimal, ROUND_HALF_UP
 
 GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset"}
+# docs/analyze.md, "What is read": device-side categories the split does not read; counted, and with no
+# busy time the verdict is unknown (unread_device_events), not "no device work".
+UNREAD_DEVICE_CATEGORIES = {"mtia_ccp_events", "cuda_profiler_range", "hpu_op", "Kernel", "Memcpy", "Memset"}
 # docs/analyze.md, "What is read" (and its ROCm paragraph): launch calls by name, after the suffixes go.
 KERNEL_LAUNCH_NAMES = {
     "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
@@ -124,16 +127,20 @@ def read_trace(path, window=None):
     """The records the reader keeps and the windows it finds (docs/analyze.md); `window`, a
     (start_ns, end_ns) pair, replaces those windows with that one (--window)."""
     ops, launches, syncs, apis, steps = [], [], [], [], []
-    span_hi = None
+    span_lo = span_hi = None
+    unread = {}
     for e in load_events(path):
         if not isinstance(e, dict):
             continue
         cat, name, ph, args = e.get("cat"), e.get("name", ""), e.get("ph"), e.get("args") or {}
+        if cat in UNREAD_DEVICE_CATEGORIES:
+            unread[cat] = unread.get(cat, 0) + 1
         ts, dur = us_to_ns(e.get("ts")), us_to_ns(e.get("dur"))
         step = cat == "user_annotation" and isinstance(name, str) and name.startswith("ProfilerStep#")
-        if ts is not None and not step:
+        if ts is not None and not step and ph != "M":  # metadata carries no time (MTIA's is at ts 0)
             end = ts + dur if (ph == "X" and dur is not None and dur > 0) else ts
             span_hi = end if span_hi is None else max(span_hi, end)
+            span_lo = ts if span_lo is None else min(span_lo, ts)
         if ph != "X" or ts is None or dur is None or dur < 0:
             continue
         if cat in GPU_CATEGORIES:
@@ -174,10 +181,12 @@ def read_trace(path, window=None):
         if records:
             windows = [{"index": 0, "start": min(x["start"] for x in records),
                         "end": max(x["end"] for x in records)}]
+        elif span_lo is not None:  # with none of those, the whole recording
+            windows = [{"index": 0, "start": span_lo, "end": span_hi}]
     if window is not None:
         windows, whole = [{"index": 0, "start": window[0], "end": window[1]}], False
     return {"ops": ops, "launches": launches, "syncs": syncs, "apis": apis, "windows": windows,
-            "whole": whole}
+            "whole": whole, "unread": unread}
 
 
 def union_length(intervals):
@@ -432,7 +441,7 @@ def analyse(path, window=None):
                                "device_queue_max": acc["device_queue_max"], "host": host, "streams": streams})
 
     totals = make_totals(result_windows, stream_keys)
-    verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays)
+    verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays, t["unread"])
 
     streams = {}
     for op in ops:
@@ -492,7 +501,7 @@ def median_x2(values):
     return 2 * v[n // 2] if n % 2 else v[n // 2 - 1] + v[n // 2]
 
 
-def make_verdict(totals, windows, timed, whole, delays):
+def make_verdict(totals, windows, timed, whole, delays, unread):
     g, wall = totals["gpu"], totals["wall"]
     shares = {"busy": g["busy"], "host_bound": g["host_bound"], "device_wait": g["device_wait"]}
     order = sorted(SHARES, key=lambda k: (-shares[k], SHARES.index(k)))  # stable: ties in SHARES order
@@ -505,7 +514,9 @@ def make_verdict(totals, windows, timed, whole, delays):
     if g["device_wait"] > 0 and totals["streams"]:
         best = sorted(totals["streams"], key=lambda s: (-s["waited"], s["device"], s["stream"]))[0]
         waited = (best["device"], best["stream"])
-    if not windows:
+    if unread and g["busy"] == 0:
+        verdict, reason = "unknown", "unread_device_events"
+    elif not windows:
         verdict, reason = "unknown", "no_iterations"
     elif g["busy"] == 0:
         verdict, reason = "unknown", "no_device_work"

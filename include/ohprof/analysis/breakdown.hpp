@@ -23,6 +23,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline);
 struct VerdictContext {
   bool no_launches = false;             // a GPU timeline whose timed ops all lack their launch call
   bool whole_recording_window = false;  // Timeline::whole_recording_window
+  std::vector<EventCount> unread_device_events;  // Timeline::unread_device_events
 };
 
 // The verdict from a summary (analyze_timeline already fills PathBreakdown::verdict with it).

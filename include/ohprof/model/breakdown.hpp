@@ -205,6 +205,7 @@ enum class Verdict { unknown, host_bound, device_wait_bound, compute_bound, mixe
 
 // What decided the verdict (docs/metrics.md, "Verdict").
 enum class VerdictReason {
+  unread_device_events,   // unknown: no busy time, but device events of categories ohprof does not read
   no_iterations,          // unknown: no iteration was analysed
   no_device_work,         // unknown: no device op ran in any window
   no_launches,            // unknown: device ops, but none has its launch call in the data
@@ -259,6 +260,7 @@ struct PathVerdict {
   std::optional<double> host_bound_headroom;
   std::optional<double> device_wait_headroom;
   bool host_headroom_negligible = true;  // 100 W < kNegligibleHeadroomPercent (W - host_bound)
+  std::vector<EventCount> unread_device_events;  // Timeline::unread_device_events (unread_device_events)
 };
 
 // One collective's kernel (a DeviceOp with `communication`) whose start lies in an iteration window

@@ -173,6 +173,7 @@ struct TraceSource {
   std::uint64_t events = 0;          // entries of traceEvents
   std::uint64_t events_kept = 0;     // became GPU ops, launch/sync calls or iteration windows
   std::uint64_t events_ignored = 0;  // categories the split does not use (cpu_op, python_function, ...)
+  std::vector<EventCount> events_ignored_by_category;  // those by category, sorted ("" for none)
   std::uint64_t events_skipped = 0;  // unusable (missing fields, unknown category): warned about
   IterationSource iterations_from = IterationSource::profiler_steps;
   std::int64_t read_ns = 0;          // ohprof's time to read and parse the file

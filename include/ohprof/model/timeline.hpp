@@ -98,6 +98,13 @@ struct CollectionCounters {
   std::uint64_t skipped_events = 0;          // trace events skipped (unknown category, missing fields)
 };
 
+// How many events of one trace category.
+struct EventCount {
+  std::string category;
+  std::uint64_t events = 0;
+  friend bool operator==(const EventCount&, const EventCount&) = default;
+};
+
 struct Timeline {
   // False for CPU runs: the ops are CPU kernels that the calling thread ran itself, so there are no
   // launch calls and an op without one is expected, not a gap in the data.
@@ -111,6 +118,10 @@ struct Timeline {
   // ProfilerStep annotations): start-up may then dominate it (docs/metrics.md, "Verdict").
   bool whole_recording_window = false;
   CollectionCounters counters;
+  // Device-side events of categories the reader does not turn into ops (MTIA's, CUPTI range-profiler
+  // ranges, an older PyTorch's `Kernel`; docs/analyze.md, "What is read"), by category: with no busy
+  // time, the device's time is unknown, not zero.
+  std::vector<EventCount> unread_device_events;
 };
 
 }  // namespace ohprof

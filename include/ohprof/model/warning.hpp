@@ -14,6 +14,7 @@ enum class WarningCode {
   step_cut_at_recording_end,   // a ProfilerStep ends after the trace's last event
   trace_events_unusable,       // events ohprof needs but could not use (missing fields)
   trace_categories_unknown,    // events of categories Kineto does not write
+  device_events_unread,        // device-side events of categories ohprof does not read (MTIA, range profiler)
   // the analysis counters (docs/metrics.md, "Counters")
   ops_outside_iterations,
   duplicate_launch_correlations,

@@ -32,6 +32,7 @@ struct KinetoReadStats {
   std::uint64_t json_bytes = 0;      // size of the (uncompressed) JSON text
   std::uint64_t file_bytes = 0;      // size of the file as stored
   bool compressed = false;           // the file was gzip
+  std::vector<EventCount> ignored_by_category;  // the ignored events by category, sorted ("" for none)
 };
 
 struct KinetoTrace {

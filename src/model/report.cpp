@@ -17,7 +17,14 @@ const char* to_string(ReportKind kind) {
   return "run";
 }
 
-const char* to_string(DeviceKind kind) { return kind == DeviceKind::cuda ? "cuda" : "cpu"; }
+const char* to_string(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::cpu: return "cpu";
+    case DeviceKind::cuda: return "cuda";
+    case DeviceKind::accelerator: return "accelerator";
+  }
+  return "cpu";
+}
 
 const char* to_string(CollectorKind kind) {
   switch (kind) {

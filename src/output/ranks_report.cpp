@@ -47,7 +47,8 @@ CollectiveOp collective_from_json(const json& j) {
 DeviceKind device_kind_of(const std::string& text) {
   if (text == "cuda") return DeviceKind::cuda;
   if (text == "cpu") return DeviceKind::cpu;
-  throw std::runtime_error("device type '" + text + "' is neither \"cuda\" nor \"cpu\"");
+  if (text == "accelerator") return DeviceKind::accelerator;
+  throw std::runtime_error("device type '" + text + "' is not \"cuda\", \"cpu\" or \"accelerator\"");
 }
 
 json rank_step_to_json(const RankStep& s) {

@@ -808,6 +808,11 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
   if (one_device) {
     if (auto it = sax.device_names().find(first_device); it != sax.device_names().end()) trace.device_name = it->second;
   }
+  // No op to say which device: a trace whose deviceProperties name one device ran on that one (MTIA's).
+  if (timeline.ops.empty() && sax.device_names().size() == 1) {
+    trace.device_index = static_cast<std::int32_t>(sax.device_names().begin()->first);
+    trace.device_name = sax.device_names().begin()->second;
+  }
 
   // Linking: an op whose correlation matches no launch call in the trace (CPU kernels, in ohprof's own
   // trace of a CPU run, have none to match).

@@ -23,8 +23,9 @@ inline constexpr int kReportSchemaVersion = 4;
 enum class ReportKind { run, compare, analyze };
 const char* to_string(ReportKind kind);  // "run", "compare", "analyze"
 
-enum class DeviceKind { cpu, cuda };
-const char* to_string(DeviceKind kind);  // "cpu", "cuda"
+// accelerator: an analysed trace's device whose events ohprof does not read (MTIA, ...; docs/analyze.md)
+enum class DeviceKind { cpu, cuda, accelerator };
+const char* to_string(DeviceKind kind);  // "cpu", "cuda", "accelerator"
 
 // What recorded a path's device split.
 enum class CollectorKind { none, cupti, record_function, trace };

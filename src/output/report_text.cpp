@@ -282,7 +282,7 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
 }
 
 std::string headroom_text(const PathVerdict& v) {
-  if (v.reason == VerdictReason::no_iterations) return "";
+  if (v.verdict == Verdict::unknown) return "";  // nothing was judged: no bound to give either
   std::string out = headroom_factor(v.busy_headroom) + " with faster kernels, " + headroom_factor(v.host_bound_headroom) +
                     " without the " + short_name(v, TimeShare::host_bound) + " time";
   if (!v.cpu_kernels) out += ", " + headroom_factor(v.device_wait_headroom) + " without the device-wait";

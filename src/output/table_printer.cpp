@@ -41,6 +41,10 @@ std::string format_split(const PathBreakdown& split) {
       fmt::format("  device split:  median ± σ over {} iterations; % of their summed wall time\n", s.wall_ns.count);
   if (s.wall_ns.count == 0) {
     out += "  device split:  no iteration windows to split\n";
+  } else if (split.verdict.reason == VerdictReason::unread_device_events) {
+    // No busy time read, yet device work recorded: a split of zeros would call it all host-bound.
+    out += "  device split:  unknown: the device's events are of categories ohprof does not read (the verdict names "
+           "them)\n";
   } else if (s.cpu_kernels) {
     // The host runs the kernels itself: nothing is queued, so only busy and dispatch (docs/metrics.md).
     out += header;

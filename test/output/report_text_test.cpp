@@ -95,7 +95,8 @@ TEST(VerdictText, ComputeBoundWithLargeHostHeadroomGivesBothPiecesOfAdvice) {
             std::string::npos) << text;
   EXPECT_EQ(headroom_text(v),
             "at most 2.36x with faster kernels, at most 1.67x without the host-bound time, at most 1.02x without the device-wait");
-  PathVerdict none;
+  PathVerdict none;  // unknown: nothing judged, no bound given
+  none.busy_headroom = 1.5;
   EXPECT_EQ(headroom_text(none), "");
   v.busy_headroom.reset();
   EXPECT_EQ(headroom_text(v).rfind("unbounded with faster kernels, at most 1.67x without", 0), 0u);

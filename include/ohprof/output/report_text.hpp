@@ -21,7 +21,7 @@ std::string verdict_text(const PathVerdict& verdict, std::size_t iterations);
 // The most each remedy could gain on this timeline, by Amdahl's bound (docs/metrics.md, "Headroom"):
 // "at most 2.36x with faster kernels, at most 1.67x without the host-bound time, at most 1.02x without the
 // device-wait" ("unbounded" for a part that is all of the wall time);
-// CPU runs name the dispatch time and leave device-wait out. "" when no iteration was analysed.
+// CPU runs name the dispatch time and leave device-wait out. "" for an unknown verdict.
 std::string headroom_text(const PathVerdict& verdict);
 
 // "26.00 us ± 300 ns": an estimate and its standard error.

@@ -97,6 +97,7 @@ VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominan
 VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_share", "host_bound_share",
                  "device_wait_share", "host_state_share", "blocking_share", "busy_headroom", "host_bound_headroom",
                  "device_wait_headroom", "host_headroom_negligible")
+TERM_WITHIN_NOISE = re.compile(r"; within noise \(its (?:<pct>|95%) interval contains zero\)$")
 HEADROOM_LINE = re.compile(r"^(\s+headroom:\s+)at most .* \(Amdahl's bound on this timeline\)$")
 CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
 # An explanation's header and answer take one of two forms as the gap is or is not within noise (with
@@ -171,6 +172,8 @@ class Normalizer:
                 ran = RAN_FASTER.match(line)
                 if ran:
                     line = f"{ran.group(1)}<ratio of two paths, with its interval>"
+                # an explanation term's significance follows the noise (docs/metrics.md, "Significance")
+                line = TERM_WITHIN_NOISE.sub("", line)
                 headroom = HEADROOM_LINE.match(line)
                 if headroom:  # its factors are the shares' and follow the noise with them
                     line = f"{headroom.group(1)}<headroom>"

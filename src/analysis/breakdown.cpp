@@ -622,6 +622,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
 
   // Per-kernel table over the ops launched by the iterations (names viewed, not copied, per op).
   std::unordered_map<std::string_view, std::size_t> kernel_rows[3];  // per DeviceOpKind
+  std::vector<std::vector<double>> kernel_durations;                 // per row: each call's end - start
   for (const AttributedOp& attributed : attribution.ops) {
     if (attributed.window == kNoIndex) continue;
     const DeviceOp& op = timeline.ops[attributed.source];
@@ -631,13 +632,17 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
       result.kernels.emplace_back();
       result.kernels.back().kind = op.kind;
       result.kernels.back().name = op.name;
+      kernel_durations.emplace_back();
     }
     KernelStat& stat = result.kernels[row->second];
     ++stat.count;
     stat.total_ns += op.end_ns - op.start_ns;
+    kernel_durations[row->second].push_back(static_cast<double>(op.end_ns - op.start_ns));
   }
-  for (KernelStat& stat : result.kernels) {
+  for (std::size_t k = 0; k < result.kernels.size(); ++k) {
+    KernelStat& stat = result.kernels[k];
     stat.mean_ns = static_cast<double>(stat.total_ns) / static_cast<double>(stat.count);
+    stat.median_ns = quantile(kernel_durations[k], 0.5);
     stat.count_per_iteration =
         window_count == 0 ? 0.0 : static_cast<double>(stat.count) / static_cast<double>(window_count);
   }

@@ -123,6 +123,7 @@ KernelListing list_kernels(const std::vector<SourceFile>& files, const PathBreak
     row.canonical = canonical_kernel_name(stat.name);
     row.count_per_iteration = stat.count_per_iteration;
     row.mean_ns = stat.mean_ns;
+    row.median_ns = stat.median_ns;
     row.ns_per_iteration = stat.count_per_iteration * stat.mean_ns;
     if (stat.kind == DeviceOpKind::kernel) {
       KernelSites sites = locate_kernel(files, stat.name);
@@ -159,6 +160,10 @@ std::vector<KernelJoinRow> join_kernel_listings(const std::vector<PathCodeDump>&
       }
       cell.count_per_iteration += k.count_per_iteration;
       cell.ns_per_iteration += k.ns_per_iteration;
+      if (k.count_per_iteration > cell.median_count) {  // the row with the most calls gives the median
+        cell.median_count = k.count_per_iteration;
+        cell.median_ns = k.median_ns;
+      }
     }
   }
   std::size_t with_split = 0;

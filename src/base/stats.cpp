@@ -105,10 +105,15 @@ double student_t_975(int dof) {
 }
 
 Histogram histogram(std::span<const double> values, std::size_t bins, double upper) {
+  if (values.empty() || bins == 0) return Histogram{};
+  return histogram_to(values, bins, quantile(values, upper));
+}
+
+Histogram histogram_to(std::span<const double> values, std::size_t bins, double hi) {
   Histogram h;
   if (values.empty() || bins == 0) return h;
   h.lo = *std::min_element(values.begin(), values.end());
-  h.hi = quantile(values, upper);
+  h.hi = hi;
   if (!(h.hi > h.lo)) {
     h.hi = h.lo;
     h.counts = {0};

@@ -143,9 +143,13 @@ std::string split_bars(const Report& r) {
          svg + legend(shown);
 }
 
-// Each path's wall-time distribution: a histogram of its samples up to their 99th percentile (paths with
-// fewer samples than this have none: their table row says it all).
+// Each path's wall-time distribution: a histogram of its samples up to their 99th percentile (100
+// samples or more; else their maximum), and never beyond the robust bound median + 5 σ (σ = 1.4826 MAD),
+// so that one 24 ms outlier does not squeeze thirty 31 us samples into the first bar; the samples beyond
+// the bound are counted in the caption (paths with fewer samples than kMinHistogramSamples have none:
+// their table row says it all).
 constexpr std::size_t kMinHistogramSamples = 5;
+constexpr double kHistogramRobustSpreads = 5;
 std::string distributions(const Report& r) {
   std::string out;
   const double w = 420, h = 150, left = 40, bottom = 26, top = 10;
@@ -155,7 +159,10 @@ std::string distributions(const Report& r) {
     const double upper = values.size() >= 100 ? 0.99 : 1.0;
     // 2 sqrt(n) bins (6 for 6 samples), at most 40
     const auto bins = std::min<std::size_t>(40, 2 * static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(values.size())))));
-    const Histogram hist = histogram(values, bins, upper);
+    const double robust_hi = p->wall.median + kHistogramRobustSpreads * kMadToSigma * p->wall.mad;
+    const double quantile_hi = quantile(values, upper);
+    const bool robust = p->wall.mad > 0 && robust_hi < quantile_hi;
+    const Histogram hist = histogram_to(values, bins, robust ? robust_hi : quantile_hi);
     const std::size_t peak = *std::max_element(hist.counts.begin(), hist.counts.end());
     const double plot_w = w - left - 10, plot_h = h - bottom - top;
     const double bin_w = plot_w / static_cast<double>(hist.counts.size());
@@ -186,12 +193,15 @@ std::string distributions(const Report& r) {
     out += fmt::format("<figure class=\"ohprof-dist\" data-path=\"{}\">{}<figcaption><code>{}</code>: median {}, {} iterations{}"
                        "</figcaption></figure>\n",
                        esc(p->name), svg, esc(p->name), format_duration(p->wall.median), p->wall_ns.size(),
-                       hist.above > 0 ? fmt::format("; {} above the 99th percentile not drawn", hist.above) : std::string());
+                       hist.above == 0 ? std::string()
+                       : robust        ? fmt::format("; {} beyond {} (median + 5 σ) not drawn", hist.above, format_duration(hist.hi))
+                                       : fmt::format("; {} above the 99th percentile not drawn", hist.above));
   }
   if (out.empty()) return "";
   return "<h2>Wall time per iteration</h2>\n<p class=\"note\">" +
          std::string(r.trace ? "Each iteration of the trace." : "The timing pass's iterations (no collector on).") +
-         " The line is the median; bars up to the 99th percentile (100 iterations or more).</p>\n<div class=\"grid\">\n" + out +
+         " The line is the median; bars up to the 99th percentile (100 iterations or more) and at most to median + 5 σ "
+         "(σ = 1.4826 MAD); the caption counts the iterations beyond.</p>\n<div class=\"grid\">\n" + out +
          "</div>\n";
 }
 
@@ -277,7 +287,7 @@ std::string kernel_tables(const Report& r) {
     if (!p->breakdown || p->breakdown->kernels.empty()) continue;
     const auto& kernels = p->breakdown->kernels;
     CellTable t;
-    t.header = {"kernel", "kind", "per iteration", "mean", "time per iteration"};
+    t.header = {"kernel", "kind", "per iteration", "median per call", "time per iteration"};
     t.align = "llrrr";
     for (std::size_t i = 0; i < std::min(kernels.size(), kRows); ++i) {
       const KernelStat& k = kernels[i];
@@ -286,7 +296,7 @@ std::string kernel_tables(const Report& r) {
       t.rows.push_back({{name, Cell::Kind::name},
                         {to_string(k.kind)},
                         {fmt::format("{:.4g}", k.count_per_iteration)},
-                        {format_duration(k.mean_ns)},
+                        {format_duration(k.median_ns)},
                         {format_duration(k.mean_ns * k.count_per_iteration)}});
     }
     out += fmt::format("<h3><code>{}</code></h3>\n", esc(p->name));
@@ -515,7 +525,7 @@ std::string kernel_join_table(const std::vector<PathCodeDump>& paths, const std:
   std::string out = "<table class=\"ohprof-code-kernels\">\n<tr><th rowspan=\"2\">kernel (canonical name)</th>";
   for (const PathCodeDump& p : paths) out += fmt::format("<th colspan=\"3\"><code>{}</code></th>", esc(p.path));
   out += "</tr>\n<tr>";
-  for (std::size_t p = 0; p < paths.size(); ++p) out += "<th class=\"r\">per iteration</th><th class=\"r\">mean</th><th>source</th>";
+  for (std::size_t p = 0; p < paths.size(); ++p) out += "<th class=\"r\">per iteration</th><th class=\"r\">median per call</th><th>source</th>";
   out += "</tr>\n";
   for (const KernelJoinRow& row : rows) {
     out += fmt::format("<tr data-kernel=\"{}\"{}><td><code>{}</code>{}</td>", esc(row.canonical),
@@ -528,7 +538,7 @@ std::string kernel_join_table(const std::vector<PathCodeDump>& paths, const std:
         continue;
       }
       out += fmt::format("<td class=\"r\">{:g} &times;</td><td class=\"r\">{}</td><td data-path=\"{}\">{}</td>",
-                         c.count_per_iteration, esc(format_duration(c.mean_ns)), esc(paths[p].path),
+                         c.count_per_iteration, esc(format_duration(c.median_ns)), esc(paths[p].path),
                          c.site ? file_link(paths[p], c.site->file, fmt::format("{}:{}", short_file(c.site->file), c.site->line))
                                 : std::string("<span class=\"note\">not in the code</span>"));
     }
@@ -593,7 +603,8 @@ std::string format_code_index(const Report& r, const std::vector<PathCodeDump>& 
   if (!notes.empty()) out += "<h2>What could not be had</h2>\n<ul class=\"ohprof-dump-notes\">\n" + notes + "</ul>\n";
   out += "<h2>Kernels</h2>\n" + kernel_join_table(paths, kernels) +
          "<p class=\"note\">Rows by the name the kernel diff compares paths by, the one any path spends most time in "
-         "first; per path its calls per iteration, mean time per call, and where it is in that path's code. A row "
+         "first; per path its calls per iteration, the median time of one call (of its row with the most calls, when "
+         "several of the path's kernels share the name), and where it is in that path's code. A row "
          "marked <em>only</em> is a kernel one path runs and the others do not (of the paths with a split; a path "
          "without one has no kernels here).</p>\n";
   out += "<h2>Call sequences</h2>\n<p class=\"note\">The kernels and operator calls of the first measured iteration, in "

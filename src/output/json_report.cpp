@@ -231,6 +231,7 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
                            {"count", kernel.count},
                            {"total_ns", kernel.total_ns},
                            {"mean_ns", kernel.mean_ns},
+                           {"median_ns", kernel.median_ns},
                            {"count_per_iteration", kernel.count_per_iteration}});
   }
   json collectives = json::array();
@@ -463,6 +464,7 @@ json kernel_listing_to_json(const PathResult& path, const KernelListing& listing
                            {"calls", calls},
                            {"count_per_iteration", k.count_per_iteration},
                            {"mean_ns", k.mean_ns},
+                           {"median_ns", k.median_ns},
                            {"ns_per_iteration", k.ns_per_iteration}});
   }
   return json{{"path", path.name},

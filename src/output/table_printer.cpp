@@ -127,12 +127,12 @@ std::string format_split(const PathBreakdown& split) {
   const std::string headroom = headroom_text(split.verdict);
   if (!headroom.empty()) out += "    headroom:      " + headroom + " (Amdahl's bound on this timeline)\n";
   if (!split.kernels.empty()) {
-    out += "    top kernels:   per iteration: count, mean, total\n";
+    out += "    top kernels:   count per iteration, median per call, total per iteration\n";
     const std::size_t rows = std::min<std::size_t>(split.kernels.size(), 5);
     for (std::size_t i = 0; i < rows; ++i) {
       const KernelStat& k = split.kernels[i];
       out += fmt::format("      {:<48} {:>7.2f}  {:>10}  {:>10}\n", shortened(k.name, 48), k.count_per_iteration,
-                         format_duration(k.mean_ns), format_duration(k.mean_ns * k.count_per_iteration));
+                         format_duration(k.median_ns), format_duration(k.mean_ns * k.count_per_iteration));
     }
     if (split.kernels.size() > rows) out += fmt::format("      … and {} more\n", split.kernels.size() - rows);
   }

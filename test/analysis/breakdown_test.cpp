@@ -407,6 +407,23 @@ TEST(Breakdown, UnknownWithoutIterationsDeviceWorkOrLaunches) {
   EXPECT_EQ(r.iterations.at(0).gpu.busy_ns, 20);
 }
 
+// The per-kernel median per call (docs/metrics.md, "Per-kernel table"), by hand: calls of 1, 2 and 100
+// us have mean 34.333 us and median 2 us.
+TEST(Breakdown, KernelTableGivesEachKernelsMedianPerCall) {
+  Timeline t;
+  t.iterations = {{0, 0, 1'000'000}};
+  t.ops = {op(0, 1'000, 1, 1, "k"), op(10'000, 12'000, 1, 2, "k"), op(20'000, 120'000, 1, 3, "k"),
+           op(200'000, 200'500, 1, 4, "other")};
+  t.launches = {launch(0, 1, 1), launch(9'000, 1, 2), launch(19'000, 1, 3), launch(199'000, 1, 4)};
+  const PathBreakdown r = analyze_timeline(t);
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[0].name, "k");
+  EXPECT_EQ(r.kernels[0].count, 3u);
+  EXPECT_DOUBLE_EQ(r.kernels[0].mean_ns, 103'000.0 / 3);
+  EXPECT_DOUBLE_EQ(r.kernels[0].median_ns, 2'000);
+  EXPECT_DOUBLE_EQ(r.kernels[1].median_ns, 500);  // one call: itself
+}
+
 // Headroom (docs/metrics.md): W / (W - part), by hand, and the integer rule 100 W < 105 (W - host_bound).
 TEST(Breakdown, HeadroomIsAmdahlsBoundOfEachPart) {
   BreakdownSummary s;

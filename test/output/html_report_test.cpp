@@ -72,6 +72,24 @@ TEST(FormatHtml, AHistogramHoldsEverySampleUpToItsQuantile) {
   EXPECT_NE(html.find("<title>median 3.950 us</title>"), std::string::npos);
 }
 
+TEST(FormatHtml, AnOutlierDoesNotSqueezeTheHistogramIntoItsFirstBar) {
+  Report r = compare_report();
+  // 29 samples of 30..32.8 us and one of 24 ms: median 31.45 us, MAD 750 ns, so the bars stop at
+  // 31.45 us + 5 * 1.4826 * 750 ns = 37.01 us and the 24 ms call is counted, not drawn.
+  std::vector<std::int64_t> samples;
+  for (int i = 0; i < 29; ++i) samples.push_back(30'000 + 100 * i);
+  samples.push_back(24'000'000);
+  r.paths[0] = test::measured_path("aoti", samples);
+  const std::string html = format_html(r);
+  EXPECT_NE(html.find("30 iterations; 1 beyond 37.01 us (median + 5 σ) not drawn"), std::string::npos) << html;
+  const std::regex bar("<rect class=\"ohprof-hist-bar\"[^>]*><title>[^<]*: ([0-9]+) iterations</title>");
+  std::size_t drawn = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), bar); it != std::sregex_iterator(); ++it) {
+    drawn += std::stoul((*it)[1]);
+  }
+  EXPECT_EQ(drawn, 29u);
+}
+
 TEST(FormatHtml, TextIsEscapedAndThePageIsStatic) {
   const std::string html = format_html(compare_report());
   EXPECT_EQ(html.find("<compile>"), std::string::npos);

@@ -71,6 +71,8 @@ struct Histogram {
   std::size_t above = 0;
 };
 Histogram histogram(std::span<const double> values, std::size_t bins, double upper = 1.0);
+// The same up to the value `hi` instead of a quantile (values above it counted in `above`).
+Histogram histogram_to(std::span<const double> values, std::size_t bins, double hi);
 
 // Student's t distribution's 0.975 quantile with `dof` degrees of freedom (the half-width factor of a
 // two-sided 95% interval): tabulated for 1..30, 40, 50, 60, 80, 100 (NIST/SEMATECH e-Handbook of

@@ -180,6 +180,7 @@ KernelListingRow row(std::string name, std::string canonical, double count, doub
   r.canonical = std::move(canonical);
   r.count_per_iteration = count;
   r.mean_ns = mean_ns;
+  r.median_ns = mean_ns - 100;  // a median other than the mean, to tell them apart
   r.ns_per_iteration = count * mean_ns;
   r.defined_at = std::move(defined);
   r.calls = std::move(calls);
@@ -209,6 +210,8 @@ TEST(JoinKernelListings, SumsAPathsRowsOfOneNameAndOrdersByTheMostTimeAnyPathSpe
   EXPECT_DOUBLE_EQ(rows[0].cells[0].count_per_iteration, 3);
   EXPECT_DOUBLE_EQ(rows[0].cells[0].ns_per_iteration, 6000);
   EXPECT_DOUBLE_EQ(rows[0].cells[0].mean_ns, 2000);
+  // the median per call is that of the path's row with the most calls: 2 x (median 900) beats 1 x (3900)
+  EXPECT_DOUBLE_EQ(rows[0].cells[0].median_ns, 900);
   EXPECT_EQ(rows[0].cells[0].site, (SourceSite{"code/w.cpp", 12}));  // the first row's first call
   EXPECT_DOUBLE_EQ(rows[0].cells[1].mean_ns, 1000);
   EXPECT_FALSE(rows[0].only);

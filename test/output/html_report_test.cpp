@@ -155,9 +155,10 @@ std::vector<KernelJoinRow> joined(const std::vector<PathCodeDump>& paths) {
   const SourceSite aoti_site = paths[0].listing.kernels[0].recorded_at.value_or(SourceSite{});
   const SourceSite relu_site = paths[0].listing.kernels[1].defined_at.value_or(SourceSite{});
   KernelJoinRow addmm{"aten::addmm",
-                      {{true, 2, 3000, 1500, aoti_site}, {true, 2, 4000, 2000, SourceSite{"code/output_code.py", 109}}},
+                      {{true, 2, 3000, 1500, aoti_site, 1400, 2},
+                       {true, 2, 4000, 2000, SourceSite{"code/output_code.py", 109}, 1900, 2}},
                       std::nullopt};
-  KernelJoinRow relu{"cpp_fused_relu_0", {{true, 1, 400, 400, relu_site}, {}}, std::size_t{0}};
+  KernelJoinRow relu{"cpp_fused_relu_0", {{true, 1, 400, 400, relu_site, 400, 1}, {}}, std::size_t{0}};
   return {addmm, relu};
 }
 
@@ -171,8 +172,8 @@ TEST(FormatCodeIndex, JoinsTheKernelsByCanonicalNameAndMarksThoseOnePathRuns) {
   ASSERT_NE(relu, std::string::npos) << html;
   EXPECT_LT(addmm, relu);
   EXPECT_NE(html.find("<span class=\"ohprof-only-mark\">only aoti</span>"), std::string::npos);
-  // each path's cell: count, mean (sum over the path's rows of that name / count), the source link
-  EXPECT_NE(html.find("<td class=\"r\">2 &times;</td><td class=\"r\">1.500 us</td><td data-path=\"aoti\"><a href=\"aoti/code/k.wrapper.cpp\">code/k.wrapper.cpp:11</a></td>"),
+  // each path's cell: count, the median per call, the source link
+  EXPECT_NE(html.find("<td class=\"r\">2 &times;</td><td class=\"r\">1.400 us</td><td data-path=\"aoti\"><a href=\"aoti/code/k.wrapper.cpp\">code/k.wrapper.cpp:11</a></td>"),
             std::string::npos)
       << html;
   EXPECT_NE(html.find("<a href=\"compile_reduce-overhead/code/output_code.py\">code/output_code.py:109</a>"), std::string::npos);

@@ -198,8 +198,8 @@ struct KernelStat {
   std::size_t count = 0;
   std::int64_t total_ns = 0;  // sum of end - start (unclipped)
   double mean_ns = 0;         // total / count
-  double median_ns = 0;       // median of one call's end - start: the headline figure (outliers move the mean)
   double count_per_iteration = 0;  // count / number of analysed iterations
+  double median_ns = 0;       // median of one call's end - start: the headline figure (outliers move the mean)
 };
 
 enum class Verdict { unknown, host_bound, device_wait_bound, compute_bound, mixed };

@@ -83,9 +83,9 @@ struct KernelJoinCell {
   double count_per_iteration = 0;    // summed over the path's rows of the name
   double ns_per_iteration = 0;       // summed likewise
   double mean_ns = 0;                // ns_per_iteration / count_per_iteration (0 when the count is 0)
+  std::optional<SourceSite> site;    // the first row's definition, else its recording line, else its first call
   double median_ns = 0;              // one call's median, of the path's row of the name with the most calls
   double median_count = 0;           // that row's count per iteration (the rows of one name add up their counts)
-  std::optional<SourceSite> site;    // the first row's definition, else its recording line, else its first call
 };
 struct KernelJoinRow {
   std::string canonical;

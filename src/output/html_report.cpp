@@ -385,8 +385,10 @@ std::string format_html(const Report& r) {
   std::string verdicts;
   for (const PathResult* p : asked_paths(r)) {
     if (!p->breakdown) continue;
-    verdicts += fmt::format("<li><code>{}</code>: <strong>{}</strong>: {}</li>\n", esc(p->name), to_string(p->breakdown->verdict.verdict),
-                            esc(verdict_text(p->breakdown->verdict, p->breakdown->summary.totals.iterations)));
+    const std::string headroom = headroom_line(p->breakdown->verdict);
+    verdicts += fmt::format("<li><code>{}</code>: <strong>{}</strong>: {}{}</li>\n", esc(p->name), to_string(p->breakdown->verdict.verdict),
+                            esc(verdict_text(p->breakdown->verdict, p->breakdown->summary.totals.iterations)),
+                            headroom.empty() ? headroom : ". Headroom: " + esc(headroom));
   }
   if (!verdicts.empty()) out += "<h2>Verdicts</h2>\n<ul class=\"ohprof-verdicts\">\n" + verdicts + "</ul>\n";
   out += explanations(r);

@@ -106,8 +106,10 @@ std::string verdicts_section(const Report& r) {
   for (const PathResult* p : asked_paths(r)) {
     if (!p->breakdown) continue;
     const PathBreakdown& b = *p->breakdown;
-    out += fmt::format("- {}: **{}**: {}\n", code(p->name), to_string(b.verdict.verdict),
-                       md_text(verdict_text(b.verdict, b.summary.totals.iterations)));
+    const std::string headroom = headroom_line(b.verdict);
+    out += fmt::format("- {}: **{}**: {}{}\n", code(p->name), to_string(b.verdict.verdict),
+                       md_text(verdict_text(b.verdict, b.summary.totals.iterations)),
+                       headroom.empty() ? headroom : ". Headroom: " + md_text(headroom));
   }
   return out.empty() ? "" : "\n**Verdicts** (what decided each)\n\n" + out;
 }

@@ -289,6 +289,11 @@ std::string headroom_text(const PathVerdict& v) {
   return out;
 }
 
+std::string headroom_line(const PathVerdict& v) {
+  const std::string text = headroom_text(v);
+  return text.empty() ? text : text + " (Amdahl's bound on this timeline)";
+}
+
 std::string estimate_text(const Estimate& e) { return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns); }
 
 std::string ratio_text(const PathRatio& r) {

@@ -124,8 +124,8 @@ std::string format_split(const PathBreakdown& split) {
   }
   out += fmt::format("    verdict:       {}: {}\n", to_string(split.verdict.verdict),
                      verdict_text(split.verdict, split.summary.totals.iterations));
-  const std::string headroom = headroom_text(split.verdict);
-  if (!headroom.empty()) out += "    headroom:      " + headroom + " (Amdahl's bound on this timeline)\n";
+  const std::string headroom = headroom_line(split.verdict);
+  if (!headroom.empty()) out += "    headroom:      " + headroom + "\n";
   if (!split.kernels.empty()) {
     out += "    top kernels:   count per iteration, median per call, total per iteration\n";
     const std::size_t rows = std::min<std::size_t>(split.kernels.size(), 5);

@@ -23,6 +23,9 @@ std::string verdict_text(const PathVerdict& verdict, std::size_t iterations);
 // device-wait" ("unbounded" for a part that is all of the wall time);
 // CPU runs name the dispatch time and leave device-wait out. "" for an unknown verdict.
 std::string headroom_text(const PathVerdict& verdict);
+// The same with what it is: "... (Amdahl's bound on this timeline)"; "" for an unknown verdict. The
+// table's `headroom:` line, and the sentence after the verdict in the Markdown and HTML reports.
+std::string headroom_line(const PathVerdict& verdict);
 
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);

@@ -68,3 +68,51 @@ class ScaledMLP(TinyMLP):
 def two_inputs():
     torch.manual_seed(0)
     return ScaledMLP().eval()
+
+
+# The execution check (docs/metrics.md, "Execution check") on purpose: a model that recompiles while it is
+# measured, and one whose graph breaks.
+CALLS = 0
+LATE = False
+
+
+@torch._dynamo.disable
+def _count_call(module, args):
+    """A forward pre-hook that runs outside Dynamo: counts the calls of every copy of the model and sets
+    LATE once there have been more than TINY_MODELS_FLIP_AFTER (default 8)."""
+    global CALLS, LATE
+    import os
+    CALLS += 1
+    LATE = CALLS > int(os.environ.get("TINY_MODELS_FLIP_AFTER", "8"))
+
+
+class LateBranchMLP(TinyMLP):
+    """tiny_mlp whose forward branches on the global LATE: a compiled copy guards on it, so when the hook
+    flips it the next compiled call recompiles (to a graph that adds zero: the outputs stay the same)."""
+
+    def forward(self, x):
+        y = self.fc2(torch.relu(self.fc1(x))) * 0.5
+        if LATE:
+            return y + 0.0
+        return y
+
+
+def recompiling():
+    torch.manual_seed(0)
+    model = LateBranchMLP().eval()
+    model.register_forward_pre_hook(_count_call)
+    return model
+
+
+class BrokenGraphMLP(TinyMLP):
+    """tiny_mlp with a graph break between its layers: torch.compile makes two graphs."""
+
+    def forward(self, x):
+        hidden = torch.relu(self.fc1(x))
+        torch._dynamo.graph_break()
+        return self.fc2(hidden) * 0.5
+
+
+def graph_break():
+    torch.manual_seed(0)
+    return BrokenGraphMLP().eval()

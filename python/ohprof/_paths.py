@@ -702,7 +702,8 @@ def calling_compiled_graphs(call):
         CompiledFxGraph.__call__ = original
     return [{"id": id(g), "cache_key": str(getattr(g, "cache_key", "") or ""),
              "source_code": getattr(g, "source_code", None) or "",
-             "post_grad": getattr(g, "inductor_post_grad_graph_str", None) or ""} for g in seen], result
+             "post_grad": getattr(g, "inductor_post_grad_graph_str", None) or "",
+             "cudagraphs_disabled": str(getattr(g, "disabled_cudagraphs_reason", None) or "")} for g in seen], result
 
 
 class _DumpWriter:
@@ -745,10 +746,153 @@ class _DumpWriter:
                 "graph_label": graph_label}
 
 
+# The compile events of the execution check (docs/metrics.md, "Execution check"), by the trigger torch's
+# compile callbacks name (torch._dynamo.callback.CallbackTrigger); the kinds are ohprof's
+# (include/ohprof/model/execution_check.hpp, CompileEventKind).
+COMPILE_EVENT_KINDS = {"DYNAMO": "dynamo-compile", "LAZY_BACKWARD": "dynamo-compile",
+                       "TRITON_AUTOTUNING": "autotuning", "CUDAGRAPH_RECORDING": "cuda-graph-recording"}
+CUDA_GRAPH_EAGER = "cuda-graph-eager"
+
+
+class CompileLog:
+    """Every compile event of this process: Dynamo's compiles, Inductor's autotuning at first use and
+    CUDA-graph recordings, from torch's own compile callbacks (torch._dynamo.callback), and a CUDA-graph
+    tree's eager runs of a graph's function; each with its CLOCK_MONOTONIC interval (the clock of ohprof's
+    iteration windows) and, for a recompile, the first guard that failed. One per process (compile_log):
+    torch's callbacks are process-wide."""
+
+    def __init__(self, torch):
+        self.events = []  # [kind, compile_id, start_ns, end_ns, reason], in the order they began
+        self.unobserved = ""
+        self._reason = ""  # a recompile's reason, which torch finds before the compile's start callback
+        self._cuda_wrapped = False
+        try:
+            from torch._dynamo.callback import callback_handler
+            callback_handler.register_start_callback(self._start)
+            callback_handler.register_end_callback(self._end)
+        except Exception as e:  # an older torch
+            self.unobserved = f"this torch offers no compile callbacks (torch._dynamo.callback: {_first_line(e)})"
+            return
+        try:
+            import torch._dynamo.convert_frame as convert_frame
+            original = convert_frame.get_and_maybe_log_recompilation_reasons
+        except Exception:  # the reasons are a detail: without them a recompile is still seen
+            return
+
+        def recording_reasons(*args, **kwargs):
+            reasons = original(*args, **kwargs)
+            if reasons:
+                self._reason = guard_failure_text(reasons[0])
+            return reasons
+
+        convert_frame.get_and_maybe_log_recompilation_reasons = recording_reasons
+
+    def _start(self, *args):
+        trigger = getattr(getattr(args[0], "callback_trigger", None), "name", "DYNAMO") if args else "DYNAMO"
+        compile_id = str(getattr(args[0], "compile_id", "") or "") if args else ""
+        kind = COMPILE_EVENT_KINDS.get(trigger, "dynamo-compile")
+        reason, self._reason = (self._reason, "") if kind == "dynamo-compile" else ("", self._reason)
+        self.events.append([kind, compile_id, time.monotonic_ns(), 0, reason])
+
+    def _end(self, *args):
+        for event in reversed(self.events):
+            if event[3] == 0:
+                event[3] = time.monotonic_ns()
+                break
+
+    def watch_cuda_graph_trees(self, torch):
+        """Records a CUDA-graph tree's eager runs of a graph's function (its warm-up, or a fallback), which
+        replace a replay; a replay itself costs nothing here (docs/metrics.md, "Execution check")."""
+        if self._cuda_wrapped or self.unobserved:
+            return
+        try:
+            from torch._inductor.cudagraph_trees import CUDAGraphTreeManager
+        except Exception:
+            return
+        original = CUDAGraphTreeManager.run_eager
+        log = self
+
+        def run_eager(manager, *args, **kwargs):
+            start = time.monotonic_ns()
+            try:
+                return original(manager, *args, **kwargs)
+            finally:
+                log.events.append([CUDA_GRAPH_EAGER, str(getattr(manager, "compile_id", "") or ""), start,
+                                   time.monotonic_ns(), ""])
+
+        CUDAGraphTreeManager.run_eager = run_eager
+        self._cuda_wrapped = True
+
+
+def guard_failure_text(reason):
+    """A guard failure as torch words it ("0/0: G['LATE'] == False   # if LATE:  # ...models.py:95 in
+    forward") in one short line: "G['LATE'] == False (models.py:95 in forward)"."""
+    line = " ".join(str(reason).strip().splitlines()[0].split()) if str(reason).strip() else ""
+    head, _, _ = line.partition(" # ")
+    guard = head.split(": ", 1)[1] if ": " in head and "/" in head.split(": ", 1)[0] else head
+    where = [part.strip() for part in line.split(" # ")[1:] if ".py:" in part]
+    if where:
+        site = where[-1]
+        site = site.rsplit("/", 1)[-1] if "/" in site else site
+        return f"{guard} ({site})"
+    return guard
+
+
+_COMPILE_LOG = None
+
+
+def compile_log(torch):
+    """The process's CompileLog, installed on first use."""
+    global _COMPILE_LOG
+    if _COMPILE_LOG is None:
+        _COMPILE_LOG = CompileLog(torch)
+    return _COMPILE_LOG
+
+
+def dynamo_counts(torch):
+    """Dynamo's graphs made so far and its graph breaks by message (torch._dynamo.utils.counters), or
+    None when this torch has no such counters."""
+    try:
+        from torch._dynamo.utils import counters
+        return counters["stats"]["unique_graphs"], dict(counters["graph_break"]), counters["inductor"]["cudagraph_skips"]
+    except Exception:
+        return None
+
+
+def graph_breaks_between(before, after):
+    """[(the first line of a break's message, count)] of the breaks counted between two dynamo_counts."""
+    if before is None or after is None:
+        return []
+    out = []
+    for message, count in after[1].items():
+        added = count - before[1].get(message, 0)
+        if added > 0:
+            out.append((str(message).strip().splitlines()[0] if str(message).strip() else "(no message)", int(added)))
+    return out
+
+
+def outputs_device(outputs):
+    """The devices a path's first outputs are on ("cpu", "cuda:0"; several joined by ", ")."""
+    devices = []
+    for t in outputs:
+        name = str(t.device)
+        if name not in devices:
+            devices.append(name)
+    return ", ".join(devices)
+
+
+def execution_record(dynamo=False, graphs=None, graph_breaks=(), cuda_graphs_expected=False,
+                     cuda_graph_skip_reason="", device="", unobserved=""):
+    """A path's execution facts (include/ohprof/model/execution_check.hpp, ExecutionFacts)."""
+    return {"dynamo": dynamo, "graphs": graphs, "graph_breaks": [list(b) for b in graph_breaks],
+            "cuda_graphs_expected": cuda_graphs_expected, "cuda_graph_skip_reason": cuda_graph_skip_reason,
+            "device": device, "unobserved": unobserved}
+
+
 class PythonPath:
     """One Python-side path: a callable and what it took to build it."""
 
-    def __init__(self, name, step, compile_s, outputs, source, enter=None, leave=None):
+    def __init__(self, name, step, compile_s, outputs, source, enter=None, leave=None, execution=None):
         self.name = name
         self.step = step            # runs one iteration, device synchronised; returns nothing
         self.compile_s = compile_s  # torch.compile's first call (0 for eager)
@@ -756,6 +900,8 @@ class PythonPath:
         self.source = source        # SOURCE_MODULE, SOURCE_PROGRAM or SOURCE_PACKAGE
         self.enter = enter          # called before each timed iteration (not timed), or None
         self.leave = leave          # called after it, or None
+        # What it runs, as known once built (Session.execution_record; read by src/runtimes/python_session.cpp)
+        self.execution = execution or execution_record()
 
 
 def fresh_code_copy(torch, module):
@@ -808,6 +954,11 @@ class CompiledState:
         self.dump_notes = []
         self.inductor_graphs = None
         self.inductor_graphs_note = ""
+        # The execution check's facts of its compile (Session._compile): graphs Dynamo made for the first
+        # call (None: not known), its graph breaks [(message, count)], CUDA-graph skips torch counted.
+        self.graphs = None
+        self.graph_breaks = []
+        self.cuda_graph_skips = 0
 
     def compiled_graphs(self, torch, inputs, sync=None, kwargs=None):
         """The CompiledFxGraphs one untimed call of `fn` runs ([{"cache_key", "source_code", "post_grad"}],
@@ -929,6 +1080,11 @@ class Session:
         self.export_error = ""
         self.compiled = {}  # path name -> CompiledState
         self.built = set()  # the paths (not variants) make_path built
+        # The execution check's compile events: this session's, from the process's log.
+        self.compile_log = compile_log(torch)
+        self.first_event = len(self.compile_log.events)
+        if self.device == "cuda":
+            self.compile_log.watch_cuda_graph_trees(torch)
 
         if self.model_spec:
             if not self.specs:
@@ -1102,7 +1258,34 @@ class Session:
 
         if not variant:
             self.built.add(name)
-        return PythonPath(name, step, compile_s, outputs, source, enter, leave)
+        return PythonPath(name, step, compile_s, outputs, source, enter, leave,
+                          self._execution(base, variant, outputs))
+
+    def _execution(self, base, variant, outputs):
+        """What path `base` (or its `variant`) runs, as the execution check records it (docs/metrics.md,
+        "Execution check"): for a call through Dynamo its compile's graphs and breaks and, for
+        reduce-overhead on CUDA, whether torch skipped CUDA graphs and why."""
+        device = outputs_device(outputs)
+        state = self.compiled.get(base)
+        if state is None or variant not in ("", "no-guards"):
+            return execution_record(device=device)
+        cuda_graphs = self.device == "cuda" and base == "compile:reduce-overhead"
+        skip = ""
+        if cuda_graphs:
+            graphs = state.compiled_graphs(self.torch, self.inputs, _sync(self.torch, self.device), self.kwargs)
+            skip = "; ".join(dict.fromkeys(g["cudagraphs_disabled"] for g in graphs if g["cudagraphs_disabled"]))
+            if not skip and state.cuda_graph_skips:
+                skip = (f"torch counted {state.cuda_graph_skips} CUDA-graph skip(s) while compiling it without a "
+                        "reason ohprof could read; TORCH_LOGS=perf_hints shows it")
+        return execution_record(dynamo=True, graphs=state.graphs, graph_breaks=state.graph_breaks,
+                                cuda_graphs_expected=cuda_graphs, cuda_graph_skip_reason=skip, device=device,
+                                unobserved=self.compile_log.unobserved)
+
+    def compile_events(self):
+        """This session's compile events [(kind, compile id, start ns, end ns, reason)] (CompileLog); an
+        event not yet ended ends now."""
+        now = time.monotonic_ns()
+        return [(k, i, start, end or now, reason) for k, i, start, end, reason in self.compile_log.events[self.first_event:]]
 
     def _graph_variant_outputs(self, base, outputs):
         """A variant below Dynamo returns its graph's flat outputs, which for a model whose output is not a
@@ -1147,6 +1330,7 @@ class Session:
         dynamo_graphs, dump_notes = [], []
         recording = recording_dynamo_graphs(dynamo_graphs, dump_notes) if self.dump_code_enabled \
             else contextlib.nullcontext()
+        counts_before = dynamo_counts(torch)
         start = time.perf_counter()
         try:
             fn = torch.compile(module, dynamic=False, mode=compile_mode)
@@ -1157,8 +1341,13 @@ class Session:
         except Exception as e:
             raise OhprofError(MODEL_ERROR, f"torch.compile ({name}) failed: {_first_line(e)}") from None
         compile_s = time.perf_counter() - start
+        counts_after = dynamo_counts(torch)
         forward = type(module).forward
         state = CompiledState(fn, forward.__code__, forward.__globals__)
+        if counts_before is not None and counts_after is not None:
+            state.graphs = int(counts_after[0] - counts_before[0])
+            state.graph_breaks = graph_breaks_between(counts_before, counts_after)
+            state.cuda_graph_skips = int(counts_after[2] - counts_before[2])
         if self.dump_code_enabled:
             state.dynamo_graphs, state.dump_notes = dynamo_graphs, dump_notes
         self.compiled[name] = state

@@ -3,7 +3,19 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 namespace ohprof {
+
+std::string event_counts_text(const std::vector<EventCount>& counts) {
+  std::string text;
+  for (const EventCount& c : counts) text += fmt::format("{}'{}' x{}", text.empty() ? "" : ", ", c.category, c.events);
+  return text;
+}
+
+bool only_profiler_ranges(const std::vector<EventCount>& unread) {
+  return unread.size() == 1 && unread[0].category == "cuda_profiler_range";
+}
 
 std::vector<std::int64_t> wall_times(const std::vector<IterationWindow>& windows) {
   std::vector<std::int64_t> walls;

@@ -38,13 +38,17 @@ const char* to_string(WarningCode code) {
     case WarningCode::trace_failed: return "trace-failed";
     case WarningCode::code_dump_incomplete: return "code-dump-incomplete";
     case WarningCode::paths_not_measured: return "paths-not-measured";
+    case WarningCode::compiled_while_measuring: return "compiled-while-measuring";
+    case WarningCode::graph_breaks: return "graph-breaks";
+    case WarningCode::cuda_graphs_not_replayed: return "cuda-graphs-not-replayed";
+    case WarningCode::path_device_differs: return "path-device-differs";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::paths_not_measured); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::path_device_differs); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

@@ -391,6 +391,11 @@ std::string format_html(const Report& r) {
                             headroom.empty() ? headroom : ". Headroom: " + esc(headroom));
   }
   if (!verdicts.empty()) out += "<h2>Verdicts</h2>\n<ul class=\"ohprof-verdicts\">\n" + verdicts + "</ul>\n";
+  std::string ran;
+  for (const PathResult* p : asked_paths(r)) {
+    if (p->execution) ran += fmt::format("<li><code>{}</code>: {}</li>\n", esc(p->name), esc(execution_text(*p->execution)));
+  }
+  if (!ran.empty()) out += "<h2>What each path ran while measured</h2>\n<ul class=\"ohprof-execution\">\n" + ran + "</ul>\n";
   out += explanations(r);
   out += distributions(r);
   if (r.trace) out += iteration_columns(r);

@@ -376,6 +376,34 @@ json attribution_to_json(const std::optional<KernelAttributionSummary>& attribut
               {"not_in_code", attribution->not_in_code}};
 }
 
+json execution_to_json(const std::optional<ExecutionCheck>& check) {
+  if (!check) return nullptr;
+  const ExecutionFacts& f = check->facts;
+  json breaks = json::array();
+  for (const GraphBreak& b : f.graph_breaks) breaks.push_back(json{{"reason", b.reason}, {"count", b.count}});
+  json compiles = json::array();
+  for (const MeasuredCompile& c : check->measured_compiles) {
+    compiles.push_back(json{{"pass", to_string(c.pass)},
+                            {"iteration", c.iteration},
+                            {"kind", to_string(c.event.kind)},
+                            {"compile_id", c.event.compile_id},
+                            {"duration_ns", c.event.end_ns - c.event.start_ns},
+                            {"reason", c.event.reason}});
+  }
+  return json{{"dynamo", f.dynamo},
+              {"graphs", f.graphs ? json(*f.graphs) : json(nullptr)},
+              {"graph_breaks", breaks},
+              {"measured_compiles", compiles},
+              {"excluded_iterations", check->excluded_iterations},
+              {"excluded_samples_ns", check->excluded_samples_ns},
+              {"pooled", check->pooled},
+              {"cuda_graphs", to_string(check->cuda_graphs)},
+              {"cuda_graph_skip_reason", f.cuda_graph_skip_reason},
+              {"device", f.device},
+              {"unobserved", f.unobserved},
+              {"text", execution_text(*check)}};
+}
+
 json path_to_json(const PathResult& path) {
   json out{{"name", path.name},
            {"role", to_string(path.role)},
@@ -387,6 +415,7 @@ json path_to_json(const PathResult& path) {
            {"wall_ns", summary_to_json(path.wall)},
            {"stop_reason", stop_reason_text(path.stop_reason)},
            {"output_check", output_check_to_json(path.output_check)},
+           {"execution", execution_to_json(path.execution)},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
            {"split_collector", to_string(path.split_collector)},
            {"kernel_attribution", attribution_to_json(path.kernel_attribution)},

@@ -114,6 +114,14 @@ std::string verdicts_section(const Report& r) {
   return out.empty() ? "" : "\n**Verdicts** (what decided each)\n\n" + out;
 }
 
+std::string execution_section(const Report& r) {
+  std::string out;
+  for (const PathResult* p : asked_paths(r)) {
+    if (p->execution) out += fmt::format("- {}: {}\n", code(p->name), md_text(execution_text(*p->execution)));
+  }
+  return out.empty() ? "" : "\n**What each path ran while measured**\n\n" + out;
+}
+
 std::string explanation_section(const GapExplanation& e) {
   std::string out = fmt::format("\n#### {}\n\n> {}\n\n", md_text(explanation_title(e)), md_text(explanation_text(e)));
   std::vector<Row> rows;
@@ -185,6 +193,7 @@ std::string format_markdown(const Report& r) {
   out += paths_section(r);
   out += host_states_section(r);
   out += verdicts_section(r);
+  out += execution_section(r);
   for (const GapExplanation& e : r.explanations) out += explanation_section(e);
   out += kernels_section(r);
   out += warnings_section(r.warnings);

@@ -1,5 +1,6 @@
 #include "ohprof/output/report_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -197,11 +198,8 @@ std::string capitalized(std::string text) {
 std::string unknown_text(const PathVerdict& v) {
   switch (v.reason) {
     case VerdictReason::unread_device_events: {
-      std::string names;
-      for (const EventCount& c : v.unread_device_events) {
-        names += fmt::format("{}'{}' x{}", names.empty() ? "" : ", ", c.category, c.events);
-      }
-      if (v.unread_device_events.size() == 1 && v.unread_device_events[0].category == "cuda_profiler_range") {
+      const std::string names = event_counts_text(v.unread_device_events);
+      if (only_profiler_ranges(v.unread_device_events)) {
         return fmt::format("the kernels were recorded only as CUPTI range-profiler ranges ({}), which carry no kernel "
                            "timestamps, so the device's time is unknown, not zero. Record with torch.profiler's activity "
                            "tracing (ProfilerActivity.CUDA)",
@@ -292,6 +290,54 @@ std::string headroom_text(const PathVerdict& v) {
 std::string headroom_line(const PathVerdict& v) {
   const std::string text = headroom_text(v);
   return text.empty() ? text : text + " (Amdahl's bound on this timeline)";
+}
+
+std::string execution_text(const ExecutionCheck& check) {
+  const ExecutionFacts& f = check.facts;
+  const auto count = [](std::int64_t n, const char* one, const char* many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+  };
+  std::string text;
+  if (f.dynamo) {
+    std::int64_t breaks = 0;
+    for (const GraphBreak& b : f.graph_breaks) breaks += b.count;
+    text = fmt::format("Dynamo, {}, {}", f.graphs ? count(*f.graphs, "graph", "graphs") : std::string("graphs not known"),
+                       breaks == 0 ? std::string("no graph break") : count(breaks, "graph break", "graph breaks"));
+  } else {
+    text = "no Dynamo";
+  }
+  if (!f.unobserved.empty()) {
+    text += "; compiles not observed (" + f.unobserved + ")";
+  } else if (check.measured_compiles.empty()) {
+    text += "; no compile while measured";
+  } else {
+    std::vector<std::pair<MeasuredPass, std::int64_t>> iterations;
+    for (const MeasuredCompile& c : check.measured_compiles) {
+      if (std::find(iterations.begin(), iterations.end(), std::pair{c.pass, c.iteration}) == iterations.end()) {
+        iterations.emplace_back(c.pass, c.iteration);
+      }
+    }
+    text += "; compiled inside " + count(static_cast<std::int64_t>(iterations.size()), "measured iteration", "measured iterations");
+    if (check.excluded_iterations > 0) {
+      text += check.excluded_iterations == 1
+                  ? std::string(", its first timing sample left out")
+                  : fmt::format(", its first {} timing samples left out", check.excluded_iterations);
+    } else if (check.pooled) {
+      text += ", its timing samples pooled across the compile";
+    } else {
+      text += ", of the split pass only (the wall times hold none)";
+    }
+  }
+  if (f.dynamo || f.cuda_graphs_expected) {
+    switch (check.cuda_graphs) {
+      case CudaGraphUse::not_applicable: text += "; CUDA graphs not applicable"; break;
+      case CudaGraphUse::replayed: text += "; CUDA graphs replayed in every measured call"; break;
+      case CudaGraphUse::not_replayed: text += "; CUDA graphs NOT replayed in some measured calls"; break;
+      case CudaGraphUse::skipped: text += "; CUDA graphs SKIPPED: " + f.cuda_graph_skip_reason; break;
+    }
+  }
+  if (!f.device.empty()) text += "; outputs on " + f.device;
+  return text;
 }
 
 std::string estimate_text(const Estimate& e) { return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns); }

@@ -214,6 +214,7 @@ std::string format_run_table(const Report& report) {
                          check.max_rel_diff ? fmt::format("{:.3g}", *check.max_rel_diff) : std::string("-"),
                          check.atol, check.rtol, check.detail.empty() ? std::string() : ": " + check.detail);
     }
+    if (path.execution) out += "  execution:     " + execution_text(*path.execution) + "\n";
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
       if (path.breakdown) out += format_split(*path.breakdown);

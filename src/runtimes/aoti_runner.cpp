@@ -8,6 +8,7 @@
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <fstream>
@@ -128,6 +129,17 @@ class LibTorchAotiRunner final : public AotiRunner {
     }
   }
   [[nodiscard]] DeviceDescription device() const override { return m_device; }
+  // No Dynamo; the device its first outputs are on ("cpu", "cuda:0"; several joined by ", ").
+  [[nodiscard]] ExecutionFacts execution_facts() const override {
+    ExecutionFacts facts;
+    std::vector<std::string> devices;
+    for (const auto& tensor : m_first_outputs->tensors) {
+      const std::string name = tensor.device().str();
+      if (std::find(devices.begin(), devices.end(), name) == devices.end()) devices.push_back(name);
+    }
+    for (const auto& name : devices) facts.device += (facts.device.empty() ? "" : ", ") + name;
+    return facts;
+  }
   [[nodiscard]] std::vector<Warning> warnings() const override { return m_warnings; }
   [[nodiscard]] std::vector<InputSpec> inputs() const override { return m_specs; }
 

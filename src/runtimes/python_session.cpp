@@ -82,16 +82,34 @@ py::list to_list(const TensorBundle& bundle) {
   return list;
 }
 
+// ohprof/_paths.py's PythonPath.execution (a dict) as ExecutionFacts. GIL held.
+ExecutionFacts to_facts(const py::handle& execution) {
+  ExecutionFacts facts;
+  const py::dict d = py::reinterpret_borrow<py::dict>(execution);
+  facts.dynamo = d["dynamo"].cast<bool>();
+  if (!d["graphs"].is_none()) facts.graphs = d["graphs"].cast<std::int64_t>();
+  for (const auto& [reason, count] : d["graph_breaks"].cast<std::vector<std::pair<std::string, std::int64_t>>>()) {
+    facts.graph_breaks.push_back(GraphBreak{reason, count});
+  }
+  facts.cuda_graphs_expected = d["cuda_graphs_expected"].cast<bool>();
+  facts.cuda_graph_skip_reason = d["cuda_graph_skip_reason"].cast<std::string>();
+  facts.device = d["device"].cast<std::string>();
+  facts.unobserved = d["unobserved"].cast<std::string>();
+  return facts;
+}
+
 class PythonPathRunner final : public PathRunner {
  public:
-  PythonPathRunner(std::string name, py::object path, PathSource source, std::int64_t build_ns, TensorBundlePtr outputs)
+  PythonPathRunner(std::string name, py::object path, PathSource source, std::int64_t build_ns, TensorBundlePtr outputs,
+                   ExecutionFacts facts)
       : m_name(std::move(name)),
         m_step(path.attr("step")),
         m_enter(path.attr("enter")),
         m_leave(path.attr("leave")),
         m_source(source),
         m_build_ns(build_ns),
-        m_outputs(std::move(outputs)) {}
+        m_outputs(std::move(outputs)),
+        m_facts(std::move(facts)) {}
   ~PythonPathRunner() override {
     m_gil.reset();
     py::gil_scoped_acquire gil;
@@ -104,6 +122,7 @@ class PythonPathRunner final : public PathRunner {
   [[nodiscard]] std::int64_t build_ns() const override { return m_build_ns; }
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
   [[nodiscard]] PathSource source() const override { return m_source; }
+  [[nodiscard]] ExecutionFacts execution_facts() const override { return m_facts; }
   // The GIL, then the path's own hook (a variant's compiler stance), outside the timed region.
   void enter() override {
     m_gil.emplace();
@@ -146,6 +165,7 @@ class PythonPathRunner final : public PathRunner {
   std::optional<Error> m_hook_error;
   std::int64_t m_build_ns = 0;
   TensorBundlePtr m_outputs;
+  ExecutionFacts m_facts;
   std::optional<py::gil_scoped_acquire> m_gil;
 };
 
@@ -183,10 +203,32 @@ class PythonModelSession final : public ModelSession {
                           "ohprof/_paths.py gave path " + name + " the unknown source '" + source_name + "'");
       }
       return std::unique_ptr<PathRunner>(std::make_unique<PythonPathRunner>(
-          name, path, *source, static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs"))));
+          name, path, *source, static_cast<std::int64_t>(compile_s * 1e9), to_bundle(path.attr("outputs")),
+          to_facts(path.attr("execution"))));
     } catch (py::error_already_set& e) {
       return python_error(e, ExitCode::model_error, "building path " + name);
+    } catch (const py::cast_error& e) {
+      return make_error(ExitCode::internal_error,
+                        "ohprof/_paths.py's path " + name + " has an unexpected execution record: " + e.what());
     }
+  }
+
+  std::vector<CompileEvent> compile_events() override {
+    py::gil_scoped_acquire gil;
+    std::vector<CompileEvent> events;
+    try {
+      for (const auto& item : m_session.attr("compile_events")()) {
+        const auto [kind, id, start, end, reason] =
+            item.cast<std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::string>>();
+        events.push_back(CompileEvent{parse_compile_event_kind(kind).value_or(CompileEventKind::dynamo_compile), id,
+                                      start, end, reason});
+      }
+    } catch (py::error_already_set& e) {
+      e.restore();
+      PyErr_Clear();  // the events are a check's evidence: none rather than a failed measurement
+    } catch (const py::cast_error&) {
+    }
+    return events;
   }
 
   PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/execution_check.hpp"
 #include "ohprof/analysis/explanation.hpp"
 #include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/base/clock.hpp"
@@ -62,8 +63,9 @@ std::string default_cache_dir() {
 // path and analysed; kernel sets are diffed against the first path; each path's collector cost is the
 // ratio of this pass's median wall time to pass 1's.
 // Returns --export-trace's status (ok without it).
+// `split_windows` gets each path's measured windows of this pass (for the execution check).
 Status measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
-                      DeviceKind device, const Runtime& runtime) {
+                      DeviceKind device, const Runtime& runtime, std::vector<std::vector<IterationWindow>>& split_windows) {
   std::unique_ptr<SplitCollector> collector = runtime.start_collector(SplitCollectorOptions{device, options.no_cupti});
   if (collector->observer() == nullptr) {
     for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
@@ -95,7 +97,9 @@ Status measure_splits(Report& report, const std::vector<InterleavedPath>& plain_
   InterleavedResult measured;
   Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
   std::vector<IterationWindow> windows;
+  split_windows.clear();
   for (std::size_t p = 0; p < measured.paths.size(); ++p) {
+    split_windows.push_back(measured.paths[p].iterations);
     for (const auto& window : measured.paths[p].iterations) {
       windows.push_back(IterationWindow{static_cast<std::int64_t>(p) * kIterationsPerPath + window.index,
                                         window.start_ns, window.end_ns});
@@ -412,11 +416,21 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   console::progress(fmt::format("measuring {} in interleaved rounds (at most {:.0f} s)", fmt::join(options.paths, ", "),
                                 options.stopping.time_limit_s));
 
+  // The execution check (docs/metrics.md, "Execution check"): what each path is known to run once built,
+  // and the compile events inside its measured iterations; the timing-pass samples up to a path's last
+  // such compile are left out of its figures.
+  std::vector<ExecutionFacts> facts;
+  for (const auto& runner : runners) facts.push_back(runner->execution_facts());
   const auto fill = [&](const InterleavedResult& measured) {
+    const std::vector<CompileEvent> events = (*session)->compile_events();
     for (std::size_t i = 0; i < report.paths.size(); ++i) {
       PathResult& path = report.paths[i];
       path.warmup_ns = measured.paths[i].warmup_ns;
-      path.wall_ns = measured.paths[i].wall_ns();
+      const std::vector<std::int64_t> all = measured.paths[i].wall_ns();
+      path.execution = check_timing_pass(
+          facts[i], compiles_in_iterations(events, measured.paths[i].iterations, MeasuredPass::timing), all.size());
+      path.wall_ns = kept_samples(all, *path.execution);
+      path.execution->excluded_samples_ns.assign(all.begin(), all.end() - static_cast<std::ptrdiff_t>(path.wall_ns.size()));
       path.wall = summarize_ns(path.wall_ns);
       path.stop_reason = measured.stop_reason;
     }
@@ -447,7 +461,12 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   Status trace_status = ok_status();  // --export-trace's
   if (status.ok() && !measured.interrupted) {
     write_checkpoint(measured, true);
-    trace_status = measure_splits(report, paths, options, device, runtime);
+    std::vector<std::vector<IterationWindow>> split_windows;
+    trace_status = measure_splits(report, paths, options, device, runtime, split_windows);
+    const std::vector<CompileEvent> events = (*session)->compile_events();
+    for (std::size_t i = 0; i < report.paths.size() && i < split_windows.size(); ++i) {
+      add_split_pass(*report.paths[i].execution, compiles_in_iterations(events, split_windows[i], MeasuredPass::split));
+    }
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;
     report.interrupted = report.interrupted || measured.interrupted;
@@ -465,6 +484,12 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     }
     return dump_code(report, sources, session->get(), options.dump_code_dir, runtime);
   };
+  for (const PathResult& path : report.paths) {
+    if (!path.execution) continue;
+    for (auto& warning : execution_warnings(path.name, path.role == PathRole::path, *path.execution, to_string(device))) {
+      add_warning(report, std::move(warning));
+    }
+  }
   if (!status.ok()) {
     report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + status.error().message});
     (void)dump_after_measuring();  // the measurement's error is the one to report

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ohprof/analysis/execution_check.hpp"
 #include "ohprof/base/console.hpp"
 #include "ohprof/harness/checkpoint.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
@@ -103,6 +104,9 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   path.wall = summarize_ns(path.wall_ns);
   path.stop_reason = loop.stop_reason;
   report.interrupted = loop.interrupted;
+  // The execution check: LibTorch's C++ loader runs the package's compiled code and nothing else (no
+  // Dynamo, nothing compiles while measured); what is left to say is where the outputs are.
+  path.execution = check_timing_pass(model.execution_facts(), {}, path.wall_ns.size());
 
   // Pass 2: the same iterations with the activity collector on, for the device-time split.
   Status trace_status = ok_status();  // --export-trace's

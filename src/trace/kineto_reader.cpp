@@ -890,23 +890,18 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
   timeline.unread_device_events = by_category(sax.unread_device_categories());
   if (!timeline.unread_device_events.empty()) {
     std::uint64_t total = 0;
-    std::vector<std::string> names;
-    for (const EventCount& c : timeline.unread_device_events) {
-      total += c.events;
-      names.push_back(fmt::format("'{}' x{}", c.category, c.events));
-    }
-    const bool ranges_only =
-        timeline.unread_device_events.size() == 1 && timeline.unread_device_events[0].category == "cuda_profiler_range";
+    for (const EventCount& c : timeline.unread_device_events) total += c.events;
+    const std::string names = event_counts_text(timeline.unread_device_events);
     trace.warnings.push_back(Warning{
         WarningCode::device_events_unread,
-        ranges_only
+        only_profiler_ranges(timeline.unread_device_events)
             ? fmt::format("the kernels were recorded only as CUPTI range-profiler ranges ({}), which carry no kernel "
                           "timestamps: the device's time cannot be split. Record with torch.profiler's activity tracing "
                           "(ProfilerActivity.CUDA) instead",
-                          names[0])
+                          names)
             : fmt::format("{} device event{} of categories ohprof does not read ({}): the device's time in them is "
                           "unknown, not zero",
-                          total, total == 1 ? "" : "s", join(names, ", "))});
+                          total, total == 1 ? "" : "s", names)});
   }
   return ok_status();
 }

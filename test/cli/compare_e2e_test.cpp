@@ -198,6 +198,22 @@ TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
   EXPECT_GT(e["dynamo_ranges"][0]["outside_region"]["value_ns"].get<double>(), 0);
   EXPECT_EQ((*by_name.at("compile"))["dynamo_ranges"]["iterations"], (*by_name.at("compile"))["split"]["iterations"].size());
   EXPECT_TRUE((*by_name.at("aoti"))["dynamo_ranges"].is_null());
+  // The execution check on a model that neither recompiles nor breaks its graph: nothing compiled while
+  // 400 iterations of each path were measured, one graph, every sample kept.
+  for (const auto& [name, path] : by_name) {
+    const json& ran = (*path)["execution"];
+    ASSERT_TRUE(ran.is_object()) << name;
+    EXPECT_TRUE(ran["measured_compiles"].empty()) << name << ": " << ran.dump();
+    EXPECT_EQ(ran["excluded_iterations"], 0) << name;
+    EXPECT_EQ(ran["device"], "cpu") << name;
+    EXPECT_EQ(ran["cuda_graphs"], "not-applicable") << name;
+    const bool through_dynamo = name == "compile" || name == "compile/no-guards";
+    EXPECT_EQ(ran["dynamo"], through_dynamo) << name;
+    if (through_dynamo) {
+      EXPECT_EQ(ran["graphs"], 1) << name;
+      EXPECT_TRUE(ran["graph_breaks"].empty()) << name;
+    }
+  }
   // aoti:python against aoti: one layer, its Python loader, the whole gap.
   ASSERT_EQ((*loader)["layers"].size(), 1u);
   EXPECT_EQ((*loader)["layers"][0]["layer"], "python_loader");
@@ -444,6 +460,74 @@ TEST_F(CompareE2E, AModelThatDoesNotExportStillGetsCompileAgainstEager) {
   const json plain_report = json::parse(read_file(no_export));
   EXPECT_EQ(plain_report["artifacts"]["exported_program"], "");
   EXPECT_TRUE(plain_report["artifacts"]["export_error"].is_null());
+}
+
+// The execution check end to end (docs/metrics.md, "Execution check"). tiny_models:recompiling branches on
+// a global that a hook outside Dynamo flips after the 8th call of the model, counting every path's calls:
+// the build's calls come first, so the flip falls inside the measured iterations and compile's next call
+// recompiles there. tiny_models:graph_break breaks its graph once.
+TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
+  const std::string report_path = m_dir + "/recompile.json";
+  const auto result = run_ohprof({"compare", "--model", "tiny_models:recompiling", "--input", "2,16", "--paths",
+                                  "compile,eager", "--no-explain", "--device", "cpu", "--warmup", "1", "--min-runs", "12",
+                                  "--max-runs", "12", "--min-time", "0", "--block", "1", "--cache-dir", s_cache,
+                                  "--export-json", report_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  const json* compile = nullptr;
+  const json* eager = nullptr;
+  for (const auto& path : report["paths"]) (path["name"] == "compile" ? compile : eager) = &path;
+  ASSERT_TRUE(compile != nullptr && eager != nullptr);
+  const json& ran = (*compile)["execution"];
+  ASSERT_EQ(ran["measured_compiles"].size(), 1u) << ran.dump();
+  const json& recompile = ran["measured_compiles"][0];
+  EXPECT_EQ(recompile["pass"], "timing");
+  EXPECT_EQ(recompile["kind"], "dynamo-compile");
+  EXPECT_EQ(recompile["compile_id"].get<std::string>().substr(recompile["compile_id"].get<std::string>().size() - 2), "/1")
+      << "the frame's first recompile: " << recompile.dump();
+  EXPECT_NE(recompile["reason"].get<std::string>().find("LATE"), std::string::npos) << recompile.dump();
+  // The samples up to and including the recompiling iteration are left out, and kept in the report.
+  const std::int64_t excluded = recompile["iteration"].get<std::int64_t>() + 1;
+  EXPECT_EQ(ran["excluded_iterations"], excluded);
+  EXPECT_EQ(ran["excluded_samples_ns"].size(), static_cast<std::size_t>(excluded));
+  EXPECT_EQ((*compile)["samples_ns"].size(), static_cast<std::size_t>(12 - excluded));
+  EXPECT_EQ((*compile)["wall_ns"]["count"], 12 - excluded);
+  EXPECT_FALSE(ran["pooled"].get<bool>());
+  // The recompile (a whole Inductor compile) is the slowest sample by far.
+  std::int64_t slowest_kept = 0;
+  for (const auto& sample : (*compile)["samples_ns"]) slowest_kept = std::max(slowest_kept, sample.get<std::int64_t>());
+  EXPECT_GT(ran["excluded_samples_ns"][static_cast<std::size_t>(excluded - 1)].get<std::int64_t>(), 10 * slowest_kept);
+  EXPECT_TRUE((*eager)["execution"]["measured_compiles"].empty());
+  EXPECT_EQ((*eager)["samples_ns"].size(), 12u);
+  bool warned = false;
+  for (const auto& warning : report["warnings"]) {
+    if (warning["code"] == "compiled-while-measuring") {
+      warned = true;
+      EXPECT_NE(warning["message"].get<std::string>().find("path compile: the framework compiled inside 1 measured"),
+                std::string::npos) << warning["message"];
+    }
+  }
+  EXPECT_TRUE(warned) << report["warnings"].dump();
+  EXPECT_NE(result.out.find(excluded == 1 ? std::string("compiled inside 1 measured iteration, its first timing sample left out")
+                                          : "compiled inside 1 measured iteration, its first " + std::to_string(excluded) +
+                                                " timing samples left out"),
+            std::string::npos) << result.out;
+
+  const std::string broken_path = m_dir + "/graph-break.json";
+  const auto broken = run_ohprof(quick({"compare", "--model", "tiny_models:graph_break", "--input", "2,16", "--paths",
+                                        "compile,eager", "--cache-dir", s_cache, "--export-json", broken_path}));
+  ASSERT_EQ(broken.exit_code, 0) << broken.err;
+  const json broken_report = json::parse(read_file(broken_path));
+  const json& broken_ran = broken_report["paths"][0]["execution"];
+  ASSERT_EQ(broken_report["paths"][0]["name"], "compile");
+  EXPECT_EQ(broken_ran["graphs"], 2) << broken_ran.dump();
+  ASSERT_EQ(broken_ran["graph_breaks"].size(), 1u) << broken_ran.dump();
+  EXPECT_NE(broken_ran["graph_breaks"][0]["reason"].get<std::string>().find("graph_break()"), std::string::npos);
+  EXPECT_EQ(broken_ran["graph_breaks"][0]["count"], 1);
+  EXPECT_TRUE(broken_ran["measured_compiles"].empty()) << broken_ran.dump();
+  bool broken_warned = false;
+  for (const auto& warning : broken_report["warnings"]) broken_warned = broken_warned || warning["code"] == "graph-breaks";
+  EXPECT_TRUE(broken_warned) << broken_report["warnings"].dump();
 }
 
 TEST_F(CompareE2E, BadFlagsAreUsageErrors) {

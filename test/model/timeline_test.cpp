@@ -56,5 +56,13 @@ TEST(SelectIterations, KeepsOnePathsIterationsAndTheirWork) {
   EXPECT_EQ(path0.ops[2].correlation, 98u);
 }
 
+TEST(EventCounts, NamedWithTheirCountsAndRangesOnlyTold) {
+  EXPECT_EQ(event_counts_text({}), "");
+  EXPECT_EQ(event_counts_text({{"mtia_ccp_events", 25814}, {"hpu_op", 3}}), "'mtia_ccp_events' x25814, 'hpu_op' x3");
+  EXPECT_TRUE(only_profiler_ranges({{"cuda_profiler_range", 77}}));
+  EXPECT_FALSE(only_profiler_ranges({{"cuda_profiler_range", 77}, {"Kernel", 1}}));
+  EXPECT_FALSE(only_profiler_ranges({}));
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -425,5 +425,70 @@ TEST(ExplanationText, UnknownTermsAreSaidToBeUnknown) {
   EXPECT_EQ(wrapper_label(e), "compile/graph's host work vs AOTI's C++ runner");
 }
 
+// The execution check's sentence (docs/metrics.md, "Execution check"): each clause from one field.
+TEST(ExecutionText, EachClauseSaysOneFieldAndCountsAreSpelledForOneAndMany) {
+  ExecutionCheck eager;
+  eager.facts.device = "cpu";
+  EXPECT_EQ(execution_text(eager), "no Dynamo; no compile while measured; outputs on cpu");
+
+  ExecutionCheck compiled;
+  compiled.facts.dynamo = true;
+  compiled.facts.graphs = 1;
+  compiled.facts.device = "cuda:0";
+  EXPECT_EQ(execution_text(compiled),
+            "Dynamo, 1 graph, no graph break; no compile while measured; CUDA graphs not applicable; outputs on cuda:0");
+  compiled.facts.graphs = std::nullopt;
+  compiled.facts.graph_breaks = {{"Call to `torch._dynamo.graph_break()`", 2}, {"data-dependent branch", 1}};
+  compiled.facts.device.clear();
+  EXPECT_EQ(execution_text(compiled),
+            "Dynamo, graphs not known, 3 graph breaks; no compile while measured; CUDA graphs not applicable");
+
+  // Two compiles in one timing iteration and one in the next count as two iterations; one sample left out.
+  ExecutionCheck recompiled;
+  recompiled.facts.dynamo = true;
+  recompiled.facts.graphs = 2;
+  recompiled.facts.graph_breaks = {{"x", 1}};
+  CompileEvent event{CompileEventKind::dynamo_compile, "0/1", 10, 20, ""};
+  recompiled.measured_compiles = {{MeasuredPass::timing, 0, event}, {MeasuredPass::timing, 0, event}};
+  recompiled.excluded_iterations = 1;
+  EXPECT_EQ(execution_text(recompiled), "Dynamo, 2 graphs, 1 graph break; compiled inside 1 measured iteration, its "
+                                        "first timing sample left out; CUDA graphs not applicable");
+  recompiled.measured_compiles.push_back({MeasuredPass::timing, 1, event});
+  recompiled.excluded_iterations = 2;
+  EXPECT_NE(execution_text(recompiled).find("compiled inside 2 measured iterations, its first 2 timing samples left out"),
+            std::string::npos);
+  // Too few samples after the compile: pooled, nothing left out.
+  recompiled.excluded_iterations = 0;
+  recompiled.pooled = true;
+  EXPECT_NE(execution_text(recompiled).find("compiled inside 2 measured iterations, its timing samples pooled across "
+                                            "the compile;"),
+            std::string::npos);
+  // A compile in the split pass only: named, nothing left out of the wall times.
+  ExecutionCheck split_only;
+  split_only.measured_compiles = {{MeasuredPass::split, 4, event}};
+  EXPECT_EQ(execution_text(split_only),
+            "no Dynamo; compiled inside 1 measured iteration, of the split pass only (the wall times hold none)");
+
+  ExecutionCheck unobserved;
+  unobserved.facts.dynamo = true;
+  unobserved.facts.graphs = 1;
+  unobserved.facts.unobserved = "torch._dynamo.callback missing";
+  EXPECT_EQ(execution_text(unobserved), "Dynamo, 1 graph, no graph break; compiles not observed (torch._dynamo.callback "
+                                        "missing); CUDA graphs not applicable");
+
+  ExecutionCheck graphs;
+  graphs.facts.dynamo = true;
+  graphs.facts.graphs = 1;
+  graphs.facts.cuda_graphs_expected = true;
+  graphs.cuda_graphs = CudaGraphUse::replayed;
+  EXPECT_NE(execution_text(graphs).find("; CUDA graphs replayed in every measured call"), std::string::npos);
+  graphs.cuda_graphs = CudaGraphUse::not_replayed;
+  EXPECT_NE(execution_text(graphs).find("; CUDA graphs NOT replayed in some measured calls"), std::string::npos);
+  graphs.cuda_graphs = CudaGraphUse::skipped;
+  graphs.facts.cuda_graph_skip_reason = "skipping cudagraphs due to mutated inputs";
+  EXPECT_NE(execution_text(graphs).find("; CUDA graphs SKIPPED: skipping cudagraphs due to mutated inputs"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -384,6 +384,78 @@ TEST(ComparePaths, FailingIterationIsAnErrorWithTheSamplesBefore) {
   EXPECT_TRUE(world.collector_starts.empty());  // no split pass
 }
 
+// --- the execution check (docs/metrics.md, "Execution check") -------------------------------------------
+
+TEST(ComparePaths, ACompileInsideTheTimingPassLeavesOutTheSamplesUpToItAndWarns) {
+  // compile's calls: 0 warm-up; 1..10 timing iterations 0..9; 11..13 split warm-ups; 14..19 split
+  // iterations 0..5 (the split pass runs the fewest kept samples, 6). Call 4 (timing iteration 3) compiles
+  // for 3 ms; call 16 (split iteration 2) compiles too; call 0's compile is a warm-up's: not measured.
+  FakeWorld world;
+  world.python["compile"].compile_on_calls = {0, 4, 16};
+  world.python["compile"].duration_ns = [](int call) { return call == 4 ? 3'000'000 : 0; };
+  world.python["compile"].facts.dynamo = true;
+  world.python["compile"].facts.graphs = 1;
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "compile"}, 10), world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  const PathResult& compile = path_named(report, "compile");
+  ASSERT_TRUE(compile.execution.has_value());
+  EXPECT_TRUE(compile.execution->facts.dynamo);
+  EXPECT_EQ(compile.execution->excluded_iterations, 4);
+  EXPECT_FALSE(compile.execution->pooled);
+  ASSERT_EQ(compile.execution->measured_compiles.size(), 2u);
+  EXPECT_EQ(compile.execution->measured_compiles[0].pass, MeasuredPass::timing);
+  EXPECT_EQ(compile.execution->measured_compiles[0].iteration, 3);
+  EXPECT_EQ(compile.execution->measured_compiles[0].event.compile_id, "0/4");
+  EXPECT_EQ(compile.execution->measured_compiles[1].pass, MeasuredPass::split);
+  EXPECT_EQ(compile.execution->measured_compiles[1].iteration, 2);
+  // The figures are of the six samples after the compile: the 3 ms one is not among them.
+  ASSERT_EQ(compile.wall_ns.size(), 6u);
+  EXPECT_EQ(compile.wall.count, 6u);
+  EXPECT_LT(*std::max_element(compile.wall_ns.begin(), compile.wall_ns.end()), 3'000'000);
+  EXPECT_EQ(path_named(report, "aoti").wall_ns.size(), 10u);
+  EXPECT_TRUE(path_named(report, "aoti").execution->measured_compiles.empty());
+  EXPECT_TRUE(has_warning(report, WarningCode::compiled_while_measuring,
+                          "path compile: the framework compiled inside 2 measured iteration(s) (timing iteration 3: "
+                          "Dynamo compile 0/4"))
+      << ::testing::PrintToString(report.warnings);
+  EXPECT_TRUE(has_warning(report, WarningCode::compiled_while_measuring, "leave out the 4 timing-pass samples"));
+  // The split pass ran the fewest kept samples.
+  ASSERT_FALSE(world.finished.empty());
+  EXPECT_EQ(world.finished.back().size(), 12u);
+}
+
+TEST(ComparePaths, ACompileNearTheEndIsPooledAndSaidSo) {
+  // Call 9 is timing iteration 8 of 10: one sample follows, fewer than kMinKeptAfterCompile.
+  FakeWorld world;
+  world.python["compile"].compile_on_calls = {9};
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "compile"}, 10), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  const PathResult& compile = path_named(*outcome.report, "compile");
+  EXPECT_TRUE(compile.execution->pooled);
+  EXPECT_EQ(compile.execution->excluded_iterations, 0);
+  EXPECT_EQ(compile.wall_ns.size(), 10u);
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::compiled_while_measuring,
+                          "so its wall times pool the programs before and after it; raise --min-runs"));
+}
+
+TEST(ComparePaths, GraphBreaksAndSkippedCudaGraphsOfAskedPathsAreWarnedAbout) {
+  FakeWorld world;
+  world.python["compile"].facts = ExecutionFacts{true, 2, {{"Call to `torch._dynamo.graph_break()`", 1}}, false, "", "cpu", ""};
+  world.python["compile:reduce-overhead"].facts =
+      ExecutionFacts{true, 1, {}, true, "skipping cudagraphs due to cpu device (arg0_1)", "cpu", ""};
+  const SessionOutcome outcome = compare_paths(options_for({"compile", "compile:reduce-overhead"}, 3), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  const Report& report = *outcome.report;
+  EXPECT_EQ(path_named(report, "compile").execution->facts.graphs, 2);
+  EXPECT_EQ(path_named(report, "compile:reduce-overhead").execution->cuda_graphs, CudaGraphUse::skipped);
+  EXPECT_TRUE(has_warning(report, WarningCode::graph_breaks, "path compile: Dynamo broke the graph 1 time(s)"));
+  EXPECT_TRUE(has_warning(report, WarningCode::cuda_graphs_not_replayed,
+                          "path compile:reduce-overhead ran without CUDA graphs: skipping cudagraphs due to cpu device"));
+  EXPECT_FALSE(has_warning(report, WarningCode::compiled_while_measuring, ""));
+  EXPECT_FALSE(has_warning(report, WarningCode::path_device_differs, ""));
+}
+
 // --- the split pass ---------------------------------------------------------------------------------------
 
 TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {

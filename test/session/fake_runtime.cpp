@@ -18,7 +18,12 @@ namespace {
 Status fake_iteration(FakeWorld& world, const std::string& name, const RunnerScript& script) {
   const int call = world.calls_by_path[name]++;
   ++world.calls;
+  const std::int64_t start = monotonic_now_ns();
   if (script.duration_ns) spin_for_ns(script.duration_ns(call));
+  if (script.compile_on_calls.count(call) != 0) {
+    world.compile_events.push_back(CompileEvent{CompileEventKind::dynamo_compile, "0/" + std::to_string(call), start,
+                                                monotonic_now_ns(), "fake guard " + std::to_string(call)});
+  }
   if (call == script.fail_on_call) return make_error(ExitCode::model_error, "boom at call " + std::to_string(call));
   return ok_status();
 }
@@ -55,6 +60,7 @@ class FakePythonPath final : public PathRunner {
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_outputs; }
   [[nodiscard]] PathSource source() const override { return m_script.source; }
   void enter() override { ++m_world.enters[m_name]; }
+  [[nodiscard]] ExecutionFacts execution_facts() const override { return m_script.facts; }
 
  private:
   FakeWorld& m_world;
@@ -116,6 +122,7 @@ class FakeModelSession final : public ModelSession {
     std::ofstream(std::filesystem::path(dir) / "trace" / "fake_trace.log") << "trace of " << name << "\n";
     return CodeDumpPiece{{"trace/fake_trace.log"}, {"tlparse is not installed (fake)"}, {}, ""};
   }
+  std::vector<CompileEvent> compile_events() override { return m_world.compile_events; }
   // The session passes this to the AOTI loader (compare's paths share their inputs).
   TensorBundlePtr m_inputs = std::make_shared<const TensorBundle>(TensorBundle{"session inputs"});
 

@@ -62,6 +62,10 @@ struct RunnerScript {
   int fail_on_call = -1;  // this call (same numbering) returns a model_error "boom at call n"
   std::optional<Error> build_error;  // Python paths: make_python_path fails with this
   PathSource source = PathSource::module;  // what source() says
+  // Calls (same numbering) inside which the framework "compiles": each logs a dynamo-compile event
+  // (compile id "0/<call>", reason "fake guard <call>") spanning the call, in FakeWorld::compile_events.
+  std::set<int> compile_on_calls;
+  ExecutionFacts facts;  // what execution_facts() says
 };
 
 // The split collector.
@@ -145,6 +149,7 @@ class FakeWorld {
   std::vector<ObserverEvent> observed;             // what the collector's observer was told
   std::vector<std::vector<IterationWindow>> finished;  // the iterations given to each finish()
   std::vector<CheckCall> checks;
+  std::vector<CompileEvent> compile_events;        // what ModelSession::compile_events() returns
   std::vector<AttributionCall> attributions;
   // "dump_code <path>" / "trace_compile <path>" with the run_once calls made by then
   std::vector<std::pair<std::string, int>> dumps;

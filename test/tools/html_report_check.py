@@ -22,7 +22,7 @@ the rows of each table. Checks, from the JSON alone (`paths[]` with role "path")
   * analyze: each iteration (the first 400) has a column whose parts' heights are the iteration's parts
     (`split.iterations[i]`) over the tallest iteration's wall time, within a pixel;
   * the kernel table of each path has min(15, len(split.kernels)) rows;
-  * each path's name and verdict are in the page's text; no external URL, no <script>.
+  * each path's name, verdict and execution check (`execution.text`) are in the page's text; no external URL, no <script>.
 
 --screenshot writes DIR/<case>.png and checks with Pillow (when present) that it is not blank.
 --self-test then breaks copies of the first page (a segment removed, a segment widened, an iteration's
@@ -147,6 +147,9 @@ def check(page, report, measured, dom):
         verdict = ((p.get("split") or {}).get("verdict") or {}).get("verdict")
         if verdict and verdict not in text:
             fails.append(f"{p['name']}: its verdict {verdict!r} is not in the page")
+        ran = (p.get("execution") or {}).get("text")
+        if ran and " ".join(ran.split()) not in " ".join(text.split()):
+            fails.append(f"{p['name']}: its execution check {ran!r} is not in the page")
     with open(page, encoding="utf-8") as f:
         raw = f.read()
     fails += external_urls(raw, dom)

@@ -10,7 +10,8 @@ Checks what the variants rely on and what docs/metrics.md ("Paths", "Layers") sa
   4. the captured callables are the layers the docs name: P/graph calls the __compiled_fn Dynamo
      installed, P/inductor a CompiledFxGraph, P/call its current_callable;
   5. a model Dynamo splits into two graphs has no P/graph variant, and says why;
-  6. a model returning a cache object: the variants below Dynamo match eager (checked on the graph).
+  6. a model returning a cache object: the variants below Dynamo match eager (checked on the graph);
+  7. the execution check's records: a guard failure's text, which paths go through Dynamo.
 Usage: python_variants_check.py SOURCE_DIR CACHE_DIR (the venv's python, with torch).
 """
 import os
@@ -115,6 +116,19 @@ def main() -> int:
                 problems.append(f"not_exportable compile/{v}: {check['detail'] or check}")
         if op.compare_outputs(torch, eager_out, compiled_out)["passed"] is not True:
             problems.append("not_exportable: compile's outputs differ from eager's")
+    # 7. the execution check's Python side (docs/metrics.md, "Execution check"): a guard failure in one
+    # line; the no-guards variant goes through Dynamo with its path's graphs, the variants below do not.
+    text = op.guard_failure_text("0/0: G['LATE'] == False        # if LATE:  # ork/main/examples/models/"
+                                 "tiny_models.py:95 in forward")
+    if text != "G['LATE'] == False (tiny_models.py:95 in forward)":
+        problems.append(f"guard_failure_text: {text!r}")
+    with torch.inference_mode():
+        records = {v: caching.make_path("compile/" + v).execution for v in ("no-guards", "graph")}
+        records[""] = caching.make_path("compile").execution
+    if not (records[""]["dynamo"] and records["no-guards"]["dynamo"] and not records["graph"]["dynamo"]):
+        problems.append(f"execution records: which go through Dynamo: {records}")
+    if records[""]["graphs"] != 1 or records["no-guards"]["graphs"] != 1 or records[""]["device"] != "cpu":
+        problems.append(f"execution record of compile: {records['']}")
     for problem in problems:
         print(problem)
     if problems:

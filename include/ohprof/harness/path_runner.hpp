@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/model/execution_check.hpp"
 #include "ohprof/model/explanation.hpp"
 
 namespace ohprof {
@@ -30,6 +31,9 @@ class PathRunner {
   // Called outside the timed region around each iteration (the Python paths take the GIL here).
   virtual void enter() {}
   virtual void leave() {}
+  // What it runs, as known once it is built (model/execution_check.hpp): Dynamo's graphs and breaks, CUDA
+  // graphs, the device of its outputs. Empty facts: a path nothing is known of.
+  [[nodiscard]] virtual ExecutionFacts execution_facts() const { return {}; }
 };
 
 }  // namespace ohprof

@@ -10,6 +10,7 @@
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/distributed.hpp"
+#include "ohprof/model/execution_check.hpp"
 #include "ohprof/model/explanation.hpp"
 #include "ohprof/model/stop_reason.hpp"
 #include "ohprof/model/warning.hpp"
@@ -153,6 +154,7 @@ struct PathResult {
   CollectorKind split_collector = CollectorKind::none;  // what recorded the split
   std::optional<KernelAttributionSummary> kernel_attribution;  // CPU runs of the aoti path
   std::optional<DynamoRanges> dynamo_ranges;  // compare, CPU collector: Dynamo's ranges in the split pass
+  std::optional<ExecutionCheck> execution;    // compare: what the path ran while measured (execution_check.hpp)
   // The first analysed iteration's kernels, copies and fills by start (canonical names): --dump-code's
   // call sequence (kernels.json, index.html); not in the report's JSON.
   std::vector<std::string> first_iteration_ops;

@@ -141,4 +141,10 @@ inline constexpr std::int64_t kIterationsPerPath = std::int64_t{1} << 32;
 // end_ns - start_ns of each window, in order.
 std::vector<std::int64_t> wall_times(const std::vector<IterationWindow>& windows);
 
+// "'mtia_ccp_events' x25814, 'hpu_op' x3": event counts as the device-events-unread warning and the
+// unknown verdict both name them.
+std::string event_counts_text(const std::vector<EventCount>& counts);
+// Whether the only unread device events are CUPTI range-profiler ranges (kernels with no timestamps).
+bool only_profiler_ranges(const std::vector<EventCount>& unread);
+
 }  // namespace ohprof

@@ -54,6 +54,11 @@ enum class WarningCode {
   code_dump_incomplete,        // a piece of the dump could not be had (no split, a package not readable)
   // compare (docs/usage.md, "When torch.export fails")
   paths_not_measured,          // torch.export failed: the paths that need it were not measured, the others were
+  // the execution check (docs/metrics.md, "Execution check")
+  compiled_while_measuring,    // a Dynamo compile, autotuning or CUDA-graph recording inside a measured iteration
+  graph_breaks,                // Dynamo broke an asked path's graph
+  cuda_graphs_not_replayed,    // a reduce-overhead path skipped CUDA graphs, or some measured calls did not replay
+  path_device_differs,         // a path's outputs came from another device than the one measured
 };
 
 struct Warning {

@@ -27,6 +27,11 @@ std::string headroom_text(const PathVerdict& verdict);
 // table's `headroom:` line, and the sentence after the verdict in the Markdown and HTML reports.
 std::string headroom_line(const PathVerdict& verdict);
 
+// What a path ran while measured (docs/metrics.md, "Execution check"), one line: "Dynamo, 2 graphs, 1 graph
+// break; compiled inside 1 measured iteration, its first 4 timing samples left out; CUDA graphs not
+// applicable; outputs on cpu", or "no Dynamo; no compile while measured; outputs on cpu".
+std::string execution_text(const ExecutionCheck& check);
+
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);
 

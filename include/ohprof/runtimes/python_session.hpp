@@ -59,6 +59,9 @@ class ModelSession {
   // for tlparse into `dir`/trace. Errors: a path not built (usage_error), a folder not writable.
   virtual Result<CodeDumpPiece> dump_code(const std::string& name, const std::string& dir) = 0;
   virtual Result<CodeDumpPiece> trace_compile(const std::string& name, const std::string& dir) = 0;
+  // Every compile event of this process since the session opened (Dynamo compiles, autotuning, CUDA-graph
+  // recordings and eager runs; model/execution_check.hpp), on CLOCK_MONOTONIC, in the order they began.
+  virtual std::vector<CompileEvent> compile_events() = 0;
 };
 
 // The sweep's page (docs/sweep.md, "Outputs"): python/ohprof/_sweep_plot.py's write_page(report_path,

@@ -1,0 +1,87 @@
+#pragma once
+// What a measured path ran (docs/metrics.md, "Execution check"): whether a compiled path compiled again
+// while it was measured, how many graphs Dynamo made of it and where it broke the graph, whether a
+// reduce-overhead path replayed CUDA graphs, and the device its outputs came from. The figures of a path
+// are of the program the user thinks it is only when these say so.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ohprof {
+
+// Work the framework does inside a call besides running the program: a Dynamo compile (a recompile after
+// the first), Inductor's autotuning at first use, or, in a CUDA-graph tree, recording a graph or running
+// the graph's function eagerly (its warm-up) instead of replaying.
+enum class CompileEventKind { dynamo_compile, autotuning, cuda_graph_recording, cuda_graph_eager };
+const char* to_string(CompileEventKind kind);  // "dynamo-compile", "autotuning", "cuda-graph-recording", ...
+std::optional<CompileEventKind> parse_compile_event_kind(const std::string& text);
+
+// One such piece of work, on CLOCK_MONOTONIC (the clock of IterationWindow).
+struct CompileEvent {
+  CompileEventKind kind = CompileEventKind::dynamo_compile;
+  std::string compile_id;  // Dynamo's "frame/recompile" ("0/1"), "" when torch gives none
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::string reason;      // a recompile's first guard failure, as torch words it ("" when not known)
+  friend bool operator==(const CompileEvent&, const CompileEvent&) = default;
+};
+
+// The pass a measured iteration belongs to (docs/metrics.md, "Two passes").
+enum class MeasuredPass { timing, split };
+const char* to_string(MeasuredPass pass);  // "timing", "split"
+
+// A compile event that began inside one measured iteration of a path.
+struct MeasuredCompile {
+  MeasuredPass pass = MeasuredPass::timing;
+  std::int64_t iteration = 0;  // the path's iteration index in that pass
+  CompileEvent event;
+  friend bool operator==(const MeasuredCompile&, const MeasuredCompile&) = default;
+};
+
+// A graph break Dynamo reported while compiling the path, and how often.
+struct GraphBreak {
+  std::string reason;  // the first line of torch's message
+  std::int64_t count = 0;
+  friend bool operator==(const GraphBreak&, const GraphBreak&) = default;
+};
+
+// Whether a path's calls were to replay CUDA graphs, and what the record says they did.
+enum class CudaGraphUse {
+  not_applicable,  // not a reduce-overhead path, or not on a CUDA device
+  replayed,        // every measured call replayed (no recording or eager run inside a measured call)
+  not_replayed,    // some measured calls recorded a graph or ran eagerly (the events say which)
+  skipped,         // torch did not use CUDA graphs for the compiled graph (skip_reason says why)
+};
+const char* to_string(CudaGraphUse use);  // "not-applicable", "replayed", "not-replayed", "skipped"
+std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text);
+
+// What the path's runtime knows once the path is built (its first call made).
+struct ExecutionFacts {
+  bool dynamo = false;                // its calls go through Dynamo (a torch.compile path, its no-guards variant)
+  std::optional<std::int64_t> graphs;  // graphs Dynamo compiled for its first call; unknown when torch does not say
+  std::vector<GraphBreak> graph_breaks;  // those Dynamo reported while compiling it
+  bool cuda_graphs_expected = false;  // reduce-overhead on a CUDA device
+  std::string cuda_graph_skip_reason;  // torch's reason it did not use CUDA graphs ("" : it did, or not expected)
+  std::string device;                 // the device of the first call's outputs ("cpu", "cuda:0"; "" unknown)
+  std::string unobserved;             // why compile events cannot be seen in this torch ("" : they can)
+  friend bool operator==(const ExecutionFacts&, const ExecutionFacts&) = default;
+};
+
+// The execution check of one measured path (PathResult::execution).
+struct ExecutionCheck {
+  ExecutionFacts facts;
+  std::vector<MeasuredCompile> measured_compiles;  // inside measured iterations, in time order
+  // Timing-pass samples left out of the figures: the iterations up to and including the last one that
+  // compiled, when at least kMinKeptAfterCompile follow it (docs/metrics.md, "Execution check").
+  std::int64_t excluded_iterations = 0;
+  std::vector<std::int64_t> excluded_samples_ns;  // their wall times, kept in the report (nothing is lost)
+  bool pooled = false;  // too few followed the last compile: every sample kept, mixed programs
+  CudaGraphUse cuda_graphs = CudaGraphUse::not_applicable;
+  friend bool operator==(const ExecutionCheck&, const ExecutionCheck&) = default;
+};
+
+// Fewest timing-pass samples after a path's last measured compile for the earlier ones to be left out.
+inline constexpr std::int64_t kMinKeptAfterCompile = 3;
+
+}  // namespace ohprof

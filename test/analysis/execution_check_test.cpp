@@ -1,0 +1,123 @@
+// The execution check (docs/metrics.md, "Execution check") on hand-made windows and events: which
+// iteration an event falls in, which samples are left out, the CUDA-graph use, the warnings.
+#include "ohprof/analysis/execution_check.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ohprof {
+namespace {
+
+CompileEvent compile_at(std::int64_t start, std::int64_t end, std::string id = "0/1",
+                        CompileEventKind kind = CompileEventKind::dynamo_compile) {
+  return CompileEvent{kind, std::move(id), start, end, ""};
+}
+
+// Windows [100, 200], [300, 400], [500, 600] as iterations 0, 1, 2.
+std::vector<IterationWindow> three_windows() { return {{0, 100, 200}, {1, 300, 400}, {2, 500, 600}}; }
+
+TEST(ExecutionCheck, AnEventBelongsToTheIterationItBeganIn) {
+  const std::vector<CompileEvent> events{
+      compile_at(50, 150, "0/0"),    // began before the first window: the build or a warm-up
+      compile_at(100, 120, "0/1"),   // at a window's start: inside
+      compile_at(200, 900, "0/2"),   // at a window's end: inside, however long it ran
+      compile_at(250, 260, "0/3"),   // between windows
+      compile_at(599, 700, "0/4"),
+      compile_at(601, 700, "0/5")};  // after the last
+  const auto found = compiles_in_iterations(events, three_windows(), MeasuredPass::split);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0], (MeasuredCompile{MeasuredPass::split, 0, events[1]}));
+  EXPECT_EQ(found[1], (MeasuredCompile{MeasuredPass::split, 0, events[2]}));
+  EXPECT_EQ(found[2], (MeasuredCompile{MeasuredPass::split, 2, events[4]}));
+}
+
+TEST(ExecutionCheck, SamplesUpToTheLastCompileAreLeftOutWhenEnoughFollow) {
+  ExecutionFacts facts;
+  facts.dynamo = true;
+  // 10 samples, compiles in iterations 2 and 5: 6 samples (0..5) left out, 4 follow.
+  const std::vector<MeasuredCompile> compiles{{MeasuredPass::timing, 2, compile_at(1, 2)},
+                                              {MeasuredPass::timing, 5, compile_at(3, 4)}};
+  const ExecutionCheck check = check_timing_pass(facts, compiles, 10);
+  EXPECT_EQ(check.excluded_iterations, 6);
+  EXPECT_FALSE(check.pooled);
+  const std::vector<std::int64_t> samples{10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+  EXPECT_EQ(kept_samples(samples, check), (std::vector<std::int64_t>{16, 17, 18, 19}));
+
+  // Exactly kMinKeptAfterCompile follow: still left out. One fewer: pooled, nothing left out.
+  const std::int64_t last = 10 - kMinKeptAfterCompile - 1;
+  EXPECT_EQ(check_timing_pass(facts, {{MeasuredPass::timing, last, compile_at(1, 2)}}, 10).excluded_iterations, last + 1);
+  const ExecutionCheck pooled = check_timing_pass(facts, {{MeasuredPass::timing, last + 1, compile_at(1, 2)}}, 10);
+  EXPECT_EQ(pooled.excluded_iterations, 0);
+  EXPECT_TRUE(pooled.pooled);
+  EXPECT_EQ(kept_samples(samples, pooled), samples);
+
+  // No compile: nothing left out, no warning.
+  const ExecutionCheck clean = check_timing_pass(facts, {}, 10);
+  EXPECT_EQ(clean.excluded_iterations, 0);
+  EXPECT_FALSE(clean.pooled);
+  EXPECT_TRUE(execution_warnings("compile", true, clean, "cpu").empty());
+}
+
+TEST(ExecutionCheck, CudaGraphUseFollowsTheFactsAndTheEvents) {
+  ExecutionFacts facts;
+  facts.dynamo = true;
+  EXPECT_EQ(check_timing_pass(facts, {}, 5).cuda_graphs, CudaGraphUse::not_applicable);
+  facts.cuda_graphs_expected = true;
+  ExecutionCheck check = check_timing_pass(facts, {}, 5);
+  EXPECT_EQ(check.cuda_graphs, CudaGraphUse::replayed);
+  // A Dynamo recompile is no missed replay; a recording in the split pass is.
+  check = check_timing_pass(facts, {{MeasuredPass::timing, 0, compile_at(1, 2)}}, 5);
+  EXPECT_EQ(check.cuda_graphs, CudaGraphUse::replayed);
+  add_split_pass(check, {{MeasuredPass::split, 1, compile_at(5, 6, "0/0", CompileEventKind::cuda_graph_recording)}});
+  EXPECT_EQ(check.cuda_graphs, CudaGraphUse::not_replayed);
+  ASSERT_EQ(check.measured_compiles.size(), 2u);
+  // add_split_pass replaces an earlier split pass's events.
+  add_split_pass(check, {});
+  EXPECT_EQ(check.measured_compiles.size(), 1u);
+  EXPECT_EQ(check.cuda_graphs, CudaGraphUse::replayed);
+  facts.cuda_graph_skip_reason = "skipping cudagraphs due to mutated inputs (1 instances)";
+  EXPECT_EQ(check_timing_pass(facts, {}, 5).cuda_graphs, CudaGraphUse::skipped);
+}
+
+TEST(ExecutionCheck, WarningsNameWhatRanAndWhatWasLeftOut) {
+  ExecutionFacts facts;
+  facts.dynamo = true;
+  facts.graphs = 2;
+  facts.graph_breaks = {{"Call to `torch._dynamo.graph_break()`", 1}};
+  facts.device = "cuda:0";
+  CompileEvent event = compile_at(1'000, 1'201'000, "0/1");
+  event.reason = "G['LATE'] == False";
+  ExecutionCheck check = check_timing_pass(facts, {{MeasuredPass::timing, 3, event}}, 10);
+  add_split_pass(check, {{MeasuredPass::split, 2, compile_at(5, 6, "0/2")}});
+  const auto warnings = execution_warnings("compile", true, check, "cpu");
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_EQ(warnings[0].code, WarningCode::compiled_while_measuring);
+  EXPECT_EQ(warnings[0].message,
+            "path compile: the framework compiled inside 2 measured iteration(s) (timing iteration 3: Dynamo compile 0/1 "
+            "(1.200 ms; G['LATE'] == False), split iteration 2: Dynamo compile 0/2 (1 ns)); its wall times leave out "
+            "the 4 timing-pass samples up to the last compile; its device-time split mixes the programs before and after");
+  EXPECT_EQ(warnings[1].code, WarningCode::graph_breaks);
+  EXPECT_EQ(warnings[1].message,
+            "path compile: Dynamo broke the graph 1 time(s) (Call to `torch._dynamo.graph_break()`), 2 graphs: Python "
+            "runs between the compiled graphs on every call");
+  EXPECT_EQ(warnings[2].code, WarningCode::path_device_differs);
+  // A variant shares its path's graphs: their breaks are the path's warning, not its own.
+  EXPECT_EQ(execution_warnings("compile/no-guards", false, check_timing_pass(facts, {}, 10), "cuda").size(), 0u);
+
+  facts = ExecutionFacts{};
+  facts.cuda_graphs_expected = true;
+  facts.cuda_graph_skip_reason = "skipping cudagraphs due to cpu device (arg1_1)";
+  const auto skipped = execution_warnings("compile:reduce-overhead", true, check_timing_pass(facts, {}, 10), "cuda");
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].message,
+            "path compile:reduce-overhead ran without CUDA graphs: skipping cudagraphs due to cpu device (arg1_1); its "
+            "figures are not those of CUDA-graph replay");
+  const ExecutionCheck pooled = check_timing_pass(ExecutionFacts{}, {{MeasuredPass::timing, 9, event}}, 10);
+  const auto pooled_warnings = execution_warnings("eager", true, pooled, "cpu");
+  ASSERT_EQ(pooled_warnings.size(), 1u);
+  EXPECT_NE(pooled_warnings[0].message.find("so its wall times pool the programs before and after it; raise --min-runs"),
+            std::string::npos)
+      << pooled_warnings[0].message;
+}
+
+}  // namespace
+}  // namespace ohprof

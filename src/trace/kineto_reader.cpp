@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <unordered_set>
 
 #include "ohprof/trace/gzip_file.hpp"
@@ -162,6 +163,25 @@ bool is_sync_api(std::string_view name) {
   return std::find(kSyncs.begin(), kSyncs.end(), base) != kSyncs.end();
 }
 
+// What an MTIA device event is, by its name (docs/analyze.md, "What is read"): Kineto files the whole
+// category as on-device work; its event records and waits are the device's markers, not work.
+std::optional<MtiaDeviceEvent> mtia_device_event(std::string_view name) {
+  if (name == "dma_request"sv) return MtiaDeviceEvent::copy;
+  if (name == "pe_exe"sv || name == "remote"sv || name == "merge"sv) return MtiaDeviceEvent::kernel;
+  if (name == "event_record"sv || name == "event_wait"sv) return MtiaDeviceEvent::marker;
+  return std::nullopt;
+}
+
+// What an MTIA runtime call is, by its name: the calls that enqueue work, those that wait for it, other
+// runtime calls, and the runtime's stages that wrap these (gif_merge, predictor_executor::run ...).
+MtiaRuntimeCall mtia_runtime_call(std::string_view name) {
+  if (starts_with(name, "runFunction"sv)) return MtiaRuntimeCall::kernel_launch;
+  if (starts_with(name, "enqueueCommand memcpy"sv)) return MtiaRuntimeCall::copy_launch;
+  if (name == "synchronize"sv || name == "synchronizeStream"sv) return MtiaRuntimeCall::sync;
+  if (starts_with(name, "enqueueCommand"sv) || name == "recordEvent"sv) return MtiaRuntimeCall::api;
+  return MtiaRuntimeCall::stage;
+}
+
 // ---- the SAX handler ------------------------------------------------------------------------
 
 namespace {
@@ -173,7 +193,9 @@ bool is(std::string_view text, const char (&literal)[N]) {
   return text.size() == N - 1 && std::memcmp(text.data(), literal, N - 1) == 0;
 }
 
-enum class Category { none, kernel, memcpy, memset, runtime, annotation, known_unused, device_unread, unknown };
+enum class Category {
+  none, kernel, memcpy, memset, runtime, annotation, flow, mtia_device, mtia_runtime, known_unused, device_unread, unknown
+};
 
 Category classify_category(std::string_view cat) {
   if (is(cat, "kernel")) return Category::kernel;
@@ -181,14 +203,21 @@ Category classify_category(std::string_view cat) {
   if (is(cat, "gpu_memset")) return Category::memset;
   if (is(cat, "cuda_runtime") || is(cat, "cuda_driver")) return Category::runtime;
   if (is(cat, "user_annotation")) return Category::annotation;
-  if (is(cat, "cpu_op") || is(cat, "async_cpu_to_gpu") || is(cat, "python_function") || is(cat, "ac2g")) {
+  if (is(cat, "cpu_op") || is(cat, "async_cpu_to_gpu") || is(cat, "python_function")) {
     return Category::known_unused;  // the most frequent of the list below, first
   }
-  // Device-side work in categories the split does not read (docs/analyze.md, "What is read"): MTIA's
-  // device events, CUPTI range-profiler ranges (no per-kernel timestamps), Habana's device ops, and an
-  // older PyTorch's capitalised kernel, copy and set categories.
-  static constexpr std::array kDeviceUnread = {"mtia_ccp_events"sv, "cuda_profiler_range"sv, "hpu_op"sv,
-                                               "Kernel"sv, "Memcpy"sv, "Memset"sv};
+  if (is(cat, "ac2g")) return Category::flow;
+  // MTIA (Meta's accelerator): its device events and its runtime's calls (docs/analyze.md, "What is read").
+  if (is(cat, "mtia_ccp_events")) return Category::mtia_device;
+  if (is(cat, "mtia_runtime")) return Category::mtia_runtime;
+  // An older PyTorch's (1.8-1.10) names of the same categories.
+  if (is(cat, "Kernel")) return Category::kernel;
+  if (is(cat, "Memcpy")) return Category::memcpy;
+  if (is(cat, "Memset")) return Category::memset;
+  if (is(cat, "Runtime")) return Category::runtime;
+  // Device-side work in categories the split does not read (docs/analyze.md, "What is read"): CUPTI
+  // range-profiler ranges (no per-kernel timestamps) and Habana's device ops.
+  static constexpr std::array kDeviceUnread = {"cuda_profiler_range"sv, "hpu_op"sv};
   for (std::string_view unread : kDeviceUnread) {
     if (cat == unread) return Category::device_unread;
   }
@@ -197,19 +226,19 @@ Category classify_category(std::string_view cat) {
   static constexpr std::array kKnown = {
       "cpu_op"sv,          "gpu_user_annotation"sv, "external_correlation"sv, "cpu_instant_event"sv,
       "python_function"sv, "overhead"sv,            "cuda_sync"sv,            "cuda_event"sv,
-      "glow_runtime"sv,    "mtia_runtime"sv,        "mtia_insight"sv,         "mtia_counters"sv,
+      "glow_runtime"sv,    "Operator"sv,            "mtia_insight"sv,         "mtia_counters"sv,
       "xpu_runtime"sv,
       "xpu_driver"sv,      "collective_comm"sv,     "privateuse1_runtime"sv,  "privateuse1_driver"sv,
       "mlu_user_annotation"sv, "ac2g"sv,            "fwdbwd"sv,               "async_cpu_to_gpu"sv,
-      "Trace"sv,           "Runtime"sv,         "Driver"sv,              "ohprof"sv /* tracks added by --export-trace */};
+      "Trace"sv,           "Driver"sv,          "ohprof"sv /* tracks added by --export-trace */};
   for (std::string_view known : kKnown) {
     if (cat == known) return Category::known_unused;
   }
   return Category::unknown;
 }
 
-enum class EventKey { other, ph, cat, name, pid, tid, ts, dur, args };
-enum class ArgKey { other, correlation, stream, device, bytes, graph_id, ohprof_call, ohprof_iteration, ohprof_cpu_kernel };
+enum class EventKey { other, ph, cat, name, pid, tid, ts, dur, id, args };
+enum class ArgKey { other, correlation, stream, device, bytes, size, graph_id, ohprof_call, ohprof_iteration, ohprof_cpu_kernel };
 enum class RootKey { other, trace_events, device_properties, distributed_info };
 enum class PropKey { other, id, name };
 enum class DistKey { other, rank, world_size, backend };
@@ -219,6 +248,7 @@ EventKey classify_event_key(std::string_view key) {
     case 2:
       if (is(key, "ph")) return EventKey::ph;
       if (is(key, "ts")) return EventKey::ts;
+      if (is(key, "id")) return EventKey::id;
       break;
     case 3:
       if (is(key, "cat")) return EventKey::cat;
@@ -238,6 +268,9 @@ EventKey classify_event_key(std::string_view key) {
 
 ArgKey classify_arg_key(std::string_view key) {
   switch (key.size()) {  // most args ("External id", "Input Dims", ...) are rejected by their length alone
+    case 4:
+      if (is(key, "size")) return ArgKey::size;  // an MTIA copy's bytes
+      break;
     case 5:
       if (is(key, "bytes")) return ArgKey::bytes;
       break;
@@ -303,8 +336,8 @@ struct PendingEvent {
   std::string name;
   bool has_cat = false;
   bool has_name = false;
-  NumberField ts, dur, pid, tid;
-  NumberField correlation, stream, device, bytes, graph_id;
+  NumberField ts, dur, pid, tid, id;
+  NumberField correlation, stream, device, bytes, size, graph_id;
   // What ohprof's own traces (run/compare --export-trace, trace/trace_export.hpp) say of a record that
   // its name alone would not: the kind of a runtime call, a launch's iteration, a CPU kernel.
   NumberField ohprof_call, ohprof_iteration, ohprof_cpu_kernel;
@@ -312,7 +345,7 @@ struct PendingEvent {
   void reset() {
     ph.clear();
     has_cat = has_name = false;
-    for (NumberField* field : {&ts, &dur, &pid, &tid, &correlation, &stream, &device, &bytes, &graph_id, &ohprof_call,
+    for (NumberField* field : {&ts, &dur, &pid, &tid, &id, &correlation, &stream, &device, &bytes, &size, &graph_id, &ohprof_call,
                                &ohprof_iteration, &ohprof_cpu_kernel}) {
       field->reset();
     }
@@ -485,6 +518,25 @@ class KinetoSax {
   [[nodiscard]] const std::vector<EventCount>& ignored_categories() const { return m_ignored; }
   [[nodiscard]] const std::vector<EventCount>& unread_device_categories() const { return m_unread_device; }
   [[nodiscard]] bool have_span() const { return m_have_span; }
+  [[nodiscard]] bool read_accelerator_ops() const { return m_accelerator_ops; }
+
+  // Gives each MTIA device op without a correlation the id of the ac2g flow that finishes on it (same
+  // pid, tid and start); before the ops are sorted. Returns how many got one.
+  std::size_t link_flows() {
+    if (m_uncorrelated.empty()) return 0;
+    const auto key = [](const FlowEnd& f) { return std::tuple(f.pid, f.tid, f.ts_ns); };
+    std::sort(m_flow_ends.begin(), m_flow_ends.end(), [&](const FlowEnd& a, const FlowEnd& b) { return key(a) < key(b); });
+    std::size_t linked = 0;
+    for (const FlowEnd& op : m_uncorrelated) {
+      auto it = std::lower_bound(m_flow_ends.begin(), m_flow_ends.end(), op,
+                                 [&](const FlowEnd& a, const FlowEnd& b) { return key(a) < key(b); });
+      if (it != m_flow_ends.end() && key(*it) == key(op)) {
+        m_trace.timeline.ops[op.value].correlation = static_cast<std::uint64_t>(it->value);
+        ++linked;
+      }
+    }
+    return linked;
+  }
 
  private:
   [[nodiscard]] bool in_event_level() const { return m_in_event && !m_in_args && m_depth == m_events_depth + 1; }
@@ -500,6 +552,7 @@ class KinetoSax {
         case EventKey::dur: return &m_event.dur;
         case EventKey::pid: return &m_event.pid;
         case EventKey::tid: return &m_event.tid;
+        case EventKey::id: return &m_event.id;
         default: return nullptr;
       }
     }
@@ -509,6 +562,7 @@ class KinetoSax {
         case ArgKey::stream: return &m_event.stream;
         case ArgKey::device: return &m_event.device;
         case ArgKey::bytes: return &m_event.bytes;
+        case ArgKey::size: return &m_event.size;
         case ArgKey::graph_id: return &m_event.graph_id;
         case ArgKey::ohprof_call: return &m_event.ohprof_call;
         case ArgKey::ohprof_iteration: return &m_event.ohprof_iteration;
@@ -627,6 +681,9 @@ class KinetoSax {
       case Category::memcpy: return add_device_op(DeviceOpKind::memcpy);
       case Category::memset: return add_device_op(DeviceOpKind::memset);
       case Category::runtime: return add_api_call();
+      case Category::flow: return add_flow();
+      case Category::mtia_device: return add_mtia_device_event();
+      case Category::mtia_runtime: return add_mtia_runtime_call();
       case Category::annotation:
         if (is_profiler_step) return add_profiler_step();
         ignore(m_event.cat);
@@ -665,14 +722,18 @@ class KinetoSax {
     return counts.back().events;
   }
 
-  void add_device_op(DeviceOpKind kind) {
+  // `device_from_pid`: MTIA's device events name their device by their pid, not args.device.
+  void add_device_op(DeviceOpKind kind, bool device_from_pid = false) {
     DeviceOp op;
     op.kind = kind;
     std::int64_t stream = 0;
     std::int64_t device = 0;
     if (!timing(op.start_ns, op.end_ns)) return;
     if (!required_id(m_event.stream, "stream", stream)) return;
-    if (!required_id(m_event.device, "device", device)) return;
+    if (!required_id(device_from_pid && !m_event.device.present() ? m_event.pid : m_event.device,
+                     device_from_pid && !m_event.device.present() ? "pid"sv : "device"sv, device)) {
+      return;
+    }
     if (device > std::numeric_limits<std::int32_t>::max()) {
       skip_invalid("'args.device' is out of range");
       return;
@@ -688,10 +749,78 @@ class KinetoSax {
       op.graph_id = static_cast<std::uint32_t>(*graph);
     }
     if (const auto bytes = as_integer(m_event.bytes); bytes && *bytes > 0) op.bytes = static_cast<std::uint64_t>(*bytes);
+    if (const auto size = as_integer(m_event.size); device_from_pid && size && *size > 0) {
+      op.bytes = static_cast<std::uint64_t>(*size);
+    }
     op.name = m_event.name;
     op.communication = op.kind == DeviceOpKind::kernel && communication_kernel(op.name);
     if (as_integer(m_event.ohprof_cpu_kernel) == 1) m_trace.timeline.ops_have_launches = false;
+    if (op.correlation == 0 && device_from_pid) {  // linked later by the ac2g flow that ends on it
+      m_uncorrelated.push_back(FlowEnd{as_integer(m_event.pid).value_or(-1), as_integer(m_event.tid).value_or(-1),
+                                       op.start_ns, m_trace.timeline.ops.size()});
+    }
     m_trace.timeline.ops.push_back(std::move(op));
+    ++m_trace.stats.kept;
+  }
+
+  // An ac2g flow event: its finish ('f') lies on the device event its start's runtime call enqueued.
+  // Kept only to link MTIA's device events, which carry no correlation of their own.
+  void add_flow() {
+    ignore(m_event.cat);
+    if (!is(m_event.ph, "f")) return;
+    const auto id = as_integer(m_event.id);
+    const auto ts = as_ns(m_event.ts);
+    if (!id || *id <= 0 || !ts) return;
+    m_flow_ends.push_back(FlowEnd{as_integer(m_event.pid).value_or(-1), as_integer(m_event.tid).value_or(-1), *ts,
+                                  static_cast<std::size_t>(*id)});
+  }
+
+  void add_mtia_device_event() {
+    const std::optional<MtiaDeviceEvent> what = m_event.has_name ? mtia_device_event(m_event.name) : std::nullopt;
+    if (!what) {  // a device event of a kind ohprof does not know: unread, so the device's time is unknown
+      ++count_of(m_unread_device, m_event.cat);
+      ignore(m_event.cat);
+      return;
+    }
+    switch (*what) {
+      case MtiaDeviceEvent::kernel:
+        m_accelerator_ops = true;
+        return add_device_op(DeviceOpKind::kernel, true);
+      case MtiaDeviceEvent::copy:
+        m_accelerator_ops = true;
+        return add_device_op(DeviceOpKind::memcpy, true);
+      case MtiaDeviceEvent::marker: ignore(m_event.cat); return;
+    }
+  }
+
+  void add_mtia_runtime_call() {
+    const MtiaRuntimeCall what = mtia_runtime_call(m_event.has_name ? std::string_view(m_event.name) : ""sv);
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    if (what == MtiaRuntimeCall::stage) {
+      ignore(m_event.cat);
+      return;
+    }
+    if (!timing(start, end)) return;
+    const std::int64_t thread = as_integer(m_event.tid).value_or(0);
+    switch (what) {
+      case MtiaRuntimeCall::api: m_trace.timeline.api_calls.push_back(ApiCall{start, end, thread, m_event.name}); break;
+      case MtiaRuntimeCall::sync: m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, m_event.name, false}); break;
+      default: {
+        std::int64_t correlation = 0;
+        if (!required_id(m_event.correlation, "correlation", correlation)) return;
+        LaunchCall call;
+        call.kind = what == MtiaRuntimeCall::kernel_launch ? LaunchKind::kernel : LaunchKind::memcpy;
+        call.start_ns = start;
+        call.end_ns = end;
+        call.thread_id = thread;
+        call.correlation = static_cast<std::uint64_t>(correlation);
+        call.name = m_event.name;
+        call.synchronous = call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
+        m_trace.timeline.launches.push_back(std::move(call));
+        break;
+      }
+    }
     ++m_trace.stats.kept;
   }
 
@@ -776,6 +905,17 @@ class KinetoSax {
   std::map<std::string, std::uint64_t> m_unknown;
   std::vector<EventCount> m_ignored;        // ignored events by category
   std::vector<EventCount> m_unread_device;  // of those, the device-side ones the split does not read
+  // A point on a thread's timeline and a value: an ac2g flow's finish and its id, or an MTIA op without
+  // a correlation and its index in timeline.ops.
+  struct FlowEnd {
+    std::int64_t pid = -1;
+    std::int64_t tid = -1;
+    std::int64_t ts_ns = 0;
+    std::size_t value = 0;
+  };
+  std::vector<FlowEnd> m_flow_ends;
+  std::vector<FlowEnd> m_uncorrelated;
+  bool m_accelerator_ops = false;
 };
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
@@ -789,8 +929,10 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 
 // After parsing: order the records, link ops to launches, choose the iteration windows, and turn
 // what was skipped into warnings.
-Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string& /*label*/) {
+Status finish_trace(KinetoTrace& trace, KinetoSax& sax, const std::string& /*label*/) {
   Timeline& timeline = trace.timeline;
+  sax.link_flows();
+  trace.accelerator_ops = sax.read_accelerator_ops();
   const auto by_start = [](const auto& a, const auto& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
   };
@@ -827,9 +969,14 @@ Status finish_trace(KinetoTrace& trace, const KinetoSax& sax, const std::string&
   if (without_launch > 0) {
     trace.warnings.push_back(Warning{
         WarningCode::ops_without_launch,
-        fmt::format("{} of {} GPU operations have no launch call in the trace (no cuda_runtime/cuda_driver launch "
-                    "with their args.correlation); they count as GPU time but cannot be attributed to a launch",
-                    without_launch, timeline.ops.size())});
+        trace.accelerator_ops
+            ? fmt::format("{} of {} device operations have no launch call in the trace (no mtia_runtime launch with "
+                          "their correlation, nor an ac2g flow from one); they count as device time but cannot be "
+                          "attributed to a launch",
+                          without_launch, timeline.ops.size())
+            : fmt::format("{} of {} GPU operations have no launch call in the trace (no cuda_runtime/cuda_driver launch "
+                          "with their args.correlation); they count as GPU time but cannot be attributed to a launch",
+                          without_launch, timeline.ops.size())});
   }
 
   // Iterations.

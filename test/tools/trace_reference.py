@@ -41,10 +41,29 @@ import re
 import sys
 from decimal import Decimal, ROUND_HALF_UP
 
-GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset"}
+# docs/analyze.md, "What is read": an older PyTorch's capitalised names are the same categories.
+GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset",
+                  "Kernel": "kernel", "Memcpy": "memcpy", "Memset": "memset"}
+RUNTIME_CATEGORIES = {"cuda_runtime", "cuda_driver", "Runtime"}
 # docs/analyze.md, "What is read": device-side categories the split does not read; counted, and with no
 # busy time the verdict is unknown (unread_device_events), not "no device work".
-UNREAD_DEVICE_CATEGORIES = {"mtia_ccp_events", "cuda_profiler_range", "hpu_op", "Kernel", "Memcpy", "Memset"}
+UNREAD_DEVICE_CATEGORIES = {"cuda_profiler_range", "hpu_op"}
+# MTIA: device events by name (the rest of mtia_ccp_events is unread), runtime calls by name.
+MTIA_DEVICE = {"pe_exe": "kernel", "remote": "kernel", "merge": "kernel", "dma_request": "memcpy",
+               "event_record": None, "event_wait": None}
+
+
+def mtia_runtime_kind(name):
+    """docs/analyze.md: launch (kernel / memcpy), sync, api, or None (a stage of the runtime: not read)."""
+    if name.startswith("runFunction"):
+        return "kernel"
+    if name.startswith("enqueueCommand memcpy"):
+        return "memcpy"
+    if name in ("synchronize", "synchronizeStream"):
+        return "sync"
+    if name.startswith("enqueueCommand") or name == "recordEvent":
+        return "api"
+    return None
 # docs/analyze.md, "What is read" (and its ROCm paragraph): launch calls by name, after the suffixes go.
 KERNEL_LAUNCH_NAMES = {
     "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
@@ -129,12 +148,15 @@ def read_trace(path, window=None):
     ops, launches, syncs, apis, steps = [], [], [], [], []
     span_lo = span_hi = None
     unread = {}
+    flow_ends = {}  # (pid, tid, ts) of an ac2g flow's finish -> its id
     for e in load_events(path):
         if not isinstance(e, dict):
             continue
         cat, name, ph, args = e.get("cat"), e.get("name", ""), e.get("ph"), e.get("args") or {}
-        if cat in UNREAD_DEVICE_CATEGORIES:
+        if cat in UNREAD_DEVICE_CATEGORIES or (cat == "mtia_ccp_events" and name not in MTIA_DEVICE):
             unread[cat] = unread.get(cat, 0) + 1
+        if cat == "ac2g" and ph == "f" and is_int(e.get("id")) and e["id"] > 0 and us_to_ns(e.get("ts")) is not None:
+            flow_ends.setdefault((e.get("pid"), e.get("tid"), us_to_ns(e.get("ts"))), e["id"])
         ts, dur = us_to_ns(e.get("ts")), us_to_ns(e.get("dur"))
         step = cat == "user_annotation" and isinstance(name, str) and name.startswith("ProfilerStep#")
         if ts is not None and not step and ph != "M":  # metadata carries no time (MTIA's is at ts 0)
@@ -143,7 +165,26 @@ def read_trace(path, window=None):
             span_lo = ts if span_lo is None else min(span_lo, ts)
         if ph != "X" or ts is None or dur is None or dur < 0:
             continue
-        if cat in GPU_CATEGORIES:
+        if cat == "mtia_ccp_events" and MTIA_DEVICE.get(name):
+            stream = args.get("stream")
+            device = args.get("device", e.get("pid"))
+            if not is_int(stream) or stream < 0 or not is_int(device) or device < 0:
+                continue
+            corr = args.get("correlation")
+            ops.append({"kind": MTIA_DEVICE[name], "start": ts, "end": ts + dur, "device": device,
+                        "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0,
+                        "communication": False, "flow_key": (e.get("pid"), e.get("tid"), ts)})
+        elif cat == "mtia_runtime" and isinstance(name, str) and mtia_runtime_kind(name):
+            kind = mtia_runtime_kind(name)
+            call = {"start": ts, "end": ts + dur, "tid": e.get("tid"), "name": name, "harness": False}
+            if kind == "sync":
+                syncs.append(call)
+            elif kind == "api":
+                apis.append(call)
+            elif is_int(args.get("correlation")):
+                call.update(kind=kind, corr=args["correlation"])
+                launches.append(call)
+        elif cat in GPU_CATEGORIES:
             stream, device = args.get("stream"), args.get("device")
             if not is_int(stream) or stream < 0 or not is_int(device) or device < 0:
                 continue
@@ -153,7 +194,7 @@ def read_trace(path, window=None):
                         "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0,
                         "communication": kind == "kernel" and isinstance(name, str)
                         and is_communication(name)})
-        elif cat in ("cuda_runtime", "cuda_driver") and isinstance(name, str):
+        elif cat in RUNTIME_CATEGORIES and isinstance(name, str):
             call = {"start": ts, "end": ts + dur, "tid": e.get("tid"), "name": name, "harness": False}
             kind = launch_kind(name)
             if kind is not None:
@@ -167,6 +208,11 @@ def read_trace(path, window=None):
         elif step and name[len("ProfilerStep#"):].isdigit():
             steps.append({"index": int(name[len("ProfilerStep#"):]), "start": ts, "end": ts + dur})
 
+    # An MTIA op without a correlation takes the id of the ac2g flow that finishes on it.
+    for op in ops:
+        key = op.pop("flow_key", None)
+        if key is not None and op["corr"] == 0:
+            op["corr"] = flow_ends.get(key, 0)
     whole = not steps
     if steps:
         # A ProfilerStep window ends no later than the last event of the trace.

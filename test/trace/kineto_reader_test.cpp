@@ -652,3 +652,131 @@ TEST(KinetoReaderFiles, DirectoryIsNotATraceFile) {
 
 }  // namespace
 }  // namespace ohprof
+
+// ---- MTIA and an older PyTorch's categories (docs/analyze.md, "What is read") ------------------
+
+namespace ohprof {
+namespace {
+
+TEST(KinetoReaderMtia, DeviceEventsAndRuntimeCallsAreReadByName) {
+  EXPECT_EQ(mtia_device_event("pe_exe"), MtiaDeviceEvent::kernel);
+  EXPECT_EQ(mtia_device_event("remote"), MtiaDeviceEvent::kernel);
+  EXPECT_EQ(mtia_device_event("merge"), MtiaDeviceEvent::kernel);
+  EXPECT_EQ(mtia_device_event("dma_request"), MtiaDeviceEvent::copy);
+  EXPECT_EQ(mtia_device_event("event_record"), MtiaDeviceEvent::marker);
+  EXPECT_EQ(mtia_device_event("event_wait"), MtiaDeviceEvent::marker);
+  EXPECT_FALSE(mtia_device_event("mystery").has_value());
+  EXPECT_EQ(mtia_runtime_call("runFunction - job_prep_and_submit_for_execution"), MtiaRuntimeCall::kernel_launch);
+  EXPECT_EQ(mtia_runtime_call("enqueueCommand memcpyHtoDAsync"), MtiaRuntimeCall::copy_launch);
+  EXPECT_EQ(mtia_runtime_call("synchronizeStream"), MtiaRuntimeCall::sync);
+  EXPECT_EQ(mtia_runtime_call("synchronize"), MtiaRuntimeCall::sync);
+  EXPECT_EQ(mtia_runtime_call("enqueueCommand waitOnEvent"), MtiaRuntimeCall::api);
+  EXPECT_EQ(mtia_runtime_call("recordEvent"), MtiaRuntimeCall::api);
+  EXPECT_EQ(mtia_runtime_call("gif_merge"), MtiaRuntimeCall::stage);
+  EXPECT_EQ(mtia_runtime_call("predictor_executor::run gif_thread_id:1573"), MtiaRuntimeCall::stage);
+}
+
+// A hand-written MTIA trace in the shape of mtia_inference.json.gz: a copy linked to its launch only by
+// the ac2g flow that finishes on it, a kernel by its own args.correlation, a marker, an unknown name.
+TEST(KinetoReaderMtia, ATraceIsReadAsAnAcceleratorsOpsLinkedByCorrelationOrFlow) {
+  const std::string events = R"(
+    {"ph": "X", "cat": "mtia_runtime", "name": "enqueueCommand memcpyHtoDAsync", "pid": 865, "tid": 5, "ts": 10, "dur": 1,
+     "args": {"correlation": 700, "device": 17, "stream_id": 101}},
+    {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 700, "pid": 865, "tid": 5, "ts": 10},
+    {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 700, "pid": 17, "tid": 3600, "ts": 20.5, "bp": "e"},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "dma_request", "pid": 17, "tid": 3600, "ts": 20.5, "dur": 4,
+     "args": {"stream": 101, "direction": "HOST_TO_DEVICE", "size": 4096}},
+    {"ph": "X", "cat": "mtia_runtime", "name": "runFunction - job_prep_and_submit_for_execution", "pid": 865, "tid": 5,
+     "ts": 12, "dur": 3, "args": {"correlation": 701, "device": 17, "stream_id": 101}},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "remote", "pid": 17, "tid": 3601, "ts": 30, "dur": 50,
+     "args": {"correlation": 701, "stream": 101}},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "event_wait", "pid": 17, "tid": 3602, "ts": 25, "dur": 60,
+     "args": {"stream": 102, "wait_on_stream": 101}},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "mystery", "pid": 17, "tid": 3603, "ts": 26, "dur": 1,
+     "args": {"stream": 103}},
+    {"ph": "X", "cat": "mtia_runtime", "name": "synchronizeStream", "pid": 865, "tid": 5, "ts": 16, "dur": 70,
+     "args": {"correlation": 702, "device": 17, "stream_id": 101}},
+    {"ph": "X", "cat": "mtia_runtime", "name": "recordEvent", "pid": 865, "tid": 5, "ts": 15, "dur": 0.5,
+     "args": {"correlation": 703, "device": 17, "stream_id": "101"}},
+    {"ph": "X", "cat": "mtia_runtime", "name": "gif_merge", "pid": 865, "tid": 6, "ts": 9, "dur": 90,
+     "args": {"correlation": 1000000002}})";
+  const std::string json = R"({"schemaVersion": 1, "deviceProperties": [{"id": 17, "name": "ARTEMIS"}], "traceEvents": [)" +
+                           events + "]}";
+  const KinetoTrace trace = parse_ok(json);
+  const Timeline& t = trace.timeline;
+  EXPECT_TRUE(trace.accelerator_ops);
+  EXPECT_EQ(trace.device_index, 17);
+  EXPECT_EQ(trace.device_name, "ARTEMIS");
+  ASSERT_EQ(t.ops.size(), 2u);
+  EXPECT_EQ(t.ops[0].kind, DeviceOpKind::memcpy);
+  EXPECT_EQ(t.ops[0].correlation, 700u);  // from the flow
+  EXPECT_EQ(t.ops[0].bytes, 4096u);
+  EXPECT_EQ(t.ops[0].device, 17);
+  EXPECT_EQ(t.ops[0].start_ns, 20'500);
+  EXPECT_EQ(t.ops[1].kind, DeviceOpKind::kernel);
+  EXPECT_EQ(t.ops[1].correlation, 701u);
+  EXPECT_EQ(t.counters.ops_without_launch, 0u);
+  ASSERT_EQ(t.launches.size(), 2u);
+  EXPECT_EQ(t.launches[0].kind, LaunchKind::memcpy);
+  EXPECT_FALSE(t.launches[0].synchronous);
+  EXPECT_EQ(t.launches[1].kind, LaunchKind::kernel);
+  ASSERT_EQ(t.syncs.size(), 1u);
+  EXPECT_EQ(t.syncs[0].name, "synchronizeStream");
+  ASSERT_EQ(t.api_calls.size(), 1u);
+  EXPECT_EQ(t.api_calls[0].name, "recordEvent");
+  // The unknown name is unread device work, named; the marker and the stage are ignored, not unread.
+  ASSERT_EQ(t.unread_device_events.size(), 1u);
+  EXPECT_EQ(t.unread_device_events[0], (EventCount{"mtia_ccp_events", 1}));
+  EXPECT_TRUE(any_warning_contains(trace, "1 device event of categories ohprof does not read ('mtia_ccp_events' x1)"));
+  EXPECT_EQ(trace.stats.kept, 6u);
+  EXPECT_EQ(trace.stats.ignored, 5u);  // the 2 flow events, the marker, the unknown device event, the stage
+}
+
+TEST(KinetoReaderMtia, AnOpNoFlowFinishesOnHasNoLaunchAndIsSaidSo) {
+  const KinetoTrace trace = parse_ok(wrap(R"(
+    {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 9, "pid": 17, "tid": 1, "ts": 20.001},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "pe_exe", "pid": 17, "tid": 1, "ts": 20, "dur": 4, "args": {"stream": 1}})"));
+  ASSERT_EQ(trace.timeline.ops.size(), 1u);
+  EXPECT_EQ(trace.timeline.ops[0].correlation, 0u);
+  EXPECT_EQ(trace.timeline.counters.ops_without_launch, 1u);
+  EXPECT_TRUE(any_warning_contains(trace, "1 of 1 device operations have no launch call"));
+}
+
+// An older PyTorch (1.8-1.10) wrote Kernel, Memcpy, Memset, Runtime and Operator: the same trace with
+// today's names reads to the same timeline.
+TEST(KinetoReaderOlderCategories, ReadLikeTodaysNames) {
+  const std::string today =
+      api("cudaLaunchKernel", "1", "2", 1) + "," + kernel("5", "10", 1) + "," + api("cudaMemcpyAsync", "3", "1", 2) +
+      R"(, {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 16, "dur": 2,
+            "args": {"device": 0, "stream": 7, "correlation": 2, "bytes": 64}},
+          {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 0.5, "dur": 4},
+          {"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 10, "tid": 11, "ts": 4, "dur": 15})";
+  std::string older = today;
+  for (const auto& [from, to] : std::map<std::string, std::string>{{R"("cat": "cuda_runtime")", R"("cat": "Runtime")"},
+                                                                  {R"("cat": "kernel")", R"("cat": "Kernel")"},
+                                                                  {R"("cat": "gpu_memcpy")", R"("cat": "Memcpy")"},
+                                                                  {R"("cat": "cpu_op")", R"("cat": "Operator")"}}) {
+    for (auto at = older.find(from); at != std::string::npos; at = older.find(from, at + to.size())) {
+      older.replace(at, from.size(), to);
+    }
+  }
+  ASSERT_NE(older, today);
+  const KinetoTrace a = parse_ok(wrap(today));
+  const KinetoTrace b = parse_ok(wrap(older));
+  ASSERT_EQ(a.timeline.ops.size(), 2u);
+  ASSERT_EQ(b.timeline.ops.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(a.timeline.ops[i].kind, b.timeline.ops[i].kind);
+    EXPECT_EQ(a.timeline.ops[i].start_ns, b.timeline.ops[i].start_ns);
+    EXPECT_EQ(a.timeline.ops[i].correlation, b.timeline.ops[i].correlation);
+  }
+  EXPECT_EQ(b.timeline.launches.size(), 2u);
+  EXPECT_EQ(b.timeline.syncs.size(), 1u);
+  EXPECT_TRUE(b.timeline.unread_device_events.empty());
+  EXPECT_EQ(a.stats.kept, b.stats.kept);
+  EXPECT_EQ(a.stats.ignored, b.stats.ignored);
+  EXPECT_FALSE(b.accelerator_ops);
+}
+
+}  // namespace
+}  // namespace ohprof

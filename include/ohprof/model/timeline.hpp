@@ -118,8 +118,8 @@ struct Timeline {
   // ProfilerStep annotations): start-up may then dominate it (docs/metrics.md, "Verdict").
   bool whole_recording_window = false;
   CollectionCounters counters;
-  // Device-side events of categories the reader does not turn into ops (MTIA's, CUPTI range-profiler
-  // ranges, an older PyTorch's `Kernel`; docs/analyze.md, "What is read"), by category: with no busy
+  // Device-side events of categories the reader does not turn into ops (CUPTI range-profiler ranges,
+  // Habana's, MTIA events of unknown names; docs/analyze.md, "What is read"), by category: with no busy
   // time, the device's time is unknown, not zero.
   std::vector<EventCount> unread_device_events;
 };

@@ -41,6 +41,7 @@ struct KinetoTrace {
   std::vector<Warning> warnings;         // skipped events, missing launches, clipped steps
   std::string device_name;               // deviceProperties name of the GPU the ops ran on ("" if unknown)
   std::int32_t device_index = -1;        // that GPU's index; -1 when ops ran on several GPUs or none known
+  bool accelerator_ops = false;          // the ops are another accelerator's (MTIA's), not CUDA's or ROCm's
   std::int64_t recorded_start_ns = 0;    // earliest timestamp in the trace (ProfilerStep windows excluded)
   std::int64_t recorded_end_ns = 0;      // latest event end in the trace (ProfilerStep windows excluded)
   std::int64_t max_numeric_pid = 0;      // largest integer `pid` seen, so an exporter can pick an unused one
@@ -74,5 +75,18 @@ std::optional<LaunchKind> launch_kind_of_api(std::string_view name);
 // True for host calls that wait for the device (cudaDeviceSynchronize, cudaStreamSynchronize,
 // cudaEventSynchronize and their driver-API forms).
 bool is_sync_api(std::string_view name);
+
+// An MTIA device event (category mtia_ccp_events) by its name (docs/analyze.md, "What is read"): a
+// kernel (pe_exe, remote, merge), a copy (dma_request), or an event record or wait, which is no work;
+// nullopt for a name ohprof does not know (counted as unread device events).
+enum class MtiaDeviceEvent { kernel, copy, marker };
+std::optional<MtiaDeviceEvent> mtia_device_event(std::string_view name);
+
+// An MTIA runtime call (category mtia_runtime) by its name: runFunction... launches a kernel,
+// "enqueueCommand memcpy..." a copy; synchronize and synchronizeStream wait; other enqueueCommand calls
+// and recordEvent are other runtime calls; anything else is a stage of the runtime that wraps these
+// calls (gif_merge, predictor_executor::run ...), not read.
+enum class MtiaRuntimeCall { kernel_launch, copy_launch, sync, api, stage };
+MtiaRuntimeCall mtia_runtime_call(std::string_view name);
 
 }  // namespace ohprof

@@ -165,11 +165,10 @@ bool is_sync_api(std::string_view name) {
 
 // What an MTIA device event is, by its name (docs/analyze.md, "What is read"): Kineto files the whole
 // category as on-device work; its event records and waits are the device's markers, not work.
-std::optional<MtiaDeviceEvent> mtia_device_event(std::string_view name) {
+MtiaDeviceEvent mtia_device_event(std::string_view name) {
   if (name == "dma_request"sv) return MtiaDeviceEvent::copy;
-  if (name == "pe_exe"sv || name == "remote"sv || name == "merge"sv) return MtiaDeviceEvent::kernel;
   if (name == "event_record"sv || name == "event_wait"sv) return MtiaDeviceEvent::marker;
-  return std::nullopt;
+  return MtiaDeviceEvent::kernel;
 }
 
 // What an MTIA runtime call is, by its name: the calls that enqueue work, those that wait for it, other
@@ -776,13 +775,7 @@ class KinetoSax {
   }
 
   void add_mtia_device_event() {
-    const std::optional<MtiaDeviceEvent> what = m_event.has_name ? mtia_device_event(m_event.name) : std::nullopt;
-    if (!what) {  // a device event of a kind ohprof does not know: unread, so the device's time is unknown
-      ++count_of(m_unread_device, m_event.cat);
-      ignore(m_event.cat);
-      return;
-    }
-    switch (*what) {
+    switch (mtia_device_event(m_event.has_name ? std::string_view(m_event.name) : ""sv)) {
       case MtiaDeviceEvent::kernel:
         m_accelerator_ops = true;
         return add_device_op(DeviceOpKind::kernel, true);

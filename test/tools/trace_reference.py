@@ -48,9 +48,8 @@ RUNTIME_CATEGORIES = {"cuda_runtime", "cuda_driver", "Runtime"}
 # docs/analyze.md, "What is read": device-side categories the split does not read; counted, and with no
 # busy time the verdict is unknown (unread_device_events), not "no device work".
 UNREAD_DEVICE_CATEGORIES = {"cuda_profiler_range", "hpu_op"}
-# MTIA: device events by name (the rest of mtia_ccp_events is unread), runtime calls by name.
-MTIA_DEVICE = {"pe_exe": "kernel", "remote": "kernel", "merge": "kernel", "dma_request": "memcpy",
-               "event_record": None, "event_wait": None}
+# MTIA: device events by name (every other name is a kernel), runtime calls by name.
+MTIA_DEVICE = {"dma_request": "memcpy", "event_record": None, "event_wait": None}
 
 
 def mtia_runtime_kind(name):
@@ -153,7 +152,7 @@ def read_trace(path, window=None):
         if not isinstance(e, dict):
             continue
         cat, name, ph, args = e.get("cat"), e.get("name", ""), e.get("ph"), e.get("args") or {}
-        if cat in UNREAD_DEVICE_CATEGORIES or (cat == "mtia_ccp_events" and name not in MTIA_DEVICE):
+        if cat in UNREAD_DEVICE_CATEGORIES:
             unread[cat] = unread.get(cat, 0) + 1
         if cat == "ac2g" and ph == "f" and is_int(e.get("id")) and e["id"] > 0 and us_to_ns(e.get("ts")) is not None:
             flow_ends.setdefault((e.get("pid"), e.get("tid"), us_to_ns(e.get("ts"))), e["id"])
@@ -165,13 +164,13 @@ def read_trace(path, window=None):
             span_lo = ts if span_lo is None else min(span_lo, ts)
         if ph != "X" or ts is None or dur is None or dur < 0:
             continue
-        if cat == "mtia_ccp_events" and MTIA_DEVICE.get(name):
+        if cat == "mtia_ccp_events" and MTIA_DEVICE.get(name, "kernel"):
             stream = args.get("stream")
             device = args.get("device", e.get("pid"))
             if not is_int(stream) or stream < 0 or not is_int(device) or device < 0:
                 continue
             corr = args.get("correlation")
-            ops.append({"kind": MTIA_DEVICE[name], "start": ts, "end": ts + dur, "device": device,
+            ops.append({"kind": MTIA_DEVICE.get(name, "kernel"), "start": ts, "end": ts + dur, "device": device,
                         "stream": stream, "corr": corr if is_int(corr) and corr > 0 else 0,
                         "communication": False, "flow_key": (e.get("pid"), e.get("tid"), ts)})
         elif cat == "mtia_runtime" and isinstance(name, str) and mtia_runtime_kind(name):

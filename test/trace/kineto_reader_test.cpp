@@ -662,10 +662,10 @@ TEST(KinetoReaderMtia, DeviceEventsAndRuntimeCallsAreReadByName) {
   EXPECT_EQ(mtia_device_event("pe_exe"), MtiaDeviceEvent::kernel);
   EXPECT_EQ(mtia_device_event("remote"), MtiaDeviceEvent::kernel);
   EXPECT_EQ(mtia_device_event("merge"), MtiaDeviceEvent::kernel);
+  EXPECT_EQ(mtia_device_event("aten::mul.out-dtype_Float"), MtiaDeviceEvent::kernel);
   EXPECT_EQ(mtia_device_event("dma_request"), MtiaDeviceEvent::copy);
   EXPECT_EQ(mtia_device_event("event_record"), MtiaDeviceEvent::marker);
   EXPECT_EQ(mtia_device_event("event_wait"), MtiaDeviceEvent::marker);
-  EXPECT_FALSE(mtia_device_event("mystery").has_value());
   EXPECT_EQ(mtia_runtime_call("runFunction - job_prep_and_submit_for_execution"), MtiaRuntimeCall::kernel_launch);
   EXPECT_EQ(mtia_runtime_call("enqueueCommand memcpyHtoDAsync"), MtiaRuntimeCall::copy_launch);
   EXPECT_EQ(mtia_runtime_call("synchronizeStream"), MtiaRuntimeCall::sync);
@@ -677,7 +677,8 @@ TEST(KinetoReaderMtia, DeviceEventsAndRuntimeCallsAreReadByName) {
 }
 
 // A hand-written MTIA trace in the shape of mtia_inference.json.gz: a copy linked to its launch only by
-// the ac2g flow that finishes on it, a kernel by its own args.correlation, a marker, an unknown name.
+// the ac2g flow that finishes on it, a kernel by its own args.correlation, a marker, a kernel named by
+// its operator (as in HTA's mtia_rank_0.json.gz), a copy without a stream (skipped, said).
 TEST(KinetoReaderMtia, ATraceIsReadAsAnAcceleratorsOpsLinkedByCorrelationOrFlow) {
   const std::string events = R"(
     {"ph": "X", "cat": "mtia_runtime", "name": "enqueueCommand memcpyHtoDAsync", "pid": 865, "tid": 5, "ts": 10, "dur": 1,
@@ -692,8 +693,10 @@ TEST(KinetoReaderMtia, ATraceIsReadAsAnAcceleratorsOpsLinkedByCorrelationOrFlow)
      "args": {"correlation": 701, "stream": 101}},
     {"ph": "X", "cat": "mtia_ccp_events", "name": "event_wait", "pid": 17, "tid": 3602, "ts": 25, "dur": 60,
      "args": {"stream": 102, "wait_on_stream": 101}},
-    {"ph": "X", "cat": "mtia_ccp_events", "name": "mystery", "pid": 17, "tid": 3603, "ts": 26, "dur": 1,
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "aten::mul.out-dtype_Float", "pid": 17, "tid": 3603, "ts": 90, "dur": 1,
      "args": {"stream": 103}},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "dma_request", "pid": 17, "tid": 801, "ts": 91, "dur": 1,
+     "args": {"direction": "DEVICE_TO_HOST", "size": 16}},
     {"ph": "X", "cat": "mtia_runtime", "name": "synchronizeStream", "pid": 865, "tid": 5, "ts": 16, "dur": 70,
      "args": {"correlation": 702, "device": 17, "stream_id": 101}},
     {"ph": "X", "cat": "mtia_runtime", "name": "recordEvent", "pid": 865, "tid": 5, "ts": 15, "dur": 0.5,
@@ -707,7 +710,7 @@ TEST(KinetoReaderMtia, ATraceIsReadAsAnAcceleratorsOpsLinkedByCorrelationOrFlow)
   EXPECT_TRUE(trace.accelerator_ops);
   EXPECT_EQ(trace.device_index, 17);
   EXPECT_EQ(trace.device_name, "ARTEMIS");
-  ASSERT_EQ(t.ops.size(), 2u);
+  ASSERT_EQ(t.ops.size(), 3u);
   EXPECT_EQ(t.ops[0].kind, DeviceOpKind::memcpy);
   EXPECT_EQ(t.ops[0].correlation, 700u);  // from the flow
   EXPECT_EQ(t.ops[0].bytes, 4096u);
@@ -715,7 +718,10 @@ TEST(KinetoReaderMtia, ATraceIsReadAsAnAcceleratorsOpsLinkedByCorrelationOrFlow)
   EXPECT_EQ(t.ops[0].start_ns, 20'500);
   EXPECT_EQ(t.ops[1].kind, DeviceOpKind::kernel);
   EXPECT_EQ(t.ops[1].correlation, 701u);
-  EXPECT_EQ(t.counters.ops_without_launch, 0u);
+  EXPECT_EQ(t.ops[2].kind, DeviceOpKind::kernel);
+  EXPECT_EQ(t.ops[2].name, "aten::mul.out-dtype_Float");
+  EXPECT_EQ(t.counters.ops_without_launch, 1u);
+  EXPECT_TRUE(any_warning_contains(trace, "missing 'args.stream'"));
   ASSERT_EQ(t.launches.size(), 2u);
   EXPECT_EQ(t.launches[0].kind, LaunchKind::memcpy);
   EXPECT_FALSE(t.launches[0].synchronous);
@@ -724,12 +730,11 @@ TEST(KinetoReaderMtia, ATraceIsReadAsAnAcceleratorsOpsLinkedByCorrelationOrFlow)
   EXPECT_EQ(t.syncs[0].name, "synchronizeStream");
   ASSERT_EQ(t.api_calls.size(), 1u);
   EXPECT_EQ(t.api_calls[0].name, "recordEvent");
-  // The unknown name is unread device work, named; the marker and the stage are ignored, not unread.
-  ASSERT_EQ(t.unread_device_events.size(), 1u);
-  EXPECT_EQ(t.unread_device_events[0], (EventCount{"mtia_ccp_events", 1}));
-  EXPECT_TRUE(any_warning_contains(trace, "1 device event of categories ohprof does not read ('mtia_ccp_events' x1)"));
-  EXPECT_EQ(trace.stats.kept, 6u);
-  EXPECT_EQ(trace.stats.ignored, 5u);  // the 2 flow events, the marker, the unknown device event, the stage
+  // Every MTIA device event is read: none is unread; the marker and the stage are ignored.
+  EXPECT_TRUE(t.unread_device_events.empty());
+  EXPECT_EQ(trace.stats.kept, 7u);
+  EXPECT_EQ(trace.stats.ignored, 4u);  // the 2 flow events, the marker, the stage
+  EXPECT_EQ(trace.stats.invalid, 1u);  // the copy without a stream
 }
 
 TEST(KinetoReaderMtia, AnOpNoFlowFinishesOnHasNoLaunchAndIsSaidSo) {

@@ -57,7 +57,8 @@ TEST_P(RealTrace, CountsPerStreamMatchTheReference) {
   EXPECT_EQ(t.whole_recording_window, expected.whole_recording_window);
   EXPECT_EQ(trace.iterations_from_profiler_steps, !expected.whole_recording_window);
   EXPECT_EQ(t.iterations.size(), expected.windows.size());
-  EXPECT_EQ(t.counters.skipped_events, 0u);
+  // Nothing is skipped but, in mtia_training.json.gz, the 137 copies without args.stream (SOURCES.md).
+  EXPECT_EQ(t.counters.skipped_events, expected.file == "mtia_training.json.gz" ? 137u : 0u);
   EXPECT_EQ(t.counters.ops_without_launch, expected.counters.ops_without_launch);
   for (const SyncCall& call : t.syncs) EXPECT_FALSE(call.harness) << call.name;  // no harness in a trace
 

@@ -76,11 +76,12 @@ std::optional<LaunchKind> launch_kind_of_api(std::string_view name);
 // cudaEventSynchronize and their driver-API forms).
 bool is_sync_api(std::string_view name);
 
-// An MTIA device event (category mtia_ccp_events) by its name (docs/analyze.md, "What is read"): a
-// kernel (pe_exe, remote, merge), a copy (dma_request), or an event record or wait, which is no work;
-// nullopt for a name ohprof does not know (counted as unread device events).
+// An MTIA device event (category mtia_ccp_events) by its name (docs/analyze.md, "What is read"): a copy
+// (dma_request), an event record or wait (event_record, event_wait: no work), or else a kernel (Kineto
+// files the category as on-device kernels; they are named by their operator, "aten::mul.out-dtype_Float",
+// or by the job, "pe_exe", "remote", "merge").
 enum class MtiaDeviceEvent { kernel, copy, marker };
-std::optional<MtiaDeviceEvent> mtia_device_event(std::string_view name);
+MtiaDeviceEvent mtia_device_event(std::string_view name);
 
 // An MTIA runtime call (category mtia_runtime) by its name: runFunction... launches a kernel,
 // "enqueueCommand memcpy..." a copy; synchronize and synchronizeStream wait; other enqueueCommand calls

@@ -134,7 +134,17 @@ std::optional<LaunchKind> launch_kind_of_api(std::string_view name) {
       "hipExtLaunchKernel"sv, "hipExtModuleLaunchKernel"sv, "hipHccModuleLaunchKernel"sv,
       "hipLaunchByPtr"sv, "hipLaunchCooperativeKernel"sv, "hipModuleLaunchCooperativeKernel"sv,
       "hipLaunchCooperativeKernelMultiDevice"sv, "hipModuleLaunchCooperativeKernelMultiDevice"sv,
-      "hipExtLaunchMultiKernelMultiDevice"sv};
+      "hipExtLaunchMultiKernelMultiDevice"sv,
+      // Intel XPU: the SYCL runtime's enqueues, Unified Runtime and its older Plugin Interface, as
+      // Kineto's XPUPTI plugin lists them (category xpu_runtime)
+      "urEnqueueKernelLaunch"sv, "urEnqueueKernelLaunchExp"sv, "urEnqueueKernelLaunchCustomExp"sv,
+      "urEnqueueCooperativeKernelLaunchExp"sv, "urEnqueueKernelLaunchWithArgsExp"sv, "piEnqueueKernelLaunch"sv,
+      "piextEnqueueKernelLaunchCustom"sv, "piextEnqueueCooperativeKernelLaunch"sv};
+  static constexpr std::array kXpuCopies = {"urEnqueueUSMMemcpy"sv, "urEnqueueUSMMemcpy2D"sv,
+                                            "piextUSMEnqueueMemcpy"sv, "piextUSMEnqueueMemcpy2D"sv};
+  static constexpr std::array kXpuFills = {"urEnqueueUSMFill"sv, "urEnqueueUSMFill2D"sv, "piextUSMEnqueueFill"sv,
+                                           "piextUSMEnqueueFill2D"sv, "piextUSMEnqueueMemset"sv,
+                                           "piextUSMEnqueueMemset2D"sv};
   static constexpr std::array kGraphLaunches = {"cudaGraphLaunch"sv, "cuGraphLaunch"sv, "hipGraphLaunch"sv};
   static constexpr std::array kMemcpyPrefixes = {"cudaMemcpy"sv, "cuMemcpy"sv, "hipMemcpy"sv};
   static constexpr std::array kMemsetPrefixes = {"cudaMemset"sv, "cuMemset"sv, "hipMemset"sv};
@@ -144,6 +154,8 @@ std::optional<LaunchKind> launch_kind_of_api(std::string_view name) {
   if (std::find(kGraphLaunches.begin(), kGraphLaunches.end(), base) != kGraphLaunches.end()) {
     return LaunchKind::graph;
   }
+  if (std::find(kXpuCopies.begin(), kXpuCopies.end(), base) != kXpuCopies.end()) return LaunchKind::memcpy;
+  if (std::find(kXpuFills.begin(), kXpuFills.end(), base) != kXpuFills.end()) return LaunchKind::memset;
   for (std::string_view prefix : kMemcpyPrefixes) {
     if (starts_with(base, prefix)) return LaunchKind::memcpy;
   }
@@ -159,7 +171,9 @@ bool is_sync_api(std::string_view name) {
                                         "cudaEventSynchronize"sv,  "cuCtxSynchronize"sv,
                                         "cuStreamSynchronize"sv,   "cuEventSynchronize"sv,
                                         "hipDeviceSynchronize"sv,  "hipStreamSynchronize"sv,
-                                        "hipEventSynchronize"sv,   "hipCtxSynchronize"sv};
+                                        "hipEventSynchronize"sv,   "hipCtxSynchronize"sv,
+                                        "urQueueFinish"sv,         "urEventWait"sv,
+                                        "piQueueFinish"sv,         "piEventsWait"sv};
   return std::find(kSyncs.begin(), kSyncs.end(), base) != kSyncs.end();
 }
 
@@ -200,7 +214,7 @@ Category classify_category(std::string_view cat) {
   if (is(cat, "kernel")) return Category::kernel;
   if (is(cat, "gpu_memcpy")) return Category::memcpy;
   if (is(cat, "gpu_memset")) return Category::memset;
-  if (is(cat, "cuda_runtime") || is(cat, "cuda_driver")) return Category::runtime;
+  if (is(cat, "cuda_runtime") || is(cat, "cuda_driver") || is(cat, "xpu_runtime")) return Category::runtime;
   if (is(cat, "user_annotation")) return Category::annotation;
   if (is(cat, "cpu_op") || is(cat, "async_cpu_to_gpu") || is(cat, "python_function")) {
     return Category::known_unused;  // the most frequent of the list below, first
@@ -226,7 +240,6 @@ Category classify_category(std::string_view cat) {
       "cpu_op"sv,          "gpu_user_annotation"sv, "external_correlation"sv, "cpu_instant_event"sv,
       "python_function"sv, "overhead"sv,            "cuda_sync"sv,            "cuda_event"sv,
       "glow_runtime"sv,    "Operator"sv,            "mtia_insight"sv,         "mtia_counters"sv,
-      "xpu_runtime"sv,
       "xpu_driver"sv,      "collective_comm"sv,     "privateuse1_runtime"sv,  "privateuse1_driver"sv,
       "mlu_user_annotation"sv, "ac2g"sv,            "fwdbwd"sv,               "async_cpu_to_gpu"sv,
       "Trace"sv,           "Driver"sv,          "ohprof"sv /* tracks added by --export-trace */};
@@ -847,7 +860,10 @@ class KinetoSax {
     call.thread_id = thread;
     call.correlation = static_cast<std::uint64_t>(correlation);
     call.name = m_event.name;
-    call.synchronous = tagged ? tagged->synchronous : call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
+    // An XPU enqueue (urEnqueueUSMMemcpy ...) returns before its copy is done, "Async" in its name or not.
+    const bool xpu_enqueue = starts_with(call.name, "urEnqueue"sv) || starts_with(call.name, "piextUSMEnqueue"sv);
+    call.synchronous = tagged ? tagged->synchronous
+                              : call.kind == LaunchKind::memcpy && !xpu_enqueue && synchronous_copy_api(call.name);
     call.iteration = as_integer(m_event.ohprof_iteration);
     m_trace.timeline.launches.push_back(std::move(call));
     ++m_trace.stats.kept;

@@ -44,7 +44,7 @@ from decimal import Decimal, ROUND_HALF_UP
 # docs/analyze.md, "What is read": an older PyTorch's capitalised names are the same categories.
 GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset",
                   "Kernel": "kernel", "Memcpy": "memcpy", "Memset": "memset"}
-RUNTIME_CATEGORIES = {"cuda_runtime", "cuda_driver", "Runtime"}
+RUNTIME_CATEGORIES = {"cuda_runtime", "cuda_driver", "Runtime", "xpu_runtime"}
 # docs/analyze.md, "What is read": device-side categories the split does not read; counted, and with no
 # busy time the verdict is unknown (unread_device_events), not "no device work".
 UNREAD_DEVICE_CATEGORIES = {"cuda_profiler_range", "hpu_op"}
@@ -73,7 +73,14 @@ KERNEL_LAUNCH_NAMES = {
     "hipLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel",
     "hipLaunchCooperativeKernelMultiDevice", "hipModuleLaunchCooperativeKernelMultiDevice",
     "hipExtLaunchMultiKernelMultiDevice",
+    # Intel XPU (docs/analyze.md, "XPU traces")
+    "urEnqueueKernelLaunch", "urEnqueueKernelLaunchExp", "urEnqueueKernelLaunchCustomExp",
+    "urEnqueueCooperativeKernelLaunchExp", "urEnqueueKernelLaunchWithArgsExp", "piEnqueueKernelLaunch",
+    "piextEnqueueKernelLaunchCustom", "piextEnqueueCooperativeKernelLaunch",
 }
+XPU_COPIES = {"urEnqueueUSMMemcpy", "urEnqueueUSMMemcpy2D", "piextUSMEnqueueMemcpy", "piextUSMEnqueueMemcpy2D"}
+XPU_FILLS = {"urEnqueueUSMFill", "urEnqueueUSMFill2D", "piextUSMEnqueueFill", "piextUSMEnqueueFill2D",
+             "piextUSMEnqueueMemset", "piextUSMEnqueueMemset2D"}
 GRAPH_LAUNCH_NAMES = {"cudaGraphLaunch", "cuGraphLaunch", "hipGraphLaunch"}
 MEMCPY_PREFIXES = ("cudaMemcpy", "cuMemcpy", "hipMemcpy")
 MEMSET_PREFIXES = ("cudaMemset", "cuMemset", "hipMemset")
@@ -81,6 +88,7 @@ SYNC_NAMES = {
     "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
     "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize",
     "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize", "hipCtxSynchronize",
+    "urQueueFinish", "urEventWait", "piQueueFinish", "piEventsWait",
 }
 FULL_LAUNCH_QUEUE = 1000  # kFullLaunchQueue
 SLOW_LAUNCH_NS = 100_000  # kSlowLaunchNs: a longer kernel/graph launch call is other_api in the host states
@@ -121,6 +129,10 @@ def launch_kind(name):
         return "kernel"
     if base in GRAPH_LAUNCH_NAMES:
         return "graph"
+    if base in XPU_COPIES:
+        return "memcpy"
+    if base in XPU_FILLS:
+        return "memset"
     if base.startswith(MEMCPY_PREFIXES):
         return "memcpy"
     if base.startswith(MEMSET_PREFIXES):
@@ -367,8 +379,9 @@ def analyse(path, window=None):
     for call in launches:
         op = first_op.get(id(call))
         # docs/metrics.md: synchronous copies, and copies/fills that returned after their op started;
-        # never a kernel launch.
-        call["blocking"] = (call["kind"] == "memcpy" and "Async" not in call["name"]) or (
+        # never a kernel launch; an XPU enqueue is asynchronous whatever its name.
+        xpu_enqueue = call["name"].startswith(("urEnqueue", "piextUSMEnqueue"))
+        call["blocking"] = (call["kind"] == "memcpy" and "Async" not in call["name"] and not xpu_enqueue) or (
             call["kind"] in ("memcpy", "memset") and op is not None and call["end"] > op["start"])
 
     # 5., 6. The recording's start and the launching threads.

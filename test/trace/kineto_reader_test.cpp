@@ -785,3 +785,41 @@ TEST(KinetoReaderOlderCategories, ReadLikeTodaysNames) {
 
 }  // namespace
 }  // namespace ohprof
+
+namespace ohprof {
+namespace {
+
+// Intel XPU (docs/analyze.md, "XPU traces"): kernels under `kernel`, the runtime under xpu_runtime.
+TEST(KinetoReaderXpu, UnifiedRuntimeEnqueuesAreLaunchesAndItsWaitsAreSyncs) {
+  EXPECT_EQ(launch_kind_of_api("urEnqueueKernelLaunch"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("urEnqueueKernelLaunchWithArgsExp"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("piEnqueueKernelLaunch"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("urEnqueueUSMMemcpy"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("piextUSMEnqueueMemcpy2D"), LaunchKind::memcpy);
+  EXPECT_EQ(launch_kind_of_api("urEnqueueUSMFill"), LaunchKind::memset);
+  EXPECT_EQ(launch_kind_of_api("piextUSMEnqueueMemset"), LaunchKind::memset);
+  EXPECT_FALSE(launch_kind_of_api("urUSMDeviceAlloc").has_value());
+  EXPECT_TRUE(is_sync_api("urQueueFinish"));
+  EXPECT_TRUE(is_sync_api("urEventWait"));
+  EXPECT_TRUE(is_sync_api("piEventsWait"));
+
+  const KinetoTrace trace = parse_ok(wrap(
+      api("urEnqueueKernelLaunch", "1", "2", 1, "xpu_runtime") + "," + kernel("5", "10", 1) + "," +
+      api("urEnqueueUSMMemcpy", "3", "1", 2, "xpu_runtime") +
+      R"(, {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy M2D", "pid": 0, "tid": 7, "ts": 16, "dur": 2,
+            "args": {"device": 0, "stream": 7, "correlation": 2, "bytes": 64}},
+          {"ph": "X", "cat": "xpu_runtime", "name": "urQueueFinish", "pid": 10, "tid": 11, "ts": 4, "dur": 15},
+          {"ph": "X", "cat": "xpu_runtime", "name": "urUSMDeviceAlloc", "pid": 10, "tid": 11, "ts": 0, "dur": 1})"));
+  const Timeline& t = trace.timeline;
+  ASSERT_EQ(t.ops.size(), 2u);
+  ASSERT_EQ(t.launches.size(), 2u);
+  EXPECT_EQ(t.launches[0].kind, LaunchKind::kernel);
+  EXPECT_EQ(t.launches[1].kind, LaunchKind::memcpy);
+  EXPECT_FALSE(t.launches[1].synchronous);  // an enqueue, "Async" in its name or not
+  ASSERT_EQ(t.syncs.size(), 1u);
+  ASSERT_EQ(t.api_calls.size(), 1u);
+  EXPECT_EQ(t.counters.ops_without_launch, 0u);
+}
+
+}  // namespace
+}  // namespace ohprof

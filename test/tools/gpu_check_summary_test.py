@@ -41,6 +41,14 @@ def main(argv):
     edited["paths"][2]["output_check"]["passed"] = False
     edited["paths"][2]["output_check"]["detail"] = "max abs diff 0.5 > atol"
     edited["paths"][3]["split"]["counters"]["collection"]["dropped_records"] = 17
+    # the execution check of a reduce-overhead path that recorded a CUDA graph inside a measured call
+    edited["paths"][3]["execution"] = {
+        "dynamo": True, "graphs": 1, "graph_breaks": [], "cuda_graphs": "not-replayed", "device": "cuda:0",
+        "measured_compiles": [{"pass": "timing", "iteration": 0, "kind": "cuda-graph-recording", "compile_id": "",
+                               "duration_ns": 2500000, "reason": ""}],
+        "excluded_iterations": 1, "excluded_samples_ns": [3000000], "pooled": False, "cuda_graph_skip_reason": "",
+        "unobserved": "", "text": "Dynamo, 1 graph, no graph break; compiled inside 1 measured iteration, its first "
+                                  "timing sample left out; CUDA graphs NOT replayed in some measured calls; outputs on cuda:0"}
     # warnings are objects (schema_version >= 2); the real report above has warnings of its own
     edited["warnings"] = [{"code": "cupti-buffer-unreadable",
                            "message": "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}]
@@ -104,6 +112,9 @@ def main(argv):
     expect("    split unavailable: tracing unavailable: CUPTI_ERROR_UNKNOWN (cuptiSubscribe_v2)")
     expect("    output check FAILED against eager: max abs diff 0.5 > atol")
     expect("    collection counters: dropped_records 17")
+    ran = edited["paths"][3]["execution"]
+    expect(f"    execution: {ran['text']} (cuda_graphs not-replayed)")
+    expect("    measured compile: timing iteration 0: cuda-graph-recording 2500.0 us")
     expect("  warning [cupti-buffer-unreadable]: an activity buffer could not be read to its end: "
            "CUPTI_ERROR_INVALID_KIND")
     for w in report.get("warnings", []):

@@ -129,6 +129,24 @@ def main() -> int:
         problems.append(f"execution records: which go through Dynamo: {records}")
     if records[""]["graphs"] != 1 or records["no-guards"]["graphs"] != 1 or records[""]["device"] != "cpu":
         problems.append(f"execution record of compile: {records['']}")
+    # The CUDA-graph tree's eager runs are watched through CUDAGraphTreeManager.run_eager: it exists in
+    # this torch, and a call through the wrapper (here on a stand-in manager, no GPU) is one event.
+    from torch._inductor.cudagraph_trees import CUDAGraphTreeManager
+    log = op.CompileLog.__new__(op.CompileLog)  # without registering torch's callbacks a second time
+    log.events, log.unobserved, log._cuda_wrapped = [], "", False
+    if not hasattr(CUDAGraphTreeManager, "run_eager"):
+        problems.append("CUDAGraphTreeManager.run_eager is gone: reduce-overhead's eager runs would go unseen")
+    else:
+        saved = CUDAGraphTreeManager.run_eager
+        try:
+            CUDAGraphTreeManager.run_eager = lambda manager, *args, **kwargs: "ran"
+            log.watch_cuda_graph_trees(torch)
+            stand_in = type("Manager", (), {"compile_id": "0/0"})()
+            result = CUDAGraphTreeManager.run_eager(stand_in, 0)
+        finally:
+            CUDAGraphTreeManager.run_eager = saved
+        if result != "ran" or [e[:2] for e in log.events] != [[op.CUDA_GRAPH_EAGER, "0/0"]]:
+            problems.append(f"watch_cuda_graph_trees: {result!r}, events {log.events}")
     for problem in problems:
         print(problem)
     if problems:

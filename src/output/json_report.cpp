@@ -376,6 +376,15 @@ json attribution_to_json(const std::optional<KernelAttributionSummary>& attribut
               {"not_in_code", attribution->not_in_code}};
 }
 
+json memory_to_json(const std::optional<PathMemory>& memory) {
+  if (!memory) return nullptr;
+  const auto maybe = [](const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); };
+  return {{"build_retained_bytes", memory->build_retained_bytes},
+          {"build_peak_bytes", maybe(memory->build_peak_bytes)},
+          {"run_peak_bytes", maybe(memory->run_peak_bytes)},
+          {"run_calls", memory->run_calls}};
+}
+
 json execution_to_json(const std::optional<ExecutionCheck>& check) {
   if (!check) return nullptr;
   const ExecutionFacts& f = check->facts;
@@ -416,6 +425,7 @@ json path_to_json(const PathResult& path) {
            {"stop_reason", stop_reason_text(path.stop_reason)},
            {"output_check", output_check_to_json(path.output_check)},
            {"execution", execution_to_json(path.execution)},
+           {"memory", memory_to_json(path.memory)},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
            {"split_collector", to_string(path.split_collector)},
            {"kernel_attribution", attribution_to_json(path.kernel_attribution)},

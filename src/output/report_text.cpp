@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ohprof/base/format.hpp"
+#include "ohprof/base/process_memory.hpp"
 
 namespace ohprof {
 
@@ -337,6 +338,15 @@ std::string execution_text(const ExecutionCheck& check) {
     }
   }
   if (!f.device.empty()) text += "; outputs on " + f.device;
+  return text;
+}
+
+std::string memory_text(const PathMemory& m) {
+  const auto signed_bytes = [](std::int64_t bytes) { return (bytes >= 0 ? "+" : "") + format_bytes(bytes); };
+  std::string text = "build " + signed_bytes(m.build_retained_bytes) + " retained";
+  text += m.build_peak_bytes ? " (peak " + signed_bytes(*m.build_peak_bytes) + ")" : std::string(" (peak unknown)");
+  text += m.run_peak_bytes ? fmt::format(", calls peak {} over {}", signed_bytes(*m.run_peak_bytes), m.run_calls)
+                           : std::string(", calls peak unknown");
   return text;
 }
 

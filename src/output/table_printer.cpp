@@ -215,6 +215,7 @@ std::string format_run_table(const Report& report) {
                          check.atol, check.rtol, check.detail.empty() ? std::string() : ": " + check.detail);
     }
     if (path.execution) out += "  execution:     " + execution_text(*path.execution) + "\n";
+    if (path.memory) out += "  memory:        " + memory_text(*path.memory) + "\n";
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
       if (path.breakdown) out += format_split(*path.breakdown);

@@ -14,6 +14,8 @@
 #include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
+#include "ohprof/base/interrupt.hpp"
+#include "ohprof/base/process_memory.hpp"
 #include "ohprof/harness/checkpoint.hpp"
 #include "ohprof/harness/nvtx_ranges.hpp"
 #include "ohprof/output/report_output.hpp"
@@ -329,10 +331,26 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     for (auto& warning : (*runner)->warnings()) add_warning(report, std::move(warning));
     return std::unique_ptr<PathRunner>(std::move(*runner));
   };
+  // Each build's memory (docs/metrics.md, "Memory"): the resident set before and after it, and its
+  // high-water mark over it (reset first).
+  std::vector<std::optional<PathMemory>> build_memory;
+  const auto measured_build = [&](const std::string& name) {
+    const bool reset = reset_peak_rss();
+    const std::optional<ProcessMemory> before = read_process_memory();
+    auto runner = build(name);
+    const std::optional<ProcessMemory> after = read_process_memory();
+    std::optional<PathMemory> memory;
+    if (runner.ok() && before && after) {
+      memory = PathMemory{after->rss_bytes - before->rss_bytes};
+      if (reset) memory->build_peak_bytes = after->peak_rss_bytes - before->rss_bytes;
+    }
+    if (runner.ok()) build_memory.push_back(memory);
+    return runner;
+  };
   std::vector<std::unique_ptr<PathRunner>> runners;
   for (const auto& name : options.paths) {
     console::progress("building path " + name);
-    auto runner = build(name);
+    auto runner = measured_build(name);
     if (!runner.ok()) return {std::nullopt, runner.error()};
     runners.push_back(std::move(*runner));
   }
@@ -345,7 +363,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
                                         [&](const auto& runner) { return runner->name() == step.lower; });
         if (known != runners.end()) continue;
         console::progress("building variant " + step.lower);
-        auto runner = build(step.lower);
+        auto runner = measured_build(step.lower);
         if (!runner.ok()) {
           // The chain ends here; the explanation says why (its time is then in no named layer).
           unavailable_variants[step.lower] = runner.error().message;
@@ -371,6 +389,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
                     : *path.source == PathSource::module ? session_options.model
                                                          : artifacts.exported_program;
     path.load_ns = runner->build_ns();
+    path.memory = build_memory[i];
     report.paths.push_back(std::move(path));
   }
 
@@ -466,6 +485,24 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     const std::vector<CompileEvent> events = (*session)->compile_events();
     for (std::size_t i = 0; i < report.paths.size() && i < split_windows.size(); ++i) {
       add_split_pass(*report.paths[i].execution, compiles_in_iterations(events, split_windows[i], MeasuredPass::split));
+    }
+    // The memory pass, after every timed pass: each path's calls' peak over the resident set before them.
+    if (!interrupt_requested()) {
+      for (std::size_t i = 0; i < runners.size(); ++i) {
+        std::optional<PathMemory>& memory = report.paths[i].memory;
+        if (!memory) continue;
+        runners[i]->enter();
+        const bool reset = reset_peak_rss();
+        const std::optional<ProcessMemory> before = read_process_memory();
+        bool ran = true;
+        for (std::int64_t call = 0; call < kMemoryCalls && ran; ++call) ran = runners[i]->run_once().ok();
+        const std::optional<ProcessMemory> after = read_process_memory();
+        runners[i]->leave();
+        if (ran && reset && before && after) {
+          memory->run_peak_bytes = after->peak_rss_bytes - before->rss_bytes;
+          memory->run_calls = kMemoryCalls;
+        }
+      }
     }
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;

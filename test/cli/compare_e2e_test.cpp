@@ -213,6 +213,17 @@ TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
       EXPECT_EQ(ran["graphs"], 1) << name;
       EXPECT_TRUE(ran["graph_breaks"].empty()) << name;
     }
+    // Memory (docs/metrics.md, "Memory"): a peak is never below what is kept after it, nor below the
+    // resident set it was reset to; the memory pass made its calls.
+    const json& memory = (*path)["memory"];
+    ASSERT_TRUE(memory.is_object()) << name;
+    ASSERT_TRUE(memory["build_peak_bytes"].is_number()) << name << ": " << memory.dump();
+    EXPECT_GE(memory["build_peak_bytes"].get<std::int64_t>(), memory["build_retained_bytes"].get<std::int64_t>())
+        << name;
+    EXPECT_GE(memory["build_peak_bytes"].get<std::int64_t>(), 0) << name;
+    ASSERT_TRUE(memory["run_peak_bytes"].is_number()) << name << ": " << memory.dump();
+    EXPECT_GE(memory["run_peak_bytes"].get<std::int64_t>(), 0) << name;
+    EXPECT_EQ(memory["run_calls"], 3) << name;
   }
   // aoti:python against aoti: one layer, its Python loader, the whole gap.
   ASSERT_EQ((*loader)["layers"].size(), 1u);

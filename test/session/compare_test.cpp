@@ -144,9 +144,14 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
     EXPECT_EQ(path.warmup_ns.size(), 1u) << path.name;
     EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
     EXPECT_EQ(path.stop_reason, StopReason{StopCode::converged}) << path.name;
-    // Timing pass 1 + 4, split pass kSplitWarmups + min(4, 100); enter() around every one of them.
-    EXPECT_EQ(world.calls_by_path[path.name], 1 + 4 + kSplitWarmups + 4) << path.name;
-    EXPECT_EQ(world.enters[path.name], 1 + 4 + kSplitWarmups + 4) << path.name;
+    // Timing pass 1 + 4, split pass kSplitWarmups + min(4, 100); enter() around every one of them; then
+    // the memory pass's kMemoryCalls calls in one enter() (docs/metrics.md, "Memory").
+    EXPECT_EQ(world.calls_by_path[path.name], 1 + 4 + kSplitWarmups + 4 + kMemoryCalls) << path.name;
+    EXPECT_EQ(world.enters[path.name], 1 + 4 + kSplitWarmups + 4 + 1) << path.name;
+    ASSERT_TRUE(path.memory.has_value()) << path.name;
+    EXPECT_EQ(path.memory->run_calls, kMemoryCalls) << path.name;
+    ASSERT_TRUE(path.memory->build_peak_bytes.has_value()) << path.name;
+    EXPECT_GE(*path.memory->build_peak_bytes, path.memory->build_retained_bytes) << path.name;
   }
   EXPECT_EQ(report.stop_reason, StopReason{StopCode::converged});
   // Converged: no "stopped before the criteria" warning.
@@ -545,7 +550,7 @@ TEST(ComparePaths, SplitPassRunsTheFewestSamplesCappedAt100) {
   ASSERT_TRUE(outcome.status.ok());
   ASSERT_EQ(world.finished.size(), 1u);
   EXPECT_EQ(world.finished[0].size(), 2u * 100);
-  EXPECT_EQ(world.calls, 2 * (1 + 120) + 2 * (kSplitWarmups + 100));
+  EXPECT_EQ(world.calls, 2 * (1 + 120) + 2 * (kSplitWarmups + 100) + 2 * kMemoryCalls);  // and the memory pass
   for (const auto& path : outcome.report->paths) EXPECT_EQ(path.collector_cost->runs, 100u) << path.name;
 }
 
@@ -554,7 +559,7 @@ TEST(ComparePaths, CollectorWithoutObserverGivesEveryPathItsReason) {
   world.collector.available = false;
   const SessionOutcome outcome = compare_paths(options_for({"eager", "aoti"}), world.runtime());
   ASSERT_TRUE(outcome.status.ok());
-  EXPECT_EQ(world.calls, 2 * (1 + 4));  // no split pass
+  EXPECT_EQ(world.calls, 2 * (1 + 4) + 2 * kMemoryCalls);  // no split pass; the memory pass
   EXPECT_TRUE(world.observed.empty());
   for (const auto& path : outcome.report->paths) {
     EXPECT_EQ(path.split_unavailable_reason, "fake: no activity collector on this machine") << path.name;

@@ -55,6 +55,7 @@ GOLDEN_DIR = Path(__file__).resolve().parent.parent / "cli" / "golden"
 # --- text --------------------------------------------------------------------------------------------
 DURATION = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?\s(?:ns|us|ms|s)\b")
 PERCENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?%")
+SIZE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?\s(?:B|kB|MB|GB)\b")  # memory sizes (docs/metrics.md, "Memory")
 TIMES_RATIO = re.compile(r"\(x\d+(?:\.\d+)?\)")
 RAN_FASTER = re.compile(r"^(\s*)\S+ (?:ran \d+(?:\.\d+)? times faster than \S+ \(95% interval .*\)"
                         r"|and \S+ are within noise: ratio .*)$")
@@ -154,6 +155,7 @@ class Normalizer:
             text = text.replace(value, placeholder)
         if self.measured:
             text = DURATION.sub("<dur>", text)
+            text = SIZE.sub("<size>", text)
             text = PERCENT.sub("<pct>", text)
             text = TIMES_RATIO.sub("(x<ratio>)", text)
         return text
@@ -184,6 +186,7 @@ class Normalizer:
                 line = DEVICE_LINE.sub(r"device: \1 (<device_name>)", line)
             elif re.match(r"^\s+read:\s", line):
                 line = DURATION.sub("<dur>", line)
+                line = SIZE.sub("<size>", line)
             line = self.string(line)
             if self.measured:
                 # an explanation's "closes it" lines follow the measured order of the other paths
@@ -288,6 +291,8 @@ def normalize_json(report, norm: Normalizer):
             return value
         if norm.measured and key in ("low", "high") and parents[-1:] == ("ratios",):
             return placeholder(value)
+        if norm.measured and parents[-1:] == ("memory",) and key.endswith("_bytes"):
+            return placeholder(value)  # the process's memory varies from run to run
         # numbers
         if key in ("read_ns", "load_ns"):
             return placeholder(value)

@@ -137,6 +137,18 @@ struct KernelAttributionSummary {
 };
 
 // One deployment path (aoti, compile, eager, ...) measured under the run's config.
+// compare: the host memory a path took (docs/metrics.md, "Memory"): the process's resident set (VmRSS)
+// and its high-water mark (VmHWM, reset before each phase). Measured around the path's build and in a
+// memory pass of kMemoryCalls calls after the timed passes, so no timed call reads /proc.
+struct PathMemory {
+  std::int64_t build_retained_bytes = 0;          // VmRSS after the build − VmRSS before it
+  std::optional<std::int64_t> build_peak_bytes;   // VmHWM over the build − VmRSS before it
+  std::optional<std::int64_t> run_peak_bytes;     // VmHWM over the memory pass's calls − VmRSS before them
+  std::int64_t run_calls = 0;                     // calls in the memory pass
+  friend bool operator==(const PathMemory&, const PathMemory&) = default;
+};
+inline constexpr std::int64_t kMemoryCalls = 3;
+
 struct PathResult {
   std::string name;                   // "aoti", or a variant "compile/no-guards"
   PathRole role = PathRole::path;     // asked for, or a variant measured to peel a layer (explanation.hpp)
@@ -155,6 +167,7 @@ struct PathResult {
   std::optional<KernelAttributionSummary> kernel_attribution;  // CPU runs of the aoti path
   std::optional<DynamoRanges> dynamo_ranges;  // compare, CPU collector: Dynamo's ranges in the split pass
   std::optional<ExecutionCheck> execution;    // compare: what the path ran while measured (execution_check.hpp)
+  std::optional<PathMemory> memory;           // compare: the host memory it took (above); null: not measured
   // The first analysed iteration's kernels, copies and fills by start (canonical names): --dump-code's
   // call sequence (kernels.json, index.html); not in the report's JSON.
   std::vector<std::string> first_iteration_ops;

@@ -31,6 +31,8 @@ std::string headroom_line(const PathVerdict& verdict);
 // break; compiled inside 1 measured iteration, its first 4 timing samples left out; CUDA graphs not
 // applicable; outputs on cpu", or "no Dynamo; no compile while measured; outputs on cpu".
 std::string execution_text(const ExecutionCheck& check);
+// "build +52.4 MB retained (peak +80.1 MB), calls peak +1.20 MB over 3": docs/metrics.md, "Memory".
+std::string memory_text(const PathMemory& memory);
 
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);

@@ -1,0 +1,30 @@
+#pragma once
+// The resident memory of this process, from Linux's /proc (docs/metrics.md, "Memory"): the resident set
+// now (VmRSS) and its high-water mark (VmHWM), which writing "5" to /proc/self/clear_refs resets to the
+// resident set of that moment (Linux 4.0 and later), so a peak can be measured over one phase.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ohprof {
+
+struct ProcessMemory {
+  std::int64_t rss_bytes = 0;       // VmRSS
+  std::int64_t peak_rss_bytes = 0;  // VmHWM: the largest resident set since the start or the last reset
+};
+
+// The two fields of a /proc/<pid>/status text ("VmHWM:	  123456 kB"); nullopt when either is missing.
+std::optional<ProcessMemory> parse_proc_status(std::string_view status);
+
+// This process's, now; nullopt where /proc/self/status cannot be read (not Linux).
+std::optional<ProcessMemory> read_process_memory();
+
+// Resets the high-water mark to the current resident set; false when the kernel refuses (then a peak
+// read later is the process's peak since its start, not the phase's).
+bool reset_peak_rss();
+
+// "12.3 MB", "640 kB", "-1.50 MB": bytes in decimal units, three significant digits.
+std::string format_bytes(std::int64_t bytes);
+
+}  // namespace ohprof

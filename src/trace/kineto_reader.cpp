@@ -695,7 +695,7 @@ class KinetoSax {
       case Category::runtime: return add_api_call();
       case Category::flow: return add_flow();
       case Category::mtia_device: return add_mtia_device_event();
-      case Category::mtia_runtime: return add_mtia_runtime_call();
+      case Category::mtia_runtime: return add_api_call(/*mtia=*/true);
       case Category::annotation:
         if (is_profiler_step) return add_profiler_step();
         ignore(m_event.cat);
@@ -799,44 +799,29 @@ class KinetoSax {
     }
   }
 
-  void add_mtia_runtime_call() {
-    const MtiaRuntimeCall what = mtia_runtime_call(m_event.has_name ? std::string_view(m_event.name) : ""sv);
-    std::int64_t start = 0;
-    std::int64_t end = 0;
-    if (what == MtiaRuntimeCall::stage) {
-      ignore(m_event.cat);
-      return;
-    }
-    if (!timing(start, end)) return;
-    const std::int64_t thread = as_integer(m_event.tid).value_or(0);
-    switch (what) {
-      case MtiaRuntimeCall::api: m_trace.timeline.api_calls.push_back(ApiCall{start, end, thread, m_event.name}); break;
-      case MtiaRuntimeCall::sync: m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, m_event.name, false}); break;
-      default: {
-        std::int64_t correlation = 0;
-        if (!required_id(m_event.correlation, "correlation", correlation)) return;
-        LaunchCall call;
-        call.kind = what == MtiaRuntimeCall::kernel_launch ? LaunchKind::kernel : LaunchKind::memcpy;
-        call.start_ns = start;
-        call.end_ns = end;
-        call.thread_id = thread;
-        call.correlation = static_cast<std::uint64_t>(correlation);
-        call.name = m_event.name;
-        call.synchronous = call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
-        m_trace.timeline.launches.push_back(std::move(call));
-        break;
-      }
-    }
-    ++m_trace.stats.kept;
-  }
-
-  void add_api_call() {
+  // A runtime or driver call: CUDA's, HIP's, XPU's, an older PyTorch's (by launch_kind_of_api and
+  // is_sync_api), or MTIA's (`mtia`: by mtia_runtime_call, whose stages are not read).
+  void add_api_call(bool mtia = false) {
     // ohprof's own traces say what each call is (the collector knew it by its callback id, not its name)
-    const std::optional<OhprofCall> tagged = ohprof_call_of(as_integer(m_event.ohprof_call));
-    const std::optional<LaunchKind> named = m_event.has_name ? launch_kind_of_api(m_event.name) : std::nullopt;
+    const std::optional<OhprofCall> tagged = mtia ? std::nullopt : ohprof_call_of(as_integer(m_event.ohprof_call));
+    std::optional<LaunchKind> named;
+    bool named_sync = false;
+    if (mtia) {
+      const MtiaRuntimeCall what = mtia_runtime_call(m_event.has_name ? std::string_view(m_event.name) : ""sv);
+      if (what == MtiaRuntimeCall::stage) {
+        ignore(m_event.cat);
+        return;
+      }
+      if (what == MtiaRuntimeCall::kernel_launch) named = LaunchKind::kernel;
+      if (what == MtiaRuntimeCall::copy_launch) named = LaunchKind::memcpy;
+      named_sync = what == MtiaRuntimeCall::sync;
+    } else if (m_event.has_name) {
+      named = launch_kind_of_api(m_event.name);
+      named_sync = !named && is_sync_api(m_event.name);
+    }
     const bool launch = tagged ? tagged->launch.has_value() : named.has_value();
     const LaunchKind kind = tagged ? tagged->launch.value_or(LaunchKind::other) : named.value_or(LaunchKind::other);
-    const bool sync = tagged ? tagged->sync : m_event.has_name && !named && is_sync_api(m_event.name);
+    const bool sync = tagged ? tagged->sync : named_sync;
     std::int64_t start = 0;
     std::int64_t end = 0;
     if (!timing(start, end)) return;
@@ -860,10 +845,7 @@ class KinetoSax {
     call.thread_id = thread;
     call.correlation = static_cast<std::uint64_t>(correlation);
     call.name = m_event.name;
-    // An XPU enqueue (urEnqueueUSMMemcpy ...) returns before its copy is done, "Async" in its name or not.
-    const bool xpu_enqueue = starts_with(call.name, "urEnqueue"sv) || starts_with(call.name, "piextUSMEnqueue"sv);
-    call.synchronous = tagged ? tagged->synchronous
-                              : call.kind == LaunchKind::memcpy && !xpu_enqueue && synchronous_copy_api(call.name);
+    call.synchronous = tagged ? tagged->synchronous : call.kind == LaunchKind::memcpy && synchronous_copy_api(call.name);
     call.iteration = as_integer(m_event.ohprof_iteration);
     m_trace.timeline.launches.push_back(std::move(call));
     ++m_trace.stats.kept;

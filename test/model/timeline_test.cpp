@@ -64,5 +64,17 @@ TEST(EventCounts, NamedWithTheirCountsAndRangesOnlyTold) {
   EXPECT_FALSE(only_profiler_ranges({}));
 }
 
+// docs/metrics.md, "Blocking launch calls": a copy API is synchronous when its name lacks "Async",
+// except an XPU enqueue, which returns before its copy is done whatever its name.
+TEST(SynchronousCopyApi, AsyncInTheNameOrAnXpuEnqueueIsAsynchronous) {
+  EXPECT_TRUE(synchronous_copy_api("cudaMemcpy"));
+  EXPECT_TRUE(synchronous_copy_api("cuMemcpyDtoH_v2"));
+  EXPECT_TRUE(synchronous_copy_api("hipMemcpyWithStream"));
+  EXPECT_FALSE(synchronous_copy_api("cudaMemcpyAsync_v3020"));
+  EXPECT_FALSE(synchronous_copy_api("enqueueCommand memcpyHtoDAsync"));
+  EXPECT_FALSE(synchronous_copy_api("urEnqueueUSMMemcpy"));
+  EXPECT_FALSE(synchronous_copy_api("piextUSMEnqueueMemcpy2D"));
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -43,9 +43,13 @@ inline bool communication_kernel(std::string_view name) {
 enum class LaunchKind { kernel, graph, memcpy, memset, other };
 
 // For a copy API's name (cudaMemcpy, cudaMemcpyAsync_v3020, cuMemcpyDtoH_v2, hipMemcpyWithStream): true
-// when the call is synchronous, i.e. its name does not say "Async". Both producers (the trace reader,
-// the CUPTI collector) set LaunchCall::synchronous with it.
-inline bool synchronous_copy_api(std::string_view name) { return name.find("Async") == std::string_view::npos; }
+// when the call is synchronous, i.e. its name does not say "Async"; an XPU enqueue (urEnqueueUSMMemcpy,
+// piextUSMEnqueueMemcpy) returns before its copy is done whatever its name. Both producers (the trace
+// reader, the CUPTI collector) set LaunchCall::synchronous with it.
+inline bool synchronous_copy_api(std::string_view name) {
+  if (name.substr(0, 9) == "urEnqueue" || name.substr(0, 15) == "piextUSMEnqueue") return false;
+  return name.find("Async") == std::string_view::npos;
+}
 
 // One host API call that enqueued device work (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch, ...).
 struct LaunchCall {

@@ -410,6 +410,18 @@ def _sync(torch, device):
     return lambda: None
 
 
+def _cloned(torch, value):
+    """`value` with every tensor in it (nested in tuples, lists and dicts) replaced by a clone of its kind."""
+    def clone(v):
+        if not isinstance(v, torch.Tensor):
+            return v
+        # A clone made in inference mode is an inference tensor, whose dispatch keys fail Dynamo's guards
+        # on the original: made in the original's mode.
+        with torch.inference_mode(v.is_inference()):
+            return v.clone()
+    return torch.utils._pytree.tree_map(clone, value)
+
+
 def _flatten(torch, value):
     if isinstance(value, torch.Tensor):
         return [value]
@@ -892,7 +904,8 @@ def execution_record(dynamo=False, graphs=None, graph_breaks=(), cuda_graphs_exp
 class PythonPath:
     """One Python-side path: a callable and what it took to build it."""
 
-    def __init__(self, name, step, compile_s, outputs, source, enter=None, leave=None, execution=None):
+    def __init__(self, name, step, compile_s, outputs, source, enter=None, leave=None, execution=None,
+                 caller=None):
         self.name = name
         self.step = step            # runs one iteration, device synchronised; returns nothing
         self.compile_s = compile_s  # torch.compile's first call (0 for eager)
@@ -900,6 +913,9 @@ class PythonPath:
         self.source = source        # SOURCE_MODULE, SOURCE_PROGRAM or SOURCE_PACKAGE
         self.enter = enter          # called before each timed iteration (not timed), or None
         self.leave = leave          # called after it, or None
+        # compare --threads: caller() gives a step on its own copy of the inputs, for one of several
+        # threads calling the path at once (docs/metrics.md, "Concurrent callers"); None for a variant
+        self.caller = caller
         # What it runs, as known once built (Session.execution_record; read by src/runtimes/python_session.cpp)
         self.execution = execution or execution_record()
 
@@ -1256,10 +1272,19 @@ class Session:
                 fn(*args, **kwargs)
                 sync()
 
+        caller = None
         if not variant:
             self.built.add(name)
+
+            def caller():
+                own_args, own_kwargs = _cloned(torch, (args, kwargs))
+
+                def own_step():
+                    fn(*own_args, **own_kwargs)
+                    sync()
+                return own_step
         return PythonPath(name, step, compile_s, outputs, source, enter, leave,
-                          self._execution(base, variant, outputs))
+                          self._execution(base, variant, outputs), caller)
 
     def _execution(self, base, variant, outputs):
         """What path `base` (or its `variant`) runs, as the execution check records it (docs/metrics.md,

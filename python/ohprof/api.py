@@ -177,11 +177,12 @@ def _paths_flag(paths):
 
 def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, min_runs=None, max_runs=None,
             min_time_s=None, max_rse=None, time_limit_s=None, check_outputs=None, explain=True,
-            kernel_profile=False, cache_dir=None, export_trace=None, verbose=False):
+            kernel_profile=False, cache_dir=None, export_trace=None, threads=None, verbose=False):
     """`ohprof compare` on the nn.Module `model` with `inputs` (a tensor, a tuple of tensors, or (tuple,
     dict of keyword inputs)): each path
     measured in this process, interleaved, and each gap explained in layers (docs/usage.md). The keyword
-    arguments are compare's flags (None: the flag's default); returns the compare Report."""
+    arguments are compare's flags (None: the flag's default; `threads` a list of caller counts, --threads);
+    returns the compare Report."""
     torch = _torch()
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -196,6 +197,7 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
             argv += _flag("--warmup", warmup) + _flag("--min-runs", min_runs) + _flag("--max-runs", max_runs)
             argv += _flag("--min-time", min_time_s) + _flag("--max-rse", max_rse) + _flag("--time-limit", time_limit_s)
             argv += _flag("--check-outputs", check_outputs) + _flag("--export-trace", export_trace)
+            argv += _flag("--threads", ",".join(str(int(n)) for n in threads) if threads else None)
             if not explain:
                 argv.append("--no-explain")
             if kernel_profile:

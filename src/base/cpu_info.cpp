@@ -1,6 +1,9 @@
 #include "ohprof/base/cpu_info.hpp"
 
+#include <sched.h>
+
 #include <fstream>
+#include <thread>
 
 namespace ohprof {
 
@@ -14,6 +17,16 @@ std::string cpu_model_name() {
     }
   }
   return "unknown CPU";
+}
+
+int available_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    const int count = CPU_COUNT(&set);
+    if (count > 0) return count;
+  }
+  return static_cast<int>(std::thread::hardware_concurrency());
 }
 
 namespace {

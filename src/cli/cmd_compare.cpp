@@ -22,7 +22,29 @@ struct CompareFlags {
   bool no_explain = false;
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
   std::string inputs_file;
+  std::string threads;  // "1,2,4"; "" : not measured
 };
+
+// "1,2,4" -> {1, 2, 4}; the range is compare's to check (validate_compare_options).
+Result<std::vector<int>> parse_thread_counts(const std::string& text) {
+  std::vector<int> counts;
+  if (text.empty()) return counts;
+  for (const std::string& item : comma_items(text)) {
+    std::size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size()) {
+      return make_error(ExitCode::usage_error,
+                        fmt::format("--threads '{}': give counts of callers, comma-separated (e.g. 1,2,4)", text));
+    }
+    counts.push_back(value);
+  }
+  return counts;
+}
 
 // "compile:aoti,eager:aoti" -> (compile, aoti), (eager, aoti). Path names contain ':' themselves
 // (compile:cpp-wrapper), so a pair splits at the ':' that leaves two known path names.
@@ -63,6 +85,9 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   if (flags.no_explain && !options.explain_pairs.empty()) {
     return make_error(ExitCode::usage_error, "give --explain or --no-explain, not both");
   }
+  auto threads = parse_thread_counts(flags.threads);
+  if (!threads.ok()) return threads.error();
+  options.threads = *threads;
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "compare", flags.model.python);
   console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
@@ -86,6 +111,9 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
                   "the fastest");
   app->add_flag("--no-explain", flags->no_explain,
                 "Do not measure the variants that peel each path's layers of host work, nor explain the gaps");
+  app->add_option("--threads", flags->threads,
+                  "After the timed passes, call each path from N threads at once, for each N comma-separated "
+                  "(e.g. 1,2,4; 1 is always measured): throughput, p50 and p99 latency, scaling and the limit hit");
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
   add_markdown_option(app, flags->export_markdown);
   add_html_option(app, flags->export_html);

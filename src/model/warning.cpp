@@ -42,13 +42,14 @@ const char* to_string(WarningCode code) {
     case WarningCode::graph_breaks: return "graph-breaks";
     case WarningCode::cuda_graphs_not_replayed: return "cuda-graphs-not-replayed";
     case WarningCode::path_device_differs: return "path-device-differs";
+    case WarningCode::threads_incomplete: return "threads-incomplete";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::path_device_differs); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::threads_incomplete); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

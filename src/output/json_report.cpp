@@ -284,6 +284,7 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
               {"check_outputs", to_string(config->check_outputs)},
               {"compile_source", to_string(config->compile_source)},
               {"explain", config->explain},
+              {"threads", config->threads},
               {"explain_pairs", [&] {
                  json pairs = json::array();
                  for (const auto& [slower, faster] : config->explain_pairs) pairs.push_back(json::array({slower, faster}));
@@ -376,6 +377,34 @@ json attribution_to_json(const std::optional<KernelAttributionSummary>& attribut
               {"not_in_code", attribution->not_in_code}};
 }
 
+json concurrency_to_json(const std::optional<PathConcurrency>& c) {
+  if (!c) return nullptr;
+  json points = json::array();
+  for (const ThreadsPoint& p : c->points) {
+    points.push_back({{"threads", p.threads},
+                      {"calls_per_round", p.calls_per_round},
+                      {"round_ns", p.round_ns},
+                      {"calls_per_s", p.calls_per_s},
+                      {"calls_per_s_se", p.calls_per_s_se},
+                      {"p50_ns", p.p50_ns},
+                      {"p99_ns", p.p99_ns},
+                      {"scaling", p.scaling},
+                      {"scaling_low", p.scaling_low},
+                      {"scaling_high", p.scaling_high},
+                      {"scales", p.scales},
+                      {"latency_ns", p.latency_ns}});
+  }
+  return {{"points", std::move(points)},
+          {"holds_gil", c->holds_gil},
+          {"host_share", c->host_share ? json(*c->host_share) : json(nullptr)},
+          {"runner_instances", c->runner_instances},
+          {"cores", c->context.cores},
+          {"intra_op_threads", c->context.intra_op_threads},
+          {"cuda", c->context.cuda},
+          {"limit", to_string(c->limit)},
+          {"unavailable", c->unavailable.empty() ? json(nullptr) : json(c->unavailable)}};
+}
+
 json memory_to_json(const std::optional<PathMemory>& memory) {
   if (!memory) return nullptr;
   const auto maybe = [](const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); };
@@ -426,6 +455,7 @@ json path_to_json(const PathResult& path) {
            {"output_check", output_check_to_json(path.output_check)},
            {"execution", execution_to_json(path.execution)},
            {"memory", memory_to_json(path.memory)},
+           {"concurrency", concurrency_to_json(path.concurrency)},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
            {"split_collector", to_string(path.split_collector)},
            {"kernel_attribution", attribution_to_json(path.kernel_attribution)},

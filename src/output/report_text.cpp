@@ -350,6 +350,54 @@ std::string memory_text(const PathMemory& m) {
   return text;
 }
 
+std::string rate_text(double per_s) {
+  if (per_s >= 1e6) return fmt::format("{:.3g}M", per_s / 1e6);
+  if (per_s >= 1e3) return fmt::format("{:.3g}k", per_s / 1e3);
+  return fmt::format("{:.3g}", per_s);
+}
+
+std::string concurrency_limit_text(const PathConcurrency& c) {
+  const ConcurrencyContext& x = c.context;
+  const int top = c.points.empty() ? 0 : c.points.back().threads;
+  switch (c.limit) {
+    case ConcurrencyLimit::none: return fmt::format("none reached at {} callers", top);
+    case ConcurrencyLimit::gil:
+      return c.host_share ? fmt::format("the GIL (its calls run Python under it; host-bound {:.1f}% of its wall time)",
+                                        *c.host_share * 100.0)
+                          : std::string("the GIL (its calls run Python under it)");
+    case ConcurrencyLimit::cores:
+      return fmt::format("the cores ({} callers x {} intra-op thread{} on {} cores)", top, std::max(1, x.intra_op_threads),
+                         x.intra_op_threads == 1 ? "" : "s", x.cores);
+    case ConcurrencyLimit::device: return "the device (the callers share it and its stream)";
+    case ConcurrencyLimit::unknown: break;
+  }
+  return c.points.size() < 2 ? std::string("unknown (one caller measured)") : std::string("unknown");
+}
+
+std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timing_median_ns) {
+  if (!c.unavailable.empty()) return {"unavailable: " + c.unavailable};
+  std::vector<std::string> lines;
+  for (const ThreadsPoint& p : c.points) {
+    std::string line = fmt::format("{} caller{}  {} calls/s  p50 {}  p99 {}", p.threads, p.threads == 1 ? " " : "s",
+                                   rate_text(p.calls_per_s), format_duration(p.p50_ns), format_duration(p.p99_ns));
+    if (p.threads == 1 && timing_median_ns > 0) {
+      line += fmt::format("  (on the measuring thread: median {})", format_duration(timing_median_ns));
+    }
+    if (p.threads > 1) {
+      // scales: a significant gain; a significant loss is said as one; otherwise within noise
+      const char* kind = p.scales ? "" : p.scaling_high < 1 ? "fewer calls than 1 caller: " : "within noise: ";
+      line += fmt::format("  x{:.2f} of 1 caller ({}95% interval {:.2f} to {:.2f})", p.scaling, kind, p.scaling_low,
+                          p.scaling_high);
+    }
+    lines.push_back(std::move(line));
+  }
+  std::string limit = "limit: " + concurrency_limit_text(c);
+  if (c.runner_instances > 0) limit += fmt::format("; the runner holds {} model instance{}", c.runner_instances,
+                                                  c.runner_instances == 1 ? "" : "s");
+  lines.push_back(std::move(limit));
+  return lines;
+}
+
 std::string estimate_text(const Estimate& e) { return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns); }
 
 std::string ratio_text(const PathRatio& r) {

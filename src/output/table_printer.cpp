@@ -216,6 +216,10 @@ std::string format_run_table(const Report& report) {
     }
     if (path.execution) out += "  execution:     " + execution_text(*path.execution) + "\n";
     if (path.memory) out += "  memory:        " + memory_text(*path.memory) + "\n";
+    if (path.concurrency) {
+      const std::vector<std::string> lines = concurrency_lines(*path.concurrency, path.wall.median);
+      for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? "  threads:       " : "                 ") + lines[i] + "\n";
+    }
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
       if (path.breakdown) out += format_split(*path.breakdown);

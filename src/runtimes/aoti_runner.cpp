@@ -4,6 +4,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/core/InferenceMode.h>
 #include <torch/cuda.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/version.h>
@@ -12,6 +13,7 @@
 #include <array>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <cstdio>
@@ -100,34 +102,57 @@ at::Tensor random_input(const InputSpec& spec, at::Generator& generator, const a
   return tensor.to(device);
 }
 
+// One call of the package on `inputs`, the device synchronised (every caller's, the measuring thread's too).
+Status run_package(torch::inductor::AOTIModelPackageLoader& loader, const std::vector<at::Tensor>& inputs,
+                   const DeviceDescription& device) {
+  try {
+    std::vector<at::Tensor> outputs = loader.run(inputs);
+    if (device.type == DeviceKind::cuda) torch::cuda::synchronize(device.index);
+    return ok_status();
+  } catch (const std::exception& e) {
+    return make_error(ExitCode::model_error, "the model failed: " + first_line(e.what()));
+  }
+}
+
+// One of several threads calling the package's runner (compare --threads): inference mode, which is
+// thread-local, entered on its thread as the measuring thread has it.
+class AotiThreadCaller final : public ThreadCaller {
+ public:
+  AotiThreadCaller(torch::inductor::AOTIModelPackageLoader& loader, std::vector<at::Tensor> inputs,
+                   DeviceDescription device)
+      : m_loader(loader), m_inputs(std::move(inputs)), m_device(std::move(device)) {}
+  void begin() override { m_mode.emplace(); }
+  Status call() override { return run_package(m_loader, m_inputs, m_device); }
+  void end() override { m_mode.reset(); }
+
+ private:
+  torch::inductor::AOTIModelPackageLoader& m_loader;
+  std::vector<at::Tensor> m_inputs;
+  DeviceDescription m_device;
+  std::optional<c10::InferenceMode> m_mode;
+};
+
 class LibTorchAotiRunner final : public AotiRunner {
  public:
   LibTorchAotiRunner(std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader,
                      std::vector<at::Tensor> inputs, DeviceDescription device,
                      std::vector<Warning> warnings, std::vector<InputSpec> specs,
-                     TensorBundlePtr first_outputs, std::int64_t build_ns)
+                     TensorBundlePtr first_outputs, std::int64_t build_ns, std::int64_t runners)
       : m_loader(std::move(loader)),
         m_inputs(std::move(inputs)),
         m_device(std::move(device)),
         m_warnings(std::move(warnings)),
         m_specs(std::move(specs)),
         m_first_outputs(std::move(first_outputs)),
-        m_build_ns(build_ns) {}
+        m_build_ns(build_ns),
+        m_runners(runners) {}
 
   [[nodiscard]] std::string name() const override { return "aoti"; }
   [[nodiscard]] std::int64_t build_ns() const override { return m_build_ns; }
   [[nodiscard]] TensorBundlePtr first_outputs() const override { return m_first_outputs; }
   [[nodiscard]] PathSource source() const override { return PathSource::aoti_package; }
 
-  Status run_once() override {
-    try {
-      std::vector<at::Tensor> outputs = m_loader->run(m_inputs);
-      if (m_device.type == DeviceKind::cuda) torch::cuda::synchronize(m_device.index);
-      return ok_status();
-    } catch (const std::exception& e) {
-      return make_error(ExitCode::model_error, "the model failed: " + first_line(e.what()));
-    }
-  }
+  Status run_once() override { return run_package(*m_loader, m_inputs, m_device); }
   [[nodiscard]] DeviceDescription device() const override { return m_device; }
   // No Dynamo; the device its first outputs are on ("cpu", "cuda:0"; several joined by ", ").
   [[nodiscard]] ExecutionFacts execution_facts() const override {
@@ -142,6 +167,17 @@ class LibTorchAotiRunner final : public AotiRunner {
   }
   [[nodiscard]] std::vector<Warning> warnings() const override { return m_warnings; }
   [[nodiscard]] std::vector<InputSpec> inputs() const override { return m_specs; }
+  [[nodiscard]] std::int64_t runner_instances() const override { return m_runners; }
+  // The loader's run is thread-safe; each caller runs on its own copy of the inputs.
+  Result<std::unique_ptr<ThreadCaller>> thread_caller() override {
+    try {
+      std::vector<at::Tensor> own;
+      for (const auto& tensor : m_inputs) own.push_back(tensor.clone());
+      return std::unique_ptr<ThreadCaller>(std::make_unique<AotiThreadCaller>(*m_loader, std::move(own), m_device));
+    } catch (const std::exception& e) {
+      return make_error(ExitCode::model_error, "could not copy the inputs for a caller: " + first_line(e.what()));
+    }
+  }
 
  private:
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_loader;
@@ -151,6 +187,7 @@ class LibTorchAotiRunner final : public AotiRunner {
   std::vector<InputSpec> m_specs;
   TensorBundlePtr m_first_outputs;
   std::int64_t m_build_ns = 0;
+  std::int64_t m_runners = 1;
 };
 
 // AOTInductor's runtime prints its own "Error: ..." to stderr before throwing. While the first
@@ -342,7 +379,8 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
   const std::int64_t build_start = monotonic_now_ns();
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
   try {
-    loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(path, "model", false, 1,
+    loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
+        path, "model", false, static_cast<std::size_t>(std::max<std::int64_t>(options.runners, 1)),
                                                                        static_cast<c10::DeviceIndex>(device.index));
   } catch (const std::exception& e) {
     return make_error(ExitCode::invalid_package, "LibTorch could not load it: " + first_line(e.what()));
@@ -380,7 +418,7 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
   const std::int64_t build_ns = monotonic_now_ns() - build_start;
   return std::unique_ptr<AotiRunner>(std::make_unique<LibTorchAotiRunner>(
       std::move(loader), std::move(tensors), device, std::move(warnings), std::move(inputs),
-      std::move(first_outputs), build_ns));
+      std::move(first_outputs), build_ns, std::max<std::int64_t>(options.runners, 1)));
 }
 
 }  // namespace ohprof

@@ -98,6 +98,46 @@ ExecutionFacts to_facts(const py::handle& execution) {
   return facts;
 }
 
+// One of several threads calling a Python path (compare --threads), as a Python serving thread does: it
+// holds a thread state of its own from begin() to end() and takes the GIL for each call; inference mode,
+// which is thread-local, is entered on its thread as the measuring thread has it.
+class PythonThreadCaller final : public ThreadCaller {
+ public:
+  PythonThreadCaller(std::string name, py::object step) : m_name(std::move(name)), m_step(std::move(step)) {}
+  ~PythonThreadCaller() override {
+    py::gil_scoped_acquire gil;
+    m_step = py::object();
+  }
+  void begin() override {
+    m_gil_state = PyGILState_Ensure();
+    m_mode.emplace();
+    m_saved = PyEval_SaveThread();
+  }
+  Status call() override {
+    PyEval_RestoreThread(m_saved);
+    Status status = ok_status();
+    try {
+      m_step();
+    } catch (py::error_already_set& e) {
+      status = python_error(e, ExitCode::model_error, "path " + m_name + " failed in a caller thread");
+    }
+    m_saved = PyEval_SaveThread();
+    return status;
+  }
+  void end() override {
+    PyEval_RestoreThread(m_saved);
+    m_mode.reset();
+    PyGILState_Release(m_gil_state);
+  }
+
+ private:
+  std::string m_name;
+  py::object m_step;
+  PyGILState_STATE m_gil_state{};
+  PyThreadState* m_saved = nullptr;
+  std::optional<c10::InferenceMode> m_mode;
+};
+
 class PythonPathRunner final : public PathRunner {
  public:
   PythonPathRunner(std::string name, py::object path, PathSource source, std::int64_t build_ns, TensorBundlePtr outputs,
@@ -106,6 +146,7 @@ class PythonPathRunner final : public PathRunner {
         m_step(path.attr("step")),
         m_enter(path.attr("enter")),
         m_leave(path.attr("leave")),
+        m_caller(path.attr("caller")),
         m_source(source),
         m_build_ns(build_ns),
         m_outputs(std::move(outputs)),
@@ -116,6 +157,7 @@ class PythonPathRunner final : public PathRunner {
     m_step = py::object();
     m_enter = py::object();
     m_leave = py::object();
+    m_caller = py::object();
   }
 
   [[nodiscard]] std::string name() const override { return m_name; }
@@ -131,6 +173,18 @@ class PythonPathRunner final : public PathRunner {
   void leave() override {
     call_hook(m_leave);
     m_gil.reset();
+  }
+
+  [[nodiscard]] bool holds_gil() const override { return true; }
+  // ohprof/_paths.py's PythonPath.caller: a step on its own copy of the inputs (None for a variant).
+  Result<std::unique_ptr<ThreadCaller>> thread_caller() override {
+    py::gil_scoped_acquire gil;
+    if (m_caller.is_none()) return PathRunner::thread_caller();
+    try {
+      return std::unique_ptr<ThreadCaller>(std::make_unique<PythonThreadCaller>(m_name, m_caller()));
+    } catch (py::error_already_set& e) {
+      return python_error(e, ExitCode::model_error, "path " + m_name + ": making a caller thread's inputs");
+    }
   }
 
   Status run_once() override {
@@ -161,6 +215,7 @@ class PythonPathRunner final : public PathRunner {
   py::object m_step;
   py::object m_enter;
   py::object m_leave;
+  py::object m_caller;
   PathSource m_source = PathSource::module;
   std::optional<Error> m_hook_error;
   std::int64_t m_build_ns = 0;

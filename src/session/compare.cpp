@@ -14,6 +14,7 @@
 #include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
+#include "ohprof/base/cpu_info.hpp"
 #include "ohprof/base/interrupt.hpp"
 #include "ohprof/base/process_memory.hpp"
 #include "ohprof/harness/checkpoint.hpp"
@@ -181,6 +182,11 @@ Status validate_compare_options(const CompareOptions& o) {
   if (!o.dump_code_dir.empty()) {
     if (Status dir = check_dump_dir(o.dump_code_dir); !dir.ok()) return dir;
   }
+  for (const int count : o.threads) {
+    if (count < 1 || count > kMaxThreads) {
+      return make_error(ExitCode::usage_error, fmt::format("--threads counts must be 1 to {}; {} is not", kMaxThreads, count));
+    }
+  }
   if (!o.aoti.empty() && o.exported.empty()) {
     return make_error(ExitCode::usage_error, "--aoti needs --exported (the program the package was built from)");
   }
@@ -238,6 +244,11 @@ const std::vector<std::string>& known_compare_paths() {
 SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime) {
   CompareOptions options = given;  // less the paths that cannot be measured, once the session says which
   if (Status valid = validate_compare_options(options); !valid.ok()) return {std::nullopt, valid};
+  if (!options.threads.empty()) {
+    options.threads.push_back(1);
+    std::sort(options.threads.begin(), options.threads.end());
+    options.threads.erase(std::unique(options.threads.begin(), options.threads.end()), options.threads.end());
+  }
   if (!runtime.open_model) {
     return {std::nullopt, make_error(ExitCode::usage_error,
                                      "this ohprof was built without LibTorch and Python "
@@ -268,7 +279,8 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
                                         options.check_outputs,
                                         compile_source,
                                         options.explain,
-                                        options.explain_pairs};
+                                        options.explain_pairs,
+                                        options.threads};
 
   CompareOptions defaulted = options;
   apply_default_model(defaulted);
@@ -323,6 +335,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     load.device = device == DeviceKind::cuda ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
     load.inputs = session_specs;
     load.tensors = (*session)->inputs();
+    if (!options.threads.empty()) load.runners = *std::max_element(options.threads.begin(), options.threads.end());
     auto runner = runtime.load_aoti(load);
     if (!runner.ok()) {
       return runner.error().with_context(fmt::format("loading AOTI package '{}'", load.package_path));
@@ -503,6 +516,14 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
           memory->run_calls = kMemoryCalls;
         }
       }
+    }
+    // --threads, last: several callers of each path at once.
+    if (!options.threads.empty() && !interrupt_requested()) {
+      std::vector<PathRunner*> raw;
+      for (const auto& runner : runners) raw.push_back(runner.get());
+      const ConcurrencyContext context{available_cpus(), torch_info.intra_op_threads, device == DeviceKind::cuda};
+      measure_threads(report, raw, options.threads, context,
+                      [&] { return (*session)->compile_events().size(); });
     }
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;

@@ -1,11 +1,13 @@
 #pragma once
 // Steps that `run` and `compare` share (private to the session layer).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "ohprof/collectors/split_collector.hpp"
 #include "ohprof/base/error.hpp"
+#include "ohprof/harness/path_runner.hpp"
 #include "ohprof/model/device_request.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
@@ -67,6 +69,15 @@ struct PathDumpSource {
 };
 Status dump_code(Report& report, const std::vector<PathDumpSource>& sources, ModelSession* python,
                  const std::string& dir, const Runtime& runtime);
+// compare --threads (docs/metrics.md, "Concurrent callers"), after every timed pass: for each asked path
+// (role path) `runners[i]` of report.paths[i], the largest count's callers, made once; a warm-up burst of
+// each (count, path), then kThreadRounds rounds, each a burst of every (count, path), the paths' order
+// rotated by one each round. Fills report.paths[i].concurrency; a path whose callers cannot be made or
+// fail has `unavailable` set, the others go on. `compile_events` counts the session's compile events, to
+// warn when the pass compiled.
+void measure_threads(Report& report, const std::vector<PathRunner*>& runners, const std::vector<int>& counts,
+                     const ConcurrencyContext& context, const std::function<std::size_t()>& compile_events);
+
 // Before measuring: output_error when --dump-code DIR (or a folder above it) is a file, so that a dump
 // that could never be written does not wait for the whole measurement to say so.
 Status check_dump_dir(const std::string& dir);

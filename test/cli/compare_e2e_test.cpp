@@ -553,6 +553,9 @@ TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
       {"compare", "--explain", "compile:aoti", "--no-explain"},
       {"compare", "--compile-source", "graph"},
       {"compare", "--block", "0"},
+      {"compare", "--threads", "2,x"},
+      {"compare", "--threads", "0"},
+      {"compare", "--threads", "2,257"},
   };
   for (const auto& args : bad) {
     const auto result = run_ohprof(args);

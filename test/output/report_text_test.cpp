@@ -500,5 +500,50 @@ TEST(MemoryText, SaysRetainedAndPeaksWithTheirSigns) {
   EXPECT_EQ(memory_text(m), "build -4.10 kB retained (peak unknown), calls peak unknown");
 }
 
+
+// The threads lines (docs/metrics.md, "Concurrent callers"): one per count, then the limit.
+TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
+  PathConcurrency c;
+  c.context = ConcurrencyContext{2, 1, false};
+  ThreadsPoint one;
+  one.threads = 1;
+  one.calls_per_s = 22'900;
+  one.p50_ns = 40'700;
+  one.p99_ns = 325'700;
+  ThreadsPoint two = one;
+  two.threads = 2;
+  two.calls_per_s = 36'600;
+  two.scaling = 1.598;
+  two.scaling_low = 1.18;
+  two.scaling_high = 2.01;
+  two.scales = true;
+  c.points = {one, two};
+  c.limit = ConcurrencyLimit::cores;
+  c.runner_instances = 2;
+  EXPECT_EQ(concurrency_lines(c, 9'574),
+            (std::vector<std::string>{
+                "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  (on the measuring thread: median 9.574 us)",
+                "2 callers  36.6k calls/s  p50 40.70 us  p99 325.7 us  x1.60 of 1 caller (95% interval 1.18 to 2.01)",
+                "limit: the cores (2 callers x 1 intra-op thread on 2 cores); the runner holds 2 model instances"}));
+  c.points[1].scales = false;
+  c.points[1].scaling_low = 0.9;
+  EXPECT_NE(concurrency_lines(c, 0)[1].find("(within noise: 95% interval 0.90 to 2.01)"), std::string::npos);
+  EXPECT_EQ(concurrency_lines(c, 0)[0].find("measuring thread"), std::string::npos);
+  c.points[1].scaling = 0.4;
+  c.points[1].scaling_low = 0.3;
+  c.points[1].scaling_high = 0.5;
+  EXPECT_NE(concurrency_lines(c, 0)[1].find("x0.40 of 1 caller (fewer calls than 1 caller: 95% interval 0.30 to 0.50)"),
+            std::string::npos);
+  c.limit = ConcurrencyLimit::gil;
+  c.host_share = 0.818;
+  c.runner_instances = 0;
+  c.holds_gil = true;
+  EXPECT_EQ(concurrency_lines(c, 0).back(), "limit: the GIL (its calls run Python under it; host-bound 81.8% of its wall time)");
+  c.unavailable = "interrupted";
+  EXPECT_EQ(concurrency_lines(c, 0), (std::vector<std::string>{"unavailable: interrupted"}));
+  EXPECT_EQ(rate_text(950), "950");
+  EXPECT_EQ(rate_text(1'234'567), "1.23M");
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -17,6 +17,8 @@
 #include "ohprof/harness/checkpoint.hpp"
 #include "ohprof/output/report_text.hpp"
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/concurrency.hpp"
+#include "ohprof/output/json_report.hpp"
 #include "ohprof/session/session.hpp"
 #include "ohprof/trace/kineto_reader.hpp"
 #include "session_steps.hpp"
@@ -870,6 +872,149 @@ TEST(ComparePaths, CheckpointBetweenThePassesIsAWholeReport) {
     EXPECT_EQ(path["split"]["reason"], kSplitPendingReason);
   }
   EXPECT_EQ(checkpoint["ratios"].size(), 1u);
+}
+
+
+// --- concurrent callers (--threads; docs/metrics.md, "Concurrent callers") -------------------------------
+
+TEST(ComparePathsThreads, EveryAskedPathIsCalledFromEachCountOfThreadsInRounds) {
+  FakeWorld world;
+  world.aoti.thread_call_ns = 20'000;
+  world.python["compile"].thread_call_ns = 20'000;
+  // timing-pass calls of 1 ms: 50 calls per thread per round
+  world.aoti.duration_ns = [](int) { return std::int64_t{1'000'000}; };
+  world.python["compile"].duration_ns = [](int) { return std::int64_t{1'000'000}; };
+  CompareOptions options = options_for({"aoti", "compile"});
+  options.threads = {2, 2};  // sorted, repeats dropped, 1 added
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  EXPECT_EQ(report.config.compare->threads, (std::vector<int>{1, 2}));
+  ASSERT_EQ(world.loads.size(), 1u);
+  EXPECT_EQ(world.loads[0].runners, 2);  // the runner's container holds the largest count's instances
+  const fake::FakeThreads& log = *world.threads;
+  for (const std::string name : {"aoti", "compile"}) {
+    SCOPED_TRACE(name);
+    const PathResult& path = path_named(report, name);
+    ASSERT_TRUE(path.concurrency.has_value());
+    const PathConcurrency& c = *path.concurrency;
+    EXPECT_EQ(c.unavailable, "");
+    EXPECT_EQ(c.holds_gil, name == "compile");
+    EXPECT_EQ(c.runner_instances, name == "aoti" ? 2 : 0);
+    EXPECT_EQ(c.context.intra_op_threads, world.torch.intra_op_threads);
+    EXPECT_GE(c.context.cores, 1);
+    ASSERT_EQ(c.points.size(), 2u);
+    const std::int64_t calls = calls_per_round(path.wall.median);
+    EXPECT_LE(calls, 50);  // the fake's calls take at least 1 ms
+    std::int64_t made = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const ThreadsPoint& point = c.points[i];
+      EXPECT_EQ(point.threads, static_cast<int>(i) + 1);
+      EXPECT_EQ(point.calls_per_round, calls);
+      EXPECT_EQ(point.round_ns.size(), static_cast<std::size_t>(kThreadRounds));
+      const std::int64_t stride = latency_stride(calls);
+      EXPECT_EQ(point.latency_ns.size(), static_cast<std::size_t>(kThreadRounds * point.threads * ((calls + stride - 1) / stride)));
+      EXPECT_GT(point.calls_per_s, 0);
+      EXPECT_GE(point.p99_ns, point.p50_ns);
+      EXPECT_GE(point.p50_ns, 20'000);  // every call spun 20 us
+      // a warm-up burst of min(calls, 5) calls per thread, then the rounds
+      made += point.threads * (std::min(calls, kThreadRoundMinCalls) + kThreadRounds * calls);
+    }
+    EXPECT_DOUBLE_EQ(c.points[0].scaling, 1.0);
+    EXPECT_EQ(log.callers.at(name), 2);  // the largest count's callers, made once
+    EXPECT_EQ(log.calls.at(name), made);
+    // a thread per caller per burst: (1 + 2) threads in each of 1 + kThreadRounds bursts
+    EXPECT_EQ(log.begins.at(name), 3 * (1 + kThreadRounds));
+    EXPECT_EQ(log.ends.at(name), log.begins.at(name));
+    EXPECT_FALSE(log.threads.at(name).count(std::this_thread::get_id()));
+  }
+  // The timed passes never ran a thread caller: the run_once calls are the timing and split passes' and
+  // the memory pass's.
+  const nlohmann::json json = report_to_json(report);
+  EXPECT_EQ(json["config"]["compare"]["threads"], nlohmann::json::array({1, 2}));
+  const nlohmann::json& aoti = json["paths"][0]["concurrency"];
+  EXPECT_EQ(aoti["points"].size(), 2u);
+  EXPECT_EQ(aoti["points"][1]["latency_ns"].size(), report.paths[0].concurrency->points[1].latency_ns.size());
+  EXPECT_EQ(aoti["runner_instances"], 2);
+  EXPECT_EQ(aoti["holds_gil"], false);
+  EXPECT_TRUE(aoti["unavailable"].is_null());
+  EXPECT_EQ(aoti["limit"], to_string(report.paths[0].concurrency->limit));
+}
+
+TEST(ComparePathsThreads, WithoutTheFlagNothingIsCalledFromThreads) {
+  FakeWorld world;
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "eager"}), world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  for (const PathResult& path : outcome.report->paths) EXPECT_FALSE(path.concurrency.has_value());
+  EXPECT_TRUE(world.threads->callers.empty());
+  EXPECT_EQ(world.loads[0].runners, 1);
+  EXPECT_TRUE(outcome.report->config.compare->threads.empty());
+  EXPECT_TRUE(report_to_json(*outcome.report)["paths"][0]["concurrency"].is_null());
+}
+
+TEST(ComparePathsThreads, APathWithoutCallersIsNamedAndTheOthersAreMeasured) {
+  FakeWorld world;
+  world.python["eager"].thread_caller_error = make_error(ExitCode::model_error, "fake: no second caller");
+  CompareOptions options = options_for({"aoti", "eager"});
+  options.threads = {2};
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  const Report& report = *outcome.report;
+  EXPECT_EQ(path_named(report, "eager").concurrency->unavailable, "fake: no second caller");
+  EXPECT_TRUE(path_named(report, "eager").concurrency->points.empty());
+  EXPECT_EQ(path_named(report, "aoti").concurrency->points.size(), 2u);
+  EXPECT_TRUE(has_warning(report, WarningCode::threads_incomplete, "path eager was not measured with several callers: fake: no second caller"));
+  EXPECT_EQ(world.threads->calls.count("eager"), 0u);
+}
+
+TEST(ComparePathsThreads, VariantsAreNotCalledFromThreads) {
+  FakeWorld world;
+  CompareOptions options = options_for({"compile", "eager"});
+  options.explain = true;
+  options.threads = {2};
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  std::size_t variants = 0;
+  for (const PathResult& path : outcome.report->paths) {
+    if (path.role == PathRole::variant) {
+      ++variants;
+      EXPECT_FALSE(path.concurrency.has_value()) << path.name;
+    } else {
+      EXPECT_TRUE(path.concurrency.has_value()) << path.name;
+    }
+  }
+  EXPECT_GT(variants, 0u);
+  EXPECT_EQ(world.threads->callers.size(), 2u);
+}
+
+TEST(ComparePathsThreads, CountsOutOfRangeAreUsageErrors) {
+  for (const int count : {0, -1, kMaxThreads + 1}) {
+    FakeWorld world;
+    CompareOptions options = options_for({"aoti", "eager"});
+    options.threads = {2, count};
+    const SessionOutcome outcome = compare_paths(options, world.runtime());
+    ASSERT_FALSE(outcome.status.ok());
+    EXPECT_EQ(outcome.status.error().code, ExitCode::usage_error);
+    EXPECT_NE(outcome.status.error().message.find("--threads counts must be 1 to 256"), std::string::npos);
+    EXPECT_TRUE(world.loads.empty());
+  }
+}
+
+TEST(ComparePathsThreads, ACompileWhileTheCallersRunIsWarnedOf) {
+  FakeWorld world;
+  world.python["compile"].thread_call_ns = 1'000;
+  CompareOptions options = options_for({"compile", "eager"});
+  options.threads = {2};
+  // compile_events() grows by compile_events_during_threads once a thread caller has called
+  const SessionOutcome quiet = compare_paths(options, world.runtime());
+  ASSERT_TRUE(quiet.status.ok());
+  EXPECT_FALSE(has_warning(*quiet.report, WarningCode::threads_incomplete, "compile event"));
+  FakeWorld noisy;
+  noisy.python["compile"].thread_call_ns = 1'000;
+  noisy.compile_events_during_threads = 2;
+  const SessionOutcome compiled = compare_paths(options, noisy.runtime());
+  ASSERT_TRUE(compiled.status.ok());
+  EXPECT_TRUE(has_warning(*compiled.report, WarningCode::threads_incomplete, "2 compile event(s) happened while the callers ran"));
 }
 
 }  // namespace

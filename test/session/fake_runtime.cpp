@@ -28,10 +28,59 @@ Status fake_iteration(FakeWorld& world, const std::string& name, const RunnerScr
   return ok_status();
 }
 
+// A thread caller of path `name`: counts, spins (holding the fake GIL when `gil`).
+class FakeThreadCaller final : public ThreadCaller {
+ public:
+  FakeThreadCaller(std::shared_ptr<FakeThreads> log, std::string name, std::int64_t call_ns, bool gil)
+      : m_log(std::move(log)), m_name(std::move(name)), m_call_ns(call_ns), m_gil(gil) {}
+  void begin() override {
+    const std::lock_guard lock(m_log->mutex);
+    ++m_log->begins[m_name];
+    m_log->threads[m_name].insert(std::this_thread::get_id());
+  }
+  Status call() override {
+    {
+      const std::lock_guard lock(m_log->mutex);
+      ++m_log->calls[m_name];
+    }
+    if (m_gil) {
+      const std::lock_guard gil(m_log->gil);
+      spin_for_ns(m_call_ns);
+    } else {
+      spin_for_ns(m_call_ns);
+    }
+    return ok_status();
+  }
+  void end() override {
+    const std::lock_guard lock(m_log->mutex);
+    ++m_log->ends[m_name];
+  }
+
+ private:
+  std::shared_ptr<FakeThreads> m_log;
+  std::string m_name;
+  std::int64_t m_call_ns;
+  bool m_gil;
+};
+
+Result<std::unique_ptr<ThreadCaller>> fake_thread_caller(const std::shared_ptr<FakeThreads>& log, const std::string& name,
+                                                         const RunnerScript& script, bool gil) {
+  {
+    const std::lock_guard lock(log->mutex);
+    ++log->callers[name];
+  }
+  if (script.thread_caller_error) return *script.thread_caller_error;
+  return std::unique_ptr<ThreadCaller>(std::make_unique<FakeThreadCaller>(log, name, script.thread_call_ns, gil));
+}
+
 class FakeAotiRunner final : public AotiRunner {
  public:
-  explicit FakeAotiRunner(FakeWorld& world)
-      : m_world(world), m_outputs(std::make_shared<const TensorBundle>(TensorBundle{"aoti"})) {}
+  FakeAotiRunner(FakeWorld& world, std::int64_t runners)
+      : m_world(world), m_outputs(std::make_shared<const TensorBundle>(TensorBundle{"aoti"})), m_runners(runners) {}
+  Result<std::unique_ptr<ThreadCaller>> thread_caller() override {
+    return fake_thread_caller(m_world.threads, "aoti", m_world.aoti, false);
+  }
+  [[nodiscard]] std::int64_t runner_instances() const override { return m_runners; }
   [[nodiscard]] std::string name() const override { return "aoti"; }
   Status run_once() override { return fake_iteration(m_world, "aoti", m_world.aoti); }
   [[nodiscard]] std::int64_t build_ns() const override { return m_world.aoti.build_ns; }
@@ -45,6 +94,7 @@ class FakeAotiRunner final : public AotiRunner {
  private:
   FakeWorld& m_world;
   TensorBundlePtr m_outputs;
+  std::int64_t m_runners;
 };
 
 class FakePythonPath final : public PathRunner {
@@ -61,6 +111,12 @@ class FakePythonPath final : public PathRunner {
   [[nodiscard]] PathSource source() const override { return m_script.source; }
   void enter() override { ++m_world.enters[m_name]; }
   [[nodiscard]] ExecutionFacts execution_facts() const override { return m_script.facts; }
+  [[nodiscard]] bool holds_gil() const override { return true; }
+  // Variants ("compile/no-guards") have no caller, as ohprof/_paths.py's.
+  Result<std::unique_ptr<ThreadCaller>> thread_caller() override {
+    if (m_name.find('/') != std::string::npos) return PathRunner::thread_caller();
+    return fake_thread_caller(m_world.threads, m_name, m_script, true);
+  }
 
  private:
   FakeWorld& m_world;
@@ -122,7 +178,16 @@ class FakeModelSession final : public ModelSession {
     std::ofstream(std::filesystem::path(dir) / "trace" / "fake_trace.log") << "trace of " << name << "\n";
     return CodeDumpPiece{{"trace/fake_trace.log"}, {"tlparse is not installed (fake)"}, {}, ""};
   }
-  std::vector<CompileEvent> compile_events() override { return m_world.compile_events; }
+  std::vector<CompileEvent> compile_events() override {
+    std::vector<CompileEvent> events = m_world.compile_events;
+    const std::lock_guard lock(m_world.threads->mutex);
+    if (!m_world.threads->calls.empty()) {
+      for (int i = 0; i < m_world.compile_events_during_threads; ++i) {
+        events.push_back(CompileEvent{CompileEventKind::dynamo_compile, "9/" + std::to_string(i), 0, 0, "fake thread"});
+      }
+    }
+    return events;
+  }
   // The session passes this to the AOTI loader (compare's paths share their inputs).
   TensorBundlePtr m_inputs = std::make_shared<const TensorBundle>(TensorBundle{"session inputs"});
 
@@ -184,7 +249,7 @@ Runtime FakeWorld::runtime() {
     loads.push_back(options);
     if (load_error) return *load_error;
     built.push_back("aoti");
-    return std::unique_ptr<AotiRunner>(std::make_unique<FakeAotiRunner>(*this));
+    return std::unique_ptr<AotiRunner>(std::make_unique<FakeAotiRunner>(*this, options.runners));
   };
   if (with_python) {
     runtime.open_model = [this](const ModelSessionOptions& options) -> Result<std::unique_ptr<ModelSession>> {

@@ -17,10 +17,13 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ohprof/model/report.hpp"
@@ -66,6 +69,21 @@ struct RunnerScript {
   // (compile id "0/<call>", reason "fake guard <call>") spanning the call, in FakeWorld::compile_events.
   std::set<int> compile_on_calls;
   ExecutionFacts facts;  // what execution_facts() says
+  // compare --threads: each thread caller's call spins this long (a Python path's holding the fake GIL,
+  // FakeThreads::gil, so that its callers take turns); thread_caller() fails with `thread_caller_error`.
+  std::int64_t thread_call_ns = 0;
+  std::optional<Error> thread_caller_error;
+};
+
+// What the fake thread callers did (shared by the threads of compare --threads, hence its mutex).
+struct FakeThreads {
+  std::mutex mutex;
+  std::mutex gil;                                   // the Python paths' callers hold it while they spin
+  std::map<std::string, int> callers;               // thread_caller() calls per path
+  std::map<std::string, int> calls;                 // call() calls per path
+  std::map<std::string, int> begins;                // begin() calls per path
+  std::map<std::string, int> ends;
+  std::map<std::string, std::set<std::thread::id>> threads;  // the threads that called, per path
 };
 
 // The split collector.
@@ -150,9 +168,12 @@ class FakeWorld {
   std::vector<std::vector<IterationWindow>> finished;  // the iterations given to each finish()
   std::vector<CheckCall> checks;
   std::vector<CompileEvent> compile_events;        // what ModelSession::compile_events() returns
+  // ... and as many more events once any thread caller has called (compare --threads)
+  int compile_events_during_threads = 0;
   std::vector<AttributionCall> attributions;
   // "dump_code <path>" / "trace_compile <path>" with the run_once calls made by then
   std::vector<std::pair<std::string, int>> dumps;
+  std::shared_ptr<FakeThreads> threads = std::make_shared<FakeThreads>();
 
   // The Runtime the session gets: every member set (open_model only with `with_python`).
   Runtime runtime();

@@ -49,6 +49,15 @@ def main(argv):
         "excluded_iterations": 1, "excluded_samples_ns": [3000000], "pooled": False, "cuda_graph_skip_reason": "",
         "unobserved": "", "text": "Dynamo, 1 graph, no graph break; compiled inside 1 measured iteration, its first "
                                   "timing sample left out; CUDA graphs NOT replayed in some measured calls; outputs on cuda:0"}
+    # compare --threads: a path measured with two callers, and one whose callers failed on a new thread
+    edited["paths"][0]["concurrency"] = {
+        "points": [{"threads": 1, "calls_per_s": 1000.0, "p50_ns": 900000.0, "p99_ns": 1500000.0, "scaling": 1.0,
+                    "scaling_low": 1.0, "scaling_high": 1.0, "scales": False},
+                   {"threads": 2, "calls_per_s": 1900.0, "p50_ns": 950000.0, "p99_ns": 1700000.0, "scaling": 1.9,
+                    "scaling_low": 1.8, "scaling_high": 2.0, "scales": True}],
+        "limit": "none", "unavailable": None}
+    edited["paths"][3]["concurrency"] = {"points": [], "limit": "unknown",
+                                         "unavailable": "path compile:reduce-overhead failed in a caller thread"}
     # warnings are objects (schema_version >= 2); the real report above has warnings of its own
     edited["warnings"] = [{"code": "cupti-buffer-unreadable",
                            "message": "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}]
@@ -115,6 +124,9 @@ def main(argv):
     ran = edited["paths"][3]["execution"]
     expect(f"    execution: {ran['text']} (cuda_graphs not-replayed)")
     expect("    measured compile: timing iteration 0: cuda-graph-recording 2500.0 us")
+    expect("    threads 2: 1900 calls/s, p50 950.0 us, p99 1700.0 us, x1.90 [1.80, 2.00] scales")
+    expect("    threads limit: none")
+    expect("    threads: unavailable: path compile:reduce-overhead failed in a caller thread")
     expect("  warning [cupti-buffer-unreadable]: an activity buffer could not be read to its end: "
            "CUPTI_ERROR_INVALID_KIND")
     for w in report.get("warnings", []):

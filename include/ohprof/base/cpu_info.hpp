@@ -7,6 +7,9 @@ namespace ohprof {
 
 std::string cpu_model_name();  // from /proc/cpuinfo, "unknown CPU" when unreadable
 
+// CPUs this process may run on (its affinity mask; std::thread::hardware_concurrency when unreadable).
+int available_cpus();
+
 // Whether this CPU supports an ISA token as AOTInductor writes it in AOTI_CPU_ISA
 // ("AVX2", "AVX512", "AVX512_VNNI", "AMX", ...). Unknown tokens count as supported.
 bool cpu_supports_isa_token(std::string_view token);

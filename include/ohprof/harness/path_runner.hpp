@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/harness/concurrent_callers.hpp"
 #include "ohprof/model/execution_check.hpp"
 #include "ohprof/model/explanation.hpp"
 
@@ -34,6 +35,15 @@ class PathRunner {
   // What it runs, as known once it is built (model/execution_check.hpp): Dynamo's graphs and breaks, CUDA
   // graphs, the device of its outputs. Empty facts: a path nothing is known of.
   [[nodiscard]] virtual ExecutionFacts execution_facts() const { return {}; }
+  // compare --threads (docs/metrics.md, "Concurrent callers"): a caller for one of several threads calling
+  // this path at once, on its own copy of the inputs; an error where the path cannot be called so.
+  virtual Result<std::unique_ptr<ThreadCaller>> thread_caller() {
+    return make_error(ExitCode::usage_error, "path " + name() + " cannot be called from several threads");
+  }
+  // Every call runs Python under the GIL (the Python paths).
+  [[nodiscard]] virtual bool holds_gil() const { return false; }
+  // The AOTI C++ runner's model instances, which that many callers can run at once; 0 for other paths.
+  [[nodiscard]] virtual std::int64_t runner_instances() const { return 0; }
 };
 
 }  // namespace ohprof

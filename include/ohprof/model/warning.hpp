@@ -59,6 +59,8 @@ enum class WarningCode {
   graph_breaks,                // Dynamo broke an asked path's graph
   cuda_graphs_not_replayed,    // a reduce-overhead path skipped CUDA graphs, or some measured calls did not replay
   path_device_differs,         // a path's outputs came from another device than the one measured
+  // compare --threads (docs/metrics.md, "Concurrent callers")
+  threads_incomplete,          // a path's callers could not be made or failed, or the pass compiled
 };
 
 struct Warning {

@@ -33,6 +33,12 @@ std::string headroom_line(const PathVerdict& verdict);
 std::string execution_text(const ExecutionCheck& check);
 // "build +52.4 MB retained (peak +80.1 MB), calls peak +1.20 MB over 3": docs/metrics.md, "Memory".
 std::string memory_text(const PathMemory& memory);
+// compare --threads (docs/metrics.md, "Concurrent callers"): "24.1k" calls per second; the limit in words;
+// one line per thread count (the 1-caller line with the timing pass's median on the measuring thread,
+// `timing_median_ns`, when positive), then the limit's.
+std::string rate_text(double per_s);
+std::string concurrency_limit_text(const PathConcurrency& concurrency);
+std::vector<std::string> concurrency_lines(const PathConcurrency& concurrency, double timing_median_ns);
 
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);

@@ -23,6 +23,9 @@ struct AotiLoadOptions {
   // Run on these tensors (shared with the other paths of `compare`) instead of making random ones;
   // `inputs` then describes them.
   TensorBundlePtr tensors;
+  // Model instances in the runner's container (AOTIModelPackageLoader's num_runners): that many threads
+  // can run it at once (compare --threads loads as many as its largest count).
+  std::int64_t runners = 1;
 };
 
 // What LibTorch in this process offers.

@@ -82,8 +82,12 @@ struct CompareOptions {
   std::string checkpoint_path;
   std::string export_trace;           // the split pass's timeline, every path's iterations ("" : none)
   std::string dump_code_dir;          // --dump-code: every path's graph, code and kernel list, after measuring ("" : none)
+  // --threads: counts of concurrent callers, measured after the timed passes (docs/metrics.md, "Concurrent
+  // callers"); compare_paths sorts them, drops repeats and adds 1; empty: not measured.
+  std::vector<int> threads;
   std::vector<std::string> argv;
 };
+inline constexpr int kMaxThreads = 256;
 SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime);
 
 // `ohprof sweep` (docs/sweep.md): `compare` at each value of one input dimension.

@@ -1,0 +1,40 @@
+#pragma once
+// compare --threads (docs/metrics.md, "Concurrent callers"): a point's throughput and latency quantiles,
+// its scaling against one caller, and the limit a path hits. Pure functions over plain structs.
+#include <cstdint>
+#include <vector>
+
+#include "ohprof/model/concurrency.hpp"
+
+namespace ohprof {
+
+// A round lasts about this long for one thread (calls_per_round).
+inline constexpr double kThreadRoundTargetNs = 50e6;
+inline constexpr std::int64_t kThreadRoundMinCalls = 5;
+inline constexpr std::int64_t kThreadRoundMaxCalls = 5000;
+// Rounds of every (path, thread count), interleaved.
+inline constexpr int kThreadRounds = 9;
+// Latencies kept per thread per round, at most: every latency_stride(calls)-th call's from the first.
+inline constexpr std::int64_t kLatenciesPerThreadRound = 100;
+// The limit rule's host share above which a Python path that does not scale is said to be GIL-bound.
+inline constexpr double kGilHostShare = 0.5;
+
+// Calls each thread makes per round for a path whose one call takes `median_ns` (from the timing pass):
+// kThreadRoundTargetNs / median_ns, rounded, within [kThreadRoundMinCalls, kThreadRoundMaxCalls].
+std::int64_t calls_per_round(double median_ns);
+
+// ceil(calls / kLatenciesPerThreadRound): a thread's calls 0, s, 2s, ... of a round are kept in latency_ns.
+std::int64_t latency_stride(std::int64_t calls);
+
+// One point from its rounds' elapsed times and its calls' latencies (the fields above scaling).
+ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vector<std::int64_t> round_ns,
+                           std::vector<std::int64_t> latency_ns);
+
+// Each point's scaling against the 1-thread point (points.front(), which must have threads == 1).
+void scale_against_one(std::vector<ThreadsPoint>& points);
+
+// The limit at the largest count measured (docs/metrics.md, "Concurrent callers").
+// Reads path.points, holds_gil, host_share and context.
+ConcurrencyLimit concurrency_limit(const PathConcurrency& path);
+
+}  // namespace ohprof

@@ -1,0 +1,60 @@
+#pragma once
+// compare --threads: several callers of one loaded path at once (docs/metrics.md, "Concurrent callers").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ohprof {
+
+// What stops a path's throughput from growing with its callers (docs/metrics.md, "Concurrent callers").
+enum class ConcurrencyLimit {
+  none,     // it scales, and nothing known bounds it at the largest count measured
+  gil,      // a Python path that does not scale: its host work holds the GIL, one caller at a time
+  cores,    // the callers' work shares the machine's cores: callers x intra-op threads >= cores
+  device,   // a CUDA path that does not scale: the one device (and the one stream the callers share)
+  unknown,  // it does not scale and none of the above is known to hold
+};
+const char* to_string(ConcurrencyLimit limit);  // "none", "gil", "cores", "device", "unknown"
+
+// One count of callers: `threads` threads each made `calls_per_round` calls in each round, all starting
+// together; a round's throughput is its calls over the time from their start to the last call's end.
+struct ThreadsPoint {
+  int threads = 0;
+  std::int64_t calls_per_round = 0;        // per thread
+  std::vector<std::int64_t> round_ns;      // each round's elapsed time
+  std::vector<std::int64_t> latency_ns;    // calls' wall times, round by round, thread by thread: each
+                                           // thread's calls 0, s, 2s, ... (s = latency_stride(calls_per_round))
+  double calls_per_s = 0;                  // median over rounds of threads * calls_per_round / round_ns
+  double calls_per_s_se = 0;               // its standard error (docs/metrics.md, "Spread of a difference")
+  double p50_ns = 0;                       // quantiles of latency_ns (linear interpolation)
+  double p99_ns = 0;
+  // Against one caller: calls_per_s / the 1-thread point's, and the 95% interval 1 + the gain's interval
+  // over the 1-thread throughput; `scales` when the gain is significant and positive.
+  double scaling = 1;
+  double scaling_low = 1;
+  double scaling_high = 1;
+  bool scales = false;
+  friend bool operator==(const ThreadsPoint&, const ThreadsPoint&) = default;
+};
+
+// What the limit rule looks at besides the points.
+struct ConcurrencyContext {
+  int cores = 0;               // CPUs this process may run on
+  int intra_op_threads = 0;    // LibTorch's intra-op threads per call
+  bool cuda = false;           // the paths ran on a CUDA device
+  friend bool operator==(const ConcurrencyContext&, const ConcurrencyContext&) = default;
+};
+
+struct PathConcurrency {
+  std::vector<ThreadsPoint> points;        // by thread count, 1 first
+  bool holds_gil = false;                  // a Python path: every call runs Python under the GIL
+  std::optional<double> host_share;        // its split's host-bound share of wall time (verdict), when known
+  std::int64_t runner_instances = 0;       // the AOTI C++ runner's model instances (num_runners); 0: not that path
+  ConcurrencyContext context;              // what the limit rule read besides the points
+  ConcurrencyLimit limit = ConcurrencyLimit::unknown;  // at the largest count measured
+  std::string unavailable;                 // why it was not measured ("" : it was)
+  friend bool operator==(const PathConcurrency&, const PathConcurrency&) = default;
+};
+
+}  // namespace ohprof

@@ -1,0 +1,69 @@
+#include "ohprof/analysis/concurrency.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ohprof/analysis/explanation.hpp"
+#include "ohprof/base/stats.hpp"
+
+namespace ohprof {
+
+std::int64_t calls_per_round(double median_ns) {
+  if (!(median_ns > 0)) return kThreadRoundMinCalls;
+  const double calls = std::round(kThreadRoundTargetNs / median_ns);
+  return static_cast<std::int64_t>(
+      std::clamp(calls, static_cast<double>(kThreadRoundMinCalls), static_cast<double>(kThreadRoundMaxCalls)));
+}
+
+std::int64_t latency_stride(std::int64_t calls) {
+  return std::max<std::int64_t>(1, (calls + kLatenciesPerThreadRound - 1) / kLatenciesPerThreadRound);
+}
+
+ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vector<std::int64_t> round_ns,
+                           std::vector<std::int64_t> latency_ns) {
+  ThreadsPoint point;
+  point.threads = threads;
+  point.calls_per_round = calls_per_round;
+  point.round_ns = std::move(round_ns);
+  point.latency_ns = std::move(latency_ns);
+  std::vector<double> throughput;
+  for (const std::int64_t ns : point.round_ns) {
+    if (ns > 0) throughput.push_back(static_cast<double>(threads) * static_cast<double>(calls_per_round) * 1e9 / static_cast<double>(ns));
+  }
+  const SampleSummary summary = summarize(throughput);
+  point.calls_per_s = summary.median;
+  point.calls_per_s_se = median_standard_error(summary);
+  std::vector<double> latency(point.latency_ns.begin(), point.latency_ns.end());
+  if (!latency.empty()) {
+    point.p50_ns = quantile(latency, 0.50);
+    point.p99_ns = quantile(latency, 0.99);
+  }
+  return point;
+}
+
+void scale_against_one(std::vector<ThreadsPoint>& points) {
+  if (points.empty() || points.front().threads != 1 || !(points.front().calls_per_s > 0)) return;
+  const ThreadsPoint one = points.front();
+  for (ThreadsPoint& point : points) {
+    const Estimate gain{point.calls_per_s - one.calls_per_s, std::hypot(point.calls_per_s_se, one.calls_per_s_se)};
+    point.scaling = point.calls_per_s / one.calls_per_s;
+    point.scaling_low = 1 + interval_low(gain) / one.calls_per_s;
+    point.scaling_high = 1 + interval_high(gain) / one.calls_per_s;
+    point.scales = point.threads > 1 && significant(gain) && gain.value_ns > 0;
+  }
+}
+
+ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
+  const ConcurrencyContext& context = path.context;
+  if (path.points.size() < 2) return ConcurrencyLimit::unknown;
+  const ThreadsPoint& top = path.points.back();
+  const bool cores_full =
+      !context.cuda && context.cores > 0 && top.threads * std::max(1, context.intra_op_threads) >= context.cores;
+  if (top.scales) return cores_full ? ConcurrencyLimit::cores : ConcurrencyLimit::none;
+  if (path.holds_gil && (!path.host_share || *path.host_share >= kGilHostShare)) return ConcurrencyLimit::gil;
+  if (context.cuda) return ConcurrencyLimit::device;
+  if (cores_full) return ConcurrencyLimit::cores;
+  return ConcurrencyLimit::unknown;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,120 @@
+// compare --threads' figures (docs/metrics.md, "Concurrent callers"), each computed by hand.
+#include "ohprof/analysis/concurrency.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+namespace ohprof {
+namespace {
+
+TEST(CallsPerRound, AboutFiftyMillisecondsOfCallsWithinTheBounds) {
+  EXPECT_EQ(calls_per_round(1e6), 50);         // 1 ms calls: 50 ms / 1 ms
+  EXPECT_EQ(calls_per_round(3e6), 17);         // 16.67 rounded
+  EXPECT_EQ(calls_per_round(40e3), 1250);
+  EXPECT_EQ(calls_per_round(2e3), 5000);       // 25000, capped
+  EXPECT_EQ(calls_per_round(100e6), 5);        // 0.5, raised to the least
+  EXPECT_EQ(calls_per_round(0), kThreadRoundMinCalls);  // no timing pass median
+}
+
+TEST(LatencyStride, AtMostAHundredLatenciesPerThreadAndRound) {
+  EXPECT_EQ(latency_stride(5), 1);
+  EXPECT_EQ(latency_stride(100), 1);
+  EXPECT_EQ(latency_stride(101), 2);   // calls 0, 2, ..., 100: 51 kept
+  EXPECT_EQ(latency_stride(5000), 50);
+  EXPECT_EQ(latency_stride(0), 1);
+}
+
+TEST(ThreadsPoint, ThroughputIsTheMedianRoundsAndLatencyQuantilesInterpolate) {
+  // 2 threads x 10 calls in rounds of 10, 20 and 40 ms: 2000, 1000 and 500 calls/s.
+  std::vector<std::int64_t> latency(100);
+  std::iota(latency.begin(), latency.end(), 1);  // 1 .. 100 ns
+  const ThreadsPoint p = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, latency);
+  EXPECT_EQ(p.threads, 2);
+  EXPECT_EQ(p.calls_per_round, 10);
+  EXPECT_DOUBLE_EQ(p.calls_per_s, 1000);
+  // MAD of {2000, 1000, 500} about 1000: median of {1000, 0, 500} = 500; se = sqrt(pi/2) 1.4826 MAD / sqrt(3)
+  EXPECT_NEAR(p.calls_per_s_se, std::sqrt(M_PI / 2) * 1.4826 * 500 / std::sqrt(3.0), 1e-6);
+  EXPECT_DOUBLE_EQ(p.p50_ns, 50.5);   // between the 50th and 51st of 100
+  EXPECT_NEAR(p.p99_ns, 99.01, 1e-9);  // position 0.99 * 99 = 98.01: 99 + 0.01 * (100 - 99)
+  EXPECT_EQ(p.round_ns.size(), 3u);
+  EXPECT_EQ(p.latency_ns.size(), 100u);
+}
+
+TEST(ThreadsPoint, NoRoundsGiveNoThroughput) {
+  const ThreadsPoint p = threads_point(4, 10, {}, {});
+  EXPECT_EQ(p.calls_per_s, 0);
+  EXPECT_EQ(p.p50_ns, 0);
+}
+
+ThreadsPoint point(int threads, double per_s, double se) {
+  ThreadsPoint p;
+  p.threads = threads;
+  p.calls_per_s = per_s;
+  p.calls_per_s_se = se;
+  return p;
+}
+
+TEST(ScaleAgainstOne, RatioOfThroughputsWithTheGainsInterval) {
+  std::vector<ThreadsPoint> points{point(1, 1000, 10), point(2, 1800, 20), point(4, 1030, 20)};
+  scale_against_one(points);
+  EXPECT_DOUBLE_EQ(points[0].scaling, 1);
+  EXPECT_FALSE(points[0].scales);
+  // gain 800 ± sqrt(10^2 + 20^2) = 22.36: interval 1 + (800 ∓ 1.96 · 22.36) / 1000
+  EXPECT_DOUBLE_EQ(points[1].scaling, 1.8);
+  EXPECT_NEAR(points[1].scaling_low, 1 + (800 - 1.96 * std::sqrt(500.0)) / 1000, 1e-12);
+  EXPECT_NEAR(points[1].scaling_high, 1 + (800 + 1.96 * std::sqrt(500.0)) / 1000, 1e-12);
+  EXPECT_TRUE(points[1].scales);
+  // gain 30 ± 22.36: 1.96 · 22.36 = 43.8 > 30, within noise
+  EXPECT_DOUBLE_EQ(points[2].scaling, 1.03);
+  EXPECT_LT(points[2].scaling_low, 1);
+  EXPECT_FALSE(points[2].scales);
+}
+
+TEST(ScaleAgainstOne, ASignificantLossDoesNotScale) {
+  std::vector<ThreadsPoint> points{point(1, 1000, 1), point(2, 600, 1)};
+  scale_against_one(points);
+  EXPECT_DOUBLE_EQ(points[1].scaling, 0.6);
+  EXPECT_LT(points[1].scaling_high, 1);
+  EXPECT_FALSE(points[1].scales);
+}
+
+PathConcurrency path_with(bool top_scales, int top_threads, bool gil, std::optional<double> host_share,
+                          ConcurrencyContext context) {
+  PathConcurrency c;
+  c.points = {point(1, 1000, 1), point(top_threads, 1000, 1)};
+  c.points[1].scales = top_scales;
+  c.holds_gil = gil;
+  c.host_share = host_share;
+  c.context = context;
+  return c;
+}
+
+TEST(ConcurrencyLimit, TheRuleInItsOrder) {
+  const ConcurrencyContext cpu2{2, 1, false};
+  const ConcurrencyContext cpu16{16, 1, false};
+  const ConcurrencyContext cuda{16, 8, true};
+  // scales: the cores when the callers' threads fill them, else none
+  EXPECT_EQ(concurrency_limit(path_with(true, 2, false, {}, cpu2)), ConcurrencyLimit::cores);
+  EXPECT_EQ(concurrency_limit(path_with(true, 2, false, {}, cpu16)), ConcurrencyLimit::none);
+  EXPECT_EQ(concurrency_limit(path_with(true, 2, false, {}, ConcurrencyContext{16, 8, false})), ConcurrencyLimit::cores);
+  EXPECT_EQ(concurrency_limit(path_with(true, 4, false, {}, cuda)), ConcurrencyLimit::none);
+  // does not scale: the GIL for a Python path whose host share is unknown or at least half
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, {}, cpu16)), ConcurrencyLimit::gil);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, 0.5, cpu16)), ConcurrencyLimit::gil);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, 0.2, cpu2)), ConcurrencyLimit::cores);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, 0.2, cpu16)), ConcurrencyLimit::unknown);
+  // ... the device on CUDA, the cores when full, else unknown
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, false, {}, cuda)), ConcurrencyLimit::device);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, false, {}, cpu2)), ConcurrencyLimit::cores);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, false, {}, cpu16)), ConcurrencyLimit::unknown);
+  // one caller measured: nothing to say
+  PathConcurrency one = path_with(true, 2, false, {}, cpu2);
+  one.points.pop_back();
+  EXPECT_EQ(concurrency_limit(one), ConcurrencyLimit::unknown);
+  EXPECT_STREQ(to_string(ConcurrencyLimit::gil), "gil");
+}
+
+}  // namespace
+}  // namespace ohprof

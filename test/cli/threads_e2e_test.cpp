@@ -1,0 +1,71 @@
+// `ohprof compare --threads` end to end on the tiny MLP (docs/metrics.md, "Concurrent callers"): the AOTI
+// C++ runner needs no GIL and serves two callers faster than one; torch.compile's calls run Python under
+// the GIL, so its two callers take turns and serve no more than one. One intra-op thread per caller
+// (OMP_NUM_THREADS=1, the usual serving setting) gives each of the two callers a core of this 2-core
+// machine; the test runs alone (RUN_SERIAL), since another test on a core would take it from them.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli_harness.hpp"
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+using testing::make_temp_dir;
+using testing::read_file;
+using testing::run_ohprof;
+
+TEST(ThreadsE2E, TheAotiRunnerScalesWithTwoCallersAndAGilBoundPathDoesNot) {
+  ::setenv("PYTHONPATH", OHPROF_SOURCE_DIR "/examples/models", 1);
+  ::setenv("OMP_NUM_THREADS", "1", 1);
+  const std::string dir = make_temp_dir("threads");
+  const std::string report_path = dir + "/threads.json";
+  // A statistical claim on a shared machine: measured up to twice, and both halves of it must hold in
+  // one run (each run's figures are printed when they do not).
+  json report;
+  testing::CommandOutput result;
+  std::string attempts;
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    result = run_ohprof({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths", "aoti,compile",
+                         "--device", "cpu", "--no-explain", "--threads", "2", "--warmup", "1", "--min-runs", "3",
+                         "--max-runs", "3", "--min-time", "0", "--cache-dir", dir + "/cache", "--export-json",
+                         report_path});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    report = json::parse(read_file(report_path));
+    const json& aoti_two = report["paths"][0]["concurrency"]["points"][1];
+    const json& compile_two = report["paths"][1]["concurrency"]["points"][1];
+    attempts += "attempt " + std::to_string(attempt) + ": aoti x" + aoti_two["scaling"].dump() + " [" +
+                aoti_two["scaling_low"].dump() + ", " + aoti_two["scaling_high"].dump() + "], compile x" +
+                compile_two["scaling"].dump() + " [" + compile_two["scaling_low"].dump() + ", " +
+                compile_two["scaling_high"].dump() + "]\n";
+    if (aoti_two["scales"].get<bool>() && !compile_two["scales"].get<bool>()) break;
+  }
+  EXPECT_EQ(result.err.find("compile event"), std::string::npos) << result.err;  // no recompile on a new thread
+  EXPECT_EQ(report["config"]["compare"]["threads"], json::array({1, 2}));
+  const json& aoti = report["paths"][0]["concurrency"];
+  const json& compile = report["paths"][1]["concurrency"];
+  ASSERT_EQ(aoti["points"].size(), 2u) << aoti.dump();
+  ASSERT_EQ(compile["points"].size(), 2u) << compile.dump();
+  EXPECT_EQ(aoti["runner_instances"], 2);
+  EXPECT_FALSE(aoti["holds_gil"].get<bool>());
+  EXPECT_TRUE(compile["holds_gil"].get<bool>());
+  EXPECT_TRUE(aoti["points"][1]["scales"].get<bool>()) << attempts;
+  EXPECT_FALSE(compile["points"][1]["scales"].get<bool>()) << attempts;
+  EXPECT_EQ(compile["limit"], "gil");
+  const std::string aoti_limit = aoti["limit"].get<std::string>();
+  EXPECT_TRUE(aoti_limit == "cores" || aoti_limit == "none") << aoti_limit;  // cores on a 2-core machine
+  EXPECT_NE(result.out.find("  threads:       1 caller "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("limit: the GIL"), std::string::npos) << result.out;
+  // The independent reference recomputes every figure of the points from the JSON.
+  const auto reference = testing::run_program(
+      {"python3", OHPROF_SOURCE_DIR "/test/tools/threads_reference.py", "--check", report_path});
+  EXPECT_EQ(reference.exit_code, 0) << reference.out << reference.err;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,0 +1,445 @@
+#!/usr/bin/env python3
+"""Independent reference for the concurrent-callers figures of `ohprof compare --threads` (paths[i].concurrency).
+
+Written from docs/metrics.md ("Concurrent callers", "Summary statistics", "Spread of a difference",
+"Significance") and the `concurrency` entry of docs/report-schema.md alone, without reading ohprof's
+C++, and with the Python standard library only. For every asked path whose `concurrency` is measured
+(not null, `unavailable` null) it recomputes, from the raw fields of each point (`threads`,
+`calls_per_round`, `round_ns`, `latency_ns`) and of the 1-caller point, every derived field
+(`calls_per_s`, `calls_per_s_se`, `p50_ns`, `p99_ns`, `scaling`, `scaling_low`, `scaling_high`,
+`scales`) and the path's `limit` (from `holds_gil`, `host_share`, `cores`, `intra_op_threads`, `cuda`),
+and checks what the doc states about the shape: the counts, the rounds, the calls per round and the
+number of latencies kept.
+
+Usage:
+  test/tools/threads_reference.py --check REPORT.json [REPORT.json ...]   # exit 1 on any mismatch
+  test/tools/threads_reference.py --self-test
+
+Tolerances: numbers 1e-6 relative (1e-9 absolute near 0); strings, bools and null exactly.
+
+Questions the doc leaves open, and the choice made here (Q1..Q16):
+  Q1  `round(50 ms / m)`: the rounding of halves is not stated. Half away from zero (C++ std::round),
+      not Python's half-to-even; m in ns, so 50 ms = 5e7. A path with m <= 0 (no samples) has no
+      defined calls_per_round: not checked.
+  Q2  `rounds` in `sqrt(rounds)` and in the latency count `rounds . N . ceil(calls_per_round / s)`:
+      taken as the rounds the point holds, len(round_ns); that it equals kThreadRounds = 9 is checked
+      separately, so a report with another round count shows one mismatch per point, not a cascade.
+  Q3  calls_per_s_se for fewer than 2 rounds: 0 ("Spread of a difference": 0 for fewer than 2 values).
+  Q4  The 1-caller point's scaling_low/high: the formula is applied as written, so with g = 0 and
+      se = sqrt(t1_se^2 + t1_se^2) = sqrt(2) . t1_se the interval is 1 -/+ 1.96 . sqrt(2) . t1_se / t1
+      (the point against itself as if independent); its scaling is exactly 1 and scales false.
+  Q5  t1 = 0 (cannot occur with finite round_ns): scaling, scaling_low, scaling_high 0 and scales false,
+      like the ratios' "both 0 when either median is 0". A round_ns <= 0 is a shape mismatch and the
+      point's throughput is not recomputed.
+  Q6  `scales` with se = 0: `g > 1.96 . 0`, i.e. g > 0, which is "Significance"'s rule for se = 0.
+  Q7  The limit uses the figures recomputed here (scales at the largest count), not the report's, so
+      a wrong `scales` shows as its own mismatch and possibly a limit mismatch.
+  Q8  "fewer than two counts measured": fewer than two points.
+  Q9  `host_share` "unknown" is JSON null; it is also checked to be the path's
+      split.verdict.host_bound_share when the split has a verdict, and null otherwise ("when there is a
+      split").
+  Q10 The doc does not say what `runner_instances` is for a path other than `aoti`: only `aoti`'s is
+      checked (= the largest count). `holds_gil` is checked false for `aoti` (the C++ loader) and true
+      for every other asked path (all Python paths).
+  Q11 `intra_op_threads` and `cuda` are inputs of the limit; checked against context.cpu_threads
+      ("LibTorch intra-op threads" in the schema) and context.device.type == "cuda". `cores` (the
+      affinity mask of the measuring process) cannot be checked from the report.
+  Q12 calls_per_round is "within [5, 5000]" per the doc (clamp after rounding). The brief that asked
+      for this script said 500; the doc was followed.
+  Q13 kThreadRounds = 9 per the doc (the brief said 7); latency_ns keeps calls 0, s, 2s, ... of each
+      thread's calls in a round, s = ceil(calls_per_round / 100), so its length is
+      rounds . N . ceil(calls_per_round / s) (the brief said rounds . N . calls_per_round, which is the
+      same only for calls_per_round <= 100).
+  Q14 The order within latency_ns (round by round, thread by thread) does not change p50/p99 and is
+      not checked. p50/p99 of an empty latency_ns: 0 (an empty sample's summary is all 0).
+  Q15 With config.compare.threads non-empty every asked path (role "path") must have a concurrency
+      object (measured or unavailable); without it, every concurrency must be null. A variant's
+      concurrency must be null in both cases (the schema's null; the doc's "a variant has none").
+  Q16 A path with `unavailable` set must have no points and the report a `threads-incomplete` warning;
+      its other fields (limit, ...) are not checked.
+"""
+
+import json
+import math
+import sys
+
+SE_FACTOR = math.sqrt(math.pi / 2) * 1.4826
+THREAD_ROUNDS = 9                  # kThreadRounds (Q13)
+CPR_MIN, CPR_MAX = 5, 5000         # calls_per_round bounds (Q12)
+ROUND_TARGET_NS = 50e6             # 50 ms
+LATENCIES_PER_THREAD_ROUND = 100   # "at most 100 per thread and round"
+
+# ---------------------------------------------------------------- statistics ("Summary statistics")
+
+def quantile(xs, q):
+    """Linear interpolation between order statistics; 0 for an empty sample."""
+    if not xs:
+        return 0.0
+    y = sorted(xs)
+    p = q * (len(y) - 1)
+    lo, hi = math.floor(p), math.ceil(p)
+    return y[lo] + (y[hi] - y[lo]) * (p - lo)
+
+
+def median(xs):
+    return quantile(xs, 0.5)
+
+
+def mad(xs):
+    if not xs:
+        return 0.0
+    m = median(xs)
+    return median([abs(x - m) for x in xs])
+
+
+def se_median(xs):
+    """docs/metrics.md, "Spread of a difference": sqrt(pi/2) . 1.4826 . MAD / sqrt(n), 0 for n < 2 (Q3)."""
+    return 0.0 if len(xs) < 2 else SE_FACTOR * mad(xs) / math.sqrt(len(xs))
+
+
+def round_half_away(x):                                          # Q1
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+
+
+def calls_per_round(m):
+    return min(CPR_MAX, max(CPR_MIN, round_half_away(ROUND_TARGET_NS / m)))
+
+
+def latency_count(rounds, n, cpr):
+    s = math.ceil(cpr / LATENCIES_PER_THREAD_ROUND)
+    return rounds * n * math.ceil(cpr / s)
+
+# ---------------------------------------------------------------- the figures
+
+def point_throughput(pt):
+    """(calls_per_s, calls_per_s_se), or None when a round_ns is not positive (Q5)."""
+    n, cpr, rounds = pt["threads"], pt["calls_per_round"], pt["round_ns"]
+    if any(r <= 0 for r in rounds):
+        return None
+    tput = [n * cpr * 1e9 / r for r in rounds]
+    return median(tput), se_median(tput)
+
+
+def scaling(t, t_se, t1, t1_se, n):
+    """docs/metrics.md, "Figures of a point": against one caller."""
+    if t1 == 0:                                                  # Q5
+        return {"scaling": 0.0, "scaling_low": 0.0, "scaling_high": 0.0, "scales": False}
+    g = t - t1
+    se = math.sqrt(t_se ** 2 + t1_se ** 2)
+    return {"scaling": t / t1,
+            "scaling_low": 1 + (g - 1.96 * se) / t1,
+            "scaling_high": 1 + (g + 1.96 * se) / t1,
+            "scales": n > 1 and g > 1.96 * se}                   # Q6
+
+
+def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda):
+    """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n."""
+    enough = n * max(1, intra_op_threads) >= cores
+    if npoints < 2:                                              # Q8
+        return "unknown"
+    if scales:
+        return "cores" if (not cuda and enough) else "none"
+    if holds_gil and (host_share is None or host_share >= 0.5):
+        return "gil"
+    if cuda:
+        return "device"
+    if enough:
+        return "cores"
+    return "unknown"
+
+
+def compute(conc):
+    """The expected derived fields of a measured concurrency object: (points, limit)."""
+    pts = conc["points"]
+    figs = [point_throughput(p) for p in pts]
+    t1, t1_se = figs[0] if pts and figs[0] is not None else (None, None)
+    out = []
+    for k, (p, f) in enumerate(zip(pts, figs)):
+        lat = p["latency_ns"]
+        e = {"p50_ns": quantile(lat, 0.5), "p99_ns": quantile(lat, 0.99)}
+        if f is not None:
+            e["calls_per_s"], e["calls_per_s_se"] = f
+            if t1 is not None:
+                e.update(scaling(f[0], f[1], t1, t1_se, p["threads"]))
+                if k == 0:                                       # Q4: the 1-caller point
+                    e["scaling"], e["scales"] = (1.0 if t1 != 0 else 0.0), False
+        out.append(e)
+    lim = None
+    if len(pts) < 2 or "scales" in out[-1]:
+        n, sc = (pts[-1]["threads"], out[-1].get("scales", False)) if pts else (0, False)
+        lim = limit_rule(len(pts), n, sc, conc["holds_gil"], conc["host_share"], conc["cores"],
+                         conc["intra_op_threads"], conc["cuda"])
+    return out, lim
+
+# ---------------------------------------------------------------- comparing
+
+class Checker:
+    def __init__(self, label):
+        self.label, self.count, self.bad = label, 0, []
+
+    def cmp(self, where, got, want):
+        self.count += 1
+        num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+        if num(got) and num(want):
+            ok = abs(got - want) <= max(1e-6 * abs(want), 1e-9)
+        else:
+            ok = got == want and type(got) is type(want)
+        if not ok:
+            self.bad.append(f"{self.label}: {where}: report {json.dumps(got)}, reference {json.dumps(want)}")
+
+    def fact(self, where, ok, what):
+        self.count += 1
+        if not ok:
+            self.bad.append(f"{self.label}: {where}: {what}")
+
+
+def verdict_host_share(p):
+    split = p.get("split")
+    verdict = split.get("verdict") if isinstance(split, dict) else None
+    return verdict.get("host_bound_share") if isinstance(verdict, dict) else None
+
+
+def check_path(ck, rep, p, threads):
+    where = f"paths[{p['name']}].concurrency"
+    conc = p["concurrency"]
+    if conc.get("unavailable") is not None:                     # Q16
+        ck.fact(f"{where}.points", not conc.get("points"), f"unavailable ({conc['unavailable']!r}) but has points")
+        ck.fact("warnings", any(w.get("code") == "threads-incomplete" for w in rep.get("warnings", [])),
+                f"{p['name']} is unavailable but no threads-incomplete warning")
+        return
+    pts = conc.get("points") or []
+    # the counts: sorted, 1 first, those of config.compare.threads
+    ck.cmp(f"{where}.points[].threads", [q.get("threads") for q in pts], threads)
+    ck.fact(f"{where}.points[0].threads", bool(pts) and pts[0].get("threads") == 1,
+            "the first point is not 1 caller")
+    # the path-level inputs (Q9, Q10, Q11)
+    ctx = rep.get("context", {})
+    ck.cmp(f"{where}.host_share (split.verdict.host_bound_share)", conc.get("host_share"), verdict_host_share(p))
+    ck.cmp(f"{where}.holds_gil", conc.get("holds_gil"), p["name"] != "aoti")
+    if p["name"] == "aoti":
+        ck.cmp(f"{where}.runner_instances (the largest count)", conc.get("runner_instances"), max(threads))
+    if "cpu_threads" in ctx:
+        ck.cmp(f"{where}.intra_op_threads (context.cpu_threads)", conc.get("intra_op_threads"), ctx["cpu_threads"])
+    if isinstance(ctx.get("device"), dict) and "type" in ctx["device"]:
+        ck.cmp(f"{where}.cuda (context.device.type)", conc.get("cuda"), ctx["device"]["type"] == "cuda")
+    if not pts:
+        return
+    # shape: rounds, calls per round, latencies kept (Q1, Q2, Q12, Q13)
+    m = (p.get("wall_ns") or {}).get("median")
+    for k, q in enumerate(pts):
+        w = f"{where}.points[{k}] (threads {q.get('threads')})"
+        rounds = len(q["round_ns"])
+        ck.cmp(f"{w}.len(round_ns) (kThreadRounds)", rounds, THREAD_ROUNDS)
+        if m is not None and m > 0:
+            ck.cmp(f"{w}.calls_per_round (clamp(round(5e7 / wall_ns.median {m}), {CPR_MIN}, {CPR_MAX}))",
+                   q["calls_per_round"], calls_per_round(m))
+        ck.cmp(f"{w}.len(latency_ns) (rounds . N . ceil(calls_per_round / s))", len(q["latency_ns"]),
+               latency_count(rounds, q["threads"], q["calls_per_round"]))
+        ck.fact(f"{w}.round_ns", all(r > 0 for r in q["round_ns"]), "a round_ns is not positive")
+    # the derived figures
+    exp, lim = compute(conc)
+    for k, (q, e) in enumerate(zip(pts, exp)):
+        w = f"{where}.points[{k}] (threads {q.get('threads')})"
+        for key, v in e.items():
+            if key not in q:
+                ck.fact(f"{w}.{key}", False, f"report missing, reference {json.dumps(v)}")
+            else:
+                ck.cmp(f"{w}.{key}", q[key], v)
+    if lim is not None:
+        ck.cmp(f"{where}.limit", conc.get("limit"), lim)
+
+
+def check(rep, label):
+    """Returns (Checker, measured path count, note); note says why nothing was checked."""
+    ck = Checker(label)
+    cmpcfg = (rep.get("config") or {}).get("compare") or {}
+    threads = cmpcfg.get("threads") or []
+    paths = rep.get("paths", [])
+    for p in paths:                                             # Q15
+        c = p.get("concurrency")
+        if p.get("role") == "variant" or not threads:
+            ck.fact(f"paths[{p['name']}].concurrency", c is None,
+                    "not null for a variant" if p.get("role") == "variant" else "not null without --threads")
+        else:
+            ck.fact(f"paths[{p['name']}].concurrency", c is not None, "null for an asked path with --threads")
+    if not threads:
+        return ck, 0, "no --threads data (config.compare.threads is empty or absent)"
+    valid = all(isinstance(t, int) and 1 <= t <= 256 for t in threads)
+    ck.cmp("config.compare.threads (sorted, unique, 1 added, each 1 to 256)", threads,
+           sorted(set(threads) | {1}) if valid else "counts from 1 to 256")
+    measured = 0
+    for p in paths:
+        if p.get("role") != "variant" and p.get("concurrency") is not None:
+            check_path(ck, rep, p, threads)
+            measured += p["concurrency"].get("unavailable") is None
+    return ck, measured, None
+
+# ---------------------------------------------------------------- self-test
+
+def close(a, b, r=1e-12):
+    return abs(a - b) <= r * max(abs(b), 1.0)
+
+
+def synthetic_point(n, cpr, tputs, latencies=None):
+    """A point with the given round throughputs (calls/s): round_ns = N . cpr . 1e9 / T."""
+    rounds = [n * cpr * 1e9 / t for t in tputs]
+    if latencies is None:
+        latencies = [1000 + 10 * i for i in range(latency_count(len(rounds), n, cpr))]
+    return {"threads": n, "calls_per_round": cpr, "round_ns": rounds, "latency_ns": latencies}
+
+
+def synthetic():
+    """A small valid compare report: aoti and eager asked, one variant; --threads 2; every derived field
+    filled with the reference's numbers."""
+    T1 = [10000, 10000, 10000, 12500, 8000, 12500, 8000, 20000, 5000]
+    rep = {"kind": "compare", "config": {"compare": {"threads": [1, 2]}},
+           "context": {"cpu_threads": 2, "device": {"type": "cpu"}},
+           "warnings": [], "paths": []}
+    for name, role, m, t2, gil, share in (("aoti", "path", 10e6, [20000] * 9, False, 0.9),
+                                          ("eager", "path", 1e7, [12000] * 9, True, 0.4),
+                                          ("eager/x", "variant", 1e7, None, True, 0.4)):
+        p = {"name": name, "role": role, "wall_ns": {"median": m},
+             "split": {"verdict": {"host_bound_share": share}}, "concurrency": None}
+        if role == "path":
+            cpr = calls_per_round(m)
+            conc = {"points": [synthetic_point(1, cpr, T1), synthetic_point(2, cpr, t2)],
+                    "holds_gil": gil, "host_share": share, "runner_instances": 2 if name == "aoti" else 0,
+                    "cores": 2, "intra_op_threads": 2, "cuda": False, "limit": None, "unavailable": None}
+            exp, lim = compute(conc)
+            for q, e in zip(conc["points"], exp):
+                q.update(e)
+            conc["limit"] = lim
+            p["concurrency"] = conc
+        rep["paths"].append(p)
+    return json.loads(json.dumps(rep))
+
+
+def self_test():
+    # quantiles (linear interpolation): [10, 20, 30, 40, 50] at 0.99: p = 0.99 . 4 = 3.96, lo 3, hi 4:
+    # 40 + (50 - 40) . 0.96 = 49.6; at 0.5: p = 2 -> 30; [1, 2, 3, 4] at 0.25: p = 0.75 -> 1 + 0.75 = 1.75
+    assert close(quantile([50, 10, 40, 20, 30], 0.99), 49.6)
+    assert quantile([50, 10, 40, 20, 30], 0.5) == 30 and close(quantile([4, 3, 2, 1], 0.25), 1.75)
+    assert quantile([], 0.99) == 0.0 and quantile([7], 0.99) == 7
+    # even-count median: [4, 1, 3, 2] -> 1 2 3 4, p = 1.5 -> 2 + 0.5 = 2.5
+    assert median([4, 1, 3, 2]) == 2.5
+    # MAD: [1, 2, 3, 4, 100]: median 3; |xi - 3| = 2 1 0 1 97 -> 0 1 1 2 97 -> 1
+    assert mad([1, 2, 3, 4, 100]) == 1 and mad([5, 5, 5]) == 0
+    # calls_per_round: 5e7 / 9574 = 5222.4 -> 5000 (cap); 5e7 / 4e6 = 12.5 -> 13 (half away from zero,
+    # Python's round gives 12); 5e7 / 1e8 = 0.5 -> 1 -> 5 (floor); 5e7 / 40000 = 1250
+    assert [calls_per_round(m) for m in (9574, 4e6, 1e8, 40000)] == [5000, 13, 5, 1250]
+    # latencies kept per thread and round: cpr 5 -> s 1 -> 5; 100 -> 1 -> 100; 101 -> s 2 -> 51;
+    # 200 -> 2 -> 100; 250 -> 3 -> 84; 5000 -> 50 -> 100. 9 rounds x 2 threads x 84 = 1512
+    assert [latency_count(1, 1, c) for c in (5, 100, 101, 200, 250, 5000)] == [5, 100, 51, 100, 84, 100]
+    assert latency_count(9, 2, 250) == 1512
+    # the 1-caller point: N 1, cpr 10; round throughputs 10000 10000 10000 12500 8000 12500 8000 20000 5000
+    # (round_ns = 1 . 10 . 1e9 / T); sorted 5000 8000 8000 10000 10000 10000 12500 12500 20000: median
+    # 10000; |T - 10000| = 0 0 0 2500 2000 2500 2000 10000 5000 -> 0 0 0 2000 2000 2500 2500 5000 10000:
+    # MAD 2000; se = sqrt(pi/2) . 1.4826 . 2000 / sqrt(9) = 1.25331414 . 1.4826 . 666.667 = 1238.77
+    T1 = [10000, 10000, 10000, 12500, 8000, 12500, 8000, 20000, 5000]
+    t1, se1 = point_throughput(synthetic_point(1, 10, T1))
+    assert close(t1, 10000, 1e-9) and close(se1, 1.2533141373155 * 1.4826 * 2000 / 3, 1e-9)
+    assert abs(se1 - 1238.77) < 0.01, se1
+    w = 1.96 * se1                                               # 2427.99
+    # significant: 2 callers at 20000 every round (MAD 0, se 0): g = 10000, se = se1, 10000 > 2428:
+    # scaling 2, interval 1 + (10000 -/+ 2428) / 10000 = 1.7572 .. 2.2428, scales
+    t2, se2 = point_throughput(synthetic_point(2, 10, [20000] * 9))
+    assert close(t2, 20000, 1e-9) and se2 == 0
+    s = scaling(t2, se2, t1, se1, 2)
+    assert close(s["scaling"], 2) and s["scales"] is True
+    assert close(s["scaling_low"], 1.7572, 1e-5) and close(s["scaling_high"], 2.2428, 1e-5), s
+    assert close(s["scaling_low"], 1 + (10000 - w) / 10000) and close(s["scaling_high"], 1 + (10000 + w) / 10000)
+    # within noise: 12000 every round: g = 2000 < 2428: scaling 1.2, 0.9572 .. 1.4428 contains 1
+    s = scaling(12000, 0, t1, se1, 2)
+    assert close(s["scaling"], 1.2) and s["scales"] is False
+    assert close(s["scaling_low"], 0.9572, 1e-5) and close(s["scaling_high"], 1.4428, 1e-5), s
+    # significant loss: 5000 every round: g = -5000, |g| > 2428: 0.2572 .. 0.7428, below 1, not scales
+    s = scaling(5000, 0, t1, se1, 2)
+    assert close(s["scaling"], 0.5) and s["scales"] is False and s["scaling_high"] < 1
+    assert close(s["scaling_low"], 0.2572, 1e-5) and close(s["scaling_high"], 0.7428, 1e-5), s
+    # se = 0 on both sides: any gain is significant (Q6); the 1-caller point never scales
+    assert scaling(10001, 0, 10000, 0, 2)["scales"] is True and scaling(10000, 0, 10000, 0, 1)["scales"] is False
+    # the 1-caller point against itself (Q4): 1 -/+ 1.96 . sqrt(2) . 1238.77 / 10000 = 1 -/+ 0.343371:
+    # 0.656629 .. 1.343371
+    s = scaling(t1, se1, t1, se1, 1)
+    assert close(s["scaling_low"], 0.656629, 1e-6) and close(s["scaling_high"], 1.343371, 1e-6), s
+    # the limit, each branch (npoints, N, scales, holds_gil, host_share, cores, intra_op_threads, cuda)
+    assert limit_rule(1, 1, False, True, None, 2, 2, False) == "unknown"          # 1: one count
+    assert limit_rule(2, 2, True, False, 0.9, 2, 2, False) == "cores"             # 2: 2 . 2 >= 2
+    assert limit_rule(2, 2, True, False, 0.9, 4, 2, False) == "cores"             # 2: 2 . 2 >= 4
+    assert limit_rule(2, 2, True, False, 0.9, 8, 2, False) == "none"              # 2: 4 < 8
+    assert limit_rule(2, 2, True, False, 0.9, 2, 0, False) == "cores"             # 2: 2 . max(1, 0) >= 2
+    assert limit_rule(2, 2, True, True, 0.9, 2, 2, True) == "none"                # 2: cuda, even with the GIL
+    assert limit_rule(2, 2, False, True, None, 8, 1, True) == "gil"               # 3: share unknown
+    assert limit_rule(2, 2, False, True, 0.5, 8, 1, True) == "gil"                # 3: share 0.5 (>=)
+    assert limit_rule(2, 2, False, True, 0.49, 8, 1, True) == "device"            # 3 fails on share -> 4
+    assert limit_rule(2, 2, False, False, 0.9, 2, 2, True) == "device"            # 4: before 5
+    assert limit_rule(2, 2, False, True, 0.49, 2, 2, False) == "cores"            # 5: 4 >= 2
+    assert limit_rule(2, 2, False, False, 0.9, 3, 1, False) == "unknown"          # 6: 2 < 3, CPU, no GIL
+    # a whole path: N = 1 and 2 with 2 model instances, and what the limit becomes
+    conc = {"points": [synthetic_point(1, 10, T1), synthetic_point(2, 10, [20000] * 9)], "holds_gil": False,
+            "host_share": 0.9, "cores": 2, "intra_op_threads": 2, "cuda": False}
+    exp, lim = compute(conc)
+    assert exp[0]["scaling"] == 1.0 and exp[0]["scales"] is False and exp[1]["scales"] is True and lim == "cores"
+    assert close(exp[0]["p50_ns"], 1000 + 10 * 44.5) and close(exp[0]["p99_ns"], 1000 + 10 * 0.99 * 89)
+    # round trip: the synthetic report checks clean; each derived field perturbed alone is caught
+    rep = synthetic()
+    ck, measured, note = check(rep, "self-test")
+    assert not ck.bad and measured == 2 and note is None, ck.bad
+    checked = ck.count
+    assert [p["concurrency"]["limit"] for p in rep["paths"][:2]] == ["cores", "cores"]
+    assert rep["paths"][0]["concurrency"]["points"][0]["calls_per_round"] == 5
+    fields = ("calls_per_s", "calls_per_s_se", "p50_ns", "p99_ns", "scaling", "scaling_low", "scaling_high")
+    for path in (0, 1):
+        for k in (0, 1):
+            for f in fields + ("scales",):
+                bad = synthetic()
+                q = bad["paths"][path]["concurrency"]["points"][k]
+                q[f] = (not q[f]) if f == "scales" else q[f] * 1.001 + 1e-6
+                found = check(bad, "mutant")[0].bad
+                assert any(f".points[{k}] " in b and f".{f}:" in b for b in found), (path, k, f, found)
+    pt = lambda r, i, k: r["paths"][i]["concurrency"]["points"][k]
+    for mutate, expect in ((lambda r: r["paths"][0]["concurrency"].update(limit="none"), ".limit:"),
+                           (lambda r: pt(r, 1, 1)["latency_ns"].pop(), "len(latency_ns)"),
+                           (lambda r: pt(r, 1, 1)["round_ns"].pop(), "len(round_ns)"),
+                           (lambda r: r["paths"][0]["concurrency"]["points"].reverse(), ".threads:"),
+                           (lambda r: r["paths"][0]["wall_ns"].update(median=9574.0), "calls_per_round"),
+                           (lambda r: r["paths"][2].update(concurrency=r["paths"][1]["concurrency"]), "variant"),
+                           (lambda r: r["paths"][1]["concurrency"].update(host_share=None), "host_share")):
+        bad = synthetic()
+        mutate(bad)
+        found = check(bad, "mutant")[0].bad
+        assert any(expect in b for b in found), (expect, found)
+    # a report without --threads passes with a note; a concurrency object there is a mismatch
+    plain = synthetic()
+    plain["config"]["compare"]["threads"] = []
+    for p in plain["paths"]:
+        p["concurrency"] = None
+    ck, measured, note = check(plain, "plain")
+    assert not ck.bad and measured == 0 and note
+    plain["paths"][0]["concurrency"] = {"points": []}
+    assert check(plain, "plain")[0].bad
+    print(f"self-test: ok ({checked} fields and facts in the round trip; every derived field's mutant caught)")
+
+
+def main(argv):
+    if argv[:1] == ["--self-test"]:
+        self_test()
+        return 0
+    if argv[:1] != ["--check"] or len(argv) < 2:
+        print(__doc__.split("\n\n")[2], file=sys.stderr)
+        return 2
+    bad = 0
+    for path in argv[1:]:
+        with open(path) as fh:
+            ck, measured, note = check(json.load(fh), path)
+        for line in ck.bad:
+            print(line)
+        bad += len(ck.bad)
+        if not ck.bad:
+            print(f"{path}: ok, {note}" if note else
+                  f"{path}: ok, {measured} measured path(s), {ck.count} fields and facts checked")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1263,26 +1263,25 @@ class Session:
         elif variant in ("graph", "inductor", "call"):
             outputs = self._graph_variant_outputs(base, outputs)
 
+        def step_on(call_args, call_kwargs):
+            def step():
+                fn(*call_args, **call_kwargs)
+                sync()
+            return step
+
         if fresh_list:
             def step():
                 fn(fresh_list())
                 sync()
         else:
-            def step():
-                fn(*args, **kwargs)
-                sync()
+            step = step_on(args, kwargs)
 
         caller = None
         if not variant:
             self.built.add(name)
 
             def caller():
-                own_args, own_kwargs = _cloned(torch, (args, kwargs))
-
-                def own_step():
-                    fn(*own_args, **own_kwargs)
-                    sync()
-                return own_step
+                return step_on(*_cloned(torch, (args, kwargs)))
         return PythonPath(name, step, compile_s, outputs, source, enter, leave,
                           self._execution(base, variant, outputs), caller)
 

@@ -452,6 +452,30 @@ def tolerance(torch, dtype):
     return 0.0, 0.0
 
 
+def compile_settings(mode, kernel_profile=False):
+    """torch.compile's mode= and the Inductor config patches of a compile path's mode ("default",
+    "reduce-overhead", "max-autotune-no-cudagraphs", "cpp-wrapper")."""
+    patches = {}
+    if mode == "cpp-wrapper":
+        patches["cpp_wrapper"] = True
+    if kernel_profile:
+        patches["cpp.enable_kernel_profile"] = True
+    return (None if mode in ("default", "cpp-wrapper") else mode), patches
+
+
+# A cold-start process's first statements (python -c; python/ohprof/_cold_start.py): the clock first, then
+# this session's sys.path (the model's module and ohprof are found as here), then the rest.
+COLD_START_BOOTSTRAP = (
+    "import time\n"
+    "t = time.monotonic_ns()\n"
+    "import sys, json\n"
+    "spec = json.load(open(sys.argv[1]))\n"
+    "sys.path[:] = spec['sys_path']\n"
+    "from ohprof._cold_start import main\n"
+    "main(spec, sys.argv[2:], t)\n"
+)
+
+
 def compare_outputs(torch, reference, outputs):
     """Max absolute and relative difference of `outputs` against `reference` (flat tensor lists),
     and whether every element is within atol + rtol * |reference| for its dtype."""
@@ -1339,13 +1363,42 @@ class Session:
         return self.program.module(), SOURCE_PROGRAM
 
     def _compile_settings(self, mode):
-        """torch.compile's mode= and the Inductor config patches of a compile path's mode."""
-        patches = {}
-        if mode == "cpp-wrapper":
-            patches["cpp_wrapper"] = True
-        if self.kernel_profile:
-            patches["cpp.enable_kernel_profile"] = True
-        return (None if mode in ("default", "cpp-wrapper") else mode), patches
+        return compile_settings(mode, self.kernel_profile)
+
+    def cold_start_setup(self, out_dir):
+        """compare --cold-start (docs/metrics.md, "Cold start"): writes into `out_dir` what a fresh process
+        of a path needs (python/ohprof/_cold_start.py): the inputs, the reference output (eager, computed
+        here on the same inputs, in inference mode), the user's module's weights (so that every process
+        computes with this session's, whether or not the factory is seeded) and spec.json. Returns (the
+        command that starts one process, less its five arguments; why the portable cache artifacts cannot
+        be used, or "")."""
+        torch = self.torch
+        if self.model_spec.startswith("ohprof._registry:") and self.compile_source == SOURCE_MODULE:
+            raise OhprofError(USAGE_ERROR, "a fresh process cannot rebuild a model object handed to the Python API; "
+                                           "use `ohprof compare --model module:factory --cold-start` instead")
+        os.makedirs(out_dir, exist_ok=True)
+        cpu = lambda v: v.detach().to("cpu") if isinstance(v, torch.Tensor) else v  # noqa: E731
+        inputs = os.path.join(out_dir, "inputs.pt")
+        torch.save({"args": [cpu(t) for t in self.inputs], "kwargs": {k: cpu(v) for k, v in self.kwargs.items()},
+                    "flat": [cpu(t) for t in self.flat_inputs]}, inputs)
+        module = self.user_model if self.compile_source == SOURCE_MODULE else self.program.module()
+        with torch.inference_mode():
+            reference = [cpu(t).clone() for t in _flatten(torch, module(*self.inputs, **self.kwargs))]
+        _sync(torch, self.device)()
+        reference_path = os.path.join(out_dir, "reference.pt")
+        torch.save(reference, reference_path)
+        weights = ""
+        if self.compile_source == SOURCE_MODULE:
+            weights = os.path.join(out_dir, "weights.pt")
+            torch.save({k: cpu(v) for k, v in self.user_model.state_dict().items()}, weights)
+        spec = {"model": self.model_spec, "exported": self.exported_path, "aoti_package": self.aoti_package,
+                "compile_source": self.compile_source, "device": self.device, "kernel_profile": self.kernel_profile,
+                "inputs": inputs, "reference": reference_path, "weights": weights, "sys_path": list(sys.path)}
+        spec_path = os.path.join(out_dir, "spec.json")
+        write_json(spec_path, spec)
+        unavailable = "" if hasattr(getattr(torch, "compiler", None), "save_cache_artifacts") else (
+            f"torch {torch.__version__} has no torch.compiler.save_cache_artifacts")
+        return [sys.executable, "-c", COLD_START_BOOTSTRAP, spec_path], unavailable
 
     def _compile(self, name, mode):
         torch = self.torch

@@ -23,6 +23,7 @@ struct CompareFlags {
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
   std::string inputs_file;
   std::string threads;  // "1,2,4"; "" : not measured
+  int cold_start = 0;   // --cold-start[=N]: fresh processes per path and cache state; 0: not measured
 };
 
 // "1,2,4" -> {1, 2, 4}; the range is compare's to check (validate_compare_options).
@@ -88,6 +89,7 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   auto threads = parse_thread_counts(flags.threads);
   if (!threads.ok()) return threads.error();
   options.threads = *threads;
+  options.cold_start = flags.cold_start;
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "compare", flags.model.python);
   console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
@@ -114,6 +116,10 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--threads", flags->threads,
                   "After the timed passes, call each path from N threads at once, for each N comma-separated "
                   "(e.g. 1,2,4; 1 is always measured): throughput, p50 and p99 latency, scaling and the limit hit");
+  app->add_flag("--cold-start{3}", flags->cold_start,
+                "Last, start each path N times (--cold-start=N; 3 without a value) in fresh processes: the time "
+                "from nothing to its first checked result, in process, import, load, compile and first call; "
+                "torch.compile paths with a cold, a warm and a portable-artifacts cache (docs/metrics.md, \"Cold start\")");
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
   add_markdown_option(app, flags->export_markdown);
   add_html_option(app, flags->export_html);

@@ -43,13 +43,15 @@ const char* to_string(WarningCode code) {
     case WarningCode::cuda_graphs_not_replayed: return "cuda-graphs-not-replayed";
     case WarningCode::path_device_differs: return "path-device-differs";
     case WarningCode::threads_incomplete: return "threads-incomplete";
+    case WarningCode::cold_start_incomplete: return "cold-start-incomplete";
+    case WarningCode::cold_start_outputs_differ: return "cold-start-outputs-differ";
   }
   return "unknown";
 }
 
 std::vector<WarningCode> all_warning_codes() {
   std::vector<WarningCode> codes;
-  for (int c = 0; c <= static_cast<int>(WarningCode::threads_incomplete); ++c) codes.push_back(static_cast<WarningCode>(c));
+  for (int c = 0; c <= static_cast<int>(WarningCode::cold_start_outputs_differ); ++c) codes.push_back(static_cast<WarningCode>(c));
   return codes;
 }
 

@@ -285,6 +285,7 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
               {"compile_source", to_string(config->compile_source)},
               {"explain", config->explain},
               {"threads", config->threads},
+              {"cold_start", config->cold_start},
               {"explain_pairs", [&] {
                  json pairs = json::array();
                  for (const auto& [slower, faster] : config->explain_pairs) pairs.push_back(json::array({slower, faster}));
@@ -405,6 +406,45 @@ json concurrency_to_json(const std::optional<PathConcurrency>& c) {
           {"unavailable", c->unavailable.empty() ? json(nullptr) : json(c->unavailable)}};
 }
 
+json cold_start_to_json(const std::optional<PathColdStart>& c) {
+  if (!c) return nullptr;
+  const auto text_or_null = [](const std::string& text) { return text.empty() ? json(nullptr) : json(text); };
+  json states = json::array();
+  for (const ColdStartState& state : c->states) {
+    json samples = json::array();
+    for (const ColdStartSample& s : state.samples) {
+      samples.push_back({{"round", s.round},
+                         {"pid", s.pid},
+                         {"process_ns", s.process_ns},
+                         {"import_ns", s.import_ns},
+                         {"load_ns", s.load_ns},
+                         {"compile_ns", s.compile_ns},
+                         {"first_call_ns", s.first_call_ns},
+                         {"total_ns", s.total_ns},
+                         {"output_matches", s.output_matches},
+                         {"max_abs_diff", s.max_abs_diff ? json(*s.max_abs_diff) : json(nullptr)},
+                         {"output_detail", text_or_null(s.output_detail)}});
+    }
+    json median = nullptr;
+    if (state.median) {
+      const ColdStartPhases& m = *state.median;
+      median = {{"process_ns", m.process_ns},         {"import_ns", m.import_ns}, {"load_ns", m.load_ns},
+                {"compile_ns", m.compile_ns},         {"first_call_ns", m.first_call_ns},
+                {"total_ns", m.total_ns}};
+    }
+    states.push_back({{"cache", to_string(state.cache)},
+                      {"samples", std::move(samples)},
+                      {"median", std::move(median)},
+                      {"min_total_ns", state.median ? json(state.min_total_ns) : json(nullptr)},
+                      {"max_total_ns", state.median ? json(state.max_total_ns) : json(nullptr)},
+                      {"against_cold", state.against_cold ? json(to_string(*state.against_cold)) : json(nullptr)},
+                      {"speedup_vs_cold", state.speedup_vs_cold > 0 ? json(state.speedup_vs_cold) : json(nullptr)},
+                      {"failed", text_or_null(state.failed)},
+                      {"unavailable", text_or_null(state.unavailable)}});
+  }
+  return {{"processes", c->processes}, {"states", std::move(states)}};
+}
+
 json memory_to_json(const std::optional<PathMemory>& memory) {
   if (!memory) return nullptr;
   const auto maybe = [](const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); };
@@ -456,6 +496,7 @@ json path_to_json(const PathResult& path) {
            {"execution", execution_to_json(path.execution)},
            {"memory", memory_to_json(path.memory)},
            {"concurrency", concurrency_to_json(path.concurrency)},
+           {"cold_start", cold_start_to_json(path.cold_start)},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
            {"split_collector", to_string(path.split_collector)},
            {"kernel_attribution", attribution_to_json(path.kernel_attribution)},

@@ -398,6 +398,47 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
   return lines;
 }
 
+std::vector<std::string> cold_start_lines(const PathColdStart& c) {
+  std::vector<std::string> lines{fmt::format(
+      "{} fresh process{} per state; medians: total = process + import + load + compile + first call", c.processes,
+      c.processes == 1 ? "" : "es")};
+  for (const ColdStartState& state : c.states) {
+    const std::string label = state.cache == CompileCache::none ? std::string("start")
+                                                                 : fmt::format("{} cache", to_string(state.cache));
+    std::string line = fmt::format("{:<16}", label);
+    if (!state.unavailable.empty()) {
+      lines.push_back(line + "not measured: " + state.unavailable);
+      continue;
+    }
+    if (state.median) {
+      const ColdStartPhases& m = *state.median;
+      line += fmt::format("{} = {} process + {} import + {} load + {} compile + {} first call (range {} … {}, n = {})",
+                          format_duration(m.total_ns), format_duration(m.process_ns), format_duration(m.import_ns),
+                          format_duration(m.load_ns), format_duration(m.compile_ns), format_duration(m.first_call_ns),
+                          format_duration(state.min_total_ns), format_duration(state.max_total_ns), state.samples.size());
+      const std::size_t differ = static_cast<std::size_t>(std::count_if(
+          state.samples.begin(), state.samples.end(), [](const ColdStartSample& s) { return !s.output_matches; }));
+      line += differ == 0 ? "; outputs match" : fmt::format("; OUTPUTS DIFFER in {} of {}", differ, state.samples.size());
+      if (state.against_cold) {
+        switch (*state.against_cold) {
+          case ColdStartOrder::faster:
+            line += fmt::format("; x{:.2f} faster than cold (every start below every cold one)", state.speedup_vs_cold);
+            break;
+          case ColdStartOrder::slower:
+            line += "; slower than cold (every start above every cold one)";
+            break;
+          case ColdStartOrder::overlapping:
+            line += fmt::format("; within noise of cold (x{:.2f}; the ranges overlap)", state.speedup_vs_cold);
+            break;
+        }
+      }
+    }
+    if (!state.failed.empty()) line += (state.median ? "; then a process failed: " : "failed: ") + state.failed;
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 std::string estimate_text(const Estimate& e) { return format_duration(e.value_ns) + " ± " + format_duration(e.se_ns); }
 
 std::string ratio_text(const PathRatio& r) {

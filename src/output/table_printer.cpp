@@ -220,6 +220,10 @@ std::string format_run_table(const Report& report) {
       const std::vector<std::string> lines = concurrency_lines(*path.concurrency, path.wall.median);
       for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? "  threads:       " : "                 ") + lines[i] + "\n";
     }
+    if (path.cold_start) {
+      const std::vector<std::string> lines = cold_start_lines(*path.cold_start);
+      for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? "  cold start:    " : "                 ") + lines[i] + "\n";
+    }
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
       if (path.breakdown) out += format_split(*path.breakdown);

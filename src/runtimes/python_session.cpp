@@ -286,6 +286,16 @@ class PythonModelSession final : public ModelSession {
     return events;
   }
 
+  Result<ColdStartSetup> cold_start_setup(const std::string& dir) override {
+    py::gil_scoped_acquire gil;
+    try {
+      py::tuple setup = m_session.attr("cold_start_setup")(dir);
+      return ColdStartSetup{setup[0].cast<std::vector<std::string>>(), setup[1].cast<std::string>()};
+    } catch (py::error_already_set& e) {
+      return python_error(e, ExitCode::model_error, "preparing the cold-start processes");
+    }
+  }
+
   PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
                             const TensorBundle& outputs) override {
     py::gil_scoped_acquire gil;

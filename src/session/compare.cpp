@@ -187,6 +187,10 @@ Status validate_compare_options(const CompareOptions& o) {
       return make_error(ExitCode::usage_error, fmt::format("--threads counts must be 1 to {}; {} is not", kMaxThreads, count));
     }
   }
+  if (o.cold_start < 0 || o.cold_start > kMaxColdStarts) {
+    return make_error(ExitCode::usage_error,
+                      fmt::format("--cold-start takes 1 to {} processes per path; {} is not", kMaxColdStarts, o.cold_start));
+  }
   if (!o.aoti.empty() && o.exported.empty()) {
     return make_error(ExitCode::usage_error, "--aoti needs --exported (the program the package was built from)");
   }
@@ -280,7 +284,8 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
                                         compile_source,
                                         options.explain,
                                         options.explain_pairs,
-                                        options.threads};
+                                        options.threads,
+                                        options.cold_start};
 
   CompareOptions defaulted = options;
   apply_default_model(defaulted);
@@ -524,6 +529,20 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
       const ConcurrencyContext context{available_cpus(), torch_info.intra_op_threads, device == DeviceKind::cuda};
       measure_threads(report, raw, options.threads, context,
                       [&] { return (*session)->compile_events().size(); });
+    }
+    // --cold-start, last: fresh processes of each path (they share this machine, not this process).
+    if (options.cold_start > 0 && !interrupt_requested()) {
+      const std::string work = make_cold_start_dir();
+      auto setup = work.empty() ? Result<ColdStartSetup>(make_error(ExitCode::output_error, "no temporary folder could be made"))
+                                : (*session)->cold_start_setup(work + "/spec");
+      if (setup.ok()) {
+        measure_cold_start(report, *setup, options.cold_start, work);
+      } else {
+        add_warning(report, Warning{WarningCode::cold_start_incomplete,
+                                    "--cold-start: no fresh process was started: " + setup.error().message});
+      }
+      std::error_code ignored;
+      if (!work.empty()) std::filesystem::remove_all(work, ignored);
     }
   } else {
     for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;

@@ -19,6 +19,7 @@
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/concurrency.hpp"
 #include "ohprof/output/json_report.hpp"
+#include "ohprof/output/table_printer.hpp"
 #include "ohprof/session/session.hpp"
 #include "ohprof/trace/kineto_reader.hpp"
 #include "session_steps.hpp"
@@ -1015,6 +1016,190 @@ TEST(ComparePathsThreads, ACompileWhileTheCallersRunIsWarnedOf) {
   const SessionOutcome compiled = compare_paths(options, noisy.runtime());
   ASSERT_TRUE(compiled.status.ok());
   EXPECT_TRUE(has_warning(*compiled.report, WarningCode::threads_incomplete, "2 compile event(s) happened while the callers ran"));
+}
+
+
+// --- compare --cold-start (docs/metrics.md, "Cold start"): the process protocol, with the fake child
+// test/session/fake_cold_start_child.py.
+
+struct Launch {
+  std::string path, cache, cache_dir, pid, env_cache_dir;
+};
+
+std::vector<Launch> read_launches(const std::string& file) {
+  std::vector<Launch> launches;
+  std::ifstream in(file);
+  Launch l;
+  while (in >> l.path >> l.cache >> l.cache_dir >> l.pid >> l.env_cache_dir) launches.push_back(l);
+  return launches;
+}
+
+const ColdStartState& state_named(const PathResult& path, CompileCache cache) {
+  for (const ColdStartState& state : path.cold_start->states) {
+    if (state.cache == cache) return state;
+  }
+  throw std::runtime_error(std::string("no state ") + to_string(cache) + " in " + path.name);
+}
+
+TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCaches) {
+  FakeWorld world;
+  world.cold_start.launches = fake::make_temp_dir("cold-start") + "/launches.log";
+  CompareOptions options = options_for({"aoti", "compile"});
+  options.cold_start = 3;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  EXPECT_EQ(report.config.compare->cold_start, 3);
+  ASSERT_EQ(world.cold_start_dirs.size(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(world.cold_start_dirs[0])) << "the processes' folder is removed";
+
+  const std::vector<Launch> launches = read_launches(world.cold_start.launches);
+  // compile's fill first; then 3 rounds of (aoti none, compile cold, warm, artifacts), rotated by one
+  ASSERT_EQ(launches.size(), 1u + 3 * 4);
+  EXPECT_EQ(launches[0].path + " " + launches[0].cache, "compile fill");
+  std::vector<std::string> order;
+  for (std::size_t i = 1; i < launches.size(); ++i) order.push_back(launches[i].path + " " + launches[i].cache);
+  const std::vector<std::string> units{"aoti none", "compile cold", "compile warm", "compile artifacts"};
+  for (std::size_t round = 0; round < 3; ++round) {
+    for (std::size_t k = 0; k < units.size(); ++k) {
+      EXPECT_EQ(order[round * 4 + k], units[(k + round) % units.size()]) << "round " << round << " place " << k;
+    }
+  }
+  std::set<std::string> pids;
+  for (const Launch& l : launches) {
+    pids.insert(l.pid);
+    EXPECT_EQ(l.cache_dir, l.env_cache_dir) << "TORCHINDUCTOR_CACHE_DIR is the process's cache folder";
+  }
+  EXPECT_EQ(pids.size(), launches.size()) << "every process is a fresh one";
+  // the warm processes share the folder the fill filled; every cold and artifacts process has a new one
+  std::set<std::string> cold_dirs;
+  for (const Launch& l : launches) {
+    if (l.cache == "warm") EXPECT_EQ(l.cache_dir, launches[0].cache_dir);
+    if (l.cache == "cold" || l.cache == "artifacts") {
+      EXPECT_NE(l.cache_dir, launches[0].cache_dir);
+      cold_dirs.insert(l.cache_dir);
+    }
+  }
+  EXPECT_EQ(cold_dirs.size(), 6u);
+
+  const PathResult& aoti = path_named(report, "aoti");
+  ASSERT_TRUE(aoti.cold_start);
+  EXPECT_EQ(aoti.cold_start->processes, 3);
+  ASSERT_EQ(aoti.cold_start->states.size(), 1u);
+  const ColdStartState& start = aoti.cold_start->states[0];
+  EXPECT_EQ(start.cache, CompileCache::none);
+  ASSERT_EQ(start.samples.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const ColdStartSample& s = start.samples[i];
+    EXPECT_EQ(s.round, static_cast<int>(i));
+    EXPECT_GE(s.import_ns, 5'000'000);  // the fake sleeps 5 ms for each of import and load
+    EXPECT_GE(s.load_ns, 5'000'000);
+    EXPECT_EQ(s.compile_ns, 0);
+    EXPECT_GT(s.process_ns, 0);
+    EXPECT_EQ(s.total_ns, s.process_ns + s.import_ns + s.load_ns + s.compile_ns + s.first_call_ns);
+    EXPECT_TRUE(s.output_matches);
+  }
+  EXPECT_FALSE(start.against_cold);
+
+  const PathResult& compile = path_named(report, "compile");
+  ASSERT_TRUE(compile.cold_start);
+  ASSERT_EQ(compile.cold_start->states.size(), 3u);
+  const ColdStartState& cold = state_named(compile, CompileCache::cold);
+  const ColdStartState& warm = state_named(compile, CompileCache::warm);
+  const ColdStartState& artifacts = state_named(compile, CompileCache::artifacts);
+  for (const ColdStartSample& s : cold.samples) EXPECT_GE(s.compile_ns, 300'000'000);  // the fake's cold compile
+  for (const ColdStartSample& s : warm.samples) EXPECT_EQ(s.compile_ns, 0);
+  for (const ColdStartSample& s : artifacts.samples) EXPECT_EQ(s.compile_ns, 0);
+  EXPECT_EQ(warm.against_cold, ColdStartOrder::faster);
+  EXPECT_EQ(artifacts.against_cold, ColdStartOrder::faster);
+  EXPECT_GT(warm.speedup_vs_cold, 1);
+  EXPECT_TRUE(std::none_of(report.warnings.begin(), report.warnings.end(), [](const Warning& w) {
+    return w.code == WarningCode::cold_start_incomplete || w.code == WarningCode::cold_start_outputs_differ;
+  }));
+
+  const nlohmann::json json = report_to_json(report);
+  EXPECT_EQ(json["config"]["compare"]["cold_start"], 3);
+  const nlohmann::json& states = json["paths"][1]["cold_start"]["states"];
+  ASSERT_EQ(states.size(), 3u);
+  EXPECT_EQ(states[1]["cache"], "warm");
+  EXPECT_EQ(states[1]["against_cold"], "faster");
+  EXPECT_EQ(states[1]["samples"].size(), 3u);
+  EXPECT_EQ(states[0]["samples"][0]["total_ns"], cold.samples[0].total_ns);
+  EXPECT_EQ(states[0]["against_cold"], nullptr);
+  const std::string table = format_run_table(report);
+  EXPECT_NE(table.find("cold start:    3 fresh processes per state"), std::string::npos) << table;
+  EXPECT_NE(table.find("faster than cold (every start below every cold one)"), std::string::npos) << table;
+}
+
+TEST(ComparePathsColdStart, AFailingPathIsNamedOnceAndTheOthersAreMeasured) {
+  FakeWorld world;
+  world.cold_start.launches = fake::make_temp_dir("cold-start-fail") + "/launches.log";
+  world.cold_start.fail = {"eager"};
+  world.cold_start.differ = {"aoti"};
+  CompareOptions options = options_for({"aoti", "eager"});
+  options.cold_start = 2;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  const std::vector<Launch> launches = read_launches(world.cold_start.launches);
+  const auto eager_launches = std::count_if(launches.begin(), launches.end(), [](const Launch& l) { return l.path == "eager"; });
+  EXPECT_EQ(eager_launches, 1) << "a failed state starts no more processes";
+  const ColdStartState& eager = path_named(report, "eager").cold_start->states[0];
+  EXPECT_TRUE(eager.samples.empty());
+  EXPECT_FALSE(eager.median);
+  EXPECT_NE(eager.failed.find("exited with status 1 and wrote no result: RuntimeError: fake: the model would not load"),
+            std::string::npos) << eager.failed;
+  EXPECT_TRUE(has_warning(report, WarningCode::cold_start_incomplete, "a fresh process of eager failed"));
+  const ColdStartState& aoti = path_named(report, "aoti").cold_start->states[0];
+  ASSERT_EQ(aoti.samples.size(), 2u);
+  EXPECT_FALSE(aoti.samples[0].output_matches);
+  EXPECT_EQ(aoti.samples[0].max_abs_diff, 0.5);
+  EXPECT_TRUE(has_warning(report, WarningCode::cold_start_outputs_differ,
+                          "the first output of a fresh process of aoti differs from the reference (fake: output 0"));
+  EXPECT_NE(format_run_table(report).find("OUTPUTS DIFFER in 2 of 2"), std::string::npos);
+}
+
+TEST(ComparePathsColdStart, ArtifactsThisTorchLacksAreNamedNotDropped) {
+  FakeWorld world;
+  world.cold_start.launches = fake::make_temp_dir("cold-start-artifacts") + "/launches.log";
+  world.cold_start.artifacts_unavailable = "torch 2.9.0+fake has no torch.compiler.save_cache_artifacts";
+  CompareOptions options = options_for({"compile"});
+  options.cold_start = 1;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  const PathResult& compile = path_named(*outcome.report, "compile");
+  const ColdStartState& artifacts = state_named(compile, CompileCache::artifacts);
+  EXPECT_EQ(artifacts.unavailable, world.cold_start.artifacts_unavailable);
+  EXPECT_TRUE(artifacts.samples.empty());
+  EXPECT_EQ(state_named(compile, CompileCache::warm).samples.size(), 1u);
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::cold_start_incomplete,
+                          "compile (artifacts cache) was not measured: torch 2.9.0+fake has no"));
+  for (const Launch& l : read_launches(world.cold_start.launches)) EXPECT_NE(l.cache, "artifacts");
+  EXPECT_NE(format_run_table(*outcome.report).find("artifacts cache not measured: torch 2.9.0+fake"), std::string::npos);
+}
+
+TEST(ComparePathsColdStart, ASetupErrorIsAWarningAndWithoutTheFlagNoProcessStarts) {
+  FakeWorld world;
+  world.cold_start.setup_error = Error{ExitCode::usage_error, "a fresh process cannot rebuild a model object"};
+  CompareOptions options = options_for({"eager"});
+  options.cold_start = 2;
+  SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::cold_start_incomplete,
+                          "--cold-start: no fresh process was started: a fresh process cannot rebuild"));
+  EXPECT_FALSE(path_named(*outcome.report, "eager").cold_start);
+
+  FakeWorld quiet;
+  outcome = compare_paths(options_for({"eager"}), quiet.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  EXPECT_TRUE(quiet.cold_start_dirs.empty());
+  EXPECT_FALSE(path_named(*outcome.report, "eager").cold_start);
+  EXPECT_EQ(report_to_json(*outcome.report)["paths"][0]["cold_start"], nullptr);
+
+  options.cold_start = kMaxColdStarts + 1;
+  outcome = compare_paths(options, quiet.runtime());
+  EXPECT_EQ(outcome.status.error().code, ExitCode::usage_error);
+  EXPECT_NE(outcome.status.error().message.find("--cold-start takes 1 to 100"), std::string::npos);
 }
 
 }  // namespace

@@ -178,6 +178,22 @@ class FakeModelSession final : public ModelSession {
     std::ofstream(std::filesystem::path(dir) / "trace" / "fake_trace.log") << "trace of " << name << "\n";
     return CodeDumpPiece{{"trace/fake_trace.log"}, {"tlparse is not installed (fake)"}, {}, ""};
   }
+  Result<ColdStartSetup> cold_start_setup(const std::string& dir) override {
+    m_world.cold_start_dirs.push_back(dir);
+    const auto& script = m_world.cold_start;
+    if (script.setup_error) return *script.setup_error;
+    std::filesystem::create_directories(dir);
+    const auto names = [](const std::set<std::string>& set) {
+      std::string out = "[";
+      for (const std::string& name : set) out += (out.size() > 1 ? ",\"" : "\"") + name + "\"";
+      return out + "]";
+    };
+    const std::string spec = dir + "/spec.json";
+    std::ofstream(spec) << "{\"launches\": \"" << script.launches << "\", \"fail\": " << names(script.fail)
+                        << ", \"differ\": " << names(script.differ) << ", \"compile_ms\": " << script.compile_ms << "}";
+    return ColdStartSetup{{OHPROF_TEST_PYTHON3, std::string(OHPROF_SOURCE_DIR) + "/test/session/fake_cold_start_child.py", spec},
+                          script.artifacts_unavailable};
+  }
   std::vector<CompileEvent> compile_events() override {
     std::vector<CompileEvent> events = m_world.compile_events;
     const std::lock_guard lock(m_world.threads->mutex);

@@ -170,6 +170,19 @@ class FakeWorld {
   std::vector<CompileEvent> compile_events;        // what ModelSession::compile_events() returns
   // ... and as many more events once any thread caller has called (compare --threads)
   int compile_events_during_threads = 0;
+  // compare --cold-start: ModelSession::cold_start_setup hands out test/session/fake_cold_start_child.py,
+  // which appends "PATH CACHE CACHE_DIR PID" to `launches` for each process, sleeps `compile_ms` in a
+  // compile path's first call unless its cache folder (or artifacts file) was filled, and fails or
+  // reports a differing output for the paths named.
+  struct ColdStartScript {
+    std::string launches;                 // the log file (the test's)
+    std::set<std::string> fail;           // paths whose every process fails
+    std::set<std::string> differ;         // paths whose first output differs from the reference
+    int compile_ms = 300;
+    std::string artifacts_unavailable;    // what cold_start_setup says of the portable artifacts
+    std::optional<Error> setup_error;     // cold_start_setup fails with this
+  } cold_start;
+  std::vector<std::string> cold_start_dirs;  // each cold_start_setup call's folder
   std::vector<AttributionCall> attributions;
   // "dump_code <path>" / "trace_compile <path>" with the run_once calls made by then
   std::vector<std::pair<std::string, int>> dumps;

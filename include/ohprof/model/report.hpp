@@ -9,6 +9,7 @@
 
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/code_dump.hpp"
+#include "ohprof/model/cold_start.hpp"
 #include "ohprof/model/concurrency.hpp"
 #include "ohprof/model/distributed.hpp"
 #include "ohprof/model/execution_check.hpp"
@@ -72,6 +73,7 @@ struct CompareConfig {
   bool explain = true;                             // variants measured and gaps explained
   std::vector<std::pair<std::string, std::string>> explain_pairs;  // --explain (slower, faster); empty: against the fastest
   std::vector<int> threads;  // --threads: the counts of concurrent callers, 1 first; empty: not measured
+  int cold_start = 0;        // --cold-start: fresh processes per path and cache state; 0: not measured
 };
 
 struct RunConfig {
@@ -171,6 +173,7 @@ struct PathResult {
   std::optional<ExecutionCheck> execution;    // compare: what the path ran while measured (execution_check.hpp)
   std::optional<PathMemory> memory;           // compare: the host memory it took (above); null: not measured
   std::optional<PathConcurrency> concurrency;  // compare --threads: several callers at once (concurrency.hpp)
+  std::optional<PathColdStart> cold_start;     // compare --cold-start: fresh processes (cold_start.hpp)
   // The first analysed iteration's kernels, copies and fills by start (canonical names): --dump-code's
   // call sequence (kernels.json, index.html); not in the report's JSON.
   std::vector<std::string> first_iteration_ops;

@@ -61,6 +61,9 @@ enum class WarningCode {
   path_device_differs,         // a path's outputs came from another device than the one measured
   // compare --threads (docs/metrics.md, "Concurrent callers")
   threads_incomplete,          // a path's callers could not be made or failed, or the pass compiled
+  // compare --cold-start (docs/metrics.md, "Cold start")
+  cold_start_incomplete,       // a fresh process failed, or a cache state could not be measured
+  cold_start_outputs_differ,   // a fresh process's first output differs from the reference
 };
 
 struct Warning {

@@ -39,6 +39,10 @@ std::string memory_text(const PathMemory& memory);
 std::string rate_text(double per_s);
 std::string concurrency_limit_text(const PathConcurrency& concurrency);
 std::vector<std::string> concurrency_lines(const PathConcurrency& concurrency, double timing_median_ns);
+// compare --cold-start (docs/metrics.md, "Cold start"): a header line, then one line per cache state:
+// "cold cache   9.80 s = 40 ms process + 1.90 s import + 310 ms load + 7.20 s compile + 350 ms first call
+// (range 9.61 s … 10.2 s); outputs match", the warm and artifacts states with how they stand against cold.
+std::vector<std::string> cold_start_lines(const PathColdStart& cold_start);
 
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);

@@ -36,6 +36,17 @@ struct ModelSessionOptions {
   bool export_needed = true;        // an asked path needs torch.export (aoti, aoti:python, a program source)
 };
 
+// compare --cold-start (docs/metrics.md, "Cold start"): how to start one fresh process of a path.
+struct ColdStartSetup {
+  // The command, to be followed by PATH CACHE CACHE_DIR ARTIFACTS_FILE RESULT_FILE: PATH a compare path,
+  // CACHE "none", "cold", "warm", "artifacts" or "fill" (a cold start that also saves the portable cache
+  // artifacts into ARTIFACTS_FILE), CACHE_DIR the process's Inductor cache folder, RESULT_FILE where it
+  // writes what it measured (python/ohprof/_cold_start.py).
+  std::vector<std::string> command;
+  // Why the portable cache artifacts cannot be used with this torch ("" : they can).
+  std::string artifacts_unavailable;
+};
+
 class ModelSession {
  public:
   // Imports the paths' Python side (once per process), builds or loads the artifacts, makes the inputs.
@@ -62,6 +73,9 @@ class ModelSession {
   // Every compile event of this process since the session opened (Dynamo compiles, autotuning, CUDA-graph
   // recordings and eager runs; model/execution_check.hpp), on CLOCK_MONOTONIC, in the order they began.
   virtual std::vector<CompileEvent> compile_events() = 0;
+  // compare --cold-start: writes into `dir` what a fresh process needs (the inputs, the reference output
+  // made by eager here, the module's weights, the model's spec) and says how to start one.
+  virtual Result<ColdStartSetup> cold_start_setup(const std::string& dir) = 0;
 };
 
 // The sweep's page (docs/sweep.md, "Outputs"): python/ohprof/_sweep_plot.py's write_page(report_path,

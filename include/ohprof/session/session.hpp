@@ -85,9 +85,13 @@ struct CompareOptions {
   // --threads: counts of concurrent callers, measured after the timed passes (docs/metrics.md, "Concurrent
   // callers"); compare_paths sorts them, drops repeats and adds 1; empty: not measured.
   std::vector<int> threads;
+  // --cold-start: fresh processes per path and compile-cache state, after every other pass (docs/metrics.md,
+  // "Cold start"); 0: not measured.
+  int cold_start = 0;
   std::vector<std::string> argv;
 };
 inline constexpr int kMaxThreads = 256;
+inline constexpr int kMaxColdStarts = 100;
 SessionOutcome compare_paths(const CompareOptions& options, const Runtime& runtime);
 
 // `ohprof sweep` (docs/sweep.md): `compare` at each value of one input dimension.

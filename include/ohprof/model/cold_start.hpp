@@ -1,0 +1,87 @@
+#pragma once
+// compare --cold-start: each path from a fresh process to its first correct result (docs/metrics.md,
+// "Cold start").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ohprof {
+
+// The compile cache a process of a torch.compile path starts with. Paths that compile nothing (aoti,
+// aoti:python, eager) start with `none`.
+enum class CompileCache {
+  none,       // nothing to cache
+  cold,       // an empty Inductor cache folder (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR below it)
+  warm,       // the folder a first, unkept process of the same path filled
+  artifacts,  // an empty folder, and the portable cache artifacts that first process saved
+              // (torch.compiler.save_cache_artifacts), loaded before the first call
+};
+const char* to_string(CompileCache cache);  // "none", "cold", "warm", "artifacts"
+
+// One fresh process, on CLOCK_MONOTONIC: the parent's clock before it started the process, and the
+// child's at each step. The phases (docs/metrics.md, "Cold start"):
+//   process     = main − spawn          (exec, the interpreter's start)
+//   import      = torch − main          (import torch)
+//   load        = loaded − tool         (the model's code and weights, the package, torch.compile's wrapper,
+//                                         the cache artifacts)
+//   compile     = compile events inside the first call (Dynamo, AOTAutograd, Inductor)
+//   first call  = first − loaded − compile
+//   total       = the sum of the five = first − spawn − (tool − torch)
+// tool − torch is ohprof's own work in the child (its module, the inputs and the reference): not counted.
+struct ColdStartSample {
+  int round = 0;                          // the round the process ran in (0-based)
+  std::int64_t process_ns = 0;
+  std::int64_t import_ns = 0;
+  std::int64_t load_ns = 0;
+  std::int64_t compile_ns = 0;
+  std::int64_t first_call_ns = 0;
+  std::int64_t total_ns = 0;
+  std::int64_t pid = 0;                   // the child's process id
+  // Its first output against the reference (eager in the measuring process), as the output check
+  // defines it (docs/metrics.md, "Output check").
+  bool output_matches = false;
+  std::optional<double> max_abs_diff;
+  std::string output_detail;              // why it differs ("" : it matches)
+  friend bool operator==(const ColdStartSample&, const ColdStartSample&) = default;
+};
+
+// The medians of a state's samples, phase by phase (each its own median: they need not add up to the
+// total's).
+struct ColdStartPhases {
+  double process_ns = 0;
+  double import_ns = 0;
+  double load_ns = 0;
+  double compile_ns = 0;
+  double first_call_ns = 0;
+  double total_ns = 0;
+  friend bool operator==(const ColdStartPhases&, const ColdStartPhases&) = default;
+};
+
+// How a warm or artifacts state's totals stand against the cold state's, by rank (docs/metrics.md,
+// "Cold start"): faster when every one of its totals is below every cold total, slower when every one
+// is above, otherwise overlapping (within noise). With n and m processes the chance that one of the
+// first two happens when the states do not differ is 2 / C(n+m, n) (0.10 at 3 and 3).
+enum class ColdStartOrder { faster, slower, overlapping };
+const char* to_string(ColdStartOrder order);  // "faster", "slower", "overlapping"
+
+struct ColdStartState {
+  CompileCache cache = CompileCache::none;
+  std::vector<ColdStartSample> samples;   // in the order they ran
+  std::optional<ColdStartPhases> median;  // null: no process of this state finished
+  double min_total_ns = 0;
+  double max_total_ns = 0;
+  std::optional<ColdStartOrder> against_cold;  // warm and artifacts states, when both have samples
+  double speedup_vs_cold = 0;             // median cold total / its median total (0: not compared)
+  std::string failed;                     // why a process of this state failed ("" : none did)
+  std::string unavailable;                // why this state was not measured ("" : it was)
+  friend bool operator==(const ColdStartState&, const ColdStartState&) = default;
+};
+
+struct PathColdStart {
+  int processes = 0;                      // processes per state (--cold-start N)
+  std::vector<ColdStartState> states;     // none; or cold, warm, artifacts
+  friend bool operator==(const PathColdStart&, const PathColdStart&) = default;
+};
+
+}  // namespace ohprof

@@ -1,0 +1,96 @@
+// compare --cold-start's figures (docs/metrics.md, "Cold start"), each computed by hand.
+#include "ohprof/analysis/cold_start.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ohprof {
+namespace {
+
+ColdStartSample total(std::int64_t ns) {
+  ColdStartSample s;
+  s.total_ns = ns;
+  return s;
+}
+
+TEST(ColdStartPhases, SplitTheTimestampsAndLeaveOhprofsOwnWorkOut) {
+  // spawn 1000, main 1050, torch 3050, tool 3150 (100 ns of ohprof's reading), loaded 3400, first 4400
+  // with 700 ns of compile inside the first call.
+  const PhaseResult r = cold_start_phases(ColdStartTimes{1000, 1050, 3050, 3150, 3400, 4400, 700});
+  ASSERT_TRUE(r.sample) << r.error;
+  EXPECT_EQ(r.sample->process_ns, 50);
+  EXPECT_EQ(r.sample->import_ns, 2000);
+  EXPECT_EQ(r.sample->load_ns, 250);
+  EXPECT_EQ(r.sample->compile_ns, 700);
+  EXPECT_EQ(r.sample->first_call_ns, 300);
+  EXPECT_EQ(r.sample->total_ns, 4400 - 1000 - 100);  // first − spawn − (tool − torch)
+}
+
+TEST(ColdStartPhases, TimestampsOutOfOrderOrACompileLongerThanTheCallAreErrors) {
+  EXPECT_FALSE(cold_start_phases(ColdStartTimes{1000, 900, 3050, 3150, 3400, 4400, 0}).sample);  // another clock
+  const PhaseResult late = cold_start_phases(ColdStartTimes{1000, 1050, 3050, 3150, 3400, 4400, 1001});
+  EXPECT_FALSE(late.sample);
+  EXPECT_NE(late.error.find("outside its first call"), std::string::npos);
+  EXPECT_FALSE(cold_start_phases(ColdStartTimes{1000, 1050, 3050, 3150, 3400, 4400, -1}).sample);
+}
+
+TEST(SummarizeColdStart, EachPhaseIsItsOwnMedian) {
+  ColdStartState state;
+  for (auto [process, compile] : {std::pair{10, 500}, std::pair{30, 100}, std::pair{20, 300}}) {
+    ColdStartSample s;
+    s.process_ns = process;
+    s.compile_ns = compile;
+    s.total_ns = process + compile;
+    state.samples.push_back(s);
+  }
+  summarize_cold_start(state);
+  ASSERT_TRUE(state.median);
+  EXPECT_DOUBLE_EQ(state.median->process_ns, 20);
+  EXPECT_DOUBLE_EQ(state.median->compile_ns, 300);
+  EXPECT_DOUBLE_EQ(state.median->total_ns, 320);  // of {510, 130, 320}: not 20 + 300
+  EXPECT_DOUBLE_EQ(state.min_total_ns, 130);
+  EXPECT_DOUBLE_EQ(state.max_total_ns, 510);
+  state.samples.push_back(total(1000));  // four: the mean of the middle two totals, 320 and 510
+  summarize_cold_start(state);
+  EXPECT_DOUBLE_EQ(state.median->total_ns, 415);
+  state.samples.clear();
+  summarize_cold_start(state);
+  EXPECT_FALSE(state.median);
+}
+
+TEST(OrderAgainst, FasterOnlyWhenEveryStartIsBelowEveryColdOne) {
+  const std::vector<ColdStartSample> cold{total(100), total(120), total(110)};
+  EXPECT_EQ(order_against({total(50), total(99), total(60)}, cold), ColdStartOrder::faster);
+  EXPECT_EQ(order_against({total(50), total(100), total(60)}, cold), ColdStartOrder::overlapping);  // a tie
+  EXPECT_EQ(order_against({total(121), total(130)}, cold), ColdStartOrder::slower);
+  EXPECT_EQ(order_against({total(90), total(115)}, cold), ColdStartOrder::overlapping);
+  EXPECT_FALSE(order_against({}, cold));
+  EXPECT_FALSE(order_against({total(1)}, {}));
+}
+
+TEST(SummarizePathColdStart, WarmAndArtifactsStandAgainstColdWithTheRatioOfMedians) {
+  PathColdStart path;
+  path.processes = 3;
+  ColdStartState cold{CompileCache::cold, {total(900), total(1000), total(1100)}};
+  ColdStartState warm{CompileCache::warm, {total(240), total(250), total(260)}};
+  ColdStartState artifacts{CompileCache::artifacts, {total(950), total(800), total(1200)}};
+  ColdStartState never{CompileCache::artifacts};
+  never.unavailable = "no artifacts";
+  path.states = {cold, warm, artifacts, never};
+  summarize_path_cold_start(path);
+  EXPECT_FALSE(path.states[0].against_cold);
+  EXPECT_EQ(path.states[1].against_cold, ColdStartOrder::faster);
+  EXPECT_DOUBLE_EQ(path.states[1].speedup_vs_cold, 1000.0 / 250.0);
+  EXPECT_EQ(path.states[2].against_cold, ColdStartOrder::overlapping);
+  EXPECT_DOUBLE_EQ(path.states[2].speedup_vs_cold, 1000.0 / 950.0);
+  EXPECT_FALSE(path.states[3].against_cold);
+  EXPECT_DOUBLE_EQ(path.states[3].speedup_vs_cold, 0);
+
+  PathColdStart eager;  // no cold state: nothing to stand against
+  eager.states = {ColdStartState{CompileCache::none, {total(5)}}};
+  summarize_path_cold_start(eager);
+  EXPECT_FALSE(eager.states[0].against_cold);
+  EXPECT_DOUBLE_EQ(eager.states[0].median->total_ns, 5);
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -1,0 +1,52 @@
+"""The fake cold-start process of the session tests (test/session/fake_runtime.cpp, cold_start_setup): the
+protocol of python/ohprof/_cold_start.py without torch.
+
+    fake_cold_start_child.py SPEC PATH CACHE CACHE_DIR ARTIFACTS_FILE RESULT_FILE
+
+It logs "PATH CACHE CACHE_DIR PID" to the spec's launches file, sleeps through its steps (5 ms import,
+5 ms load, `compile_ms` of compile in a compile path's first call unless its cache folder holds the
+"filled" marker or, for CACHE artifacts, the artifacts file exists, 2 ms first call) and writes the result
+file. CACHE fill writes the marker and the artifacts file.
+"""
+import json
+import os
+import sys
+import time
+
+t_main = time.monotonic_ns()
+spec_file, path, cache, cache_dir, artifacts_file, result_file = sys.argv[1:7]
+spec = json.load(open(spec_file))
+with open(spec["launches"], "a") as log:
+    log.write(f"{path} {cache} {cache_dir} {os.getpid()} {os.environ.get('TORCHINDUCTOR_CACHE_DIR', '')}\n")
+
+
+def stamp_after(ms):
+    time.sleep(ms / 1000)
+    return time.monotonic_ns()
+
+
+if path in spec["fail"]:
+    sys.stderr.write("Traceback (most recent call last):\nRuntimeError: fake: the model would not load\n")
+    sys.exit(1)
+t_torch = stamp_after(5)
+t_tool = time.monotonic_ns()
+t_loaded = stamp_after(5)
+marker = os.path.join(cache_dir, "filled")
+compiled = path.startswith("compile")
+cached = os.path.exists(marker) or (cache == "artifacts" and os.path.exists(artifacts_file))
+compile_start = time.monotonic_ns()
+compile_end = stamp_after(spec["compile_ms"]) if compiled and not cached else compile_start
+t_first = stamp_after(2)
+result = {"ok": True, "pid": os.getpid(),
+          "times": {"main": t_main, "torch": t_torch, "tool": t_tool, "loaded": t_loaded, "first": t_first,
+                    "compile": compile_end - compile_start},
+          "check": {"passed": path not in spec["differ"], "max_abs_diff": 0.5 if path in spec["differ"] else 0.0,
+                    "detail": "fake: output 0 differs by up to 0.5" if path in spec["differ"] else ""},
+          "artifacts_saved": False, "artifacts_note": ""}
+if cache == "fill":
+    open(marker, "w").write("filled\n")
+    open(artifacts_file, "w").write("fake artifacts\n")
+    result["artifacts_saved"] = True
+with open(result_file + ".tmp", "w") as f:
+    json.dump(result, f)
+os.replace(result_file + ".tmp", result_file)

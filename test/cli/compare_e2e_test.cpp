@@ -556,6 +556,9 @@ TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
       {"compare", "--threads", "2,x"},
       {"compare", "--threads", "0"},
       {"compare", "--threads", "2,257"},
+      {"compare", "--cold-start=x"},
+      {"compare", "--cold-start=101"},
+      {"compare", "--cold-start=-1"},
   };
   for (const auto& args : bad) {
     const auto result = run_ohprof(args);

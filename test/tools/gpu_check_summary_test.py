@@ -58,6 +58,21 @@ def main(argv):
         "limit": "none", "unavailable": None}
     edited["paths"][3]["concurrency"] = {"points": [], "limit": "unknown",
                                          "unavailable": "path compile:reduce-overhead failed in a caller thread"}
+    # compare --cold-start: an AOTI path's one state, a compile path's warm state against cold, one failed
+    edited["paths"][0]["cold_start"] = {"processes": 2, "states": [
+        {"cache": "none", "median": {"total_ns": 3e9, "process_ns": 1e7, "import_ns": 2e9, "load_ns": 5e8,
+                                     "compile_ns": 0.0, "first_call_ns": 4.9e8},
+         "samples": [{"output_matches": True}, {"output_matches": True}], "against_cold": None, "failed": None,
+         "unavailable": None}]}
+    edited["paths"][1]["cold_start"] = {"processes": 2, "states": [
+        {"cache": "warm", "median": {"total_ns": 5e9, "process_ns": 1e7, "import_ns": 2e9, "load_ns": 1e9,
+                                     "compile_ns": 1.5e9, "first_call_ns": 4.9e8},
+         "samples": [{"output_matches": True}, {"output_matches": False}], "against_cold": "faster",
+         "speedup_vs_cold": 4.0, "failed": None, "unavailable": None},
+        {"cache": "artifacts", "median": None, "samples": [], "against_cold": None, "failed": None,
+         "unavailable": "torch 2.5 has no torch.compiler.save_cache_artifacts"},
+        {"cache": "cold", "median": None, "samples": [], "against_cold": None,
+         "failed": "RuntimeError: out of memory", "unavailable": None}]}
     # warnings are objects (schema_version >= 2); the real report above has warnings of its own
     edited["warnings"] = [{"code": "cupti-buffer-unreadable",
                            "message": "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}]
@@ -126,6 +141,12 @@ def main(argv):
     expect("    measured compile: timing iteration 0: cuda-graph-recording 2500.0 us")
     expect("    threads 2: 1900 calls/s, p50 950.0 us, p99 1700.0 us, x1.90 [1.80, 2.00] scales")
     expect("    threads limit: none")
+    expect("    cold start (none cache): 3000.000 ms = process 10.000 ms + import 2000.000 ms + load 500.000 ms "
+           "+ compile 0.0 us + first call 490.000 ms (n=2)")
+    expect("    cold start (warm cache): 5000.000 ms = process 10.000 ms + import 2000.000 ms + load 1000.000 ms "
+           "+ compile 1500.000 ms + first call 490.000 ms (n=2), faster than cold (x4.00), OUTPUTS DIFFER")
+    expect("    cold start (artifacts cache): not measured: torch 2.5 has no torch.compiler.save_cache_artifacts")
+    expect("    cold start (cold cache): failed: RuntimeError: out of memory")
     expect("    threads: unavailable: path compile:reduce-overhead failed in a caller thread")
     expect("  warning [cupti-buffer-unreadable]: an activity buffer could not be read to its end: "
            "CUPTI_ERROR_INVALID_KIND")

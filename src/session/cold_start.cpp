@@ -131,7 +131,19 @@ ProcessOutcome run_process(const ColdStartSetup& setup, const std::string& path,
   return outcome;
 }
 
-bool compiles(const std::string& path) { return path.rfind("compile", 0) == 0; }
+// The Inductor cache folder states a path starts with (docs/metrics.md, "Cold start"): torch.compile's
+// compile reads and fills it; aoti_load_package runs Inductor's Python, whose CPU vector-ISA probe (a few
+// C++ compiles on the first use) is cached there too; the C++ loader and eager read nothing there.
+std::vector<CompileCache> cache_states(const std::string& path) {
+  if (path.rfind("compile", 0) == 0) return {CompileCache::cold, CompileCache::warm, CompileCache::artifacts};
+  if (path == "aoti:python") return {CompileCache::cold, CompileCache::warm};
+  return {CompileCache::none};
+}
+
+bool has_warm_state(const PathColdStart& cold) {
+  return std::any_of(cold.states.begin(), cold.states.end(),
+                     [](const ColdStartState& s) { return s.cache == CompileCache::warm; });
+}
 
 }  // namespace
 
@@ -144,15 +156,11 @@ void measure_cold_start(Report& report, const ColdStartSetup& setup, int process
     if (path.role != PathRole::path) continue;
     PathColdStart cold;
     cold.processes = processes;
-    if (compiles(path.name)) {
-      for (CompileCache cache : {CompileCache::cold, CompileCache::warm, CompileCache::artifacts}) {
-        ColdStartState state;
-        state.cache = cache;
-        if (cache == CompileCache::artifacts) state.unavailable = setup.artifacts_unavailable;
-        cold.states.push_back(state);
-      }
-    } else {
-      cold.states.push_back(ColdStartState{});
+    for (CompileCache cache : cache_states(path.name)) {
+      ColdStartState state;
+      state.cache = cache;
+      if (cache == CompileCache::artifacts) state.unavailable = setup.artifacts_unavailable;
+      cold.states.push_back(state);
     }
     for (std::size_t s = 0; s < cold.states.size(); ++s) {
       if (cold.states[s].unavailable.empty()) targets.push_back(ColdTarget{i, s, path.name, cold.states[s].cache});
@@ -166,10 +174,10 @@ void measure_cold_start(Report& report, const ColdStartSetup& setup, int process
   const auto warm_dir = [&](std::size_t path) { return work / fmt::format("p{}-warm-cache", path); };
   const auto artifacts_file = [&](std::size_t path) { return work / fmt::format("p{}.artifacts", path); };
 
-  // A compile path's warm cache and portable artifacts: one cold process fills both, not kept.
+  // A path's warm cache folder and portable artifacts: one cold process fills both, not kept.
   for (std::size_t i = 0; i < report.paths.size() && !interrupted; ++i) {
-    if (!report.paths[i].cold_start || !compiles(report.paths[i].name)) continue;
-    console::progress(fmt::format("cold start: filling {}'s compile cache", report.paths[i].name));
+    if (!report.paths[i].cold_start || !has_warm_state(*report.paths[i].cold_start)) continue;
+    console::progress(fmt::format("cold start: filling {}'s Inductor cache", report.paths[i].name));
     ProcessOutcome filled =
         run_process(setup, report.paths[i].name, "fill", warm_dir(i), artifacts_file(i), work, serial++);
     interrupted = filled.interrupted;

@@ -83,10 +83,11 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
 Status check_dump_dir(const std::string& dir);
 
 // compare --cold-start N (docs/metrics.md, "Cold start"), after every other pass: for each asked path (role
-// path), N fresh processes per cache state (none; or cold, warm and artifacts for a torch.compile path),
-// each started with `setup.command` and its own Inductor cache folder under `work_dir`, in rounds: every
-// (path, state) once a round, their order rotated by one each round. A compile path first gets one unkept
-// "fill" process that fills its warm cache folder and saves its portable artifacts. Fills
+// path), N fresh processes per cache state (none; cold, warm and artifacts for a torch.compile path;
+// cold and warm for aoti:python), each started with `setup.command` and its own Inductor cache folder
+// under `work_dir`, in rounds: every (path, state) once a round, their order rotated by one each round. A
+// path with a warm state first gets one unkept "fill" process that fills its warm cache folder and saves
+// its portable artifacts. Fills
 // report.paths[i].cold_start; a state whose process fails keeps its first failure and starts no more.
 inline constexpr double kColdStartProcessLimitS = 1800;
 void measure_cold_start(Report& report, const ColdStartSetup& setup, int processes, const std::string& work_dir);

@@ -1178,6 +1178,25 @@ TEST(ComparePathsColdStart, ArtifactsThisTorchLacksAreNamedNotDropped) {
   EXPECT_NE(format_run_table(*outcome.report).find("artifacts cache not measured: torch 2.9.0+fake"), std::string::npos);
 }
 
+TEST(ComparePathsColdStart, AotiLoadPackageStartsWithAColdAndAWarmInductorCacheEagerWithNone) {
+  FakeWorld world;
+  world.cold_start.launches = fake::make_temp_dir("cold-start-states") + "/launches.log";
+  CompareOptions options = options_for({"aoti:python", "eager"});
+  options.cold_start = 1;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  const PathResult& loader = path_named(*outcome.report, "aoti:python");
+  ASSERT_EQ(loader.cold_start->states.size(), 2u);
+  EXPECT_EQ(loader.cold_start->states[0].cache, CompileCache::cold);
+  EXPECT_EQ(loader.cold_start->states[1].cache, CompileCache::warm);
+  const PathResult& eager = path_named(*outcome.report, "eager");
+  ASSERT_EQ(eager.cold_start->states.size(), 1u);
+  EXPECT_EQ(eager.cold_start->states[0].cache, CompileCache::none);
+  std::vector<std::string> order;
+  for (const Launch& l : read_launches(world.cold_start.launches)) order.push_back(l.path + " " + l.cache);
+  EXPECT_EQ(order, (std::vector<std::string>{"aoti:python fill", "aoti:python cold", "aoti:python warm", "eager none"}));
+}
+
 TEST(ComparePathsColdStart, ASetupErrorIsAWarningAndWithoutTheFlagNoProcessStarts) {
   FakeWorld world;
   world.cold_start.setup_error = Error{ExitCode::usage_error, "a fresh process cannot rebuild a model object"};

@@ -8,8 +8,9 @@
 
 namespace ohprof {
 
-// The compile cache a process of a torch.compile path starts with. Paths that compile nothing (aoti,
-// aoti:python, eager) start with `none`.
+// The Inductor cache folder a process starts with: torch.compile paths (cold, warm, artifacts) and
+// aoti:python (cold, warm: aoti_load_package's CPU vector-ISA probe is cached there) read it; the AOTI C++
+// loader and eager read nothing there and start with `none`.
 enum class CompileCache {
   none,       // nothing to cache
   cold,       // an empty Inductor cache folder (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR below it)

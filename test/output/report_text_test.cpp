@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ohprof/base/format.hpp"
+
 namespace ohprof {
 namespace {
 
@@ -543,6 +545,53 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   EXPECT_EQ(concurrency_lines(c, 0), (std::vector<std::string>{"unavailable: interrupted"}));
   EXPECT_EQ(rate_text(950), "950");
   EXPECT_EQ(rate_text(1'234'567), "1.23M");
+}
+
+TEST(ColdStartLines, AHeaderThenOneLinePerCacheStateWithHowItStandsAgainstCold) {
+  const auto sample = [](std::int64_t total, bool matches) {
+    ColdStartSample s;
+    s.total_ns = total;
+    s.output_matches = matches;
+    return s;
+  };
+  PathColdStart c;
+  c.processes = 2;
+  ColdStartState cold;
+  cold.cache = CompileCache::cold;
+  cold.samples = {sample(9'000'000'000, true), sample(11'000'000'000, true)};
+  cold.median = ColdStartPhases{10e6, 1.5e9, 500e6, 7.9e9, 90e6, 10e9};
+  cold.min_total_ns = 9e9;
+  cold.max_total_ns = 11e9;
+  ColdStartState warm = cold;
+  warm.cache = CompileCache::warm;
+  warm.samples = {sample(2'000'000'000, true), sample(3'000'000'000, false)};
+  warm.median = ColdStartPhases{10e6, 1.5e9, 500e6, 400e6, 90e6, 2.5e9};
+  warm.min_total_ns = 2e9;
+  warm.max_total_ns = 3e9;
+  warm.against_cold = ColdStartOrder::faster;
+  warm.speedup_vs_cold = 4;
+  ColdStartState artifacts;
+  artifacts.cache = CompileCache::artifacts;
+  artifacts.unavailable = "torch 2.5 has no torch.compiler.save_cache_artifacts";
+  ColdStartState failed;
+  failed.failed = "RuntimeError: out of memory";
+  c.states = {cold, warm, artifacts, failed};
+  const std::vector<std::string> lines = cold_start_lines(c);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0], "2 fresh processes per state; medians: total = process + import + load + compile + first call");
+  EXPECT_EQ(lines[1], "cold cache      " + format_duration(10e9) + " = " + format_duration(10e6) + " process + " +
+                          format_duration(1.5e9) + " import + " + format_duration(500e6) + " load + " +
+                          format_duration(7.9e9) + " compile + " + format_duration(90e6) + " first call (range " +
+                          format_duration(9e9) + " … " + format_duration(11e9) + ", n = 2); outputs match");
+  EXPECT_NE(lines[2].find("; OUTPUTS DIFFER in 1 of 2; x4.00 faster than cold (every start below every cold one)"),
+            std::string::npos) << lines[2];
+  EXPECT_EQ(lines[3], "artifacts cache not measured: torch 2.5 has no torch.compiler.save_cache_artifacts");
+  EXPECT_EQ(lines[4], "start           failed: RuntimeError: out of memory");
+  warm.against_cold = ColdStartOrder::overlapping;
+  c.states = {warm};
+  EXPECT_NE(cold_start_lines(c)[1].find("within noise of cold (x4.00; the ranges overlap)"), std::string::npos);
+  EXPECT_STREQ(to_string(CompileCache::none), "none");
+  EXPECT_STREQ(to_string(ColdStartOrder::slower), "slower");
 }
 
 }  // namespace

@@ -1,216 +1,451 @@
 #!/usr/bin/env python3
 """Independent reference for the cold-start figures of `ohprof compare --cold-start` (paths[i].cold_start).
 
-Written from docs/metrics.md ("Cold start") and the `cold_start` entry of docs/report-schema.md, with the
-Python standard library only. For every path whose `cold_start` is not null, for every state, it checks
-each sample's `total_ns` against the sum of its five phases, recomputes the state's `median` (each phase's
-median and the total's, statistics.median: the mean of the two middle values for an even count),
-`min_total_ns`, `max_total_ns` and, for the `warm` and `artifacts` states of a path with a `cold` state,
-`against_cold` (the rank rule) and `speedup_vs_cold`; and the shape: at most `processes` samples, rounds
-0..processes-1 in increasing order, phases not negative, no samples in an unavailable state, the states
-a path has for its name (none; cold, warm, artifacts for compile*; cold, warm for aoti:python).
+Written from docs/metrics.md ("Cold start") and the `cold_start` entry of docs/report-schema.md alone,
+without reading ohprof's C++, and with the Python standard library only. For every path whose
+`cold_start` is not null, for every state in `cold_start.states`, it recomputes from the samples every
+derived figure: each sample's `total_ns` (the sum of its five phases, exact integer equality), the
+state's `median` (each phase's and the total's own median), `min_total_ns`, `max_total_ns`, and for the
+`warm` and `artifacts` states against the path's `cold` state `against_cold` (the rank rule) and
+`speedup_vs_cold`; and it checks what the doc states about the shape: at most `processes` samples,
+rounds within 0..processes-1 and increasing, phases not negative, no samples in an `unavailable` state,
+the states a path has for its name, and the warnings a failure, an unavailable state or an output that
+differs must leave.
 
 Usage:
   test/tools/cold_start_reference.py --check REPORT.json [REPORT.json ...]   # exit 1 on any mismatch
   test/tools/cold_start_reference.py --self-test
 
-Tolerances: numbers 1e-9 relative (1e-6 absolute); strings and null exactly.
+Exit status: 0 every figure matches; 1 a mismatch, or a report with no cold_start anywhere (nothing to
+check); 2 a usage error (bad arguments, a file that cannot be read or is not JSON).
 
-Choices where the doc is silent:
-  C1  A state with no samples has median, min_total_ns and max_total_ns null.
-  C2  against_cold and speedup_vs_cold are null unless both the state and the cold state have samples.
+Tolerances: numbers 1e-9 relative (1e-6 absolute); `total_ns` against its phases exactly (integers);
+strings and null exactly.
+
+Questions the doc leaves open, and the choice made here (Q1..Q10):
+  Q1  The median is `statistics.median`: the middle value for an odd count, the mean of the two middle
+      values for an even one (the doc's "median", as "Summary statistics" takes it).
+  Q2  A state with no samples (failed at its first process, or unavailable): `median`, `min_total_ns`,
+      `max_total_ns`, `against_cold` and `speedup_vs_cold` all null (the schema's "median ... or null";
+      the doc gives no minimum of nothing).
+  Q3  `against_cold` and `speedup_vs_cold` are null for the `none` and `cold` states, and for a `warm` or
+      `artifacts` state when it or the path's `cold` state has no samples (or the path has no `cold`
+      state): there is nothing to rank against.
+  Q4  The rank rule is strict: a total equal to a cold total is neither below nor above it, so a tie
+      makes the state `overlapping` (the doc's "below" / "above"; the chance argument assumes no ties).
+  Q5  "Rounds increasing": strictly increasing, a state starts one process per round; a failed state
+      stops, so its rounds need not reach processes-1.
+  Q6  `speedup_vs_cold` with a state median of 0 (every phase 0: cannot happen with real clocks) is not
+      checked.
+  Q7  The states of a path, by name (order as the doc lists them): `aoti`, `eager`: [none]; `compile`
+      and `compile:*`: [cold, warm, artifacts]; `aoti:python`: [cold, warm]. Another name: not checked.
+  Q8  `processes` is checked against config.compare.cold_start ("--cold-start's processes per state")
+      when the report has that field. With it > 0 a variant's cold_start must be null ("not the
+      variants") and an asked path's not null unless a `cold-start-incomplete` warning is present (the
+      Python API's case); with it 0 every cold_start must be null.
+  Q9  Warnings: a state with `failed` or `unavailable` needs a `cold-start-incomplete` warning, a sample
+      with `output_matches` false a `cold-start-outputs-differ` warning (checked as present in the
+      report's warnings, not which path they name).
+  Q10 Phases and totals must be integers (nanoseconds, "exact integer equality"); the medians, min and
+      max are compared as numbers (an integer-valued float matches the integer).
 """
+
 import copy
 import json
+import os
 import statistics
 import sys
+import tempfile
 
 PHASES = ("process_ns", "import_ns", "load_ns", "compile_ns", "first_call_ns")
+MEDIAN_FIELDS = PHASES + ("total_ns",)
+REL_TOL, ABS_TOL = 1e-9, 1e-6
+
+# ---------------------------------------------------------------- the figures
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
-def expected_states(name):
-    if name.startswith("compile"):
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def expected_caches(name):                                        # Q7
+    if name in ("aoti", "eager"):
+        return ["none"]
+    if name == "compile" or name.startswith("compile:"):
         return ["cold", "warm", "artifacts"]
     if name == "aoti:python":
         return ["cold", "warm"]
-    return ["none"]
+    return None
 
 
-def close(a, b):
-    if a is None or b is None:
-        return a is None and b is None
-    return abs(a - b) <= max(1e-6, 1e-9 * max(abs(a), abs(b)))
-
-
-def rank_order(totals, cold_totals):
-    if max(totals) < min(cold_totals):
+def rank_rule(totals, cold_totals):                               # Q4: strict
+    """docs/metrics.md, "Figures of a state": faster / slower / overlapping against cold."""
+    if all(t < c for t in totals for c in cold_totals):
         return "faster"
-    if min(totals) > max(cold_totals):
+    if all(t > c for t in totals for c in cold_totals):
         return "slower"
     return "overlapping"
 
 
-def check_report(report):
-    """The mismatches of one report, one line each; [] when every figure agrees."""
-    problems = []
-    checked = 0
-    for path in report.get("paths", []):
-        cold_start = path.get("cold_start")
-        if cold_start is None:
+def state_figures(samples, cache, cold_totals):
+    """The expected figures of one state from its samples (Q1, Q2, Q3, Q6). `cold_totals`: the path's cold
+    state's totals ([] when it has none). Uses the sum of the phases as each sample's total, so a wrong
+    total_ns shows as its own mismatch, not as a cascade."""
+    if not samples:
+        return {"median": None, "min_total_ns": None, "max_total_ns": None,
+                "against_cold": None, "speedup_vs_cold": None}
+    totals = [sum(s[p] for p in PHASES) for s in samples]
+    median = {p: statistics.median([s[p] for s in samples]) for p in PHASES}
+    median["total_ns"] = statistics.median(totals)
+    out = {"median": median, "min_total_ns": min(totals), "max_total_ns": max(totals),
+           "against_cold": None, "speedup_vs_cold": None}
+    if cache in ("warm", "artifacts") and cold_totals:
+        out["against_cold"] = rank_rule(totals, cold_totals)
+        m = median["total_ns"]
+        out["speedup_vs_cold"] = statistics.median(cold_totals) / m if m != 0 else "unchecked"
+    return out
+
+# ---------------------------------------------------------------- comparing
+
+class Checker:
+    def __init__(self, label):
+        self.label, self.count, self.bad = label, 0, []
+
+    def cmp(self, where, got, want):
+        self.count += 1
+        if is_num(got) and is_num(want):
+            ok = abs(got - want) <= max(REL_TOL * abs(want), ABS_TOL)
+        else:
+            ok = got == want and type(got) is type(want)
+        if not ok:
+            extra = ""
+            if is_num(got) and is_num(want):
+                extra = f" (differs by {got - want:+.6g}" + (f", {(got - want) / want:+.3e} relative)" if want else ")")
+            self.bad.append(f"{self.label}: {where}: report {json.dumps(got)}, reference {json.dumps(want)}{extra}")
+
+    def fact(self, where, ok, what):
+        self.count += 1
+        if not ok:
+            self.bad.append(f"{self.label}: {where}: {what}")
+
+
+def sample_ok(ck, w, s):
+    """Checks one sample's phases and total; True when its phases are usable integers."""
+    phases = [s.get(p) for p in PHASES]
+    usable = all(is_int(v) for v in phases)
+    ck.fact(f"{w}.phases", usable, f"a phase is missing or not an integer: {json.dumps(phases)}")
+    if not usable:
+        return False
+    for p in PHASES:
+        ck.fact(f"{w}.{p}", s[p] >= 0, f"negative: {s[p]}")
+    total, want = s.get("total_ns"), sum(phases)
+    ck.count += 1
+    if not (is_int(total) and total == want):                     # exact integer equality
+        ck.bad.append(f"{ck.label}: {w}.total_ns: report {json.dumps(total)}, reference {want} "
+                      f"(the sum of the five phases {phases})")
+    return True
+
+
+def check_state(ck, w, st, processes, cold_totals, warnings):
+    samples = st.get("samples")
+    if not isinstance(samples, list):
+        ck.fact(f"{w}.samples", False, "missing or not a list")
+        return
+    ck.fact(f"{w}.len(samples)", len(samples) <= processes,
+            f"{len(samples)} samples, more than processes = {processes}")
+    rounds = [s.get("round") for s in samples]
+    ck.fact(f"{w}.samples[].round", all(is_int(r) and 0 <= r < processes for r in rounds),
+            f"rounds {rounds} not all within 0..{processes - 1}")
+    ck.fact(f"{w}.samples[].round", all(is_int(a) and is_int(b) and a < b for a, b in zip(rounds, rounds[1:])),
+            f"rounds {rounds} not increasing")                    # Q5
+    if st.get("unavailable") is not None:
+        ck.fact(f"{w}.samples", not samples, f"unavailable ({st['unavailable']!r}) but {len(samples)} sample(s)")
+    if st.get("unavailable") is not None or st.get("failed") is not None:   # Q9
+        ck.fact(f"{w} (failed/unavailable)", "cold-start-incomplete" in warnings,
+                "failed or unavailable but no cold-start-incomplete warning")
+    usable = True
+    for k, s in enumerate(samples):
+        usable = sample_ok(ck, f"{w}.samples[{k}] (round {s.get('round')})", s) and usable
+        if s.get("output_matches") is False:                      # Q9
+            ck.fact(f"{w}.samples[{k}].output_matches", "cold-start-outputs-differ" in warnings,
+                    "false but no cold-start-outputs-differ warning")
+    if not usable:
+        return
+    exp = state_figures(samples, st.get("cache"), cold_totals)
+    if exp["median"] is None:
+        ck.cmp(f"{w}.median", st.get("median"), None)
+    elif not isinstance(st.get("median"), dict):
+        ck.fact(f"{w}.median", False, f"report {json.dumps(st.get('median'))}, reference an object "
+                                      f"({len(samples)} samples)")
+    else:
+        for f in MEDIAN_FIELDS:
+            ck.cmp(f"{w}.median.{f}", st["median"].get(f), exp["median"][f])
+    for f in ("min_total_ns", "max_total_ns", "against_cold", "speedup_vs_cold"):
+        if exp[f] == "unchecked":                                 # Q6
             continue
-        name = path.get("name", "?")
-        processes = cold_start.get("processes", 0)
-        states = cold_start.get("states", [])
+        ck.cmp(f"{w}.{f}", st.get(f), exp[f])
+
+
+def check(rep, label):
+    """Returns (Checker, states checked)."""
+    ck = Checker(label)
+    warnings = {w.get("code") for w in rep.get("warnings") or [] if isinstance(w, dict)}
+    cfg = ((rep.get("config") or {}).get("compare") or {}).get("cold_start")
+    nstates = 0
+    for p in rep.get("paths") or []:
+        name = p.get("name", "?")
+        cs = p.get("cold_start")
+        if is_int(cfg):                                           # Q8
+            if cfg == 0 or p.get("role") == "variant":
+                ck.fact(f"paths[{name}].cold_start", cs is None,
+                        "not null for a variant" if cfg else "not null without --cold-start")
+            elif cs is None:
+                ck.fact(f"paths[{name}].cold_start", "cold-start-incomplete" in warnings,
+                        "null for an asked path with --cold-start and no cold-start-incomplete warning")
+        if cs is None:
+            continue
+        where = f"paths[{name}].cold_start"
+        processes = cs.get("processes")
+        if not is_int(processes):
+            ck.fact(f"{where}.processes", False, f"not an integer: {json.dumps(processes)}")
+            continue
+        if is_int(cfg):
+            ck.cmp(f"{where}.processes (config.compare.cold_start)", processes, cfg)
+        states = cs.get("states") or []
         caches = [s.get("cache") for s in states]
-        if caches != expected_states(name):
-            problems.append(f"{name}: states {caches}, expected {expected_states(name)}")
-        cold = next((s for s in states if s.get("cache") == "cold"), None)
-        cold_totals = [s["total_ns"] for s in cold["samples"]] if cold else []
-        for state in states:
-            where = f"{name} ({state.get('cache')})"
-            samples = state.get("samples", [])
-            checked += 1
-            if len(samples) > processes:
-                problems.append(f"{where}: {len(samples)} samples, more than processes = {processes}")
-            rounds = [s.get("round") for s in samples]
-            if rounds != sorted(rounds) or len(set(rounds)) != len(rounds) or \
-                    any(r is None or r < 0 or r >= processes for r in rounds):
-                problems.append(f"{where}: rounds {rounds} are not increasing within 0..{processes - 1}")
-            if state.get("unavailable") and samples:
-                problems.append(f"{where}: unavailable ({state['unavailable']}) but {len(samples)} samples")
-            for k, s in enumerate(samples):
-                phases = [s.get(p) for p in PHASES]
-                if any(v is None or v < 0 for v in phases):
-                    problems.append(f"{where}: sample {k} has a missing or negative phase {phases}")
-                    continue
-                if sum(phases) != s.get("total_ns"):
-                    problems.append(f"{where}: sample {k} total_ns {s.get('total_ns')}, expected {sum(phases)}")
-            median = state.get("median")
-            if not samples:
-                for field in ("median", "min_total_ns", "max_total_ns", "against_cold", "speedup_vs_cold"):
-                    if state.get(field) is not None:
-                        problems.append(f"{where}: {field} {state.get(field)}, expected null (no samples)")
-                continue
-            totals = [s["total_ns"] for s in samples]
-            if not isinstance(median, dict):
-                problems.append(f"{where}: median null with {len(samples)} samples")
-            else:
-                for field in PHASES + ("total_ns",):
-                    want = statistics.median([s[field] for s in samples])
-                    if not close(median.get(field), want):
-                        problems.append(f"{where}: median.{field} {median.get(field)}, expected {want}")
-            if not close(state.get("min_total_ns"), min(totals)):
-                problems.append(f"{where}: min_total_ns {state.get('min_total_ns')}, expected {min(totals)}")
-            if not close(state.get("max_total_ns"), max(totals)):
-                problems.append(f"{where}: max_total_ns {state.get('max_total_ns')}, expected {max(totals)}")
-            compared = state.get("cache") in ("warm", "artifacts") and bool(cold_totals)
-            want_order = rank_order(totals, cold_totals) if compared else None
-            want_speedup = statistics.median(cold_totals) / statistics.median(totals) if compared else None
-            if state.get("against_cold") != want_order:
-                problems.append(f"{where}: against_cold {state.get('against_cold')}, expected {want_order}")
-            if not close(state.get("speedup_vs_cold"), want_speedup):
-                problems.append(f"{where}: speedup_vs_cold {state.get('speedup_vs_cold')}, expected {want_speedup}")
-    if checked == 0:
-        problems.append("no path has a cold_start: nothing to check (was the report made with --cold-start?)")
-    return problems
+        want = expected_caches(name)
+        if want is not None:
+            ck.cmp(f"{where}.states[].cache", caches, want)
+        cold = [s for s in states if s.get("cache") == "cold"]
+        cold_totals = []
+        if cold and isinstance(cold[0].get("samples"), list):
+            cold_totals = [sum(s.get(ph) for ph in PHASES) for s in cold[0]["samples"]
+                           if all(is_int(s.get(ph)) for ph in PHASES)]
+        for st in states:
+            nstates += 1
+            check_state(ck, f"{where}.states[{st.get('cache')}]", st, processes, cold_totals, warnings)
+    if nstates == 0:
+        ck.fact("paths[].cold_start", False,
+                "no path has a cold_start state: nothing to check (was the report made with --cold-start?)")
+    return ck, nstates
+
+# ---------------------------------------------------------------- self-test
+
+def sample(rnd, process, imp, load, comp, first, pid=1000, matches=True):
+    return {"round": rnd, "pid": pid + rnd, "process_ns": process, "import_ns": imp, "load_ns": load,
+            "compile_ns": comp, "first_call_ns": first, "total_ns": process + imp + load + comp + first,
+            "output_matches": matches, "max_abs_diff": 0.0, "output_detail": None}
 
 
-def check_files(files):
-    failed = False
-    for file in files:
-        try:
-            with open(file, encoding="utf-8") as f:
-                report = json.load(f)
-        except (OSError, ValueError) as e:
-            print(f"{file}: cannot read: {e}", file=sys.stderr)
-            return 2
-        problems = check_report(report)
-        for line in problems:
-            print(f"{file}: {line}")
-        states = sum(len((p.get("cold_start") or {}).get("states", [])) for p in report.get("paths", []))
-        print(f"{file}: {'MISMATCH' if problems else 'ok'}: {states} cold-start states checked, "
-              f"{len(problems)} mismatch(es)")
-        failed = failed or bool(problems)
-    return 1 if failed else 0
+def med(process, imp, load, comp, first, total):
+    return {"process_ns": process, "import_ns": imp, "load_ns": load, "compile_ns": comp,
+            "first_call_ns": first, "total_ns": total}
 
 
-def sample(round_, total_parts):
-    process, imp, load, comp, first = total_parts
-    return {"round": round_, "process_ns": process, "import_ns": imp, "load_ns": load, "compile_ns": comp,
-            "first_call_ns": first, "total_ns": process + imp + load + comp + first, "output_matches": True}
-
-
-def state(cache, samples, median, lo, hi, against=None, speedup=None, unavailable=None):
+def state(cache, samples, median, lo, hi, against=None, speedup=None, failed=None, unavailable=None):
     return {"cache": cache, "samples": samples, "median": median, "min_total_ns": lo, "max_total_ns": hi,
-            "against_cold": against, "speedup_vs_cold": speedup, "failed": None, "unavailable": unavailable}
+            "against_cold": against, "speedup_vs_cold": speedup, "failed": failed, "unavailable": unavailable}
+
+
+def hand_worked():
+    """Small reports whose every figure was worked by hand (the comments); all must check clean."""
+    # ---- report A: --cold-start=3, compile (three states), aoti:python (slower), eager, a variant.
+    # compile, cold: phases (process, import, load, compile, first) ->
+    #   r0 (10, 100, 40, 740, 10) = 900;  r1 (12, 110, 38, 830, 10) = 1000;  r2 (11, 90, 45, 944, 10) = 1100
+    #   medians: process 11, import 100, load 40, compile 830, first 10; total 1000 (sum of medians 991:
+    #   "they need not add up")
+    cold = [sample(0, 10, 100, 40, 740, 10), sample(1, 12, 110, 38, 830, 10), sample(2, 11, 90, 45, 944, 10)]
+    # compile, warm: r0 (10, 100, 40, 80, 10) = 240; r1 (10, 100, 50, 80, 10) = 250; r2 (10, 100, 60, 80, 10)
+    #   = 260. Every total (max 260) below every cold total (min 900): faster; speedup 1000 / 250 = 4.0;
+    #   medians 10, 100, 50, 80, 10; total 250
+    warm = [sample(0, 10, 100, 40, 80, 10), sample(1, 10, 100, 50, 80, 10), sample(2, 10, 100, 60, 80, 10)]
+    # compile, artifacts: totals 850, 1050, 950 (r0 50+100+600+90+10, r1 50+100+800+90+10,
+    #   r2 50+100+700+90+10): 850 < 900 but 1050 > 900: overlapping; median 950; speedup 1000 / 950 =
+    #   1.0526315789473684; min 850, max 1050; medians 50, 100, 700, 90, 10
+    arts = [sample(0, 50, 100, 600, 90, 10), sample(1, 50, 100, 800, 90, 10), sample(2, 50, 100, 700, 90, 10)]
+    # aoti:python, cold: totals 900, 1000, 1100 (all import); warm: 1200, 1300, 1400: every warm total
+    #   above every cold one: slower; speedup 1000 / 1300 = 0.7692307692307693
+    apc = [sample(r, 0, t, 0, 0, 0) for r, t in enumerate((900, 1000, 1100))]
+    apw = [sample(r, 0, t, 0, 0, 0) for r, t in enumerate((1200, 1300, 1400))]
+    # eager, none: one state, no comparison; totals 500, 300, 400 -> median 400, min 300, max 500
+    eag = [sample(r, t, 0, 0, 0, 0) for r, t in enumerate((500, 300, 400))]
+    a = {"config": {"compare": {"cold_start": 3}}, "warnings": [], "paths": [
+        {"name": "compile", "role": "path", "cold_start": {"processes": 3, "states": [
+            state("cold", cold, med(11, 100, 40, 830, 10, 1000), 900, 1100),
+            state("warm", warm, med(10, 100, 50, 80, 10, 250), 240, 260, "faster", 4.0),
+            state("artifacts", arts, med(50, 100, 700, 90, 10, 950), 850, 1050, "overlapping",
+                  1.0526315789473684)]}},
+        {"name": "aoti:python", "role": "path", "cold_start": {"processes": 3, "states": [
+            state("cold", apc, med(0, 1000, 0, 0, 0, 1000), 900, 1100),
+            state("warm", apw, med(0, 1300, 0, 0, 0, 1300), 1200, 1400, "slower", 0.7692307692307693)]}},
+        {"name": "eager", "role": "path", "cold_start": {"processes": 3, "states": [
+            state("none", eag, med(400, 0, 0, 0, 0, 400), 300, 500)]}},
+        {"name": "compile/no-guards", "role": "variant", "cold_start": None}]}
+    # ---- report B: --cold-start=4, even counts, a tie, unavailable artifacts, a failed state.
+    # compile:cpp-wrapper, cold, 4 processes: totals 10+0+0+990+0 = 1000, 1200, 1100, 1300 (compile
+    #   990, 1190, 1090, 1290; process 10): sorted 1000 1100 1200 1300 -> median (1100 + 1200) / 2 = 1150;
+    #   compile median (1090 + 1190) / 2 = 1140; process 10
+    c4 = [sample(r, 10, 0, 0, t - 10, 0) for r, t in enumerate((1000, 1200, 1100, 1300))]
+    # warm: totals 500, 1000 (a tie with cold's 1000), 600, 700 (all load): not every one below 1000
+    #   (1000 is not < 1000): overlapping; median (600 + 700) / 2 = 650; speedup 1150 / 650 =
+    #   1.7692307692307692; min 500, max 1000
+    w4 = [sample(r, 0, 0, t, 0, 0) for r, t in enumerate((500, 1000, 600, 700))]
+    # artifacts: unavailable, no samples, every figure null
+    # eager: its process failed at round 1 after one good sample (round 0): n = 1, median 777
+    b = {"config": {"compare": {"cold_start": 4}},
+         "warnings": [{"code": "cold-start-incomplete", "message": "..."}], "paths": [
+        {"name": "compile:cpp-wrapper", "role": "path", "cold_start": {"processes": 4, "states": [
+            state("cold", c4, med(10, 0, 0, 1140, 0, 1150), 1000, 1300),
+            state("warm", w4, med(0, 0, 650, 0, 0, 650), 500, 1000, "overlapping", 1.7692307692307692),
+            state("artifacts", [], None, None, None, unavailable="torch has no save_cache_artifacts")]}},
+        {"name": "eager", "role": "path", "cold_start": {"processes": 4, "states": [
+            state("none", [sample(0, 7, 770, 0, 0, 0)], med(7, 770, 0, 0, 0, 777), 777, 777,
+                  failed="exit status 1 without a result")]}},
+        # compile: cold failed at once (no samples): warm is not compared (Q3): null, null
+        {"name": "compile", "role": "path", "cold_start": {"processes": 4, "states": [
+            state("cold", [], None, None, None, failed="more than 1800 s"),
+            state("warm", [sample(0, 0, 0, 0, 0, 5), sample(2, 0, 0, 0, 0, 7)], med(0, 0, 0, 0, 6, 6), 5, 7),
+            state("artifacts", [], None, None, None, failed="killed")]}}]}
+    return a, b
 
 
 def self_test():
-    # compile: cold totals 900, 1000, 1100 (all compile time but 100 of process), warm 240, 250, 260:
-    # warm faster (260 < 900), speedup median 1000 / 250 = 4.0; artifacts 950, 800, 1200: overlapping,
-    # speedup 1000 / 950.
-    cold = [sample(0, (100, 0, 0, 800, 0)), sample(1, (100, 0, 0, 900, 0)), sample(2, (100, 0, 0, 1000, 0))]
-    warm = [sample(0, (10, 100, 100, 20, 10)), sample(1, (10, 100, 100, 30, 10)), sample(2, (10, 100, 100, 40, 10))]
-    arts = [sample(0, (50, 0, 0, 900, 0)), sample(1, (50, 0, 0, 750, 0)), sample(2, (50, 0, 0, 1150, 0))]
-    med = lambda p, i, l, c, f: {"process_ns": p, "import_ns": i, "load_ns": l, "compile_ns": c,  # noqa: E731
-                                 "first_call_ns": f, "total_ns": p + i + l + c + f}
-    # eager, 4 processes: totals 10, 20, 30, 100: median (20 + 30) / 2 = 25
-    eager = [sample(r, (t, 0, 0, 0, 0)) for r, t in enumerate((10, 20, 30, 100))]
-    good = {"paths": [
-        {"name": "compile", "cold_start": {"processes": 3, "states": [
-            state("cold", cold, med(100, 0, 0, 900, 0), 900, 1100),
-            state("warm", warm, med(10, 100, 100, 30, 10), 240, 260, "faster", 4.0),
-            state("artifacts", arts, med(50, 0, 0, 900, 0), 800, 1200, "overlapping", 1000 / 950)]}},
-        {"name": "eager", "cold_start": {"processes": 4, "states": [
-            state("none", eager, med(25, 0, 0, 0, 0), 10, 100)]}},
-        # aoti:python, one process each: warm 2000 above cold 1000 is slower, speedup 0.5
-        {"name": "aoti:python", "cold_start": {"processes": 1, "states": [
-            state("cold", [sample(0, (0, 1000, 0, 0, 0))], med(0, 1000, 0, 0, 0), 1000, 1000),
-            state("warm", [sample(0, (0, 2000, 0, 0, 0))], med(0, 2000, 0, 0, 0), 2000, 2000, "slower", 0.5)]}},
-        {"name": "compile:cpp-wrapper", "cold_start": {"processes": 1, "states": [
-            state("cold", [sample(0, (1, 1, 1, 1, 1))], med(1, 1, 1, 1, 1), 5, 5),
-            state("warm", [sample(0, (1, 1, 1, 1, 1))], med(1, 1, 1, 1, 1), 5, 5, "overlapping", 1.0),
-            state("artifacts", [], None, None, None, unavailable="torch 2.5 has no save_cache_artifacts")]}},
-        {"name": "aoti", "cold_start": None}]}
-    problems = check_report(good)
-    if problems:
-        print("self-test FAILED: the hand-worked report does not check:\n  " + "\n  ".join(problems))
-        return 1
-    corruptions = {
-        "a wrong median": lambda r: r["paths"][1]["cold_start"]["states"][0]["median"].update(total_ns=20),
-        "a wrong against_cold": lambda r: r["paths"][0]["cold_start"]["states"][2].update(against_cold="faster"),
-        "a wrong total": lambda r: r["paths"][0]["cold_start"]["states"][1]["samples"][0].update(total_ns=241),
-        "a wrong speedup": lambda r: r["paths"][0]["cold_start"]["states"][1].update(speedup_vs_cold=4.1),
-        "a wrong max": lambda r: r["paths"][0]["cold_start"]["states"][0].update(max_total_ns=1000),
-        "too many samples": lambda r: r["paths"][2]["cold_start"].update(processes=0),
-        "rounds out of order": lambda r: r["paths"][1]["cold_start"]["states"][0]["samples"].reverse(),
-        "samples in an unavailable state": lambda r: r["paths"][3]["cold_start"]["states"][2]["samples"].append(
-            sample(0, (1, 1, 1, 1, 1))),
-        "a missing state": lambda r: r["paths"][0]["cold_start"]["states"].pop(),
-        "a compared none state": lambda r: r["paths"][1]["cold_start"]["states"][0].update(against_cold="faster"),
-    }
-    for what, corrupt in corruptions.items():
-        bad = copy.deepcopy(good)
-        corrupt(bad)
-        if not check_report(bad):
-            print(f"self-test FAILED: {what} was not caught")
+    # the building blocks
+    assert statistics.median([1000, 1200, 1100, 1300]) == 1150 and statistics.median([500, 300, 400]) == 400
+    assert rank_rule([240, 250, 260], [900, 1000, 1100]) == "faster"
+    assert rank_rule([1200, 1300, 1400], [900, 1000, 1100]) == "slower"
+    assert rank_rule([850, 1050, 950], [900, 1000, 1100]) == "overlapping"
+    assert rank_rule([500, 1000], [1000, 1200]) == "overlapping"          # Q4: a tie is not "below"
+    assert rank_rule([1300], [1000, 1300]) == "overlapping"               # nor "above"
+    f = state_figures([sample(r, 0, 0, 0, 0, t) for r, t in enumerate((240, 250, 260))], "warm", [900, 1000, 1100])
+    assert f["speedup_vs_cold"] == 4.0 and f["against_cold"] == "faster" and f["median"]["total_ns"] == 250
+    print("self-test: medians (odd and even counts), the rank rule (faster, slower, overlapping, ties) ok")
+    a, b = hand_worked()
+    total = 0
+    for name, rep in (("A", a), ("B", b)):
+        ck, n = check(rep, f"report {name}")
+        if ck.bad:
+            print("self-test FAILED: a hand-worked report does not check:\n  " + "\n  ".join(ck.bad))
             return 1
-        print(f"self-test: {what} caught")
-    if not check_report({"paths": [{"name": "aoti", "cold_start": None}]}):
-        print("self-test FAILED: a report without cold starts passed")
-        return 1
-    print("self-test: ok (the hand-worked report checks; 10 corruptions and an empty report caught)")
+        total += ck.count
+        print(f"self-test: hand-worked report {name} checks clean ({n} states, {ck.count} fields and facts)")
+    sts = lambda r, i: r["paths"][i]["cold_start"]["states"]                     # noqa: E731
+    # each corruption: (report, change, a string the mismatch line must contain)
+    corruptions = [
+        ("a wrong median (odd count)", a, lambda r: sts(r, 0)[0]["median"].update(compile_ns=831), ".median.compile_ns:"),
+        ("a wrong median (even count: 1100, the lower middle, for 1150)", b,
+         lambda r: sts(r, 0)[0]["median"].update(total_ns=1100), "states[cold].median.total_ns:"),
+        ("a median that is the sum of the phase medians (991 for 1000)", a,
+         lambda r: sts(r, 0)[0]["median"].update(total_ns=991), "states[cold].median.total_ns:"),
+        ("a wrong against_cold (overlapping said faster)", a,
+         lambda r: sts(r, 0)[2].update(against_cold="faster"), "states[artifacts].against_cold:"),
+        ("a wrong against_cold (slower said overlapping)", a,
+         lambda r: sts(r, 1)[1].update(against_cold="overlapping"), "states[warm].against_cold:"),
+        ("a wrong against_cold (a tie said faster)", b,
+         lambda r: sts(r, 0)[1].update(against_cold="faster"), "states[warm].against_cold:"),
+        ("a wrong total (241 for 240)", a,
+         lambda r: sts(r, 0)[1]["samples"][0].update(total_ns=241), "samples[0] (round 0).total_ns:"),
+        ("a float total (240.0)", a,
+         lambda r: sts(r, 0)[1]["samples"][0].update(total_ns=240.0), "samples[0] (round 0).total_ns:"),
+        ("a wrong speedup (4.000001 for 4.0)", a,
+         lambda r: sts(r, 0)[1].update(speedup_vs_cold=4.000001), "states[warm].speedup_vs_cold:"),
+        ("an inverted speedup (0.25 for 4.0)", a,
+         lambda r: sts(r, 0)[1].update(speedup_vs_cold=0.25), "states[warm].speedup_vs_cold:"),
+        ("a wrong min_total_ns", a, lambda r: sts(r, 2)[0].update(min_total_ns=400), ".min_total_ns:"),
+        ("a wrong max_total_ns", b, lambda r: sts(r, 0)[1].update(max_total_ns=700), ".max_total_ns:"),
+        ("a compared none state", a, lambda r: sts(r, 2)[0].update(against_cold="faster"), "states[none].against_cold:"),
+        ("a compared cold state", a, lambda r: sts(r, 0)[0].update(speedup_vs_cold=1.0), "states[cold].speedup_vs_cold:"),
+        ("a comparison against a cold state without samples", b,
+         lambda r: sts(r, 2)[1].update(against_cold="faster", speedup_vs_cold=1.0), "states[warm].against_cold:"),
+        ("a median where there are no samples", b,
+         lambda r: sts(r, 0)[2].update(median=med(0, 0, 0, 0, 0, 0)), "states[artifacts].median:"),
+        ("a null median with samples", a, lambda r: sts(r, 2)[0].update(median=None), "states[none].median:"),
+        ("more samples than processes (config.compare left out)", a,
+         lambda r: (r.pop("config"), r["paths"][2]["cold_start"].update(processes=2)), "len(samples)"),
+        ("rounds out of order", a, lambda r: sts(r, 2)[0]["samples"].reverse(), "not increasing"),
+        ("a repeated round", b, lambda r: sts(r, 2)[1]["samples"][1].update(round=0), "not increasing"),
+        ("a round out of range", b, lambda r: sts(r, 2)[1]["samples"][1].update(round=4), "not all within 0..3"),
+        ("a negative phase (total still the sum)", a,
+         lambda r: sts(r, 2)[0]["samples"][0].update(process_ns=-1, import_ns=501), ".process_ns: negative"),
+        ("samples in an unavailable state", b,
+         lambda r: sts(r, 0)[2]["samples"].append(sample(0, 1, 1, 1, 1, 1)), "but 1 sample(s)"),
+        ("a failure without a cold-start-incomplete warning", b, lambda r: r.update(warnings=[]), "cold-start-incomplete"),
+        ("an output that differs without a warning", a,
+         lambda r: sts(r, 2)[0]["samples"][1].update(output_matches=False), "cold-start-outputs-differ"),
+        ("a missing state", a, lambda r: sts(r, 0).pop(), "states[].cache:"),
+        ("a variant measured", a, lambda r: r["paths"][3].update(cold_start=copy.deepcopy(r["paths"][2]["cold_start"])),
+         "not null for a variant"),
+        ("processes other than --cold-start", a,
+         lambda r: r["paths"][2]["cold_start"].update(processes=4), "(config.compare.cold_start)"),
+    ]
+    for what, base, corrupt, expect in corruptions:
+        bad = copy.deepcopy(base)
+        corrupt(bad)
+        found = check(bad, "corrupted")[0].bad
+        if not any(expect in line for line in found):
+            print(f"self-test FAILED: {what} was not caught (expected a line with {expect!r}); lines: {found}")
+            return 1
+        print(f"self-test: caught {what}: {next(line for line in found if expect in line)}")
+    # nothing to check
+    empty = {"config": {"compare": {"cold_start": 0}}, "warnings": [], "paths": [{"name": "aoti", "cold_start": None}]}
+    found = check(empty, "empty")[0].bad
+    assert len(found) == 1 and "nothing to check" in found[0], found
+    print("self-test: a report without cold_start: 'nothing to check'")
+    # the exit codes, through main and files
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(name, obj):
+            fn = os.path.join(tmp, name)
+            with open(fn, "w") as fh:
+                fh.write(obj if isinstance(obj, str) else json.dumps(obj))
+            return fn
+        bad = copy.deepcopy(a)
+        sts(bad, 0)[1]["median"]["total_ns"] = 251
+        cases = [([write("a.json", a), write("b.json", b)], 0), ([write("bad.json", bad)], 1),
+                 ([write("empty.json", empty)], 1), ([write("cut.json", json.dumps(a)[:-40])], 2),
+                 ([os.path.join(tmp, "absent.json")], 2)]
+        devnull = open(os.devnull, "w")
+        saved = sys.stdout, sys.stderr
+        try:
+            sys.stdout = sys.stderr = devnull
+            codes = [main(["--check"] + files) for files, _ in cases] + [main([]), main(["--check"])]
+        finally:
+            sys.stdout, sys.stderr = saved
+            devnull.close()
+        want = [rc for _, rc in cases] + [2, 2]
+        if codes != want:
+            print(f"self-test FAILED: exit codes {codes}, expected {want}")
+            return 1
+    print("self-test: exit codes 0 (clean), 1 (mismatch; nothing to check), 2 (truncated JSON; absent file; usage)")
+    print(f"self-test: ok ({total} fields and facts in the hand-worked reports; {len(corruptions)} corruptions caught)")
     return 0
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] == "--self-test":
+    if argv == ["--self-test"]:
         return self_test()
-    if len(argv) >= 3 and argv[1] == "--check":
-        return check_files(argv[2:])
-    print(__doc__.split("\n\n")[2], file=sys.stderr)
-    return 2
+    if argv[:1] != ["--check"] or len(argv) < 2:
+        print(__doc__.split("\n\n")[2], file=sys.stderr)
+        return 2
+    bad, unreadable = 0, False
+    for path in argv[1:]:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                rep = json.load(fh)
+        except (OSError, ValueError) as e:
+            print(f"{path}: cannot read: {e}", file=sys.stderr)
+            unreadable = True
+            continue
+        ck, nstates = check(rep, path)
+        for line in ck.bad:
+            print(line)
+        bad += len(ck.bad)
+        print(f"{path}: {'MISMATCH, ' + str(len(ck.bad)) + ' mismatch(es)' if ck.bad else 'ok'}: "
+              f"{nstates} cold-start state(s), {ck.count} fields and facts checked")
+    return 2 if unreadable else (1 if bad else 0)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv[1:]))

@@ -30,10 +30,14 @@ PhaseResult cold_start_phases(const ColdStartTimes& t) {
     return {std::nullopt, fmt::format("the process's compile time {} ns is outside its first call ({} ns)",
                                       t.compile_ns, t.first_ns - t.loaded_ns)};
   }
+  if (t.hook_ns < 0 || t.hook_ns > t.loaded_ns - t.tool_ns) {
+    return {std::nullopt, fmt::format("the process's own time {} ns is outside its load ({} ns)", t.hook_ns,
+                                      t.loaded_ns - t.tool_ns)};
+  }
   ColdStartSample s;
   s.process_ns = t.main_ns - t.spawn_ns;
   s.import_ns = t.torch_ns - t.main_ns;
-  s.load_ns = t.loaded_ns - t.tool_ns;
+  s.load_ns = t.loaded_ns - t.tool_ns - t.hook_ns;
   s.compile_ns = t.compile_ns;
   s.first_call_ns = t.first_ns - t.loaded_ns - t.compile_ns;
   s.total_ns = s.process_ns + s.import_ns + s.load_ns + s.compile_ns + s.first_call_ns;

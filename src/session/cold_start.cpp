@@ -78,7 +78,8 @@ ProcessOutcome read_outcome(const ChildExit& exit, const std::string& result_pat
                          t.at("tool").get<std::int64_t>(),
                          t.at("loaded").get<std::int64_t>(),
                          t.at("first").get<std::int64_t>(),
-                         t.at("compile").get<std::int64_t>()};
+                         t.at("compile").get<std::int64_t>(),
+                         t.value("hook", std::int64_t{0})};
     PhaseResult phases = cold_start_phases(times);
     if (!phases.sample) {
       outcome.error = phases.error;

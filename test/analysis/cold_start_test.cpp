@@ -25,6 +25,15 @@ TEST(ColdStartPhases, SplitTheTimestampsAndLeaveOhprofsOwnWorkOut) {
   EXPECT_EQ(r.sample->total_ns, 4400 - 1000 - 100);  // first − spawn − (tool − torch)
 }
 
+TEST(ColdStartPhases, OhprofsCompileLogInsideTheLoadIsNotCounted) {
+  // as above, with 50 ns of the 250 ns load spent installing ohprof's compile log
+  const PhaseResult r = cold_start_phases(ColdStartTimes{1000, 1050, 3050, 3150, 3400, 4400, 700, 50});
+  ASSERT_TRUE(r.sample) << r.error;
+  EXPECT_EQ(r.sample->load_ns, 200);
+  EXPECT_EQ(r.sample->total_ns, 4400 - 1000 - 100 - 50);
+  EXPECT_FALSE(cold_start_phases(ColdStartTimes{1000, 1050, 3050, 3150, 3400, 4400, 700, 251}).sample);
+}
+
 TEST(ColdStartPhases, TimestampsOutOfOrderOrACompileLongerThanTheCallAreErrors) {
   EXPECT_FALSE(cold_start_phases(ColdStartTimes{1000, 900, 3050, 3150, 3400, 4400, 0}).sample);  // another clock
   const PhaseResult late = cold_start_phases(ColdStartTimes{1000, 1050, 3050, 3150, 3400, 4400, 1001});

@@ -19,6 +19,7 @@ struct ColdStartTimes {
   std::int64_t loaded_ns = 0;  // the path is ready to call
   std::int64_t first_ns = 0;   // its first call returned (and the device synchronised)
   std::int64_t compile_ns = 0; // compile events' time inside the first call
+  std::int64_t hook_ns = 0;    // ohprof's own time inside the load (installing its compile log): not counted
 };
 
 // The phases of one process, or an error line when the timestamps are not in order (a child whose clock

@@ -24,12 +24,13 @@ const char* to_string(CompileCache cache);  // "none", "cold", "warm", "artifact
 // child's at each step. The phases (docs/metrics.md, "Cold start"):
 //   process     = main − spawn          (exec, the interpreter's start)
 //   import      = torch − main          (import torch)
-//   load        = loaded − tool         (the model's code and weights, the package, torch.compile's wrapper,
-//                                         the cache artifacts)
+//   load        = loaded − tool − hook  (the model's code and weights, the package, torch.compile's wrapper,
+//                                         the cache artifacts; hook: ohprof installing its compile log)
 //   compile     = compile events inside the first call (Dynamo, AOTAutograd, Inductor)
 //   first call  = first − loaded − compile
-//   total       = the sum of the five = first − spawn − (tool − torch)
-// tool − torch is ohprof's own work in the child (its module, the inputs and the reference): not counted.
+//   total       = the sum of the five = first − spawn − (tool − torch) − hook
+// tool − torch and hook are ohprof's own work in the child (its module, the inputs and the reference;
+// its compile log): not counted.
 struct ColdStartSample {
   int round = 0;                          // the round the process ran in (0-based)
   std::int64_t process_ns = 0;

@@ -504,10 +504,10 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
   EXPECT_EQ((*compile)["samples_ns"].size(), static_cast<std::size_t>(12 - excluded));
   EXPECT_EQ((*compile)["wall_ns"]["count"], 12 - excluded);
   EXPECT_FALSE(ran["pooled"].get<bool>());
-  // The recompile (a whole Inductor compile) is the slowest sample by far.
-  std::int64_t slowest_kept = 0;
-  for (const auto& sample : (*compile)["samples_ns"]) slowest_kept = std::max(slowest_kept, sample.get<std::int64_t>());
-  EXPECT_GT(ran["excluded_samples_ns"][static_cast<std::size_t>(excluded - 1)].get<std::int64_t>(), 10 * slowest_kept);
+  // The recompile (a whole Inductor compile) is far slower than a kept sample: against their median, not
+  // their slowest, which a preempted call on a loaded CI machine can make as slow as a compile (160 ms once).
+  const double kept_median = (*compile)["wall_ns"]["median"].get<double>();
+  EXPECT_GT(ran["excluded_samples_ns"][static_cast<std::size_t>(excluded - 1)].get<double>(), 10 * kept_median);
   EXPECT_TRUE((*eager)["execution"]["measured_compiles"].empty());
   EXPECT_EQ((*eager)["samples_ns"].size(), 12u);
   bool warned = false;

@@ -15,6 +15,7 @@
 #include "ohprof/base/format.hpp"
 #include "ohprof/base/interrupt.hpp"
 #include "ohprof/harness/child_process.hpp"
+#include "ohprof/model/code_dump.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "session_steps.hpp"
 
@@ -40,12 +41,6 @@ struct ProcessOutcome {
   std::string artifacts_note;
   bool interrupted = false;
 };
-
-std::string slug(const std::string& name) {
-  std::string out = name;
-  std::replace_if(out.begin(), out.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '-');
-  return out;
-}
 
 ProcessOutcome read_outcome(const ChildExit& exit, const std::string& result_path, const std::string& log_path) {
   ProcessOutcome outcome;
@@ -107,7 +102,7 @@ ProcessOutcome read_outcome(const ChildExit& exit, const std::string& result_pat
 ProcessOutcome run_process(const ColdStartSetup& setup, const std::string& path, const std::string& cache,
                            const fs::path& cache_dir, const fs::path& artifacts_file, const fs::path& work,
                            int serial) {
-  const std::string stem = fmt::format("{:03d}-{}-{}", serial, slug(path), cache);
+  const std::string stem = fmt::format("{:03d}-{}-{}", serial, dump_folder_name(path), cache);
   const fs::path result = work / (stem + ".result.json");
   const fs::path log = work / (stem + ".log");
   std::error_code ignored;

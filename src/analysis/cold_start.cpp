@@ -70,9 +70,14 @@ std::optional<ColdStartOrder> order_against(const std::vector<ColdStartSample>& 
   const std::int64_t state_hi = std::max_element(state.begin(), state.end(), by_total)->total_ns;
   const std::int64_t cold_lo = std::min_element(cold.begin(), cold.end(), by_total)->total_ns;
   const std::int64_t cold_hi = std::max_element(cold.begin(), cold.end(), by_total)->total_ns;
-  if (state_hi < cold_lo) return ColdStartOrder::faster;
-  if (state_lo > cold_hi) return ColdStartOrder::slower;
-  return ColdStartOrder::overlapping;
+  if (state_hi >= cold_lo && state_lo <= cold_hi) return ColdStartOrder::overlapping;
+  // C(n+m, n): the orders of the n + m totals, each equally likely when the states do not differ
+  double combinations = 1;
+  for (std::size_t k = 1; k <= state.size(); ++k) {
+    combinations = combinations * static_cast<double>(cold.size() + k) / static_cast<double>(k);
+  }
+  if (combinations < kColdStartOrderCombinations - 1e-9) return ColdStartOrder::too_few;
+  return state_hi < cold_lo ? ColdStartOrder::faster : ColdStartOrder::slower;
 }
 
 void summarize_path_cold_start(PathColdStart& path) {

@@ -16,6 +16,7 @@ const char* to_string(ColdStartOrder order) {
   switch (order) {
     case ColdStartOrder::faster: return "faster";
     case ColdStartOrder::slower: return "slower";
+    case ColdStartOrder::too_few: return "too-few";
     case ColdStartOrder::overlapping: break;
   }
   return "overlapping";

@@ -430,6 +430,10 @@ std::vector<std::string> cold_start_lines(const PathColdStart& c) {
           case ColdStartOrder::overlapping:
             line += fmt::format("; within noise of cold (x{:.2f}; the ranges overlap)", state.speedup_vs_cold);
             break;
+          case ColdStartOrder::too_few:
+            line += fmt::format("; x{:.2f} against cold, too few processes to tell (--cold-start=3 or more)",
+                                state.speedup_vs_cold);
+            break;
         }
       }
     }

@@ -70,8 +70,15 @@ TEST(OrderAgainst, FasterOnlyWhenEveryStartIsBelowEveryColdOne) {
   const std::vector<ColdStartSample> cold{total(100), total(120), total(110)};
   EXPECT_EQ(order_against({total(50), total(99), total(60)}, cold), ColdStartOrder::faster);
   EXPECT_EQ(order_against({total(50), total(100), total(60)}, cold), ColdStartOrder::overlapping);  // a tie
-  EXPECT_EQ(order_against({total(121), total(130)}, cold), ColdStartOrder::slower);
+  EXPECT_EQ(order_against({total(121), total(130), total(140)}, cold), ColdStartOrder::slower);
+  EXPECT_EQ(order_against({total(121), total(130)}, cold), ColdStartOrder::too_few);  // C(5, 2) = 10
   EXPECT_EQ(order_against({total(90), total(115)}, cold), ColdStartOrder::overlapping);
+  // 2 and 2 processes: C(4, 2) = 6 orders, 1 in 6 by chance; 1 and 3: C(4, 1) = 4; 2 and 5: C(7, 2) = 21
+  EXPECT_EQ(order_against({total(1), total(2)}, {total(10), total(11)}), ColdStartOrder::too_few);
+  EXPECT_EQ(order_against({total(20)}, {total(10), total(11), total(12)}), ColdStartOrder::too_few);
+  EXPECT_EQ(order_against({total(1), total(2)}, {total(10), total(11), total(12), total(13), total(14)}),
+            ColdStartOrder::faster);
+  EXPECT_EQ(order_against({total(1), total(20)}, {total(10), total(11)}), ColdStartOrder::overlapping);
   EXPECT_FALSE(order_against({}, cold));
   EXPECT_FALSE(order_against({total(1)}, {}));
 }

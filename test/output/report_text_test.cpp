@@ -592,6 +592,11 @@ TEST(ColdStartLines, AHeaderThenOneLinePerCacheStateWithHowItStandsAgainstCold) 
   EXPECT_NE(cold_start_lines(c)[1].find("within noise of cold (x4.00; the ranges overlap)"), std::string::npos);
   EXPECT_STREQ(to_string(CompileCache::none), "none");
   EXPECT_STREQ(to_string(ColdStartOrder::slower), "slower");
+  warm.against_cold = ColdStartOrder::too_few;
+  c.states = {warm};
+  EXPECT_NE(cold_start_lines(c)[1].find("x4.00 against cold, too few processes to tell (--cold-start=3 or more)"),
+            std::string::npos);
+  EXPECT_STREQ(to_string(ColdStartOrder::too_few), "too-few");
 }
 
 }  // namespace

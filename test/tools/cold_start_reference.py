@@ -83,11 +83,15 @@ def expected_caches(name):                                        # Q7
 
 def rank_rule(totals, cold_totals):                               # Q4: strict
     """docs/metrics.md, "Figures of a state": faster / slower / overlapping against cold."""
-    if all(t < c for t in totals for c in cold_totals):
-        return "faster"
-    if all(t > c for t in totals for c in cold_totals):
-        return "slower"
-    return "overlapping"
+    import math
+    below = all(t < c for t in totals for c in cold_totals)
+    above = all(t > c for t in totals for c in cold_totals)
+    if not below and not above:
+        return "overlapping"
+    # fewer than 20 orders of the n + m totals: the order is not a finding
+    if math.comb(len(totals) + len(cold_totals), len(totals)) < 20:
+        return "too-few"
+    return "faster" if below else "slower"
 
 
 def state_figures(samples, cache, cold_totals):
@@ -313,6 +317,8 @@ def hand_worked():
 
 
 def self_test():
+    assert rank_rule([1, 2], [10, 11]) == "too-few"  # C(4, 2) = 6 orders: 1 in 6 by chance
+    assert rank_rule([1, 2], [10, 11, 12, 13, 14]) == "faster"  # C(7, 2) = 21
     # the building blocks
     assert statistics.median([1000, 1200, 1100, 1300]) == 1150 and statistics.median([500, 300, 400]) == 400
     assert rank_rule([240, 250, 260], [900, 1000, 1100]) == "faster"

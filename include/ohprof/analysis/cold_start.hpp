@@ -34,7 +34,8 @@ PhaseResult cold_start_phases(const ColdStartTimes& times);
 void summarize_cold_start(ColdStartState& state);
 
 // Where the totals of `state` stand against the totals of `cold`, by rank (model/cold_start.hpp,
-// ColdStartOrder); nullopt when either has no sample.
+// ColdStartOrder: too_few for an order with fewer than kColdStartOrderCombinations possible orders);
+// nullopt when either has no sample.
 std::optional<ColdStartOrder> order_against(const std::vector<ColdStartSample>& state,
                                             const std::vector<ColdStartSample>& cold);
 

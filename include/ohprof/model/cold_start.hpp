@@ -62,10 +62,12 @@ struct ColdStartPhases {
 
 // How a warm or artifacts state's totals stand against the cold state's, by rank (docs/metrics.md,
 // "Cold start"): faster when every one of its totals is below every cold total, slower when every one
-// is above, otherwise overlapping (within noise). With n and m processes the chance that one of the
-// first two happens when the states do not differ is 2 / C(n+m, n) (0.10 at 3 and 3).
-enum class ColdStartOrder { faster, slower, overlapping };
-const char* to_string(ColdStartOrder order);  // "faster", "slower", "overlapping"
+// is above, otherwise overlapping (within noise). With n and m processes either order happens by chance
+// with probability 1 / C(n+m, n) when the states do not differ: below C(n+m, n) = 20 (3 and 3) an order
+// is too_few, not a finding.
+enum class ColdStartOrder { faster, slower, overlapping, too_few };
+const char* to_string(ColdStartOrder order);  // "faster", "slower", "overlapping", "too-few"
+inline constexpr double kColdStartOrderCombinations = 20;
 
 struct ColdStartState {
   CompileCache cache = CompileCache::none;

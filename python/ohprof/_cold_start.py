@@ -96,8 +96,9 @@ def _run(spec, path, cache, artifacts_file, t_main):
         else:
             module = _load_module(torch, paths, spec, device)
             if path != "eager":
-                mode, patches = paths.compile_settings(path.partition(":")[2] or "default", spec["kernel_profile"])
-                module = torch.compile(module, dynamic=False, mode=mode)
+                mode, patches, options = paths.compile_settings(torch, path.partition(":")[2] or "default",
+                                                                spec["kernel_profile"])
+                module = torch.compile(module, dynamic=False, mode=mode, options=options)
             call = lambda: module(*args, **kwargs)  # noqa: E731
         sync()
         # ohprof's compile log (torch's compile callbacks), for a compile path only and once torch.compile

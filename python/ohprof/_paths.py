@@ -48,6 +48,7 @@ INPUT_MISMATCH = 6
 OUTPUT_ERROR = 8
 MODEL_ERROR = 9
 MODEL_NOT_FOUND = 11
+ENVIRONMENT_ERROR = 16  # the torch in use lacks what a path needs (compare --what-if: "not applicable")
 
 DTYPES = {
     "float32": "float32", "float": "float32", "f32": "float32",
@@ -59,7 +60,7 @@ DTYPES = {
 }
 
 PYTHON_PATHS = ("aoti:python", "eager", "compile", "compile:reduce-overhead",
-                "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper")
+                "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper", "compile:no-module-guards")
 
 # Variants of a compiled path that peel one layer of host work each (docs/metrics.md, "Layers"):
 # "<path>/<variant>". Which variants each path has is decided in C++ (include/ohprof/model/explanation.hpp);
@@ -452,15 +453,25 @@ def tolerance(torch, dtype):
     return 0.0, 0.0
 
 
-def compile_settings(mode, kernel_profile=False):
-    """torch.compile's mode= and the Inductor config patches of a compile path's mode ("default",
-    "reduce-overhead", "max-autotune-no-cudagraphs", "cpp-wrapper")."""
+def compile_settings(torch, mode, kernel_profile=False):
+    """A compile path's mode ("default", "reduce-overhead", "max-autotune-no-cudagraphs", "cpp-wrapper",
+    "no-module-guards") as torch.compile's arguments: (mode=, the Inductor config patches its first call
+    runs under, options= or None). mode= and options= are never both set (torch.compile refuses that).
+    A mode the torch in use cannot offer is OhprofError(ENVIRONMENT_ERROR)."""
     patches = {}
+    options = None
     if mode == "cpp-wrapper":
         patches["cpp_wrapper"] = True
     if kernel_profile:
         patches["cpp.enable_kernel_profile"] = True
-    return (None if mode in ("default", "cpp-wrapper") else mode), patches
+    if mode == "no-module-guards":
+        guard_filter = getattr(getattr(torch, "compiler", None), "skip_guard_on_all_nn_modules_unsafe", None)
+        if guard_filter is None:
+            raise OhprofError(ENVIRONMENT_ERROR, f"compile:no-module-guards needs "
+                                                 f"torch.compiler.skip_guard_on_all_nn_modules_unsafe, which torch "
+                                                 f"{torch.__version__} does not have (torch >= 2.8 has it)")
+        options = {"guard_filter_fn": guard_filter}
+    return (None if mode in ("default", "cpp-wrapper", "no-module-guards") else mode), patches, options
 
 
 # A cold-start process's first statements (python -c; python/ohprof/_cold_start.py): the clock first, then
@@ -886,11 +897,14 @@ def compile_log(torch):
 
 
 def dynamo_counts(torch):
-    """Dynamo's graphs made so far and its graph breaks by message (torch._dynamo.utils.counters), or
-    None when this torch has no such counters."""
+    """Dynamo's graphs made so far, its graph breaks by message, CUDA-graph skips, and Inductor's FX-graph
+    cache lookups that hit and that did not (a miss or a bypass: Inductor generated the code), from
+    torch._dynamo.utils.counters; None when this torch has no such counters."""
     try:
         from torch._dynamo.utils import counters
-        return counters["stats"]["unique_graphs"], dict(counters["graph_break"]), counters["inductor"]["cudagraph_skips"]
+        inductor = counters["inductor"]
+        return (counters["stats"]["unique_graphs"], dict(counters["graph_break"]), inductor["cudagraph_skips"],
+                inductor["fxgraph_cache_hit"], inductor["fxgraph_cache_miss"] + inductor["fxgraph_cache_bypass"])
     except Exception:
         return None
 
@@ -918,11 +932,12 @@ def outputs_device(outputs):
 
 
 def execution_record(dynamo=False, graphs=None, graph_breaks=(), cuda_graphs_expected=False,
-                     cuda_graph_skip_reason="", device="", unobserved=""):
+                     cuda_graph_skip_reason="", device="", unobserved="", fx_cache_hits=None, fx_cache_misses=None):
     """A path's execution facts (include/ohprof/model/execution_check.hpp, ExecutionFacts)."""
     return {"dynamo": dynamo, "graphs": graphs, "graph_breaks": [list(b) for b in graph_breaks],
             "cuda_graphs_expected": cuda_graphs_expected, "cuda_graph_skip_reason": cuda_graph_skip_reason,
-            "device": device, "unobserved": unobserved}
+            "device": device, "unobserved": unobserved, "fx_cache_hits": fx_cache_hits,
+            "fx_cache_misses": fx_cache_misses}
 
 
 class PythonPath:
@@ -998,6 +1013,9 @@ class CompiledState:
         # call (None: not known), its graph breaks [(message, count)], CUDA-graph skips torch counted.
         self.graphs = None
         self.graph_breaks = []
+        # Inductor's FX-graph cache lookups of its compile that hit and that did not (None: not known).
+        self.fx_cache_hits = None
+        self.fx_cache_misses = None
         self.cuda_graph_skips = 0
 
     def compiled_graphs(self, torch, inputs, sync=None, kwargs=None):
@@ -1327,7 +1345,10 @@ class Session:
                         "reason ohprof could read; TORCH_LOGS=perf_hints shows it")
         return execution_record(dynamo=True, graphs=state.graphs, graph_breaks=state.graph_breaks,
                                 cuda_graphs_expected=cuda_graphs, cuda_graph_skip_reason=skip, device=device,
-                                unobserved=self.compile_log.unobserved)
+                                unobserved=self.compile_log.unobserved,
+                                # the compile's cache lookups belong to the path, not to a variant of it
+                                fx_cache_hits=None if variant else state.fx_cache_hits,
+                                fx_cache_misses=None if variant else state.fx_cache_misses)
 
     def compile_events(self):
         """This session's compile events [(kind, compile id, start ns, end ns, reason)] (CompileLog); an
@@ -1363,7 +1384,7 @@ class Session:
         return self.program.module(), SOURCE_PROGRAM
 
     def _compile_settings(self, mode):
-        return compile_settings(mode, self.kernel_profile)
+        return compile_settings(self.torch, mode, self.kernel_profile)
 
     def cold_start_setup(self, out_dir):
         """compare --cold-start (docs/metrics.md, "Cold start"): writes into `out_dir` what a fresh process
@@ -1402,7 +1423,7 @@ class Session:
 
     def _compile(self, name, mode):
         torch = self.torch
-        compile_mode, patches = self._compile_settings(mode)
+        compile_mode, patches, compile_options = self._compile_settings(mode)
         module, source = self._module_for(name)
         dynamo_graphs, dump_notes = [], []
         recording = recording_dynamo_graphs(dynamo_graphs, dump_notes) if self.dump_code_enabled \
@@ -1410,7 +1431,7 @@ class Session:
         counts_before = dynamo_counts(torch)
         start = time.perf_counter()
         try:
-            fn = torch.compile(module, dynamic=False, mode=compile_mode)
+            fn = torch.compile(module, dynamic=False, mode=compile_mode, options=compile_options)
             with torch._inductor.config.patch(patches):
                 with recording:
                     fn(*self.inputs, **self.kwargs)
@@ -1425,6 +1446,8 @@ class Session:
             state.graphs = int(counts_after[0] - counts_before[0])
             state.graph_breaks = graph_breaks_between(counts_before, counts_after)
             state.cuda_graph_skips = int(counts_after[2] - counts_before[2])
+            state.fx_cache_hits = int(counts_after[3] - counts_before[3])
+            state.fx_cache_misses = int(counts_after[4] - counts_before[4])
         if self.dump_code_enabled:
             state.dynamo_graphs, state.dump_notes = dynamo_graphs, dump_notes
         self.compiled[name] = state
@@ -1549,7 +1572,7 @@ class Session:
         # The measured graphs' cache keys first (one untimed call of the measured callable).
         measured = [g["cache_key"] for g in state.compiled_graphs(torch, self.inputs, _sync(torch, self.device), self.kwargs)]
         trace_dir = out.path("trace")
-        compile_mode, patches = self._compile_settings(name.partition(":")[2] or "default")
+        compile_mode, patches, compile_options = self._compile_settings(name.partition(":")[2] or "default")
         handler = log_path = None
         retraced, recompiled = [], False
         try:
@@ -1569,7 +1592,7 @@ class Session:
             raise OhprofError(OUTPUT_ERROR, f"cannot make the folder '{trace_dir}': {_first_line(e)}") from None
         try:
             module, _ = self._module_for(name)
-            fn = torch.compile(module, dynamic=False, mode=compile_mode)
+            fn = torch.compile(module, dynamic=False, mode=compile_mode, options=compile_options)
             trace_log.addHandler(handler)
             try:
                 with torch._inductor.config.patch(patches):
@@ -1624,7 +1647,8 @@ class Session:
             # The same compiled module, with Dynamo's guard evaluation skipped for the iteration.
             stance = getattr(torch.compiler, "set_stance", None)
             if stance is None:
-                raise OhprofError(MODEL_ERROR, f"{base}/no-guards needs torch.compiler.set_stance (torch >= 2.6)")
+                raise OhprofError(ENVIRONMENT_ERROR, f"{base}/no-guards needs torch.compiler.set_stance, which torch "
+                                                     f"{torch.__version__} does not have (torch >= 2.6 has it)")
 
             def enter():
                 stance("default", skip_guard_eval_unsafe=True)

@@ -24,6 +24,7 @@ struct CompareFlags {
   std::string inputs_file;
   std::string threads;  // "1,2,4"; "" : not measured
   int cold_start = 0;   // --cold-start[=N]: fresh processes per path and cache state; 0: not measured
+  bool what_if = false;
 };
 
 // "1,2,4" -> {1, 2, 4}; the range is compare's to check (validate_compare_options).
@@ -90,6 +91,7 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   if (!threads.ok()) return threads.error();
   options.threads = *threads;
   options.cold_start = flags.cold_start;
+  options.what_if = flags.what_if;
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "compare", flags.model.python);
   console::start("compare", flags.model.quiet);
   options.checkpoint_path = flags.export_json;
@@ -120,6 +122,10 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
                 "Last, start each path N times (--cold-start=N; 3 without a value) in fresh processes: the time "
                 "from nothing to its first checked result, in process, import, load, compile and first call; "
                 "torch.compile paths with a cold, a warm and a portable-artifacts cache (docs/metrics.md, \"Cold start\")");
+  app->add_flag("--what-if", flags->what_if,
+                "Measure what each compile setting buys against the compile path, in the same rounds: guards "
+                "skipped, guards on nn.Module attributes dropped, the C++ wrapper, CUDA graphs, autotuning "
+                "(docs/metrics.md, \"What-if ledger\")");
   app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
   add_markdown_option(app, flags->export_markdown);
   add_html_option(app, flags->export_html);

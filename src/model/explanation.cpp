@@ -24,7 +24,14 @@ std::optional<PathSource> parse_path_source(const std::string& text) {
   return std::nullopt;
 }
 
-const char* to_string(PathRole role) { return role == PathRole::variant ? "variant" : "path"; }
+const char* to_string(PathRole role) {
+  switch (role) {
+    case PathRole::path: return "path";
+    case PathRole::variant: return "variant";
+    case PathRole::what_if: return "what-if";
+  }
+  return "path";
+}
 
 const char* to_string(HostLayer layer) {
   switch (layer) {
@@ -50,7 +57,8 @@ const char* layer_label(HostLayer layer) {
 
 std::vector<PeelStep> peel_chain(const std::string& path) {
   if (path == "aoti:python") return {{HostLayer::python_loader, path, "aoti"}};
-  const bool compiled = path == "compile" || path == "compile:max-autotune-no-cudagraphs" || path == "compile:cpp-wrapper";
+  const bool compiled = path == "compile" || path == "compile:max-autotune-no-cudagraphs" || path == "compile:cpp-wrapper" ||
+                        path == "compile:no-module-guards";
   if (!compiled && path != "compile:reduce-overhead") return {};
   std::vector<PeelStep> chain{{HostLayer::guards, path, path + "/no-guards"},
                               {HostLayer::dynamo, path + "/no-guards", path + "/graph"}};

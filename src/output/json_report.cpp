@@ -286,6 +286,7 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
               {"explain", config->explain},
               {"threads", config->threads},
               {"cold_start", config->cold_start},
+              {"what_if", config->what_if},
               {"explain_pairs", [&] {
                  json pairs = json::array();
                  for (const auto& [slower, faster] : config->explain_pairs) pairs.push_back(json::array({slower, faster}));
@@ -479,6 +480,8 @@ json execution_to_json(const std::optional<ExecutionCheck>& check) {
               {"cuda_graph_skip_reason", f.cuda_graph_skip_reason},
               {"device", f.device},
               {"unobserved", f.unobserved},
+              {"fx_cache_hits", optional_integer(f.fx_cache_hits)},
+              {"fx_cache_misses", optional_integer(f.fx_cache_misses)},
               {"text", execution_text(*check)}};
 }
 
@@ -613,6 +616,34 @@ static json trace_source_to_json(const std::optional<TraceSource>& trace) {
               {"distributed", distributed_to_json(trace->distributed)}};
 }
 
+json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
+  if (!ledger) return nullptr;
+  json entries = json::array();
+  for (const WhatIfEntry& e : ledger->entries) {
+    entries.push_back(json{{"setting", to_string(e.setting)},
+                           {"label", setting_label(e.setting)},
+                           {"path", e.path},
+                           {"applicable", e.not_applicable.empty()},
+                           {"not_applicable", e.not_applicable.empty() ? json(nullptr) : json(e.not_applicable)},
+                           {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)},
+                           {"saved", optional_estimate(e.saved)},
+                           {"saved_low_ns", e.saved ? json(interval_low(*e.saved)) : json(nullptr)},
+                           {"saved_high_ns", e.saved ? json(interval_high(*e.saved)) : json(nullptr)},
+                           {"outputs_match", e.outputs_match ? json(*e.outputs_match) : json(nullptr)},
+                           {"max_abs_diff", optional_number(e.max_abs_diff)},
+                           {"ready_ns", optional_integer(e.ready_ns)},
+                           {"fx_cache_hits", optional_integer(e.fx_cache_hits)},
+                           {"fx_cache_misses", optional_integer(e.fx_cache_misses)},
+                           {"extra_run_peak_bytes", optional_integer(e.extra_run_peak_bytes)}});
+  }
+  return json{{"base", ledger->base},
+              {"base_measured", ledger->base_measured},
+              {"base_ready_ns", ledger->base_ready_ns},
+              {"base_fx_cache_hits", optional_integer(ledger->base_fx_cache_hits)},
+              {"base_fx_cache_misses", optional_integer(ledger->base_fx_cache_misses)},
+              {"entries", entries}};
+}
+
 json report_to_json(const Report& report) {
   json paths = json::array();
   for (const auto& path : report.paths) paths.push_back(path_to_json(path));
@@ -640,6 +671,7 @@ json report_to_json(const Report& report) {
               {"paths", paths},
               {"ratios", ratios},
               {"explanations", explanations},
+              {"what_if", what_if_to_json(report.what_if)},
               {"stop_reason", stop_reason_text(report.stop_reason)},
               {"code_dump", report.code_dump ? json{{"dir", report.code_dump->dir},
                                                     {"files", report.code_dump->files},

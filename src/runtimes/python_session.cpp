@@ -95,6 +95,8 @@ ExecutionFacts to_facts(const py::handle& execution) {
   facts.cuda_graph_skip_reason = d["cuda_graph_skip_reason"].cast<std::string>();
   facts.device = d["device"].cast<std::string>();
   facts.unobserved = d["unobserved"].cast<std::string>();
+  if (!d["fx_cache_hits"].is_none()) facts.fx_cache_hits = d["fx_cache_hits"].cast<std::int64_t>();
+  if (!d["fx_cache_misses"].is_none()) facts.fx_cache_misses = d["fx_cache_misses"].cast<std::int64_t>();
   return facts;
 }
 

@@ -12,6 +12,7 @@
 #include "ohprof/analysis/execution_check.hpp"
 #include "ohprof/analysis/explanation.hpp"
 #include "ohprof/analysis/path_stats.hpp"
+#include "ohprof/analysis/what_if.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
 #include "ohprof/base/cpu_info.hpp"
@@ -241,7 +242,8 @@ void apply_default_model(CompareOptions& options) {
 
 const std::vector<std::string>& known_compare_paths() {
   static const std::vector<std::string> paths{"aoti", "aoti:python", "eager", "compile", "compile:reduce-overhead",
-                                              "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper"};
+                                              "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper",
+                                              "compile:no-module-guards"};
   return paths;
 }
 
@@ -285,7 +287,8 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
                                         options.explain,
                                         options.explain_pairs,
                                         options.threads,
-                                        options.cold_start};
+                                        options.cold_start,
+                                        options.what_if};
 
   CompareOptions defaulted = options;
   apply_default_model(defaulted);
@@ -359,27 +362,30 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     const std::optional<ProcessMemory> after = read_process_memory();
     std::optional<PathMemory> memory;
     if (runner.ok() && before && after) {
-      memory = PathMemory{after->rss_bytes - before->rss_bytes};
+      memory = PathMemory{};
+      memory->build_retained_bytes = after->rss_bytes - before->rss_bytes;
       if (reset) memory->build_peak_bytes = after->peak_rss_bytes - before->rss_bytes;
     }
     if (runner.ok()) build_memory.push_back(memory);
     return runner;
   };
   std::vector<std::unique_ptr<PathRunner>> runners;
+  std::vector<PathRole> roles;  // each runner's
+  const auto built = [&](const std::string& name) {
+    return std::any_of(runners.begin(), runners.end(), [&](const auto& runner) { return runner->name() == name; });
+  };
   for (const auto& name : options.paths) {
     console::progress("building path " + name);
     auto runner = measured_build(name);
     if (!runner.ok()) return {std::nullopt, runner.error()};
     runners.push_back(std::move(*runner));
+    roles.push_back(PathRole::path);
   }
   std::map<std::string, std::string> unavailable_variants;
-  const std::size_t asked = runners.size();
   if (options.explain) {
     for (const auto& name : options.paths) {
       for (const PeelStep& step : peel_chain(name)) {
-        const auto known = std::find_if(runners.begin(), runners.end(),
-                                        [&](const auto& runner) { return runner->name() == step.lower; });
-        if (known != runners.end()) continue;
+        if (built(step.lower)) continue;
         console::progress("building variant " + step.lower);
         auto runner = measured_build(step.lower);
         if (!runner.ok()) {
@@ -389,7 +395,33 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
           break;
         }
         runners.push_back(std::move(*runner));
+        roles.push_back(PathRole::variant);
       }
+    }
+  }
+  // --what-if: the base and each applicable setting's path, those not built yet (docs/metrics.md, "What-if
+  // ledger"). A path the torch in use cannot build is "not applicable"; another failed build is named.
+  WhatIfContext what_if_context;
+  what_if_context.device = device;
+  if (options.what_if) {
+    std::vector<std::string> wanted{kWhatIfBase};
+    for (const WhatIfSetting& setting : what_if_settings()) {
+      if (what_if_not_applicable(setting.setting, device).empty()) wanted.push_back(setting.path);
+    }
+    for (const std::string& name : wanted) {
+      if (built(name)) continue;
+      console::progress("building what-if path " + name);
+      auto runner = measured_build(name);
+      if (!runner.ok()) {
+        auto& reasons = runner.error().code == ExitCode::environment_error ? what_if_context.not_offered
+                                                                           : what_if_context.failed;
+        reasons[name] = runner.error().message;
+        console::progress(fmt::format("what-if path {} unavailable: {}", name, runner.error().message));
+        if (name == kWhatIfBase) break;  // nothing to measure the settings against
+        continue;
+      }
+      runners.push_back(std::move(*runner));
+      roles.push_back(PathRole::what_if);
     }
   }
   if (report.context.device.name.empty()) {
@@ -401,7 +433,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     const auto& runner = runners[i];
     PathResult path;
     path.name = runner->name();
-    path.role = i < asked ? PathRole::path : PathRole::variant;
+    path.role = roles[i];
     path.source = runner->source();
     path.artifact = *path.source == PathSource::aoti_package   ? artifacts.aoti_package
                     : *path.source == PathSource::module ? session_options.model
@@ -579,6 +611,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
                                             stop_reason_text(measured.stop_reason))});
   }
   if (options.explain) explain_gaps(report, options, unavailable_variants);
+  if (options.what_if) report.what_if = what_if_ledger(report.paths, what_if_context);
   add_sample_hints(report, /*name_the_path=*/true);
   const Status dump_status = dump_after_measuring();
   if (!trace_status.ok()) return {std::move(report), trace_status};

@@ -65,6 +65,11 @@ struct ExecutionFacts {
   std::string cuda_graph_skip_reason;  // torch's reason it did not use CUDA graphs ("" : it did, or not expected)
   std::string device;                 // the device of the first call's outputs ("cpu", "cuda:0"; "" unknown)
   std::string unobserved;             // why compile events cannot be seen in this torch ("" : they can)
+  // Inductor's FX-graph cache while the path compiled (torch._dynamo.utils.counters): lookups that hit
+  // (the code was loaded from the on-disk cache) and that did not (a miss or a bypass: generated). Unknown
+  // for a path that does not compile (or a variant of one) and when torch does not count them.
+  std::optional<std::int64_t> fx_cache_hits;
+  std::optional<std::int64_t> fx_cache_misses;
   friend bool operator==(const ExecutionFacts&, const ExecutionFacts&) = default;
 };
 

@@ -21,9 +21,10 @@ enum class PathSource {
 const char* to_string(PathSource source);  // "module", "exported_program", "aoti_package"
 std::optional<PathSource> parse_path_source(const std::string& text);  // to_string's inverse
 
-// A path the user asked for, or a variant ohprof measures to peel one layer off one of them.
-enum class PathRole { path, variant };
-const char* to_string(PathRole role);  // "path", "variant"
+// A path the user asked for, a variant ohprof measures to peel one layer off one of them, or a path
+// measured only for compare --what-if's ledger (model/what_if.hpp).
+enum class PathRole { path, variant, what_if };
+const char* to_string(PathRole role);  // "path", "variant", "what-if"
 
 // One layer of host work, peeled by the difference of two variants that differ by it alone.
 enum class HostLayer {

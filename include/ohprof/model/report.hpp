@@ -10,6 +10,7 @@
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/cold_start.hpp"
+#include "ohprof/model/what_if.hpp"
 #include "ohprof/model/concurrency.hpp"
 #include "ohprof/model/distributed.hpp"
 #include "ohprof/model/execution_check.hpp"
@@ -74,6 +75,7 @@ struct CompareConfig {
   std::vector<std::pair<std::string, std::string>> explain_pairs;  // --explain (slower, faster); empty: against the fastest
   std::vector<int> threads;  // --threads: the counts of concurrent callers, 1 first; empty: not measured
   int cold_start = 0;        // --cold-start: fresh processes per path and cache state; 0: not measured
+  bool what_if = false;      // --what-if: the compile settings' ledger (what_if.hpp)
 };
 
 struct RunConfig {
@@ -214,6 +216,7 @@ struct Report {
   std::vector<GapExplanation> explanations;  // compare: why each path is slower than the fastest
   StopReason stop_reason;                    // compare: why measurement stopped (all paths together)
   std::optional<CodeDump> code_dump;         // --dump-code: where the generated code went (docs/code-dump.md)
+  std::optional<WhatIfLedger> what_if;       // compare --what-if: what each compile setting buys (what_if.hpp)
   bool interrupted = false;
   std::vector<Warning> warnings;
 };

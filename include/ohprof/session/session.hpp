@@ -88,6 +88,10 @@ struct CompareOptions {
   // --cold-start: fresh processes per path and compile-cache state, after every other pass (docs/metrics.md,
   // "Cold start"); 0: not measured.
   int cold_start = 0;
+  // --what-if: measure each compile setting of what_if_settings() (model/what_if.hpp) against the
+  // compile path, in the same interleaved rounds, adding the paths not asked for (docs/metrics.md,
+  // "What-if ledger").
+  bool what_if = false;
   std::vector<std::string> argv;
 };
 inline constexpr int kMaxThreads = 256;

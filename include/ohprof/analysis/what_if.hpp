@@ -1,0 +1,31 @@
+#pragma once
+// compare --what-if (docs/metrics.md, "What-if ledger"): which settings apply on a device, and the ledger
+// of what each setting bought against the base path. Pure functions over the report's plain structs.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ohprof/model/report.hpp"
+#include "ohprof/model/what_if.hpp"
+
+namespace ohprof {
+
+// Why `setting` does not apply on the device (CUDA graphs on a CPU), or "" when it does. The session
+// builds no path for a setting that does not apply.
+std::string what_if_not_applicable(CompileSetting setting, DeviceKind device);
+
+// Whether the setting's path compiles on its own (its ready-in time and memory are its cost), or runs the
+// base's compile with something changed around the call (guard evaluation skipped: no cost of its own).
+bool what_if_compiles(CompileSetting setting);
+
+// What the session knows of the setting paths it could not build.
+struct WhatIfContext {
+  DeviceKind device = DeviceKind::cpu;
+  std::map<std::string, std::string> not_offered;  // path -> why the torch in use cannot build it
+  std::map<std::string, std::string> failed;       // path -> why its build failed otherwise
+};
+
+// The ledger: each setting of what_if_settings() against the base path (kWhatIfBase), in that order.
+WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfContext& context);
+
+}  // namespace ohprof

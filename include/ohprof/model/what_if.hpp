@@ -1,0 +1,68 @@
+#pragma once
+// compare --what-if: what each compile setting a user can change in their own deployment buys, measured
+// against the compiled path it changes, in the same interleaved rounds (docs/metrics.md, "What-if ledger").
+// Plain data; which path measures each setting is defined here once (what_if_settings).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ohprof/model/explanation.hpp"
+
+namespace ohprof {
+
+// The compiled path every setting is measured against: torch.compile's default mode.
+inline constexpr const char* kWhatIfBase = "compile";
+
+// One setting, changed alone from the base path.
+enum class CompileSetting {
+  skip_guards,         // torch.compiler.set_stance("default", skip_guard_eval_unsafe=True) around each call
+  skip_module_guards,  // torch.compile(options={"guard_filter_fn": torch.compiler.skip_guard_on_all_nn_modules_unsafe})
+  cpp_wrapper,         // torch._inductor.config.cpp_wrapper = True
+  cuda_graphs,         // mode="reduce-overhead"
+  autotune,            // mode="max-autotune-no-cudagraphs"
+};
+const char* to_string(CompileSetting setting);      // "skip-guards", "skip-module-guards", "cpp-wrapper", "cuda-graphs", "autotune"
+const char* setting_label(CompileSetting setting);  // what the user writes: "set_stance(skip_guard_eval_unsafe=True)", ...
+
+// A setting and the path that measures it ("compile/no-guards", "compile:no-module-guards", ...).
+struct WhatIfSetting {
+  CompileSetting setting = CompileSetting::skip_guards;
+  std::string path;
+};
+// Every setting, in the ledger's order, with its path.
+const std::vector<WhatIfSetting>& what_if_settings();
+
+// One setting's line of the ledger. `saved`, `outputs_match` and the costs are set only when the setting
+// applies and both it and the base were measured.
+struct WhatIfEntry {
+  CompileSetting setting = CompileSetting::skip_guards;
+  std::string path;             // the path that measured it
+  std::string not_applicable;   // why the device or the torch in use does not offer it ("" : it does)
+  std::string unavailable;      // why it applies but was not measured (its build failed; no samples)
+  std::optional<Estimate> saved;  // median(base) − median(path), timing pass; > 0: the setting is faster
+  bool significant = false;       // saved's 95% interval excludes zero (docs/metrics.md, "Significance")
+  std::optional<bool> outputs_match;     // the path's output check against the reference (eager)
+  std::optional<double> max_abs_diff;    // from that check
+  // Its cost, for a setting that compiles on its own (what_if_compiles): its ready-in time in this
+  // process (PathResult::load_ns: compile and first call, after the paths built before it), and its
+  // memory-pass peak growth less the base's (PathMemory::run_peak_bytes).
+  std::optional<std::int64_t> ready_ns;
+  std::optional<std::int64_t> extra_run_peak_bytes;
+  // Its compile's FX-graph cache lookups (ExecutionFacts): a ready-in time from the cache is a load, not
+  // a compile.
+  std::optional<std::int64_t> fx_cache_hits;
+  std::optional<std::int64_t> fx_cache_misses;
+};
+
+// The ledger of one compare run.
+struct WhatIfLedger {
+  std::string base = kWhatIfBase;
+  bool base_measured = false;  // the base path has samples (else no entry has `saved`)
+  std::int64_t base_ready_ns = 0;  // the base's ready-in time (PathResult::load_ns)
+  std::optional<std::int64_t> base_fx_cache_hits;    // and its compile's FX-graph cache lookups
+  std::optional<std::int64_t> base_fx_cache_misses;
+  std::vector<WhatIfEntry> entries;  // what_if_settings()'s order
+};
+
+}  // namespace ohprof

@@ -1,0 +1,84 @@
+#include "ohprof/analysis/what_if.hpp"
+
+#include "ohprof/analysis/explanation.hpp"
+
+namespace ohprof {
+namespace {
+
+const PathResult* find_path(const std::vector<PathResult>& paths, const std::string& name) {
+  for (const auto& path : paths) {
+    if (path.name == name) return &path;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string what_if_not_applicable(CompileSetting setting, DeviceKind device) {
+  if (setting == CompileSetting::cuda_graphs && device != DeviceKind::cuda) {
+    return "CUDA graphs need a CUDA device; on the CPU mode=\"reduce-overhead\" compiles as the default mode";
+  }
+  return "";
+}
+
+bool what_if_compiles(CompileSetting setting) { return setting != CompileSetting::skip_guards; }
+
+WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfContext& context) {
+  WhatIfLedger ledger;
+  const PathResult* base = find_path(paths, ledger.base);
+  ledger.base_measured = base != nullptr && base->wall.count > 0;
+  if (base != nullptr) {
+    ledger.base_ready_ns = base->load_ns;
+    if (base->execution) {
+      ledger.base_fx_cache_hits = base->execution->facts.fx_cache_hits;
+      ledger.base_fx_cache_misses = base->execution->facts.fx_cache_misses;
+    }
+  }
+  for (const WhatIfSetting& setting : what_if_settings()) {
+    WhatIfEntry entry;
+    entry.setting = setting.setting;
+    entry.path = setting.path;
+    entry.not_applicable = what_if_not_applicable(setting.setting, context.device);
+    if (!entry.not_applicable.empty()) {
+      ledger.entries.push_back(std::move(entry));
+      continue;
+    }
+    if (const auto it = context.not_offered.find(setting.path); it != context.not_offered.end()) {
+      entry.not_applicable = it->second;
+      ledger.entries.push_back(std::move(entry));
+      continue;
+    }
+    const PathResult* path = find_path(paths, setting.path);
+    if (const auto it = context.failed.find(setting.path); it != context.failed.end()) {
+      entry.unavailable = "its build failed: " + it->second;
+    } else if (path == nullptr) {
+      entry.unavailable = "not built";
+    } else if (path->wall.count == 0) {
+      entry.unavailable = "no measured iterations";
+    } else if (!ledger.base_measured) {
+      entry.unavailable = "the base path " + ledger.base + " has no measured iterations";
+    }
+    if (path != nullptr && path->output_check) {
+      entry.outputs_match = path->output_check->passed;
+      entry.max_abs_diff = path->output_check->max_abs_diff;
+    }
+    if (entry.unavailable.empty()) {
+      entry.saved = difference_of_medians(base->wall, path->wall);
+      entry.significant = significant(*entry.saved);
+      if (what_if_compiles(setting.setting)) {
+        entry.ready_ns = path->load_ns;
+        if (path->execution) {
+          entry.fx_cache_hits = path->execution->facts.fx_cache_hits;
+          entry.fx_cache_misses = path->execution->facts.fx_cache_misses;
+        }
+        if (path->memory && base->memory && path->memory->run_peak_bytes && base->memory->run_peak_bytes) {
+          entry.extra_run_peak_bytes = *path->memory->run_peak_bytes - *base->memory->run_peak_bytes;
+        }
+      }
+    }
+    ledger.entries.push_back(std::move(entry));
+  }
+  return ledger;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,39 @@
+#include "ohprof/model/what_if.hpp"
+
+namespace ohprof {
+
+const char* to_string(CompileSetting setting) {
+  switch (setting) {
+    case CompileSetting::skip_guards: return "skip-guards";
+    case CompileSetting::skip_module_guards: return "skip-module-guards";
+    case CompileSetting::cpp_wrapper: return "cpp-wrapper";
+    case CompileSetting::cuda_graphs: return "cuda-graphs";
+    case CompileSetting::autotune: return "autotune";
+  }
+  return "skip-guards";
+}
+
+const char* setting_label(CompileSetting setting) {
+  switch (setting) {
+    case CompileSetting::skip_guards: return "torch.compiler.set_stance(\"default\", skip_guard_eval_unsafe=True)";
+    case CompileSetting::skip_module_guards:
+      return "torch.compile(options={\"guard_filter_fn\": torch.compiler.skip_guard_on_all_nn_modules_unsafe})";
+    case CompileSetting::cpp_wrapper: return "torch._inductor.config.cpp_wrapper = True";
+    case CompileSetting::cuda_graphs: return "torch.compile(mode=\"reduce-overhead\")";
+    case CompileSetting::autotune: return "torch.compile(mode=\"max-autotune-no-cudagraphs\")";
+  }
+  return "";
+}
+
+const std::vector<WhatIfSetting>& what_if_settings() {
+  static const std::vector<WhatIfSetting> settings{
+      {CompileSetting::skip_guards, "compile/no-guards"},
+      {CompileSetting::skip_module_guards, "compile:no-module-guards"},
+      {CompileSetting::cpp_wrapper, "compile:cpp-wrapper"},
+      {CompileSetting::cuda_graphs, "compile:reduce-overhead"},
+      {CompileSetting::autotune, "compile:max-autotune-no-cudagraphs"},
+  };
+  return settings;
+}
+
+}  // namespace ohprof

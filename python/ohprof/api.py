@@ -177,12 +177,12 @@ def _paths_flag(paths):
 
 def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, min_runs=None, max_runs=None,
             min_time_s=None, max_rse=None, time_limit_s=None, check_outputs=None, explain=True,
-            kernel_profile=False, cache_dir=None, export_trace=None, threads=None, verbose=False):
+            kernel_profile=False, cache_dir=None, export_trace=None, threads=None, what_if=False, verbose=False):
     """`ohprof compare` on the nn.Module `model` with `inputs` (a tensor, a tuple of tensors, or (tuple,
     dict of keyword inputs)): each path
     measured in this process, interleaved, and each gap explained in layers (docs/usage.md). The keyword
-    arguments are compare's flags (None: the flag's default; `threads` a list of caller counts, --threads);
-    returns the compare Report."""
+    arguments are compare's flags (None: the flag's default; `threads` a list of caller counts, --threads;
+    `what_if` --what-if); returns the compare Report."""
     torch = _torch()
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -202,6 +202,8 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
                 argv.append("--no-explain")
             if kernel_profile:
                 argv.append("--kernel-profile")
+            if what_if:
+                argv.append("--what-if")
             if not verbose:
                 argv.append("--quiet")
             return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)

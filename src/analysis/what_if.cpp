@@ -49,14 +49,17 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       continue;
     }
     const PathResult* path = find_path(paths, setting.path);
-    if (const auto it = context.failed.find(setting.path); it != context.failed.end()) {
+    if (!ledger.base_measured) {
+      const auto failed = context.failed.find(ledger.base);
+      entry.unavailable = failed != context.failed.end()
+                              ? "the base path " + ledger.base + " was not built: " + failed->second
+                              : "the base path " + ledger.base + " has no measured iterations";
+    } else if (const auto it = context.failed.find(setting.path); it != context.failed.end()) {
       entry.unavailable = "its build failed: " + it->second;
     } else if (path == nullptr) {
       entry.unavailable = "not built";
     } else if (path->wall.count == 0) {
       entry.unavailable = "no measured iterations";
-    } else if (!ledger.base_measured) {
-      entry.unavailable = "the base path " + ledger.base + " has no measured iterations";
     }
     if (path != nullptr && path->output_check) {
       entry.outputs_match = path->output_check->passed;

@@ -541,6 +541,68 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
   EXPECT_TRUE(broken_warned) << broken_report["warnings"].dump();
 }
 
+// --what-if on the tiny MLP (docs/metrics.md, "What-if ledger"): each setting's path built and measured in
+// the same rounds, CUDA graphs named not applicable on the CPU, every output matching, and every figure of
+// the ledger recomputed from the JSON by the independent reference.
+TEST_F(CompareE2E, WhatIfLedgersEachCompileSettingAgainstCompile) {
+  const std::string report_path = m_dir + "/what-if.json";
+  // Skipping the guards saves about 1 us of compile's 35 us per call here (docs/metrics.md): its median is
+  // below compile's in every run seen; on a shared machine a run may still be unlucky, so at most twice.
+  testing::CommandOutput result;
+  json report;
+  std::string attempts;
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    result = run_ohprof({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths", "compile,eager",
+                         "--no-explain", "--what-if", "--device", "cpu", "--warmup", "5", "--min-runs", "400",
+                         "--max-runs", "400", "--min-time", "0", "--cache-dir", s_cache, "--export-json", report_path});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    report = json::parse(read_file(report_path));
+    const json& guards = report["what_if"]["entries"][0]["saved"];
+    attempts += "attempt " + std::to_string(attempt) + ": skip-guards saved " + guards.dump() + "\n";
+    if (guards.is_object() && guards["value_ns"].get<double>() > 0) break;
+  }
+  EXPECT_TRUE(report["config"]["compare"]["what_if"].get<bool>());
+  const json& ledger = report["what_if"];
+  ASSERT_TRUE(ledger.is_object()) << report.dump();
+  EXPECT_EQ(ledger["base"], "compile");
+  EXPECT_TRUE(ledger["base_measured"].get<bool>());
+  std::map<std::string, std::string> roles;
+  for (const auto& path : report["paths"]) roles[path["name"].get<std::string>()] = path["role"].get<std::string>();
+  EXPECT_EQ(roles, (std::map<std::string, std::string>{{"compile", "path"},
+                                                      {"eager", "path"},
+                                                      {"compile/no-guards", "what-if"},
+                                                      {"compile:no-module-guards", "what-if"},
+                                                      {"compile:cpp-wrapper", "what-if"},
+                                                      {"compile:max-autotune-no-cudagraphs", "what-if"}}));
+  ASSERT_EQ(ledger["entries"].size(), 5u);
+  for (const auto& entry : ledger["entries"]) {
+    if (entry["setting"] == "cuda-graphs") {
+      EXPECT_FALSE(entry["applicable"].get<bool>());
+      EXPECT_NE(entry["not_applicable"].get<std::string>().find("CUDA device"), std::string::npos);
+      continue;
+    }
+    EXPECT_TRUE(entry["saved"].is_object()) << entry.dump();
+    EXPECT_TRUE(entry["outputs_match"].get<bool>()) << entry.dump();
+  }
+  EXPECT_GT(ledger["entries"][0]["saved"]["value_ns"].get<double>(), 0) << attempts;
+  EXPECT_TRUE(ledger["entries"][0]["ready_ns"].is_null());
+  EXPECT_GT(ledger["entries"][1]["ready_ns"].get<std::int64_t>(), 0);
+  // The guard filter's compile is its own: Dynamo ran it, and its FX-graph cache lookups were counted.
+  for (const auto& path : report["paths"]) {
+    if (path["name"] != "compile:no-module-guards") continue;
+    EXPECT_TRUE(path["execution"]["dynamo"].get<bool>());
+    EXPECT_GE(path["execution"]["fx_cache_hits"].get<std::int64_t>() + path["execution"]["fx_cache_misses"].get<std::int64_t>(),
+              1) << path["execution"].dump();
+  }
+  EXPECT_NE(result.out.find("what if (each setting changed alone from compile"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("  cuda-graphs         not applicable: CUDA graphs need a CUDA device"), std::string::npos)
+      << result.out;
+  EXPECT_EQ(result.out.find("\npath compile:cpp-wrapper"), std::string::npos) << result.out;  // not asked: no path block
+  const auto reference = testing::run_program(
+      {"python3", OHPROF_SOURCE_DIR "/test/tools/what_if_reference.py", "--check", report_path});
+  EXPECT_EQ(reference.exit_code, 0) << reference.out << reference.err;
+}
+
 TEST_F(CompareE2E, BadFlagsAreUsageErrors) {
   const std::vector<std::vector<std::string>> bad = {
       {"compare", "--paths", "aoti,bogus"},

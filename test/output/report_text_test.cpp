@@ -599,5 +599,57 @@ TEST(ColdStartLines, AHeaderThenOneLinePerCacheStateWithHowItStandsAgainstCold) 
   EXPECT_STREQ(to_string(ColdStartOrder::too_few), "too-few");
 }
 
+TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
+  WhatIfLedger ledger;
+  ledger.base_measured = true;
+  ledger.base_ready_ns = 2'000'000'000;
+  ledger.base_fx_cache_hits = 0;
+  ledger.base_fx_cache_misses = 1;
+  WhatIfEntry guards;
+  guards.setting = CompileSetting::skip_guards;
+  guards.saved = Estimate{2000, 100};  // 95%: 1804 to 2196
+  guards.significant = true;
+  guards.outputs_match = true;
+  WhatIfEntry modules;
+  modules.setting = CompileSetting::skip_module_guards;
+  modules.saved = Estimate{50, 100};  // 95%: -146 to 246: within noise
+  modules.outputs_match = false;
+  modules.max_abs_diff = 0.25;
+  modules.ready_ns = 1'500'000'000;
+  modules.fx_cache_hits = 1;
+  modules.fx_cache_misses = 0;
+  modules.extra_run_peak_bytes = 0;
+  WhatIfEntry cpp;
+  cpp.setting = CompileSetting::cpp_wrapper;
+  cpp.saved = Estimate{-1000, 100};  // a cost of 1 us, 95%: 804 ns to 1196 ns
+  cpp.significant = true;
+  WhatIfEntry graphs;
+  graphs.setting = CompileSetting::cuda_graphs;
+  graphs.not_applicable = "CUDA graphs need a CUDA device";
+  WhatIfEntry autotune;
+  autotune.setting = CompileSetting::autotune;
+  autotune.unavailable = "its build failed: boom";
+  ledger.entries = {guards, modules, cpp, graphs, autotune};
+  const std::vector<std::string> lines = what_if_lines(ledger, 40'000);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0], "skip-guards         saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's "
+                      "40.00 us); outputs match; no compile of its own");
+  EXPECT_EQ(lines[1], "skip-module-guards  within noise: 50 ns per call (95% interval -146 ns to 246 ns contains zero); "
+                      "OUTPUTS DIFFER (max abs diff 0.25); ready in 1.500 s, from the cache (compile 2.000 s, compiled), "
+                      "calls peak +0 B against compile");
+  EXPECT_EQ(lines[2], "cpp-wrapper         costs 1.000 us more per call (95% interval 804 ns to 1.196 us; 2.5% of "
+                      "compile's 40.00 us); outputs not checked; no compile of its own");
+  EXPECT_EQ(lines[3], "cuda-graphs         not applicable: CUDA graphs need a CUDA device");
+  EXPECT_EQ(lines[4], "autotune            not measured: its build failed: boom");
+}
+
+TEST(FxCacheText, HitsMissesOrBoth) {
+  EXPECT_EQ(fx_cache_text(1, 0), "compiled from Inductor's FX-graph cache (1 hit)");
+  EXPECT_EQ(fx_cache_text(0, 2), "Inductor generated its code (2 FX-graph cache misses)");
+  EXPECT_EQ(fx_cache_text(2, 1), "Inductor's FX-graph cache: 2 hits, 1 miss");
+  EXPECT_EQ(fx_cache_text(0, 0), "");
+  EXPECT_EQ(fx_cache_text(std::nullopt, 1), "");
+}
+
 }  // namespace
 }  // namespace ohprof

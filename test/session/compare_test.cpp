@@ -18,6 +18,7 @@
 #include "ohprof/output/report_text.hpp"
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/concurrency.hpp"
+#include "ohprof/analysis/explanation.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/table_printer.hpp"
 #include "ohprof/session/session.hpp"
@@ -847,6 +848,125 @@ TEST(ComparePaths, AVariantThatCannotBeBuiltEndsItsChainAndIsNamed) {
   EXPECT_NE(e.missing[0].find("compile/graph not built: compile: Dynamo made 2 graphs"), std::string::npos) << e.missing[0];
   EXPECT_NE(explanation_text(e).find("compile/no-guards's host work vs AOTI's C++ runner"), std::string::npos)
       << explanation_text(e);
+}
+
+// --- --what-if ------------------------------------------------------------------------------------------------
+
+TEST(ComparePaths, WhatIfBuildsEachApplicableSettingOnceInTheSameRoundsAndLedgersIt) {
+  FakeWorld world;
+  world.python["compile"].duration_ns = [](int) { return 400'000; };
+  world.python["compile/no-guards"].duration_ns = [](int) { return 300'000; };
+  world.python["compile:no-module-guards"].duration_ns = [](int) { return 320'000; };
+  world.python["compile:cpp-wrapper"].duration_ns = [](int) { return 600'000; };
+  world.python["compile:cpp-wrapper"].build_ns = 9'000'000;
+  world.python["compile:cpp-wrapper"].facts.fx_cache_hits = 0;
+  world.python["compile:cpp-wrapper"].facts.fx_cache_misses = 1;
+  world.python["compile"].build_ns = 5'000'000;
+  world.python["compile:max-autotune-no-cudagraphs"].build_error =
+      make_error(ExitCode::model_error, "torch.compile (max-autotune) failed: no compiler");
+  world.python["compile:no-module-guards"].build_ns = 6'000'000;
+  world.outputs_differ = {"compile:no-module-guards"};
+  // compile:cpp-wrapper is asked for: measured once, as a path; the others are added for the ledger.
+  CompareOptions options = options_for({"aoti", "compile:cpp-wrapper", "eager"}, 5);
+  options.what_if = true;
+  options.threads = {2};
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  // On the CPU, CUDA graphs do not apply: compile:reduce-overhead is never built (the fake lists the builds that
+  // succeeded; compile:max-autotune-no-cudagraphs was tried and failed, below).
+  EXPECT_EQ(world.built, (std::vector<std::string>{"aoti", "compile:cpp-wrapper", "eager", "compile", "compile/no-guards",
+                                                   "compile:no-module-guards"}));
+  EXPECT_EQ(path_named(report, "compile:cpp-wrapper").role, PathRole::path);
+  for (const char* name : {"compile", "compile/no-guards", "compile:no-module-guards"}) {
+    const PathResult& path = path_named(report, name);
+    EXPECT_EQ(path.role, PathRole::what_if) << name;
+    EXPECT_EQ(path.wall.count, 5u) << name;  // measured in the timing pass's rounds
+    EXPECT_FALSE(path.concurrency.has_value()) << name;  // --threads is for the paths asked for
+  }
+  EXPECT_TRUE(report.config.compare->what_if);
+  // The ratios and the summary are of the paths asked for only.
+  for (const PathRatio& ratio : report.ratios) {
+    EXPECT_EQ(ratio.slower.find("compile:no"), std::string::npos);
+    EXPECT_NE(ratio.slower, "compile");
+  }
+  ASSERT_TRUE(report.what_if.has_value());
+  const WhatIfLedger& ledger = *report.what_if;
+  EXPECT_EQ(ledger.base, "compile");
+  EXPECT_TRUE(ledger.base_measured);
+  EXPECT_EQ(ledger.base_ready_ns, 5'000'000);
+  ASSERT_EQ(ledger.entries.size(), 5u);
+  const PathResult& base = path_named(report, "compile");
+  const auto saved_of = [&](const std::string& name) { return difference_of_medians(base.wall, path_named(report, name).wall); };
+  const WhatIfEntry& guards = ledger.entries[0];
+  EXPECT_EQ(guards.setting, CompileSetting::skip_guards);
+  ASSERT_TRUE(guards.saved.has_value());
+  EXPECT_DOUBLE_EQ(guards.saved->value_ns, saved_of("compile/no-guards").value_ns);
+  EXPECT_GT(guards.saved->value_ns, 50'000);  // 100 us less spin, less the fake's jitter
+  EXPECT_TRUE(guards.significant);
+  EXPECT_FALSE(guards.ready_ns.has_value());  // it runs the base's compile
+  const WhatIfEntry& modules = ledger.entries[1];
+  EXPECT_EQ(modules.path, "compile:no-module-guards");
+  ASSERT_TRUE(modules.saved.has_value());
+  EXPECT_EQ(modules.outputs_match, std::optional<bool>(false));
+  EXPECT_EQ(modules.ready_ns, std::optional<std::int64_t>(6'000'000));
+  const WhatIfEntry& cpp = ledger.entries[2];
+  ASSERT_TRUE(cpp.saved.has_value());
+  EXPECT_LT(cpp.saved->value_ns, -100'000);  // slower: a cost
+  EXPECT_TRUE(cpp.significant);
+  EXPECT_EQ(cpp.ready_ns, std::optional<std::int64_t>(9'000'000));
+  EXPECT_EQ(cpp.fx_cache_misses, std::optional<std::int64_t>(1));
+  EXPECT_EQ(ledger.entries[3].setting, CompileSetting::cuda_graphs);
+  EXPECT_NE(ledger.entries[3].not_applicable.find("CUDA device"), std::string::npos);
+  const WhatIfEntry& autotune = ledger.entries[4];
+  EXPECT_TRUE(autotune.not_applicable.empty());
+  EXPECT_FALSE(autotune.saved.has_value());
+  EXPECT_NE(autotune.unavailable.find("its build failed: torch.compile (max-autotune) failed"), std::string::npos)
+      << autotune.unavailable;
+  // The table prints the ledger; the what-if paths are not printed as paths.
+  const std::string table = format_run_table(report);
+  EXPECT_NE(table.find("what if (each setting changed alone from compile"), std::string::npos) << table;
+  EXPECT_NE(table.find("cuda-graphs         not applicable: CUDA graphs need a CUDA device"), std::string::npos) << table;
+  EXPECT_EQ(table.find("\npath compile  ("), std::string::npos) << table;
+  EXPECT_NE(table.find("\npath compile:cpp-wrapper  ("), std::string::npos) << table;
+  const nlohmann::json json = report_to_json(report);
+  EXPECT_EQ(json["what_if"]["entries"].size(), 5u);
+  EXPECT_EQ(json["paths"][3]["role"], "what-if");
+}
+
+TEST(ComparePaths, WhatIfNamesASettingTheTorchLacksAsNotApplicableAndCUDAGraphsApplyOnAGPU) {
+  FakeWorld world;
+  world.torch.cuda_available = true;
+  world.python["compile:no-module-guards"].build_error =
+      make_error(ExitCode::environment_error, "compile:no-module-guards needs torch.compiler.skip_guard_on_all_nn_modules_unsafe");
+  CompareOptions options = options_for({"eager"}, 3);
+  options.what_if = true;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  EXPECT_EQ(world.built, (std::vector<std::string>{"eager", "compile", "compile/no-guards", "compile:cpp-wrapper",
+                                                   "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs"}));
+  const WhatIfLedger& ledger = *outcome.report->what_if;
+  EXPECT_NE(ledger.entries[1].not_applicable.find("skip_guard_on_all_nn_modules_unsafe"), std::string::npos);
+  EXPECT_TRUE(ledger.entries[1].unavailable.empty());
+  EXPECT_TRUE(ledger.entries[3].not_applicable.empty());
+  EXPECT_TRUE(ledger.entries[3].saved.has_value());
+}
+
+TEST(ComparePaths, WhatIfWithoutItsBaseMeasuresNoSettingAndSaysWhy) {
+  FakeWorld world;
+  world.python["compile"].build_error = make_error(ExitCode::model_error, "torch.compile (compile) failed: boom");
+  CompareOptions options = options_for({"eager"}, 3);
+  options.what_if = true;
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;  // eager is still measured
+  EXPECT_EQ(world.built, (std::vector<std::string>{"eager"}));
+  const WhatIfLedger& ledger = *outcome.report->what_if;
+  EXPECT_FALSE(ledger.base_measured);
+  for (const WhatIfEntry& entry : ledger.entries) {
+    EXPECT_FALSE(entry.saved.has_value()) << to_string(entry.setting);
+    if (entry.setting == CompileSetting::cuda_graphs) continue;  // not applicable on the CPU, before anything
+    EXPECT_EQ(entry.unavailable, "the base path compile was not built: torch.compile (compile) failed: boom");
+  }
 }
 
 // --- checkpoints --------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ What is normalized (everything else must match byte for byte):
     stays exact.
   * `run` and `compare` (--measured): the device's name (this machine's CPU or GPU) becomes
     <device_name>, durations ("812 ns", "1.840 ms") <dur> (and the padding after one two spaces), percentages <pct>, "(x1.305)" and
+    the execution check's FX-graph cache clause <fx-cache> (and its counts "<int>": a hit or a miss follows
+    what the machine compiled before),
     "1.10 ± 0.27 times" <ratio>, the outlier count <num>; rows of a "top kernels" table are sorted
     (their order follows noisy times); which path was fastest in the summary becomes <path>. Two kinds
     of text follow the noise and are normalized only when they match their known text exactly: the
@@ -98,6 +100,9 @@ VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominan
 VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_share", "host_bound_share",
                  "device_wait_share", "host_state_share", "blocking_share", "busy_headroom", "host_bound_headroom",
                  "device_wait_headroom", "host_headroom_negligible")
+# Whether Inductor loaded a compile from its on-disk cache follows what ran on the machine before.
+FX_CACHE_CLAUSE = re.compile(r"(compiled from Inductor's FX-graph cache \(\d+ hits?\)|Inductor generated its code "
+                             r"\(\d+ FX-graph cache miss(?:es)?\)|Inductor's FX-graph cache: \d+ hits?, \d+ miss(?:es)?)")
 TERM_WITHIN_NOISE = re.compile(r"; within noise \(its (?:<pct>|95%) interval contains zero\)$")
 HEADROOM_LINE = re.compile(r"^(\s+headroom:\s+)at most .* \(Amdahl's bound on this timeline\)$")
 CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
@@ -154,6 +159,7 @@ class Normalizer:
         for value, placeholder in self.context_values.items():
             text = text.replace(value, placeholder)
         if self.measured:
+            text = FX_CACHE_CLAUSE.sub("<fx-cache>", text)
             text = DURATION.sub("<dur>", text)
             text = SIZE.sub("<size>", text)
             text = PERCENT.sub("<pct>", text)
@@ -185,6 +191,7 @@ class Normalizer:
                     line = f"{verdict.group(1)}<verdict>: <suggestion>"
                 line = DEVICE_LINE.sub(r"device: \1 (<device_name>)", line)
             elif re.match(r"^\s+read:\s", line):
+                line = FX_CACHE_CLAUSE.sub("<fx-cache>", line)
                 line = DURATION.sub("<dur>", line)
                 line = SIZE.sub("<size>", line)
             line = self.string(line)
@@ -296,6 +303,8 @@ def normalize_json(report, norm: Normalizer):
         # numbers
         if key in ("read_ns", "load_ns"):
             return placeholder(value)
+        if norm.measured and key in ("fx_cache_hits", "fx_cache_misses"):
+            return placeholder(value)  # a cache hit or miss follows what the machine compiled before
         if exact:
             return value
         if TIME_KEY.search(key):

@@ -1,0 +1,133 @@
+// compare --what-if's ledger (docs/metrics.md, "What-if ledger"), each figure computed by hand.
+#include "ohprof/analysis/what_if.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ohprof/base/stats.hpp"
+
+namespace ohprof {
+namespace {
+
+PathResult path(const std::string& name, std::vector<std::int64_t> samples, std::int64_t load_ns = 0) {
+  PathResult p;
+  p.name = name;
+  p.wall_ns = std::move(samples);
+  p.wall = summarize_ns(p.wall_ns);
+  p.load_ns = load_ns;
+  return p;
+}
+
+PathOutputCheck check(bool passed, double max_abs) {
+  PathOutputCheck c;
+  c.reference = "eager";
+  c.passed = passed;
+  c.max_abs_diff = max_abs;
+  return c;
+}
+
+TEST(WhatIfSettings, EachSettingItsPathAndNameInTheLedgersOrder) {
+  std::vector<std::string> names;
+  std::vector<std::string> paths;
+  for (const WhatIfSetting& s : what_if_settings()) {
+    names.push_back(to_string(s.setting));
+    paths.push_back(s.path);
+    EXPECT_NE(std::string(setting_label(s.setting)), "") << to_string(s.setting);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"skip-guards", "skip-module-guards", "cpp-wrapper", "cuda-graphs", "autotune"}));
+  EXPECT_EQ(paths, (std::vector<std::string>{"compile/no-guards", "compile:no-module-guards", "compile:cpp-wrapper",
+                                             "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs"}));
+  EXPECT_STREQ(setting_label(CompileSetting::cpp_wrapper), "torch._inductor.config.cpp_wrapper = True");
+  EXPECT_STREQ(to_string(PathRole::what_if), "what-if");
+  EXPECT_TRUE(what_if_compiles(CompileSetting::autotune));
+  EXPECT_FALSE(what_if_compiles(CompileSetting::skip_guards));
+}
+
+// base: median 1200 ns, MAD 100 ns (deviations 200 100 0 100 200); 5 samples.
+const std::vector<std::int64_t> kBase{1000, 1100, 1200, 1300, 1400};
+
+TEST(WhatIfLedger, SavedIsTheDifferenceOfMediansWithTheSpreadOfADifference) {
+  PathResult base = path("compile", kBase, 5'000'000);
+  base.memory = PathMemory{};
+  base.memory->run_peak_bytes = 4096;
+  PathResult guards = path("compile/no-guards", {700, 800, 900, 1000, 1100});  // median 900, MAD 100
+  guards.output_check = check(true, 0);
+  PathResult modules = path("compile:no-module-guards", {1050, 1150, 1250, 1350, 1450}, 7'000'000);  // median 1250
+  modules.output_check = check(false, 0.5);
+  modules.memory = PathMemory{};
+  modules.memory->run_peak_bytes = 1024;
+  modules.execution = ExecutionCheck{};
+  modules.execution->facts.fx_cache_hits = 1;
+  modules.execution->facts.fx_cache_misses = 0;
+  const WhatIfLedger ledger = what_if_ledger({base, guards, modules}, WhatIfContext{});
+  EXPECT_EQ(ledger.base, "compile");
+  EXPECT_TRUE(ledger.base_measured);
+  EXPECT_EQ(ledger.base_ready_ns, 5'000'000);
+  ASSERT_EQ(ledger.entries.size(), 5u);
+
+  // se of one median: sqrt(pi/2) * 1.4826 * MAD / sqrt(n) = 1.25331 * 1.4826 * 100 / sqrt(5) = 83.0996 ns;
+  // of the difference: hypot(83.0996, 83.0996) = 117.5206 ns; 95%: 300 ± 1.96 * 117.5206 = 69.66 to 530.34.
+  const WhatIfEntry& g = ledger.entries[0];
+  EXPECT_EQ(g.setting, CompileSetting::skip_guards);
+  EXPECT_EQ(g.path, "compile/no-guards");
+  ASSERT_TRUE(g.saved.has_value());
+  EXPECT_DOUBLE_EQ(g.saved->value_ns, 300.0);
+  EXPECT_NEAR(g.saved->se_ns, 117.5206, 1e-3);
+  EXPECT_NEAR(interval_low(*g.saved), 69.6597, 1e-3);
+  EXPECT_NEAR(interval_high(*g.saved), 530.3403, 1e-3);
+  EXPECT_TRUE(g.significant);
+  EXPECT_EQ(g.outputs_match, std::optional<bool>(true));
+  EXPECT_FALSE(g.ready_ns.has_value());  // the base's compile, guards skipped around the call: no cost of its own
+  EXPECT_FALSE(g.extra_run_peak_bytes.has_value());
+
+  // −50 ns with the same spread: its interval (−280.3 to 180.3) contains zero.
+  const WhatIfEntry& m = ledger.entries[1];
+  ASSERT_TRUE(m.saved.has_value());
+  EXPECT_DOUBLE_EQ(m.saved->value_ns, -50.0);
+  EXPECT_FALSE(m.significant);
+  EXPECT_EQ(m.outputs_match, std::optional<bool>(false));
+  EXPECT_EQ(m.max_abs_diff, std::optional<double>(0.5));
+  EXPECT_EQ(m.ready_ns, std::optional<std::int64_t>(7'000'000));
+  EXPECT_EQ(m.extra_run_peak_bytes, std::optional<std::int64_t>(1024 - 4096));
+  EXPECT_EQ(m.fx_cache_hits, std::optional<std::int64_t>(1));
+  EXPECT_EQ(m.fx_cache_misses, std::optional<std::int64_t>(0));
+
+  // Not built, nothing said by the session: named as such.
+  EXPECT_EQ(ledger.entries[2].unavailable, "not built");
+  EXPECT_FALSE(ledger.entries[2].saved.has_value());
+  // CUDA graphs on the CPU: not applicable, before anything else.
+  EXPECT_EQ(ledger.entries[3].setting, CompileSetting::cuda_graphs);
+  EXPECT_FALSE(ledger.entries[3].not_applicable.empty());
+  EXPECT_TRUE(ledger.entries[3].unavailable.empty());
+}
+
+TEST(WhatIfLedger, TheSessionsReasonsAreKeptAndCUDAGraphsApplyOnCUDA) {
+  WhatIfContext context;
+  context.device = DeviceKind::cuda;
+  context.not_offered["compile:no-module-guards"] = "torch 2.5 has no skip_guard_on_all_nn_modules_unsafe";
+  context.failed["compile:cpp-wrapper"] = "no C++ compiler";
+  const WhatIfLedger ledger =
+      what_if_ledger({path("compile", kBase), path("compile:reduce-overhead", {600, 700, 800, 900, 1000}),
+                      path("compile:max-autotune-no-cudagraphs", {})},
+                     context);
+  EXPECT_EQ(ledger.entries[1].not_applicable, "torch 2.5 has no skip_guard_on_all_nn_modules_unsafe");
+  EXPECT_EQ(ledger.entries[2].unavailable, "its build failed: no C++ compiler");
+  EXPECT_TRUE(ledger.entries[3].not_applicable.empty());
+  ASSERT_TRUE(ledger.entries[3].saved.has_value());
+  EXPECT_DOUBLE_EQ(ledger.entries[3].saved->value_ns, 400.0);
+  EXPECT_EQ(ledger.entries[4].unavailable, "no measured iterations");
+  EXPECT_EQ(what_if_not_applicable(CompileSetting::cuda_graphs, DeviceKind::cuda), "");
+  EXPECT_NE(what_if_not_applicable(CompileSetting::cuda_graphs, DeviceKind::cpu), "");
+}
+
+TEST(WhatIfLedger, WithoutTheBaseNoSettingIsMeasured) {
+  WhatIfContext context;
+  const WhatIfLedger ledger = what_if_ledger({path("compile", {}), path("compile/no-guards", {1, 2, 3})}, context);
+  EXPECT_FALSE(ledger.base_measured);
+  EXPECT_FALSE(ledger.entries[0].saved.has_value());
+  EXPECT_EQ(ledger.entries[0].unavailable, "the base path compile has no measured iterations");
+  // The output check is still reported where there is one.
+  EXPECT_FALSE(ledger.entries[0].outputs_match.has_value());
+}
+
+}  // namespace
+}  // namespace ohprof

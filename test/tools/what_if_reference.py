@@ -1,0 +1,749 @@
+#!/usr/bin/env python3
+"""Independent reference for the what-if ledger of `ohprof compare --what-if` (the report's `what_if`).
+
+Written from docs/metrics.md ("What-if ledger", "Summary statistics", "Spread of a difference",
+"Significance", "Output check", "Memory", "Execution check": the fx_cache fields) and the `what_if`,
+`paths[i]` and `config.compare` entries of docs/report-schema.md alone, without reading ohprof's C++,
+and with the Python standard library only. For every report whose `what_if` is not null it recomputes,
+from `paths[i]` (`samples_ns`, `load_ns`, `output_check`, `memory`, `execution`), every figure of the
+ledger that the docs define:
+
+  - per entry: `saved.value_ns` = median(base) - median(path) over `samples_ns`; `saved.se_ns` =
+    sqrt(se(base)^2 + se(path)^2) with se(median) = sqrt(pi/2) * 1.4826 * MAD / sqrt(n) (0 for n < 2);
+    `saved.significant` (|value| > 1.96 se; with se = 0, value != 0); `saved_low_ns`, `saved_high_ns`
+    = value -/+ 1.96 se; `outputs_match`, `max_abs_diff` (the path's `output_check`); `ready_ns` (the
+    path's `load_ns`, only for a setting that compiles on its own: not `skip-guards`);
+    `fx_cache_hits`, `fx_cache_misses` (the path's `execution`); `extra_run_peak_bytes` (the path's
+    `memory.run_peak_bytes` less the base's);
+  - for the ledger: `base` ("compile"), `base_measured`, `base_ready_ns`, `base_fx_cache_hits`,
+    `base_fx_cache_misses`;
+
+and it checks the shape the docs state: the five entries in the documented order, each setting's
+path, its label (as far as the doc gives it, Q9), `applicable` == (`not_applicable` is null),
+`cuda-graphs` not applicable exactly when `context.device.type` is not "cuda", an applicable entry has
+either `saved` or `unavailable` (never both, never neither) and has `saved` exactly when the base and
+its path both have samples, the documented `unavailable` texts, the `role` of every path the ledger
+uses, no "what-if" path in the ratios or explanations, and `what_if` present exactly when
+`config.compare.what_if` is true.
+
+Usage:
+  test/tools/what_if_reference.py --check REPORT.json [REPORT.json ...]   # exit 1 on any mismatch
+  test/tools/what_if_reference.py --self-test
+
+Exit status: 0 every figure matches; 1 a mismatch, or no report with a non-null `what_if` (nothing to
+check); 2 a usage error (bad arguments, a file that cannot be read or is not JSON).
+
+Tolerances: numbers 1e-9 relative with 1e-6 absolute (value_ns, se_ns, saved_low_ns, saved_high_ns,
+max_abs_diff); integer fields exactly, and they must be JSON integers (ready_ns, base_ready_ns,
+fx_cache_hits, fx_cache_misses and the base's, extra_run_peak_bytes); booleans, strings and null
+exactly.
+
+Questions the doc leaves open, and the choice made here (Q1..Q16):
+  Q1  The median is the doc's quantile at q = 0.5 ("Summary statistics": y_lo + (y_hi - y_lo)(p - lo),
+      p = 0.5 (n - 1)), computed on the sorted samples; MAD is that median of |x_i - median|. Both are
+      recomputed from `samples_ns`, not read from `wall_ns` (which "Summary statistics" defines from
+      the same samples; this script does not check `wall_ns`).
+  Q2  "the base ... has no measured iterations" / "its path has no measured iterations" mean an empty
+      `samples_ns` (the kept samples); a path absent from `paths[]` has none either. So an applicable
+      entry has `saved` exactly when the base and its path are both in `paths[]` with at least one
+      sample, and `base_measured` is (the base is in `paths[]` with at least one sample). With one
+      sample se(median) is 0 ("0 for fewer than 2 values").
+  Q3  `significant` is not checked when |value| is within the tolerance of 1.96 se (se > 0): the
+      report's own floating-point rounding may put it on either side of the boundary. With se = 0 the
+      flag is value != 0 (exactly, since value is a difference of medians of integers).
+  Q4  `unavailable` must be a non-empty string exactly when an applicable entry has no `saved`, and null
+      otherwise, including for a not-applicable entry ("why an applicable setting has no figure").
+      `saved_low_ns` and `saved_high_ns` are null when `saved` is null.
+  Q5  The `unavailable` texts the doc quotes are checked as prefixes: "the base path compile was not
+      built: " when the base is absent from `paths[]` (taken as: not built); "its build failed: " when
+      the base is measured and the entry's path is absent from `paths[]`. The other two cases (base or
+      path built but without samples) have no quoted text: any non-empty string.
+  Q6  `outputs_match` = the path's `output_check.passed`, `max_abs_diff` = its
+      `output_check.max_abs_diff`; both null when the path's `output_check` is null (the reference
+      path, whose outputs are not checked against anything), when the path is absent, and for a
+      not-applicable entry.
+  Q7  The costs (`ready_ns`, `fx_cache_hits`, `fx_cache_misses`, `extra_run_peak_bytes`) are listed
+      under "for a setting that compiles on its own": they are null for `skip-guards` and for a
+      not-applicable entry; for the others they come from the path when it is in `paths[]` (also when
+      the entry is unavailable because the path or the base has no samples), null when it is absent.
+      `extra_run_peak_bytes` is null when either `run_peak_bytes` is null or unknown (`memory` null,
+      or the base absent).
+  Q8  `base_ready_ns` is the base's `load_ns`, `base_fx_cache_*` its `execution.fx_cache_*`; null when
+      the base is absent (or its `execution` is null).
+  Q9  Labels: the doc's table gives "what the user writes" as prose (`... around each call`,
+      `torch.compile(model, ...)`), not an exact string; the schema calls `label` "what the user
+      writes". The label must contain the fragments that name the setting: skip-guards
+      `torch.compiler.set_stance(`, `"default"`, `skip_guard_eval_unsafe=True`; skip-module-guards
+      `torch.compile(`, `"guard_filter_fn"`, `torch.compiler.skip_guard_on_all_nn_modules_unsafe`;
+      cpp-wrapper `torch._inductor.config.cpp_wrapper = True`; cuda-graphs `torch.compile(`,
+      `mode="reduce-overhead"`; autotune `torch.compile(`, `mode="max-autotune-no-cudagraphs"`.
+  Q10 `cuda-graphs` is applicable exactly when `context.device.type` is "cuda" (the doc's other reason,
+      a torch that cannot build the path, is taken not to arise on CUDA for `mode="reduce-overhead"`).
+      On another device `compile:reduce-overhead` is "not built": it must not be in `paths[]` unless
+      `--paths` asked for it. The other settings may be not applicable (a torch without the API); the
+      script then only checks that the fields are null and `not_applicable` is a non-empty string.
+  Q11 Roles: a path the ledger uses (the base and each applicable entry's path) that is in `paths[]` has
+      role "path" when `config.compare.paths` asked for it; else `compile/no-guards` has role "variant"
+      when it is a layer variant, i.e. when `config.compare.explain` is true and "compile" was asked
+      for (and "what-if" when explain is false); every other one "what-if". With `explain` absent,
+      either is accepted for `compile/no-guards`. Every path with role "what-if" must be one the
+      ledger uses. Without `config.compare.paths` roles are not checked.
+  Q12 "They are not in the ratios, the explanations": no path with role "what-if" may be named by
+      `ratios[].faster`/`slower`, `explanations[].slower`/`faster` or `explanations[].remedies[].path`.
+  Q13 `what_if` is non-null exactly when `config.compare.what_if` is true, when that field is present;
+      with `what_if` null no path may have role "what-if".
+  Q14 Entries are matched to the doc's rows by their own `setting` (after checking the order), so one
+      swapped entry gives an order mismatch, not a cascade of figure mismatches. A duplicated or unknown
+      setting is a mismatch; a missing one is reported by the order check.
+  Q15 `paths[]` are looked up by `name`; the first path of a name is used.
+  Q16 A field that is absent from the report (an older build) is a mismatch, shown as `<absent>`.
+"""
+
+import copy
+import json
+import math
+import os
+import sys
+import tempfile
+
+REL_TOL, ABS_TOL = 1e-9, 1e-6
+Z95 = 1.96
+ROBUST_SIGMA = 1.4826                    # sigma = 1.4826 * MAD
+SE_MEDIAN = math.sqrt(math.pi / 2)       # se(median) = sqrt(pi/2) * sigma / sqrt(n)
+BASE = "compile"
+ABSENT = object()                        # Q16
+
+# setting, its path, compiles on its own (has the costs), label fragments (Q9)
+SETTINGS = [
+    ("skip-guards", "compile/no-guards", False,
+     ("torch.compiler.set_stance(", '"default"', "skip_guard_eval_unsafe=True")),
+    ("skip-module-guards", "compile:no-module-guards", True,
+     ("torch.compile(", '"guard_filter_fn"', "torch.compiler.skip_guard_on_all_nn_modules_unsafe")),
+    ("cpp-wrapper", "compile:cpp-wrapper", True,
+     ("torch._inductor.config.cpp_wrapper = True",)),
+    ("cuda-graphs", "compile:reduce-overhead", True,
+     ("torch.compile(", 'mode="reduce-overhead"')),
+    ("autotune", "compile:max-autotune-no-cudagraphs", True,
+     ("torch.compile(", 'mode="max-autotune-no-cudagraphs"')),
+]
+ORDER = [s[0] for s in SETTINGS]
+SPEC = {s[0]: s for s in SETTINGS}
+ENTRY_FIELDS = ("setting", "label", "path", "applicable", "not_applicable", "unavailable", "saved",
+                "saved_low_ns", "saved_high_ns", "outputs_match", "max_abs_diff", "ready_ns",
+                "fx_cache_hits", "fx_cache_misses", "extra_run_peak_bytes")
+
+# ---------------------------------------------------------------- the figures
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def quantile(xs, q):
+    """docs/metrics.md, "Summary statistics": linear interpolation between order statistics."""
+    y = sorted(xs)
+    if not y:
+        return 0
+    p = q * (len(y) - 1)
+    lo, hi = math.floor(p), math.ceil(p)
+    return y[lo] + (y[hi] - y[lo]) * (p - lo)
+
+
+def median(xs):                                                   # Q1
+    return quantile(xs, 0.5)
+
+
+def mad(xs):
+    if not xs:
+        return 0
+    m = median(xs)
+    return median([abs(x - m) for x in xs])
+
+
+def se_median(xs):
+    """docs/metrics.md, "Spread of a difference": sqrt(pi/2) * 1.4826 * MAD / sqrt(n); 0 for n < 2."""
+    if len(xs) < 2:
+        return 0.0
+    return SE_MEDIAN * ROBUST_SIGMA * mad(xs) / math.sqrt(len(xs))
+
+
+def significant(value, se):
+    """docs/metrics.md, "Significance": |value| > 1.96 se; with se = 0, value != 0."""
+    if se == 0:
+        return value != 0
+    return abs(value) > Z95 * se
+
+
+def saved_figures(base, path):
+    """The `saved` estimate of a setting: median(base) - median(path) and the se of a difference."""
+    value = median(base) - median(path)
+    se = math.sqrt(se_median(base) ** 2 + se_median(path) ** 2)
+    return {"value_ns": value, "se_ns": se, "significant": significant(value, se),
+            "low": value - Z95 * se, "high": value + Z95 * se}
+
+
+def near(a, b):
+    return abs(a - b) <= max(REL_TOL * abs(b), ABS_TOL)
+
+# ---------------------------------------------------------------- comparing
+
+def show(v):
+    return "<absent>" if v is ABSENT else json.dumps(v)
+
+
+class Checker:
+    def __init__(self, label):
+        self.label, self.count, self.bad = label, 0, []
+
+    def cmp(self, where, got, want):
+        """Numbers with the tolerance; everything else (null, bool, str) exactly."""
+        self.count += 1
+        if is_num(got) and is_num(want):
+            ok = near(got, want)
+        else:
+            ok = got is not ABSENT and got == want and type(got) is type(want)
+        if not ok:
+            extra = ""
+            if is_num(got) and is_num(want):
+                extra = f" (differs by {got - want:+.6g}" + (f", {(got - want) / want:+.3e} relative)" if want else ")")
+            self.bad.append(f"{self.label}: {where}: expected {show(want)}, report has {show(got)}{extra}")
+
+    def cmp_int(self, where, got, want):
+        """An integer field: exactly, and a JSON integer (or both null)."""
+        self.count += 1
+        ok = (got is None and want is None) or (is_int(got) and is_int(want) and got == want)
+        if not ok:
+            self.bad.append(f"{self.label}: {where}: expected {show(want)} (an integer field), report has {show(got)}")
+
+    def fact(self, where, ok, what):
+        self.count += 1
+        if not ok:
+            self.bad.append(f"{self.label}: {where}: {what}")
+
+
+def samples_of(ck, p):
+    """A path's samples_ns as a list of integers, or None (with a mismatch) when unusable."""
+    s = p.get("samples_ns", ABSENT)
+    ok = isinstance(s, list) and all(is_int(x) for x in s)
+    ck.fact(f"paths[{p.get('name')}].samples_ns", ok, f"not a list of integers: {show(s)[:120]}")
+    return s if ok else None
+
+
+def sub(obj, key):
+    """obj[key] when obj is a dict holding it; None for a null obj; ABSENT when the key is missing."""
+    if obj is None or obj is ABSENT:
+        return None
+    if not isinstance(obj, dict):
+        return ABSENT
+    return obj.get(key, ABSENT)
+
+
+def expected_costs(p, base, own_compile, applicable):
+    """ready_ns, fx_cache_hits, fx_cache_misses, extra_run_peak_bytes (Q7)."""
+    if not applicable or not own_compile or p is None:
+        return {"ready_ns": None, "fx_cache_hits": None, "fx_cache_misses": None, "extra_run_peak_bytes": None}
+    ex = p.get("execution")
+    peak = sub(p.get("memory"), "run_peak_bytes")
+    base_peak = sub(base.get("memory"), "run_peak_bytes") if base is not None else None
+    extra = peak - base_peak if is_int(peak) and is_int(base_peak) else None
+    return {"ready_ns": p.get("load_ns", ABSENT), "fx_cache_hits": sub(ex, "fx_cache_hits"),
+            "fx_cache_misses": sub(ex, "fx_cache_misses"), "extra_run_peak_bytes": extra}
+
+
+def check_entry(ck, w, e, paths, base_s, device, asked):
+    setting = e.get("setting")
+    _, path_name, own_compile, fragments = SPEC[setting]
+    for f in ENTRY_FIELDS:
+        ck.fact(f"{w}.{f}", f in e, "absent")
+    ck.cmp(f"{w}.path", e.get("path", ABSENT), path_name)
+    label = e.get("label", ABSENT)
+    ck.fact(f"{w}.label", isinstance(label, str) and all(fr in label for fr in fragments),
+            f"expected a label containing {' and '.join(json.dumps(fr) for fr in fragments)}, report has {show(label)}")
+    applicable, na = e.get("applicable", ABSENT), e.get("not_applicable", ABSENT)
+    ck.fact(f"{w}.applicable", isinstance(applicable, bool), f"not a boolean: {show(applicable)}")
+    ck.fact(f"{w}.not_applicable", na is not ABSENT and applicable == (na is None),
+            f"applicable {show(applicable)} but not_applicable {show(na)} (applicable must be (not_applicable is null))")
+    if na is not None and na is not ABSENT:
+        ck.fact(f"{w}.not_applicable", isinstance(na, str) and na != "", f"not a non-empty string: {show(na)}")
+    if setting == "cuda-graphs":                                  # Q10
+        ck.cmp(f"{w}.applicable (device {device})", applicable, device == "cuda")
+        if device != "cuda" and asked is not None and path_name not in asked:
+            ck.fact(f"{w} (paths[])", path_name not in paths,
+                    f"{path_name} is in paths[] on a {device} device without being asked for (\"the path is not built\")")
+    applicable = applicable is True
+    p = paths.get(path_name) if applicable else None
+    base = paths.get(BASE)
+    # saved / unavailable (Q2, Q4, Q5)
+    saved, unav = e.get("saved", ABSENT), e.get("unavailable", ABSENT)
+    path_s = samples_of(ck, p) if p is not None else []
+    if base_s is None or path_s is None:
+        return
+    if applicable and base_s and path_s:
+        fig = saved_figures(base_s, path_s)
+        ck.cmp(f"{w}.unavailable", unav, None)
+        if not isinstance(saved, dict):
+            ck.fact(f"{w}.saved", False, f"expected {{value_ns {fig['value_ns']}, se_ns {fig['se_ns']}, significant "
+                                         f"{json.dumps(fig['significant'])}}} (base and path measured), report has {show(saved)}")
+        else:
+            ck.cmp(f"{w}.saved.value_ns", saved.get("value_ns", ABSENT), fig["value_ns"])
+            ck.cmp(f"{w}.saved.se_ns", saved.get("se_ns", ABSENT), fig["se_ns"])
+            thr = Z95 * fig["se_ns"]
+            if fig["se_ns"] == 0 or not near(abs(fig["value_ns"]), thr):     # Q3
+                ck.cmp(f"{w}.saved.significant (|{fig['value_ns']:.6g}| vs 1.96 se = {thr:.6g})",
+                       saved.get("significant", ABSENT), fig["significant"])
+        ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), fig["low"])
+        ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), fig["high"])
+    else:
+        ck.cmp(f"{w}.saved", saved, None)
+        ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), None)
+        ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), None)
+        if not applicable:
+            ck.cmp(f"{w}.unavailable", unav, None)
+        else:
+            ck.fact(f"{w}.unavailable", isinstance(unav, str) and unav != "",
+                    f"expected a reason (base {'has ' + str(len(base_s)) + ' sample(s)' if base is not None else 'absent'}, "
+                    f"path {'has ' + str(len(path_s)) + ' sample(s)' if p is not None else 'absent'}), report has {show(unav)}")
+            prefix = None
+            if base is None:
+                prefix = "the base path compile was not built: "
+            elif base_s and p is None:
+                prefix = "its build failed: "
+            if prefix and isinstance(unav, str):
+                ck.fact(f"{w}.unavailable", unav.startswith(prefix),
+                        f"expected a text starting {json.dumps(prefix)}, report has {show(unav)}")
+    # outputs (Q6)
+    oc = p.get("output_check") if p is not None else None
+    ck.cmp(f"{w}.outputs_match", e.get("outputs_match", ABSENT), sub(oc, "passed"))
+    ck.cmp(f"{w}.max_abs_diff", e.get("max_abs_diff", ABSENT), sub(oc, "max_abs_diff"))
+    # costs (Q7)
+    for f, want in expected_costs(p, base, own_compile, applicable).items():
+        ck.cmp_int(f"{w}.{f}", e.get(f, ABSENT), want)
+
+
+def check(rep, label):
+    """Returns (Checker, entries checked; None when the report's what_if is null)."""
+    ck = Checker(label)
+    cfg = (rep.get("config") or {}).get("compare") or {}
+    wi = rep.get("what_if", ABSENT)
+    all_paths = [p for p in rep.get("paths") or [] if isinstance(p, dict)]
+    paths = {}
+    for p in all_paths:                                           # Q15
+        paths.setdefault(p.get("name"), p)
+    asked = cfg.get("paths") if isinstance(cfg.get("paths"), list) else None
+    if isinstance(cfg.get("what_if"), bool):                      # Q13
+        ck.fact("what_if", (wi is not None and wi is not ABSENT) == cfg["what_if"],
+                f"config.compare.what_if is {json.dumps(cfg['what_if'])} but what_if is {show(wi)[:60]}")
+    if wi is None or wi is ABSENT or not isinstance(wi, dict):
+        for p in all_paths:
+            ck.fact(f"paths[{p.get('name')}].role", p.get("role") != "what-if", "role \"what-if\" without a ledger")
+        return ck, None
+    device = ((rep.get("context") or {}).get("device") or {}).get("type", ABSENT)
+    ck.fact("context.device.type", isinstance(device, str), f"absent or not a string: {show(device)}")
+    # the ledger's own fields (Q2, Q8)
+    base = paths.get(BASE)
+    ck.cmp("what_if.base", wi.get("base", ABSENT), BASE)
+    base_s = samples_of(ck, base) if base is not None else []
+    ck.cmp("what_if.base_measured", wi.get("base_measured", ABSENT), bool(base_s))
+    ck.cmp_int("what_if.base_ready_ns", wi.get("base_ready_ns", ABSENT),
+               base.get("load_ns", ABSENT) if base is not None else None)
+    bex = base.get("execution") if base is not None else None
+    for f in ("fx_cache_hits", "fx_cache_misses"):
+        ck.cmp_int(f"what_if.base_{f}", wi.get(f"base_{f}", ABSENT), sub(bex, f))
+    entries = wi.get("entries", ABSENT)
+    if not isinstance(entries, list):
+        ck.fact("what_if.entries", False, f"not a list: {show(entries)[:80]}")
+        return ck, 0
+    settings = [e.get("setting") if isinstance(e, dict) else None for e in entries]
+    ck.cmp("what_if.entries[].setting (the doc's order)", settings, ORDER)
+    n, seen = 0, set()
+    for k, e in enumerate(entries):                               # Q14
+        s = settings[k]
+        if s not in SPEC or s in seen:
+            ck.fact(f"what_if.entries[{k}].setting", False, f"{'duplicated' if s in seen else 'unknown'} setting {show(s)}")
+            continue
+        seen.add(s)
+        n += 1
+        check_entry(ck, f"what_if.entries[{k}] ({s})", e, paths, base_s, device, asked)
+    if base_s == [] or base_s is None:
+        ck.fact("what_if.entries[].saved", not any(isinstance(e, dict) and e.get("saved") for e in entries),
+                "base_measured is false but an entry has saved")
+    # roles (Q11)
+    used = {BASE} | {e.get("path") for e in entries
+                     if isinstance(e, dict) and e.get("applicable") is True and e.get("setting") in SPEC}
+    explain = cfg.get("explain")
+    if asked is not None:
+        for name in sorted(x for x in used if isinstance(x, str) and x in paths):
+            role = paths[name].get("role", ABSENT)
+            if name in asked:
+                want = {"path"}
+            elif name == "compile/no-guards" and not isinstance(explain, bool):
+                want = {"what-if", "variant"}
+            elif name == "compile/no-guards" and explain and BASE in asked:
+                want = {"variant"}
+            else:
+                want = {"what-if"}
+            ck.fact(f"paths[{name}].role", role in want,
+                    f"expected {' or '.join(json.dumps(r) for r in sorted(want))}, report has {show(role)}")
+    for p in all_paths:
+        if p.get("role") == "what-if":
+            ck.fact(f"paths[{p.get('name')}].role", p.get("name") in used,
+                    "role \"what-if\" but the ledger does not use this path")
+    # not in the ratios or the explanations (Q12)
+    whatif = {p.get("name") for p in all_paths if p.get("role") == "what-if"}
+    for k, r in enumerate(rep.get("ratios") or []):
+        for f in ("faster", "slower"):
+            ck.fact(f"ratios[{k}].{f}", r.get(f) not in whatif, f"names the what-if path {show(r.get(f))}")
+    for k, x in enumerate(rep.get("explanations") or []):
+        for f in ("slower", "faster"):
+            ck.fact(f"explanations[{k}].{f}", x.get(f) not in whatif, f"names the what-if path {show(x.get(f))}")
+        for j, rm in enumerate(x.get("remedies") or []):
+            ck.fact(f"explanations[{k}].remedies[{j}].path", rm.get("path") not in whatif,
+                    f"names the what-if path {show(rm.get('path'))}")
+    return ck, n
+
+# ---------------------------------------------------------------- self-test
+
+def path(name, role, samples, load_ns, output_check=None, run_peak=0, fx=(None, None), memory=True):
+    return {"name": name, "role": role, "source": "module", "load_ns": load_ns, "samples_ns": samples,
+            "output_check": output_check,
+            "memory": ({"build_retained_bytes": 0, "build_peak_bytes": 0, "run_peak_bytes": run_peak, "run_calls": 3}
+                       if memory else None),
+            "execution": {"dynamo": True, "fx_cache_hits": fx[0], "fx_cache_misses": fx[1]}}
+
+
+def oc(passed, max_abs_diff, reference="eager"):
+    return {"reference": reference, "passed": passed, "max_abs_diff": max_abs_diff, "max_rel_diff": max_abs_diff,
+            "atol": 1e-3, "rtol": 1e-3, "detail": ""}
+
+
+LABELS = {"skip-guards": 'torch.compiler.set_stance("default", skip_guard_eval_unsafe=True)',
+          "skip-module-guards": 'torch.compile(model, options={"guard_filter_fn": '
+                                'torch.compiler.skip_guard_on_all_nn_modules_unsafe})',
+          "cpp-wrapper": "torch._inductor.config.cpp_wrapper = True",
+          "cuda-graphs": 'torch.compile(model, mode="reduce-overhead")',
+          "autotune": 'torch.compile(model, mode="max-autotune-no-cudagraphs")'}
+
+
+def entry(setting, saved=None, low=None, high=None, outputs=(None, None), costs=(None, None, None, None),
+          not_applicable=None, unavailable=None):
+    e = {"setting": setting, "label": LABELS[setting], "path": SPEC[setting][1],
+         "applicable": not_applicable is None, "not_applicable": not_applicable, "unavailable": unavailable,
+         "saved": None, "saved_low_ns": low, "saved_high_ns": high,
+         "outputs_match": outputs[0], "max_abs_diff": outputs[1], "ready_ns": costs[0],
+         "fx_cache_hits": costs[1], "fx_cache_misses": costs[2], "extra_run_peak_bytes": costs[3]}
+    if saved is not None:
+        e["saved"] = {"value_ns": saved[0], "se_ns": saved[1], "significant": saved[2]}
+    return e
+
+
+def report(device, asked, explain, paths, what_if, ratios=()):
+    return {"schema_version": 4, "kind": "compare", "context": {"device": {"type": device, "index": 0, "name": "x"}},
+            "config": {"compare": {"paths": asked, "explain": explain, "what_if": what_if is not None}},
+            "paths": paths, "ratios": list(ratios), "explanations": [], "what_if": what_if, "warnings": []}
+
+
+# K = sqrt(pi/2) * 1.4826 = 1.2533141373155001 * 1.4826 = 1.8581635399839604
+# se(median) for MAD 100: 185.81635399839604 / sqrt(n): n = 5 -> 83.09959977431568,
+#   n = 4 -> 92.90817699919802, n = 3 -> 107.28112200080875
+SE5, SE4, SE3 = 83.09959977431568, 92.90817699919802, 107.28112200080875
+
+
+def hand_worked():
+    """Small reports whose every figure was worked by hand (the comments); all must check clean."""
+    # ---- report A: CPU, --paths eager,compile (eager the reference), no explain, --what-if.
+    # base compile: 1300 1000 1500 1200 1100 -> sorted 1000 1100 1200 1300 1500, median 1200;
+    #   |x - 1200| = 100 200 300 0 100 -> sorted 0 100 100 200 300, MAD 100; se = SE5 = 83.0996
+    base = [1300, 1000, 1500, 1200, 1100]
+    # skip-guards, compile/no-guards: 900 700 1200 800 1000 -> median 900; |x - 900| = 0 200 300 100 100,
+    #   MAD 100, se SE5. saved = 1200 - 900 = 300; se = sqrt(2) * 83.0996 = 117.52058102861342;
+    #   1.96 se = 230.340 < 300: significant, a saving. Interval 300 -/+ 230.340 = [69.660, 530.340].
+    #   No costs: it runs the base's compile.
+    ng = [900, 700, 1200, 800, 1000]
+    # skip-module-guards: 1400 1000 1200 1100 -> sorted 1000 1100 1200 1400, median (1100 + 1200) / 2 = 1150;
+    #   |x - 1150| = 150 50 50 250 -> sorted 50 50 150 250, MAD (50 + 150) / 2 = 100; se SE4 = 92.9082.
+    #   saved = 1200 - 1150 = 50; se = sqrt(83.0996^2 + 92.9082^2) = 124.64939966147352; 1.96 se =
+    #   244.313 > 50: within noise; [-194.313, 294.313]. Outputs differ (max abs diff 0.5).
+    #   ready 3 ms, 2 FX-cache hits 0 misses; calls peak 8192 - 4096 = +4096 bytes
+    nmg = [1400, 1000, 1200, 1100]
+    # cpp-wrapper: 1700 1500 1600 -> median 1600, MAD 100, se SE3 = 107.2811. saved = 1200 - 1600 = -400;
+    #   se = sqrt(83.0996^2 + 107.2811^2) = 135.70107818438237; 1.96 se = 265.974 < 400: significant, a
+    #   cost; [-665.974, -134.026]. ready 7 ms, 0 hits 2 misses; calls peak 0 - 4096 = -4096 bytes
+    cw = [1700, 1500, 1600]
+    # cuda-graphs: not applicable on the CPU (compile:reduce-overhead not built)
+    # autotune: its build failed: compile:max-autotune-no-cudagraphs absent from paths[], every figure null
+    a = report("cpu", ["eager", "compile"], False, [
+        path("eager", "path", [500, 600, 700], 0, None),
+        path(BASE, "path", base, 5_000_000, oc(True, 1e-6), 4096, (0, 2)),
+        path("compile/no-guards", "what-if", ng, 0, oc(True, 0.0), 0),
+        path("compile:no-module-guards", "what-if", nmg, 3_000_000, oc(False, 0.5), 8192, (2, 0)),
+        path("compile:cpp-wrapper", "what-if", cw, 7_000_000, oc(True, 2e-7), 0, (0, 2)),
+    ], {"base": BASE, "base_measured": True, "base_ready_ns": 5_000_000, "base_fx_cache_hits": 0,
+        "base_fx_cache_misses": 2, "entries": [
+        entry("skip-guards", (300.0, 117.52058102861342, True), 69.6596611839177, 530.3403388160823, (True, 0.0)),
+        entry("skip-module-guards", (50.0, 124.64939966147352, False), -194.3128233364881, 294.3128233364881,
+              (False, 0.5), (3_000_000, 2, 0, 4096)),
+        entry("cpp-wrapper", (-400.0, 135.70107818438237, True), -665.9741132413894, -134.02588675861057,
+              (True, 2e-7), (7_000_000, 0, 2, -4096)),
+        entry("cuda-graphs", not_applicable="CUDA graphs need a CUDA device"),
+        entry("autotune", unavailable="its build failed: ModuleNotFoundError"),
+    ]}, ratios=[{"faster": "eager", "slower": "compile"}])
+    # ---- report B: CUDA, --paths compile,compile:reduce-overhead (compile the reference), explain on.
+    # base: 1000 1100 1000 1000 -> sorted 1000 1000 1000 1100, median 1000; |x - 1000| = 0 100 0 0 ->
+    #   0 0 0 100, MAD (0 + 0) / 2 = 0: se 0. No memory figures (memory null).
+    # skip-guards (compile/no-guards, a layer variant): 1000 1000 1000 -> median 1000, MAD 0; saved 0, se 0:
+    #   not significant (0); interval [0, 0]
+    # skip-module-guards: built, no samples: unavailable (no quoted text), costs from the path: ready 1 ms,
+    #   1 hit 0 misses, extra null (memory null)
+    # cpp-wrapper: not applicable (this torch cannot build it)
+    # cuda-graphs: 700 600 700 700 -> median 700, MAD 0; saved 1000 - 700 = 300, se 0: significant
+    # autotune: one sample 1250: se 0 (n < 2); saved 1000 - 1250 = -250, se 0: significant cost
+    b = report("cuda", ["compile", "compile:reduce-overhead"], True, [
+        path(BASE, "path", [1000, 1100, 1000, 1000], 4_000_000, None, fx=(1, 0), memory=False),
+        path("compile:reduce-overhead", "path", [700, 600, 700, 700], 9_000_000, oc(True, 0.0, BASE),
+             fx=(0, 3), memory=False),
+        path("compile/no-guards", "variant", [1000, 1000, 1000], 0, oc(True, 0.0, BASE), memory=False),
+        path("compile:no-module-guards", "what-if", [], 1_000_000, oc(True, 0.0, BASE), fx=(1, 0), memory=False),
+        path("compile:max-autotune-no-cudagraphs", "what-if", [1250], 2_000_000, oc(True, 1e-4, BASE),
+             fx=(0, 1), memory=False),
+    ], {"base": BASE, "base_measured": True, "base_ready_ns": 4_000_000, "base_fx_cache_hits": 1,
+        "base_fx_cache_misses": 0, "entries": [
+        entry("skip-guards", (0.0, 0.0, False), 0.0, 0.0, (True, 0.0)),
+        entry("skip-module-guards", unavailable="its path has no measured iterations", outputs=(True, 0.0),
+              costs=(1_000_000, 1, 0, None)),
+        entry("cpp-wrapper", not_applicable="its build failed: this torch cannot build it"),
+        entry("cuda-graphs", (300.0, 0.0, True), 300.0, 300.0, (True, 0.0), (9_000_000, 0, 3, None)),
+        entry("autotune", (-250.0, 0.0, True), -250.0, -250.0, (True, 1e-4), (2_000_000, 0, 1, None)),
+    ]})
+    # ---- report C: CPU, --paths aoti, the base compile not built (absent): base_measured false,
+    # base_* null; every applicable entry unavailable. compile:cpp-wrapper was built and measured
+    # (500 600 700) but has no figure; its costs come from it (ready 1.5 ms), extra null (no base memory).
+    c = report("cpu", ["aoti"], True, [
+        path("aoti", "path", [100, 110, 120], 2_000, None),
+        path("compile:cpp-wrapper", "what-if", [500, 600, 700], 1_500_000, oc(True, 0.0, "aoti"), 0, (0, 1)),
+    ], {"base": BASE, "base_measured": False, "base_ready_ns": None, "base_fx_cache_hits": None,
+        "base_fx_cache_misses": None, "entries": [
+        entry("skip-guards", unavailable="the base path compile was not built: RuntimeError"),
+        entry("skip-module-guards", unavailable="the base path compile was not built: RuntimeError"),
+        entry("cpp-wrapper", unavailable="the base path compile was not built: RuntimeError", outputs=(True, 0.0),
+              costs=(1_500_000, 0, 1, None)),
+        entry("cuda-graphs", not_applicable="CUDA graphs need a CUDA device"),
+        entry("autotune", unavailable="the base path compile was not built: RuntimeError"),
+    ]})
+    return a, b, c
+
+
+def self_test():
+    # the building blocks, by hand
+    assert median([1300, 1000, 1500, 1200, 1100]) == 1200 and mad([1300, 1000, 1500, 1200, 1100]) == 100
+    assert median([1400, 1000, 1200, 1100]) == 1150 and mad([1400, 1000, 1200, 1100]) == 100
+    assert median([1000, 1100, 1000, 1000]) == 1000 and mad([1000, 1100, 1000, 1000]) == 0
+    assert quantile([1, 2, 3, 4], 0.25) == 1.75
+    k = math.sqrt(math.pi / 2) * 1.4826
+    assert abs(k - 1.8581635399839604) < 1e-15
+    assert near(se_median([1300, 1000, 1500, 1200, 1100]), 100 * k / math.sqrt(5)) and near(SE5, 185.81635399839604 / math.sqrt(5))
+    assert near(se_median([1400, 1000, 1200, 1100]), SE4) and near(SE4, 185.81635399839604 / 2)
+    assert near(se_median([1700, 1500, 1600]), SE3) and se_median([1250]) == 0.0
+    f = saved_figures([1300, 1000, 1500, 1200, 1100], [900, 700, 1200, 800, 1000])
+    assert f["value_ns"] == 300 and near(f["se_ns"], math.sqrt(SE5 ** 2 + SE5 ** 2)) and f["significant"]
+    assert near(f["se_ns"], 117.52058102861342) and near(f["low"], 69.6596611839177)
+    f = saved_figures([1300, 1000, 1500, 1200, 1100], [1400, 1000, 1200, 1100])
+    assert f["value_ns"] == 50 and near(f["se_ns"], math.hypot(SE5, SE4)) and not f["significant"]
+    f = saved_figures([1300, 1000, 1500, 1200, 1100], [1700, 1500, 1600])
+    assert f["value_ns"] == -400 and near(f["se_ns"], math.hypot(SE5, SE3)) and f["significant"]
+    assert near(f["high"], -134.02588675861057)
+    # "Significance", by hand: 2000 +- 1000 significant, 1960 +- 1000 not, -2500 +- 1000 significant
+    assert significant(2000, 1000) and not significant(1960, 1000) and significant(-2500, 1000)
+    assert significant(300, 0) and not significant(0, 0)
+    print("self-test: median, MAD, se of a median and of a difference, significance (by hand) ok")
+    a, b, c = hand_worked()
+    total = 0
+    for name, rep in (("A", a), ("B", b), ("C", c)):
+        ck, n = check(rep, f"report {name}")
+        if ck.bad:
+            print("self-test FAILED: a hand-worked report does not check:\n  " + "\n  ".join(ck.bad))
+            return 1
+        total += ck.count
+        print(f"self-test: hand-worked report {name} checks clean ({n} entries, {ck.count} fields and facts)")
+    ent = lambda r, i: r["what_if"]["entries"][i]                                  # noqa: E731
+    pth = lambda r, name: next(p for p in r["paths"] if p["name"] == name)         # noqa: E731
+    se_sd = math.hypot(*(  # se from the standard deviation instead of 1.4826 MAD
+        SE_MEDIAN * (sum((x - sum(s) / len(s)) ** 2 for x in s) / (len(s) - 1)) ** 0.5 / math.sqrt(len(s))
+        for s in ([1300, 1000, 1500, 1200, 1100], [900, 700, 1200, 800, 1000])))
+    # each corruption: (what, report, change, a string the mismatch line must contain)
+    corruptions = [
+        ("a wrong saved value (301 for 300)", a, lambda r: ent(r, 0)["saved"].update(value_ns=301.0),
+         "(skip-guards).saved.value_ns:"),
+        ("a saved value of means, not medians", a, lambda r: ent(r, 1)["saved"].update(value_ns=1220.0 - 1175.0),
+         "(skip-module-guards).saved.value_ns:"),
+        ("a saved with the wrong sign (path - base)", a, lambda r: ent(r, 2)["saved"].update(value_ns=400.0),
+         "(cpp-wrapper).saved.value_ns:"),
+        ("a wrong se (one median's only)", a, lambda r: ent(r, 0)["saved"].update(se_ns=SE5),
+         "(skip-guards).saved.se_ns:"),
+        ("an se without sqrt(pi/2)", a, lambda r: ent(r, 0)["saved"].update(se_ns=117.52058102861342 / SE_MEDIAN),
+         "(skip-guards).saved.se_ns:"),
+        ("an se from the standard deviation", a, lambda r: ent(r, 0)["saved"].update(se_ns=se_sd),
+         "(skip-guards).saved.se_ns:"),
+        ("an se summed, not in quadrature", a, lambda r: ent(r, 2)["saved"].update(se_ns=SE5 + SE3),
+         "(cpp-wrapper).saved.se_ns:"),
+        ("a wrong significant flag (within noise said significant)", a,
+         lambda r: ent(r, 1)["saved"].update(significant=True), "(skip-module-guards).saved.significant"),
+        ("a wrong significant flag (a cost said within noise)", a,
+         lambda r: ent(r, 2)["saved"].update(significant=False), "(cpp-wrapper).saved.significant"),
+        ("a nonzero with se 0 said within noise", b, lambda r: ent(r, 3)["saved"].update(significant=False),
+         "(cuda-graphs).saved.significant"),
+        ("a zero with se 0 said significant", b, lambda r: ent(r, 0)["saved"].update(significant=True),
+         "(skip-guards).saved.significant"),
+        ("a wrong saved_low_ns (1.645 se)", a, lambda r: ent(r, 0).update(saved_low_ns=300 - 1.645 * 117.52058102861342),
+         "(skip-guards).saved_low_ns:"),
+        ("saved_low and saved_high swapped", a,
+         lambda r: ent(r, 2).update(saved_low_ns=-134.02588675861057, saved_high_ns=-665.9741132413894),
+         "(cpp-wrapper).saved_low_ns:"),
+        ("a ready_ns on skip-guards", a, lambda r: ent(r, 0).update(ready_ns=5_000_000), "(skip-guards).ready_ns:"),
+        ("a wrong ready_ns (the base's)", a, lambda r: ent(r, 1).update(ready_ns=5_000_000),
+         "(skip-module-guards).ready_ns:"),
+        ("a float ready_ns", a, lambda r: ent(r, 2).update(ready_ns=7_000_000.0), "(cpp-wrapper).ready_ns:"),
+        ("a wrong outputs_match (differing outputs said matching)", a,
+         lambda r: ent(r, 1).update(outputs_match=True), "(skip-module-guards).outputs_match:"),
+        ("a wrong max_abs_diff", a, lambda r: ent(r, 2).update(max_abs_diff=2e-3), "(cpp-wrapper).max_abs_diff:"),
+        ("outputs_match on the reference path (not checked)", b,
+         lambda r: pth(r, "compile:reduce-overhead").update(output_check=None), "(cuda-graphs).outputs_match:"),
+        ("applicable cuda-graphs on the CPU", a,
+         lambda r: ent(r, 3).update(applicable=True, not_applicable=None), "(cuda-graphs).applicable (device cpu):"),
+        ("not-applicable cuda-graphs on CUDA", b,
+         lambda r: ent(r, 3).update(applicable=False, not_applicable="no", saved=None), "(cuda-graphs).applicable"),
+        ("applicable true with a not_applicable reason", a,
+         lambda r: ent(r, 3).update(applicable=True), "(cuda-graphs).not_applicable:"),
+        ("compile:reduce-overhead built on the CPU", a,
+         lambda r: r["paths"].append(path("compile:reduce-overhead", "what-if", [1], 1)), "the path is not built"),
+        ("a saved and an unavailable", a, lambda r: ent(r, 0).update(unavailable="x"), "(skip-guards).unavailable:"),
+        ("neither saved nor unavailable", a, lambda r: ent(r, 4).update(unavailable=None), "(autotune).unavailable:"),
+        ("an unavailable without the documented text", a,
+         lambda r: ent(r, 4).update(unavailable="not built"), "its build failed: "),
+        ("a saved although the base was not built", c,
+         lambda r: ent(r, 2).update(saved={"value_ns": 1.0, "se_ns": 0.0, "significant": True}, unavailable=None),
+         "(cpp-wrapper).saved:"),
+        ("a missing saved (base and path measured)", b, lambda r: ent(r, 4).update(saved=None), "(autotune).saved:"),
+        ("a wrong fx_cache_hits", a, lambda r: ent(r, 1).update(fx_cache_hits=1), "(skip-module-guards).fx_cache_hits:"),
+        ("a wrong base_fx_cache_misses", a, lambda r: r["what_if"].update(base_fx_cache_misses=0),
+         "what_if.base_fx_cache_misses:"),
+        ("a wrong extra_run_peak_bytes (the path's own peak)", a,
+         lambda r: ent(r, 1).update(extra_run_peak_bytes=8192), "(skip-module-guards).extra_run_peak_bytes:"),
+        ("an extra_run_peak_bytes without the base's memory", b,
+         lambda r: ent(r, 3).update(extra_run_peak_bytes=0), "(cuda-graphs).extra_run_peak_bytes:"),
+        ("a wrong base_ready_ns", a, lambda r: r["what_if"].update(base_ready_ns=4_999_999), "what_if.base_ready_ns:"),
+        ("a wrong base_measured", c, lambda r: r["what_if"].update(base_measured=True), "what_if.base_measured:"),
+        ("a wrong base", a, lambda r: r["what_if"].update(base="eager"), "what_if.base:"),
+        ("entries out of order", a, lambda r: r["what_if"]["entries"].reverse(), "(the doc's order)"),
+        ("an entry left out", a, lambda r: r["what_if"]["entries"].pop(), "(the doc's order)"),
+        ("a wrong setting -> path", a, lambda r: ent(r, 2).update(path="compile"), "(cpp-wrapper).path:"),
+        ("a wrong label", a, lambda r: ent(r, 4).update(label='torch.compile(mode="max-autotune")'), "(autotune).label:"),
+        ("a field absent (an older build)", a, lambda r: ent(r, 1).pop("extra_run_peak_bytes"),
+         "(skip-module-guards).extra_run_peak_bytes: absent"),
+        ("a what-if path with role path", a, lambda r: pth(r, "compile:cpp-wrapper").update(role="path"),
+         "paths[compile:cpp-wrapper].role:"),
+        ("the skip-guards path a variant without explain", a, lambda r: pth(r, "compile/no-guards").update(role="variant"),
+         "paths[compile/no-guards].role:"),
+        ("an asked path with role what-if", b, lambda r: pth(r, "compile").update(role="what-if"), "paths[compile].role:"),
+        ("a what-if path the ledger does not use", b,
+         lambda r: r["paths"].append(path("aoti:python", "what-if", [1], 1)), "the ledger does not use"),
+        ("a what-if path in the ratios", a,
+         lambda r: r["ratios"].append({"faster": "compile:cpp-wrapper", "slower": "compile"}), "ratios[1].faster:"),
+        ("what_if null with --what-if", a, lambda r: r.update(what_if=None), "config.compare.what_if is true"),
+    ]
+    for what, base, corrupt, expect in corruptions:
+        bad = copy.deepcopy(base)
+        corrupt(bad)
+        found = check(bad, "corrupted")[0].bad
+        if not any(expect in line for line in found):
+            print(f"self-test FAILED: {what} was not caught (expected a line with {expect!r}); lines: {found}")
+            return 1
+        print(f"self-test: caught {what}: {next(line for line in found if expect in line)}")
+    # without --what-if: nothing to check
+    empty = copy.deepcopy(a)
+    empty["what_if"] = None
+    empty["config"]["compare"]["what_if"] = False
+    for p in empty["paths"]:
+        p["role"] = "path"
+    ck, n = check(empty, "empty")
+    assert n is None and not ck.bad, ck.bad
+    print("self-test: a report without --what-if: nothing to check, no mismatch")
+    # the exit codes, through main and files
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(name, obj):
+            fn = os.path.join(tmp, name)
+            with open(fn, "w") as fh:
+                fh.write(obj if isinstance(obj, str) else json.dumps(obj))
+            return fn
+        bad = copy.deepcopy(a)
+        ent(bad, 0)["saved"]["value_ns"] = 299.0
+        cases = [([write("a.json", a), write("b.json", b), write("c.json", c)], 0),
+                 ([write("a2.json", a), write("empty.json", empty)], 0),
+                 ([write("bad.json", bad)], 1), ([write("empty2.json", empty)], 1),
+                 ([write("cut.json", json.dumps(a)[:-40])], 2), ([os.path.join(tmp, "absent.json")], 2),
+                 ([write("list.json", [1, 2])], 2)]
+        devnull = open(os.devnull, "w")
+        saved = sys.stdout, sys.stderr
+        try:
+            sys.stdout = sys.stderr = devnull
+            codes = [main(["--check"] + files) for files, _ in cases] + [main([]), main(["--check"]), main(["--bogus"])]
+        finally:
+            sys.stdout, sys.stderr = saved
+            devnull.close()
+        want = [rc for _, rc in cases] + [2, 2, 2]
+        if codes != want:
+            print(f"self-test FAILED: exit codes {codes}, expected {want}")
+            return 1
+    print("self-test: exit codes 0 (clean), 1 (mismatch; nothing to check), 2 (truncated JSON; absent file; "
+          "not a report object; usage)")
+    print(f"self-test: ok ({total} fields and facts in the hand-worked reports; {len(corruptions)} corruptions caught)")
+    return 0
+
+
+def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
+    if argv[:1] != ["--check"] or len(argv) < 2:
+        print(__doc__.split("Usage:\n")[1].split("\n\n")[0], file=sys.stderr)
+        return 2
+    bad, unreadable, reports, entries, fields = 0, False, 0, 0, 0
+    for fn in argv[1:]:
+        try:
+            with open(fn, encoding="utf-8") as fh:
+                rep = json.load(fh)
+        except (OSError, ValueError) as e:
+            print(f"{fn}: cannot read: {e}", file=sys.stderr)
+            unreadable = True
+            continue
+        if not isinstance(rep, dict):
+            print(f"{fn}: not a report (a JSON {type(rep).__name__}, not an object)", file=sys.stderr)
+            unreadable = True
+            continue
+        ck, n = check(rep, fn)
+        for line in ck.bad:
+            print(line)
+        bad += len(ck.bad)
+        fields += ck.count
+        if n is None:
+            print(f"{fn}: what_if is null (made without --what-if){': MISMATCH' if ck.bad else ''}")
+        else:
+            reports += 1
+            entries += n
+            print(f"{fn}: {'MISMATCH, ' + str(len(ck.bad)) + ' mismatch(es)' if ck.bad else 'ok'}: "
+                  f"{n} what-if entr{'y' if n == 1 else 'ies'}, {ck.count} fields and facts checked")
+    if unreadable:
+        return 2
+    if reports == 0:
+        print("nothing to check: no report has a non-null what_if (was it made with compare --what-if?)")
+        return 1
+    if bad:
+        print(f"MISMATCH: {bad} mismatch(es) in {len(argv) - 1} report(s)")
+        return 1
+    print(f"OK: {entries} what-if entries in {reports} report(s) match the docs ({fields} fields and facts checked)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,5 +1,7 @@
 #include "ohprof/analysis/what_if.hpp"
 
+#include <cmath>
+
 #include "ohprof/analysis/explanation.hpp"
 
 namespace ohprof {
@@ -68,6 +70,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
     if (entry.unavailable.empty()) {
       entry.saved = difference_of_medians(base->wall, path->wall);
       entry.significant = significant(*entry.saved);
+      entry.negligible = entry.significant && std::abs(entry.saved->value_ns) < kWhatIfNegligibleShare * base->wall.median;
       if (what_if_compiles(setting.setting)) {
         entry.ready_ns = path->load_ns;
         if (path->execution) {

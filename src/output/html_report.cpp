@@ -322,6 +322,23 @@ std::string explanations(const Report& r) {
   return out.empty() ? "" : "<h2>Why the paths differ</h2>\n" + out;
 }
 
+// compare --what-if (docs/metrics.md, "What-if ledger"): one row per setting.
+std::string what_if_section(const Report& r) {
+  if (!r.what_if) return "";
+  CellTable t;
+  t.header = {"setting", "what you write", "against " + r.what_if->base};
+  t.align = "lll";
+  const double base_median = what_if_base_median(r);
+  for (const WhatIfEntry& e : r.what_if->entries) {
+    t.rows.push_back({{to_string(e.setting)}, {setting_label(e.setting)}, {what_if_entry_text(e, *r.what_if, base_median)}});
+  }
+  return fmt::format("<h2>What each compile setting buys</h2>\n<p class=\"note\">{}</p>\n",
+                     esc(fmt::format("Each setting changed alone from {}, measured in the same rounds; saved = median {} − "
+                                     "median with the setting, with its 95% interval (docs/metrics.md, \"What-if ledger\").",
+                                     r.what_if->base, r.what_if->base))) +
+         html_table(t, "ohprof-what-if");
+}
+
 constexpr const char* kStyle = R"(
 body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:14px;color:#1f2328;max-width:1180px;margin:24px auto;padding:0 16px}
 h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px}
@@ -397,6 +414,7 @@ std::string format_html(const Report& r) {
   }
   if (!ran.empty()) out += "<h2>What each path ran while measured</h2>\n<ul class=\"ohprof-execution\">\n" + ran + "</ul>\n";
   out += explanations(r);
+  out += what_if_section(r);
   out += distributions(r);
   if (r.trace) out += iteration_columns(r);
   out += kernel_tables(r);

@@ -627,6 +627,7 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
                            {"not_applicable", e.not_applicable.empty() ? json(nullptr) : json(e.not_applicable)},
                            {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)},
                            {"saved", optional_estimate(e.saved)},
+                           {"negligible", e.negligible},
                            {"saved_low_ns", e.saved ? json(interval_low(*e.saved)) : json(nullptr)},
                            {"saved_high_ns", e.saved ? json(interval_high(*e.saved)) : json(nullptr)},
                            {"outputs_match", e.outputs_match ? json(*e.outputs_match) : json(nullptr)},

@@ -135,6 +135,20 @@ std::string explanation_section(const GapExplanation& e) {
   return out;
 }
 
+// compare --what-if (docs/metrics.md, "What-if ledger"): one item per setting, with what the user writes.
+std::string what_if_section(const Report& r) {
+  if (!r.what_if) return "";
+  std::string out = fmt::format("\n**What each compile setting buys** (each changed alone from {}, in the same rounds; "
+                                "saved = median {} − median with the setting)\n\n",
+                                code(r.what_if->base), code(r.what_if->base));
+  const double base_median = what_if_base_median(r);
+  for (const WhatIfEntry& e : r.what_if->entries) {
+    out += fmt::format("- {} ({}): {}\n", code(to_string(e.setting)), code(setting_label(e.setting)),
+                       md_text(what_if_entry_text(e, *r.what_if, base_median)));
+  }
+  return out;
+}
+
 std::string kernels_section(const Report& r) {
   if (r.kernel_diffs.empty()) return "";
   std::string out = "\n**Kernel sets**\n\n";
@@ -195,6 +209,7 @@ std::string format_markdown(const Report& r) {
   out += verdicts_section(r);
   out += execution_section(r);
   for (const GapExplanation& e : r.explanations) out += explanation_section(e);
+  out += what_if_section(r);
   out += kernels_section(r);
   out += warnings_section(r.warnings);
   out += context_section(context_rows(r.context, !r.trace, report_extra_context(r)));

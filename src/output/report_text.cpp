@@ -359,57 +359,72 @@ std::string memory_text(const PathMemory& m) {
   return text;
 }
 
+std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger, double base_median_ns) {
+  std::string text;
+  if (!e.not_applicable.empty()) {
+    text = "not applicable: " + e.not_applicable;
+  } else if (!e.saved) {
+    text = "not measured: " + e.unavailable;
+  } else {
+    const Estimate& saved = *e.saved;
+    // A cost is said as a positive time: its interval is the saved interval negated.
+    const double sign = e.significant && !e.negligible && saved.value_ns < 0 ? -1.0 : 1.0;
+    const double low = sign > 0 ? interval_low(saved) : -interval_high(saved);
+    const double high = sign > 0 ? interval_high(saved) : -interval_low(saved);
+    const std::string interval =
+        fmt::format("95% interval {} to {}", format_duration(low), format_duration(high));
+    const std::string share =
+        base_median_ns > 0 ? fmt::format("; {:.1f}% of {}'s {}", 100.0 * sign * saved.value_ns / base_median_ns,
+                                         ledger.base, format_duration(base_median_ns))
+                           : std::string();
+    if (!e.significant) {
+      text = fmt::format("within noise: {} per call ({} contains zero)", format_duration(saved.value_ns), interval);
+    } else if (e.negligible) {
+      text = fmt::format("negligible: {} per call ({}{}; below {:g}%, what a repeated run moves)",
+                         format_duration(saved.value_ns), interval, share, 100.0 * kWhatIfNegligibleShare);
+    } else if (sign > 0) {
+      text = fmt::format("saves {} per call ({}{})", format_duration(saved.value_ns), interval, share);
+    } else {
+      text = fmt::format("costs {} more per call ({}{})", format_duration(-saved.value_ns), interval, share);
+    }
+    text += !e.outputs_match ? "; outputs not checked"
+            : *e.outputs_match ? "; outputs match"
+                               : fmt::format("; OUTPUTS DIFFER (max abs diff {})",
+                                             e.max_abs_diff ? fmt::format("{:.3g}", *e.max_abs_diff) : std::string("-"));
+    if (!e.ready_ns) {
+      text += "; no compile of its own";
+    } else {
+      const auto cache = [](std::optional<std::int64_t> hits, std::optional<std::int64_t> misses) {
+        if (!hits || !misses || *hits + *misses == 0) return std::string();
+        return std::string(*misses == 0 ? ", from the cache" : *hits == 0 ? ", compiled" : ", partly cached");
+      };
+      text += fmt::format("; ready in {}{} ({} {}{})", format_duration(static_cast<double>(*e.ready_ns)),
+                          cache(e.fx_cache_hits, e.fx_cache_misses), ledger.base,
+                          format_duration(static_cast<double>(ledger.base_ready_ns)),
+                          cache(ledger.base_fx_cache_hits, ledger.base_fx_cache_misses));
+      if (e.extra_run_peak_bytes) {
+        text += fmt::format(", calls peak {}{} against {}", *e.extra_run_peak_bytes >= 0 ? "+" : "",
+                            format_bytes(*e.extra_run_peak_bytes), ledger.base);
+      }
+    }
+  }
+  return text;
+}
+
+double what_if_base_median(const Report& report) {
+  if (!report.what_if) return 0;
+  for (const PathResult& path : report.paths) {
+    if (path.name == report.what_if->base && path.wall.count > 0) return path.wall.median;
+  }
+  return 0;
+}
+
 std::vector<std::string> what_if_lines(const WhatIfLedger& ledger, double base_median_ns) {
   std::size_t width = 0;
   for (const WhatIfEntry& e : ledger.entries) width = std::max(width, std::string(to_string(e.setting)).size());
   std::vector<std::string> lines;
   for (const WhatIfEntry& e : ledger.entries) {
-    std::string text;
-    if (!e.not_applicable.empty()) {
-      text = "not applicable: " + e.not_applicable;
-    } else if (!e.saved) {
-      text = "not measured: " + e.unavailable;
-    } else {
-      const Estimate& saved = *e.saved;
-      // A cost is said as a positive time: its interval is the saved interval negated.
-      const double sign = e.significant && saved.value_ns < 0 ? -1.0 : 1.0;
-      const double low = sign > 0 ? interval_low(saved) : -interval_high(saved);
-      const double high = sign > 0 ? interval_high(saved) : -interval_low(saved);
-      const std::string interval =
-          fmt::format("95% interval {} to {}", format_duration(low), format_duration(high));
-      const std::string share =
-          base_median_ns > 0 ? fmt::format("; {:.1f}% of {}'s {}", 100.0 * sign * saved.value_ns / base_median_ns,
-                                           ledger.base, format_duration(base_median_ns))
-                             : std::string();
-      if (!e.significant) {
-        text = fmt::format("within noise: {} per call ({} contains zero)", format_duration(saved.value_ns), interval);
-      } else if (sign > 0) {
-        text = fmt::format("saves {} per call ({}{})", format_duration(saved.value_ns), interval, share);
-      } else {
-        text = fmt::format("costs {} more per call ({}{})", format_duration(-saved.value_ns), interval, share);
-      }
-      text += !e.outputs_match ? "; outputs not checked"
-              : *e.outputs_match ? "; outputs match"
-                                 : fmt::format("; OUTPUTS DIFFER (max abs diff {})",
-                                               e.max_abs_diff ? fmt::format("{:.3g}", *e.max_abs_diff) : std::string("-"));
-      if (!e.ready_ns) {
-        text += "; no compile of its own";
-      } else {
-        const auto cache = [](std::optional<std::int64_t> hits, std::optional<std::int64_t> misses) {
-          if (!hits || !misses || *hits + *misses == 0) return std::string();
-          return std::string(*misses == 0 ? ", from the cache" : *hits == 0 ? ", compiled" : ", partly cached");
-        };
-        text += fmt::format("; ready in {}{} ({} {}{})", format_duration(static_cast<double>(*e.ready_ns)),
-                            cache(e.fx_cache_hits, e.fx_cache_misses), ledger.base,
-                            format_duration(static_cast<double>(ledger.base_ready_ns)),
-                            cache(ledger.base_fx_cache_hits, ledger.base_fx_cache_misses));
-        if (e.extra_run_peak_bytes) {
-          text += fmt::format(", calls peak {}{} against {}", *e.extra_run_peak_bytes >= 0 ? "+" : "",
-                              format_bytes(*e.extra_run_peak_bytes), ledger.base);
-        }
-      }
-    }
-    lines.push_back(fmt::format("{:<{}}  {}", to_string(e.setting), width, text));
+    lines.push_back(fmt::format("{:<{}}  {}", to_string(e.setting), width, what_if_entry_text(e, ledger, base_median_ns)));
   }
   return lines;
 }

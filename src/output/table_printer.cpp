@@ -271,14 +271,10 @@ std::string format_run_table(const Report& report) {
     }
     for (const auto& explanation : report.explanations) out += format_explanation(explanation);
     if (report.what_if) {
-      double base_median = 0;
-      for (const auto& path : report.paths) {
-        if (path.name == report.what_if->base && path.wall.count > 0) base_median = path.wall.median;
-      }
       out += fmt::format("\nwhat if (each setting changed alone from {}, in the same rounds; saved = median {} - median "
                          "with the setting: docs/metrics.md, \"What-if ledger\")\n",
                          report.what_if->base, report.what_if->base);
-      for (const std::string& line : what_if_lines(*report.what_if, base_median)) out += "  " + line + "\n";
+      for (const std::string& line : what_if_lines(*report.what_if, what_if_base_median(report))) out += "  " + line + "\n";
     }
   }
   return out;

@@ -75,6 +75,7 @@ TEST(WhatIfLedger, SavedIsTheDifferenceOfMediansWithTheSpreadOfADifference) {
   EXPECT_NEAR(interval_low(*g.saved), 69.6597, 1e-3);
   EXPECT_NEAR(interval_high(*g.saved), 530.3403, 1e-3);
   EXPECT_TRUE(g.significant);
+  EXPECT_FALSE(g.negligible);  // 300 ns is 25% of the base's 1200 ns
   EXPECT_EQ(g.outputs_match, std::optional<bool>(true));
   EXPECT_FALSE(g.ready_ns.has_value());  // the base's compile, guards skipped around the call: no cost of its own
   EXPECT_FALSE(g.extra_run_peak_bytes.has_value());
@@ -117,6 +118,23 @@ TEST(WhatIfLedger, TheSessionsReasonsAreKeptAndCUDAGraphsApplyOnCUDA) {
   EXPECT_EQ(ledger.entries[4].unavailable, "no measured iterations");
   EXPECT_EQ(what_if_not_applicable(CompileSetting::cuda_graphs, DeviceKind::cuda), "");
   EXPECT_NE(what_if_not_applicable(CompileSetting::cuda_graphs, DeviceKind::cpu), "");
+}
+
+TEST(WhatIfLedger, ASignificantEffectBelowHalfAPercentOfTheBaseIsNegligible) {
+  // base: 100000 ns ± nothing (5 equal samples, se 0); 400 ns less is 0.4% (< 0.5%): negligible; 600 ns,
+  // 0.6%, is not; 0 ns is not significant at all.
+  const std::vector<std::int64_t> base(5, 100'000);
+  const WhatIfLedger ledger = what_if_ledger({path("compile", base), path("compile/no-guards", std::vector<std::int64_t>(5, 99'600)),
+                                              path("compile:no-module-guards", std::vector<std::int64_t>(5, 100'600)),
+                                              path("compile:cpp-wrapper", base)},
+                                             WhatIfContext{});
+  EXPECT_TRUE(ledger.entries[0].significant);
+  EXPECT_TRUE(ledger.entries[0].negligible);
+  EXPECT_TRUE(ledger.entries[1].significant);
+  EXPECT_FALSE(ledger.entries[1].negligible);
+  EXPECT_DOUBLE_EQ(ledger.entries[1].saved->value_ns, -600.0);
+  EXPECT_FALSE(ledger.entries[2].significant);
+  EXPECT_FALSE(ledger.entries[2].negligible);
 }
 
 TEST(WhatIfLedger, WithoutTheBaseNoSettingIsMeasured) {

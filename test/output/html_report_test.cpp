@@ -90,6 +90,22 @@ TEST(FormatHtml, AnOutlierDoesNotSqueezeTheHistogramIntoItsFirstBar) {
   EXPECT_EQ(drawn, 29u);
 }
 
+TEST(FormatHtml, TheWhatIfLedgerIsATableOfSettings) {
+  Report r = compare_report();
+  EXPECT_EQ(format_html(r).find("What each compile setting buys"), std::string::npos);  // no --what-if
+  WhatIfLedger ledger;
+  WhatIfEntry autotune;
+  autotune.setting = CompileSetting::autotune;
+  autotune.unavailable = "its build failed: <no compiler>";
+  ledger.entries = {autotune};
+  r.what_if = ledger;
+  const std::string html = format_html(r);
+  EXPECT_NE(html.find("<h2>What each compile setting buys</h2>"), std::string::npos);
+  EXPECT_NE(html.find("ohprof-what-if"), std::string::npos);
+  EXPECT_NE(html.find("torch.compile(mode=&quot;max-autotune-no-cudagraphs&quot;)"), std::string::npos) << html;
+  EXPECT_NE(html.find("not measured: its build failed: &lt;no compiler&gt;"), std::string::npos) << html;
+}
+
 TEST(FormatHtml, TextIsEscapedAndThePageIsStatic) {
   const std::string html = format_html(compare_report());
   EXPECT_EQ(html.find("<compile>"), std::string::npos);

@@ -623,15 +623,21 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   cpp.setting = CompileSetting::cpp_wrapper;
   cpp.saved = Estimate{-1000, 100};  // a cost of 1 us, 95%: 804 ns to 1196 ns
   cpp.significant = true;
+  WhatIfEntry small;  // significant, but 150 ns is 0.375% of 40 us: below 0.5%
+  small.setting = CompileSetting::autotune;
+  small.saved = Estimate{-150, 50};  // 95%: -248 to -52
+  small.significant = true;
+  small.negligible = true;
+  small.outputs_match = true;
   WhatIfEntry graphs;
   graphs.setting = CompileSetting::cuda_graphs;
   graphs.not_applicable = "CUDA graphs need a CUDA device";
   WhatIfEntry autotune;
   autotune.setting = CompileSetting::autotune;
   autotune.unavailable = "its build failed: boom";
-  ledger.entries = {guards, modules, cpp, graphs, autotune};
+  ledger.entries = {guards, modules, cpp, graphs, autotune, small};
   const std::vector<std::string> lines = what_if_lines(ledger, 40'000);
-  ASSERT_EQ(lines.size(), 5u);
+  ASSERT_EQ(lines.size(), 6u);
   EXPECT_EQ(lines[0], "skip-guards         saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's "
                       "40.00 us); outputs match; no compile of its own");
   EXPECT_EQ(lines[1], "skip-module-guards  within noise: 50 ns per call (95% interval -146 ns to 246 ns contains zero); "
@@ -641,6 +647,8 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
                       "compile's 40.00 us); outputs not checked; no compile of its own");
   EXPECT_EQ(lines[3], "cuda-graphs         not applicable: CUDA graphs need a CUDA device");
   EXPECT_EQ(lines[4], "autotune            not measured: its build failed: boom");
+  EXPECT_EQ(lines[5], "autotune            negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of "
+                      "compile's 40.00 us; below 0.5%, what a repeated run moves); outputs match; no compile of its own");
 }
 
 TEST(FxCacheText, HitsMissesOrBoth) {

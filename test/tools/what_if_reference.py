@@ -70,13 +70,13 @@ Questions the doc leaves open, and the choice made here (Q1..Q16):
       or the base absent).
   Q8  `base_ready_ns` is the base's `load_ns`, `base_fx_cache_*` its `execution.fx_cache_*`; null when
       the base is absent (or its `execution` is null).
-  Q9  Labels: the doc's table gives "what the user writes" as prose (`... around each call`,
-      `torch.compile(model, ...)`), not an exact string; the schema calls `label` "what the user
-      writes". The label must contain the fragments that name the setting: skip-guards
-      `torch.compiler.set_stance(`, `"default"`, `skip_guard_eval_unsafe=True`; skip-module-guards
-      `torch.compile(`, `"guard_filter_fn"`, `torch.compiler.skip_guard_on_all_nn_modules_unsafe`;
-      cpp-wrapper `torch._inductor.config.cpp_wrapper = True`; cuda-graphs `torch.compile(`,
-      `mode="reduce-overhead"`; autotune `torch.compile(`, `mode="max-autotune-no-cudagraphs"`.
+  Q9  Labels: the doc's table gives `label` exactly ("what the user writes (exactly, in the JSON)");
+      each is compared exactly (LABELS), and must also contain the fragments that name the setting:
+      skip-guards `torch.compiler.set_stance(`, `"default"`, `skip_guard_eval_unsafe=True`;
+      skip-module-guards `torch.compile(`, `"guard_filter_fn"`,
+      `torch.compiler.skip_guard_on_all_nn_modules_unsafe`; cpp-wrapper
+      `torch._inductor.config.cpp_wrapper = True`; cuda-graphs `torch.compile(`, `mode="reduce-overhead"`;
+      autotune `torch.compile(`, `mode="max-autotune-no-cudagraphs"`.
   Q10 `cuda-graphs` is applicable exactly when `context.device.type` is "cuda" (the doc's other reason,
       a torch that cannot build the path, is taken not to arise on CUDA for `mode="reduce-overhead"`).
       On another device `compile:reduce-overhead` is "not built": it must not be in `paths[]` unless
@@ -150,6 +150,9 @@ def quantile(xs, q):
     p = q * (len(y) - 1)
     lo, hi = math.floor(p), math.ceil(p)
     return y[lo] + (y[hi] - y[lo]) * (p - lo)
+
+
+NEGLIGIBLE_SHARE = 0.005  # docs/metrics.md, "What-if ledger": a significant effect below 0.5% of median(base)
 
 
 def median(xs):                                                   # Q1
@@ -262,6 +265,7 @@ def check_entry(ck, w, e, paths, base_s, device, asked):
     label = e.get("label", ABSENT)
     ck.fact(f"{w}.label", isinstance(label, str) and all(fr in label for fr in fragments),
             f"expected a label containing {' and '.join(json.dumps(fr) for fr in fragments)}, report has {show(label)}")
+    ck.cmp(f"{w}.label", label, LABELS[setting])  # the doc's table gives the label exactly
     applicable, na = e.get("applicable", ABSENT), e.get("not_applicable", ABSENT)
     ck.fact(f"{w}.applicable", isinstance(applicable, bool), f"not a boolean: {show(applicable)}")
     ck.fact(f"{w}.not_applicable", na is not ABSENT and applicable == (na is None),
@@ -296,8 +300,14 @@ def check_entry(ck, w, e, paths, base_s, device, asked):
                        saved.get("significant", ABSENT), fig["significant"])
         ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), fig["low"])
         ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), fig["high"])
+        # "negligible": significant, and |saved| < 0.5% of the base's median (wall.median; Q1's median)
+        limit = NEGLIGIBLE_SHARE * median(base_s)
+        if not near(abs(fig["value_ns"]), limit):
+            ck.cmp(f"{w}.negligible (|{fig['value_ns']:.6g}| vs 0.5% of median(base) = {limit:.6g})",
+                   e.get("negligible", ABSENT), bool(fig["significant"] and abs(fig["value_ns"]) < limit))
     else:
         ck.cmp(f"{w}.saved", saved, None)
+        ck.cmp(f"{w}.negligible", e.get("negligible", ABSENT), False)
         ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), None)
         ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), None)
         if not applicable:
@@ -420,18 +430,18 @@ def oc(passed, max_abs_diff, reference="eager"):
 
 
 LABELS = {"skip-guards": 'torch.compiler.set_stance("default", skip_guard_eval_unsafe=True)',
-          "skip-module-guards": 'torch.compile(model, options={"guard_filter_fn": '
+          "skip-module-guards": 'torch.compile(options={"guard_filter_fn": '
                                 'torch.compiler.skip_guard_on_all_nn_modules_unsafe})',
           "cpp-wrapper": "torch._inductor.config.cpp_wrapper = True",
-          "cuda-graphs": 'torch.compile(model, mode="reduce-overhead")',
-          "autotune": 'torch.compile(model, mode="max-autotune-no-cudagraphs")'}
+          "cuda-graphs": 'torch.compile(mode="reduce-overhead")',
+          "autotune": 'torch.compile(mode="max-autotune-no-cudagraphs")'}
 
 
 def entry(setting, saved=None, low=None, high=None, outputs=(None, None), costs=(None, None, None, None),
           not_applicable=None, unavailable=None):
     e = {"setting": setting, "label": LABELS[setting], "path": SPEC[setting][1],
          "applicable": not_applicable is None, "not_applicable": not_applicable, "unavailable": unavailable,
-         "saved": None, "saved_low_ns": low, "saved_high_ns": high,
+         "saved": None, "negligible": False, "saved_low_ns": low, "saved_high_ns": high,
          "outputs_match": outputs[0], "max_abs_diff": outputs[1], "ready_ns": costs[0],
          "fx_cache_hits": costs[1], "fx_cache_misses": costs[2], "extra_run_peak_bytes": costs[3]}
     if saved is not None:
@@ -574,6 +584,8 @@ def self_test():
         for s in ([1300, 1000, 1500, 1200, 1100], [900, 700, 1200, 800, 1000])))
     # each corruption: (what, report, change, a string the mismatch line must contain)
     corruptions = [
+        ("a 25% saving said negligible", a, lambda r: ent(r, 0).update(negligible=True),
+         "(skip-guards).negligible"),
         ("a wrong saved value (301 for 300)", a, lambda r: ent(r, 0)["saved"].update(value_ns=301.0),
          "(skip-guards).saved.value_ns:"),
         ("a saved value of means, not medians", a, lambda r: ent(r, 1)["saved"].update(value_ns=1220.0 - 1175.0),

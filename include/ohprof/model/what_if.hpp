@@ -14,6 +14,11 @@ namespace ohprof {
 // The compiled path every setting is measured against: torch.compile's default mode.
 inline constexpr const char* kWhatIfBase = "compile";
 
+// A significant effect smaller than this share of the base's median is "negligible": separately compiled
+// paths move by a few tenths of a percent from one process to the next (their code and buffers land
+// elsewhere in memory), which one run's interval does not cover (docs/metrics.md, "What-if ledger").
+inline constexpr double kWhatIfNegligibleShare = 0.005;
+
 // One setting, changed alone from the base path.
 enum class CompileSetting {
   skip_guards,         // torch.compiler.set_stance("default", skip_guard_eval_unsafe=True) around each call
@@ -42,6 +47,7 @@ struct WhatIfEntry {
   std::string unavailable;      // why it applies but was not measured (its build failed; no samples)
   std::optional<Estimate> saved;  // median(base) − median(path), timing pass; > 0: the setting is faster
   bool significant = false;       // saved's 95% interval excludes zero (docs/metrics.md, "Significance")
+  bool negligible = false;        // significant, but |saved| < kWhatIfNegligibleShare · median(base)
   std::optional<bool> outputs_match;     // the path's output check against the reference (eager)
   std::optional<double> max_abs_diff;    // from that check
   // Its cost, for a setting that compiles on its own (what_if_compiles): its ready-in time in this

@@ -55,6 +55,10 @@ std::vector<std::string> cold_start_lines(const PathColdStart& cold_start);
 // own", "within noise: ..." when the interval contains zero, "not applicable: ..." or "not measured: ...".
 // `base_median_ns`: the base path's median wall time (0: not quoted).
 std::vector<std::string> what_if_lines(const WhatIfLedger& ledger, double base_median_ns);
+// One entry's sentence of those lines (after the setting's name): the Markdown and HTML reports' too.
+std::string what_if_entry_text(const WhatIfEntry& entry, const WhatIfLedger& ledger, double base_median_ns);
+// The base's median wall time in `report` (0 when it has no samples or there is no ledger).
+double what_if_base_median(const Report& report);
 
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);

@@ -339,6 +339,14 @@ std::string what_if_section(const Report& r) {
          html_table(t, "ohprof-what-if");
 }
 
+// compare: which path to deploy (docs/metrics.md, "Deployment summary").
+std::string deployment_section(const Report& r) {
+  const CellTable t = deployment_table(r);
+  if (t.rows.empty()) return "";
+  return "<h2>Which to deploy</h2>\n" + html_table(t, "ohprof-deployment") + "<p class=\"answer\">" +
+         esc(deployment_text(*r.deployment)) + "</p>\n";
+}
+
 constexpr const char* kStyle = R"(
 body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:14px;color:#1f2328;max-width:1180px;margin:24px auto;padding:0 16px}
 h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px}
@@ -415,6 +423,7 @@ std::string format_html(const Report& r) {
   if (!ran.empty()) out += "<h2>What each path ran while measured</h2>\n<ul class=\"ohprof-execution\">\n" + ran + "</ul>\n";
   out += explanations(r);
   out += what_if_section(r);
+  out += deployment_section(r);
   out += distributions(r);
   if (r.trace) out += iteration_columns(r);
   out += kernel_tables(r);

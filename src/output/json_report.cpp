@@ -645,6 +645,32 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
               {"entries", entries}};
 }
 
+json deployment_to_json(const std::optional<DeploymentSummary>& d) {
+  if (!d) return nullptr;
+  json rows = json::array();
+  for (const DeploymentRow& r : d->rows) {
+    rows.push_back(json{{"path", r.path},
+                        {"latency_ns", optional_number(r.latency_ns)},
+                        {"threads", r.threads},
+                        {"calls_per_s", optional_number(r.calls_per_s)},
+                        {"cold_start_ns", optional_number(r.cold_start_ns)},
+                        {"warm_start_ns", optional_number(r.warm_start_ns)},
+                        {"build_retained_bytes", optional_integer(r.build_retained_bytes)},
+                        {"run_peak_bytes", optional_integer(r.run_peak_bytes)},
+                        {"host_share", optional_number(r.host_share)},
+                        {"outputs_differ", r.outputs_differ}});
+  }
+  json criteria = json::array();
+  for (const CriterionLeaders& c : d->criteria) {
+    criteria.push_back(json{{"criterion", to_string(c.criterion)},
+                            {"leaders", c.leaders},
+                            {"next", c.next.empty() ? json(nullptr) : json(c.next)},
+                            {"too_few", c.too_few}});
+  }
+  return json{{"rows", rows}, {"criteria", criteria}, {"choice", d->choice}, {"left_out", d->left_out},
+              {"text", deployment_text(*d)}};
+}
+
 json report_to_json(const Report& report) {
   json paths = json::array();
   for (const auto& path : report.paths) paths.push_back(path_to_json(path));
@@ -673,6 +699,7 @@ json report_to_json(const Report& report) {
               {"ratios", ratios},
               {"explanations", explanations},
               {"what_if", what_if_to_json(report.what_if)},
+              {"deployment", deployment_to_json(report.deployment)},
               {"stop_reason", stop_reason_text(report.stop_reason)},
               {"code_dump", report.code_dump ? json{{"dir", report.code_dump->dir},
                                                     {"files", report.code_dump->files},

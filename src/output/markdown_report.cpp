@@ -149,6 +149,13 @@ std::string what_if_section(const Report& r) {
   return out;
 }
 
+// compare: which path to deploy (docs/metrics.md, "Deployment summary").
+std::string deployment_section(const Report& r) {
+  const CellTable t = deployment_table(r);
+  if (t.rows.empty()) return "";
+  return "\n**Which to deploy**\n\n" + cell_table(t) + "\n> " + md_text(deployment_text(*r.deployment)) + "\n";
+}
+
 std::string kernels_section(const Report& r) {
   if (r.kernel_diffs.empty()) return "";
   std::string out = "\n**Kernel sets**\n\n";
@@ -210,6 +217,7 @@ std::string format_markdown(const Report& r) {
   out += execution_section(r);
   for (const GapExplanation& e : r.explanations) out += explanation_section(e);
   out += what_if_section(r);
+  out += deployment_section(r);
   out += kernels_section(r);
   out += warnings_section(r.warnings);
   out += context_section(context_rows(r.context, !r.trace, report_extra_context(r)));

@@ -39,6 +39,20 @@ std::string report_subject(const Report& r) {
   return r.paths.empty() ? std::string() : r.paths.front().artifact;
 }
 
+CellTable deployment_table(const Report& r) {
+  CellTable t;
+  if (!r.deployment) return t;
+  t.header = {"path"};
+  for (std::string& cell : deployment_header(*r.deployment)) t.header.push_back(std::move(cell));
+  t.align = "lrrrrrrr";
+  for (const DeploymentRow& row : r.deployment->rows) {
+    std::vector<Cell> cells{{row.path, Cell::Kind::name}};
+    for (std::string& cell : deployment_cells(row)) cells.push_back({std::move(cell)});
+    t.rows.push_back(std::move(cells));
+  }
+  return t;
+}
+
 CellTable path_table(const Report& r) {
   const bool cpu = std::any_of(r.paths.begin(), r.paths.end(),
                                [](const PathResult& p) { return p.breakdown && p.breakdown->summary.cpu_kernels; });

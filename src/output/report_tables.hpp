@@ -34,6 +34,9 @@ std::string report_subject(const Report& report);
 // Per path: median, mean ± σ, n, busy / host-bound / device-wait shares and the verdict (or why there is
 // no split); a path whose outputs differ says so in its verdict cell.
 CellTable path_table(const Report& report);
+// compare's deployment summary: per path asked for, its latency, calls/s with the most callers, cold and warm
+// start, build memory, calls' peak and host share (report_text.hpp, deployment_cells); no rows without one.
+CellTable deployment_table(const Report& report);
 // What the shares of path_table are of (the split pass's or the trace's summed wall time).
 std::string path_table_note(const Report& report);
 // Per path with a split on a device timeline (not CPU kernels): the host-bound time's host states as

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/base/process_memory.hpp"
@@ -427,6 +428,118 @@ std::vector<std::string> what_if_lines(const WhatIfLedger& ledger, double base_m
     lines.push_back(fmt::format("{:<{}}  {}", to_string(e.setting), width, what_if_entry_text(e, ledger, base_median_ns)));
   }
   return lines;
+}
+
+namespace {
+
+const char* criterion_label(DeployCriterion c) {
+  switch (c) {
+    case DeployCriterion::latency: return "per-call latency";
+    case DeployCriterion::throughput: return "throughput";
+    case DeployCriterion::cold_start: return "cold start";
+    case DeployCriterion::warm_start: return "warm start";
+  }
+  return "";
+}
+
+const DeploymentRow* row_of(const DeploymentSummary& s, const std::string& path) {
+  for (const DeploymentRow& row : s.rows) {
+    if (row.path == path) return &row;
+  }
+  return nullptr;
+}
+
+// "6.330 us", "120k calls/s at 2 callers", "1.280 s": a path's value of one criterion.
+std::string criterion_value(DeployCriterion c, const DeploymentRow& row) {
+  switch (c) {
+    case DeployCriterion::latency: return row.latency_ns ? format_duration(*row.latency_ns) : "-";
+    case DeployCriterion::throughput:
+      return row.calls_per_s ? fmt::format("{} calls/s at {} callers", rate_text(*row.calls_per_s), row.threads) : "-";
+    case DeployCriterion::cold_start: return row.cold_start_ns ? format_duration(*row.cold_start_ns) : "-";
+    case DeployCriterion::warm_start: return row.warm_start_ns ? format_duration(*row.warm_start_ns) : "-";
+  }
+  return "-";
+}
+
+// "aoti 6.330 us (next eager 22.45 us)"; "aoti 6.330 us and aoti:python 6.400 us, within noise of each other
+// (next compile 37.19 us)"; "eager 2.091 s and aoti 2.114 s, not told apart (the ranges overlap; next compile 11.39 s)".
+std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) {
+  const auto named = [&](const std::string& path) {
+    const DeploymentRow* row = row_of(s, path);
+    return row == nullptr ? path : path + " " + criterion_value(c.criterion, *row);
+  };
+  std::vector<std::string> names;
+  for (const std::string& leader : c.leaders) names.push_back(named(leader));
+  std::string text = names.back();
+  if (names.size() > 1) {
+    names.pop_back();
+    text = fmt::format("{} and {}", fmt::join(names, ", "), text);
+  }
+  const std::string next = c.next.empty() ? std::string() : "next " + named(c.next);
+  const bool starts = c.criterion == DeployCriterion::cold_start || c.criterion == DeployCriterion::warm_start;
+  if (c.leaders.size() > 1 && starts) {
+    return fmt::format("{}, not told apart ({}{})", text,
+                       c.too_few ? "too few processes: --cold-start=3 or more" : "the ranges overlap",
+                       next.empty() ? std::string() : "; " + next);
+  }
+  if (c.leaders.size() > 1) text += ", within noise of each other";
+  return next.empty() ? text : text + " (" + next + ")";
+}
+
+std::string bytes_cell(const std::optional<std::int64_t>& bytes) {
+  if (!bytes) return "-";
+  return (*bytes >= 0 ? "+" : "") + format_bytes(*bytes);
+}
+
+}  // namespace
+
+std::string deployment_text(const DeploymentSummary& s) {
+  std::string text;
+  if (s.criteria.empty()) {
+    text = "unknown: no path asked for has measured samples";
+    if (!s.left_out.empty()) text += " with matching outputs";
+  } else {
+    std::vector<std::string> parts;
+    for (const CriterionLeaders& c : s.criteria) {
+      parts.push_back(fmt::format("{}: {}", criterion_label(c.criterion), leaders_text(s, c)));
+    }
+    if (s.choice.size() == 1) {
+      text = fmt::format("deploy {}: it leads {}: {}", s.choice.front(),
+                         s.criteria.size() == 1 ? "the one criterion measured" : "every criterion measured",
+                         fmt::join(parts, "; "));
+    } else if (!s.choice.empty()) {
+      text = fmt::format("deploy {}: the measurement cannot tell them apart, and they lead every criterion measured: {}",
+                         fmt::join(s.choice, " or "), fmt::join(parts, "; "));
+    } else {
+      text = fmt::format("the choice depends on what you value: {}", fmt::join(parts, "; "));
+    }
+  }
+  std::vector<std::string> missing;
+  const auto has = [&](DeployCriterion c) {
+    return std::any_of(s.criteria.begin(), s.criteria.end(), [&](const CriterionLeaders& l) { return l.criterion == c; });
+  };
+  if (!has(DeployCriterion::throughput)) missing.push_back("throughput (--threads)");
+  if (!has(DeployCriterion::cold_start) && !has(DeployCriterion::warm_start)) missing.push_back("start-up (--cold-start)");
+  if (!s.criteria.empty() && !missing.empty()) text += fmt::format("; not measured: {}", fmt::join(missing, ", "));
+  if (!s.left_out.empty()) text += fmt::format("; left out, their outputs differ: {}", fmt::join(s.left_out, ", "));
+  return text;
+}
+
+std::vector<std::string> deployment_header(const DeploymentSummary& s) {
+  int threads = 0;
+  for (const DeploymentRow& row : s.rows) threads = std::max(threads, row.threads);
+  return {"latency", threads > 0 ? fmt::format("calls/s at {}", threads) : std::string("calls/s"), "cold start", "warm start",
+          "build memory", "calls peak", "host share"};
+}
+
+std::vector<std::string> deployment_cells(const DeploymentRow& row) {
+  return {row.latency_ns ? format_duration(*row.latency_ns) : "-",
+          row.calls_per_s ? rate_text(*row.calls_per_s) : "-",
+          row.cold_start_ns ? format_duration(*row.cold_start_ns) : "-",
+          row.warm_start_ns ? format_duration(*row.warm_start_ns) : "-",
+          bytes_cell(row.build_retained_bytes),
+          bytes_cell(row.run_peak_bytes),
+          row.host_share ? fmt::format("{:.1f}%", 100.0 * *row.host_share) : "-"};
 }
 
 std::string rate_text(double per_s) {

@@ -7,6 +7,7 @@
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/report_text.hpp"
+#include "text_columns.hpp"
 #include "report_tables.hpp"
 
 namespace ohprof {
@@ -275,6 +276,21 @@ std::string format_run_table(const Report& report) {
                          "with the setting: docs/metrics.md, \"What-if ledger\")\n",
                          report.what_if->base, report.what_if->base);
       for (const std::string& line : what_if_lines(*report.what_if, what_if_base_median(report))) out += "  " + line + "\n";
+    }
+    if (report.deployment && !report.deployment->rows.empty()) {
+      const DeploymentSummary& d = *report.deployment;
+      out += "\nwhich to deploy (medians; memory: the process's resident set; docs/metrics.md, \"Deployment summary\")\n";
+      std::vector<std::vector<std::string>> rows;
+      std::vector<std::string> header{"path"};
+      for (std::string& cell : deployment_header(d)) header.push_back(std::move(cell));
+      rows.push_back(std::move(header));
+      for (const DeploymentRow& row : d.rows) {
+        std::vector<std::string> cells{row.path};
+        for (std::string& cell : deployment_cells(row)) cells.push_back(std::move(cell));
+        rows.push_back(std::move(cells));
+      }
+      out += text_columns(rows, "  ", 2);
+      out += "  " + deployment_text(d) + "\n";
     }
   }
   return out;

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/analysis/deployment.hpp"
 #include "ohprof/analysis/execution_check.hpp"
 #include "ohprof/analysis/explanation.hpp"
 #include "ohprof/analysis/path_stats.hpp"
@@ -612,6 +613,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   }
   if (options.explain) explain_gaps(report, options, unavailable_variants);
   if (options.what_if) report.what_if = what_if_ledger(report.paths, what_if_context);
+  report.deployment = deployment_summary(report.paths);
   add_sample_hints(report, /*name_the_path=*/true);
   const Status dump_status = dump_after_measuring();
   if (!trace_status.ok()) return {std::move(report), trace_status};

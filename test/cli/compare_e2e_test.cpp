@@ -598,6 +598,15 @@ TEST_F(CompareE2E, WhatIfLedgersEachCompileSettingAgainstCompile) {
   EXPECT_NE(result.out.find("  cuda-graphs         not applicable: CUDA graphs need a CUDA device"), std::string::npos)
       << result.out;
   EXPECT_EQ(result.out.find("\npath compile:cpp-wrapper"), std::string::npos) << result.out;  // not asked: no path block
+  // The deployment summary: the paths asked for, latency its one criterion here, named in its sentence.
+  const json& deployment = report["deployment"];
+  ASSERT_EQ(deployment["rows"].size(), 2u) << deployment.dump();
+  EXPECT_EQ(deployment["rows"][0]["path"], "compile");
+  ASSERT_EQ(deployment["criteria"].size(), 1u) << deployment.dump();
+  EXPECT_EQ(deployment["criteria"][0]["criterion"], "latency");
+  EXPECT_NE(deployment["text"].get<std::string>().find("not measured: throughput (--threads), start-up (--cold-start)"),
+            std::string::npos) << deployment["text"];
+  EXPECT_NE(result.out.find("which to deploy ("), std::string::npos) << result.out;
   const auto reference = testing::run_program(
       {"python3", OHPROF_SOURCE_DIR "/test/tools/what_if_reference.py", "--check", report_path});
   EXPECT_EQ(reference.exit_code, 0) << reference.out << reference.err;

@@ -659,5 +659,46 @@ TEST(FxCacheText, HitsMissesOrBoth) {
   EXPECT_EQ(fx_cache_text(std::nullopt, 1), "");
 }
 
+TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
+  DeploymentSummary s;
+  DeploymentRow aoti;
+  aoti.path = "aoti";
+  aoti.latency_ns = 6330;
+  aoti.threads = 2;
+  aoti.calls_per_s = 240'000;
+  aoti.cold_start_ns = 1.28e9;
+  aoti.host_share = 0.892;
+  aoti.build_retained_bytes = 2'500'000;
+  DeploymentRow aoti_python = aoti;
+  aoti_python.path = "aoti:python";
+  aoti_python.latency_ns = 6400;
+  DeploymentRow compile;
+  compile.path = "compile";
+  compile.latency_ns = 37'190;
+  compile.threads = 2;
+  compile.calls_per_s = 26'000;
+  compile.cold_start_ns = 14.7e9;
+  s.rows = {aoti, aoti_python, compile};
+  s.criteria = {CriterionLeaders{DeployCriterion::latency, {"aoti", "aoti:python"}, "compile", false},
+                CriterionLeaders{DeployCriterion::throughput, {"aoti"}, "compile", false}};
+  s.choice = {"aoti"};
+  EXPECT_EQ(deployment_text(s),
+            "deploy aoti: it leads every criterion measured: per-call latency: aoti 6.330 us and aoti:python 6.400 us, "
+            "within noise of each other (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile "
+            "26k calls/s at 2 callers); not measured: start-up (--cold-start)");
+  s.criteria.push_back(CriterionLeaders{DeployCriterion::cold_start, {"compile", "aoti"}, "", true});
+  s.choice.clear();
+  s.left_out = {"compile:cpp-wrapper"};
+  EXPECT_EQ(deployment_text(s),
+            "the choice depends on what you value: per-call latency: aoti 6.330 us and aoti:python 6.400 us, within noise "
+            "of each other (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
+            "at 2 callers); cold start: compile 14.70 s and aoti 1.280 s, not told apart (too few processes: "
+            "--cold-start=3 or more); left out, their outputs differ: compile:cpp-wrapper");
+  EXPECT_EQ(deployment_text(DeploymentSummary{}), "unknown: no path asked for has measured samples");
+  EXPECT_EQ(deployment_header(s), (std::vector<std::string>{"latency", "calls/s at 2", "cold start", "warm start",
+                                                            "build memory", "calls peak", "host share"}));
+  EXPECT_EQ(deployment_cells(aoti), (std::vector<std::string>{"6.330 us", "240k", "1.280 s", "-", "+2.50 MB", "-", "89.2%"}));
+}
+
 }  // namespace
 }  // namespace ohprof

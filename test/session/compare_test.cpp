@@ -890,6 +890,11 @@ TEST(ComparePaths, WhatIfBuildsEachApplicableSettingOnceInTheSameRoundsAndLedger
     EXPECT_EQ(ratio.slower.find("compile:no"), std::string::npos);
     EXPECT_NE(ratio.slower, "compile");
   }
+  // The deployment summary is of the paths asked for: not the what-if paths.
+  ASSERT_TRUE(report.deployment.has_value());
+  std::vector<std::string> rows;
+  for (const DeploymentRow& row : report.deployment->rows) rows.push_back(row.path);
+  EXPECT_EQ(rows, (std::vector<std::string>{"aoti", "compile:cpp-wrapper", "eager"}));
   ASSERT_TRUE(report.what_if.has_value());
   const WhatIfLedger& ledger = *report.what_if;
   EXPECT_EQ(ledger.base, "compile");

@@ -23,7 +23,7 @@ What is normalized (everything else must match byte for byte):
   * `run` and `compare` (--measured): the device's name (this machine's CPU or GPU) becomes
     <device_name>, durations ("812 ns", "1.840 ms") <dur> (and the padding after one two spaces), percentages <pct>, "(x1.305)" and
     the execution check's FX-graph cache clause <fx-cache> (and its counts "<int>": a hit or a miss follows
-    what the machine compiled before),
+    what the machine compiled before), the padding of the "which to deploy" table's columns (two spaces),
     "1.10 ± 0.27 times" <ratio>, the outlier count <num>; rows of a "top kernels" table are sorted
     (their order follows noisy times); which path was fastest in the summary becomes <path>. Two kinds
     of text follow the noise and are normalized only when they match their known text exactly: the
@@ -169,7 +169,9 @@ class Normalizer:
     def text(self, text: str) -> str:
         lines = text.split("\n")
         out: list[str] = []
+        in_deployment = False  # the "which to deploy" block: columns padded to values that vary
         for line in lines:
+            in_deployment = line.startswith("which to deploy (") or (in_deployment and line.startswith("  "))
             line = VERSION_LINE.sub(r"\1 (<git_sha>)", line)
             # --export-markdown's context: the machine's name and thread count (docs/reports.md)
             line = MARKDOWN_CONTEXT_ROW.sub(r"| \1 | <context> |", line)
@@ -211,6 +213,8 @@ class Normalizer:
                 line = re.sub(r"(<dur>) {2,}(?=\S)", r"\1  ", line)
                 line = re.sub(r"^(\s+[^:]*[^:\s]) {2,}(<dur> ± <dur>)", r"\1  \2", line)
                 line = RESIDUAL_LINE.sub(r"\1\2", line)
+                if in_deployment and not line.startswith("which to deploy ("):
+                    line = re.sub(r"(?<=\S) {2,}", "  ", line)
             out.append(line)
         if self.measured:
             out = sort_kernel_rows(out)
@@ -298,7 +302,8 @@ def normalize_json(report, norm: Normalizer):
             return value
         if norm.measured and key in ("low", "high") and parents[-1:] == ("ratios",):
             return placeholder(value)
-        if norm.measured and parents[-1:] == ("memory",) and key.endswith("_bytes"):
+        if norm.measured and key.endswith("_bytes") and (parents[-1:] == ("memory",) or "deployment" in parents
+                                                         or "what_if" in parents):
             return placeholder(value)  # the process's memory varies from run to run
         # numbers
         if key in ("read_ns", "load_ns"):

@@ -10,6 +10,7 @@
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/cold_start.hpp"
+#include "ohprof/model/deployment.hpp"
 #include "ohprof/model/what_if.hpp"
 #include "ohprof/model/concurrency.hpp"
 #include "ohprof/model/distributed.hpp"
@@ -217,6 +218,7 @@ struct Report {
   StopReason stop_reason;                    // compare: why measurement stopped (all paths together)
   std::optional<CodeDump> code_dump;         // --dump-code: where the generated code went (docs/code-dump.md)
   std::optional<WhatIfLedger> what_if;       // compare --what-if: what each compile setting buys (what_if.hpp)
+  std::optional<DeploymentSummary> deployment;  // compare: which path to deploy (deployment.hpp)
   bool interrupted = false;
   std::vector<Warning> warnings;
 };

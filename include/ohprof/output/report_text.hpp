@@ -60,6 +60,16 @@ std::string what_if_entry_text(const WhatIfEntry& entry, const WhatIfLedger& led
 // The base's median wall time in `report` (0 when it has no samples or there is no ledger).
 double what_if_base_median(const Report& report);
 
+// compare's deployment summary (docs/metrics.md, "Deployment summary"): the recommendation in one sentence,
+// naming the numbers that decided it: "deploy aoti: it leads every criterion measured: per-call latency 6.33
+// us (next eager 22.7 us); ...", or "the choice depends on what you value: per-call latency: aoti 6.33 us
+// (next ...); cold start: eager 3.25 s (next ...)", then what was not measured and what was left out.
+std::string deployment_text(const DeploymentSummary& summary);
+// The cells of one row of its table, after the path's name: latency, calls/s, cold start, warm start, build
+// memory, calls' peak, host share ("-" where not measured); and the header of those columns.
+std::vector<std::string> deployment_header(const DeploymentSummary& summary);
+std::vector<std::string> deployment_cells(const DeploymentRow& row);
+
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);
 

@@ -1,0 +1,51 @@
+#pragma once
+// compare: which path to deploy (docs/metrics.md, "Deployment summary"): each path asked for with its
+// per-call latency, its throughput with the most callers measured, its start from a fresh process, its
+// memory and host share side by side, and which paths lead each criterion that was measured. Plain data;
+// the sentence is made by the printers (output/report_text.hpp, deployment_text).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ohprof {
+
+// What a deployment may value, each from one measurement of compare.
+enum class DeployCriterion {
+  latency,     // median wall time per call, one caller (the timing pass)
+  throughput,  // calls per second with the most callers --threads measured
+  cold_start,  // fresh process to first checked result, empty compile cache (--cold-start)
+  warm_start,  // the same with the cache a first process filled (a host that has served before)
+};
+const char* to_string(DeployCriterion criterion);  // "latency", "throughput", "cold-start", "warm-start"
+
+// One path asked for, its figures (null: not measured).
+struct DeploymentRow {
+  std::string path;
+  std::optional<double> latency_ns;  // median wall time, timing pass
+  int threads = 0;                   // the callers of calls_per_s (0: --threads not measured)
+  std::optional<double> calls_per_s;
+  std::optional<double> cold_start_ns;  // median total, cache "cold" (or "none": nothing to cache)
+  std::optional<double> warm_start_ns;  // median total, cache "warm" (or "none")
+  std::optional<std::int64_t> build_retained_bytes;  // PathMemory
+  std::optional<std::int64_t> run_peak_bytes;
+  std::optional<double> host_share;  // the split's host-bound share of wall time
+  bool outputs_differ = false;       // its output check failed: left out of every criterion
+};
+
+// The paths that lead one criterion: the best, then those the measurement cannot tell from it.
+struct CriterionLeaders {
+  DeployCriterion criterion = DeployCriterion::latency;
+  std::vector<std::string> leaders;  // best first; never empty
+  std::string next;                  // the best of the other paths ("" : every path leads)
+  bool too_few = false;              // start-ups: some path's processes too few to order (it counts as a leader)
+};
+
+struct DeploymentSummary {
+  std::vector<DeploymentRow> rows;         // the paths asked for, in order
+  std::vector<CriterionLeaders> criteria;  // the criteria measured for at least one path, in enum order
+  std::vector<std::string> choice;         // the paths that lead every criterion (empty: it depends)
+  std::vector<std::string> left_out;       // paths whose outputs differ
+};
+
+}  // namespace ohprof

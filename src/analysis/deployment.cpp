@@ -1,0 +1,144 @@
+#include "ohprof/analysis/deployment.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "ohprof/analysis/cold_start.hpp"
+#include "ohprof/analysis/explanation.hpp"
+
+namespace ohprof {
+namespace {
+
+// The state of a path's cold starts that a criterion reads: `want` (cold or warm), or `none` for a path with
+// nothing to cache (its one state stands for both); null when it has no finished process.
+const ColdStartState* start_state(const PathResult& path, CompileCache want) {
+  if (!path.cold_start) return nullptr;
+  for (const ColdStartState& state : path.cold_start->states) {
+    if ((state.cache == want || state.cache == CompileCache::none) && state.median) return &state;
+  }
+  return nullptr;
+}
+
+const ThreadsPoint* top_point(const PathResult& path) {
+  if (!path.concurrency || !path.concurrency->unavailable.empty() || path.concurrency->points.empty()) return nullptr;
+  return &path.concurrency->points.back();
+}
+
+// One criterion over the candidates that have a value for it: the best (`better` orders two values), then,
+// in path order, the others that `tied` cannot tell from it; `next` is the best of the rest.
+struct Measured {
+  const PathResult* path;
+  double value;
+};
+std::optional<CriterionLeaders> leaders_of(DeployCriterion criterion, std::vector<Measured> measured,
+                                           const std::function<bool(double, double)>& better,
+                                           const std::function<bool(const PathResult&, const PathResult&)>& tied) {
+  if (measured.empty()) return std::nullopt;
+  const auto best = std::min_element(measured.begin(), measured.end(),
+                                     [&](const Measured& a, const Measured& b) { return better(a.value, b.value); });
+  CriterionLeaders out;
+  out.criterion = criterion;
+  out.leaders.push_back(best->path->name);
+  const Measured* next = nullptr;
+  for (const Measured& m : measured) {
+    if (&m == &*best) continue;
+    if (tied(*best->path, *m.path)) {
+      out.leaders.push_back(m.path->name);
+    } else if (next == nullptr || better(m.value, next->value)) {
+      next = &m;
+    }
+  }
+  if (next != nullptr) out.next = next->path->name;
+  return out;
+}
+
+}  // namespace
+
+DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
+  DeploymentSummary out;
+  std::vector<const PathResult*> candidates;
+  for (const PathResult& path : paths) {
+    if (path.role != PathRole::path) continue;
+    DeploymentRow row;
+    row.path = path.name;
+    if (path.wall.count > 0) row.latency_ns = path.wall.median;
+    if (const ThreadsPoint* point = top_point(path)) {
+      row.threads = point->threads;
+      row.calls_per_s = point->calls_per_s;
+    }
+    if (const ColdStartState* state = start_state(path, CompileCache::cold)) row.cold_start_ns = state->median->total_ns;
+    if (const ColdStartState* state = start_state(path, CompileCache::warm)) row.warm_start_ns = state->median->total_ns;
+    if (path.memory) {
+      row.build_retained_bytes = path.memory->build_retained_bytes;
+      row.run_peak_bytes = path.memory->run_peak_bytes;
+    }
+    if (path.breakdown && path.breakdown->summary.totals.iterations > 0) row.host_share = path.breakdown->verdict.host_bound_share;
+    row.outputs_differ = path.output_check && !path.output_check->passed;
+    (row.outputs_differ ? out.left_out.push_back(path.name) : candidates.push_back(&path));
+    out.rows.push_back(std::move(row));
+  }
+  const auto lower = [](double a, double b) { return a < b; };
+  const auto higher = [](double a, double b) { return a > b; };
+
+  std::vector<Measured> latency;
+  for (const PathResult* p : candidates) {
+    if (p->wall.count > 0) latency.push_back({p, p->wall.median});
+  }
+  if (auto l = leaders_of(DeployCriterion::latency, latency, lower, [](const PathResult& best, const PathResult& other) {
+        return !significant(difference_of_medians(other.wall, best.wall));
+      })) {
+    out.criteria.push_back(*l);
+  }
+
+  // Throughput at the most callers measured: every path's top point has the same count (one --threads list);
+  // a path whose callers were not measured has none.
+  int top = 0;
+  for (const PathResult* p : candidates) {
+    if (const ThreadsPoint* point = top_point(*p)) top = std::max(top, point->threads);
+  }
+  std::vector<Measured> throughput;
+  for (const PathResult* p : candidates) {
+    const ThreadsPoint* point = top_point(*p);
+    if (point != nullptr && point->threads == top) throughput.push_back({p, point->calls_per_s});
+  }
+  if (auto l = leaders_of(DeployCriterion::throughput, throughput, higher, [](const PathResult& best, const PathResult& other) {
+        const ThreadsPoint& a = *top_point(best);
+        const ThreadsPoint& b = *top_point(other);
+        return !significant(Estimate{a.calls_per_s - b.calls_per_s, std::hypot(a.calls_per_s_se, b.calls_per_s_se)});
+      })) {
+    out.criteria.push_back(*l);
+  }
+
+  for (const auto& [criterion, cache] : {std::pair{DeployCriterion::cold_start, CompileCache::cold},
+                                         std::pair{DeployCriterion::warm_start, CompileCache::warm}}) {
+    std::vector<Measured> starts;
+    for (const PathResult* p : candidates) {
+      if (const ColdStartState* state = start_state(*p, cache)) starts.push_back({p, state->median->total_ns});
+    }
+    bool too_few = false;
+    auto l = leaders_of(criterion, starts, lower, [&, cache = cache](const PathResult& best, const PathResult& other) {
+      const std::optional<ColdStartOrder> order =
+          order_against(start_state(other, cache)->samples, start_state(best, cache)->samples);
+      if (order == ColdStartOrder::too_few) too_few = true;
+      return order != ColdStartOrder::slower;
+    });
+    if (l) {
+      l->too_few = too_few;
+      out.criteria.push_back(*l);
+    }
+  }
+
+  // The choice: the paths that lead every criterion measured, in path order.
+  if (!out.criteria.empty()) {
+    for (const PathResult* p : candidates) {
+      const bool leads_all = std::all_of(out.criteria.begin(), out.criteria.end(), [&](const CriterionLeaders& c) {
+        return std::find(c.leaders.begin(), c.leaders.end(), p->name) != c.leaders.end();
+      });
+      if (leads_all) out.choice.push_back(p->name);
+    }
+  }
+  return out;
+}
+
+}  // namespace ohprof

@@ -1,0 +1,143 @@
+// compare's deployment summary (docs/metrics.md, "Deployment summary"): rows, leaders and the choice, each
+// worked out by hand.
+#include "ohprof/analysis/deployment.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ohprof/analysis/cold_start.hpp"
+#include "ohprof/base/stats.hpp"
+
+namespace ohprof {
+namespace {
+
+PathResult path(const std::string& name, std::vector<std::int64_t> samples) {
+  PathResult p;
+  p.name = name;
+  p.wall_ns = std::move(samples);
+  p.wall = summarize_ns(p.wall_ns);
+  return p;
+}
+
+// One caller, then `threads` callers at `calls_per_s` ± `se`.
+void add_threads(PathResult& p, int threads, double calls_per_s, double se) {
+  PathConcurrency c;
+  c.points.push_back(ThreadsPoint{});
+  c.points.back().threads = 1;
+  c.points.push_back(ThreadsPoint{});
+  c.points.back().threads = threads;
+  c.points.back().calls_per_s = calls_per_s;
+  c.points.back().calls_per_s_se = se;
+  p.concurrency = c;
+}
+
+ColdStartState state(CompileCache cache, std::vector<std::int64_t> totals) {
+  ColdStartState s;
+  s.cache = cache;
+  for (const std::int64_t total : totals) {
+    ColdStartSample sample;
+    sample.total_ns = total;
+    s.samples.push_back(sample);
+  }
+  summarize_cold_start(s);
+  return s;
+}
+
+// Latency: aoti median 1000 (MAD 100), eager 1050 (MAD 100): 50 ± 117.5 within noise; compile 5000.
+std::vector<PathResult> three_paths() {
+  PathResult aoti = path("aoti", {800, 900, 1000, 1100, 1200});
+  PathResult eager = path("eager", {850, 950, 1050, 1150, 1250});
+  PathResult compile = path("compile", {4800, 4900, 5000, 5100, 5200});
+  add_threads(aoti, 2, 2000, 10);
+  add_threads(eager, 2, 900, 10);
+  add_threads(compile, 2, 1000, 10);
+  aoti.cold_start = PathColdStart{3, {state(CompileCache::none, {1'200'000'000, 1'300'000'000, 1'250'000'000})}};
+  eager.cold_start = PathColdStart{3, {state(CompileCache::none, {3'000'000'000, 3'100'000'000, 3'200'000'000})}};
+  compile.cold_start = PathColdStart{3, {state(CompileCache::cold, {14'000'000'000, 15'000'000'000, 16'000'000'000}),
+                                         state(CompileCache::warm, {5'000'000'000, 5'100'000'000, 5'200'000'000})}};
+  aoti.memory = PathMemory{};
+  aoti.memory->build_retained_bytes = 1'000'000;
+  aoti.memory->run_peak_bytes = 4096;
+  return {aoti, eager, compile};
+}
+
+TEST(DeploymentSummary, OnePathLeadingEveryCriterionIsTheChoice) {
+  std::vector<PathResult> paths = three_paths();
+  PathResult variant = path("compile/no-guards", {10, 20, 30});
+  variant.role = PathRole::variant;
+  paths.push_back(variant);
+  PathResult what_if = path("compile:cpp-wrapper", {10, 20, 30});
+  what_if.role = PathRole::what_if;
+  paths.push_back(what_if);
+  const DeploymentSummary s = deployment_summary(paths);
+  ASSERT_EQ(s.rows.size(), 3u);  // the paths asked for only
+  EXPECT_EQ(s.rows[0].path, "aoti");
+  EXPECT_EQ(s.rows[0].latency_ns, std::optional<double>(1000));
+  EXPECT_EQ(s.rows[0].threads, 2);
+  EXPECT_EQ(s.rows[0].calls_per_s, std::optional<double>(2000));
+  EXPECT_EQ(s.rows[0].cold_start_ns, std::optional<double>(1'250'000'000));  // "none" stands for cold and warm
+  EXPECT_EQ(s.rows[0].warm_start_ns, std::optional<double>(1'250'000'000));
+  EXPECT_EQ(s.rows[0].build_retained_bytes, std::optional<std::int64_t>(1'000'000));
+  EXPECT_EQ(s.rows[0].run_peak_bytes, std::optional<std::int64_t>(4096));
+  EXPECT_FALSE(s.rows[0].host_share.has_value());  // no split
+  EXPECT_EQ(s.rows[2].cold_start_ns, std::optional<double>(15'000'000'000));
+  EXPECT_EQ(s.rows[2].warm_start_ns, std::optional<double>(5'100'000'000));
+  ASSERT_EQ(s.criteria.size(), 4u);
+  EXPECT_EQ(s.criteria[0].criterion, DeployCriterion::latency);
+  EXPECT_EQ(s.criteria[0].leaders, (std::vector<std::string>{"aoti", "eager"}));  // 50 ns within noise
+  EXPECT_EQ(s.criteria[0].next, "compile");
+  // 2000 against 1000 ± hypot(10, 10): significant; compile (1000) is next, above eager (900).
+  EXPECT_EQ(s.criteria[1].criterion, DeployCriterion::throughput);
+  EXPECT_EQ(s.criteria[1].leaders, (std::vector<std::string>{"aoti"}));
+  EXPECT_EQ(s.criteria[1].next, "compile");
+  // Cold: aoti's 3 totals all below eager's 3: C(6, 3) = 20 orders, so the order is named.
+  EXPECT_EQ(s.criteria[2].criterion, DeployCriterion::cold_start);
+  EXPECT_EQ(s.criteria[2].leaders, (std::vector<std::string>{"aoti"}));
+  EXPECT_EQ(s.criteria[2].next, "eager");
+  EXPECT_FALSE(s.criteria[2].too_few);
+  EXPECT_EQ(s.criteria[3].leaders, (std::vector<std::string>{"aoti"}));
+  EXPECT_EQ(s.choice, (std::vector<std::string>{"aoti"}));
+  EXPECT_TRUE(s.left_out.empty());
+}
+
+TEST(DeploymentSummary, LeadersThatDifferLeaveTheChoiceOpen) {
+  std::vector<PathResult> paths = three_paths();
+  // eager now starts fastest: 3 totals all below aoti's.
+  paths[1].cold_start = PathColdStart{3, {state(CompileCache::none, {500'000'000, 600'000'000, 700'000'000})}};
+  const DeploymentSummary s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[2].leaders, (std::vector<std::string>{"eager"}));
+  EXPECT_EQ(s.criteria[2].next, "aoti");
+  EXPECT_EQ(s.criteria[1].leaders, (std::vector<std::string>{"aoti"}));
+  EXPECT_TRUE(s.choice.empty());
+}
+
+TEST(DeploymentSummary, TooFewProcessesToOrderCountAsLeadersAndSaySo) {
+  std::vector<PathResult> paths = three_paths();
+  // 2 processes each: C(4, 2) = 6 < 20 orders, even with both of eager's above both of aoti's.
+  paths[0].cold_start = PathColdStart{2, {state(CompileCache::none, {1'200'000'000, 1'300'000'000})}};
+  paths[1].cold_start = PathColdStart{2, {state(CompileCache::none, {3'000'000'000, 3'100'000'000})}};
+  paths[2].cold_start.reset();
+  const DeploymentSummary s = deployment_summary(paths);
+  ASSERT_EQ(s.criteria.size(), 4u);
+  EXPECT_EQ(s.criteria[2].leaders, (std::vector<std::string>{"aoti", "eager"}));
+  EXPECT_TRUE(s.criteria[2].too_few);
+  EXPECT_EQ(s.criteria[2].next, "");
+}
+
+TEST(DeploymentSummary, APathWhoseOutputsDifferIsLeftOutAndOnlyLatencyWithoutTheOtherPasses) {
+  PathResult fast = path("compile:cpp-wrapper", {100, 110, 120});
+  fast.output_check = PathOutputCheck{};
+  fast.output_check->passed = false;
+  const DeploymentSummary s = deployment_summary({path("eager", {1000, 1100, 1200}), fast});
+  ASSERT_EQ(s.rows.size(), 2u);
+  EXPECT_TRUE(s.rows[1].outputs_differ);
+  EXPECT_EQ(s.left_out, (std::vector<std::string>{"compile:cpp-wrapper"}));
+  ASSERT_EQ(s.criteria.size(), 1u);  // no --threads, no --cold-start
+  EXPECT_EQ(s.criteria[0].leaders, (std::vector<std::string>{"eager"}));
+  EXPECT_EQ(s.criteria[0].next, "");
+  EXPECT_EQ(s.choice, (std::vector<std::string>{"eager"}));
+  EXPECT_TRUE(deployment_summary({path("eager", {})}).criteria.empty());  // nothing measured: no criterion
+  EXPECT_STREQ(to_string(DeployCriterion::warm_start), "warm-start");
+}
+
+}  // namespace
+}  // namespace ohprof

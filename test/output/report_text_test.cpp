@@ -623,7 +623,7 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   cpp.setting = CompileSetting::cpp_wrapper;
   cpp.saved = Estimate{-1000, 100};  // a cost of 1 us, 95%: 804 ns to 1196 ns
   cpp.significant = true;
-  WhatIfEntry small;  // significant, but 150 ns is 0.375% of 40 us: below 0.5%
+  WhatIfEntry small;  // significant, but 150 ns is 0.375% of 40 us: below 1%
   small.setting = CompileSetting::autotune;
   small.saved = Estimate{-150, 50};  // 95%: -248 to -52
   small.significant = true;
@@ -648,7 +648,7 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   EXPECT_EQ(lines[3], "cuda-graphs         not applicable: CUDA graphs need a CUDA device");
   EXPECT_EQ(lines[4], "autotune            not measured: its build failed: boom");
   EXPECT_EQ(lines[5], "autotune            negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of "
-                      "compile's 40.00 us; below 0.5%, what a repeated run moves); outputs match; no compile of its own");
+                      "compile's 40.00 us; below 1%, what a repeated run moves); outputs match; no compile of its own");
 }
 
 TEST(FxCacheText, HitsMissesOrBoth) {

@@ -152,7 +152,7 @@ def quantile(xs, q):
     return y[lo] + (y[hi] - y[lo]) * (p - lo)
 
 
-NEGLIGIBLE_SHARE = 0.005  # docs/metrics.md, "What-if ledger": a significant effect below 0.5% of median(base)
+NEGLIGIBLE_SHARE = 0.01  # docs/metrics.md, "What-if ledger": a significant effect below 1% of median(base)
 
 
 def median(xs):                                                   # Q1
@@ -300,10 +300,10 @@ def check_entry(ck, w, e, paths, base_s, device, asked):
                        saved.get("significant", ABSENT), fig["significant"])
         ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), fig["low"])
         ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), fig["high"])
-        # "negligible": significant, and |saved| < 0.5% of the base's median (wall.median; Q1's median)
+        # "negligible": significant, and |saved| < 1% of the base's median (wall.median; Q1's median)
         limit = NEGLIGIBLE_SHARE * median(base_s)
         if not near(abs(fig["value_ns"]), limit):
-            ck.cmp(f"{w}.negligible (|{fig['value_ns']:.6g}| vs 0.5% of median(base) = {limit:.6g})",
+            ck.cmp(f"{w}.negligible (|{fig['value_ns']:.6g}| vs 1% of median(base) = {limit:.6g})",
                    e.get("negligible", ABSENT), bool(fig["significant"] and abs(fig["value_ns"]) < limit))
     else:
         ck.cmp(f"{w}.saved", saved, None)

@@ -15,9 +15,9 @@ namespace ohprof {
 inline constexpr const char* kWhatIfBase = "compile";
 
 // A significant effect smaller than this share of the base's median is "negligible": separately compiled
-// paths move by a few tenths of a percent from one process to the next (their code and buffers land
+// paths move by up to about 1% from one process to the next (their code and buffers land
 // elsewhere in memory), which one run's interval does not cover (docs/metrics.md, "What-if ledger").
-inline constexpr double kWhatIfNegligibleShare = 0.005;
+inline constexpr double kWhatIfNegligibleShare = 0.01;
 
 // One setting, changed alone from the base path.
 enum class CompileSetting {

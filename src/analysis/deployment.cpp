@@ -129,8 +129,20 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
     }
   }
 
-  // The choice: the paths that lead every criterion measured, in path order.
-  if (!out.criteria.empty()) {
+  // Paths with no figure for a criterion (a failed pass, unavailable callers) cannot lead it: named.
+  for (CriterionLeaders& c : out.criteria) {
+    for (const PathResult* p : candidates) {
+      const DeploymentRow& row = *std::find_if(out.rows.begin(), out.rows.end(), [&](const DeploymentRow& r) { return r.path == p->name; });
+      const bool has = c.criterion == DeployCriterion::latency      ? row.latency_ns.has_value()
+                       : c.criterion == DeployCriterion::throughput ? row.calls_per_s.has_value() && row.threads == top
+                       : c.criterion == DeployCriterion::cold_start ? row.cold_start_ns.has_value()
+                                                                    : row.warm_start_ns.has_value();
+      if (!has) c.without.push_back(p->name);
+    }
+  }
+  out.candidates = candidates.size();
+  // The choice: the paths that lead every criterion measured, in path order; none among fewer than 2.
+  if (!out.criteria.empty() && candidates.size() >= 2) {
     for (const PathResult* p : candidates) {
       const bool leads_all = std::all_of(out.criteria.begin(), out.criteria.end(), [&](const CriterionLeaders& c) {
         return std::find(c.leaders.begin(), c.leaders.end(), p->name) != c.leaders.end();

@@ -23,8 +23,6 @@ std::string what_if_not_applicable(CompileSetting setting, DeviceKind device) {
   return "";
 }
 
-bool what_if_compiles(CompileSetting setting) { return setting != CompileSetting::skip_guards; }
-
 WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfContext& context) {
   WhatIfLedger ledger;
   const PathResult* base = find_path(paths, ledger.base);
@@ -52,16 +50,25 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
     }
     const PathResult* path = find_path(paths, setting.path);
     if (!ledger.base_measured) {
-      const auto failed = context.failed.find(ledger.base);
-      entry.unavailable = failed != context.failed.end()
-                              ? "the base path " + ledger.base + " was not built: " + failed->second
-                              : "the base path " + ledger.base + " has no measured iterations";
+      std::string why;  // the base's build error, whichever map holds it
+      if (const auto it = context.failed.find(ledger.base); it != context.failed.end()) why = it->second;
+      if (const auto it = context.not_offered.find(ledger.base); it != context.not_offered.end()) why = it->second;
+      entry.unavailable = !why.empty()      ? "the base path " + ledger.base + " was not built: " + why
+                          : base == nullptr ? "the base path " + ledger.base + " was not built"
+                                            : "the base path " + ledger.base + " has no measured iterations";
     } else if (const auto it = context.failed.find(setting.path); it != context.failed.end()) {
       entry.unavailable = "its build failed: " + it->second;
     } else if (path == nullptr) {
       entry.unavailable = "not built";
     } else if (path->wall.count == 0) {
       entry.unavailable = "no measured iterations";
+    } else if (setting.setting == CompileSetting::cuda_graphs && path->execution &&
+               path->execution->cuda_graphs != CudaGraphUse::replayed) {
+      // Its times are not of CUDA graphs: the execution check says what ran instead.
+      const ExecutionCheck& ran = *path->execution;
+      entry.unavailable = std::string("its measured calls did not all replay CUDA graphs (execution: ") +
+                          to_string(ran.cuda_graphs) +
+                          (ran.facts.cuda_graph_skip_reason.empty() ? std::string() : ": " + ran.facts.cuda_graph_skip_reason) + ")";
     }
     if (path != nullptr && path->output_check) {
       entry.outputs_match = path->output_check->passed;
@@ -70,7 +77,9 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
     if (entry.unavailable.empty()) {
       entry.saved = difference_of_medians(base->wall, path->wall);
       entry.significant = significant(*entry.saved);
-      entry.negligible = entry.significant && std::abs(entry.saved->value_ns) < kWhatIfNegligibleShare * base->wall.median;
+      // Placement moves only separately compiled paths: skip-guards runs the base's compiled code.
+      entry.negligible = entry.significant && what_if_compiles(setting.setting) &&
+                         std::abs(entry.saved->value_ns) < kWhatIfNegligibleShare * base->wall.median;
       if (what_if_compiles(setting.setting)) {
         entry.ready_ns = path->load_ns;
         if (path->execution) {

@@ -25,6 +25,8 @@ const char* setting_label(CompileSetting setting) {
   return "";
 }
 
+bool what_if_compiles(CompileSetting setting) { return setting != CompileSetting::skip_guards; }
+
 const std::vector<WhatIfSetting>& what_if_settings() {
   static const std::vector<WhatIfSetting> settings{
       {CompileSetting::skip_guards, "compile/no-guards"},

@@ -665,9 +665,11 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
     criteria.push_back(json{{"criterion", to_string(c.criterion)},
                             {"leaders", c.leaders},
                             {"next", c.next.empty() ? json(nullptr) : json(c.next)},
+                            {"without", c.without},
                             {"too_few", c.too_few}});
   }
   return json{{"rows", rows}, {"criteria", criteria}, {"choice", d->choice}, {"left_out", d->left_out},
+              {"candidates", d->candidates},
               {"text", deployment_text(*d)}};
 }
 

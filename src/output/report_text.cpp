@@ -392,21 +392,17 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
             : *e.outputs_match ? "; outputs match"
                                : fmt::format("; OUTPUTS DIFFER (max abs diff {})",
                                              e.max_abs_diff ? fmt::format("{:.3g}", *e.max_abs_diff) : std::string("-"));
-    if (!e.ready_ns) {
+    if (!what_if_compiles(e.setting)) {
       text += "; no compile of its own";
-    } else {
-      const auto cache = [](std::optional<std::int64_t> hits, std::optional<std::int64_t> misses) {
-        if (!hits || !misses || *hits + *misses == 0) return std::string();
-        return std::string(*misses == 0 ? ", from the cache" : *hits == 0 ? ", compiled" : ", partly cached");
-      };
-      text += fmt::format("; ready in {}{} ({} {}{})", format_duration(static_cast<double>(*e.ready_ns)),
-                          cache(e.fx_cache_hits, e.fx_cache_misses), ledger.base,
-                          format_duration(static_cast<double>(ledger.base_ready_ns)),
-                          cache(ledger.base_fx_cache_hits, ledger.base_fx_cache_misses));
-      if (e.extra_run_peak_bytes) {
-        text += fmt::format(", calls peak {}{} against {}", *e.extra_run_peak_bytes >= 0 ? "+" : "",
-                            format_bytes(*e.extra_run_peak_bytes), ledger.base);
-      }
+    } else if (e.ready_ns) {
+      // Its ready-in time alone: the base's was the first compile in the process (Inductor's set-up), so the
+      // two do not compare; nor do two single memory readings without a spread (both stay in the JSON).
+      const bool known = e.fx_cache_hits && e.fx_cache_misses && *e.fx_cache_hits + *e.fx_cache_misses > 0;
+      text += fmt::format("; ready in {}{}", format_duration(static_cast<double>(*e.ready_ns)),
+                          !known                   ? std::string()
+                          : *e.fx_cache_misses == 0 ? std::string(", from Inductor's cache")
+                          : *e.fx_cache_hits == 0   ? std::string(", compiled")
+                                                    : std::string(", partly from Inductor's cache"));
     }
   }
   return text;
@@ -478,12 +474,16 @@ std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) 
   const std::string next = c.next.empty() ? std::string() : "next " + named(c.next);
   const bool starts = c.criterion == DeployCriterion::cold_start || c.criterion == DeployCriterion::warm_start;
   if (c.leaders.size() > 1 && starts) {
-    return fmt::format("{}, not told apart ({}{})", text,
+    return fmt::format("{}, not told apart ({}{}{})", text,
                        c.too_few ? "too few processes: --cold-start=3 or more" : "the ranges overlap",
-                       next.empty() ? std::string() : "; " + next);
+                       next.empty() ? std::string() : "; " + next,
+                       c.without.empty() ? std::string() : fmt::format("; no figure: {}", fmt::join(c.without, ", ")));
   }
   if (c.leaders.size() > 1) text += ", within noise of each other";
-  return next.empty() ? text : text + " (" + next + ")";
+  std::vector<std::string> notes;
+  if (!next.empty()) notes.push_back(next);
+  if (!c.without.empty()) notes.push_back(fmt::format("no figure: {}", fmt::join(c.without, ", ")));
+  return notes.empty() ? text : fmt::format("{} ({})", text, fmt::join(notes, "; "));
 }
 
 std::string bytes_cell(const std::optional<std::int64_t>& bytes) {
@@ -503,12 +503,14 @@ std::string deployment_text(const DeploymentSummary& s) {
     for (const CriterionLeaders& c : s.criteria) {
       parts.push_back(fmt::format("{}: {}", criterion_label(c.criterion), leaders_text(s, c)));
     }
-    if (s.choice.size() == 1) {
+    if (s.candidates < 2) {
+      text = fmt::format("one path weighed, nothing to choose between: {}", fmt::join(parts, "; "));
+    } else if (s.choice.size() == 1) {
       text = fmt::format("deploy {}: it leads {}: {}", s.choice.front(),
                          s.criteria.size() == 1 ? "the one criterion measured" : "every criterion measured",
                          fmt::join(parts, "; "));
     } else if (!s.choice.empty()) {
-      text = fmt::format("deploy {}: the measurement cannot tell them apart, and they lead every criterion measured: {}",
+      text = fmt::format("deploy {}: each leads every criterion measured (the best, or within noise of it): {}",
                          fmt::join(s.choice, " or "), fmt::join(parts, "; "));
     } else {
       text = fmt::format("the choice depends on what you value: {}", fmt::join(parts, "; "));

@@ -97,6 +97,17 @@ TEST(DeploymentSummary, OnePathLeadingEveryCriterionIsTheChoice) {
   EXPECT_EQ(s.criteria[3].leaders, (std::vector<std::string>{"aoti"}));
   EXPECT_EQ(s.choice, (std::vector<std::string>{"aoti"}));
   EXPECT_TRUE(s.left_out.empty());
+  for (const CriterionLeaders& c : s.criteria) EXPECT_TRUE(c.without.empty()) << to_string(c.criterion);
+}
+
+TEST(DeploymentSummary, APathWithoutAFigureIsNamedAndCannotBeTheChoice) {
+  std::vector<PathResult> paths = three_paths();
+  paths[0].concurrency->unavailable = "its callers failed";  // aoti: no throughput
+  const DeploymentSummary s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[1].leaders, (std::vector<std::string>{"compile"}));
+  EXPECT_EQ(s.criteria[1].without, (std::vector<std::string>{"aoti"}));
+  EXPECT_FALSE(s.rows[0].calls_per_s.has_value());
+  EXPECT_TRUE(s.choice.empty());
 }
 
 TEST(DeploymentSummary, LeadersThatDifferLeaveTheChoiceOpen) {
@@ -134,7 +145,8 @@ TEST(DeploymentSummary, APathWhoseOutputsDifferIsLeftOutAndOnlyLatencyWithoutThe
   ASSERT_EQ(s.criteria.size(), 1u);  // no --threads, no --cold-start
   EXPECT_EQ(s.criteria[0].leaders, (std::vector<std::string>{"eager"}));
   EXPECT_EQ(s.criteria[0].next, "");
-  EXPECT_EQ(s.choice, (std::vector<std::string>{"eager"}));
+  EXPECT_EQ(s.candidates, 1u);
+  EXPECT_TRUE(s.choice.empty());  // one path weighed: nothing to choose between
   EXPECT_TRUE(deployment_summary({path("eager", {})}).criteria.empty());  // nothing measured: no criterion
   EXPECT_STREQ(to_string(DeployCriterion::warm_start), "warm-start");
 }

@@ -121,30 +121,60 @@ TEST(WhatIfLedger, TheSessionsReasonsAreKeptAndCUDAGraphsApplyOnCUDA) {
 }
 
 TEST(WhatIfLedger, ASignificantEffectBelowOnePercentOfTheBaseIsNegligible) {
-  // base: 100000 ns ± nothing (5 equal samples, se 0); 900 ns less is 0.9% (< 1%): negligible; 1100 ns,
-  // 1.1% more, is not; 0 ns is not significant at all.
+  // base: 100000 ns ± nothing (5 equal samples, se 0). The guard filter's 900 ns less is 0.9% (< 1%):
+  // negligible; the C++ wrapper's 1100 ns more, 1.1%, is not; autotuning's 0 ns is not significant at all.
+  // Skipping the guards' 900 ns is not negligible: it runs the base's compiled code, which placement
+  // cannot move (docs/metrics.md).
   const std::vector<std::int64_t> base(5, 100'000);
-  const WhatIfLedger ledger = what_if_ledger({path("compile", base), path("compile/no-guards", std::vector<std::int64_t>(5, 99'100)),
-                                              path("compile:no-module-guards", std::vector<std::int64_t>(5, 101'100)),
-                                              path("compile:cpp-wrapper", base)},
+  const std::vector<std::int64_t> less(5, 99'100);
+  const WhatIfLedger ledger = what_if_ledger({path("compile", base), path("compile/no-guards", less),
+                                              path("compile:no-module-guards", less),
+                                              path("compile:cpp-wrapper", std::vector<std::int64_t>(5, 101'100)),
+                                              path("compile:max-autotune-no-cudagraphs", base)},
                                              WhatIfContext{});
   EXPECT_TRUE(ledger.entries[0].significant);
-  EXPECT_TRUE(ledger.entries[0].negligible);
+  EXPECT_FALSE(ledger.entries[0].negligible);
   EXPECT_TRUE(ledger.entries[1].significant);
-  EXPECT_FALSE(ledger.entries[1].negligible);
-  EXPECT_DOUBLE_EQ(ledger.entries[1].saved->value_ns, -1100.0);
-  EXPECT_FALSE(ledger.entries[2].significant);
+  EXPECT_TRUE(ledger.entries[1].negligible);
+  EXPECT_TRUE(ledger.entries[2].significant);
   EXPECT_FALSE(ledger.entries[2].negligible);
+  EXPECT_DOUBLE_EQ(ledger.entries[2].saved->value_ns, -1100.0);
+  EXPECT_FALSE(ledger.entries[4].significant);
+  EXPECT_FALSE(ledger.entries[4].negligible);
+}
+
+TEST(WhatIfLedger, CUDAGraphsThatWereNotReplayedGiveNoFigure) {
+  WhatIfContext context;
+  context.device = DeviceKind::cuda;
+  PathResult graphs = path("compile:reduce-overhead", {600, 700, 800, 900, 1000});
+  graphs.execution = ExecutionCheck{};
+  graphs.execution->cuda_graphs = CudaGraphUse::skipped;
+  graphs.execution->facts.cuda_graph_skip_reason = "mutated inputs";
+  const WhatIfLedger skipped = what_if_ledger({path("compile", kBase), graphs}, context);
+  EXPECT_FALSE(skipped.entries[3].saved.has_value());
+  EXPECT_EQ(skipped.entries[3].unavailable,
+            "its measured calls did not all replay CUDA graphs (execution: skipped: mutated inputs)");
+  graphs.execution->cuda_graphs = CudaGraphUse::replayed;
+  const WhatIfLedger replayed = what_if_ledger({path("compile", kBase), graphs}, context);
+  ASSERT_TRUE(replayed.entries[3].saved.has_value());
+  EXPECT_DOUBLE_EQ(replayed.entries[3].saved->value_ns, 400.0);
 }
 
 TEST(WhatIfLedger, WithoutTheBaseNoSettingIsMeasured) {
   WhatIfContext context;
-  const WhatIfLedger ledger = what_if_ledger({path("compile", {}), path("compile/no-guards", {1, 2, 3})}, context);
+  PathResult guards = path("compile/no-guards", {1, 2, 3});
+  guards.output_check = PathOutputCheck{};
+  guards.output_check->passed = true;
+  const WhatIfLedger ledger = what_if_ledger({path("compile", {}), guards}, context);
   EXPECT_FALSE(ledger.base_measured);
   EXPECT_FALSE(ledger.entries[0].saved.has_value());
   EXPECT_EQ(ledger.entries[0].unavailable, "the base path compile has no measured iterations");
   // The output check is still reported where there is one.
-  EXPECT_FALSE(ledger.entries[0].outputs_match.has_value());
+  EXPECT_EQ(ledger.entries[0].outputs_match, std::optional<bool>(true));
+  // A base that was never built: with the session's reason (either map), or without one.
+  context.not_offered["compile"] = "no set_stance";
+  EXPECT_EQ(what_if_ledger({}, context).entries[0].unavailable, "the base path compile was not built: no set_stance");
+  EXPECT_EQ(what_if_ledger({}, WhatIfContext{}).entries[2].unavailable, "the base path compile was not built");
 }
 
 }  // namespace

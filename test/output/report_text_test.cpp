@@ -623,6 +623,10 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   cpp.setting = CompileSetting::cpp_wrapper;
   cpp.saved = Estimate{-1000, 100};  // a cost of 1 us, 95%: 804 ns to 1196 ns
   cpp.significant = true;
+  cpp.ready_ns = 9'000'000;
+  cpp.fx_cache_hits = 0;
+  cpp.fx_cache_misses = 1;
+  cpp.extra_run_peak_bytes = 4096;  // in the JSON, not in the sentence: one reading each, no spread
   WhatIfEntry small;  // significant, but 150 ns is 0.375% of 40 us: below 1%
   small.setting = CompileSetting::autotune;
   small.saved = Estimate{-150, 50};  // 95%: -248 to -52
@@ -641,14 +645,13 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   EXPECT_EQ(lines[0], "skip-guards         saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's "
                       "40.00 us); outputs match; no compile of its own");
   EXPECT_EQ(lines[1], "skip-module-guards  within noise: 50 ns per call (95% interval -146 ns to 246 ns contains zero); "
-                      "OUTPUTS DIFFER (max abs diff 0.25); ready in 1.500 s, from the cache (compile 2.000 s, compiled), "
-                      "calls peak +0 B against compile");
+                      "OUTPUTS DIFFER (max abs diff 0.25); ready in 1.500 s, from Inductor's cache");
   EXPECT_EQ(lines[2], "cpp-wrapper         costs 1.000 us more per call (95% interval 804 ns to 1.196 us; 2.5% of "
-                      "compile's 40.00 us); outputs not checked; no compile of its own");
+                      "compile's 40.00 us); outputs not checked; ready in 9.000 ms, compiled");
   EXPECT_EQ(lines[3], "cuda-graphs         not applicable: CUDA graphs need a CUDA device");
   EXPECT_EQ(lines[4], "autotune            not measured: its build failed: boom");
   EXPECT_EQ(lines[5], "autotune            negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of "
-                      "compile's 40.00 us; below 1%, what a repeated run moves); outputs match; no compile of its own");
+                      "compile's 40.00 us; below 1%, what a repeated run moves); outputs match");
 }
 
 TEST(FxCacheText, HitsMissesOrBoth) {
@@ -679,21 +682,38 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   compile.calls_per_s = 26'000;
   compile.cold_start_ns = 14.7e9;
   s.rows = {aoti, aoti_python, compile};
-  s.criteria = {CriterionLeaders{DeployCriterion::latency, {"aoti", "aoti:python"}, "compile", false},
-                CriterionLeaders{DeployCriterion::throughput, {"aoti"}, "compile", false}};
+  s.candidates = 3;
+  const auto leaders = [](DeployCriterion c, std::vector<std::string> paths, std::string next) {
+    CriterionLeaders l;
+    l.criterion = c;
+    l.leaders = std::move(paths);
+    l.next = std::move(next);
+    return l;
+  };
+  s.criteria = {leaders(DeployCriterion::latency, {"aoti", "aoti:python"}, "compile"),
+                leaders(DeployCriterion::throughput, {"aoti"}, "compile")};
+  s.criteria[1].without = {"aoti:python"};  // its callers were not measured
   s.choice = {"aoti"};
   EXPECT_EQ(deployment_text(s),
             "deploy aoti: it leads every criterion measured: per-call latency: aoti 6.330 us and aoti:python 6.400 us, "
             "within noise of each other (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile "
-            "26k calls/s at 2 callers); not measured: start-up (--cold-start)");
-  s.criteria.push_back(CriterionLeaders{DeployCriterion::cold_start, {"compile", "aoti"}, "", true});
+            "26k calls/s at 2 callers; no figure: aoti:python); not measured: start-up (--cold-start)");
+  // compile starts faster than aoti here (made up): the leaders differ, so the choice depends.
+  s.rows[2].cold_start_ns = 1.0e9;
+  s.criteria.push_back(leaders(DeployCriterion::cold_start, {"compile", "aoti"}, ""));
+  s.criteria.back().too_few = true;
   s.choice.clear();
   s.left_out = {"compile:cpp-wrapper"};
   EXPECT_EQ(deployment_text(s),
             "the choice depends on what you value: per-call latency: aoti 6.330 us and aoti:python 6.400 us, within noise "
             "of each other (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
-            "at 2 callers); cold start: compile 14.70 s and aoti 1.280 s, not told apart (too few processes: "
-            "--cold-start=3 or more); left out, their outputs differ: compile:cpp-wrapper");
+            "at 2 callers; no figure: aoti:python); cold start: compile 1.000 s and aoti 1.280 s, not told apart (too few "
+            "processes: --cold-start=3 or more); left out, their outputs differ: compile:cpp-wrapper");
+  s.choice = {"aoti", "aoti:python"};
+  EXPECT_EQ(deployment_text(s).substr(0, 86),
+            "deploy aoti or aoti:python: each leads every criterion measured (the best, or within n");
+  s.candidates = 1;
+  EXPECT_EQ(deployment_text(s).substr(0, 55), "one path weighed, nothing to choose between: per-call l");
   EXPECT_EQ(deployment_text(DeploymentSummary{}), "unknown: no path asked for has measured samples");
   EXPECT_EQ(deployment_header(s), (std::vector<std::string>{"latency", "calls/s at 2", "cold start", "warm start",
                                                             "build memory", "calls peak", "host share"}));

@@ -203,9 +203,9 @@ def check(rep, label):
         name = p.get("name", "?")
         cs = p.get("cold_start")
         if is_int(cfg):                                           # Q8
-            if cfg == 0 or p.get("role") == "variant":
+            if cfg == 0 or p.get("role", "path") != "path":  # a layer variant or a --what-if path: not asked
                 ck.fact(f"paths[{name}].cold_start", cs is None,
-                        "not null for a variant" if cfg else "not null without --cold-start")
+                        f"not null for a {p.get('role')}" if cfg else "not null without --cold-start")
             elif cs is None:
                 ck.fact(f"paths[{name}].cold_start", "cold-start-incomplete" in warnings,
                         "null for an asked path with --cold-start and no cold-start-incomplete warning")

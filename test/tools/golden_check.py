@@ -23,7 +23,9 @@ What is normalized (everything else must match byte for byte):
   * `run` and `compare` (--measured): the device's name (this machine's CPU or GPU) becomes
     <device_name>, durations ("812 ns", "1.840 ms") <dur> (and the padding after one two spaces), percentages <pct>, "(x1.305)" and
     the execution check's FX-graph cache clause <fx-cache> (and its counts "<int>": a hit or a miss follows
-    what the machine compiled before), the padding of the "which to deploy" table's columns (two spaces),
+    what the machine compiled before), the padding of the "which to deploy" table's columns (two spaces) and its sentence
+    <recommendation> (the JSON's deployment choice, leaders, next and text too: which paths lead follows the
+    noise),
     "1.10 ± 0.27 times" <ratio>, the outlier count <num>; rows of a "top kernels" table are sorted
     (their order follows noisy times); which path was fastest in the summary becomes <path>. Two kinds
     of text follow the noise and are normalized only when they match their known text exactly: the
@@ -103,6 +105,7 @@ VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_sha
 # Whether Inductor loaded a compile from its on-disk cache follows what ran on the machine before.
 FX_CACHE_CLAUSE = re.compile(r"(compiled from Inductor's FX-graph cache \(\d+ hits?\)|Inductor generated its code "
                              r"\(\d+ FX-graph cache miss(?:es)?\)|Inductor's FX-graph cache: \d+ hits?, \d+ miss(?:es)?)")
+DEPLOYMENT_SENTENCE = re.compile(r"^  (deploy |the choice depends |one path weighed|unknown: )")
 TERM_WITHIN_NOISE = re.compile(r"; within noise \(its (?:<pct>|95%) interval contains zero\)$")
 HEADROOM_LINE = re.compile(r"^(\s+headroom:\s+)at most .* \(Amdahl's bound on this timeline\)$")
 CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
@@ -215,6 +218,8 @@ class Normalizer:
                 line = RESIDUAL_LINE.sub(r"\1\2", line)
                 if in_deployment and not line.startswith("which to deploy ("):
                     line = re.sub(r"(?<=\S) {2,}", "  ", line)
+                    if DEPLOYMENT_SENTENCE.match(line):  # its leaders follow the noise
+                        line = "  <recommendation>"
             out.append(line)
         if self.measured:
             out = sort_kernel_rows(out)
@@ -277,6 +282,8 @@ def normalize_json(report, norm: Normalizer):
             if answer:
                 out["answer"] = answer
             return out
+        if norm.measured and "deployment" in parents and key in ("choice", "leaders"):
+            return "<paths>"  # which paths lead follows the noise, as the fastest does
         if isinstance(value, dict):
             return {k: walk(v, k, parents + (key,)) for k, v in value.items()}
         if isinstance(value, list):
@@ -291,6 +298,8 @@ def normalize_json(report, norm: Normalizer):
                 items.sort(key=lambda k: json.dumps(k, sort_keys=True))  # ordered by total time
             return items
         if isinstance(value, str):
+            if norm.measured and "deployment" in parents and key in ("next", "text"):
+                return f"<{key}>"
             if norm.measured and key in ("faster", "slower") and parents[-1:] == ("ratios",):
                 return "<path>"  # which path was fastest varies
             if norm.measured and key == "text" and parents[-1:] == ("ratios",):

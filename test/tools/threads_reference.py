@@ -257,9 +257,9 @@ def check(rep, label):
     paths = rep.get("paths", [])
     for p in paths:                                             # Q15
         c = p.get("concurrency")
-        if p.get("role") == "variant" or not threads:
+        if p.get("role", "path") != "path" or not threads:  # a layer variant or a --what-if path: not asked
             ck.fact(f"paths[{p['name']}].concurrency", c is None,
-                    "not null for a variant" if p.get("role") == "variant" else "not null without --threads")
+                    f"not null for a {p.get('role')}" if p.get("role", "path") != "path" else "not null without --threads")
         else:
             ck.fact(f"paths[{p['name']}].concurrency", c is not None, "null for an asked path with --threads")
     if not threads:
@@ -269,7 +269,7 @@ def check(rep, label):
            sorted(set(threads) | {1}) if valid else "counts from 1 to 256")
     measured = 0
     for p in paths:
-        if p.get("role") != "variant" and p.get("concurrency") is not None:
+        if p.get("role", "path") == "path" and p.get("concurrency") is not None:
             check_path(ck, rep, p, threads)
             measured += p["concurrency"].get("unavailable") is None
     return ck, measured, None

@@ -14,10 +14,6 @@ namespace ohprof {
 // builds no path for a setting that does not apply.
 std::string what_if_not_applicable(CompileSetting setting, DeviceKind device);
 
-// Whether the setting's path compiles on its own (its ready-in time and memory are its cost), or runs the
-// base's compile with something changed around the call (guard evaluation skipped: no cost of its own).
-bool what_if_compiles(CompileSetting setting);
-
 // What the session knows of the setting paths it could not build.
 struct WhatIfContext {
   DeviceKind device = DeviceKind::cpu;

@@ -38,13 +38,15 @@ struct CriterionLeaders {
   DeployCriterion criterion = DeployCriterion::latency;
   std::vector<std::string> leaders;  // best first; never empty
   std::string next;                  // the best of the other paths ("" : every path leads)
+  std::vector<std::string> without;  // paths weighed elsewhere that have no figure for this criterion
   bool too_few = false;              // start-ups: some path's processes too few to order (it counts as a leader)
 };
 
 struct DeploymentSummary {
   std::vector<DeploymentRow> rows;         // the paths asked for, in order
   std::vector<CriterionLeaders> criteria;  // the criteria measured for at least one path, in enum order
-  std::vector<std::string> choice;         // the paths that lead every criterion (empty: it depends)
+  std::vector<std::string> choice;         // the paths that lead every criterion (empty: it depends, or fewer than 2 paths)
+  std::size_t candidates = 0;              // paths weighed: asked for, with outputs that match
   std::vector<std::string> left_out;       // paths whose outputs differ
 };
 

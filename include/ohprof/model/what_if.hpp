@@ -37,6 +37,9 @@ struct WhatIfSetting {
 };
 // Every setting, in the ledger's order, with its path.
 const std::vector<WhatIfSetting>& what_if_settings();
+// Whether the setting's path compiles on its own (its ready-in time and memory are its cost), or runs the
+// base's compile with something changed around the call (guard evaluation skipped: no cost of its own).
+bool what_if_compiles(CompileSetting setting);
 
 // One setting's line of the ledger. `saved`, `outputs_match` and the costs are set only when the setting
 // applies and both it and the base were measured.

@@ -457,7 +457,7 @@ std::string criterion_value(DeployCriterion c, const DeploymentRow& row) {
   return "-";
 }
 
-// "aoti 6.330 us (next eager 22.45 us)"; "aoti 6.330 us and aoti:python 6.400 us, within noise of each other
+// "aoti 6.330 us (next eager 22.45 us)"; "aoti 6.330 us and aoti:python 6.400 us, the others within noise of the first
 // (next compile 37.19 us)"; "eager 2.091 s and aoti 2.114 s, not told apart (the ranges overlap; next compile 11.39 s)".
 std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) {
   const auto named = [&](const std::string& path) {
@@ -479,7 +479,7 @@ std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) 
                        next.empty() ? std::string() : "; " + next,
                        c.without.empty() ? std::string() : fmt::format("; no figure: {}", fmt::join(c.without, ", ")));
   }
-  if (c.leaders.size() > 1) text += ", within noise of each other";
+  if (c.leaders.size() > 1) text += ", the others within noise of the first";
   std::vector<std::string> notes;
   if (!next.empty()) notes.push_back(next);
   if (!c.without.empty()) notes.push_back(fmt::format("no figure: {}", fmt::join(c.without, ", ")));

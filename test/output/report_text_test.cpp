@@ -696,7 +696,7 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   s.choice = {"aoti"};
   EXPECT_EQ(deployment_text(s),
             "deploy aoti: it leads every criterion measured: per-call latency: aoti 6.330 us and aoti:python 6.400 us, "
-            "within noise of each other (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile "
+            "the others within noise of the first (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile "
             "26k calls/s at 2 callers; no figure: aoti:python); not measured: start-up (--cold-start)");
   // compile starts faster than aoti here (made up): the leaders differ, so the choice depends.
   s.rows[2].cold_start_ns = 1.0e9;
@@ -705,8 +705,8 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   s.choice.clear();
   s.left_out = {"compile:cpp-wrapper"};
   EXPECT_EQ(deployment_text(s),
-            "the choice depends on what you value: per-call latency: aoti 6.330 us and aoti:python 6.400 us, within noise "
-            "of each other (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
+            "the choice depends on what you value: per-call latency: aoti 6.330 us and aoti:python 6.400 us, the others "
+            "within noise of the first (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
             "at 2 callers; no figure: aoti:python); cold start: compile 1.000 s and aoti 1.280 s, not told apart (too few "
             "processes: --cold-start=3 or more); left out, their outputs differ: compile:cpp-wrapper");
   s.choice = {"aoti", "aoti:python"};

@@ -51,6 +51,7 @@ Questions the doc leaves open, and the choice made here (Q1..Q10):
 """
 
 import copy
+import gzip
 import json
 import os
 import statistics
@@ -438,7 +439,7 @@ def main(argv):
     bad, unreadable = 0, False
     for path in argv[1:]:
         try:
-            with open(path, encoding="utf-8") as fh:
+            with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as fh:
                 rep = json.load(fh)
         except (OSError, ValueError) as e:
             print(f"{path}: cannot read: {e}", file=sys.stderr)

@@ -59,6 +59,7 @@ Questions the doc leaves open, and the choice made here (Q1..Q16):
       its other fields (limit, ...) are not checked.
 """
 
+import gzip
 import json
 import math
 import sys
@@ -430,7 +431,7 @@ def main(argv):
         return 2
     bad = 0
     for path in argv[1:]:
-        with open(path) as fh:
+        with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path)) as fh:
             ck, measured, note = check(json.load(fh), path)
         for line in ck.bad:
             print(line)

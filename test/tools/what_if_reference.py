@@ -99,6 +99,7 @@ Questions the doc leaves open, and the choice made here (Q1..Q16):
 """
 
 import copy
+import gzip
 import json
 import math
 import os
@@ -727,7 +728,7 @@ def main(argv):
     bad, unreadable, reports, entries, fields = 0, False, 0, 0, 0
     for fn in argv[1:]:
         try:
-            with open(fn, encoding="utf-8") as fh:
+            with (gzip.open(fn, "rt", encoding="utf-8") if fn.endswith(".gz") else open(fn, encoding="utf-8")) as fh:
                 rep = json.load(fh)
         except (OSError, ValueError) as e:
             print(f"{fn}: cannot read: {e}", file=sys.stderr)

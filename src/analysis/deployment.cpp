@@ -25,13 +25,15 @@ const ThreadsPoint* top_point(const PathResult& path) {
   return &path.concurrency->points.back();
 }
 
-// One criterion over the candidates that have a value for it: the best (`better` orders two values), then,
-// in path order, the others that `tied` cannot tell from it; `next` is the best of the rest.
+// One criterion over the candidates that have a value for it (`measured`, in path order): the best (`better`
+// orders two values), then, in path order, the others that `tied` cannot tell from it; `next` is the best of
+// the rest; `without` the candidates with no value.
 struct Measured {
   const PathResult* path;
   double value;
 };
-std::optional<CriterionLeaders> leaders_of(DeployCriterion criterion, std::vector<Measured> measured,
+std::optional<CriterionLeaders> leaders_of(DeployCriterion criterion, const std::vector<const PathResult*>& candidates,
+                                           std::vector<Measured> measured,
                                            const std::function<bool(double, double)>& better,
                                            const std::function<bool(const PathResult&, const PathResult&)>& tied) {
   if (measured.empty()) return std::nullopt;
@@ -50,6 +52,10 @@ std::optional<CriterionLeaders> leaders_of(DeployCriterion criterion, std::vecto
     }
   }
   if (next != nullptr) out.next = next->path->name;
+  for (const PathResult* candidate : candidates) {
+    const bool has = std::any_of(measured.begin(), measured.end(), [&](const Measured& m) { return m.path == candidate; });
+    if (!has) out.without.push_back(candidate->name);
+  }
   return out;
 }
 
@@ -85,7 +91,7 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
   for (const PathResult* p : candidates) {
     if (p->wall.count > 0) latency.push_back({p, p->wall.median});
   }
-  if (auto l = leaders_of(DeployCriterion::latency, latency, lower, [](const PathResult& best, const PathResult& other) {
+  if (auto l = leaders_of(DeployCriterion::latency, candidates, latency, lower, [](const PathResult& best, const PathResult& other) {
         return !significant(difference_of_medians(other.wall, best.wall));
       })) {
     out.criteria.push_back(*l);
@@ -102,7 +108,7 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
     const ThreadsPoint* point = top_point(*p);
     if (point != nullptr && point->threads == top) throughput.push_back({p, point->calls_per_s});
   }
-  if (auto l = leaders_of(DeployCriterion::throughput, throughput, higher, [](const PathResult& best, const PathResult& other) {
+  if (auto l = leaders_of(DeployCriterion::throughput, candidates, throughput, higher, [](const PathResult& best, const PathResult& other) {
         const ThreadsPoint& a = *top_point(best);
         const ThreadsPoint& b = *top_point(other);
         return !significant(Estimate{a.calls_per_s - b.calls_per_s, std::hypot(a.calls_per_s_se, b.calls_per_s_se)});
@@ -117,7 +123,7 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
       if (const ColdStartState* state = start_state(*p, cache)) starts.push_back({p, state->median->total_ns});
     }
     bool too_few = false;
-    auto l = leaders_of(criterion, starts, lower, [&, cache = cache](const PathResult& best, const PathResult& other) {
+    auto l = leaders_of(criterion, candidates, starts, lower, [&, cache = cache](const PathResult& best, const PathResult& other) {
       const std::optional<ColdStartOrder> order =
           order_against(start_state(other, cache)->samples, start_state(best, cache)->samples);
       if (order == ColdStartOrder::too_few) too_few = true;
@@ -129,17 +135,6 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
     }
   }
 
-  // Paths with no figure for a criterion (a failed pass, unavailable callers) cannot lead it: named.
-  for (CriterionLeaders& c : out.criteria) {
-    for (const PathResult* p : candidates) {
-      const DeploymentRow& row = *std::find_if(out.rows.begin(), out.rows.end(), [&](const DeploymentRow& r) { return r.path == p->name; });
-      const bool has = c.criterion == DeployCriterion::latency      ? row.latency_ns.has_value()
-                       : c.criterion == DeployCriterion::throughput ? row.calls_per_s.has_value() && row.threads == top
-                       : c.criterion == DeployCriterion::cold_start ? row.cold_start_ns.has_value()
-                                                                    : row.warm_start_ns.has_value();
-      if (!has) c.without.push_back(p->name);
-    }
-  }
   out.candidates = candidates.size();
   // The choice: the paths that lead every criterion measured, in path order; none among fewer than 2.
   if (!out.criteria.empty() && candidates.size() >= 2) {

@@ -294,10 +294,22 @@ std::string headroom_line(const PathVerdict& v) {
   return text.empty() ? text : text + " (Amdahl's bound on this timeline)";
 }
 
+namespace {
+
+// What a compile's FX-graph cache lookups say: both sentences below read it from here.
+enum class FxCacheUse { unknown, loaded, generated, mixed };
+FxCacheUse fx_cache_use(std::optional<std::int64_t> hits, std::optional<std::int64_t> misses) {
+  if (!hits || !misses || *hits + *misses == 0) return FxCacheUse::unknown;
+  return *misses == 0 ? FxCacheUse::loaded : *hits == 0 ? FxCacheUse::generated : FxCacheUse::mixed;
+}
+
+}  // namespace
+
 std::string fx_cache_text(std::optional<std::int64_t> hits, std::optional<std::int64_t> misses) {
-  if (!hits || !misses || *hits + *misses == 0) return "";
-  if (*misses == 0) return fmt::format("compiled from Inductor's FX-graph cache ({} {})", *hits, *hits == 1 ? "hit" : "hits");
-  if (*hits == 0) return fmt::format("Inductor generated its code ({} FX-graph cache {})", *misses, *misses == 1 ? "miss" : "misses");
+  const FxCacheUse use = fx_cache_use(hits, misses);
+  if (use == FxCacheUse::unknown) return "";
+  if (use == FxCacheUse::loaded) return fmt::format("compiled from Inductor's FX-graph cache ({} {})", *hits, *hits == 1 ? "hit" : "hits");
+  if (use == FxCacheUse::generated) return fmt::format("Inductor generated its code ({} FX-graph cache {})", *misses, *misses == 1 ? "miss" : "misses");
   return fmt::format("Inductor's FX-graph cache: {} {}, {} {}", *hits, *hits == 1 ? "hit" : "hits", *misses,
                      *misses == 1 ? "miss" : "misses");
 }
@@ -397,12 +409,12 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
     } else if (e.ready_ns) {
       // Its ready-in time alone: the base's was the first compile in the process (Inductor's set-up), so the
       // two do not compare; nor do two single memory readings without a spread (both stay in the JSON).
-      const bool known = e.fx_cache_hits && e.fx_cache_misses && *e.fx_cache_hits + *e.fx_cache_misses > 0;
+      const FxCacheUse use = fx_cache_use(e.fx_cache_hits, e.fx_cache_misses);
       text += fmt::format("; ready in {}{}", format_duration(static_cast<double>(*e.ready_ns)),
-                          !known                   ? std::string()
-                          : *e.fx_cache_misses == 0 ? std::string(", from Inductor's cache")
-                          : *e.fx_cache_hits == 0   ? std::string(", compiled")
-                                                    : std::string(", partly from Inductor's cache"));
+                          use == FxCacheUse::unknown     ? ""
+                          : use == FxCacheUse::loaded    ? ", from Inductor's cache"
+                          : use == FxCacheUse::generated ? ", compiled"
+                                                         : ", partly from Inductor's cache");
     }
   }
   return text;

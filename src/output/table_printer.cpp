@@ -7,8 +7,8 @@
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/report_text.hpp"
-#include "text_columns.hpp"
 #include "report_tables.hpp"
+#include "text_columns.hpp"
 
 namespace ohprof {
 
@@ -280,14 +280,11 @@ std::string format_run_table(const Report& report) {
     if (report.deployment && !report.deployment->rows.empty()) {
       const DeploymentSummary& d = *report.deployment;
       out += "\nwhich to deploy (medians; memory: the process's resident set; docs/metrics.md, \"Deployment summary\")\n";
-      std::vector<std::vector<std::string>> rows;
-      std::vector<std::string> header{"path"};
-      for (std::string& cell : deployment_header(d)) header.push_back(std::move(cell));
-      rows.push_back(std::move(header));
-      for (const DeploymentRow& row : d.rows) {
-        std::vector<std::string> cells{row.path};
-        for (std::string& cell : deployment_cells(row)) cells.push_back(std::move(cell));
-        rows.push_back(std::move(cells));
+      const CellTable table = deployment_table(report);  // the Markdown's and the HTML's rows, as text
+      std::vector<std::vector<std::string>> rows{table.header};
+      for (const std::vector<Cell>& row : table.rows) {
+        std::vector<std::string>& text = rows.emplace_back();
+        for (const Cell& cell : row) text.push_back(cell.text);
       }
       out += text_columns(rows, "  ", 2);
       out += "  " + deployment_text(d) + "\n";

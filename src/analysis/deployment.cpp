@@ -78,6 +78,10 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
     if (path.memory) {
       row.build_retained_bytes = path.memory->build_retained_bytes;
       row.run_peak_bytes = path.memory->run_peak_bytes;
+      if (path.memory->device) {
+        row.device_build_bytes = path.memory->device->build_used_bytes;
+        row.graph_pool_bytes = path.memory->device->graph_pool_bytes;
+      }
     }
     if (path.breakdown && path.breakdown->summary.totals.iterations > 0) row.host_share = path.breakdown->verdict.host_bound_share;
     row.outputs_differ = path.output_check && !path.output_check->passed;

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <map>
 
+#include "ohprof/analysis/cold_start.hpp"
 #include "ohprof/base/stats.hpp"
+#include "ohprof/model/explanation.hpp"
 
 namespace ohprof {
 
@@ -113,9 +115,11 @@ RatioInterval bootstrap_ratio(const std::vector<MedianTerm>& terms, int resample
 }
 
 Judgement judge_ratio(double ratio, double low, double high, double threshold) {
+  return judge_change(ratio, low > 1, high < 1, threshold);
+}
+
+Judgement judge_change(double ratio, bool up, bool down, double threshold) {
   const double change = ratio - 1;
-  const bool up = low > 1;
-  const bool down = high < 1;
   // "beyond the threshold": a change that equals it up to rounding (1.1 - 1 is 0.1 + 9e-17) is not
   const double beyond = threshold + 1e-12;
   if (up && change > beyond) return {DiffVerdict::slower, DiffReason::above_threshold};
@@ -124,7 +128,103 @@ Judgement judge_ratio(double ratio, double low, double high, double threshold) {
   return {DiffVerdict::no_change, DiffReason::not_significant};
 }
 
+DeploymentDiff diff_throughput(const std::string& path, const DigestThroughput* b, const DigestThroughput* n,
+                               double threshold) {
+  DeploymentDiff d;
+  d.path = path;
+  d.measure = DeployMeasure::throughput;
+  if (b != nullptr) {
+    d.base_value = b->calls_per_s;
+    d.base_count = b->rounds;
+  }
+  if (n != nullptr) {
+    d.new_value = n->calls_per_s;
+    d.new_count = n->rounds;
+  }
+  if (b == nullptr || n == nullptr) {
+    d.threads = b != nullptr ? b->threads : n != nullptr ? n->threads : 0;
+    d.reason = b == nullptr ? DiffReason::only_in_new : DiffReason::only_in_base;
+    return d;
+  }
+  if (b->threads != n->threads) {
+    d.reason = DiffReason::callers_differ;
+    return d;
+  }
+  d.threads = b->threads;
+  if (!(b->calls_per_s > 0) || !(n->calls_per_s > 0)) return d;  // no_samples
+  d.time_ratio = b->calls_per_s / n->calls_per_s;
+  // The difference of the two rates with the error of a difference (docs/metrics.md, "Significance").
+  const Estimate change{n->calls_per_s - b->calls_per_s, std::hypot(b->calls_per_s_se, n->calls_per_s_se)};
+  const bool moved = significant(change);
+  const Judgement j = judge_change(*d.time_ratio, moved && change.value_ns < 0, moved && change.value_ns > 0, threshold);
+  d.verdict = j.verdict;
+  d.reason = j.reason;
+  return d;
+}
+
+DeploymentDiff diff_start(const std::string& path, CompileCache cache, const DigestStart* b, const DigestStart* n,
+                          double threshold) {
+  DeploymentDiff d;
+  d.path = path;
+  d.measure = DeployMeasure::start;
+  d.cache = cache;
+  const auto samples_of = [](const DigestStart& s) {
+    std::vector<ColdStartSample> out(s.totals_ns.size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].total_ns = s.totals_ns[i];
+    return out;
+  };
+  const auto median_total = [](const DigestStart& s) {
+    std::vector<double> sorted(s.totals_ns.begin(), s.totals_ns.end());
+    std::sort(sorted.begin(), sorted.end());
+    return quantile(sorted, 0.5);
+  };
+  if (b != nullptr && !b->totals_ns.empty()) {
+    d.base_value = median_total(*b);
+    d.base_count = b->totals_ns.size();
+  }
+  if (n != nullptr && !n->totals_ns.empty()) {
+    d.new_value = median_total(*n);
+    d.new_count = n->totals_ns.size();
+  }
+  if (b == nullptr || n == nullptr) {
+    d.reason = b == nullptr ? DiffReason::only_in_new : DiffReason::only_in_base;
+    return d;
+  }
+  if (!d.base_value || !d.new_value || !(*d.base_value > 0)) return d;  // no_samples
+  d.time_ratio = *d.new_value / *d.base_value;
+  // The rank rule of a cold start against its cold state (docs/metrics.md, "Cold start"), new against base.
+  const std::optional<ColdStartOrder> order = order_against(samples_of(*n), samples_of(*b));
+  if (order == ColdStartOrder::too_few) {
+    d.reason = DiffReason::too_few_samples;
+    return d;
+  }
+  const Judgement j = judge_change(*d.time_ratio, order == ColdStartOrder::slower, order == ColdStartOrder::faster, threshold);
+  d.verdict = j.verdict;
+  d.reason = j.reason;
+  return d;
+}
+
 namespace {
+
+// compare: the deployment figures of a path of both reports, throughput then each cache state (in the
+// enum's order) that either report measured.
+void add_deployment(DiffResult& result, const DigestPath& b, const DigestPath& n, double threshold) {
+  if (b.throughput || n.throughput) {
+    result.deployment.push_back(diff_throughput(b.name, b.throughput ? &*b.throughput : nullptr,
+                                                n.throughput ? &*n.throughput : nullptr, threshold));
+  }
+  const auto state = [](const DigestPath& p, CompileCache cache) -> const DigestStart* {
+    for (const DigestStart& s : p.starts) {
+      if (s.cache == cache) return &s;
+    }
+    return nullptr;
+  };
+  for (CompileCache cache : {CompileCache::none, CompileCache::cold, CompileCache::warm, CompileCache::artifacts}) {
+    const DigestStart* bs = state(b, cache);
+    const DigestStart* ns = state(n, cache);
+    if (bs != nullptr || ns != nullptr) result.deployment.push_back(diff_start(b.name, cache, bs, ns, threshold));
+  }
+}
 
 std::string joined(const std::vector<std::string>& items) {
   return items.empty() ? std::string("none") : fmt::format("{}", fmt::join(items, "; "));
@@ -345,6 +445,7 @@ DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report
     }
     matched[key_of(*n)] = true;
     result.paths.push_back(diff_path(b, *n, base, new_report, config));
+    if (base.kind == DigestKind::compare) add_deployment(result, b, *n, config.threshold);
   }
   for (const DigestPath& n : new_report.paths) {
     if (matched.count(key_of(n)) == 0) add_unmatched(result, n, /*in_base=*/false);

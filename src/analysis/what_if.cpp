@@ -89,6 +89,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
         if (path->memory && base->memory && path->memory->run_peak_bytes && base->memory->run_peak_bytes) {
           entry.extra_run_peak_bytes = *path->memory->run_peak_bytes - *base->memory->run_peak_bytes;
         }
+        if (path->memory && path->memory->device) entry.graph_pool_bytes = path->memory->device->graph_pool_bytes;
       }
     }
     ledger.entries.push_back(std::move(entry));

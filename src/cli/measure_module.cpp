@@ -20,6 +20,7 @@ int measure(const std::vector<std::string>& args, std::string* error_out) {
     Runtime r;
     r.torch_info = torch_runtime_info;
     r.load_aoti = AotiRunner::load;
+    r.read_device_memory = read_cuda_memory;
     r.open_model = ModelSession::open;
     r.render_sweep_page = render_sweep_page;
     r.load_inputs_file = load_inputs_file;

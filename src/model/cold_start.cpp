@@ -12,6 +12,13 @@ const char* to_string(CompileCache cache) {
   return "none";
 }
 
+std::optional<CompileCache> parse_compile_cache(const std::string& text) {
+  for (CompileCache cache : {CompileCache::none, CompileCache::cold, CompileCache::warm, CompileCache::artifacts}) {
+    if (text == to_string(cache)) return cache;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(ColdStartOrder order) {
   switch (order) {
     case ColdStartOrder::faster: return "faster";

@@ -42,6 +42,7 @@ const char* to_string(DiffReason reason) {
     case DiffReason::reference_missing: return "reference_missing";
     case DiffReason::only_in_base: return "only_in_base";
     case DiffReason::only_in_new: return "only_in_new";
+    case DiffReason::callers_differ: return "callers_differ";
   }
   return "too_few_samples";
 }
@@ -62,13 +63,25 @@ DiffOutcome DiffResult::outcome() const {
   return regression() ? DiffOutcome::regression : DiffOutcome::no_regression;
 }
 
+const char* to_string(DeployMeasure measure) {
+  switch (measure) {
+    case DeployMeasure::throughput: return "throughput";
+    case DeployMeasure::start: return "start";
+  }
+  return "throughput";
+}
+
 bool DiffResult::regression() const {
-  return std::any_of(paths.begin(), paths.end(), [](const PathDiff& p) { return p.verdict == DiffVerdict::slower; });
+  return std::any_of(paths.begin(), paths.end(), [](const PathDiff& p) { return p.verdict == DiffVerdict::slower; }) ||
+         std::any_of(deployment.begin(), deployment.end(),
+                     [](const DeploymentDiff& d) { return d.verdict == DiffVerdict::slower; });
 }
 
 std::size_t DiffResult::judged() const {
   return static_cast<std::size_t>(
-      std::count_if(paths.begin(), paths.end(), [](const PathDiff& p) { return p.verdict != DiffVerdict::unknown; }));
+      std::count_if(paths.begin(), paths.end(), [](const PathDiff& p) { return p.verdict != DiffVerdict::unknown; }) +
+      std::count_if(deployment.begin(), deployment.end(),
+                    [](const DeploymentDiff& d) { return d.verdict != DiffVerdict::unknown; }));
 }
 
 }  // namespace ohprof

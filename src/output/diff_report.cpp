@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <set>
+#include <stdexcept>
 
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/base/console.hpp"
@@ -86,6 +87,36 @@ std::optional<SplitTotals> split_totals_of(const json& path) {
   return s;
 }
 
+// compare --threads: the point with the most callers, when one was measured (docs/diff.md, "Deployment figures").
+std::optional<DigestThroughput> throughput_of(const json& path) {
+  if (!path.contains("concurrency") || !path.at("concurrency").is_object()) return std::nullopt;
+  const json& points = path.at("concurrency").at("points");
+  if (!points.is_array() || points.empty()) return std::nullopt;
+  const json& top = points.back();
+  DigestThroughput t;
+  t.threads = top.at("threads").get<int>();
+  t.calls_per_s = top.at("calls_per_s").get<double>();
+  t.calls_per_s_se = top.at("calls_per_s_se").get<double>();
+  t.rounds = top.at("round_ns").size();
+  return t;
+}
+
+// compare --cold-start: each state with processes, their totals.
+std::vector<DigestStart> starts_of(const json& path) {
+  std::vector<DigestStart> out;
+  if (!path.contains("cold_start") || !path.at("cold_start").is_object()) return out;
+  for (const json& state : path.at("cold_start").at("states")) {
+    const std::string name = string_or(state, "cache");
+    const std::optional<CompileCache> cache = parse_compile_cache(name);
+    if (!cache) throw std::runtime_error("cold_start cache '" + name + "' is none of none, cold, warm, artifacts");
+    DigestStart start;
+    start.cache = *cache;
+    for (const json& sample : state.at("samples")) start.totals_ns.push_back(sample.at("total_ns").get<std::int64_t>());
+    if (!start.totals_ns.empty()) out.push_back(std::move(start));
+  }
+  return out;
+}
+
 // run, compare, analyze: the paths asked for (role "path"; variants are not diffed).
 void read_measured_report(const json& j, ReportDigest& d) {
   d.schema_version = j.at("schema_version").get<int>();
@@ -112,6 +143,10 @@ void read_measured_report(const json& j, ReportDigest& d) {
     path.samples_ns = p.at("samples_ns").get<std::vector<std::int64_t>>();
     path.median_ns = median_of(p);
     path.split = split_totals_of(p);
+    if (d.kind == DigestKind::compare) {
+      path.throughput = throughput_of(p);
+      path.starts = starts_of(p);
+    }
     d.paths.push_back(std::move(path));
   }
   const std::string stop = string_or(j, "stop_reason");
@@ -227,6 +262,22 @@ json diff_to_json(const DiffResult& diff) {
                      {"split", split}});
   }
   j["paths"] = paths;
+  json deployment = json::array();
+  for (const DeploymentDiff& d : diff.deployment) {
+    const bool throughput = d.measure == DeployMeasure::throughput;
+    deployment.push_back({{"path", d.path},
+                          {"measure", to_string(d.measure)},
+                          {"threads", throughput ? json(d.threads) : json(nullptr)},
+                          {"cache", throughput ? json(nullptr) : json(to_string(d.cache))},
+                          {"base_value", optional_number(d.base_value)},
+                          {"new_value", optional_number(d.new_value)},
+                          {"base_count", d.base_count},
+                          {"new_count", d.new_count},
+                          {"time_ratio", optional_number(d.time_ratio)},
+                          {"verdict", to_string(d.verdict)},
+                          {"reason", to_string(d.reason)}});
+  }
+  j["deployment"] = deployment;
   j["warnings"] = warnings_to_json(diff.warnings);
   return j;
 }

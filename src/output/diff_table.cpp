@@ -54,12 +54,31 @@ std::string split_block(const DiffResult& diff) {
   return "\nsplit per iteration, base -> new (each report's split pass; docs/diff.md):\n" + text_columns(rows, "  ");
 }
 
+std::string deployment_block(const DiffResult& diff) {
+  if (diff.deployment.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"path", "figure", "base", "new", "change", "n base/new", "verdict"});
+  for (const DeploymentDiff& d : diff.deployment) {
+    rows.push_back({d.path, deployment_figure_text(d), deployment_value_text(d, d.base_value), deployment_value_text(d, d.new_value),
+                    deployment_change_text(d), fmt::format("{}/{}", d.base_count, d.new_count),
+                    deployment_verdict_text(d, diff.config)});
+  }
+  return "\ndeployment figures, base -> new (compare --threads, --cold-start; their own noise rules; docs/diff.md):\n" +
+         text_columns(rows, "  ");
+}
+
 std::string outcome_line(const DiffResult& diff) {
   std::vector<std::string> faster;
   std::size_t slower = 0;
   for (const PathDiff& p : diff.paths) {
     slower += p.verdict == DiffVerdict::slower ? 1 : 0;
     if (p.verdict == DiffVerdict::faster) faster.push_back(fmt::format("{} {}", path_label(p), change_text(*p.ratio)));
+  }
+  for (const DeploymentDiff& d : diff.deployment) {
+    slower += d.verdict == DiffVerdict::slower ? 1 : 0;
+    if (d.verdict == DiffVerdict::faster) {
+      faster.push_back(fmt::format("{} {} {}", d.path, deployment_figure_text(d), deployment_change_text(d)));
+    }
   }
   switch (diff.outcome()) {
     case DiffOutcome::incomparable: {
@@ -72,10 +91,10 @@ std::string outcome_line(const DiffResult& diff) {
     case DiffOutcome::nothing_judged:
       return fmt::format("verdict: unknown: {}\n", nothing_judged_text(diff));
     case DiffOutcome::regression:
-      return fmt::format("verdict: REGRESSION: {} slower beyond {:.3g}% ({} of {} judged paths)\n", slower_paths_text(diff),
-                         100 * diff.config.threshold, slower, diff.judged());
+      return fmt::format("verdict: REGRESSION: {} slower beyond {:.3g}% ({} of {})\n", slower_paths_text(diff),
+                         100 * diff.config.threshold, slower, judged_text(diff));
     case DiffOutcome::no_regression:
-      return fmt::format("verdict: no regression: none of {} judged paths slower beyond {:.3g}%{}\n", diff.judged(),
+      return fmt::format("verdict: no regression: none of {} slower beyond {:.3g}%{}\n", judged_text(diff),
                          100 * diff.config.threshold,
                          faster.empty() ? "" : fmt::format("; faster: {}", fmt::join(faster, ", ")));
   }
@@ -89,6 +108,11 @@ std::string slower_paths_text(const DiffResult& diff) {
   for (const PathDiff& p : diff.paths) {
     if (p.verdict != DiffVerdict::slower) continue;
     slower.push_back(fmt::format("{} {} [{}, {}]", path_label(p), change_text(*p.ratio), change_text(*p.low), change_text(*p.high)));
+  }
+  for (const DeploymentDiff& d : diff.deployment) {
+    if (d.verdict != DiffVerdict::slower) continue;
+    slower.push_back(fmt::format("{} {} {} ({} -> {})", d.path, deployment_figure_text(d), deployment_change_text(d),
+                                 deployment_value_text(d, d.base_value), deployment_value_text(d, d.new_value)));
   }
   return fmt::format("{}", fmt::join(slower, ", "));
 }
@@ -112,7 +136,7 @@ std::string nothing_judged_text(const DiffResult& diff) {
 
 std::string format_diff_table(const DiffResult& diff) {
   std::string out = header(diff);
-  if (diff.outcome() != DiffOutcome::incomparable) out += "\n" + paths_block(diff) + split_block(diff);
+  if (diff.outcome() != DiffOutcome::incomparable) out += "\n" + paths_block(diff) + split_block(diff) + deployment_block(diff);
   return out + "\n" + outcome_line(diff);
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ohprof/base/format.hpp"
 #include "ohprof/model/diff.hpp"
 
 namespace ohprof {
@@ -18,9 +19,9 @@ inline std::string change_text(double ratio) { return fmt::format("{:+.1f}%", 10
 inline std::string path_label(const PathDiff& p) { return p.point ? fmt::format("{} @ {}", p.name, *p.point) : p.name; }
 
 // The verdict in words, with its reason.
-inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config) {
-  switch (p.reason) {
-    case DiffReason::above_threshold: return p.verdict == DiffVerdict::slower ? "SLOWER" : "faster";
+inline std::string diff_verdict_text(DiffVerdict verdict, DiffReason reason, const DiffConfig& config) {
+  switch (reason) {
+    case DiffReason::above_threshold: return verdict == DiffVerdict::slower ? "SLOWER" : "faster";
     case DiffReason::below_threshold:
       return fmt::format("no change (significant, within {:.3g}%)", 100 * config.threshold);
     case DiffReason::not_significant: return "no significant change";
@@ -30,8 +31,49 @@ inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config
     case DiffReason::reference_missing: return "unknown: the reference has no samples here";
     case DiffReason::only_in_base: return "only in the base report";
     case DiffReason::only_in_new: return "only in the new report";
+    case DiffReason::callers_differ: return "unknown: measured at other numbers of callers";
   }
   return "";
+}
+inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config) {
+  return diff_verdict_text(p.verdict, p.reason, config);
+}
+
+// A deployment figure's verdict: a start's too few processes is said as the rank rule says it.
+inline std::string deployment_verdict_text(const DeploymentDiff& d, const DiffConfig& config) {
+  if (d.reason == DiffReason::too_few_samples) return "unknown: too few processes to order (--cold-start=3 or more)";
+  if (d.reason == DiffReason::no_samples) return "unknown: no figure on a side";
+  return diff_verdict_text(d.verdict, d.reason, config);
+}
+
+// "calls/s at 2 callers", "start (cold cache)".
+inline std::string deployment_figure_text(const DeploymentDiff& d) {
+  if (d.measure == DeployMeasure::start) return fmt::format("start ({} cache)", to_string(d.cache));
+  return d.threads > 0 ? fmt::format("calls/s at {} callers", d.threads) : std::string("calls/s");
+}
+
+// A deployment figure's value: calls per second ("66.5k") or a duration.
+inline std::string deployment_value_text(const DeploymentDiff& d, const std::optional<double>& value) {
+  if (!value) return "-";
+  if (d.measure == DeployMeasure::start) return format_duration(*value);
+  if (*value >= 1e6) return fmt::format("{:.3g}M", *value / 1e6);
+  if (*value >= 1e3) return fmt::format("{:.3g}k", *value / 1e3);
+  return fmt::format("{:.3g}", *value);
+}
+
+// The change of the figure itself, new / base − 1 (calls/s up is better; a start's time down is).
+inline std::string deployment_change_text(const DeploymentDiff& d) {
+  if (!d.base_value || !d.new_value || !(*d.base_value > 0)) return "-";
+  return change_text(*d.new_value / *d.base_value);
+}
+
+// "5 judged paths", "5 judged paths and 3 deployment figures".
+inline std::string judged_text(const DiffResult& diff) {
+  const std::size_t figures = static_cast<std::size_t>(std::count_if(
+      diff.deployment.begin(), diff.deployment.end(), [](const DeploymentDiff& d) { return d.verdict != DiffVerdict::unknown; }));
+  const std::size_t paths = diff.judged() - figures;
+  return figures == 0 ? fmt::format("{} judged paths", paths)
+                      : fmt::format("{} judged paths and {} deployment figures", paths, figures);
 }
 
 // The split components some path has time in, in their order (a CPU run has no device-wait, launch or

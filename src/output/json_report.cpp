@@ -446,13 +446,26 @@ json cold_start_to_json(const std::optional<PathColdStart>& c) {
   return {{"processes", c->processes}, {"states", std::move(states)}};
 }
 
+json device_memory_to_json(const std::optional<PathDeviceMemory>& device) {
+  if (!device) return nullptr;
+  const auto maybe = [](const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); };
+  return {{"build_allocated_bytes", device->build_allocated_bytes},
+          {"build_reserved_bytes", device->build_reserved_bytes},
+          {"build_used_bytes", maybe(device->build_used_bytes)},
+          {"build_peak_allocated_bytes", device->build_peak_allocated_bytes},
+          {"run_peak_allocated_bytes", maybe(device->run_peak_allocated_bytes)},
+          {"run_reserved_bytes", maybe(device->run_reserved_bytes)},
+          {"graph_pool_bytes", maybe(device->graph_pool_bytes)}};
+}
+
 json memory_to_json(const std::optional<PathMemory>& memory) {
   if (!memory) return nullptr;
   const auto maybe = [](const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); };
   return {{"build_retained_bytes", memory->build_retained_bytes},
           {"build_peak_bytes", maybe(memory->build_peak_bytes)},
           {"run_peak_bytes", maybe(memory->run_peak_bytes)},
-          {"run_calls", memory->run_calls}};
+          {"run_calls", memory->run_calls},
+          {"device", device_memory_to_json(memory->device)}};
 }
 
 json execution_to_json(const std::optional<ExecutionCheck>& check) {
@@ -635,7 +648,8 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
                            {"ready_ns", optional_integer(e.ready_ns)},
                            {"fx_cache_hits", optional_integer(e.fx_cache_hits)},
                            {"fx_cache_misses", optional_integer(e.fx_cache_misses)},
-                           {"extra_run_peak_bytes", optional_integer(e.extra_run_peak_bytes)}});
+                           {"extra_run_peak_bytes", optional_integer(e.extra_run_peak_bytes)},
+                           {"graph_pool_bytes", optional_integer(e.graph_pool_bytes)}});
   }
   return json{{"base", ledger->base},
               {"base_measured", ledger->base_measured},
@@ -657,6 +671,8 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
                         {"warm_start_ns", optional_number(r.warm_start_ns)},
                         {"build_retained_bytes", optional_integer(r.build_retained_bytes)},
                         {"run_peak_bytes", optional_integer(r.run_peak_bytes)},
+                        {"device_build_bytes", optional_integer(r.device_build_bytes)},
+                        {"graph_pool_bytes", optional_integer(r.graph_pool_bytes)},
                         {"host_share", optional_number(r.host_share)},
                         {"outputs_differ", r.outputs_differ}});
   }

@@ -303,7 +303,7 @@ std::string format_diff_markdown(const DiffResult& d) {
     case DiffOutcome::no_regression: {
       out += d.regression() ? fmt::format("**Regression**: {} slower beyond {:.3g}%.\n", slower_paths_text(d),
                                           100 * d.config.threshold)
-                            : fmt::format("**No regression**: none of {} judged paths slower beyond {:.3g}%.\n", d.judged(),
+                            : fmt::format("**No regression**: none of {} slower beyond {:.3g}%.\n", judged_text(d),
                                           100 * d.config.threshold);
     }
   }
@@ -343,6 +343,20 @@ std::string format_diff_markdown(const DiffResult& d) {
   if (!split_rows.empty()) {
     out += "\n**Split per iteration**, base → new (each report's split pass; not part of the verdict)\n\n" +
            table(split_header, "l" + std::string(split_header.size() - 1, 'r'), split_rows);
+  }
+  // compare --threads, --cold-start: each path's deployment figures, judged by their own noise rules
+  std::vector<Row> deployment_rows;
+  for (const DeploymentDiff& x : d.deployment) {
+    const std::string verdict = md_text(deployment_verdict_text(x, d.config));
+    deployment_rows.push_back({code(x.path), deployment_figure_text(x), deployment_value_text(x, x.base_value),
+                               deployment_value_text(x, x.new_value), deployment_change_text(x),
+                               fmt::format("{}/{}", x.base_count, x.new_count),
+                               x.verdict == DiffVerdict::slower ? "**" + verdict + "**" : verdict});
+  }
+  if (!deployment_rows.empty()) {
+    out += "\n**Deployment figures**, base → new (throughput: the difference of the rates against its error; starts: the "
+           "rank rule of the cold start; then the threshold; docs/diff.md)\n\n" +
+           table({"path", "figure", "base", "new", "change", "n base/new", "verdict"}, "llrrrrl", deployment_rows);
   }
   out += warnings_section(d.warnings);
   return out;

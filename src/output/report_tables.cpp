@@ -47,7 +47,7 @@ CellTable deployment_table(const Report& r) {
   t.align = "lrrrrrrr";
   for (const DeploymentRow& row : r.deployment->rows) {
     std::vector<Cell> cells{{row.path, Cell::Kind::name}};
-    for (std::string& cell : deployment_cells(row)) cells.push_back({std::move(cell)});
+    for (std::string& cell : deployment_cells(*r.deployment, row)) cells.push_back({std::move(cell)});
     t.rows.push_back(std::move(cells));
   }
   return t;

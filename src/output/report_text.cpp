@@ -372,6 +372,22 @@ std::string memory_text(const PathMemory& m) {
   return text;
 }
 
+std::string device_memory_text(const PathDeviceMemory& d, std::int64_t run_calls) {
+  const auto signed_bytes = [](std::int64_t bytes) { return (bytes >= 0 ? "+" : "") + format_bytes(bytes); };
+  std::string text = fmt::format("build {} allocated, {} reserved, {} (allocated peak {})", signed_bytes(d.build_allocated_bytes),
+                                 signed_bytes(d.build_reserved_bytes),
+                                 d.build_used_bytes ? signed_bytes(*d.build_used_bytes) + " used" : std::string("used unknown"),
+                                 signed_bytes(d.build_peak_allocated_bytes));
+  if (d.run_peak_allocated_bytes && d.run_reserved_bytes) {
+    text += fmt::format("; calls peak {} allocated, {} reserved over {}", signed_bytes(*d.run_peak_allocated_bytes),
+                        signed_bytes(*d.run_reserved_bytes), run_calls);
+  } else {
+    text += "; calls unknown";
+  }
+  if (d.graph_pool_bytes) text += "; graph pool " + format_bytes(*d.graph_pool_bytes);
+  return text;
+}
+
 std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger, double base_median_ns) {
   std::string text;
   if (!e.not_applicable.empty()) {
@@ -416,6 +432,7 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
                           : use == FxCacheUse::generated ? ", compiled"
                                                          : ", partly from Inductor's cache");
     }
+    if (e.graph_pool_bytes) text += "; graph pool " + format_bytes(*e.graph_pool_bytes);
   }
   return text;
 }
@@ -539,21 +556,38 @@ std::string deployment_text(const DeploymentSummary& s) {
   return text;
 }
 
+namespace {
+// The device columns, only where some row has their figure (a CUDA run).
+bool any_device_build(const DeploymentSummary& s) {
+  return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.device_build_bytes.has_value(); });
+}
+bool any_graph_pool(const DeploymentSummary& s) {
+  return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.graph_pool_bytes.has_value(); });
+}
+}  // namespace
+
 std::vector<std::string> deployment_header(const DeploymentSummary& s) {
   int threads = 0;
   for (const DeploymentRow& row : s.rows) threads = std::max(threads, row.threads);
-  return {"latency", threads > 0 ? fmt::format("calls/s at {}", threads) : std::string("calls/s"), "cold start", "warm start",
-          "build memory", "calls peak", "host share"};
+  std::vector<std::string> header{"latency", threads > 0 ? fmt::format("calls/s at {}", threads) : std::string("calls/s"),
+                                  "cold start", "warm start", "build memory", "calls peak"};
+  if (any_device_build(s)) header.emplace_back("device memory");
+  if (any_graph_pool(s)) header.emplace_back("graph pool");
+  header.emplace_back("host share");
+  return header;
 }
 
-std::vector<std::string> deployment_cells(const DeploymentRow& row) {
-  return {row.latency_ns ? format_duration(*row.latency_ns) : "-",
-          row.calls_per_s ? rate_text(*row.calls_per_s) : "-",
-          row.cold_start_ns ? format_duration(*row.cold_start_ns) : "-",
-          row.warm_start_ns ? format_duration(*row.warm_start_ns) : "-",
-          bytes_cell(row.build_retained_bytes),
-          bytes_cell(row.run_peak_bytes),
-          row.host_share ? fmt::format("{:.1f}%", 100.0 * *row.host_share) : "-"};
+std::vector<std::string> deployment_cells(const DeploymentSummary& s, const DeploymentRow& row) {
+  std::vector<std::string> cells{row.latency_ns ? format_duration(*row.latency_ns) : "-",
+                                 row.calls_per_s ? rate_text(*row.calls_per_s) : "-",
+                                 row.cold_start_ns ? format_duration(*row.cold_start_ns) : "-",
+                                 row.warm_start_ns ? format_duration(*row.warm_start_ns) : "-",
+                                 bytes_cell(row.build_retained_bytes),
+                                 bytes_cell(row.run_peak_bytes)};
+  if (any_device_build(s)) cells.push_back(bytes_cell(row.device_build_bytes));
+  if (any_graph_pool(s)) cells.push_back(row.graph_pool_bytes ? format_bytes(*row.graph_pool_bytes) : "-");
+  cells.push_back(row.host_share ? fmt::format("{:.1f}%", 100.0 * *row.host_share) : "-");
+  return cells;
 }
 
 std::string rate_text(double per_s) {

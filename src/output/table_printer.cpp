@@ -217,6 +217,9 @@ std::string format_run_table(const Report& report) {
     }
     if (path.execution) out += "  execution:     " + execution_text(*path.execution) + "\n";
     if (path.memory) out += "  memory:        " + memory_text(*path.memory) + "\n";
+    if (path.memory && path.memory->device) {
+      out += "  device memory: " + device_memory_text(*path.memory->device, path.memory->run_calls) + "\n";
+    }
     if (path.concurrency) {
       const std::vector<std::string> lines = concurrency_lines(*path.concurrency, path.wall.median);
       for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? "  threads:       " : "                 ") + lines[i] + "\n";

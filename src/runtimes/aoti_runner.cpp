@@ -8,6 +8,10 @@
 #include <torch/cuda.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/version.h>
+#ifdef OHPROF_TORCH_HAS_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <dlfcn.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -277,6 +281,61 @@ TorchRuntimeInfo torch_runtime_info() {
   }
   info.intra_op_threads = at::get_num_threads();
   return info;
+}
+
+#ifdef OHPROF_TORCH_HAS_CUDA
+namespace {
+// cudaMemGetInfo from the CUDA runtime torch loaded (ohprof links no cudart of its own: one copy in the
+// process); null when no such library is loaded.
+using MemGetInfo = int (*)(std::size_t* free, std::size_t* total);
+MemGetInfo loaded_mem_get_info() {
+  for (const char* soname : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}) {
+    if (void* handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD)) {
+      if (void* symbol = dlsym(handle, "cudaMemGetInfo")) return reinterpret_cast<MemGetInfo>(symbol);
+    }
+  }
+  return nullptr;
+}
+}  // namespace
+#endif
+
+std::optional<DeviceMemoryReading> read_cuda_memory(int index, bool reset_peak) {
+#ifdef OHPROF_TORCH_HAS_CUDA
+  try {
+    if (!torch::cuda::is_available() || index < 0 || index >= static_cast<int>(torch::cuda::device_count())) {
+      return std::nullopt;
+    }
+    namespace allocator = c10::cuda::CUDACachingAllocator;
+    const auto device = static_cast<c10::DeviceIndex>(index);
+    if (reset_peak) allocator::resetPeakStats(device);
+    const auto stats = allocator::getDeviceStats(device);
+    constexpr auto all = static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE);
+    DeviceMemoryReading reading;
+    reading.allocated_bytes = stats.allocated_bytes[all].current;
+    reading.reserved_bytes = stats.reserved_bytes[all].current;
+    reading.peak_allocated_bytes = stats.allocated_bytes[all].peak;
+    // The default pool is {0, 0}; any other owner is a private pool (a CUDA graph's, or a user's MemPool).
+    for (const auto& segment : allocator::snapshot({0, 0}, false).segments) {
+      const bool private_pool = segment.owner_private_pool_id.first != 0 || segment.owner_private_pool_id.second != 0;
+      if (segment.device == device && private_pool) reading.private_pool_bytes += static_cast<std::int64_t>(segment.total_size);
+    }
+    if (const MemGetInfo mem_get_info = loaded_mem_get_info()) {
+      const c10::DeviceIndex previous = c10::cuda::current_device();
+      c10::cuda::set_device(device);
+      std::size_t free = 0;
+      std::size_t total = 0;
+      if (mem_get_info(&free, &total) == 0) reading.used_bytes = static_cast<std::int64_t>(total - free);
+      c10::cuda::set_device(previous);
+    }
+    return reading;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+#else
+  (void)index;
+  (void)reset_peak;
+  return std::nullopt;
+#endif
 }
 
 Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& options) {

@@ -355,17 +355,33 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   };
   // Each build's memory (docs/metrics.md, "Memory"): the resident set before and after it, and its
   // high-water mark over it (reset first).
+  // On a CUDA device, the caching allocator's and the driver's readings around it too ("Device memory").
   std::vector<std::optional<PathMemory>> build_memory;
+  const auto read_device = [&](bool reset_peak) -> std::optional<DeviceMemoryReading> {
+    if (device != DeviceKind::cuda || !runtime.read_device_memory) return std::nullopt;
+    return runtime.read_device_memory(0, reset_peak);
+  };
   const auto measured_build = [&](const std::string& name) {
     const bool reset = reset_peak_rss();
     const std::optional<ProcessMemory> before = read_process_memory();
+    const std::optional<DeviceMemoryReading> device_before = read_device(true);
     auto runner = build(name);
+    const std::optional<DeviceMemoryReading> device_after = read_device(false);
     const std::optional<ProcessMemory> after = read_process_memory();
     std::optional<PathMemory> memory;
     if (runner.ok() && before && after) {
       memory = PathMemory{};
       memory->build_retained_bytes = after->rss_bytes - before->rss_bytes;
       if (reset) memory->build_peak_bytes = after->peak_rss_bytes - before->rss_bytes;
+      if (device_before && device_after) {
+        PathDeviceMemory& d = memory->device.emplace();
+        d.build_allocated_bytes = device_after->allocated_bytes - device_before->allocated_bytes;
+        d.build_reserved_bytes = device_after->reserved_bytes - device_before->reserved_bytes;
+        if (device_before->used_bytes && device_after->used_bytes) {
+          d.build_used_bytes = *device_after->used_bytes - *device_before->used_bytes;
+        }
+        d.build_peak_allocated_bytes = device_after->peak_allocated_bytes - device_before->allocated_bytes;
+      }
     }
     if (runner.ok()) build_memory.push_back(memory);
     return runner;
@@ -550,13 +566,22 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
         runners[i]->enter();
         const bool reset = reset_peak_rss();
         const std::optional<ProcessMemory> before = read_process_memory();
+        const std::optional<DeviceMemoryReading> device_before = memory->device ? read_device(true) : std::nullopt;
         bool ran = true;
         for (std::int64_t call = 0; call < kMemoryCalls && ran; ++call) ran = runners[i]->run_once().ok();
+        const std::optional<DeviceMemoryReading> device_after = device_before ? read_device(false) : std::nullopt;
         const std::optional<ProcessMemory> after = read_process_memory();
         runners[i]->leave();
         if (ran && reset && before && after) {
           memory->run_peak_bytes = after->peak_rss_bytes - before->rss_bytes;
           memory->run_calls = kMemoryCalls;
+        }
+        if (ran && device_before && device_after) {
+          PathDeviceMemory& d = *memory->device;
+          d.run_peak_allocated_bytes = device_after->peak_allocated_bytes - device_before->allocated_bytes;
+          d.run_reserved_bytes = device_after->reserved_bytes - device_before->reserved_bytes;
+          const std::optional<ExecutionCheck>& check = report.paths[i].execution;
+          if (check && check->facts.cuda_graphs_expected) d.graph_pool_bytes = device_after->private_pool_bytes;
         }
       }
     }

@@ -5,7 +5,7 @@
 // Why not nlohmann_json's SAX parser: it was the first version of the trace reader and reads about
 // 80 MB of JSON per second on the build machines, which made `ohprof analyze` only ~12x faster than
 // Holistic Trace Analysis on a 35 MB trace. This parser does less per byte, and is checked against
-// nlohmann_json's DOM parser on the real traces and on hand-made edge cases (test/json_stream_test.cpp):
+// nlohmann_json's DOM parser on the real traces and on hand-made edge cases (test/trace/json_stream_test.cpp):
 //  - no floating-point conversion: numbers with a fraction or exponent are delivered as their text,
 //    which the trace reader converts exactly; integers are converted while they are scanned;
 //  - no copy of a string or number: the handler gets a std::string_view into the parser's buffer. The

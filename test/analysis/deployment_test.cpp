@@ -57,6 +57,9 @@ std::vector<PathResult> three_paths() {
   aoti.memory = PathMemory{};
   aoti.memory->build_retained_bytes = 1'000'000;
   aoti.memory->run_peak_bytes = 4096;
+  aoti.memory->device = PathDeviceMemory{};
+  aoti.memory->device->build_used_bytes = 44'700'000;
+  aoti.memory->device->graph_pool_bytes = 2'097'152;
   return {aoti, eager, compile};
 }
 
@@ -78,6 +81,9 @@ TEST(DeploymentSummary, OnePathLeadingEveryCriterionIsTheChoice) {
   EXPECT_EQ(s.rows[0].warm_start_ns, std::optional<double>(1'250'000'000));
   EXPECT_EQ(s.rows[0].build_retained_bytes, std::optional<std::int64_t>(1'000'000));
   EXPECT_EQ(s.rows[0].run_peak_bytes, std::optional<std::int64_t>(4096));
+  EXPECT_EQ(s.rows[0].device_build_bytes, std::optional<std::int64_t>(44'700'000));
+  EXPECT_EQ(s.rows[0].graph_pool_bytes, std::optional<std::int64_t>(2'097'152));
+  EXPECT_FALSE(s.rows[1].device_build_bytes.has_value());  // no memory.device: not a CUDA run
   EXPECT_FALSE(s.rows[0].host_share.has_value());  // no split
   EXPECT_EQ(s.rows[2].cold_start_ns, std::optional<double>(15'000'000'000));
   EXPECT_EQ(s.rows[2].warm_start_ns, std::optional<double>(5'100'000'000));

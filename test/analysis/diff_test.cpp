@@ -381,5 +381,123 @@ TEST(DiffReports, TheSplitChangesArePerIterationMeansOfTheTotals) {
   EXPECT_DOUBLE_EQ(component("framework").base_ns, 250);
 }
 
+// --- deployment figures (docs/diff.md, "Deployment figures"), each worked by hand --------------------------
+
+TEST(DiffThroughput, TheDifferenceOfTheRatesAgainstItsErrorThenTheThreshold) {
+  const auto t = [](int threads, double cps, double se) { return DigestThroughput{threads, cps, se, 10}; };
+  // 1000 -> 800 calls/s, se 10 each: difference -200, error hypot(10, 10) = 14.14, 1.96 * 14.14 = 27.7 < 200:
+  // significant; time per call 1000 / 800 = 1.25, beyond 10%: slower.
+  const DigestThroughput b = t(2, 1000, 10);
+  const DigestThroughput slower = t(2, 800, 10);
+  DeploymentDiff d = diff_throughput("aoti", &b, &slower, 0.10);
+  EXPECT_EQ(d.measure, DeployMeasure::throughput);
+  EXPECT_EQ(d.threads, 2);
+  EXPECT_EQ(d.base_value, std::optional<double>(1000));
+  EXPECT_EQ(d.new_value, std::optional<double>(800));
+  EXPECT_EQ(d.base_count, 10u);
+  EXPECT_DOUBLE_EQ(*d.time_ratio, 1.25);
+  EXPECT_EQ(d.verdict, DiffVerdict::slower);
+  EXPECT_EQ(d.reason, DiffReason::above_threshold);
+  // 1000 -> 950, se 30 each: 1.96 * hypot(30, 30) = 83.2 > 50: within noise.
+  const DigestThroughput b30 = t(2, 1000, 30);
+  const DigestThroughput n30 = t(2, 950, 30);
+  d = diff_throughput("aoti", &b30, &n30, 0.10);
+  EXPECT_EQ(d.verdict, DiffVerdict::no_change);
+  EXPECT_EQ(d.reason, DiffReason::not_significant);
+  // 1000 -> 1050, se 5 each: significant (1.96 * 7.07 = 13.9 < 50); time 1000 / 1050 = 0.952, 4.8% < 10%.
+  const DigestThroughput b5 = t(2, 1000, 5);
+  const DigestThroughput n5 = t(2, 1050, 5);
+  d = diff_throughput("aoti", &b5, &n5, 0.10);
+  EXPECT_EQ(d.verdict, DiffVerdict::no_change);
+  EXPECT_EQ(d.reason, DiffReason::below_threshold);
+  // ... and faster with threshold 3%.
+  d = diff_throughput("aoti", &b5, &n5, 0.03);
+  EXPECT_EQ(d.verdict, DiffVerdict::faster);
+  // other caller counts, or a side without --threads: no verdict
+  const DigestThroughput four = t(4, 1000, 10);
+  d = diff_throughput("aoti", &b, &four, 0.10);
+  EXPECT_EQ(d.reason, DiffReason::callers_differ);
+  EXPECT_EQ(d.verdict, DiffVerdict::unknown);
+  EXPECT_FALSE(d.time_ratio.has_value());
+  d = diff_throughput("aoti", &b, nullptr, 0.10);
+  EXPECT_EQ(d.reason, DiffReason::only_in_base);
+  EXPECT_EQ(d.threads, 2);
+  EXPECT_FALSE(d.new_value.has_value());
+}
+
+TEST(DiffStart, TheRankRuleOfTheColdStartThenTheThreshold) {
+  const auto s = [](CompileCache cache, std::vector<std::int64_t> totals) { return DigestStart{cache, std::move(totals)}; };
+  // every new total above every base total, C(6, 3) = 20 orders: slower; medians 15 / 11 = 1.364.
+  const DigestStart b = s(CompileCache::cold, {10, 11, 12});
+  const DigestStart above = s(CompileCache::cold, {14, 16, 15});
+  DeploymentDiff d = diff_start("compile", CompileCache::cold, &b, &above, 0.10);
+  EXPECT_EQ(d.measure, DeployMeasure::start);
+  EXPECT_EQ(d.cache, CompileCache::cold);
+  EXPECT_EQ(d.base_value, std::optional<double>(11));
+  EXPECT_EQ(d.new_value, std::optional<double>(15));
+  EXPECT_EQ(d.new_count, 3u);
+  EXPECT_DOUBLE_EQ(*d.time_ratio, 15.0 / 11.0);
+  EXPECT_EQ(d.verdict, DiffVerdict::slower);
+  // every one below: faster (6 / 11)
+  const DigestStart below = s(CompileCache::cold, {5, 6, 7});
+  d = diff_start("compile", CompileCache::cold, &b, &below, 0.10);
+  EXPECT_EQ(d.verdict, DiffVerdict::faster);
+  EXPECT_DOUBLE_EQ(*d.time_ratio, 6.0 / 11.0);
+  // ranges overlap: no significant change, however far the medians
+  const DigestStart overlapping = s(CompileCache::cold, {11, 13, 20});
+  d = diff_start("compile", CompileCache::cold, &b, &overlapping, 0.10);
+  EXPECT_EQ(d.verdict, DiffVerdict::no_change);
+  EXPECT_EQ(d.reason, DiffReason::not_significant);
+  // 2 against 2: C(4, 2) = 6 < 20 orders, too few to tell even when apart
+  const DigestStart two = s(CompileCache::cold, {10, 11});
+  const DigestStart two_above = s(CompileCache::cold, {20, 21});
+  d = diff_start("compile", CompileCache::cold, &two, &two_above, 0.10);
+  EXPECT_EQ(d.verdict, DiffVerdict::unknown);
+  EXPECT_EQ(d.reason, DiffReason::too_few_samples);
+  // apart (every new total above 12,000), but medians 12,200 / 11,000 = 1.109: within a 15% threshold
+  const DigestStart just = s(CompileCache::cold, {12'100, 12'200, 12'300});
+  const DigestStart b_ms = s(CompileCache::cold, {10'000, 11'000, 12'000});
+  d = diff_start("compile", CompileCache::cold, &b_ms, &just, 0.15);
+  EXPECT_EQ(d.reason, DiffReason::below_threshold);
+  d = diff_start("compile", CompileCache::warm, nullptr, &b, 0.10);
+  EXPECT_EQ(d.reason, DiffReason::only_in_new);
+  EXPECT_FALSE(d.base_value.has_value());
+}
+
+TEST(DiffReports, DeploymentFiguresOfComparePathsAreDiffedAndASlowerOneIsARegression) {
+  const auto a = lognormal(200, 10000, 0.05, 31);
+  DigestPath base_aoti = path("aoti", a);
+  base_aoti.throughput = DigestThroughput{2, 1000, 10, 10};
+  base_aoti.starts = {DigestStart{CompileCache::none, {10, 11, 12}}};
+  DigestPath base_compile = path("compile", a);
+  base_compile.starts = {DigestStart{CompileCache::cold, {100, 110, 120}}, DigestStart{CompileCache::warm, {40, 41, 42}}};
+  DigestPath new_aoti = path("aoti", a);
+  new_aoti.throughput = DigestThroughput{2, 700, 10, 10};  // 30% fewer calls: slower
+  new_aoti.starts = {DigestStart{CompileCache::none, {10, 12, 11}}};
+  DigestPath new_compile = path("compile", a);
+  new_compile.starts = {DigestStart{CompileCache::cold, {100, 111, 119}}};
+  const DiffResult r = diff_reports(digest({base_aoti, base_compile}), digest({new_aoti, new_compile}), fast_config());
+  ASSERT_EQ(r.paths.size(), 2u);
+  EXPECT_EQ(r.paths[0].verdict, DiffVerdict::no_change);  // the same samples: the latency did not move
+  ASSERT_EQ(r.deployment.size(), 4u);
+  EXPECT_EQ(r.deployment[0].path, "aoti");
+  EXPECT_EQ(r.deployment[0].measure, DeployMeasure::throughput);
+  EXPECT_EQ(r.deployment[0].verdict, DiffVerdict::slower);
+  EXPECT_EQ(r.deployment[1].cache, CompileCache::none);
+  EXPECT_EQ(r.deployment[1].reason, DiffReason::not_significant);
+  EXPECT_EQ(r.deployment[2].path, "compile");
+  EXPECT_EQ(r.deployment[2].cache, CompileCache::cold);
+  EXPECT_EQ(r.deployment[2].reason, DiffReason::not_significant);
+  EXPECT_EQ(r.deployment[3].cache, CompileCache::warm);
+  EXPECT_EQ(r.deployment[3].reason, DiffReason::only_in_base);
+  EXPECT_TRUE(r.regression());
+  EXPECT_EQ(r.outcome(), DiffOutcome::regression);
+  EXPECT_EQ(r.judged(), 2u + 3u);
+  // run and analyze reports have none
+  const DiffResult runs = diff_reports(digest({base_aoti}, DigestKind::run), digest({new_aoti}, DigestKind::run), fast_config());
+  EXPECT_TRUE(runs.deployment.empty());
+  EXPECT_EQ(runs.outcome(), DiffOutcome::no_regression);
+}
+
 }  // namespace
 }  // namespace ohprof

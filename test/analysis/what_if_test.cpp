@@ -55,6 +55,8 @@ TEST(WhatIfLedger, SavedIsTheDifferenceOfMediansWithTheSpreadOfADifference) {
   modules.output_check = check(false, 0.5);
   modules.memory = PathMemory{};
   modules.memory->run_peak_bytes = 1024;
+  modules.memory->device = PathDeviceMemory{};
+  modules.memory->device->graph_pool_bytes = 8192;  // made up: carried over as it is
   modules.execution = ExecutionCheck{};
   modules.execution->facts.fx_cache_hits = 1;
   modules.execution->facts.fx_cache_misses = 0;
@@ -89,6 +91,8 @@ TEST(WhatIfLedger, SavedIsTheDifferenceOfMediansWithTheSpreadOfADifference) {
   EXPECT_EQ(m.max_abs_diff, std::optional<double>(0.5));
   EXPECT_EQ(m.ready_ns, std::optional<std::int64_t>(7'000'000));
   EXPECT_EQ(m.extra_run_peak_bytes, std::optional<std::int64_t>(1024 - 4096));
+  EXPECT_EQ(m.graph_pool_bytes, std::optional<std::int64_t>(8192));
+  EXPECT_FALSE(g.graph_pool_bytes.has_value());
   EXPECT_EQ(m.fx_cache_hits, std::optional<std::int64_t>(1));
   EXPECT_EQ(m.fx_cache_misses, std::optional<std::int64_t>(0));
 

@@ -67,6 +67,53 @@ TEST(DiffCli, SamplesMadeTwentyPercentSlowerExitWithTheRegressionCode) {
   EXPECT_EQ(run_ohprof({"diff", kBase, scaled_copy(1.2), "--threshold", "25%"}).exit_code, 0);
 }
 
+// A compare run with --threads 1,2 and --cold-start (docs/results/cpu-deploy-2026-12-04.md): its deployment
+// figures against themselves, and against a copy with fewer calls per second and slower cold starts.
+const std::string kDeploy = std::string(OHPROF_SOURCE_DIR) + "/docs/results/cpu-deploy-tiny-mlp-2026-12-04.json.gz";
+
+TEST(DiffCli, DeploymentFiguresAreDiffedByTheirOwnNoiseRules) {
+  const auto same = run_ohprof({"diff", kDeploy, kDeploy});
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_NE(same.out.find("deployment figures, base -> new"), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("calls/s at 2 callers"), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("start (warm cache)"), std::string::npos) << same.out;
+  // 3 paths' latency, 3 throughputs, and 5 start states (aoti none, compile cold/warm/artifacts, eager none)
+  EXPECT_NE(same.out.find("verdict: no regression: none of 3 judged paths and 8 deployment figures slower beyond 10%"),
+            std::string::npos) << same.out;
+
+  json edited = read_report(kDeploy);
+  for (json& path : edited["paths"]) {
+    if (path["name"] == "aoti") path["concurrency"]["points"].back()["calls_per_s"] = 0.7 * path["concurrency"]["points"].back()["calls_per_s"].get<double>();
+    if (path["name"] != "compile") continue;
+    for (json& state : path["cold_start"]["states"]) {
+      if (state["cache"] != "cold") continue;
+      for (json& sample : state["samples"]) sample["total_ns"] = 2 * sample["total_ns"].get<std::int64_t>();
+    }
+  }
+  const std::string folder = testing::make_temp_dir("diff-cli-deploy");
+  std::ofstream(folder + "/slower.json") << edited.dump();
+  const auto slower = run_ohprof({"diff", kDeploy, folder + "/slower.json", "--export-json", folder + "/diff.json"});
+  EXPECT_EQ(slower.exit_code, code(ExitCode::regression_found)) << slower.err;
+  EXPECT_EQ(line_count(slower.err), 1u) << slower.err;
+  EXPECT_NE(slower.err.find("aoti calls/s at 2 callers -30.0% (66.5k -> 46.5k)"), std::string::npos) << slower.err;
+  EXPECT_NE(slower.err.find("compile start (cold cache) +100.0%"), std::string::npos) << slower.err;
+  const json diff = json::parse(std::ifstream(folder + "/diff.json"));
+  ASSERT_EQ(diff["deployment"].size(), 8u) << diff["deployment"].dump();
+  const json& aoti = diff["deployment"][0];
+  EXPECT_EQ(aoti["path"], "aoti");
+  EXPECT_EQ(aoti["measure"], "throughput");
+  EXPECT_EQ(aoti["threads"], 2);
+  EXPECT_NEAR(aoti["time_ratio"].get<double>(), 1 / 0.7, 1e-9);
+  EXPECT_EQ(aoti["verdict"], "slower");
+  EXPECT_EQ(aoti["base_count"], 9);
+  const json& cold = diff["deployment"][3];
+  EXPECT_EQ(cold["path"], "compile");
+  EXPECT_EQ(cold["cache"], "cold");
+  EXPECT_NEAR(cold["time_ratio"].get<double>(), 2.0, 1e-9);
+  EXPECT_EQ(cold["verdict"], "slower");
+  EXPECT_EQ(diff["outcome"], "regression");
+}
+
 TEST(DiffCli, ReportsOfAnotherModelExitWithTheIncomparableCode) {
   json other = read_report(kRemeasured);
   other["artifacts"]["model"] = "my_models:big_mlp";

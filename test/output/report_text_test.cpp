@@ -502,6 +502,24 @@ TEST(MemoryText, SaysRetainedAndPeaksWithTheirSigns) {
   EXPECT_EQ(memory_text(m), "build -4.10 kB retained (peak unknown), calls peak unknown");
 }
 
+// The device memory line (docs/metrics.md, "Device memory").
+TEST(MemoryText, DeviceMemorySaysTheAllocatorsAndTheRuntimesFigures) {
+  PathDeviceMemory d;
+  d.build_allocated_bytes = 5'000;
+  d.build_reserved_bytes = 8'000;
+  d.build_used_bytes = 8'000;
+  d.build_peak_allocated_bytes = 8'000;
+  d.run_peak_allocated_bytes = 700;
+  d.run_reserved_bytes = 0;
+  EXPECT_EQ(device_memory_text(d, 3), "build +5.00 kB allocated, +8.00 kB reserved, +8.00 kB used (allocated peak +8.00 kB); "
+                                      "calls peak +700 B allocated, +0 B reserved over 3");
+  d.build_used_bytes.reset();
+  d.run_peak_allocated_bytes.reset();
+  d.graph_pool_bytes = 4'096;
+  EXPECT_EQ(device_memory_text(d, 0), "build +5.00 kB allocated, +8.00 kB reserved, used unknown (allocated peak +8.00 kB); "
+                                      "calls unknown; graph pool 4.10 kB");
+}
+
 
 // The threads lines (docs/metrics.md, "Concurrent callers"): one per count, then the limit.
 TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
@@ -717,7 +735,17 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   EXPECT_EQ(deployment_text(DeploymentSummary{}), "unknown: no path asked for has measured samples");
   EXPECT_EQ(deployment_header(s), (std::vector<std::string>{"latency", "calls/s at 2", "cold start", "warm start",
                                                             "build memory", "calls peak", "host share"}));
-  EXPECT_EQ(deployment_cells(aoti), (std::vector<std::string>{"6.330 us", "240k", "1.280 s", "-", "+2.50 MB", "-", "89.2%"}));
+  EXPECT_EQ(deployment_cells(s, aoti), (std::vector<std::string>{"6.330 us", "240k", "1.280 s", "-", "+2.50 MB", "-", "89.2%"}));
+  // On a CUDA device: the device memory column, and the graph pool's where a path replays graphs.
+  s.rows[0].device_build_bytes = 44'700'000;
+  EXPECT_EQ(deployment_header(s), (std::vector<std::string>{"latency", "calls/s at 2", "cold start", "warm start", "build memory",
+                                                            "calls peak", "device memory", "host share"}));
+  EXPECT_EQ(deployment_cells(s, s.rows[2]).at(6), "-");
+  s.rows[2].graph_pool_bytes = 2'097'152;
+  EXPECT_EQ(deployment_header(s).at(7), "graph pool");
+  EXPECT_EQ(deployment_cells(s, s.rows[0]),
+            (std::vector<std::string>{"6.330 us", "240k", "1.280 s", "-", "+2.50 MB", "-", "+44.7 MB", "-", "89.2%"}));
+  EXPECT_EQ(deployment_cells(s, s.rows[2]).at(7), "2.10 MB");
 }
 
 }  // namespace

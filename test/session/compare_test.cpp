@@ -655,6 +655,86 @@ TEST(ComparePaths, Devices) {
   }
 }
 
+// Device memory on a (fake) CUDA device, each figure worked out by hand from the scripts (docs/metrics.md,
+// "Device memory"). Built in order aoti, compile, compile:reduce-overhead; the fake allocator's cache
+// grows only when what is allocated outgrows it, and the private pool adds to reserved and used.
+TEST(ComparePaths, DeviceMemoryIsReadAroundEachBuildAndTheMemoryPassOnCuda) {
+  FakeWorld world;
+  world.torch.cuda_available = true;
+  world.aoti_device = DeviceDescription{DeviceKind::cuda, 0, "Fake GPU"};
+  world.device_memory.emplace();
+  world.aoti.device_build_bytes = 256;
+  world.aoti.device_outside_bytes = 1000;  // the package's constants, outside the allocator
+  world.python["compile"].device_build_bytes = 5000;
+  world.python["compile"].device_build_transient = 3000;
+  world.python["compile"].device_call_bytes = 700;
+  world.python["compile:reduce-overhead"].device_build_bytes = 5000;
+  world.python["compile:reduce-overhead"].device_pool_bytes = 4096;
+  world.python["compile:reduce-overhead"].facts.cuda_graphs_expected = true;
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "compile", "compile:reduce-overhead"}), world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const auto device_memory = [&](const std::string& name) {
+    const PathResult& path = path_named(*outcome.report, name);
+    EXPECT_TRUE(path.memory && path.memory->device) << name;
+    return path.memory && path.memory->device ? *path.memory->device : PathDeviceMemory{};
+  };
+  // aoti: 256 allocated (the cache grows by as much), 1000 more used outside the allocator.
+  const PathDeviceMemory aoti = device_memory("aoti");
+  EXPECT_EQ(aoti.build_allocated_bytes, 256);
+  EXPECT_EQ(aoti.build_reserved_bytes, 256);
+  EXPECT_EQ(aoti.build_used_bytes, std::optional<std::int64_t>(1256));
+  EXPECT_EQ(aoti.build_peak_allocated_bytes, 256);
+  EXPECT_EQ(aoti.run_peak_allocated_bytes, std::optional<std::int64_t>(0));
+  EXPECT_EQ(aoti.run_reserved_bytes, std::optional<std::int64_t>(0));
+  EXPECT_FALSE(aoti.graph_pool_bytes.has_value());
+  // compile: 8000 at the build's peak, 5000 kept; the cache keeps all 8000; each call 700 more, which
+  // the cache had room for after the timed passes.
+  const PathDeviceMemory compile = device_memory("compile");
+  EXPECT_EQ(compile.build_allocated_bytes, 5000);
+  EXPECT_EQ(compile.build_reserved_bytes, 8000);
+  EXPECT_EQ(compile.build_used_bytes, std::optional<std::int64_t>(8000));
+  EXPECT_EQ(compile.build_peak_allocated_bytes, 8000);
+  EXPECT_EQ(compile.run_peak_allocated_bytes, std::optional<std::int64_t>(700));
+  EXPECT_EQ(compile.run_reserved_bytes, std::optional<std::int64_t>(0));
+  EXPECT_FALSE(compile.graph_pool_bytes.has_value());
+  // reduce-overhead: 5000 allocated, of which the cache already held 3000 (compile's transient); its
+  // first call (a warm-up) reserved the 4096-byte graph pool, read after its memory pass.
+  const PathDeviceMemory graphs = device_memory("compile:reduce-overhead");
+  EXPECT_EQ(graphs.build_allocated_bytes, 5000);
+  EXPECT_EQ(graphs.build_reserved_bytes, 2000);
+  EXPECT_EQ(graphs.build_used_bytes, std::optional<std::int64_t>(2000));
+  EXPECT_EQ(graphs.build_peak_allocated_bytes, 5000);
+  EXPECT_EQ(graphs.run_peak_allocated_bytes, std::optional<std::int64_t>(0));
+  EXPECT_EQ(graphs.graph_pool_bytes, std::optional<std::int64_t>(4096));
+  // Device 0 each time: a reset then a reading around each build, and around each path's memory pass.
+  std::vector<std::pair<int, bool>> expected;
+  for (int phase = 0; phase < 6; ++phase) {
+    expected.emplace_back(0, true);
+    expected.emplace_back(0, false);
+  }
+  EXPECT_EQ(world.device_memory->reads, expected);
+}
+
+TEST(ComparePaths, DeviceMemoryIsNotReadOnTheCpuNorWhenTheReadingFails) {
+  {
+    FakeWorld world;
+    world.device_memory.emplace();
+    const SessionOutcome outcome = compare_paths(options_for({"eager"}), world.runtime());
+    ASSERT_TRUE(outcome.status.ok());
+    EXPECT_TRUE(world.device_memory->reads.empty());
+    ASSERT_TRUE(outcome.report->paths[0].memory.has_value());
+    EXPECT_FALSE(outcome.report->paths[0].memory->device.has_value());
+  }
+  {
+    FakeWorld world;  // CUDA, but the build reads no device memory (Runtime::read_device_memory empty)
+    world.torch.cuda_available = true;
+    const SessionOutcome outcome = compare_paths(options_for({"eager"}), world.runtime());
+    ASSERT_TRUE(outcome.status.ok());
+    ASSERT_TRUE(outcome.report->paths[0].memory.has_value());
+    EXPECT_FALSE(outcome.report->paths[0].memory->device.has_value());
+  }
+}
+
 // --- usage errors -----------------------------------------------------------------------------------------
 
 TEST(ComparePaths, UsageErrorsComeBeforeTheModelIsOpened) {

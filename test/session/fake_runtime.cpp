@@ -15,9 +15,28 @@ namespace ohprof::fake {
 namespace {
 
 // Runs `script` for a runner named `name`: counts the call, spins, fails on the scripted call.
+// A build's effect on the fake device.
+void fake_device_build(FakeWorld& world, const RunnerScript& script) {
+  if (!world.device_memory) return;
+  FakeDeviceMemory& d = *world.device_memory;
+  d.allocate(script.device_build_bytes + script.device_build_transient);
+  d.free(script.device_build_transient);
+  *d.state.used_bytes += script.device_outside_bytes;
+}
+
 Status fake_iteration(FakeWorld& world, const std::string& name, const RunnerScript& script) {
   const int call = world.calls_by_path[name]++;
   ++world.calls;
+  if (world.device_memory) {
+    FakeDeviceMemory& d = *world.device_memory;
+    if (call == 0 && script.device_pool_bytes > 0) {
+      d.state.private_pool_bytes += script.device_pool_bytes;
+      d.state.reserved_bytes += script.device_pool_bytes;
+      *d.state.used_bytes += script.device_pool_bytes;
+    }
+    d.allocate(script.device_call_bytes);
+    d.free(script.device_call_bytes);
+  }
   const std::int64_t start = monotonic_now_ns();
   if (script.duration_ns) spin_for_ns(script.duration_ns(call));
   if (script.compile_on_calls.count(call) != 0) {
@@ -136,6 +155,7 @@ class FakeModelSession final : public ModelSession {
     const RunnerScript script = it == m_world.python.end() ? RunnerScript{} : it->second;
     if (script.build_error) return *script.build_error;
     m_world.built.push_back(name);
+    fake_device_build(m_world, script);
     return std::unique_ptr<PathRunner>(std::make_unique<FakePythonPath>(m_world, name, script));
   }
   PathOutputCheck check_outputs(const std::string& reference_name, const TensorBundle& reference,
@@ -258,6 +278,19 @@ class FakeCollector final : public SplitCollector {
 
 }  // namespace
 
+void FakeDeviceMemory::allocate(std::int64_t bytes) {
+  state.allocated_bytes += bytes;
+  state.peak_allocated_bytes = std::max(state.peak_allocated_bytes, state.allocated_bytes);
+  // The cache (reserved less the private pools) grows only when what is allocated outgrows it.
+  const std::int64_t grow = state.allocated_bytes - (state.reserved_bytes - state.private_pool_bytes);
+  if (grow > 0) {
+    state.reserved_bytes += grow;
+    *state.used_bytes += grow;
+  }
+}
+
+void FakeDeviceMemory::free(std::int64_t bytes) { state.allocated_bytes -= bytes; }
+
 Runtime FakeWorld::runtime() {
   Runtime runtime;
   runtime.torch_info = [this] { return torch; };
@@ -265,6 +298,7 @@ Runtime FakeWorld::runtime() {
     loads.push_back(options);
     if (load_error) return *load_error;
     built.push_back("aoti");
+    fake_device_build(*this, aoti);
     return std::unique_ptr<AotiRunner>(std::make_unique<FakeAotiRunner>(*this, options.runners));
   };
   if (with_python) {
@@ -281,6 +315,14 @@ Runtime FakeWorld::runtime() {
     collector_starts.push_back(options);
     return std::make_unique<FakeCollector>(*this);
   };
+  if (device_memory) {
+    runtime.read_device_memory = [this](int index, bool reset_peak) -> std::optional<DeviceMemoryReading> {
+      FakeDeviceMemory& d = *device_memory;
+      d.reads.emplace_back(index, reset_peak);
+      if (reset_peak) d.state.peak_allocated_bytes = d.state.allocated_bytes;
+      return d.state;
+    };
+  }
   runtime.cupti_version = [this] { return cupti_version; };
   runtime.cupti_library = [this] { return cupti_library; };
   if (with_page) {

@@ -73,6 +73,24 @@ struct RunnerScript {
   // FakeThreads::gil, so that its callers take turns); thread_caller() fails with `thread_caller_error`.
   std::int64_t thread_call_ns = 0;
   std::optional<Error> thread_caller_error;
+  // On the fake CUDA device (FakeWorld::device_memory): bytes the build allocates and keeps (and, only
+  // for a while during it, `device_build_transient`), bytes it takes outside the allocator (an AOTI
+  // package's constants), bytes each call allocates and frees, and the private (CUDA-graph) pool bytes
+  // its first call reserves.
+  std::int64_t device_build_bytes = 0;
+  std::int64_t device_build_transient = 0;
+  std::int64_t device_outside_bytes = 0;
+  std::int64_t device_call_bytes = 0;
+  std::int64_t device_pool_bytes = 0;
+};
+
+// A fake CUDA device's caching allocator and driver (Runtime::read_device_memory), changed by the fake
+// runners as their scripts say.
+struct FakeDeviceMemory {
+  DeviceMemoryReading state{0, 0, 0, 0, 0};  // used_bytes always set
+  std::vector<std::pair<int, bool>> reads;  // (index, reset_peak) of each read_device_memory call
+  void allocate(std::int64_t bytes);        // allocated, reserved (the cache grows to fit) and used
+  void free(std::int64_t bytes);            // allocated only: the allocator keeps the memory
 };
 
 // What the fake thread callers did (shared by the threads of compare --threads, hence its mutex).
@@ -151,6 +169,8 @@ class FakeWorld {
   std::map<std::string, std::vector<SourceFile>> dumped_code;
   std::vector<std::string> dump_notes;     // every dump_code call's notes
   std::optional<Error> dump_error;         // every dump_code call fails with this
+  // Runtime::read_device_memory: set for it to exist (a CUDA build); the runners change it
+  std::optional<FakeDeviceMemory> device_memory;
   // the collector and the kernel attribution
   CollectorScript collector;
   Result<PackageAttribution> attribution = PackageAttribution{};

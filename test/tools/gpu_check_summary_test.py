@@ -73,6 +73,12 @@ def main(argv):
          "unavailable": "torch 2.5 has no torch.compiler.save_cache_artifacts"},
         {"cache": "cold", "median": None, "samples": [], "against_cold": None,
          "failed": "RuntimeError: out of memory", "unavailable": None}]}
+    # device memory on CUDA (docs/metrics.md, "Device memory"): a reduce-overhead path with its graph pool
+    edited["paths"][3]["memory"] = {"build_retained_bytes": 0, "build_peak_bytes": 0, "run_peak_bytes": 0, "run_calls": 3,
+                                    "device": {"build_allocated_bytes": 1_500_000, "build_reserved_bytes": 2_097_152,
+                                               "build_used_bytes": None, "build_peak_allocated_bytes": 3_000_000,
+                                               "run_peak_allocated_bytes": 0, "run_reserved_bytes": 0,
+                                               "graph_pool_bytes": 4_194_304}}
     # warnings are objects (schema_version >= 2); the real report above has warnings of its own
     edited["warnings"] = [{"code": "cupti-buffer-unreadable",
                            "message": "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}]
@@ -136,6 +142,8 @@ def main(argv):
     expect("    split unavailable: tracing unavailable: CUPTI_ERROR_UNKNOWN (cuptiSubscribe_v2)")
     expect("    output check FAILED against eager: max abs diff 0.5 > atol")
     expect("    collection counters: dropped_records 17")
+    expect("    device memory: build +1.50 MB allocated, +2.10 MB reserved, ? used; calls peak +0.00 MB; "
+           "graph pool 4.19 MB")
     ran = edited["paths"][3]["execution"]
     expect(f"    execution: {ran['text']} (cuda_graphs not-replayed)")
     expect("    measured compile: timing iteration 0: cuda-graph-recording 2500.0 us")

@@ -2,6 +2,7 @@
 """The layout of src/, include/ohprof/ and test/ (CMakeLists.txt, "the layers"), checked from the files.
 
   python3 test/tools/layout_check.py [REPO_ROOT]
+  python3 test/tools/layout_check.py --self-test     # rule (d) on a made-up tree
 
 (a) every src/<layer>/<file>.cpp has a test/<layer>/<file>_test.cpp, or is listed in COVERED_ELSEWHERE
     with the tests that cover it instead (which must exist);
@@ -10,7 +11,12 @@
     other). The build rejects these too, but only in the files it compiles (not in files of a disabled
     option, nor in files not yet added to a target);
 (c) every public header include/ohprof/<layer>/<name>.hpp is included by a file outside its own layer
-    or by a test; one that is not should be private to its layer (src/<layer>/).
+    or by a test; one that is not should be private to its layer (src/<layer>/);
+(d) every file a comment cites exists: in the comments of src/, include/, test/, tools/, python/,
+    cmake/ and CMakeLists.txt, a path that starts with a top folder of the repository (src/, test/,
+    docs/, ...) and names a file (an extension in its last part) must exist from the root, and one that
+    starts with a layer ("model/report.hpp") under include/ohprof/ or src/. Comments drift when files
+    move; a citation that leads nowhere is worse than none.
 
 Prints one line per problem and exits 1; exits 0 when the layout is as described. Standard library only.
 """
@@ -194,7 +200,95 @@ def check_public_headers(root: Path, include_layers: dict[str, Path], included_b
     return seen
 
 
+CITED_TOP = ("src", "include", "test", "docs", "tools", "python", "examples", "cmake")
+CITED_RE = re.compile(r"(?<![\w./-])((?:%s)/[\w./-]+)" % "|".join(CITED_TOP + tuple(LAYER_RANK)))
+CITED_EXTENSIONS = {".cpp", ".hpp", ".h", ".py", ".md", ".txt", ".sh", ".json", ".gz", ".cmake", ".in", ".toml",
+                    ".yml", ".yaml", ".html", ".csv"}
+
+
+def comments(path: Path, text: str):
+    """(line number, comment text) of each line's comment: // and /* */ continuation lines in C++,
+    # in Python, shell and CMake (a line's text from its marker on; includes are not comments)."""
+    cpp = path.suffix in SOURCE_SUFFIXES
+    for number, line in enumerate(text.splitlines(), start=1):
+        if cpp:
+            if INCLUDE_RE.match(line):
+                continue
+            at = line.find("//")
+            if at >= 0:
+                yield number, line[at:]
+            elif line.lstrip().startswith(("/*", "* ")):
+                yield number, line
+        else:
+            at = line.find("#")
+            if at >= 0:
+                yield number, line[at:]
+
+
+def check_cited_paths(root: Path, problems: list[str]) -> int:
+    """(d) Files cited in comments exist. Returns the citations checked."""
+    files = [root / "CMakeLists.txt"]
+    for top in ("src", "include", "test", "tools", "python", "cmake"):
+        folder = root / top
+        if not folder.is_dir():
+            continue
+        for p in sorted(folder.rglob("*")):
+            if not p.is_file() or "golden" in p.parts or (top == "test" and "data" in p.parts):
+                continue
+            script = top == "tools" and p.suffix == ""
+            if p.suffix in SOURCE_SUFFIXES or p.suffix in {".py", ".cmake", ".sh"} or script:
+                files.append(p)
+    checked = 0
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for number, comment in comments(path, text):
+            for match in CITED_RE.finditer(comment):
+                cited = match.group(1).rstrip(".,:;")
+                last = cited.rsplit("/", 1)[-1]
+                if "." not in last or Path(last).suffix not in CITED_EXTENSIONS:
+                    continue
+                first = cited.split("/", 1)[0]
+                candidates = [root / "include" / "ohprof" / cited, root / "src" / cited] if first in LAYER_RANK else [root / cited]
+                checked += 1
+                if not any(c.exists() for c in candidates):
+                    problems.append(f"{rel(path, root)}:{number}: the comment cites {cited}, which does not exist; "
+                                    "name the file where it is now")
+    return checked
+
+
+def self_test() -> int:
+    """Rule (d) on a tree made here: one comment citing a file that is gone, others that exist."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "include" / "ohprof" / "model").mkdir(parents=True)
+        (root / "include" / "ohprof" / "model" / "report.hpp").write_text("#pragma once\n")
+        (root / "src" / "base").mkdir(parents=True)
+        (root / "docs").mkdir()
+        (root / "docs" / "metrics.md").write_text("")
+        (root / "CMakeLists.txt").write_text("# docs/metrics.md, and docs/results/ (a folder: not a file)\n")
+        (root / "src" / "base" / "x.cpp").write_text(
+            '#include "ohprof/model/gone.hpp"\n'            # an include, not a comment
+            "// model/report.hpp and docs/metrics.md, (src/base/x.cpp).\n"
+            "int x;  // moved: src/x_old.cpp\n"
+            " * in a block: test/base/x_test.cpp\n")
+        problems: list[str] = []
+        checked = check_cited_paths(root, problems)
+    want = ["src/base/x.cpp:3: the comment cites src/x_old.cpp, which does not exist; name the file where it is now",
+            "src/base/x.cpp:4: the comment cites test/base/x_test.cpp, which does not exist; name the file where it is now"]
+    if problems != want or checked != 6:
+        print(f"layout_check self-test: FAILED: {checked} checked, problems {problems}")
+        return 1
+    print("layout_check self-test: ok (a moved file and a missing test found; an include, a folder and 4 good citations passed)")
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) > 1 and argv[1] == "--self-test":
+        return self_test()
     root = Path(argv[1]).resolve() if len(argv) > 1 else Path(__file__).resolve().parents[2]
     problems: list[str] = []
     src_layers = layer_folders(root / "src", "sources", root, problems)
@@ -204,12 +298,13 @@ def main(argv: list[str]) -> int:
               [(layer, path) for layer, path in include_layers.items()]
     included_by = check_includes(root, folders, problems)
     headers = check_public_headers(root, include_layers, included_by, problems)
+    cited = check_cited_paths(root, problems)
     for problem in problems:
         print(problem)
     if problems:
         print(f"layout_check: {len(problems)} problem(s)")
         return 1
-    print(f"layout_check: ok ({sources} sources, {headers} public headers, "
+    print(f"layout_check: ok ({sources} sources, {headers} public headers, {cited} cited files, "
           f"layers {', '.join(sorted(set(src_layers) | set(include_layers), key=LAYER_RANK.get))})")
     return 0
 

@@ -14,7 +14,8 @@ ledger that the docs define:
     = value -/+ 1.96 se; `outputs_match`, `max_abs_diff` (the path's `output_check`); `ready_ns` (the
     path's `load_ns`, only for a setting that compiles on its own: not `skip-guards`);
     `fx_cache_hits`, `fx_cache_misses` (the path's `execution`); `extra_run_peak_bytes` (the path's
-    `memory.run_peak_bytes` less the base's);
+    `memory.run_peak_bytes` less the base's); `graph_pool_bytes` (the path's
+    `memory.device.graph_pool_bytes`);
   - for the ledger: `base` ("compile"), `base_measured`, `base_ready_ns`, `base_fx_cache_hits`,
     `base_fx_cache_misses`;
 
@@ -62,7 +63,8 @@ Questions the doc leaves open, and the choice made here (Q1..Q16):
       `output_check.max_abs_diff`; both null when the path's `output_check` is null (the reference
       path, whose outputs are not checked against anything), when the path is absent, and for a
       not-applicable entry.
-  Q7  The costs (`ready_ns`, `fx_cache_hits`, `fx_cache_misses`, `extra_run_peak_bytes`) are set
+  Q7  The costs (`ready_ns`, `fx_cache_hits`, `fx_cache_misses`, `extra_run_peak_bytes`,
+      `graph_pool_bytes`) are set
       "only with `saved` and only for a setting that compiles on its own": null for `skip-guards`, for
       a not-applicable entry and for an unavailable one; for the others they come from the path.
       `extra_run_peak_bytes` is null when either `run_peak_bytes` is null or unknown (`memory` null,
@@ -96,6 +98,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q16):
       setting is a mismatch; a missing one is reported by the order check.
   Q15 `paths[]` are looked up by `name`; the first path of a name is used.
   Q16 A field that is absent from the report (an older build) is a mismatch, shown as `<absent>`.
+  Q17 ... except `graph_pool_bytes`, which came with device memory ("Device memory"): in a report where
+      no path's `memory` has a `device` key (written before device memory was read), the entries may
+      lack it, and it is then not checked. ("New fields may appear without a bump", report-schema.md.)
 """
 
 import copy
@@ -130,7 +135,7 @@ ORDER = [s[0] for s in SETTINGS]
 SPEC = {s[0]: s for s in SETTINGS}
 ENTRY_FIELDS = ("setting", "label", "path", "applicable", "not_applicable", "unavailable", "saved", "negligible",
                 "saved_low_ns", "saved_high_ns", "outputs_match", "max_abs_diff", "ready_ns",
-                "fx_cache_hits", "fx_cache_misses", "extra_run_peak_bytes")
+                "fx_cache_hits", "fx_cache_misses", "extra_run_peak_bytes", "graph_pool_bytes")
 
 # ---------------------------------------------------------------- the figures
 
@@ -247,19 +252,31 @@ def sub(obj, key):
 def expected_costs(p, base, own_compile, measured):
     """ready_ns, fx_cache_hits, fx_cache_misses, extra_run_peak_bytes (Q7): set only with `saved`."""
     if not measured or not own_compile or p is None:
-        return {"ready_ns": None, "fx_cache_hits": None, "fx_cache_misses": None, "extra_run_peak_bytes": None}
+        return {"ready_ns": None, "fx_cache_hits": None, "fx_cache_misses": None, "extra_run_peak_bytes": None,
+                "graph_pool_bytes": None}
     ex = p.get("execution")
     peak = sub(p.get("memory"), "run_peak_bytes")
     base_peak = sub(base.get("memory"), "run_peak_bytes") if base is not None else None
     extra = peak - base_peak if is_int(peak) and is_int(base_peak) else None
+    pool = sub(sub(p.get("memory"), "device"), "graph_pool_bytes")
     return {"ready_ns": p.get("load_ns", ABSENT), "fx_cache_hits": sub(ex, "fx_cache_hits"),
-            "fx_cache_misses": sub(ex, "fx_cache_misses"), "extra_run_peak_bytes": extra}
+            "fx_cache_misses": sub(ex, "fx_cache_misses"), "extra_run_peak_bytes": extra,
+            "graph_pool_bytes": pool}
+
+
+def predates_device_memory(paths):
+    """No path's `memory` has a `device` key: a report written before device memory was read (Q17)."""
+    return not any(isinstance(p, dict) and isinstance(p.get("memory"), dict) and "device" in p["memory"]
+                   for p in (paths.values() if isinstance(paths, dict) else paths))
 
 
 def check_entry(ck, w, e, paths, base_s, device, asked):
     setting = e.get("setting")
     _, path_name, own_compile, fragments = SPEC[setting]
+    older = predates_device_memory(paths)
     for f in ENTRY_FIELDS:
+        if f == "graph_pool_bytes" and older and f not in e:
+            continue
         ck.fact(f"{w}.{f}", f in e, "absent")
     ck.cmp(f"{w}.path", e.get("path", ABSENT), path_name)
     label = e.get("label", ABSENT)
@@ -338,6 +355,8 @@ def check_entry(ck, w, e, paths, base_s, device, asked):
     ck.cmp(f"{w}.max_abs_diff", e.get("max_abs_diff", ABSENT), sub(oc, "max_abs_diff"))
     # costs (Q7)
     for f, want in expected_costs(p, base, own_compile, measured).items():
+        if f == "graph_pool_bytes" and older and f not in e:
+            continue
         ck.cmp_int(f"{w}.{f}", e.get(f, ABSENT), want)
 
 
@@ -424,11 +443,12 @@ def check(rep, label):
 
 # ---------------------------------------------------------------- self-test
 
-def path(name, role, samples, load_ns, output_check=None, run_peak=0, fx=(None, None), memory=True):
+def path(name, role, samples, load_ns, output_check=None, run_peak=0, fx=(None, None), memory=True, pool=None):
+    device = {"graph_pool_bytes": pool} if pool is not None else None
     return {"name": name, "role": role, "source": "module", "load_ns": load_ns, "samples_ns": samples,
             "output_check": output_check,
-            "memory": ({"build_retained_bytes": 0, "build_peak_bytes": 0, "run_peak_bytes": run_peak, "run_calls": 3}
-                       if memory else None),
+            "memory": ({"build_retained_bytes": 0, "build_peak_bytes": 0, "run_peak_bytes": run_peak, "run_calls": 3,
+                        "device": device} if memory else None),
             "execution": {"dynamo": True, "fx_cache_hits": fx[0], "fx_cache_misses": fx[1]}}
 
 
@@ -445,13 +465,14 @@ LABELS = {"skip-guards": 'torch.compiler.set_stance("default", skip_guard_eval_u
           "autotune": 'torch.compile(mode="max-autotune-no-cudagraphs")'}
 
 
-def entry(setting, saved=None, low=None, high=None, outputs=(None, None), costs=(None, None, None, None),
+def entry(setting, saved=None, low=None, high=None, outputs=(None, None), costs=(None, None, None, None, None),
           not_applicable=None, unavailable=None):
     e = {"setting": setting, "label": LABELS[setting], "path": SPEC[setting][1],
          "applicable": not_applicable is None, "not_applicable": not_applicable, "unavailable": unavailable,
          "saved": None, "negligible": False, "saved_low_ns": low, "saved_high_ns": high,
          "outputs_match": outputs[0], "max_abs_diff": outputs[1], "ready_ns": costs[0],
-         "fx_cache_hits": costs[1], "fx_cache_misses": costs[2], "extra_run_peak_bytes": costs[3]}
+         "fx_cache_hits": costs[1], "fx_cache_misses": costs[2], "extra_run_peak_bytes": costs[3],
+         "graph_pool_bytes": costs[4] if len(costs) > 4 else None}
     if saved is not None:
         e["saved"] = {"value_ns": saved[0], "se_ns": saved[1], "significant": saved[2]}
     return e
@@ -515,12 +536,13 @@ def hand_worked():
     #   not significant (0); interval [0, 0]
     # skip-module-guards: built, no samples: unavailable (no quoted text), so no costs (set only with saved)
     # cpp-wrapper: not applicable (this torch cannot build it)
-    # cuda-graphs: 700 600 700 700 -> median 700, MAD 0; saved 1000 - 700 = 300, se 0: significant
+    # cuda-graphs: 700 600 700 700 -> median 700, MAD 0; saved 1000 - 700 = 300, se 0: significant; its
+    #   memory pass left a 4096-byte graph pool (memory.device), and no extra calls peak (the base has no memory)
     # autotune: one sample 1250: se 0 (n < 2); saved 1000 - 1250 = -250, se 0: significant cost
     b = report("cuda", ["compile", "compile:reduce-overhead"], True, [
         path(BASE, "path", [1000, 1100, 1000, 1000], 4_000_000, None, fx=(1, 0), memory=False),
         path("compile:reduce-overhead", "path", [700, 600, 700, 700], 9_000_000, oc(True, 0.0, BASE),
-             fx=(0, 3), memory=False),
+             fx=(0, 3), pool=4096),
         path("compile/no-guards", "variant", [1000, 1000, 1000], 0, oc(True, 0.0, BASE), memory=False),
         path("compile:no-module-guards", "what-if", [], 1_000_000, oc(True, 0.0, BASE), fx=(1, 0), memory=False),
         path("compile:max-autotune-no-cudagraphs", "what-if", [1250], 2_000_000, oc(True, 1e-4, BASE),
@@ -530,7 +552,7 @@ def hand_worked():
         entry("skip-guards", (0.0, 0.0, False), 0.0, 0.0, (True, 0.0)),
         entry("skip-module-guards", unavailable="its path has no measured iterations", outputs=(True, 0.0)),
         entry("cpp-wrapper", not_applicable="its build failed: this torch cannot build it"),
-        entry("cuda-graphs", (300.0, 0.0, True), 300.0, 300.0, (True, 0.0), (9_000_000, 0, 3, None)),
+        entry("cuda-graphs", (300.0, 0.0, True), 300.0, 300.0, (True, 0.0), (9_000_000, 0, 3, None, 4096)),
         entry("autotune", (-250.0, 0.0, True), -250.0, -250.0, (True, 1e-4), (2_000_000, 0, 1, None)),
     ]})
     # ---- report C: CPU, --paths aoti, the base compile not built (absent): base_measured false,
@@ -650,6 +672,10 @@ def self_test():
          lambda r: ent(r, 1).update(extra_run_peak_bytes=8192), "(skip-module-guards).extra_run_peak_bytes:"),
         ("an extra_run_peak_bytes without the base's memory", b,
          lambda r: ent(r, 3).update(extra_run_peak_bytes=0), "(cuda-graphs).extra_run_peak_bytes:"),
+        ("a graph pool not carried over", b, lambda r: ent(r, 3).update(graph_pool_bytes=None),
+         "(cuda-graphs).graph_pool_bytes:"),
+        ("a graph pool on a setting that did not replay graphs", b, lambda r: ent(r, 4).update(graph_pool_bytes=4096),
+         "(autotune).graph_pool_bytes:"),
         ("a wrong base_ready_ns", a, lambda r: r["what_if"].update(base_ready_ns=4_999_999), "what_if.base_ready_ns:"),
         ("a wrong base_measured", c, lambda r: r["what_if"].update(base_measured=True), "what_if.base_measured:"),
         ("a wrong base", a, lambda r: r["what_if"].update(base="eager"), "what_if.base:"),
@@ -657,6 +683,8 @@ def self_test():
         ("an entry left out", a, lambda r: r["what_if"]["entries"].pop(), "(the doc's order)"),
         ("a wrong setting -> path", a, lambda r: ent(r, 2).update(path="compile"), "(cpp-wrapper).path:"),
         ("a wrong label", a, lambda r: ent(r, 4).update(label='torch.compile(mode="max-autotune")'), "(autotune).label:"),
+        ("graph_pool_bytes absent where paths have memory.device", a, lambda r: ent(r, 2).pop("graph_pool_bytes"),
+         "(cpp-wrapper).graph_pool_bytes: absent"),
         ("a field absent (an older build)", a, lambda r: ent(r, 1).pop("extra_run_peak_bytes"),
          "(skip-module-guards).extra_run_peak_bytes: absent"),
         ("a what-if path with role path", a, lambda r: pth(r, "compile:cpp-wrapper").update(role="path"),

@@ -50,6 +50,15 @@ struct Judgement {
   DiffReason reason = DiffReason::too_few_samples;
 };
 Judgement judge_ratio(double ratio, double low, double high, double threshold);
+// The same rule for a time ratio whose significance another rule decided: `up` (new slower) or `down`.
+Judgement judge_change(double ratio, bool up, bool down, double threshold);
+
+// compare: one path's deployment figures in both reports (docs/diff.md, "Deployment figures"); null
+// sides are a figure one report lacks.
+DeploymentDiff diff_throughput(const std::string& path, const DigestThroughput* base, const DigestThroughput* new_report,
+                               double threshold);
+DeploymentDiff diff_start(const std::string& path, CompileCache cache, const DigestStart* base,
+                          const DigestStart* new_report, double threshold);
 
 // Why the two reports cannot be compared: another kind, schema, model, inputs, axis or device, or a
 // --relative-to path one of them lacks (empty: comparable).

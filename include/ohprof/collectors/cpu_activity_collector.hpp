@@ -2,7 +2,7 @@
 // The CPU activity collector: records the at::RecordFunction ranges (ATen operators, AOTI shim calls,
 // Inductor kernels built with cpp.enable_kernel_profile) that run during a measurement, on every thread,
 // and turns them into the plain Timeline of a CPU run: DeviceOps are the CPU kernels (cpu_kernels.hpp),
-// stream = OS thread id, no LaunchCalls. src/cpu_activity_collector.cpp is the only file that includes
+// stream = OS thread id, no LaunchCalls. src/collectors/cpu_activity_collector.cpp is the only file that includes
 // ATen/record_function.h. Definitions, nesting, threads and cost: docs/cpu-collector.md.
 //
 // Use (one collector per path; several may be alive, e.g. one among the observers of each path of an
@@ -73,7 +73,7 @@ class CpuActivityCollector final : public IterationObserver {
   // Call once, after the loop. `iterations` (the loop's measured windows) are copied into the Timeline.
   Result<CpuCollection> finish(const std::vector<IterationWindow>& iterations);
 
-  struct State;  // defined in src/cpu_activity_collector.cpp
+  struct State;  // defined in src/collectors/cpu_activity_collector.cpp
 
  private:
   explicit CpuActivityCollector(std::unique_ptr<State> state);

@@ -1,5 +1,5 @@
 #pragma once
-// The CUPTI activity collector: the only part of ohprof that talks to CUPTI (src/cupti_collector.cpp
+// The CUPTI activity collector: the only part of ohprof that talks to CUPTI (src/collectors/cupti_collector.cpp
 // is the only file that includes cupti.h). It records what the GPU ran during a measurement and turns
 // CUPTI's records into the plain structs of timeline.hpp. Definitions: docs/cupti.md.
 //
@@ -83,7 +83,7 @@ class CuptiCollector final : public IterationObserver {
   Result<CuptiCollection> finish(const std::vector<IterationWindow>& iterations);
 
  private:
-  struct State;  // defined in src/cupti_collector.cpp
+  struct State;  // defined in src/collectors/cupti_collector.cpp
   explicit CuptiCollector(std::unique_ptr<State> state);
   std::unique_ptr<State> m_state;
 };

@@ -19,6 +19,7 @@ enum class CompileCache {
               // (torch.compiler.save_cache_artifacts), loaded before the first call
 };
 const char* to_string(CompileCache cache);  // "none", "cold", "warm", "artifacts"
+std::optional<CompileCache> parse_compile_cache(const std::string& text);
 
 // One fresh process, on CLOCK_MONOTONIC: the parent's clock before it started the process, and the
 // child's at each step. The phases (docs/metrics.md, "Cold start"):

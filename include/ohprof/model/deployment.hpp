@@ -29,6 +29,8 @@ struct DeploymentRow {
   std::optional<double> warm_start_ns;  // median total, cache "warm" (or "none")
   std::optional<std::int64_t> build_retained_bytes;  // PathMemory
   std::optional<std::int64_t> run_peak_bytes;
+  std::optional<std::int64_t> device_build_bytes;  // PathDeviceMemory::build_used_bytes (CUDA)
+  std::optional<std::int64_t> graph_pool_bytes;    // PathDeviceMemory::graph_pool_bytes (CUDA graphs)
   std::optional<double> host_share;  // the split's host-bound share of wall time
   bool outputs_differ = false;       // its output check failed: left out of every criterion
 };

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/model/cold_start.hpp"
 #include "ohprof/model/warning.hpp"
 
 namespace ohprof {
@@ -33,6 +34,20 @@ struct SplitTotals {
   std::int64_t framework_ns = 0;
 };
 
+// compare --threads: a path's point with the most callers (`concurrency.points`, the last).
+struct DigestThroughput {
+  int threads = 0;
+  double calls_per_s = 0;
+  double calls_per_s_se = 0;
+  std::size_t rounds = 0;  // its round_ns count
+};
+
+// compare --cold-start: one cache state of a path, its processes' totals (`cold_start.states[].samples`).
+struct DigestStart {
+  CompileCache cache = CompileCache::none;
+  std::vector<std::int64_t> totals_ns;
+};
+
 // What the diff uses of one path of a report.
 struct DigestPath {
   std::string name;
@@ -40,6 +55,8 @@ struct DigestPath {
   std::vector<std::int64_t> samples_ns;  // the measured iterations' wall times (empty: none kept)
   std::optional<double> median_ns;      // the report's own wall_ns.median (a sweep point without its report)
   std::optional<SplitTotals> split;     // absent: no split in the report
+  std::optional<DigestThroughput> throughput;  // compare --threads with a measured point
+  std::vector<DigestStart> starts;             // compare --cold-start: the states with processes
 };
 
 // What the diff uses of one report: its identity (what must match for two reports to be compared),
@@ -92,8 +109,9 @@ enum class DiffReason {
   too_few_samples,      // unknown: fewer than kMinDiffSamples on a side
   reference_path,       // unknown: the --relative-to path itself
   reference_missing,    // unknown: the --relative-to path lacks samples at this point
-  only_in_base,         // unknown: the path is not in the new report
-  only_in_new,          // unknown: the path is not in the base report
+  only_in_base,         // unknown: the path (or the deployment figure) is not in the new report
+  only_in_new,          // unknown: the path (or the deployment figure) is not in the base report
+  callers_differ,       // unknown: throughput measured at different numbers of callers
 };
 const char* to_string(DiffReason reason);
 
@@ -122,6 +140,26 @@ struct PathDiff {
   std::vector<ComponentChange> split;     // both reports have a split; empty otherwise
 };
 
+// compare: a deployment figure of one path in both reports (docs/diff.md, "Deployment figures").
+enum class DeployMeasure { throughput, start };
+const char* to_string(DeployMeasure measure);  // "throughput", "start"
+
+struct DeploymentDiff {
+  std::string path;
+  DeployMeasure measure = DeployMeasure::throughput;
+  int threads = 0;                          // throughput: the callers (0: a side has none)
+  CompileCache cache = CompileCache::none;  // start: the cache state
+  std::optional<double> base_value;         // calls/s, or the median total (ns)
+  std::optional<double> new_value;
+  std::size_t base_count = 0;               // rounds, or processes
+  std::size_t new_count = 0;
+  // Time per call or to start, new over base: base calls/s / new calls/s, or new median / base median
+  // (> 1: slower). Absent when a side has no figure.
+  std::optional<double> time_ratio;
+  DiffVerdict verdict = DiffVerdict::unknown;
+  DiffReason reason = DiffReason::no_samples;
+};
+
 // Why two reports cannot be compared.
 struct Incomparability {
   const char* field = "";  // "kind", "schema_version", "model", "inputs", "axis", "device", "relative_to"
@@ -145,9 +183,10 @@ struct DiffResult {
   DiffConfig config;
   std::vector<Incomparability> incomparable;  // empty: comparable (with --force they are warnings)
   std::vector<PathDiff> paths;                // in the base report's order, then the new report's others
+  std::vector<DeploymentDiff> deployment;     // compare: the paths of both reports, throughput then starts
   std::vector<Warning> warnings;              // context differences, and the readers' notes
-  [[nodiscard]] bool regression() const;      // a path is slower
-  [[nodiscard]] std::size_t judged() const;   // paths with a verdict other than unknown
+  [[nodiscard]] bool regression() const;      // a path, or a deployment figure, is slower
+  [[nodiscard]] std::size_t judged() const;   // paths and deployment figures with a verdict other than unknown
   [[nodiscard]] DiffOutcome outcome() const;  // incomparable, then nothing_judged, then regression
 };
 

@@ -143,6 +143,32 @@ struct KernelAttributionSummary {
   std::vector<std::string> not_in_code;    // recorded kernels the code does not name (ATen ops it calls)
 };
 
+// compare on a CUDA device: one reading of the device's memory (docs/metrics.md, "Device memory"), from
+// PyTorch's CUDA caching allocator, which LibTorch and Python's torch share in the process, and from the
+// driver.
+struct DeviceMemoryReading {
+  std::int64_t allocated_bytes = 0;       // held by tensors (the allocator's "allocated_bytes.all.current")
+  std::int64_t reserved_bytes = 0;        // held by the allocator: allocated, cached, and its private pools
+  std::int64_t peak_allocated_bytes = 0;  // the most allocated since the peak was last reset
+  std::int64_t private_pool_bytes = 0;    // reserved in private pools (the CUDA-graph pools)
+  std::optional<std::int64_t> used_bytes;  // the CUDA runtime's total − free (cudaMemGetInfo): memory outside the allocator too
+  friend bool operator==(const DeviceMemoryReading&, const DeviceMemoryReading&) = default;
+};
+
+// The device memory a path took, from readings around its build and its memory-pass calls.
+struct PathDeviceMemory {
+  std::int64_t build_allocated_bytes = 0;       // allocated after the build − before it
+  std::int64_t build_reserved_bytes = 0;        // reserved after − before
+  std::optional<std::int64_t> build_used_bytes;  // the CUDA runtime's used after − before
+  std::int64_t build_peak_allocated_bytes = 0;  // peak allocated over the build − allocated before it
+  std::optional<std::int64_t> run_peak_allocated_bytes;  // peak allocated over the memory pass − allocated before it
+  std::optional<std::int64_t> run_reserved_bytes;        // reserved after the memory pass − before it
+  // A path expected to replay CUDA graphs (reduce-overhead): the private pools' reserved bytes after its
+  // memory pass. Every CUDA-graph path of the process shares the pool (one per device).
+  std::optional<std::int64_t> graph_pool_bytes;
+  friend bool operator==(const PathDeviceMemory&, const PathDeviceMemory&) = default;
+};
+
 // One deployment path (aoti, compile, eager, ...) measured under the run's config.
 // compare: the host memory a path took (docs/metrics.md, "Memory"): the process's resident set (VmRSS)
 // and its high-water mark (VmHWM, reset before each phase). Measured around the path's build and in a
@@ -152,6 +178,7 @@ struct PathMemory {
   std::optional<std::int64_t> build_peak_bytes;   // VmHWM over the build − VmRSS before it
   std::optional<std::int64_t> run_peak_bytes;     // VmHWM over the memory pass's calls − VmRSS before them
   std::int64_t run_calls = 0;                     // calls in the memory pass
+  std::optional<PathDeviceMemory> device;         // on a CUDA device whose allocator could be read
   friend bool operator==(const PathMemory&, const PathMemory&) = default;
 };
 inline constexpr std::int64_t kMemoryCalls = 3;

@@ -58,6 +58,9 @@ struct WhatIfEntry {
   // memory-pass peak growth less the base's (PathMemory::run_peak_bytes).
   std::optional<std::int64_t> ready_ns;
   std::optional<std::int64_t> extra_run_peak_bytes;
+  // On a CUDA device: the private (CUDA-graph) pool its memory pass left reserved
+  // (PathDeviceMemory::graph_pool_bytes), set for a path expected to replay CUDA graphs.
+  std::optional<std::int64_t> graph_pool_bytes;
   // Its compile's FX-graph cache lookups (ExecutionFacts): a ready-in time from the cache is a load, not
   // a compile.
   std::optional<std::int64_t> fx_cache_hits;

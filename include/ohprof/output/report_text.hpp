@@ -39,6 +39,9 @@ std::string execution_text(const ExecutionCheck& check);
 std::string fx_cache_text(std::optional<std::int64_t> hits, std::optional<std::int64_t> misses);
 // "build +52.4 MB retained (peak +80.1 MB), calls peak +1.20 MB over 3": docs/metrics.md, "Memory".
 std::string memory_text(const PathMemory& memory);
+// "build +5.00 kB allocated, +8.00 kB reserved, +8.00 kB used (allocated peak +8.00 kB); calls peak +700 B
+// allocated, +0 B reserved over 3; graph pool 4.10 kB": docs/metrics.md, "Device memory".
+std::string device_memory_text(const PathDeviceMemory& device, std::int64_t run_calls);
 // compare --threads (docs/metrics.md, "Concurrent callers"): "24.1k" calls per second; the limit in words;
 // one line per thread count (the 1-caller line with the timing pass's median on the measuring thread,
 // `timing_median_ns`, when positive), then the limit's.
@@ -68,7 +71,7 @@ std::string deployment_text(const DeploymentSummary& summary);
 // The cells of one row of its table, after the path's name: latency, calls/s, cold start, warm start, build
 // memory, calls' peak, host share ("-" where not measured); and the header of those columns.
 std::vector<std::string> deployment_header(const DeploymentSummary& summary);
-std::vector<std::string> deployment_cells(const DeploymentRow& row);
+std::vector<std::string> deployment_cells(const DeploymentSummary& summary, const DeploymentRow& row);
 
 // "26.00 us ± 300 ns": an estimate and its standard error.
 std::string estimate_text(const Estimate& estimate);

@@ -1,9 +1,10 @@
 #pragma once
 // The LibTorch adapter for the AOTInductor path: loads a `.pt2` package with
 // torch::inductor::AOTIModelPackageLoader and runs it on seeded random inputs. Only
-// src/aoti_runner.cpp includes torch headers; LibTorch and CUDA exceptions are turned into Errors there.
+// src/runtimes/aoti_runner.cpp includes torch headers; LibTorch and CUDA exceptions are turned into Errors there.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ struct TorchRuntimeInfo {
   int intra_op_threads = 0;
 };
 TorchRuntimeInfo torch_runtime_info();
+
+// CUDA device `index`'s memory from the caching allocator LibTorch and Python's torch share, and from the
+// CUDA runtime torch loaded (docs/metrics.md, "Device memory"); the allocator's peak reset first when
+// `reset_peak`. Null without CUDA, or when the allocator cannot be read.
+std::optional<DeviceMemoryReading> read_cuda_memory(int index, bool reset_peak);
 
 // The "aoti" path. build_ns(): the loader's constructor plus a first call that checks the inputs.
 class AotiRunner : public PathRunner {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct Runtime {
   // Empty when the build embeds no Python: `compare` then says so.
   std::function<Result<std::unique_ptr<ModelSession>>(const ModelSessionOptions&)> open_model;
   std::function<std::unique_ptr<SplitCollector>(const SplitCollectorOptions&)> start_collector;
+  // CUDA device `index`'s memory (model/report.hpp), after resetting the allocator's peak when
+  // `reset_peak`; null where it cannot be read. Empty: this build cannot read device memory.
+  std::function<std::optional<DeviceMemoryReading>(int index, bool reset_peak)> read_device_memory;
   std::function<std::string()> cupti_version;
   std::function<std::string()> cupti_library;  // the loaded libcupti's file; empty: not known
   std::function<Result<PackageAttribution>(const std::string& package_path, const std::vector<CpuEvent>& events,

@@ -1,6 +1,6 @@
 #pragma once
 // A fake CUPTI for tests (libohprof_fake_cupti.so). It exports the CUPTI functions that
-// src/cupti_collector.cpp calls, with the toolkit's own declarations (cupti.h), so the collector's real
+// src/collectors/cupti_collector.cpp calls, with the toolkit's own declarations (cupti.h), so the collector's real
 // code runs without a GPU. Anything else the collector called would fail to link. The test scripts it
 // through this control API: which calls fail and with what, who holds CUPTI, how many records were
 // dropped, and the buffers of real CUDA 13 record structs handed to the completion callback.

@@ -62,6 +62,12 @@ void summarize_cold_start(ColdStartState& state) {
   state.max_total_ns = static_cast<double>(hi->total_ns);
 }
 
+double start_orders(std::size_t n, std::size_t m) {
+  double combinations = 1;
+  for (std::size_t k = 1; k <= n; ++k) combinations = combinations * static_cast<double>(m + k) / static_cast<double>(k);
+  return combinations;
+}
+
 std::optional<ColdStartOrder> order_against(const std::vector<ColdStartSample>& state,
                                             const std::vector<ColdStartSample>& cold) {
   if (state.empty() || cold.empty()) return std::nullopt;
@@ -71,12 +77,7 @@ std::optional<ColdStartOrder> order_against(const std::vector<ColdStartSample>& 
   const std::int64_t cold_lo = std::min_element(cold.begin(), cold.end(), by_total)->total_ns;
   const std::int64_t cold_hi = std::max_element(cold.begin(), cold.end(), by_total)->total_ns;
   if (state_hi >= cold_lo && state_lo <= cold_hi) return ColdStartOrder::overlapping;
-  // C(n+m, n): the orders of the n + m totals, each equally likely when the states do not differ
-  double combinations = 1;
-  for (std::size_t k = 1; k <= state.size(); ++k) {
-    combinations = combinations * static_cast<double>(cold.size() + k) / static_cast<double>(k);
-  }
-  if (combinations < kColdStartOrderCombinations - 1e-9) return ColdStartOrder::too_few;
+  if (start_orders(state.size(), cold.size()) < kColdStartOrderCombinations - 1e-9) return ColdStartOrder::too_few;
   return state_hi < cold_lo ? ColdStartOrder::faster : ColdStartOrder::slower;
 }
 

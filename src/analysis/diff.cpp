@@ -128,35 +128,46 @@ Judgement judge_change(double ratio, bool up, bool down, double threshold) {
   return {DiffVerdict::no_change, DiffReason::not_significant};
 }
 
-DeploymentDiff diff_throughput(const std::string& path, const DigestThroughput* b, const DigestThroughput* n,
-                               double threshold) {
+DeploymentDiff diff_throughput(const std::string& path, const std::vector<DigestThroughput>& base,
+                               const std::vector<DigestThroughput>& new_report, double threshold) {
   DeploymentDiff d;
   d.path = path;
   d.measure = DeployMeasure::throughput;
-  if (b != nullptr) {
-    d.base_value = b->calls_per_s;
-    d.base_count = b->rounds;
-  }
-  if (n != nullptr) {
-    d.new_value = n->calls_per_s;
-    d.new_count = n->rounds;
-  }
-  if (b == nullptr || n == nullptr) {
-    d.threads = b != nullptr ? b->threads : n != nullptr ? n->threads : 0;
-    d.reason = b == nullptr ? DiffReason::only_in_new : DiffReason::only_in_base;
+  if (base.empty() || new_report.empty()) {
+    const DigestThroughput& top = base.empty() ? new_report.back() : base.back();
+    d.threads = top.threads;
+    (base.empty() ? d.new_value : d.base_value) = top.calls_per_s;
+    (base.empty() ? d.new_count : d.base_count) = top.rounds;
+    d.reason = base.empty() ? DiffReason::only_in_new : DiffReason::only_in_base;
     return d;
   }
-  if (b->threads != n->threads) {
+  // The most callers both reports measured.
+  const DigestThroughput* b = nullptr;
+  const DigestThroughput* n = nullptr;
+  for (const DigestThroughput& x : base) {
+    for (const DigestThroughput& y : new_report) {
+      if (x.threads == y.threads && (b == nullptr || x.threads > b->threads)) {
+        b = &x;
+        n = &y;
+      }
+    }
+  }
+  if (b == nullptr) {
     d.reason = DiffReason::callers_differ;
     return d;
   }
   d.threads = b->threads;
+  d.base_value = b->calls_per_s;
+  d.new_value = n->calls_per_s;
+  d.base_count = b->rounds;
+  d.new_count = n->rounds;
   if (!(b->calls_per_s > 0) || !(n->calls_per_s > 0)) return d;  // no_samples
-  d.time_ratio = b->calls_per_s / n->calls_per_s;
-  // The difference of the two rates with the error of a difference (docs/metrics.md, "Significance").
+  d.ratio = n->calls_per_s / b->calls_per_s;
+  // The difference of the two rates with the error of a difference (docs/metrics.md, "Significance");
+  // fewer calls is the worse direction, so the rule sees the rate's loss as a time ratio would: 2 − ratio.
   const Estimate change{n->calls_per_s - b->calls_per_s, std::hypot(b->calls_per_s_se, n->calls_per_s_se)};
   const bool moved = significant(change);
-  const Judgement j = judge_change(*d.time_ratio, moved && change.value_ns < 0, moved && change.value_ns > 0, threshold);
+  const Judgement j = judge_change(2 - *d.ratio, moved && change.value_ns < 0, moved && change.value_ns > 0, threshold);
   d.verdict = j.verdict;
   d.reason = j.reason;
   return d;
@@ -190,15 +201,16 @@ DeploymentDiff diff_start(const std::string& path, CompileCache cache, const Dig
     d.reason = b == nullptr ? DiffReason::only_in_new : DiffReason::only_in_base;
     return d;
   }
-  if (!d.base_value || !d.new_value || !(*d.base_value > 0)) return d;  // no_samples
-  d.time_ratio = *d.new_value / *d.base_value;
-  // The rank rule of a cold start against its cold state (docs/metrics.md, "Cold start"), new against base.
-  const std::optional<ColdStartOrder> order = order_against(samples_of(*n), samples_of(*b));
-  if (order == ColdStartOrder::too_few) {
+  if (!d.base_value || !d.new_value || !(*d.base_value > 0)) return d;  // no_samples: no process finished
+  d.ratio = *d.new_value / *d.base_value;
+  // The cold start's rank rule (docs/metrics.md, "Cold start"), new against base; with fewer than
+  // kColdStartOrderCombinations possible orders nothing is a finding, overlapping ranges included.
+  if (start_orders(d.base_count, d.new_count) < kColdStartOrderCombinations - 1e-9) {
     d.reason = DiffReason::too_few_samples;
     return d;
   }
-  const Judgement j = judge_change(*d.time_ratio, order == ColdStartOrder::slower, order == ColdStartOrder::faster, threshold);
+  const std::optional<ColdStartOrder> order = order_against(samples_of(*n), samples_of(*b));
+  const Judgement j = judge_change(*d.ratio, order == ColdStartOrder::slower, order == ColdStartOrder::faster, threshold);
   d.verdict = j.verdict;
   d.reason = j.reason;
   return d;
@@ -209,9 +221,8 @@ namespace {
 // compare: the deployment figures of a path of both reports, throughput then each cache state (in the
 // enum's order) that either report measured.
 void add_deployment(DiffResult& result, const DigestPath& b, const DigestPath& n, double threshold) {
-  if (b.throughput || n.throughput) {
-    result.deployment.push_back(diff_throughput(b.name, b.throughput ? &*b.throughput : nullptr,
-                                                n.throughput ? &*n.throughput : nullptr, threshold));
+  if (!b.throughput.empty() || !n.throughput.empty()) {
+    result.deployment.push_back(diff_throughput(b.name, b.throughput, n.throughput, threshold));
   }
   const auto state = [](const DigestPath& p, CompileCache cache) -> const DigestStart* {
     for (const DigestStart& s : p.starts) {

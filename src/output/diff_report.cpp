@@ -87,18 +87,19 @@ std::optional<SplitTotals> split_totals_of(const json& path) {
   return s;
 }
 
-// compare --threads: the point with the most callers, when one was measured (docs/diff.md, "Deployment figures").
-std::optional<DigestThroughput> throughput_of(const json& path) {
-  if (!path.contains("concurrency") || !path.at("concurrency").is_object()) return std::nullopt;
-  const json& points = path.at("concurrency").at("points");
-  if (!points.is_array() || points.empty()) return std::nullopt;
-  const json& top = points.back();
-  DigestThroughput t;
-  t.threads = top.at("threads").get<int>();
-  t.calls_per_s = top.at("calls_per_s").get<double>();
-  t.calls_per_s_se = top.at("calls_per_s_se").get<double>();
-  t.rounds = top.at("round_ns").size();
-  return t;
+// compare --threads: its measured points (docs/diff.md, "Deployment figures").
+std::vector<DigestThroughput> throughput_of(const json& path) {
+  std::vector<DigestThroughput> out;
+  if (!path.contains("concurrency") || !path.at("concurrency").is_object()) return out;
+  for (const json& point : path.at("concurrency").at("points")) {
+    DigestThroughput t;
+    t.threads = point.at("threads").get<int>();
+    t.calls_per_s = point.at("calls_per_s").get<double>();
+    t.calls_per_s_se = point.at("calls_per_s_se").get<double>();
+    t.rounds = point.at("round_ns").size();
+    out.push_back(t);
+  }
+  return out;
 }
 
 // compare --cold-start: each state with processes, their totals.
@@ -112,7 +113,7 @@ std::vector<DigestStart> starts_of(const json& path) {
     DigestStart start;
     start.cache = *cache;
     for (const json& sample : state.at("samples")) start.totals_ns.push_back(sample.at("total_ns").get<std::int64_t>());
-    if (!start.totals_ns.empty()) out.push_back(std::move(start));
+    out.push_back(std::move(start));
   }
   return out;
 }
@@ -267,13 +268,13 @@ json diff_to_json(const DiffResult& diff) {
     const bool throughput = d.measure == DeployMeasure::throughput;
     deployment.push_back({{"path", d.path},
                           {"measure", to_string(d.measure)},
-                          {"threads", throughput ? json(d.threads) : json(nullptr)},
+                          {"threads", throughput && d.threads > 0 ? json(d.threads) : json(nullptr)},
                           {"cache", throughput ? json(nullptr) : json(to_string(d.cache))},
                           {"base_value", optional_number(d.base_value)},
                           {"new_value", optional_number(d.new_value)},
                           {"base_count", d.base_count},
                           {"new_count", d.new_count},
-                          {"time_ratio", optional_number(d.time_ratio)},
+                          {"ratio", optional_number(d.ratio)},
                           {"verdict", to_string(d.verdict)},
                           {"reason", to_string(d.reason)}});
   }

@@ -42,7 +42,7 @@ inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config
 // A deployment figure's verdict: a start's too few processes is said as the rank rule says it.
 inline std::string deployment_verdict_text(const DeploymentDiff& d, const DiffConfig& config) {
   if (d.reason == DiffReason::too_few_samples) return "unknown: too few processes to order (--cold-start=3 or more)";
-  if (d.reason == DiffReason::no_samples) return "unknown: no figure on a side";
+  if (d.reason == DiffReason::no_samples) return "unknown: no figure on a side (no process finished, or no calls)";
   return diff_verdict_text(d.verdict, d.reason, config);
 }
 
@@ -62,10 +62,7 @@ inline std::string deployment_value_text(const DeploymentDiff& d, const std::opt
 }
 
 // The change of the figure itself, new / base − 1 (calls/s up is better; a start's time down is).
-inline std::string deployment_change_text(const DeploymentDiff& d) {
-  if (!d.base_value || !d.new_value || !(*d.base_value > 0)) return "-";
-  return change_text(*d.new_value / *d.base_value);
-}
+inline std::string deployment_change_text(const DeploymentDiff& d) { return d.ratio ? change_text(*d.ratio) : "-"; }
 
 // "5 judged paths", "5 judged paths and 3 deployment figures".
 inline std::string judged_text(const DiffResult& diff) {

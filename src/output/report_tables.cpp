@@ -44,7 +44,7 @@ CellTable deployment_table(const Report& r) {
   if (!r.deployment) return t;
   t.header = {"path"};
   for (std::string& cell : deployment_header(*r.deployment)) t.header.push_back(std::move(cell));
-  t.align = "lrrrrrrr";
+  t.align = "l" + std::string(t.header.size() - 1, 'r');
   for (const DeploymentRow& row : r.deployment->rows) {
     std::vector<Cell> cells{{row.path, Cell::Kind::name}};
     for (std::string& cell : deployment_cells(*r.deployment, row)) cells.push_back({std::move(cell)});

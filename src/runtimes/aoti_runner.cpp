@@ -289,12 +289,16 @@ namespace {
 // process); null when no such library is loaded.
 using MemGetInfo = int (*)(std::size_t* free, std::size_t* total);
 MemGetInfo loaded_mem_get_info() {
-  for (const char* soname : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}) {
-    if (void* handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD)) {
-      if (void* symbol = dlsym(handle, "cudaMemGetInfo")) return reinterpret_cast<MemGetInfo>(symbol);
+  // Looked up once: each dlopen adds a reference to the library.
+  static const MemGetInfo found = [] () -> MemGetInfo {
+    for (const char* soname : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}) {
+      if (void* handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD)) {
+        if (void* symbol = dlsym(handle, "cudaMemGetInfo")) return reinterpret_cast<MemGetInfo>(symbol);
+      }
     }
-  }
-  return nullptr;
+    return nullptr;
+  }();
+  return found;
 }
 }  // namespace
 #endif
@@ -315,9 +319,16 @@ std::optional<DeviceMemoryReading> read_cuda_memory(int index, bool reset_peak) 
     reading.reserved_bytes = stats.reserved_bytes[all].current;
     reading.peak_allocated_bytes = stats.allocated_bytes[all].peak;
     // The default pool is {0, 0}; any other owner is a private pool (a CUDA graph's, or a user's MemPool).
-    for (const auto& segment : allocator::snapshot({0, 0}, false).segments) {
-      const bool private_pool = segment.owner_private_pool_id.first != 0 || segment.owner_private_pool_id.second != 0;
-      if (segment.device == device && private_pool) reading.private_pool_bytes += static_cast<std::int64_t>(segment.total_size);
+    // Apart: the cudaMallocAsync backend has no snapshot, and the other figures stand without it.
+    try {
+      std::int64_t pools = 0;
+      for (const auto& segment : allocator::snapshot({0, 0}, false).segments) {
+        const bool private_pool = segment.owner_private_pool_id.first != 0 || segment.owner_private_pool_id.second != 0;
+        if (segment.device == device && private_pool) pools += static_cast<std::int64_t>(segment.total_size);
+      }
+      reading.private_pool_bytes = pools;
+    } catch (const std::exception&) {
+      reading.private_pool_bytes.reset();
     }
     if (const MemGetInfo mem_get_info = loaded_mem_get_info()) {
       const c10::DeviceIndex previous = c10::cuda::current_device();

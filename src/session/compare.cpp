@@ -581,7 +581,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
           d.run_peak_allocated_bytes = device_after->peak_allocated_bytes - device_before->allocated_bytes;
           d.run_reserved_bytes = device_after->reserved_bytes - device_before->reserved_bytes;
           const std::optional<ExecutionCheck>& check = report.paths[i].execution;
-          if (check && check->facts.cuda_graphs_expected) d.graph_pool_bytes = device_after->private_pool_bytes;
+          if (check && check->facts.cuda_graphs_expected) d.graph_pool_bytes = device_after->private_pool_bytes;  // null: no snapshot
         }
       }
     }

@@ -385,43 +385,46 @@ TEST(DiffReports, TheSplitChangesArePerIterationMeansOfTheTotals) {
 
 TEST(DiffThroughput, TheDifferenceOfTheRatesAgainstItsErrorThenTheThreshold) {
   const auto t = [](int threads, double cps, double se) { return DigestThroughput{threads, cps, se, 10}; };
-  // 1000 -> 800 calls/s, se 10 each: difference -200, error hypot(10, 10) = 14.14, 1.96 * 14.14 = 27.7 < 200:
-  // significant; time per call 1000 / 800 = 1.25, beyond 10%: slower.
-  const DigestThroughput b = t(2, 1000, 10);
-  const DigestThroughput slower = t(2, 800, 10);
-  DeploymentDiff d = diff_throughput("aoti", &b, &slower, 0.10);
+  const DigestThroughput one{1, 500, 5, 10};
+  // 1000 -> 800 calls/s at 2 callers, se 10 each: difference -200, error hypot(10, 10) = 14.14, 1.96 * 14.14 =
+  // 27.7 < 200: significant; the rate's ratio 0.8 lost 20%, beyond 10%: slower.
+  const std::vector<DigestThroughput> b{one, t(2, 1000, 10)};
+  DeploymentDiff d = diff_throughput("aoti", b, {one, t(2, 800, 10)}, 0.10);
   EXPECT_EQ(d.measure, DeployMeasure::throughput);
   EXPECT_EQ(d.threads, 2);
   EXPECT_EQ(d.base_value, std::optional<double>(1000));
   EXPECT_EQ(d.new_value, std::optional<double>(800));
   EXPECT_EQ(d.base_count, 10u);
-  EXPECT_DOUBLE_EQ(*d.time_ratio, 1.25);
+  EXPECT_DOUBLE_EQ(*d.ratio, 0.8);
   EXPECT_EQ(d.verdict, DiffVerdict::slower);
   EXPECT_EQ(d.reason, DiffReason::above_threshold);
   // 1000 -> 950, se 30 each: 1.96 * hypot(30, 30) = 83.2 > 50: within noise.
-  const DigestThroughput b30 = t(2, 1000, 30);
-  const DigestThroughput n30 = t(2, 950, 30);
-  d = diff_throughput("aoti", &b30, &n30, 0.10);
+  d = diff_throughput("aoti", {t(2, 1000, 30)}, {t(2, 950, 30)}, 0.10);
   EXPECT_EQ(d.verdict, DiffVerdict::no_change);
   EXPECT_EQ(d.reason, DiffReason::not_significant);
-  // 1000 -> 1050, se 5 each: significant (1.96 * 7.07 = 13.9 < 50); time 1000 / 1050 = 0.952, 4.8% < 10%.
-  const DigestThroughput b5 = t(2, 1000, 5);
-  const DigestThroughput n5 = t(2, 1050, 5);
-  d = diff_throughput("aoti", &b5, &n5, 0.10);
+  // 1000 -> 1050, se 5 each: significant (1.96 * 7.07 = 13.9 < 50), a 5% gain: within 10%, faster beyond 3%.
+  d = diff_throughput("aoti", {t(2, 1000, 5)}, {t(2, 1050, 5)}, 0.10);
   EXPECT_EQ(d.verdict, DiffVerdict::no_change);
   EXPECT_EQ(d.reason, DiffReason::below_threshold);
-  // ... and faster with threshold 3%.
-  d = diff_throughput("aoti", &b5, &n5, 0.03);
+  d = diff_throughput("aoti", {t(2, 1000, 5)}, {t(2, 1050, 5)}, 0.03);
   EXPECT_EQ(d.verdict, DiffVerdict::faster);
-  // other caller counts, or a side without --threads: no verdict
-  const DigestThroughput four = t(4, 1000, 10);
-  d = diff_throughput("aoti", &b, &four, 0.10);
+  // a loss of 9.5% (1000 -> 905) is within 10%; of 10.5% (-> 895), beyond it
+  EXPECT_EQ(diff_throughput("aoti", {t(2, 1000, 5)}, {t(2, 905, 5)}, 0.10).reason, DiffReason::below_threshold);
+  EXPECT_EQ(diff_throughput("aoti", {t(2, 1000, 5)}, {t(2, 895, 5)}, 0.10).verdict, DiffVerdict::slower);
+  // --threads 1,2,4 against 1,2: judged at 2, the most callers both measured
+  d = diff_throughput("aoti", {one, t(2, 1000, 10), t(4, 3000, 10)}, b, 0.10);
+  EXPECT_EQ(d.threads, 2);
+  EXPECT_EQ(d.verdict, DiffVerdict::no_change);
+  // no common count, or a side without --threads: no verdict
+  d = diff_throughput("aoti", {t(2, 1000, 10)}, {t(4, 1000, 10)}, 0.10);
   EXPECT_EQ(d.reason, DiffReason::callers_differ);
   EXPECT_EQ(d.verdict, DiffVerdict::unknown);
-  EXPECT_FALSE(d.time_ratio.has_value());
-  d = diff_throughput("aoti", &b, nullptr, 0.10);
+  EXPECT_EQ(d.threads, 0);
+  EXPECT_FALSE(d.ratio.has_value());
+  d = diff_throughput("aoti", b, {}, 0.10);
   EXPECT_EQ(d.reason, DiffReason::only_in_base);
   EXPECT_EQ(d.threads, 2);
+  EXPECT_EQ(d.base_value, std::optional<double>(1000));
   EXPECT_FALSE(d.new_value.has_value());
 }
 
@@ -436,24 +439,31 @@ TEST(DiffStart, TheRankRuleOfTheColdStartThenTheThreshold) {
   EXPECT_EQ(d.base_value, std::optional<double>(11));
   EXPECT_EQ(d.new_value, std::optional<double>(15));
   EXPECT_EQ(d.new_count, 3u);
-  EXPECT_DOUBLE_EQ(*d.time_ratio, 15.0 / 11.0);
+  EXPECT_DOUBLE_EQ(*d.ratio, 15.0 / 11.0);
   EXPECT_EQ(d.verdict, DiffVerdict::slower);
   // every one below: faster (6 / 11)
   const DigestStart below = s(CompileCache::cold, {5, 6, 7});
   d = diff_start("compile", CompileCache::cold, &b, &below, 0.10);
   EXPECT_EQ(d.verdict, DiffVerdict::faster);
-  EXPECT_DOUBLE_EQ(*d.time_ratio, 6.0 / 11.0);
+  EXPECT_DOUBLE_EQ(*d.ratio, 6.0 / 11.0);
   // ranges overlap: no significant change, however far the medians
   const DigestStart overlapping = s(CompileCache::cold, {11, 13, 20});
   d = diff_start("compile", CompileCache::cold, &b, &overlapping, 0.10);
   EXPECT_EQ(d.verdict, DiffVerdict::no_change);
   EXPECT_EQ(d.reason, DiffReason::not_significant);
-  // 2 against 2: C(4, 2) = 6 < 20 orders, too few to tell even when apart
+  // 2 against 2: C(4, 2) = 6 < 20 orders, too few to tell, apart or overlapping
   const DigestStart two = s(CompileCache::cold, {10, 11});
   const DigestStart two_above = s(CompileCache::cold, {20, 21});
   d = diff_start("compile", CompileCache::cold, &two, &two_above, 0.10);
   EXPECT_EQ(d.verdict, DiffVerdict::unknown);
   EXPECT_EQ(d.reason, DiffReason::too_few_samples);
+  const DigestStart two_overlapping = s(CompileCache::cold, {10, 12});
+  EXPECT_EQ(diff_start("compile", CompileCache::cold, &two, &two_overlapping, 0.10).reason, DiffReason::too_few_samples);
+  // a state whose every process failed: no figure on that side
+  const DigestStart failed = s(CompileCache::cold, {});
+  d = diff_start("compile", CompileCache::cold, &b, &failed, 0.10);
+  EXPECT_EQ(d.reason, DiffReason::no_samples);
+  EXPECT_EQ(d.base_value, std::optional<double>(11));
   // apart (every new total above 12,000), but medians 12,200 / 11,000 = 1.109: within a 15% threshold
   const DigestStart just = s(CompileCache::cold, {12'100, 12'200, 12'300});
   const DigestStart b_ms = s(CompileCache::cold, {10'000, 11'000, 12'000});
@@ -467,12 +477,12 @@ TEST(DiffStart, TheRankRuleOfTheColdStartThenTheThreshold) {
 TEST(DiffReports, DeploymentFiguresOfComparePathsAreDiffedAndASlowerOneIsARegression) {
   const auto a = lognormal(200, 10000, 0.05, 31);
   DigestPath base_aoti = path("aoti", a);
-  base_aoti.throughput = DigestThroughput{2, 1000, 10, 10};
+  base_aoti.throughput = {DigestThroughput{2, 1000, 10, 10}};
   base_aoti.starts = {DigestStart{CompileCache::none, {10, 11, 12}}};
   DigestPath base_compile = path("compile", a);
   base_compile.starts = {DigestStart{CompileCache::cold, {100, 110, 120}}, DigestStart{CompileCache::warm, {40, 41, 42}}};
   DigestPath new_aoti = path("aoti", a);
-  new_aoti.throughput = DigestThroughput{2, 700, 10, 10};  // 30% fewer calls: slower
+  new_aoti.throughput = {DigestThroughput{2, 700, 10, 10}};  // 30% fewer calls: slower
   new_aoti.starts = {DigestStart{CompileCache::none, {10, 12, 11}}};
   DigestPath new_compile = path("compile", a);
   new_compile.starts = {DigestStart{CompileCache::cold, {100, 111, 119}}};

@@ -726,6 +726,18 @@ TEST(ComparePaths, DeviceMemoryIsNotReadOnTheCpuNorWhenTheReadingFails) {
     EXPECT_FALSE(outcome.report->paths[0].memory->device.has_value());
   }
   {
+    FakeWorld world;  // CUDA, but the allocator cannot be read: no device figures, the host's stand
+    world.torch.cuda_available = true;
+    world.device_memory.emplace();
+    world.device_memory->fail = true;
+    const SessionOutcome outcome = compare_paths(options_for({"eager"}), world.runtime());
+    ASSERT_TRUE(outcome.status.ok());
+    EXPECT_EQ(world.device_memory->reads.size(), 2u);  // around the build; the memory pass is not read
+    ASSERT_TRUE(outcome.report->paths[0].memory.has_value());
+    EXPECT_FALSE(outcome.report->paths[0].memory->device.has_value());
+    EXPECT_TRUE(outcome.report->paths[0].memory->run_peak_bytes.has_value());
+  }
+  {
     FakeWorld world;  // CUDA, but the build reads no device memory (Runtime::read_device_memory empty)
     world.torch.cuda_available = true;
     const SessionOutcome outcome = compare_paths(options_for({"eager"}), world.runtime());

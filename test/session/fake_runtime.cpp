@@ -14,7 +14,6 @@
 namespace ohprof::fake {
 namespace {
 
-// Runs `script` for a runner named `name`: counts the call, spins, fails on the scripted call.
 // A build's effect on the fake device.
 void fake_device_build(FakeWorld& world, const RunnerScript& script) {
   if (!world.device_memory) return;
@@ -24,13 +23,14 @@ void fake_device_build(FakeWorld& world, const RunnerScript& script) {
   *d.state.used_bytes += script.device_outside_bytes;
 }
 
+// Runs `script` for a runner named `name`: counts the call, spins, fails on the scripted call.
 Status fake_iteration(FakeWorld& world, const std::string& name, const RunnerScript& script) {
   const int call = world.calls_by_path[name]++;
   ++world.calls;
   if (world.device_memory) {
     FakeDeviceMemory& d = *world.device_memory;
     if (call == 0 && script.device_pool_bytes > 0) {
-      d.state.private_pool_bytes += script.device_pool_bytes;
+      *d.state.private_pool_bytes += script.device_pool_bytes;
       d.state.reserved_bytes += script.device_pool_bytes;
       *d.state.used_bytes += script.device_pool_bytes;
     }
@@ -282,7 +282,7 @@ void FakeDeviceMemory::allocate(std::int64_t bytes) {
   state.allocated_bytes += bytes;
   state.peak_allocated_bytes = std::max(state.peak_allocated_bytes, state.allocated_bytes);
   // The cache (reserved less the private pools) grows only when what is allocated outgrows it.
-  const std::int64_t grow = state.allocated_bytes - (state.reserved_bytes - state.private_pool_bytes);
+  const std::int64_t grow = state.allocated_bytes - (state.reserved_bytes - *state.private_pool_bytes);
   if (grow > 0) {
     state.reserved_bytes += grow;
     *state.used_bytes += grow;
@@ -319,6 +319,7 @@ Runtime FakeWorld::runtime() {
     runtime.read_device_memory = [this](int index, bool reset_peak) -> std::optional<DeviceMemoryReading> {
       FakeDeviceMemory& d = *device_memory;
       d.reads.emplace_back(index, reset_peak);
+      if (d.fail) return std::nullopt;
       if (reset_peak) d.state.peak_allocated_bytes = d.state.allocated_bytes;
       return d.state;
     };

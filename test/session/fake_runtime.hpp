@@ -87,7 +87,8 @@ struct RunnerScript {
 // A fake CUDA device's caching allocator and driver (Runtime::read_device_memory), changed by the fake
 // runners as their scripts say.
 struct FakeDeviceMemory {
-  DeviceMemoryReading state{0, 0, 0, 0, 0};  // used_bytes always set
+  DeviceMemoryReading state{0, 0, 0, 0, 0};  // private_pool_bytes and used_bytes always set
+  bool fail = false;                         // every reading is null (the allocator cannot be read)
   std::vector<std::pair<int, bool>> reads;  // (index, reset_peak) of each read_device_memory call
   void allocate(std::int64_t bytes);        // allocated, reserved (the cache grows to fit) and used
   void free(std::int64_t bytes);            // allocated only: the allocator keeps the memory

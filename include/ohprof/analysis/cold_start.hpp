@@ -33,6 +33,9 @@ PhaseResult cold_start_phases(const ColdStartTimes& times);
 // The state's medians and range from its samples (median unset without samples).
 void summarize_cold_start(ColdStartState& state);
 
+// C(n + m, n): the orders of n and m totals, each equally likely when the two do not differ.
+double start_orders(std::size_t n, std::size_t m);
+
 // Where the totals of `state` stand against the totals of `cold`, by rank (model/cold_start.hpp,
 // ColdStartOrder: too_few for an order with fewer than kColdStartOrderCombinations possible orders);
 // nullopt when either has no sample.

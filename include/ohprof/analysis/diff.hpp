@@ -55,8 +55,8 @@ Judgement judge_change(double ratio, bool up, bool down, double threshold);
 
 // compare: one path's deployment figures in both reports (docs/diff.md, "Deployment figures"); null
 // sides are a figure one report lacks.
-DeploymentDiff diff_throughput(const std::string& path, const DigestThroughput* base, const DigestThroughput* new_report,
-                               double threshold);
+DeploymentDiff diff_throughput(const std::string& path, const std::vector<DigestThroughput>& base,
+                               const std::vector<DigestThroughput>& new_report, double threshold);
 DeploymentDiff diff_start(const std::string& path, CompileCache cache, const DigestStart* base,
                           const DigestStart* new_report, double threshold);
 

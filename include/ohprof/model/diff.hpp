@@ -34,7 +34,7 @@ struct SplitTotals {
   std::int64_t framework_ns = 0;
 };
 
-// compare --threads: a path's point with the most callers (`concurrency.points`, the last).
+// compare --threads: one of a path's points (`concurrency.points`).
 struct DigestThroughput {
   int threads = 0;
   double calls_per_s = 0;
@@ -42,7 +42,8 @@ struct DigestThroughput {
   std::size_t rounds = 0;  // its round_ns count
 };
 
-// compare --cold-start: one cache state of a path, its processes' totals (`cold_start.states[].samples`).
+// compare --cold-start: one cache state of a path, its processes' totals (`cold_start.states[].samples`;
+// none when every process failed).
 struct DigestStart {
   CompileCache cache = CompileCache::none;
   std::vector<std::int64_t> totals_ns;
@@ -55,8 +56,8 @@ struct DigestPath {
   std::vector<std::int64_t> samples_ns;  // the measured iterations' wall times (empty: none kept)
   std::optional<double> median_ns;      // the report's own wall_ns.median (a sweep point without its report)
   std::optional<SplitTotals> split;     // absent: no split in the report
-  std::optional<DigestThroughput> throughput;  // compare --threads with a measured point
-  std::vector<DigestStart> starts;             // compare --cold-start: the states with processes
+  std::vector<DigestThroughput> throughput;  // compare --threads: its measured points, fewest callers first
+  std::vector<DigestStart> starts;           // compare --cold-start: its states
 };
 
 // What the diff uses of one report: its identity (what must match for two reports to be compared),
@@ -111,7 +112,7 @@ enum class DiffReason {
   reference_missing,    // unknown: the --relative-to path lacks samples at this point
   only_in_base,         // unknown: the path (or the deployment figure) is not in the new report
   only_in_new,          // unknown: the path (or the deployment figure) is not in the base report
-  callers_differ,       // unknown: throughput measured at different numbers of callers
+  callers_differ,       // unknown: throughput measured at no common number of callers
 };
 const char* to_string(DiffReason reason);
 
@@ -147,15 +148,15 @@ const char* to_string(DeployMeasure measure);  // "throughput", "start"
 struct DeploymentDiff {
   std::string path;
   DeployMeasure measure = DeployMeasure::throughput;
-  int threads = 0;                          // throughput: the callers (0: a side has none)
+  int threads = 0;                          // throughput: the most callers both reports measured (0: none common)
   CompileCache cache = CompileCache::none;  // start: the cache state
   std::optional<double> base_value;         // calls/s, or the median total (ns)
   std::optional<double> new_value;
   std::size_t base_count = 0;               // rounds, or processes
   std::size_t new_count = 0;
-  // Time per call or to start, new over base: base calls/s / new calls/s, or new median / base median
-  // (> 1: slower). Absent when a side has no figure.
-  std::optional<double> time_ratio;
+  // The figure's new value over its base value: calls/s (below 1: fewer calls, worse), or the median
+  // start (above 1: slower). Absent when a side has no figure.
+  std::optional<double> ratio;
   DiffVerdict verdict = DiffVerdict::unknown;
   DiffReason reason = DiffReason::no_samples;
 };

@@ -150,7 +150,7 @@ struct DeviceMemoryReading {
   std::int64_t allocated_bytes = 0;       // held by tensors (the allocator's "allocated_bytes.all.current")
   std::int64_t reserved_bytes = 0;        // held by the allocator: allocated, cached, and its private pools
   std::int64_t peak_allocated_bytes = 0;  // the most allocated since the peak was last reset
-  std::int64_t private_pool_bytes = 0;    // reserved in private pools (the CUDA-graph pools)
+  std::optional<std::int64_t> private_pool_bytes;  // reserved in private pools (the CUDA-graph pools); null: no snapshot
   std::optional<std::int64_t> used_bytes;  // the CUDA runtime's total − free (cudaMemGetInfo): memory outside the allocator too
   friend bool operator==(const DeviceMemoryReading&, const DeviceMemoryReading&) = default;
 };

@@ -277,10 +277,11 @@ json output_check_to_json(const std::optional<PathOutputCheck>& check) {
 
 json compare_config_to_json(const std::optional<CompareConfig>& config) {
   if (!config) return nullptr;
-  return json{{"paths", config->paths},           {"min_runs", config->min_runs},
-              {"max_runs", config->max_runs},     {"min_time_s", config->min_time_s},
-              {"max_rse", config->max_rse},       {"time_limit_s", config->time_limit_s},
-              {"block", config->block},
+  const AdaptiveStopping& s = config->stopping;
+  return json{{"paths", config->paths},    {"min_runs", s.min_runs},
+              {"max_runs", s.max_runs},    {"min_time_s", s.min_time_s},
+              {"max_rse", s.max_rse},      {"time_limit_s", s.time_limit_s},
+              {"block", s.block},
               {"check_outputs", to_string(config->check_outputs)},
               {"compile_source", to_string(config->compile_source)},
               {"explain", config->explain},

@@ -38,15 +38,16 @@ json identity_to_json(const SweepConfig& c) {
 json config_to_json(const SweepConfig& c) {
   json out = identity_to_json(c);
   out["axis"] = axis_to_json(c.axis);
-  out.update(json{{"warmup", c.warmup},
-                  {"min_runs", c.min_runs},
-                  {"max_runs", c.max_runs},
-                  {"min_time_s", c.min_time_s},
-                  {"max_rse", c.max_rse},
-                  {"time_limit_s", c.time_limit_s},
+  const AdaptiveStopping& s = c.stopping;
+  out.update(json{{"warmup", s.warmup},
+                  {"min_runs", s.min_runs},
+                  {"max_runs", s.max_runs},
+                  {"min_time_s", s.min_time_s},
+                  {"max_rse", s.max_rse},
+                  {"time_limit_s", s.time_limit_s},
                   {"sweep_time_limit_s", c.sweep_time_limit_s},
                   {"passes", c.passes},
-                  {"block", c.block},
+                  {"block", s.block},
                   {"check_outputs", to_string(c.check_outputs)},
                   {"seed", c.seed},
                   {"tolerance", c.tolerance},

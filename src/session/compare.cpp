@@ -19,7 +19,7 @@
 #include "ohprof/base/cpu_info.hpp"
 #include "ohprof/base/interrupt.hpp"
 #include "ohprof/base/process_memory.hpp"
-#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/checkpoint.hpp"
 #include "ohprof/harness/nvtx_ranges.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "ohprof/output/report_text.hpp"
@@ -277,12 +277,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   const PathSource compile_source =
       options.compile_source.value_or(exported_only ? PathSource::exported_program : PathSource::module);
   report.config.compare = CompareConfig{options.paths,
-                                        options.stopping.min_runs,
-                                        options.stopping.max_runs,
-                                        options.stopping.min_time_s,
-                                        options.stopping.max_rse,
-                                        options.stopping.time_limit_s,
-                                        options.stopping.block,
+                                        options.stopping,
                                         options.check_outputs,
                                         compile_source,
                                         options.explain,

@@ -8,7 +8,7 @@
 
 #include "ohprof/analysis/execution_check.hpp"
 #include "ohprof/base/console.hpp"
-#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/checkpoint.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
 #include "ohprof/harness/nvtx_ranges.hpp"
 #include "ohprof/output/report_output.hpp"

@@ -125,16 +125,9 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
   config.device = *device;
   config.compile_source = base.compile_source.value_or(PathSource::module);
   config.kernel_profile = base.kernel_profile;
-  const AdaptiveStopping& s = base.stopping;
-  config.warmup = s.warmup;
-  config.min_runs = s.min_runs;
-  config.max_runs = s.max_runs;
-  config.min_time_s = s.min_time_s;
-  config.max_rse = s.max_rse;
-  config.time_limit_s = s.time_limit_s;
+  config.stopping = base.stopping;
   config.sweep_time_limit_s = options.sweep_time_limit_s;
   config.passes = options.passes;
-  config.block = s.block;
   config.check_outputs = base.check_outputs;
   config.seed = base.seed;
   config.tolerance = options.tolerance;

@@ -17,7 +17,7 @@
 
 #include "ohprof/base/clock.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
-#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/checkpoint.hpp"
 #include "ohprof/base/stats.hpp"
 
 namespace {

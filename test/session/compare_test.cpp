@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_runtime.hpp"
-#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/checkpoint.hpp"
 #include "ohprof/output/report_text.hpp"
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/concurrency.hpp"
@@ -122,9 +122,9 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
   EXPECT_EQ(report.config.inputs, std::vector<std::string>{"[4, 16]:float32"});
   ASSERT_TRUE(report.config.compare.has_value());
   EXPECT_EQ(report.config.compare->paths, options.paths);
-  EXPECT_EQ(report.config.compare->min_runs, 4);
-  EXPECT_EQ(report.config.compare->max_runs, 4);
-  EXPECT_EQ(report.config.compare->time_limit_s, 60);
+  EXPECT_EQ(report.config.compare->stopping.min_runs, 4);
+  EXPECT_EQ(report.config.compare->stopping.max_runs, 4);
+  EXPECT_EQ(report.config.compare->stopping.time_limit_s, 60);
   EXPECT_EQ(report.config.compare->check_outputs, CheckMode::warn);
   ASSERT_TRUE(report.artifacts.has_value());
   EXPECT_EQ(report.artifacts->model, "torchvision.models:resnet18");

@@ -11,7 +11,7 @@
 #include "fake_runtime.hpp"
 #include "ohprof/base/interrupt.hpp"
 #include "ohprof/base/stats.hpp"
-#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/checkpoint.hpp"
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/session/session.hpp"
 #include "ohprof/trace/kineto_reader.hpp"

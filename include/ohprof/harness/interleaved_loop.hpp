@@ -12,22 +12,10 @@
 #include "ohprof/base/error.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
 #include "ohprof/model/stop_reason.hpp"
+#include "ohprof/model/stopping.hpp"
 #include "ohprof/base/stats.hpp"
 
 namespace ohprof {
-
-struct AdaptiveStopping {
-  int warmup = 5;               // per path, before any measured round
-  int min_runs = 10;            // per path
-  int max_runs = 1000;          // per path
-  double min_time_s = 0.5;      // measured time per path
-  double max_rse = 0.01;        // relative standard error of the mean: stddev / (mean * sqrt(n))
-  double time_limit_s = 120.0;  // whole measurement, warm-up included
-  // Consecutive iterations of one path per round. One iteration each follows another path's and runs
-  // in caches that path filled: a small model's call then takes far longer than in a user's loop
-  // (docs/metrics.md, "Interleaving").
-  int block = 10;
-};
 
 struct InterleavedPath {
   std::string name;

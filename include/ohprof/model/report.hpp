@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/model/stopping.hpp"
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/code_dump.hpp"
 #include "ohprof/model/cold_start.hpp"
@@ -64,12 +65,7 @@ const char* to_string(CheckMode mode);  // "warn", "strict", "off": the flag's v
 // `compare`: the paths asked for and the adaptive stopping rule (docs/metrics.md, "Stopping").
 struct CompareConfig {
   std::vector<std::string> paths;
-  int min_runs = 0;
-  int max_runs = 0;
-  double min_time_s = 0;
-  double max_rse = 0;
-  double time_limit_s = 0;
-  int block = 1;  // consecutive iterations of one path per round
+  AdaptiveStopping stopping;  // as asked (its warmup is also RunConfig::warmup, the JSON's config.warmup)
   CheckMode check_outputs = CheckMode::warn;
   PathSource compile_source = PathSource::module;  // where eager and torch.compile start
   bool explain = true;                             // variants measured and gaps explained

@@ -9,6 +9,7 @@
 
 #include "ohprof/base/error.hpp"
 #include "ohprof/base/stats.hpp"
+#include "ohprof/model/stopping.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
 
@@ -145,15 +146,9 @@ struct SweepConfig {
   DeviceKind device = DeviceKind::cpu;
   PathSource compile_source = PathSource::module;
   bool kernel_profile = false;
-  int warmup = 0;
-  int min_runs = 0;
-  int max_runs = 0;
-  double min_time_s = 0;
-  double max_rse = 0;
-  double time_limit_s = 0;
+  AdaptiveStopping stopping;  // each point's compare
   double sweep_time_limit_s = 0;
   int passes = 1;
-  int block = 1;
   CheckMode check_outputs = CheckMode::warn;
   std::uint64_t seed = 0;
   double tolerance = 0.05;

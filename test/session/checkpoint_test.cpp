@@ -1,4 +1,4 @@
-#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/checkpoint.hpp"
 #include "ohprof/output/report_output.hpp"
 
 #include <gtest/gtest.h>

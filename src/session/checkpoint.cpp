@@ -1,4 +1,4 @@
-#include "ohprof/harness/checkpoint.hpp"
+#include "ohprof/session/checkpoint.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -9,11 +9,13 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "ohprof/trace/gzip_file.hpp"
 #include "json_stream.hpp"
 #include "ohprof/base/format.hpp"
+#include "ohprof/model/launch_apis.hpp"
 
 namespace ohprof {
 
@@ -102,14 +104,18 @@ namespace {
 // "cudaLaunchKernel_ptsz" -> "cudaLaunchKernel"; "cudaMemcpyAsync_v3020" -> "cudaMemcpyAsync";
 // "hipLaunchKernel_spt" -> "hipLaunchKernel" (HIP's per-thread default stream variants).
 std::string_view api_base_name(std::string_view name) {
-  for (std::string_view suffix : {"_ptsz"sv, "_ptds"sv, "_spt"sv}) {
-    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
-      name.remove_suffix(suffix.size());
+  // "cudaMemcpy_ptds_v7000", "cuMemcpyHtoD_v2_ptds": the suffixes come in either order
+  for (std::size_t before = 0; before != name.size();) {
+    before = name.size();
+    for (std::string_view suffix : {"_ptsz"sv, "_ptds"sv, "_spt"sv}) {
+      if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
+        name.remove_suffix(suffix.size());
+      }
     }
+    std::size_t end = name.size();
+    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+    if (end < name.size() && end >= 2 && name[end - 1] == 'v' && name[end - 2] == '_') name = name.substr(0, end - 2);
   }
-  std::size_t end = name.size();
-  while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
-  if (end < name.size() && end >= 2 && name[end - 1] == 'v' && name[end - 2] == '_') name = name.substr(0, end - 2);
   return name;
 }
 
@@ -119,16 +125,21 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 
 }  // namespace
 
-// The runtime/driver calls that put work on a device: CUDA's, and ROCm's HIP counterparts (Kineto
-// records HIP calls with category cuda_runtime too). HIP has no separate driver API: its module-level
-// calls (hipModuleLaunchKernel, hipDrvLaunchKernelEx) stand for cuLaunchKernel / cuLaunchKernelEx.
+// The runtime/driver calls that put work on a device: CUDA's from the table the live collector uses
+// (model/launch_apis.hpp), then ROCm's HIP counterparts (Kineto records HIP calls with category
+// cuda_runtime too; HIP has no separate driver API: its module-level calls, hipModuleLaunchKernel and
+// hipDrvLaunchKernelEx, stand for cuLaunchKernel / cuLaunchKernelEx) and Intel's, by name.
 std::optional<LaunchKind> launch_kind_of_api(std::string_view name) {
   const std::string_view base = api_base_name(name);
+  static const std::unordered_map<std::string_view, LaunchKind> kCuda = [] {
+    std::unordered_map<std::string_view, LaunchKind> out;
+    for (const std::span<const LaunchApi> table : kCudaLaunchApiTables) {
+      for (const LaunchApi& api : table) out.emplace(api_base_name(api.name), api.kind);
+    }
+    return out;
+  }();
+  if (const auto found = kCuda.find(base); found != kCuda.end()) return found->second;
   static constexpr std::array kKernelLaunches = {
-      // CUDA runtime and driver
-      "cudaLaunchKernel"sv, "cudaLaunchKernelExC"sv, "cuLaunchKernel"sv, "cuLaunchKernelEx"sv,
-      "cudaLaunchCooperativeKernel"sv, "cuLaunchCooperativeKernel"sv,
-      "cudaLaunchCooperativeKernelMultiDevice"sv, "cuLaunchCooperativeKernelMultiDevice"sv,
       // HIP (ROCm)
       "hipLaunchKernel"sv, "hipLaunchKernelExC"sv, "hipModuleLaunchKernel"sv, "hipDrvLaunchKernelEx"sv,
       "hipExtLaunchKernel"sv, "hipExtModuleLaunchKernel"sv, "hipHccModuleLaunchKernel"sv,
@@ -145,7 +156,7 @@ std::optional<LaunchKind> launch_kind_of_api(std::string_view name) {
   static constexpr std::array kXpuFills = {"urEnqueueUSMFill"sv, "urEnqueueUSMFill2D"sv, "piextUSMEnqueueFill"sv,
                                            "piextUSMEnqueueFill2D"sv, "piextUSMEnqueueMemset"sv,
                                            "piextUSMEnqueueMemset2D"sv};
-  static constexpr std::array kGraphLaunches = {"cudaGraphLaunch"sv, "cuGraphLaunch"sv, "hipGraphLaunch"sv};
+  static constexpr std::array kGraphLaunches = {"hipGraphLaunch"sv};
   static constexpr std::array kMemcpyPrefixes = {"cudaMemcpy"sv, "cuMemcpy"sv, "hipMemcpy"sv};
   static constexpr std::array kMemsetPrefixes = {"cudaMemset"sv, "cuMemset"sv, "hipMemset"sv};
   if (std::find(kKernelLaunches.begin(), kKernelLaunches.end(), base) != kKernelLaunches.end()) {

@@ -11,7 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <string>
+
+#include "ohprof/model/launch_apis.hpp"
 
 namespace ohprof {
 namespace {
@@ -143,6 +146,28 @@ TEST(LaunchKindOfApi, KnownLaunchesAndSuffixes) {
   EXPECT_EQ(launch_kind_of_api("cudaStreamGetCaptureInfo_v2"), std::nullopt);
   EXPECT_EQ(launch_kind_of_api("cudaLaunchHostFunc"), std::nullopt);
   EXPECT_EQ(launch_kind_of_api("cudaLaunchKernelX"), std::nullopt);
+}
+
+// The live collector's table (model/launch_apis.hpp, by CUPTI callback id) and the trace reader's
+// classification by name agree on every entry: as CUPTI spells it ("cudaLaunchKernel_ptsz_v7000") and as
+// Kineto and the collector print it, without the version ("cudaLaunchKernel_ptsz").
+TEST(LaunchKindOfApi, AgreesWithTheCollectorsTableOnEveryEntry) {
+  std::size_t checked = 0;
+  for (const std::span<const LaunchApi> table : kCudaLaunchApiTables) {
+    for (const LaunchApi& api : table) {
+      const std::string name(api.name);
+      EXPECT_EQ(launch_kind_of_api(name), api.kind) << name;
+      const std::string printed = std::regex_replace(name, std::regex("_v[0-9]+$"), "");
+      EXPECT_EQ(launch_kind_of_api(printed), api.kind) << printed;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 190u);  // 198 when written
+  // names the reader's own list once lacked: the oldest launches and CUDA 13's
+  EXPECT_EQ(launch_kind_of_api("cudaLaunch"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cuLaunchGridAsync"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("__cudaLaunchKernel"), LaunchKind::kernel);
+  EXPECT_EQ(launch_kind_of_api("cudaMemcpy_ptds_v7000"), LaunchKind::memcpy);
 }
 
 TEST(LaunchKindOfApi, HipCallsLikeTheirCudaCounterparts) {

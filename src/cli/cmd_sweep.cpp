@@ -102,7 +102,7 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   if (!parsed.ok()) return parsed.error();
   auto axis = parse_sweep_axis(flags.batch, flags.dim);
   if (!axis.ok()) return axis.error();
-  if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --plot or --no-plot, not both");
+  if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --export-html (or --plot) or --no-plot, not both");
   if (Status checked = check_report_exports(ReportExports{flags.export_json, flags.export_markdown, "", ""}); !checked.ok()) {
     return checked;
   }
@@ -161,7 +161,9 @@ Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation) {
                   "Write the sweep report to FILE, rewritten after every point; each point's compare report goes "
                   "to FILE's name with .points/");
   add_markdown_option(app, flags->export_markdown);
-  app->add_option("--plot", flags->plot, "Write the page (HTML, self-contained) to FILE (default: the report's name with .html)");
+  // --export-html, as every other command calls its page; --plot, its first name, stays an alias
+  app->add_option("--export-html,--plot", flags->plot,
+                  "Write the page (HTML, self-contained) to FILE (default: the report's name with .html)");
   app->add_flag("--no-plot", flags->no_plot, "Do not draw the page");
   app->add_flag("--resume", flags->resume,
                 "Keep the points the --export-json report has measured and measure only the others");

@@ -42,10 +42,10 @@ Status validate(const SweepOptions& o) {
     return make_error(ExitCode::usage_error, "--resume needs --export-json, the report of the sweep to resume");
   }
   if (!o.plot_path.empty() && o.report_path.empty()) {
-    return make_error(ExitCode::usage_error, "--plot draws the written report: give --export-json too");
+    return make_error(ExitCode::usage_error, "--export-html (--plot) draws the written report: give --export-json too");
   }
   if (!o.plot_path.empty() && fs::path(o.plot_path).lexically_normal() == fs::path(o.report_path).lexically_normal()) {
-    return make_error(ExitCode::usage_error, "--plot and --export-json name the same file; give the page another name");
+    return make_error(ExitCode::usage_error, "--export-html (--plot) and --export-json name the same file; give the page another name");
   }
   return validate_compare_options(o.compare);  // the stopping rule's flags, the same for every point
 }

@@ -68,7 +68,9 @@ TEST(SweepFront, UsageErrorsAreOneLineWithExitTwo) {
       {{"sweep", "--model", "m:f", "--input", "1,16"}, "give the axis to sweep: --batch V1,V2,... or --dim INPUT:DIM=V1,V2,..."},
       {{"sweep", "--batch", "1,zero"}, "'zero' is not a positive integer"},
       {{"sweep", "--batch", "1,2", "--paths", "aoti,jit"}, "unknown path 'jit' in --paths"},
-      {{"sweep", "--batch", "1,2", "--plot", "a.html", "--no-plot"}, "give --plot or --no-plot, not both"},
+      {{"sweep", "--batch", "1,2", "--plot", "a.html", "--no-plot"}, "give --export-html (or --plot) or --no-plot, not both"},
+      {{"sweep", "--batch", "1,2", "--export-html", "a.html", "--no-plot"}, "give --export-html (or --plot) or --no-plot, not both"},
+      {{"sweep", "--batch", "1,2", "--export-html", "a.html"}, "--export-html (--plot) draws the written report: give --export-json too"},
   };
   for (const auto& c : cases) {
     const auto result = run_ohprof(c.args);
@@ -85,7 +87,7 @@ TEST(SweepFront, UsageErrorsAreOneLineWithExitTwo) {
 TEST(SweepFront, HelpNamesTheAxisFlagsAndTheResume) {
   const auto result = run_ohprof({"sweep", "--help"});
   EXPECT_EQ(result.exit_code, 0);
-  for (const char* flag : {"--batch", "--dim", "--sweep-time-limit", "--tolerance", "--fit-tolerance", "--resume", "--plot"}) {
+  for (const char* flag : {"--batch", "--dim", "--sweep-time-limit", "--tolerance", "--fit-tolerance", "--resume", "--export-html", "--plot"}) {
     EXPECT_NE(result.out.find(flag), std::string::npos) << flag;
   }
 }

@@ -364,7 +364,7 @@ TEST(SweepPaths, UsageErrorsComeBeforeAnyModelIsOpened) {
   EXPECT_EQ(error_of(o), "--tolerance must be in [0, 1) (0.05 = 5%)");
   o = options_for("/tmp/x", {1, 4});
   o.plot_path = o.report_path;
-  EXPECT_EQ(error_of(o), "--plot and --export-json name the same file; give the page another name");
+  EXPECT_EQ(error_of(o), "--export-html (--plot) and --export-json name the same file; give the page another name");
   // compare's own checks, once for all points
   o = options_for("", {1, 4});
   o.compare.stopping.min_runs = 0;

@@ -70,7 +70,6 @@ TEST(SweepFront, UsageErrorsAreOneLineWithExitTwo) {
       {{"sweep", "--batch", "1,2", "--paths", "aoti,jit"}, "unknown path 'jit' in --paths"},
       {{"sweep", "--batch", "1,2", "--plot", "a.html", "--no-plot"}, "give --export-html (or --plot) or --no-plot, not both"},
       {{"sweep", "--batch", "1,2", "--export-html", "a.html", "--no-plot"}, "give --export-html (or --plot) or --no-plot, not both"},
-      {{"sweep", "--batch", "1,2", "--export-html", "a.html"}, "--export-html (--plot) draws the written report: give --export-json too"},
   };
   for (const auto& c : cases) {
     const auto result = run_ohprof(c.args);

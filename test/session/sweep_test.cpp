@@ -365,6 +365,9 @@ TEST(SweepPaths, UsageErrorsComeBeforeAnyModelIsOpened) {
   o = options_for("/tmp/x", {1, 4});
   o.plot_path = o.report_path;
   EXPECT_EQ(error_of(o), "--export-html (--plot) and --export-json name the same file; give the page another name");
+  o = options_for("", {1, 4});
+  o.plot_path = "/tmp/sweep.html";
+  EXPECT_EQ(error_of(o), "--export-html (--plot) draws the written report: give --export-json too");
   // compare's own checks, once for all points
   o = options_for("", {1, 4});
   o.compare.stopping.min_runs = 0;

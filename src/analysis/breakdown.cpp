@@ -185,12 +185,12 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
     });
   }
 
-  // The sweep's events. Ops on no listed stream are never pending inside a window: they change nothing there.
-  using Kind = SweepEvent::Kind;
+  // The walk's events. Ops on no listed stream are never pending inside a window: they change nothing there.
+  using Kind = TimelineEvent::Kind;
   const auto add = [&](std::int64_t start, std::int64_t end, Kind kind, std::size_t stream = 0) {
     if (end <= start) return;
-    events.push_back(SweepEvent{start, kind, +1, static_cast<std::uint32_t>(stream)});
-    events.push_back(SweepEvent{end, kind, -1, static_cast<std::uint32_t>(stream)});
+    events.push_back(TimelineEvent{start, kind, +1, static_cast<std::uint32_t>(stream)});
+    events.push_back(TimelineEvent{end, kind, -1, static_cast<std::uint32_t>(stream)});
   };
   for (const AttributedOp& op : ops) {
     if (op.stream_index == kNoIndex) continue;
@@ -224,10 +224,10 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
     add(call.start_ns, call.end_ns, launching(call.thread_id) ? Kind::api : Kind::api_elsewhere);
   }
   for (std::size_t w = 0; w < window_count; ++w) {
-    events.push_back(SweepEvent{windows[w].start_ns, Kind::window, +1, static_cast<std::uint32_t>(w)});
-    events.push_back(SweepEvent{windows[w].end_ns, Kind::window, -1, static_cast<std::uint32_t>(w)});
+    events.push_back(TimelineEvent{windows[w].start_ns, Kind::window, +1, static_cast<std::uint32_t>(w)});
+    events.push_back(TimelineEvent{windows[w].end_ns, Kind::window, -1, static_cast<std::uint32_t>(w)});
   }
-  std::sort(events.begin(), events.end(), [](const SweepEvent& x, const SweepEvent& y) { return x.t < y.t; });
+  std::sort(events.begin(), events.end(), [](const TimelineEvent& x, const TimelineEvent& y) { return x.t < y.t; });
 
   // Own ops grouped by window (counting sort), then each group sorted by (start, end).
   m_window_begin.assign(window_count + 1, 0);
@@ -295,7 +295,7 @@ std::vector<WindowTracks> window_tracks(const WindowAttribution& attribution) {
   for (WindowTracks& tracks : result) {
     for (const StreamKey& key : attribution.streams) tracks.streams.push_back(SplitTrack{key, {}});
   }
-  sweep_windows(attribution, [&](std::size_t w, std::int64_t start, std::int64_t end, const SweepState& state) {
+  walk_windows(attribution, [&](std::size_t w, std::int64_t start, std::int64_t end, const TimelineState& state) {
     WindowTracks& tracks = result[w];
     extend(tracks.gpu, state.device(), start, end);
     if (tracks.queue.empty() || tracks.queue.back().depth != state.pending) {
@@ -347,7 +347,7 @@ void own_work(DeviceSplit& split, std::span<const AttributedOp* const> own, std:
   split.carried_out_ns = union_length(own, interval) - split.own_busy_ns;
 }
 
-// One stretch of the sweep added to a split.
+// One stretch of the walk added to a split.
 void add_stretch(DeviceSplit& split, SplitSegmentKind kind, std::int64_t length, std::int64_t pending) {
   switch (kind) {
     case SplitSegmentKind::busy: split.busy_ns += length; break;
@@ -558,7 +558,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
 
   // The device timeline and the host, stretch by stretch.
   std::vector<std::int64_t> device_pending(attribution.devices.size(), 0);
-  sweep_windows(attribution, [&](std::size_t w, std::int64_t start, std::int64_t end, const SweepState& state) {
+  walk_windows(attribution, [&](std::size_t w, std::int64_t start, std::int64_t end, const TimelineState& state) {
     IterationBreakdown& it = result.iterations[w];
     const std::int64_t length = end - start;
     const SplitSegmentKind device = state.device();

@@ -1029,7 +1029,7 @@ TEST(KernelSetDiffCanonical, MatchesTheSameKernelsUnderTheirPathSpecificNames) {
   EXPECT_DOUBLE_EQ(diff.both[1].mean_ns_b, 30.0);
 }
 
-// The shared attribution and sweep (window_split.hpp) that analyze_timeline and --export-trace use.
+// The shared attribution and timeline walk (window_split.hpp) that analyze_timeline and --export-trace use.
 TEST(WindowSplit, TracksTileEachWindowAndAddUpToTheAnalysis) {
   // The cross-stream case of the first test: window [0, 200).
   Timeline t;

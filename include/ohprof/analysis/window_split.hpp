@@ -1,8 +1,9 @@
 #pragma once
-// The one attribution of records to iteration windows, and the one sweep of the device timeline
-// (docs/metrics.md, "Which records are used", "The launch queue", "Per iteration"):
-// analyze_timeline sums the sweep's intervals into its numbers; `--export-trace` writes them as slices.
-// sweep_windows is here (a template); the rest is in src/analysis/breakdown.cpp.
+// The one attribution of records to iteration windows, and the one walk along the device timeline (a
+// sweep line over its events; "walk" here, since `sweep` is the batch sweep's command) (docs/metrics.md,
+// "Which records are used", "The launch queue", "Per iteration"): analyze_timeline sums the walk's
+// intervals into its numbers; `--export-trace` writes them as slices.
+// walk_windows is here (a template); the rest is in src/analysis/breakdown.cpp.
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
@@ -49,8 +50,8 @@ struct AttributedOp {
   std::size_t source = 0;                       // its index in Timeline::ops
 };
 
-// A change of the sweep's state at one instant.
-struct SweepEvent {
+// A change of the walk's state at one instant.
+struct TimelineEvent {
   enum class Kind : std::uint8_t {
     pending,          // an op's pending interval (stream: its index)
     running,          // an op's running interval (stream: its index)
@@ -71,7 +72,7 @@ struct SweepEvent {
 };
 
 // The state of the device and the host during one stretch [start, end) of a window.
-struct SweepState {
+struct TimelineState {
   std::int64_t running = 0;  // ops running, all streams
   std::int64_t pending = 0;  // ops pending, all streams
   std::span<const std::int64_t> stream_running;  // per stream index
@@ -106,7 +107,7 @@ struct SweepState {
   [[nodiscard]] bool in_launch() const { return launch + slow_launch > 0; }
 };
 
-// Which window every launch call and device op belongs to, and the sweep's events. Move-only: the op
+// Which window every launch call and device op belongs to, and the walk's events. Move-only: the op
 // groups point into `ops`.
 class WindowAttribution {
  public:
@@ -127,7 +128,7 @@ class WindowAttribution {
   std::vector<std::int32_t> devices;                      // the devices of `streams`, sorted
   std::vector<std::size_t> ran_in_window;                 // per window: timed ops that ran in it (clipped length > 0)
   std::vector<std::size_t> ran_in_window_stream;          // per (window, stream): the same, window * streams + stream
-  std::vector<SweepEvent> events;                         // sorted by time (window bounds included)
+  std::vector<TimelineEvent> events;                         // sorted by time (window bounds included)
   AnalysisCounters counters;                              // what could not be attributed, and totals
 
   // A window's own ops (launched by it), sorted by (start, end): all streams, or those of streams[stream].
@@ -161,18 +162,18 @@ class WindowAttribution {
   std::vector<std::size_t> m_stream_begin;              // windows * streams + 1 bounds into m_by_stream
 };
 
-// Walks the device timeline inside the windows: calls visit(window, start, end, const SweepState&)
+// Walks the device timeline inside the windows: calls visit(window, start, end, const TimelineState&)
 // for every maximal stretch [start, end) of positive length over which the state does not change, once
 // for each window that contains it (one, unless windows overlap), in time order. Time outside every
 // window is skipped. One pass over the events.
 template <typename Visit>
-void sweep_windows(const WindowAttribution& a, Visit&& visit) {
+void walk_windows(const WindowAttribution& a, Visit&& visit) {
   std::vector<std::int64_t> stream_running(a.streams.size(), 0);
   std::vector<std::int64_t> stream_pending(a.streams.size(), 0);
   std::vector<std::int64_t> stream_communication(a.streams.size(), 0);
   std::vector<std::size_t> open;  // the windows containing the current stretch
   std::vector<std::int32_t> window_open(a.windows.size(), 0);
-  SweepState state;
+  TimelineState state;
   state.stream_running = stream_running;
   state.stream_pending = stream_pending;
   state.stream_communication = stream_communication;
@@ -181,28 +182,28 @@ void sweep_windows(const WindowAttribution& a, Visit&& visit) {
   while (i < events.size()) {
     const std::int64_t t = events[i].t;
     for (; i < events.size() && events[i].t == t; ++i) {
-      const SweepEvent& e = events[i];
+      const TimelineEvent& e = events[i];
       switch (e.kind) {
-        case SweepEvent::Kind::pending:
+        case TimelineEvent::Kind::pending:
           state.pending += e.delta;
           stream_pending[e.index] += e.delta;
           break;
-        case SweepEvent::Kind::running:
+        case TimelineEvent::Kind::running:
           state.running += e.delta;
           stream_running[e.index] += e.delta;
           break;
-        case SweepEvent::Kind::communication:
+        case TimelineEvent::Kind::communication:
           state.communication += e.delta;
           stream_communication[e.index] += e.delta;
           break;
-        case SweepEvent::Kind::blocking: state.blocking += e.delta; break;
-        case SweepEvent::Kind::launch: state.launch += e.delta; break;
-        case SweepEvent::Kind::slow_launch: state.slow_launch += e.delta; break;
-        case SweepEvent::Kind::api: state.api += e.delta; break;
-        case SweepEvent::Kind::harness: state.harness += e.delta; break;
-        case SweepEvent::Kind::blocking_elsewhere: state.blocking_elsewhere += e.delta; break;
-        case SweepEvent::Kind::api_elsewhere: state.api_elsewhere += e.delta; break;
-        case SweepEvent::Kind::window: {
+        case TimelineEvent::Kind::blocking: state.blocking += e.delta; break;
+        case TimelineEvent::Kind::launch: state.launch += e.delta; break;
+        case TimelineEvent::Kind::slow_launch: state.slow_launch += e.delta; break;
+        case TimelineEvent::Kind::api: state.api += e.delta; break;
+        case TimelineEvent::Kind::harness: state.harness += e.delta; break;
+        case TimelineEvent::Kind::blocking_elsewhere: state.blocking_elsewhere += e.delta; break;
+        case TimelineEvent::Kind::api_elsewhere: state.api_elsewhere += e.delta; break;
+        case TimelineEvent::Kind::window: {
           // Counted, so that the order of a zero-length window's two bounds does not matter.
           std::int32_t& count = window_open[e.index];
           const bool was_open = count > 0;
@@ -218,7 +219,7 @@ void sweep_windows(const WindowAttribution& a, Visit&& visit) {
     }
     if (i == events.size()) break;
     const std::int64_t next = events[i].t;
-    for (const std::size_t window : open) visit(window, t, next, static_cast<const SweepState&>(state));
+    for (const std::size_t window : open) visit(window, t, next, static_cast<const TimelineState&>(state));
   }
 }
 

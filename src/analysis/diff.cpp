@@ -185,9 +185,7 @@ DeploymentDiff diff_start(const std::string& path, CompileCache cache, const Dig
     return out;
   };
   const auto median_total = [](const DigestStart& s) {
-    std::vector<double> sorted(s.totals_ns.begin(), s.totals_ns.end());
-    std::sort(sorted.begin(), sorted.end());
-    return quantile(sorted, 0.5);
+    return quantile(std::vector<double>(s.totals_ns.begin(), s.totals_ns.end()), 0.5);
   };
   if (b != nullptr && !b->totals_ns.empty()) {
     d.base_value = median_total(*b);

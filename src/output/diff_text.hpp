@@ -9,6 +9,7 @@
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/model/diff.hpp"
+#include "ohprof/output/report_text.hpp"
 
 namespace ohprof {
 
@@ -55,10 +56,7 @@ inline std::string deployment_figure_text(const DeploymentDiff& d) {
 // A deployment figure's value: calls per second ("66.5k") or a duration.
 inline std::string deployment_value_text(const DeploymentDiff& d, const std::optional<double>& value) {
   if (!value) return "-";
-  if (d.measure == DeployMeasure::start) return format_duration(*value);
-  if (*value >= 1e6) return fmt::format("{:.3g}M", *value / 1e6);
-  if (*value >= 1e3) return fmt::format("{:.3g}k", *value / 1e3);
-  return fmt::format("{:.3g}", *value);
+  return d.measure == DeployMeasure::start ? format_duration(*value) : rate_text(*value);
 }
 
 // The change of the figure itself, new / base − 1 (calls/s up is better; a start's time down is).

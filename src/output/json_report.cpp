@@ -449,22 +449,20 @@ json cold_start_to_json(const std::optional<PathColdStart>& c) {
 
 json device_memory_to_json(const std::optional<PathDeviceMemory>& device) {
   if (!device) return nullptr;
-  const auto maybe = [](const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); };
   return {{"build_allocated_bytes", device->build_allocated_bytes},
           {"build_reserved_bytes", device->build_reserved_bytes},
-          {"build_used_bytes", maybe(device->build_used_bytes)},
+          {"build_used_bytes", optional_integer(device->build_used_bytes)},
           {"build_peak_allocated_bytes", device->build_peak_allocated_bytes},
-          {"run_peak_allocated_bytes", maybe(device->run_peak_allocated_bytes)},
-          {"run_reserved_bytes", maybe(device->run_reserved_bytes)},
-          {"graph_pool_bytes", maybe(device->graph_pool_bytes)}};
+          {"run_peak_allocated_bytes", optional_integer(device->run_peak_allocated_bytes)},
+          {"run_reserved_bytes", optional_integer(device->run_reserved_bytes)},
+          {"graph_pool_bytes", optional_integer(device->graph_pool_bytes)}};
 }
 
 json memory_to_json(const std::optional<PathMemory>& memory) {
   if (!memory) return nullptr;
-  const auto maybe = [](const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); };
   return {{"build_retained_bytes", memory->build_retained_bytes},
-          {"build_peak_bytes", maybe(memory->build_peak_bytes)},
-          {"run_peak_bytes", maybe(memory->run_peak_bytes)},
+          {"build_peak_bytes", optional_integer(memory->build_peak_bytes)},
+          {"run_peak_bytes", optional_integer(memory->run_peak_bytes)},
           {"run_calls", memory->run_calls},
           {"device", device_memory_to_json(memory->device)}};
 }

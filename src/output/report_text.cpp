@@ -30,6 +30,9 @@ std::string stop_reason_text(const StopReason& reason) {
 
 namespace {
 
+// A size with its sign: "+52.4 MB", "-4.10 kB" (a difference of two readings).
+std::string signed_bytes(std::int64_t bytes) { return (bytes >= 0 ? "+" : "") + format_bytes(bytes); }
+
 // The advice of docs/metrics.md, "Verdict" -> "Advice", one fragment per case.
 constexpr const char* kKernelAdvice = "speed up the kernels (torch.compile mode=\"max-autotune\", lower precision)";
 constexpr const char* kDeviceWaitAdvice = "overlap communication with compute, check cross-stream event waits";
@@ -364,7 +367,6 @@ std::string execution_text(const ExecutionCheck& check) {
 }
 
 std::string memory_text(const PathMemory& m) {
-  const auto signed_bytes = [](std::int64_t bytes) { return (bytes >= 0 ? "+" : "") + format_bytes(bytes); };
   std::string text = "build " + signed_bytes(m.build_retained_bytes) + " retained";
   text += m.build_peak_bytes ? " (peak " + signed_bytes(*m.build_peak_bytes) + ")" : std::string(" (peak unknown)");
   text += m.run_peak_bytes ? fmt::format(", calls peak {} over {}", signed_bytes(*m.run_peak_bytes), m.run_calls)
@@ -373,7 +375,6 @@ std::string memory_text(const PathMemory& m) {
 }
 
 std::string device_memory_text(const PathDeviceMemory& d, std::int64_t run_calls) {
-  const auto signed_bytes = [](std::int64_t bytes) { return (bytes >= 0 ? "+" : "") + format_bytes(bytes); };
   std::string text = fmt::format("build {} allocated, {} reserved, {} (allocated peak {})", signed_bytes(d.build_allocated_bytes),
                                  signed_bytes(d.build_reserved_bytes),
                                  d.build_used_bytes ? signed_bytes(*d.build_used_bytes) + " used" : std::string("used unknown"),
@@ -515,10 +516,7 @@ std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) 
   return notes.empty() ? text : fmt::format("{} ({})", text, fmt::join(notes, "; "));
 }
 
-std::string bytes_cell(const std::optional<std::int64_t>& bytes) {
-  if (!bytes) return "-";
-  return (*bytes >= 0 ? "+" : "") + format_bytes(*bytes);
-}
+std::string bytes_cell(const std::optional<std::int64_t>& bytes) { return bytes ? signed_bytes(*bytes) : "-"; }
 
 }  // namespace
 

@@ -29,6 +29,8 @@ import time
 EXTENSION_NAME = "_ohprof_measure"
 # The oldest torch release ohprof is built and checked against (docs/results/torch-versions-*.md).
 MIN_TORCH = (2, 13)
+# Set to 1, it lets an older torch through with a warning (docs/usage.md, "Supported torch").
+ALLOW_OLDER_TORCH = "OHPROF_ALLOW_OLDER_TORCH"
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD_KIT = os.path.join(HERE, "_build")
 
@@ -63,10 +65,17 @@ def import_torch():
             "or name a Python that has it with --python or OHPROF_PYTHON") from None
     found = torch_version_tuple(torch.__version__)
     if found is not None and found < MIN_TORCH:
+        supported = f"{MIN_TORCH[0]}.{MIN_TORCH[1]} or newer"
+        if os.environ.get(ALLOW_OLDER_TORCH) == "1":
+            # the user's own risk: a build or a measurement may fail where an older torch lacks an API
+            sys.stderr.write(f"ohprof: warning: torch {torch.__version__} is older than ohprof supports "
+                             f"({supported}); going on because {ALLOW_OLDER_TORCH}=1\n")
+            sys.stderr.flush()
+            return torch
         raise EnvironmentProblem(
             f"torch {torch.__version__} in {sys.executable} is older than ohprof supports "
-            f"({MIN_TORCH[0]}.{MIN_TORCH[1]} or newer); upgrade it (pip install -U torch), "
-            "or name a Python with a newer torch with --python or OHPROF_PYTHON")
+            f"({supported}); upgrade it (pip install -U torch), name a Python with a newer torch with "
+            f"--python or OHPROF_PYTHON, or set {ALLOW_OLDER_TORCH}=1 to try it anyway")
     return torch
 
 

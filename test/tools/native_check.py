@@ -3,14 +3,16 @@
 (no torch needed; the real first-use build is checked by pip_install_check.py):
 
   1. no torch: "torch is not installed in <python>", with what to do;
-  2. a torch older than MIN_TORCH: "older than ohprof supports", naming both versions; the oldest
-     supported one and newer ones (local version tags too) pass;
+  2. a torch older than MIN_TORCH: "older than ohprof supports", naming both versions and the override;
+     with OHPROF_ALLOW_OLDER_TORCH=1 it passes with one warning line on stderr (any other value refuses);
+     the oldest supported one and newer ones (local version tags too) pass, with no warning;
   3. no C++ compiler (CXX names none): "needs a C++ compiler", before anything is built;
   4. the cache key changes with torch's version, its CUDA and ohprof's sources, and not otherwise;
   5. a kit without manifest (a checkout without a build): says to install with pip or use build/ohprof;
   6. _measure turns each into exit 16 with one line on stderr (a child process).
 Usage: native_check.py SOURCE_DIR
 """
+import io
 import os
 import subprocess
 import sys
@@ -25,6 +27,16 @@ def fake_torch(version, cuda="13.0"):
     torch.version = types.SimpleNamespace(cuda=cuda, git_version="abc")
     torch._C = types.SimpleNamespace(_GLIBCXX_USE_CXX11_ABI=True)
     return torch
+
+
+def stderr_of(call):
+    """What `call` writes to sys.stderr (its return value is dropped)."""
+    saved, sys.stderr = sys.stderr, io.StringIO()
+    try:
+        call()
+        return sys.stderr.getvalue()
+    finally:
+        sys.stderr = saved
 
 
 def main():
@@ -50,7 +62,21 @@ def main():
     oldest = f"{_native.MIN_TORCH[0]}.{_native.MIN_TORCH[1]}"
     older = f"{_native.MIN_TORCH[0]}.{_native.MIN_TORCH[1] - 1}.3"
     sys.modules["torch"] = fake_torch(older)
-    expect_problem("old torch", _native.import_torch, f"torch {older}", f"{oldest} or newer", "pip install -U torch")
+    expect_problem("old torch", _native.import_torch, f"torch {older}", f"{oldest} or newer", "pip install -U torch",
+                   "OHPROF_ALLOW_OLDER_TORCH=1")
+    os.environ["OHPROF_ALLOW_OLDER_TORCH"] = "yes"
+    expect_problem("old torch, override not 1", _native.import_torch, "older than ohprof supports")
+    os.environ["OHPROF_ALLOW_OLDER_TORCH"] = "1"
+    warned = stderr_of(_native.import_torch)
+    if warned.count("\n") != 1 or f"torch {older} is older than ohprof supports" not in warned \
+            or "OHPROF_ALLOW_OLDER_TORCH=1" not in warned:
+        problems.append(f"old torch allowed: warning {warned!r}")
+    for fine in (f"{oldest}.0", "2.15.0"):
+        sys.modules["torch"] = fake_torch(fine)
+        if stderr_of(_native.import_torch):
+            problems.append(f"torch {fine} warned with the override set")
+        sys.modules["torch"] = fake_torch(older)
+    del os.environ["OHPROF_ALLOW_OLDER_TORCH"]
     for fine in (f"{oldest}.0", f"{oldest}.1+cu130", "2.15.0", "3.0.0a0+git1234"):
         sys.modules["torch"] = fake_torch(fine)
         try:

@@ -11,6 +11,7 @@
 
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/base/console.hpp"
+#include "ohprof/output/html_report.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/markdown_report.hpp"
 
@@ -288,11 +289,9 @@ Status write_diff_json(const DiffResult& diff, const std::string& path) {
 }
 
 Status emit_diff(const DiffResult& diff, const ReportExports& exports, bool quiet) {
-  for (const Warning& warning : diff.warnings) console::warning(warning.message);
-  if (!quiet && exports.json != "-" && exports.markdown != "-") fmt::print("{}", format_diff_table(diff));
-  Status json = exports.json.empty() ? ok_status() : write_diff_json(diff, exports.json);
-  Status markdown = exports.markdown.empty() ? ok_status() : write_file_atomically(exports.markdown, format_diff_markdown(diff));
-  return json.ok() ? markdown : json;
+  return emit_forms({[&] { return format_diff_table(diff); }, [&] { return dump_report(diff_to_json(diff)); },
+                     [&] { return format_diff_markdown(diff); }, [&] { return format_diff_html(diff); }},
+                    exports, quiet, diff.warnings);
 }
 
 }  // namespace ohprof

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <variant>
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/base/stats.hpp"
@@ -259,6 +260,23 @@ std::string iteration_columns(const Report& r) {
 }
 
 // `path`: the table's data-path attribute ("" : none).
+// A cell as HTML: a name as code, a verdict strongly, every kind escaped.
+std::string cell_html(const Cell& c) {
+  switch (c.kind) {
+    case Cell::Kind::name: return "<code>" + esc(c.text) + "</code>";
+    case Cell::Kind::strong: return "<strong>" + esc(c.text) + "</strong>";
+    case Cell::Kind::text:
+    case Cell::Kind::plain: break;
+  }
+  return esc(c.text);
+}
+
+std::string inline_html(const Inline& line) {
+  std::string out;
+  for (const Cell& c : line) out += cell_html(c);
+  return out;
+}
+
 std::string html_table(const CellTable& t, const std::string& cls, const std::string& path = "") {
   std::string out = fmt::format("<table class=\"{}\"{}>\n<tr>", cls, path.empty() ? "" : " data-path=\"" + esc(path) + "\"");
   for (std::size_t i = 0; i < t.header.size(); ++i) {
@@ -268,11 +286,7 @@ std::string html_table(const CellTable& t, const std::string& cls, const std::st
   for (const auto& row : t.rows) {
     out += "<tr>";
     for (std::size_t i = 0; i < row.size(); ++i) {
-      const Cell& c = row[i];
-      const std::string text = c.kind == Cell::Kind::name     ? "<code>" + esc(c.text) + "</code>"
-                               : c.kind == Cell::Kind::strong ? "<strong>" + esc(c.text) + "</strong>"
-                                                              : esc(c.text);
-      out += fmt::format("<td{}>{}</td>", i < t.align.size() && t.align[i] == 'r' ? " class=\"r\"" : "", text);
+      out += fmt::format("<td{}>{}</td>", i < t.align.size() && t.align[i] == 'r' ? " class=\"r\"" : "", cell_html(row[i]));
     }
     out += "</tr>\n";
   }
@@ -364,21 +378,28 @@ img.ohprof-graph{max-width:100%;border:1px solid #d0d7de;background:#fff}.ohprof
 .ohprof-call-sequences td{font-size:11px}.ohprof-call-sequences code{font-size:11px}
 )";
 
-// The page's end: the warnings (when there are any) and the context, collapsed.
-std::string warnings_and_context(const std::vector<Warning>& warnings,
-                                 const std::vector<std::pair<std::string, std::string>>& rows) {
-  std::string out;
-  if (!warnings.empty()) {
-    out += "<h2>Warnings</h2>\n<ul class=\"ohprof-warnings\">\n";
-    for (const Warning& w : warnings) out += fmt::format("<li><code>{}</code>: {}</li>\n", to_string(w.code), esc(w.message));
-    out += "</ul>\n";
-  }
+// The warnings, when there are any.
+std::string warnings_html(const std::vector<Warning>& warnings) {
+  if (warnings.empty()) return "";
+  std::string out = "<h2>Warnings</h2>\n<ul class=\"ohprof-warnings\">\n";
+  for (const Warning& w : warnings) out += fmt::format("<li><code>{}</code>: {}</li>\n", to_string(w.code), esc(w.message));
+  return out + "</ul>\n";
+}
+
+// The context, collapsed.
+std::string context_html(const std::vector<std::pair<std::string, std::string>>& rows) {
   CellTable context;
   context.header = {"", ""};
   for (const auto& [key, value] : rows) {
     context.rows.push_back({{key}, {value, key == "command" ? Cell::Kind::name : Cell::Kind::text}});
   }
-  return out + "<details>\n<summary>Context</summary>\n" + html_table(context, "ohprof-context") + "</details>\n";
+  return "<details>\n<summary>Context</summary>\n" + html_table(context, "ohprof-context") + "</details>\n";
+}
+
+// The page's end: the warnings (when there are any) and the context, collapsed.
+std::string warnings_and_context(const std::vector<Warning>& warnings,
+                                 const std::vector<std::pair<std::string, std::string>>& rows) {
+  return warnings_html(warnings) + context_html(rows);
 }
 
 // The page's start, to its title.
@@ -389,6 +410,29 @@ std::string page_head(const std::string& title) {
 }
 
 }  // namespace
+
+std::string inline_text(const Inline& text) {
+  std::string out;
+  for (const Cell& c : text) out += c.text;
+  return out;
+}
+
+std::string render_html(const Document& document) {
+  struct Draw {
+    std::string operator()(const doc::Paragraph& p) const { return "<p>" + inline_html(p.text) + "</p>\n"; }
+    std::string operator()(const doc::Bullets& b) const {
+      std::string out = b.css_class.empty() ? "<ul>\n" : "<ul class=\"" + b.css_class + "\">\n";
+      for (const Inline& item : b.items) out += "<li>" + inline_html(item) + "</li>\n";
+      return out + "</ul>\n";
+    }
+    std::string operator()(const doc::Table& t) const { return html_table(t.table, t.css_class); }
+    std::string operator()(const doc::Warnings& w) const { return warnings_html(w.warnings); }
+    std::string operator()(const doc::Context& c) const { return context_html(c.rows); }
+  };
+  std::string out = page_head(inline_text(document.title));
+  for (const Block& block : document.blocks) out += std::visit(Draw{}, block);
+  return out + "</body>\n</html>\n";
+}
 
 std::string format_html(const Report& r) {
   const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <variant>
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/diff_report.hpp"
@@ -49,14 +50,21 @@ std::string code(const std::string& text) {
   return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
 }
 
-// A cell as Markdown: a name as a code span, a verdict in bold, other text escaped.
+// A cell as Markdown: a name as a code span, a verdict in bold, plain text as it is, other text escaped.
 std::string cell_markdown(const Cell& c) {
   switch (c.kind) {
     case Cell::Kind::name: return code(c.text);
     case Cell::Kind::strong: return "**" + md_text(c.text) + "**";
+    case Cell::Kind::plain: return c.text;
     case Cell::Kind::text: break;
   }
   return md_text(c.text);
+}
+
+std::string inline_markdown(const Inline& line) {
+  std::string out;
+  for (const Cell& c : line) out += cell_markdown(c);
+  return out;
 }
 
 std::string cell_table(const CellTable& t) {
@@ -201,6 +209,23 @@ std::string markdown_cell(const std::string& text) {
   return out;
 }
 
+std::string render_markdown(const Document& document) {
+  struct Draw {
+    std::string operator()(const doc::Paragraph& p) const { return "\n" + inline_markdown(p.text) + "\n"; }
+    std::string operator()(const doc::Bullets& b) const {
+      std::string out = "\n";
+      for (const Inline& item : b.items) out += "- " + inline_markdown(item) + "\n";
+      return out;
+    }
+    std::string operator()(const doc::Table& t) const { return "\n" + cell_table(t.table); }
+    std::string operator()(const doc::Warnings& w) const { return warnings_section(w.warnings); }
+    std::string operator()(const doc::Context& c) const { return context_section(c.rows); }
+  };
+  std::string out = "### " + inline_markdown(document.title) + "\n";
+  for (const Block& block : document.blocks) out += std::visit(Draw{}, block);
+  return out;
+}
+
 std::string format_markdown(const Report& r) {
   std::string out = title_of(r);
   // the headline: each explanation's answer, then the ratios
@@ -284,81 +309,6 @@ std::string format_ranks_markdown(const RanksReport& r) {
   }
   out += warnings_section(r.warnings);
   out += context_section(context_rows(r.context, false, {}));
-  return out;
-}
-
-std::string format_diff_markdown(const DiffResult& d) {
-  std::string out = fmt::format("### ohprof diff: {} against {}\n\n", code(d.new_file), code(d.base_file));
-  switch (d.outcome()) {
-    case DiffOutcome::incomparable:
-      out += "**Incomparable**: the reports differ in\n\n";
-      for (const Incomparability& i : d.incomparable) {
-        out += fmt::format("- {}: {} in the base, {} in the new report\n", i.field, code(i.base), code(i.new_value));
-      }
-      break;
-    case DiffOutcome::nothing_judged:
-      out += "**Unknown**: " + md_text(nothing_judged_text(d)) + ".\n";
-      break;
-    case DiffOutcome::regression:
-    case DiffOutcome::no_regression: {
-      out += d.regression() ? fmt::format("**Regression**: {} slower beyond {:.3g}%.\n", slower_paths_text(d),
-                                          100 * d.config.threshold)
-                            : fmt::format("**No regression**: none of {} slower beyond {:.3g}%.\n", judged_text(d),
-                                          100 * d.config.threshold);
-    }
-  }
-  if (!d.paths.empty()) {
-    std::vector<Row> rows;
-    for (const PathDiff& p : d.paths) {
-      rows.push_back({code(path_label(p)),
-                      p.base_median_ns ? format_duration(*p.base_median_ns) : "-",
-                      p.new_median_ns ? format_duration(*p.new_median_ns) : "-", p.ratio ? change_text(*p.ratio) : "-",
-                      p.low && p.high ? fmt::format("{} … {}", change_text(*p.low), change_text(*p.high)) : "-",
-                      fmt::format("{}/{}", p.base_count, p.new_count),
-                      p.verdict == DiffVerdict::slower ? "**" + md_text(diff_verdict_text(p, d.config)) + "**"
-                                                       : md_text(diff_verdict_text(p, d.config))});
-    }
-    out += "\n" + table({"path", "base median", "new median", "change", fmt::format("{:.3g}% interval", 100 * (1 - d.config.alpha)),
-                         "n base/new", "verdict"},
-                        "lrrrrrl", rows);
-    out += fmt::format("\nChange: new median / base median − 1{}; bootstrap interval ({} resamples, seed {}); a path is "
-                       "slower or faster when its interval excludes 0 and the change passes ±{:.3g}% (docs/diff.md).\n",
-                       d.config.relative_to.empty() ? "" : fmt::format(", each path over {} in its own report", code(d.config.relative_to)),
-                       d.config.resamples, d.config.seed, 100 * d.config.threshold);
-  }
-  // where the change went: each split component's per-iteration mean, base -> new
-  const std::vector<const char*> components = components_with_time(d);
-  Row split_header{"path"};
-  split_header.insert(split_header.end(), components.begin(), components.end());
-  std::vector<Row> split_rows;
-  for (const PathDiff& p : d.paths) {
-    if (p.split.empty()) continue;
-    Row row{code(path_label(p))};
-    for (const char* name : components) {
-      const ComponentChange* c = find_component(p, name);
-      row.push_back(c ? format_duration(c->base_ns) + " → " + format_duration(c->new_ns) : "-");
-    }
-    split_rows.push_back(std::move(row));
-  }
-  if (!split_rows.empty()) {
-    out += "\n**Split per iteration**, base → new (each report's split pass; not part of the verdict)\n\n" +
-           table(split_header, "l" + std::string(split_header.size() - 1, 'r'), split_rows);
-  }
-  // compare --threads, --cold-start: each path's deployment figures, judged by their own noise rules
-  std::vector<Row> deployment_rows;
-  for (const DeploymentDiff& x : d.deployment) {
-    const std::string verdict = md_text(deployment_verdict_text(x, d.config));
-    deployment_rows.push_back({code(x.path), deployment_figure_text(x), deployment_value_text(x, x.base_value),
-                               deployment_value_text(x, x.new_value), deployment_change_text(x),
-                               fmt::format("{}/{}", x.base_count, x.new_count),
-                               x.verdict == DiffVerdict::slower ? "**" + verdict + "**" : verdict});
-  }
-  if (!deployment_rows.empty()) {
-    out += "\n**Deployment figures**, base → new (throughput: the difference of the rates against its error; starts: the "
-           "rank rule of the cold start; then the threshold; docs/diff.md)\n\n" +
-           table({"path", "figure", "base", "new", "change", "n base/new", "verdict"}, "llrrrrl", deployment_rows);
-  }
-  out += warnings_section(d.warnings);
   return out;
 }
 

@@ -307,15 +307,9 @@ Result<RanksParts> parse_ranks_parts(const json& report, const std::string& labe
 }
 
 Status emit_ranks_report(const RanksReport& report, const ReportExports& exports, bool quiet) {
-  for (const Warning& warning : report.warnings) console::warning(warning.message);
-  if (!quiet && exports.json != "-" && exports.markdown != "-") fmt::print("{}", format_ranks_table(report));
-  Status json_written = exports.json.empty() ? ok_status()
-                                             : write_file_atomically(exports.json, dump_report(ranks_report_to_json(report)));
-  Status markdown =
-      exports.markdown.empty() ? ok_status() : write_file_atomically(exports.markdown, format_ranks_markdown(report));
-  Status html = exports.html.empty() ? ok_status() : write_file_atomically(exports.html, format_ranks_html(report));
-  if (!json_written.ok()) return json_written;
-  return markdown.ok() ? html : markdown;
+  return emit_forms({[&] { return format_ranks_table(report); }, [&] { return dump_report(ranks_report_to_json(report)); },
+                     [&] { return format_ranks_markdown(report); }, [&] { return format_ranks_html(report); }},
+                    exports, quiet, report.warnings);
 }
 
 }  // namespace ohprof

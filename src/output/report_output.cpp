@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <iterator>
 #include <utility>
@@ -42,14 +43,24 @@ Status check_report_exports(const ReportExports& exports) {
   return ok_status();
 }
 
-Status emit_report(const Report& report, const ReportExports& exports, bool quiet) {
-  if (!quiet && exports.json != "-" && exports.markdown != "-") fmt::print("{}", format_run_table(report));
-  // the JSON first: it holds every number, and a Markdown that cannot be written must not lose it
-  Status json = exports.json.empty() ? ok_status() : write_json_report(report, exports.json);
-  Status markdown = exports.markdown.empty() ? ok_status() : write_file_atomically(exports.markdown, format_markdown(report));
-  Status html = exports.html.empty() ? ok_status() : write_file_atomically(exports.html, format_html(report));
+Status emit_forms(const ReportForms& forms, const ReportExports& exports, bool quiet,
+                  const std::vector<Warning>& print_warnings) {
+  for (const Warning& warning : print_warnings) console::warning(warning.message);
+  if (!quiet && forms.table && exports.json != "-" && exports.markdown != "-") fmt::print("{}", forms.table());
+  const auto write = [](const std::string& path, const std::function<std::string()>& form) {
+    return path.empty() || !form ? ok_status() : write_file_atomically(path, form());
+  };
+  Status json = write(exports.json, forms.json);
+  Status markdown = write(exports.markdown, forms.markdown);
+  Status html = write(exports.html, forms.html);
   if (!json.ok()) return json;
   return markdown.ok() ? html : markdown;
+}
+
+Status emit_report(const Report& report, const ReportExports& exports, bool quiet) {
+  return emit_forms({[&] { return format_run_table(report); }, [&] { return dump_report(report_to_json(report)); },
+                     [&] { return format_markdown(report); }, [&] { return format_html(report); }},
+                    exports, quiet);
 }
 
 }  // namespace ohprof

@@ -7,20 +7,9 @@
 
 #include "ohprof/model/ranks.hpp"
 #include "ohprof/model/report.hpp"
+#include "document.hpp"
 
 namespace ohprof {
-
-// A cell: its text, and what it is (a printer shows a name as code, a verdict strongly).
-struct Cell {
-  enum class Kind { text, name, strong };
-  std::string text;
-  Kind kind = Kind::text;
-};
-struct CellTable {
-  std::vector<std::string> header;
-  std::string align;  // per column: 'r' right, 'l' left
-  std::vector<std::vector<Cell>> rows;
-};
 
 // The paths asked for (role "path"), in the report's order: the variants are not shown.
 std::vector<const PathResult*> asked_paths(const Report& report);

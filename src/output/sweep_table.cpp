@@ -8,6 +8,7 @@
 #include "ohprof/base/format.hpp"
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/output/markdown_report.hpp"
+#include "ohprof/output/report_output.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "sweep_text.hpp"
 #include "text_columns.hpp"
@@ -170,9 +171,11 @@ std::string format_sweep_table(const SweepReport& report) {
 }
 
 Status emit_sweep(const SweepReport& report, const std::string& markdown, bool quiet) {
-  if (!quiet && markdown != "-") fmt::print("{}", format_sweep_table(report));
-  if (markdown.empty()) return ok_status();
-  return write_file_atomically(markdown, format_sweep_markdown(report));
+  // the JSON is the session's (written as each point lands, for --resume); the page is Python's (--export-html)
+  ReportExports exports;
+  exports.markdown = markdown;
+  return emit_forms({[&] { return format_sweep_table(report); }, {}, [&] { return format_sweep_markdown(report); }, {}},
+                    exports, quiet);
 }
 
 }  // namespace ohprof

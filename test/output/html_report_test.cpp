@@ -116,6 +116,34 @@ TEST(FormatHtml, TextIsEscapedAndThePageIsStatic) {
   EXPECT_NE(html.find("<details>\n<summary>Context</summary>"), std::string::npos);
 }
 
+// The diff's page is the document its Markdown is (document.hpp): the same outcome, table and note,
+// marked up as HTML, every text escaped, and static.
+TEST(FormatDiffHtml, TheSameDocumentAsTheMarkdown) {
+  DiffResult d;
+  d.base_file = "base <1>.json";
+  d.new_file = "new.json";
+  PathDiff p = test::slower_compile_diff();
+  p.new_count = 100;
+  d.paths = {p};
+  const std::string html = format_diff_html(d);
+  EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u) << html;
+  EXPECT_NE(html.find("<title>ohprof diff: new.json against base &lt;1&gt;.json</title>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<h1>ohprof diff: new.json against base &lt;1&gt;.json</h1>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<p><strong>Regression</strong>: compile +20.0% [+15.0%, +25.0%] slower beyond 10%.</p>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<table class=\"ohprof-diff-paths\">"), std::string::npos) << html;
+  EXPECT_NE(html.find("<tr><td><code>compile</code></td><td class=\"r\">30.00 us</td><td class=\"r\">36.00 us</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td><strong>SLOWER</strong></td></tr>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<p>Change: new median / base median − 1; bootstrap interval"), std::string::npos) << html;
+  EXPECT_NE(html.find("<table class=\"ohprof-diff-split\">"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("**"), std::string::npos) << "Markdown leaked into the page";
+  EXPECT_TRUE(html.ends_with("</body>\n</html>\n"));
+}
+
 TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
   Report r;
   r.kind = ReportKind::analyze;

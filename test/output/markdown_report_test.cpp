@@ -222,5 +222,63 @@ TEST(FormatDiffMarkdown, TheOutcomeEachPathAndTheSplit) {
   EXPECT_NE(md.find("**Incomparable**"), std::string::npos) << md;
 }
 
+// The outcomes without a path table, whole: the layout the diff's document gives (document.hpp), one
+// blank line before each block.
+TEST(FormatDiffMarkdown, IncomparableAndUnknownAreWholeDocuments) {
+  DiffResult d;
+  d.base_file = "base.json";
+  d.new_file = "new.json";
+  d.incomparable = {{"model", "a:f", "b:f"}, {"device", "cpu", "cuda"}};
+  EXPECT_EQ(format_diff_markdown(d),
+            "### ohprof diff: `new.json` against `base.json`\n\n"
+            "**Incomparable**: the reports differ in\n\n"
+            "- model: `a:f` in the base, `b:f` in the new report\n"
+            "- device: `cpu` in the base, `cuda` in the new report\n");
+  d.incomparable.clear();
+  d.warnings = {{WarningCode::stopped_early, "stopped after 3 of 9 points"}};
+  EXPECT_EQ(format_diff_markdown(d),
+            "### ohprof diff: `new.json` against `base.json`\n\n"
+            "**Unknown**: no path could be judged: the reports have no paths.\n\n"
+            "**Warnings**\n\n"
+            "- `" + std::string(to_string(WarningCode::stopped_early)) + "`: stopped after 3 of 9 points\n");
+}
+
+// --relative-to in the note; the deployment figures' block, its failing verdict strongly.
+TEST(FormatDiffMarkdown, RelativeToAndDeploymentFigures) {
+  DiffResult d;
+  d.base_file = "base.json";
+  d.new_file = "new.json";
+  d.config.relative_to = "aoti";
+  PathDiff p = test::slower_compile_diff();
+  d.paths = {p};
+  DeploymentDiff x;
+  x.path = "aoti";
+  x.threads = 2;
+  x.base_value = 66500;
+  x.new_value = 50000;
+  x.base_count = 9;
+  x.new_count = 9;
+  x.ratio = 50000.0 / 66500;
+  x.verdict = DiffVerdict::slower;
+  x.reason = DiffReason::above_threshold;
+  d.deployment = {x};
+  const std::string md = format_diff_markdown(d);
+  expect_well_formed_tables(md);
+  EXPECT_NE(md.find("\n\nChange: new median / base median − 1, each path over `aoti` in its own report; bootstrap "
+                    "interval ("),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("\n\n**Deployment figures**, base → new (throughput: the difference of the rates against its error; "
+                    "starts: the rank rule of the cold start; then the threshold; docs/diff.md)\n\n"
+                    "| path | figure | base | new | change | n base/new | verdict |\n"
+                    "| --- | --- | ---: | ---: | ---: | ---: | --- |\n"
+                    "| `aoti` | calls/s at 2 callers | "),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find(" | -24.8% | 9/9 | **SLOWER** |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("**Regression**: compile +20.0% [+15.0%, +25.0%], aoti calls/s at 2 callers -24.8% ("), std::string::npos)
+      << md;
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -24,9 +24,15 @@ the rows of each table. Checks, from the JSON alone (`paths[]` with role "path")
   * the kernel table of each path has min(15, len(split.kernels)) rows;
   * each path's name, verdict and execution check (`execution.text`) are in the page's text; no external URL, no <script>.
 
+With --binary and --source-dir it also diffs real reports (`ohprof diff --export-html --export-json`: the
+two runs of test/data/diff, and docs/results' deployment report against itself) and checks each diff's
+page against the diff's JSON: the outcome's word, one row per path (`paths`), per path with a split
+(`paths[].split`) and per deployment figure (`deployment`), every path's name and verdict in the text.
+
 --screenshot writes DIR/<case>.png and checks with Pillow (when present) that it is not blank.
 --self-test then breaks copies of the first page (a segment removed, a segment widened, an iteration's
-column dropped, an external script) and fails unless the check catches every one.
+column dropped, an external script) and of a diff's page (a path's row removed, the outcome unsaid), and
+fails unless the check catches every one.
 
 Prints one line per failed check; exits 1 on failure, 0 on success, 77 (skipped) without Chromium.
 """
@@ -158,7 +164,55 @@ def check(page, report, measured, dom):
     return fails
 
 
+OUTCOME_WORDS = {"regression": "Regression", "no_regression": "No regression", "incomparable": "Incomparable",
+                 "nothing_judged": "Unknown"}
+
+
+def check_diff(page, diff, measured, dom):
+    """A diff's page (docs/diff.md, "Markdown and HTML") against the diff's JSON."""
+    fails = []
+    rows = {t["cls"]: t["rows"] for t in measured["tables"]}
+    with_split = sum(1 for p in diff["paths"] if p.get("split"))
+    for cls, want in (("ohprof-diff-paths", len(diff["paths"])), ("ohprof-diff-split", with_split),
+                      ("ohprof-diff-deployment", len(diff["deployment"]))):
+        if rows.get(cls, 0) != want:
+            fails.append(f"table {cls}: {rows.get(cls, 0)} rows, the JSON has {want}")
+    text = re.sub(r"<[^>]+>", "", dom)
+    word = OUTCOME_WORDS[diff["outcome"]]
+    if f"<strong>{word}</strong>" not in dom:
+        fails.append(f"the outcome '{word}' is not in the page")
+    for p in diff["paths"]:
+        if p["name"] not in text:
+            fails.append(f"path {p['name']} is not in the page")
+    with open(page, encoding="utf-8") as f:
+        raw = f.read()
+    fails += external_urls(raw, dom)
+    if re.search(r"<script\b", raw, re.I):
+        fails.append("the page has a <script>: it is static (docs/reports.md, \"HTML\")")
+    return fails
+
+
+def diff_cases(binary, source_dir, outdir):
+    """The diffs of real reports: their pages and JSON, or an error line."""
+    pairs = {"diff-two-runs": ("test/data/diff/tiny-mlp-b1.json.gz", "test/data/diff/tiny-mlp-b1-run2.json.gz"),
+             "diff-deployment": ("docs/results/cpu-deploy-tiny-mlp-2026-12-04.json.gz",
+                                 "docs/results/cpu-deploy-tiny-mlp-2026-12-04.json.gz")}
+    cases = []
+    for tag, (base, new) in pairs.items():
+        page, js = os.path.join(outdir, tag + ".html"), os.path.join(outdir, tag + ".json")
+        p = subprocess.run([binary, "diff", os.path.join(source_dir, base), os.path.join(source_dir, new), "--threshold", "0.02",
+                            "--export-html", page, "--export-json", js, "--quiet"], capture_output=True, text=True)
+        if not os.path.isfile(page) or not os.path.isfile(js):
+            return None, f"{tag}: ohprof diff wrote no page (exit {p.returncode}: {p.stderr.strip()[-200:]})"
+        with open(js, encoding="utf-8") as f:
+            cases.append((tag, page, json.load(f)))
+    return cases, None
+
+
 def check_page(binary, page, report, outdir, tag, screenshot):
+    if report.get("kind") == "diff":
+        return check_laid_out_page(binary, page, MEASURE, lambda measured, dom: check_diff(page, report, measured, dom),
+                                   outdir, tag, screenshot, who="html_report_check")
     return check_laid_out_page(binary, page, MEASURE, lambda measured, dom: check(page, report, measured, dom), outdir,
                                tag, screenshot, who="html_report_check")
 
@@ -174,6 +228,15 @@ def self_test(binary, page, report, outdir):
                "an iteration's part dropped": good.replace(col.group(0), "", 1) if col else good,
                "an external script": good.replace("</head>", '<script src="https://cdn.example.com/x.js"></script></head>')}
     return check_mutants(good, mutants, outdir, lambda path: check_page(binary, path, report, outdir, "self-test", False))
+
+
+def diff_self_test(binary, page, diff, outdir):
+    with open(page, encoding="utf-8") as f:
+        good = f.read()
+    row = re.search(r'<tr><td><code>[^<]*</code></td>.*?</tr>\n', good)
+    mutants = {"a diff's path row removed": good.replace(row.group(0), "", 1) if row else good,
+               "a diff's outcome unsaid": re.sub(r"<strong>(Regression|No regression)</strong>", "", good, count=1)}
+    return check_mutants(good, mutants, outdir, lambda path: check_page(binary, path, diff, outdir, "self-test", False))
 
 
 def main():
@@ -217,6 +280,11 @@ def main():
                 return 1
             with open(js, encoding="utf-8") as f:
                 cases.append((trace, page, json.load(f)))
+        diffs, error = diff_cases(args.binary, args.source_dir, outdir)
+        if error:
+            print(error)
+            return 1
+        cases += diffs
     if not cases:
         print("html_report_check: give --binary and --source-dir, or --page and --report")
         return 1
@@ -231,6 +299,10 @@ def main():
         tag, page, report = next((c for c in cases if c[0] == "queue_full_training"), cases[0])
         if not self_test(browser, page, report, outdir):
             print("self-test: a broken page passed the check")
+            failed += 1
+        diff_case = next((c for c in cases if c[0] == "diff-two-runs"), None)
+        if diff_case and not diff_self_test(browser, diff_case[1], diff_case[2], outdir):
+            print("self-test: a broken diff page passed the check")
             failed += 1
     return 1 if failed else 0
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ohprof/model/code_dump.hpp"
+#include "ohprof/model/diff.hpp"
 #include "ohprof/model/ranks.hpp"
 #include "ohprof/model/report.hpp"
 
@@ -17,6 +18,8 @@ std::string format_html(const Report& report);
 // The ranks of a job (docs/ranks.md): the job, the per-rank and per-step tables, and each step's ranks as
 // bars of their wall time (compute, collectives, host-bound, device-wait).
 std::string format_ranks_html(const RanksReport& report);
+// The diff of two reports (docs/diff.md): the same document as its Markdown (format_diff_markdown).
+std::string format_diff_html(const DiffResult& diff);
 // --dump-code's DIR/index.html (docs/code-dump.md): the kernels of every path joined by canonical name
 // (`kernels`, join_kernel_listings: count, mean and source link per path; those only one path runs
 // marked), the call sequences side by side, and per path its graph picture and files. Links are relative

@@ -1,0 +1,75 @@
+#pragma once
+// A report laid out once, as a document, and drawn by one renderer per format (private to the output
+// layer; docs/architecture.md, "Where a new thing goes"): render_markdown (markdown_report.cpp) and
+// render_html (html_report.cpp). A report kind builds its document from its typed state; a renderer
+// knows nothing of report kinds. Text only: nothing is computed here but display forms.
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "ohprof/model/warning.hpp"
+
+namespace ohprof {
+
+// A run of text and what it is. Markdown escapes `text` (md_text) and writes `plain` as it is (numbers,
+// durations, device names: text that holds no Markdown); it shows a name as code and a verdict strongly.
+// HTML escapes every kind.
+struct Cell {
+  enum class Kind { text, plain, name, strong };
+  std::string text;
+  Kind kind = Kind::text;
+};
+// A line of text: runs of several kinds ("`compile` is 2.1x slower").
+using Inline = std::vector<Cell>;
+
+struct CellTable {
+  std::vector<std::string> header;
+  std::string align;  // per column: 'r' right, 'l' left
+  std::vector<std::vector<Cell>> rows;
+};
+
+namespace doc {
+
+// A paragraph.
+struct Paragraph {
+  Inline text;
+};
+// A list, one line per item.
+struct Bullets {
+  std::vector<Inline> items;
+  std::string css_class;  // HTML: the list's class ("" none)
+};
+// A table.
+struct Table {
+  CellTable table;
+  std::string css_class;  // HTML: the table's class
+};
+// The report's warnings: up to 3 in the open, more collapsed (Markdown); a list (HTML). None: nothing.
+struct Warnings {
+  std::vector<Warning> warnings;
+};
+// What ran where, collapsed: command, versions, device, host, date.
+struct Context {
+  std::vector<std::pair<std::string, std::string>> rows;
+};
+
+}  // namespace doc
+
+using Block = std::variant<doc::Paragraph, doc::Bullets, doc::Table, doc::Warnings, doc::Context>;
+
+// Markdown: "### title", then the blocks, one blank line before each (an empty Warnings block is none).
+// HTML: a page whose title and heading are the title's text, then the blocks.
+struct Document {
+  Inline title;
+  std::vector<Block> blocks;
+};
+
+// Markdown (GitHub-flavoured) of a document.
+std::string render_markdown(const Document& document);
+// A static HTML page of a document: no script, nothing fetched.
+std::string render_html(const Document& document);
+// The text of a line, without markup (an HTML page's <title>).
+std::string inline_text(const Inline& text);
+
+}  // namespace ohprof

@@ -31,9 +31,23 @@ struct CellTable {
 
 namespace doc {
 
+// A section's heading: Markdown bolds what the line marks strong ("**Per rank**, over its steps"); HTML
+// makes the whole line an <h2>.
+struct Heading {
+  Inline text;
+};
 // A paragraph.
 struct Paragraph {
   Inline text;
+};
+// What a table's or a figure's numbers are: a paragraph, set apart as a note on a page.
+struct Note {
+  Inline text;
+};
+// A picture only a page can show (inline SVG, its legend): HTML as made by the page's printer; Markdown
+// leaves it out.
+struct Figure {
+  std::string html;
 };
 // A list, one line per item.
 struct Bullets {
@@ -56,7 +70,8 @@ struct Context {
 
 }  // namespace doc
 
-using Block = std::variant<doc::Paragraph, doc::Bullets, doc::Table, doc::Warnings, doc::Context>;
+using Block = std::variant<doc::Heading, doc::Paragraph, doc::Note, doc::Bullets, doc::Table, doc::Figure, doc::Warnings,
+                           doc::Context>;
 
 // Markdown: "### title", then the blocks, one blank line before each (an empty Warnings block is none).
 // HTML: a page whose title and heading are the title's text, then the blocks.

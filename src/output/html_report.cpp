@@ -419,7 +419,10 @@ std::string inline_text(const Inline& text) {
 
 std::string render_html(const Document& document) {
   struct Draw {
+    std::string operator()(const doc::Heading& h) const { return "<h2>" + esc(inline_text(h.text)) + "</h2>\n"; }
     std::string operator()(const doc::Paragraph& p) const { return "<p>" + inline_html(p.text) + "</p>\n"; }
+    std::string operator()(const doc::Note& n) const { return "<p class=\"note\">" + inline_html(n.text) + "</p>\n"; }
+    std::string operator()(const doc::Figure& f) const { return f.html; }
     std::string operator()(const doc::Bullets& b) const {
       std::string out = b.css_class.empty() ? "<ul>\n" : "<ul class=\"" + b.css_class + "\">\n";
       for (const Inline& item : b.items) out += "<li>" + inline_html(item) + "</li>\n";
@@ -488,10 +491,12 @@ constexpr Part kCompute{"compute", "compute (busy, no collective running)", "#4e
 constexpr Part kCommunication{"communication", "collectives (busy with a collective running)", "#59a14f"};
 constexpr Part kHostBound{"host_bound", "host-bound (nothing queued: the GPU waits for the host)", "#ff9da7"};
 
+}  // namespace
+
 // Each step of the job: one bar per present rank, its wall split into compute, collectives, host-bound
 // and device-wait (they add up to its wall: docs/ranks.md), scaled to the step's longest wall; the
 // straggler's label in bold, the collective wait in the bar's title.
-std::string step_bars(const RanksReport& r) {
+std::string ranks_step_bars(const RanksReport& r) {
   std::string out;
   const double label_w = 130, bar_w = 600, row_h = 26, bar_h = 18;
   for (const StepView& step : r.view.steps) {
@@ -539,26 +544,6 @@ std::string step_bars(const RanksReport& r) {
          legend_of({kCompute, kCommunication, kHostBound, kDeviceWait}) + out;
 }
 
-}  // namespace
-
-std::string format_ranks_html(const RanksReport& r) {
-  const std::string title = "ohprof analyze: " + ranks_job_line(r);
-  std::string out = page_head(title);
-  if (!r.failed.empty()) {
-    out += "<ul class=\"ohprof-failed\">\n";
-    for (const FailedTrace& f : r.failed) out += "<li>failed: " + esc(f.message) + "</li>\n";
-    out += "</ul>\n";
-  }
-  if (!r.ranks.empty()) {
-    out += "<h2>Ranks</h2>\n" + html_table(ranks_rank_table(r), "ohprof-ranks") + "<p class=\"note\">" + esc(ranks_rank_note()) +
-           "</p>\n";
-    out += "<h2>Steps</h2>\n" + html_table(ranks_step_table(r), "ohprof-steps") + "<p class=\"note\">" + esc(ranks_step_note()) +
-           "</p>\n";
-    out += step_bars(r);
-  }
-  out += warnings_and_context(r.warnings, context_rows(r.context, false, {}));
-  return out + "</body>\n</html>\n";
-}
 
 namespace {
 

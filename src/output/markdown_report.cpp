@@ -211,7 +211,10 @@ std::string markdown_cell(const std::string& text) {
 
 std::string render_markdown(const Document& document) {
   struct Draw {
+    std::string operator()(const doc::Heading& h) const { return "\n" + inline_markdown(h.text) + "\n"; }
     std::string operator()(const doc::Paragraph& p) const { return "\n" + inline_markdown(p.text) + "\n"; }
+    std::string operator()(const doc::Note& n) const { return "\n" + inline_markdown(n.text) + "\n"; }
+    std::string operator()(const doc::Figure&) const { return ""; }
     std::string operator()(const doc::Bullets& b) const {
       std::string out = "\n";
       for (const Inline& item : b.items) out += "- " + inline_markdown(item) + "\n";
@@ -296,19 +299,6 @@ std::string format_sweep_markdown(const SweepReport& r) {
   out += warnings_section(r.warnings);
   out += context_section(
       context_rows(r.context, true, {{"stopped", to_string(r.stop)}, {"paths", fmt::format("{}", fmt::join(c.paths, ", "))}}));
-  return out;
-}
-
-std::string format_ranks_markdown(const RanksReport& r) {
-  std::string out = fmt::format("### ohprof analyze: {}\n", md_text(ranks_job_line(r)));
-  for (const FailedTrace& f : r.failed) out += fmt::format("\n- failed: {}", md_text(f.message));
-  if (!r.failed.empty()) out += "\n";
-  if (!r.ranks.empty()) {
-    out += "\n**Per rank**, over its steps\n\n" + cell_table(ranks_rank_table(r)) + "\n" + md_text(ranks_rank_note()) + "\n";
-    out += "\n**Per step**\n\n" + cell_table(ranks_step_table(r)) + "\n" + md_text(ranks_step_note()) + "\n";
-  }
-  out += warnings_section(r.warnings);
-  out += context_section(context_rows(r.context, false, {}));
   return out;
 }
 

@@ -45,5 +45,8 @@ CellTable ranks_rank_table(const RanksReport& report);
 CellTable ranks_step_table(const RanksReport& report);
 std::string ranks_rank_note();
 std::string ranks_step_note();
+// Each step's ranks as bars of their wall time, with its heading, note and legend (inline SVG; the ranks'
+// page's figure, drawn in html_report.cpp). "" when no step has a rank.
+std::string ranks_step_bars(const RanksReport& report);
 
 }  // namespace ohprof

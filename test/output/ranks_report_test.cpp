@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ohprof/analysis/ranks.hpp"
+#include "ohprof/output/html_report.hpp"
 #include "ohprof/output/json_report.hpp"
 
 namespace ohprof {
@@ -199,6 +200,25 @@ TEST(RanksTable, NamesTheJobEachRankAndEachStepsStraggler) {
   EXPECT_NE(markdown.find("| step | ranks | wall min | wall max | slowest | by | cause | collectives |"), std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("**rank 1**"), std::string::npos);
+  // one document (ranks_document.cpp), two renderers: the same sections in the same order
+  EXPECT_NE(markdown.find("\n- failed: 'bad.json' is not valid JSON\n\n**Per rank**, over its steps\n\n| rank |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("\n\n**Per step**\n\n| step |"), std::string::npos) << markdown;
+  EXPECT_EQ(markdown.find("<svg"), std::string::npos) << "the figure is the page's alone";
+  const std::string html = format_ranks_html(two_rank_report());
+  const std::size_t failed = html.find("<ul class=\"ohprof-failed\">\n<li>failed: &#39;bad.json&#39; is not valid JSON</li>");
+  const std::size_t per_rank = html.find("<h2>Per rank, over its steps</h2>\n<table class=\"ohprof-ranks\">");
+  const std::size_t per_step = html.find("<h2>Per step</h2>\n<table class=\"ohprof-steps\">");
+  const std::size_t bars = html.find("<h2>Each step, rank by rank</h2>");
+  ASSERT_NE(failed, std::string::npos) << html;
+  ASSERT_NE(per_rank, std::string::npos) << html;
+  ASSERT_NE(per_step, std::string::npos) << html;
+  ASSERT_NE(bars, std::string::npos) << html;
+  EXPECT_LT(failed, per_rank);
+  EXPECT_LT(per_rank, per_step);
+  EXPECT_LT(per_step, bars);
+  EXPECT_NE(html.find("<p class=\"note\">"), std::string::npos);
 }
 
 TEST(RanksTable, AJobWithoutRanksSaysOnlyWhatFailed) {

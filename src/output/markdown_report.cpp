@@ -15,7 +15,6 @@
 #include "ohprof/output/report_text.hpp"
 #include "diff_text.hpp"
 #include "report_tables.hpp"
-#include "sweep_text.hpp"
 
 namespace ohprof {
 namespace {
@@ -249,56 +248,6 @@ std::string format_markdown(const Report& r) {
   out += kernels_section(r);
   out += warnings_section(r.warnings);
   out += context_section(context_rows(r.context, !r.trace, report_extra_context(r)));
-  return out;
-}
-
-std::string format_sweep_markdown(const SweepReport& r) {
-  const SweepConfig& c = r.config;
-  const std::string axis = axis_name(c.axis);
-  std::string out = fmt::format("### ohprof sweep: {} over {} at {} on {}\n\n", code(c.model), axis,
-                                fmt::join(c.inputs, ", "), device_text(r.context.device));
-  // the headline: where each pair converges
-  for (const SweepPair& pair : r.analysis.pairs) {
-    out += fmt::format("- {} / {}: {}\n", code(pair.slower), code(pair.faster),
-                       pair.crossover ? fmt::format("within {:g}% of each other from {} **{}** on", 100 * c.tolerance, axis,
-                                                    *pair.crossover)
-                                      : fmt::format("no crossover in the range ({} points)", pair.points));
-  }
-  Row header{axis};
-  for (const std::string& p : c.paths) header.push_back(md_text(p) + " latency");
-  for (const SweepPair& pair : r.analysis.pairs) header.push_back(md_text(pair.slower + " / " + pair.faster));
-  std::vector<Row> rows;
-  for (const SweepPoint& point : r.points) {
-    Row row{std::to_string(point.value)};
-    if (point.status != PointStatus::measured) {
-      row.push_back(md_text(fmt::format("{}: {}", to_string(point.status), point.reason)));
-      row.resize(header.size());
-      rows.push_back(std::move(row));
-      continue;
-    }
-    for (const std::string& name : c.paths) {
-      const auto p = std::find_if(point.paths.begin(), point.paths.end(), [&](const SweepPathPoint& x) { return x.name == name; });
-      row.push_back(p == point.paths.end() ? "-"
-                                           : format_duration(p->figures.latency_ns) + " ± " +
-                                                 format_duration(p->figures.latency_se_ns));
-    }
-    for (const SweepPair& pair : r.analysis.pairs) {
-      const auto ratio = std::find_if(point.ratios.begin(), point.ratios.end(), [&](const SweepRatio& x) {
-        return x.slower == pair.slower && x.faster == pair.faster;
-      });
-      row.push_back(ratio == point.ratios.end() ? "-" : ratio_text(*ratio));
-    }
-    rows.push_back(std::move(row));
-  }
-  out += "\n" + table(header, "r" + std::string(header.size() - 1, 'r'), rows);
-  out += fmt::format("\nLatency: median ± se per call; ratios with their 95% interval, `*` where it reaches {:g}..{:g} "
-                     "(docs/sweep.md).\n",
-                     1 - c.tolerance, 1 + c.tolerance);
-  out += fmt::format("\n**Fit** time = c + k × {} (95% intervals)\n\n", axis);
-  for (const SweepFit& fit : r.analysis.fits) out += fmt::format("- {}: {}\n", code(fit.path), md_text(fit_text(fit, axis)));
-  out += warnings_section(r.warnings);
-  out += context_section(
-      context_rows(r.context, true, {{"stopped", to_string(r.stop)}, {"paths", fmt::format("{}", fmt::join(c.paths, ", "))}}));
   return out;
 }
 

@@ -196,6 +196,13 @@ TEST(FormatSweepMarkdown, EachPointsLatenciesAndRatiosAndTheFits) {
   report = analyze_sweep(report);
   const std::string md = format_sweep_markdown(report);
   expect_well_formed_tables(md);
+  // the sweep's document (sweep_document.cpp): the title, the pairs, the table, its note, the fits
+  EXPECT_NE(md.find(" on cpu\n\n- `compile` / `aoti`: no crossover in the range (12 points)\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 2048 | failed: export failed: out of memory (fake) |  |  |  |  |  |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("|\n\nLatency: median ± se per call; ratios with their 95% interval, `*` where it reaches 0.95..1.05 "
+                    "(docs/sweep.md).\n\n**Fit** time = c + k × batch (95% intervals)\n\n- `aoti`: c = "),
+            std::string::npos)
+      << md;
   EXPECT_EQ(md.rfind("### ohprof sweep: `tiny_models:tiny_mlp` over batch at [1, 16]:float32", 0), 0u) << md;
   EXPECT_NE(md.find("| batch | aoti latency | compile latency | eager latency |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 2048 | failed: "), std::string::npos) << md;  // the failed point keeps its row

@@ -29,29 +29,6 @@
 namespace ohprof {
 namespace {
 
-// Forwards one path's iteration events to the shared collector, tagging path p's iteration i as
-// p * kIterationsPerPath + i so that the collection can be split per path afterwards.
-class PathTaggedObserver final : public IterationObserver {
- public:
-  PathTaggedObserver(IterationObserver* inner, std::int64_t path_index)
-      : m_inner(inner), m_base(path_index * kIterationsPerPath), m_first(path_index == 0) {}
-  // The interleaved loop begins every path's measurement in path order and ends them in reverse, so
-  // path 0's begin and end bracket all of them: only those reach the shared collector.
-  void on_measurement_begin() override {
-    if (m_first) m_inner->on_measurement_begin();
-  }
-  void on_measurement_end() override {
-    if (m_first) m_inner->on_measurement_end();
-  }
-  void on_iteration_begin(std::int64_t index, bool warmup) override { m_inner->on_iteration_begin(m_base + index, warmup); }
-  void on_iteration_end(std::int64_t index, bool warmup) override { m_inner->on_iteration_end(m_base + index, warmup); }
-
- private:
-  IterationObserver* m_inner;
-  std::int64_t m_base;
-  bool m_first;
-};
-
 std::string default_cache_dir() {
   if (const char* dir = std::getenv("OHPROF_CACHE"); dir != nullptr && dir[0] != '\0') {
     return std::string(dir) + "/artifacts";
@@ -61,79 +38,6 @@ std::string default_cache_dir() {
   }
   const char* home = std::getenv("HOME");
   return std::string(home != nullptr ? home : "/tmp") + "/.cache/ohprof/artifacts";
-}
-
-// Pass 2: every path again, interleaved, a fixed number of iterations, with one activity collector
-// for all paths (path p's iteration i tagged p * kIterationsPerPath + i). The collection is split per
-// path and analysed; kernel sets are diffed against the first path; each path's collector cost is the
-// ratio of this pass's median wall time to pass 1's.
-// Returns --export-trace's status (ok without it).
-// `split_windows` gets each path's measured windows of this pass (for the execution check).
-Status measure_splits(Report& report, const std::vector<InterleavedPath>& plain_paths, const CompareOptions& options,
-                      DeviceKind device, const Runtime& runtime, std::vector<std::vector<IterationWindow>>& split_windows) {
-  std::unique_ptr<SplitCollector> collector = runtime.start_collector(SplitCollectorOptions{device, options.no_cupti});
-  if (collector->observer() == nullptr) {
-    for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
-    console::progress("device split unavailable: " + collector->unavailable_reason());
-    if (!options.export_trace.empty()) return no_trace_to_export(report, options.export_trace, collector->unavailable_reason());
-    return ok_status();
-  }
-  report.context.cupti_version = runtime.cupti_version();
-  if (runtime.cupti_library) report.context.cupti_library = runtime.cupti_library();
-  std::size_t fewest = SIZE_MAX;
-  for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());
-  const int runs = static_cast<int>(std::clamp<std::size_t>(fewest, 1, 100));
-  std::vector<std::unique_ptr<PathTaggedObserver>> tagged;
-  std::vector<InterleavedPath> paths = plain_paths;
-  for (std::size_t p = 0; p < paths.size(); ++p) {
-    tagged.push_back(std::make_unique<PathTaggedObserver>(collector->observer(), static_cast<std::int64_t>(p)));
-    paths[p].observers.push_back(tagged.back().get());
-  }
-  AdaptiveStopping stopping;
-  stopping.warmup = kSplitWarmups;
-  stopping.min_runs = runs;
-  stopping.max_runs = runs;
-  stopping.min_time_s = 0;
-  stopping.max_rse = 1e9;
-  stopping.time_limit_s = options.stopping.time_limit_s;
-  stopping.block = options.stopping.block;
-  console::progress(fmt::format("measuring the device split with {}: {} iterations per path",
-                                to_string(collector->kind()), runs));
-  InterleavedResult measured;
-  Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
-  std::vector<IterationWindow> windows;
-  split_windows.clear();
-  for (std::size_t p = 0; p < measured.paths.size(); ++p) {
-    split_windows.push_back(measured.paths[p].iterations);
-    for (const auto& window : measured.paths[p].iterations) {
-      windows.push_back(IterationWindow{static_cast<std::int64_t>(p) * kIterationsPerPath + window.index,
-                                        window.start_ns, window.end_ns});
-    }
-  }
-  auto collection = collector->finish(windows);
-  if (!status.ok() || !collection.ok()) {
-    const std::string reason = !status.ok() ? status.error().message : collection.error().message;
-    for (auto& path : report.paths) path.split_unavailable_reason = reason;
-    if (!options.export_trace.empty()) return no_trace_to_export(report, options.export_trace, reason);
-    return ok_status();
-  }
-  report.interrupted = report.interrupted || measured.interrupted;
-  for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
-  for (std::size_t p = 0; p < report.paths.size(); ++p) {
-    const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
-    const std::int64_t last = first + kIterationsPerPath - 1;
-    attach_split(report, report.paths[p], *collection, select_iterations(collection->timeline, first, last),
-                 measured.paths[p].wall_ns(), runtime, first, last);
-  }
-  for (std::size_t p = 1; p < report.paths.size(); ++p) {
-    if (report.paths[p].role != PathRole::path) continue;
-    report.kernel_diffs.push_back(diff_kernel_sets(*report.paths[0].breakdown, *report.paths[p].breakdown,
-                                                   report.paths[0].name, report.paths[p].name));
-  }
-  if (options.export_trace.empty()) return ok_status();
-  std::vector<std::string> names;
-  for (const PathResult& path : report.paths) names.push_back(path.name);
-  return export_split_timeline(report, names, collection->timeline, options.export_trace);
 }
 
 // The explanations of the measured report (docs/metrics.md, "Explanation"): the pairs asked for, or each
@@ -548,7 +452,16 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   if (status.ok() && !measured.interrupted) {
     write_checkpoint(measured, true);
     std::vector<std::vector<IterationWindow>> split_windows;
-    trace_status = measure_splits(report, paths, options, device, runtime, split_windows);
+    std::size_t fewest = SIZE_MAX;
+    for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());
+    SplitPassOptions split;
+    split.device = device;
+    split.no_cupti = options.no_cupti;
+    split.runs = static_cast<int>(std::clamp<std::size_t>(fewest, 1, 100));
+    split.time_limit_s = options.stopping.time_limit_s;
+    split.block = options.stopping.block;
+    split.export_trace = options.export_trace;
+    trace_status = measure_split_pass(report, paths, split, runtime, split_windows);
     const std::vector<CompileEvent> events = (*session)->compile_events();
     for (std::size_t i = 0; i < report.paths.size() && i < split_windows.size(); ++i) {
       add_split_pass(*report.paths[i].execution, compiles_in_iterations(events, split_windows[i], MeasuredPass::split));

@@ -1,5 +1,5 @@
 // `ohprof run`: one AOTI package, a timing pass without any activity collector, then a split pass with
-// one (docs/metrics.md, "Two passes").
+// one (docs/metrics.md, "The split pass and its cost").
 #include <algorithm>
 #include <climits>
 #include <filesystem>
@@ -108,47 +108,32 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   // Dynamo, nothing compiles while measured); what is left to say is where the outputs are.
   path.execution = check_timing_pass(model.execution_facts(), {}, path.wall_ns.size());
 
-  // Pass 2: the same iterations with the activity collector on, for the device-time split.
-  Status trace_status = ok_status();  // --export-trace's
-  std::unique_ptr<SplitCollector> collector =
-      runtime.start_collector(SplitCollectorOptions{report.context.device.type, options.no_cupti});
-  if (collector->observer() == nullptr) {
-    path.split_unavailable_reason = collector->unavailable_reason();
-  } else if (loop_status.ok() && !loop.interrupted) {
-    report.context.cupti_version = runtime.cupti_version();
-    if (runtime.cupti_library) report.context.cupti_library = runtime.cupti_library();
-    const int split_runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
-    write_checkpoint(loop.warmup_ns, loop.iterations, loop.stop_reason);
-    console::progress(fmt::format("measuring the device split with {}: {} iterations",
-                                  to_string(collector->kind()), split_runs));
-    LoopResult split_loop;
-    Status split_status = run_measurement_loop(LoopConfig{kSplitWarmups, split_runs}, [&] { return model.run_once(); },
-                                               {&nvtx, collector->observer()}, split_loop);
-    // run_once() synchronised the device after every iteration.
-    auto collection = collector->finish(split_loop.iterations);
-    if (!split_status.ok()) {
-      path.split_unavailable_reason = split_status.error().message;
-    } else if (!collection.ok()) {
-      path.split_unavailable_reason = collection.error().message;
-    } else {
-      attach_split(report, path, *collection, collection->timeline, split_loop.wall_ns(), runtime, 0, INT64_MAX);
-      for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
-      if (!options.export_trace.empty()) {
-        trace_status = export_split_timeline(report, {path.name}, collection->timeline, options.export_trace);
-      }
-    }
-    report.interrupted = report.interrupted || split_loop.interrupted;
-  } else {
-    path.split_unavailable_reason = kSplitStoppedReason;
-  }
-  if (!path.split_unavailable_reason.empty()) {
-    console::progress("device split unavailable: " + path.split_unavailable_reason);
-    if (!options.export_trace.empty()) {
-      report.interrupted = report.interrupted || loop.interrupted;
-      trace_status = no_trace_to_export(report, options.export_trace, path.split_unavailable_reason);
-    }
-  }
+  // Pass 2: the same iterations with the activity collector on, for the device-time split: compare's
+  // split pass with one path.
   report.paths.push_back(std::move(path));
+  Status trace_status = ok_status();  // --export-trace's
+  if (loop_status.ok() && !loop.interrupted) {
+    checkpoint.write([&] {
+      Report partial = report;
+      partial.paths.back().split_unavailable_reason = kSplitPendingReason;
+      return partial;
+    });
+    SplitPassOptions split;
+    split.device = report.context.device.type;
+    split.no_cupti = options.no_cupti;
+    split.runs = options.split_runs > 0 ? options.split_runs : std::min(options.runs, 100);
+    split.export_trace = options.export_trace;
+    InterleavedPath one;
+    one.name = report.paths.back().name;
+    one.iteration = [&] { return model.run_once(); };
+    one.observers = {&nvtx};
+    std::vector<std::vector<IterationWindow>> split_windows;
+    trace_status = measure_split_pass(report, {one}, split, runtime, split_windows);
+  } else {
+    report.paths.back().split_unavailable_reason = kSplitStoppedReason;
+    console::progress(std::string("device split unavailable: ") + kSplitStoppedReason);
+    if (!options.export_trace.empty()) trace_status = no_trace_to_export(report, options.export_trace, kSplitStoppedReason);
+  }
   // After measuring, never inside it (docs/code-dump.md).
   Status dump_status = ok_status();
   if (!options.dump_code_dir.empty() && !report.paths.back().wall_ns.empty() && !report.interrupted) {

@@ -2,11 +2,13 @@
 // Steps that `run` and `compare` share (private to the session layer).
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "ohprof/collectors/split_collector.hpp"
 #include "ohprof/base/error.hpp"
+#include "ohprof/harness/interleaved_loop.hpp"
 #include "ohprof/harness/path_runner.hpp"
 #include "ohprof/model/device_request.hpp"
 #include "ohprof/model/input_spec.hpp"
@@ -35,6 +37,26 @@ void apply_default_model(CompareOptions& options);
 inline constexpr int kSplitWarmups = 3;
 
 inline constexpr const char* kSplitStoppedReason = "measurement stopped before the split pass";
+
+// The split pass (docs/metrics.md, "The split pass and its cost"), `run`'s and `compare`'s (split_pass.cpp): every path of
+// `paths` (report.paths' order) again, interleaved, kSplitWarmups then exactly `runs` iterations each
+// (AdaptiveStopping::fixed), with one activity collector for all of them (path p's iteration i tagged
+// p * kIterationsPerPath + i). The collection is split per path and analysed into report.paths
+// (attach_split); kernel sets are diffed against the first path; each path's collector cost is the
+// ratio of this pass's median wall time to the timing pass's. A collector that is unavailable, a pass
+// that fails, or a collection that cannot be read leaves every path's split_unavailable_reason set.
+// `split_windows` gets each path's measured windows (for the execution check). Returns --export-trace's
+// status (ok without it).
+struct SplitPassOptions {
+  DeviceKind device = DeviceKind::cpu;
+  bool no_cupti = false;
+  int runs = 100;
+  double time_limit_s = std::numeric_limits<double>::infinity();
+  int block = 10;
+  std::string export_trace;  // --export-trace FILE; "" none
+};
+Status measure_split_pass(Report& report, const std::vector<InterleavedPath>& paths, const SplitPassOptions& options,
+                          const Runtime& runtime, std::vector<std::vector<IterationWindow>>& split_windows);
 
 // Analyses the split pass's records of one path (`timeline`, its iterations first..last of the
 // collection) into `path`: the breakdown, the collector and its cost against the timing pass, and, for

@@ -318,7 +318,7 @@ TEST_F(MeasurePath, RecordFunctionSplitAttributesThePackagesKernels) {
   EXPECT_EQ(world.attributions[0].package_path, package);
   EXPECT_EQ(world.attributions[0].events, 3u);
   EXPECT_EQ(world.attributions[0].first_iteration, 0);
-  EXPECT_EQ(world.attributions[0].last_iteration, INT64_MAX);
+  EXPECT_EQ(world.attributions[0].last_iteration, kIterationsPerPath - 1);  // path 0's iterations of the split pass
   const PathResult& path = outcome.report->paths[0];
   EXPECT_EQ(path.split_collector, CollectorKind::record_function);
   ASSERT_TRUE(path.kernel_attribution.has_value());
@@ -384,7 +384,7 @@ TEST_F(MeasurePath, FailingSplitIterationKeepsTheTimingsAndSaysWhyThereIsNoSplit
   const PathResult& path = outcome.report->paths[0];
   EXPECT_EQ(path.wall_ns.size(), 3u);
   EXPECT_EQ(path.stop_reason, StopReason{StopCode::runs_reached});
-  EXPECT_EQ(path.split_unavailable_reason, "iteration 1: boom at call 8");
+  EXPECT_EQ(path.split_unavailable_reason, "path aoti, iteration 1: boom at call 8");  // compare's split pass, one path
   EXPECT_FALSE(path.breakdown.has_value());
   ASSERT_EQ(world.finished.size(), 1u);  // finish() still ends the collection, with what was measured
   EXPECT_EQ(world.finished[0].size(), 1u);
@@ -482,10 +482,11 @@ TEST_F(MeasurePath, CheckpointBetweenThePassesIsAWholeReportWithTheTimingPass) {
 }
 
 TEST_F(MeasurePath, CheckpointDuringTheTimingPassHoldsTheIterationsSoFar) {
-  // No collector, so no checkpoint between the passes. The first checkpoint is due 1 s after the
-  // measurement starts: the warm-up iteration takes 1.1 s, so it is written after the first measured
-  // iteration, and the next is due a second later, after the last iteration.
-  world.collector.available = false;
+  // The last timed iteration fails, so the split pass never starts and nothing rewrites the checkpoint
+  // after the timing pass's. The first checkpoint is due 1 s after the measurement starts: the warm-up
+  // iteration takes 1.1 s, so it is written after the first measured iteration, and the next would be
+  // due a second later.
+  world.aoti.fail_on_call = 3;  // 1 warm-up + 3 timed: calls 0..3
   world.aoti.duration_ns = [](int call) { return call == 0 ? 1'100'000'000 : 0; };
   const std::string file = fake::make_temp_dir("measure-checkpoint") + "/report.json";
   MeasureOptions options = options_for(1, 3);

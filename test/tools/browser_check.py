@@ -101,6 +101,17 @@ def external_urls(raw, dom):
     return fails
 
 
+def static_page_fails(page, dom, doc):
+    """One line per way the page at `page` is not static: an external URL, or a <script> (`doc` names the
+    page where the rule is written, "docs/reports.md, \"HTML\"")."""
+    with open(page, encoding="utf-8") as f:
+        raw = f.read()
+    fails = external_urls(raw, dom)
+    if re.search(r"<script\b", raw, re.I):
+        fails.append(f"the page has a <script>: it is static ({doc})")
+    return fails
+
+
 def check_screenshot(png, min_colored=2000):
     """Failures of a screenshot that is nearly blank or has too few coloured pixels; None without Pillow."""
     try:

@@ -43,6 +43,9 @@ LAYER_RANK = {
 
 # Sources without a test/<layer>/<file>_test.cpp of their own, and the tests that cover them instead.
 COVERED_ELSEWHERE = {
+    # the split pass, run's (one path) and compare's (many), through the fake runtime and end to end
+    "src/session/split_pass.cpp": ["test/session/compare_test.cpp", "test/session/measure_test.cpp",
+                                   "test/cli/run_e2e_test.cpp"],
     # the diff's document, through both of its renderers
     "src/output/diff_document.cpp": ["test/output/markdown_report_test.cpp", "test/output/html_report_test.cpp",
                                      "test/tools/html_report_check.py"],

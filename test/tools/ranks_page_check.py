@@ -31,7 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_check import (SKIP, check_laid_out_page, check_mutants, chromium_binary,  # noqa: E402
-                           external_urls, parse)
+                           parse, static_page_fails)
 
 MEASURE = """<script>
 window.addEventListener("load", function () {
@@ -89,11 +89,7 @@ def check(page, report, measured, dom):
         fails.append(f"the ranks table has {rows.get('ohprof-ranks')} rows, the JSON {len(report['ranks'])} ranks")
     if rows.get("ohprof-steps") != len(report["steps"]):
         fails.append(f"the steps table has {rows.get('ohprof-steps')} rows, the JSON {len(report['steps'])} steps")
-    with open(page, encoding="utf-8") as f:
-        raw = f.read()
-    fails += external_urls(raw, dom)
-    if re.search(r"<script", raw, re.I):
-        fails.append("the page has a <script>")
+    fails += static_page_fails(page, dom, 'docs/ranks.md, "The output"')
     text = parse(dom)[0]
     for d in report["ranks"]:
         if d["trace"] not in text:

@@ -27,7 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_check import (SKIP, check_mutants, check_screenshot, chromium, chromium_binary,  # noqa: E402
-                           external_urls, instrumented, parse, render_check)
+                           instrumented, parse, render_check, static_page_fails)
 
 CHARTS = ("latency", "throughput", "ratio")
 
@@ -117,11 +117,7 @@ def check(page_path, report, dom):
         if pt.get("status") != "measured" and (pt.get("reason") or "") not in text:
             fails.append(f"point {axis} {pt['value']} ({pt.get('status')}): reason {pt.get('reason')!r} "
                          "not in the page")
-    with open(page_path, encoding="utf-8") as f:
-        raw = f.read()
-    fails += external_urls(raw, dom)
-    if re.search(r"<script\b", raw, re.I):
-        fails.append("the page has a <script>: it is static (docs/sweep.md, \"Outputs\")")
+    fails += static_page_fails(page_path, dom, 'docs/sweep.md, "Outputs"')
     return fails
 
 

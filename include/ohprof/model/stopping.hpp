@@ -1,6 +1,8 @@
 #pragma once
 // The adaptive stopping rule of the measuring commands (docs/metrics.md, "Stopping"): one type, declared
 // here, that `compare`'s and `sweep`'s options and reports hold and the interleaved loop obeys.
+#include <limits>
+
 namespace ohprof {
 
 struct AdaptiveStopping {
@@ -15,6 +17,13 @@ struct AdaptiveStopping {
   // (docs/metrics.md, "Interleaving").
   int block = 10;
   friend bool operator==(const AdaptiveStopping&, const AdaptiveStopping&) = default;
+
+  // Exactly `runs` measured iterations per path after `warmup`: no time or noise criterion, only the
+  // time limit (infinite by default). The split pass counts its iterations so (docs/metrics.md, "Two passes").
+  static AdaptiveStopping fixed(int warmup, int runs, double time_limit_s = std::numeric_limits<double>::infinity(),
+                                int block = 10) {
+    return AdaptiveStopping{warmup, runs, runs, 0.0, std::numeric_limits<double>::infinity(), time_limit_s, block};
+  }
 };
 
 }  // namespace ohprof

@@ -538,25 +538,20 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
       add_warning(report, std::move(warning));
     }
   }
-  if (!status.ok()) {
-    report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + status.error().message});
-    (void)dump_after_measuring();  // the measurement's error is the one to report
-    return {std::move(report), status};
+  if (status.ok()) {
+    if (measured.stop_reason.code != StopCode::converged && measured.stop_reason.code != StopCode::interrupted) {
+      add_warning(report, Warning{WarningCode::criteria_unmet,
+                                  fmt::format("stopped before the criteria were met: {}; raise --time-limit or "
+                                              "--max-runs, or loosen --max-rse",
+                                              stop_reason_text(measured.stop_reason))});
+    }
+    if (options.explain) explain_gaps(report, options, unavailable_variants);
+    if (options.what_if) report.what_if = what_if_ledger(report.paths, what_if_context);
+    report.deployment = deployment_summary(report.paths);
+    add_sample_hints(report, /*name_the_path=*/true);
   }
-  if (measured.stop_reason.code != StopCode::converged && measured.stop_reason.code != StopCode::interrupted) {
-    add_warning(report, Warning{WarningCode::criteria_unmet,
-                                fmt::format("stopped before the criteria were met: {}; raise --time-limit or "
-                                            "--max-runs, or loosen --max-rse",
-                                            stop_reason_text(measured.stop_reason))});
-  }
-  if (options.explain) explain_gaps(report, options, unavailable_variants);
-  if (options.what_if) report.what_if = what_if_ledger(report.paths, what_if_context);
-  report.deployment = deployment_summary(report.paths);
-  add_sample_hints(report, /*name_the_path=*/true);
   const Status dump_status = dump_after_measuring();
-  if (!trace_status.ok()) return {std::move(report), trace_status};
-  if (!dump_status.ok()) return {std::move(report), dump_status};
-  return {std::move(report)};
+  return measured_outcome(std::move(report), status, trace_status, dump_status);
 }
 
 }  // namespace ohprof

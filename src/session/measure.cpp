@@ -141,16 +141,10 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
                             options.dump_code_dir, runtime);
   }
 
-  if (!loop_status.ok()) {
-    // Keep what was measured before the failure.
-    if (report.paths.back().wall_ns.empty()) return {std::nullopt, loop_status};
-    report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + loop_status.error().message});
-    return {std::move(report), loop_status};
-  }
-  add_sample_hints(report, /*name_the_path=*/false);
-  if (!trace_status.ok()) return {std::move(report), trace_status};
-  if (!dump_status.ok()) return {std::move(report), dump_status};
-  return {std::move(report)};
+  // A failure before the first measured iteration leaves nothing to report.
+  if (!loop_status.ok() && report.paths.back().wall_ns.empty()) return {std::nullopt, loop_status};
+  if (loop_status.ok()) add_sample_hints(report, /*name_the_path=*/false);
+  return measured_outcome(std::move(report), loop_status, trace_status, dump_status);
 }
 
 }  // namespace ohprof

@@ -93,4 +93,14 @@ void add_sample_hints(Report& report, bool name_the_path) {
   }
 }
 
+SessionOutcome measured_outcome(Report report, const Status& measured, const Status& trace, const Status& dump) {
+  if (!measured.ok()) {
+    report.warnings.push_back(Warning{WarningCode::stopped_early, "stopped early: " + measured.error().message});
+    return {std::move(report), measured};
+  }
+  if (!trace.ok()) return {std::move(report), trace};
+  if (!dump.ok()) return {std::move(report), dump};
+  return {std::move(report)};
+}
+
 }  // namespace ohprof

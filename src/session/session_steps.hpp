@@ -14,6 +14,7 @@
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/model/report.hpp"
 #include "ohprof/session/runtime.hpp"
+#include "ohprof/session/session.hpp"
 
 namespace ohprof {
 
@@ -73,6 +74,11 @@ Status no_trace_to_export(Report& report, const std::string& path, const std::st
 
 void attach_split(Report& report, PathResult& path, const SplitCollection& collection, const Timeline& timeline,
                   const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, std::int64_t first_iteration, std::int64_t last_iteration);
+
+// How `run` and `compare` end (the status precedence): a measurement that failed keeps what it measured,
+// with a stopped-early warning, and its error is the one reported; else --export-trace's error, then
+// --dump-code's; else the report alone.
+SessionOutcome measured_outcome(Report report, const Status& measured, const Status& trace, const Status& dump);
 
 // hyperfine's hints from the samples: a slow first run, outliers. `compare` names the path in each.
 void add_sample_hints(Report& report, bool name_the_path);

@@ -205,5 +205,31 @@ TEST(AddSampleHints, SlowFirstRunIsMoreThanThreeTimesTheMedian) {
                                           "start the warm-up did not absorb); raise --warmup"}}));
 }
 
+// The status precedence of run and compare: the measurement's error (the report kept, stopped early),
+// then --export-trace's, then --dump-code's.
+TEST(MeasuredOutcome, TheMeasurementsErrorFirstThenTheTracesThenTheDumps) {
+  Report report;
+  report.paths.emplace_back().name = "aoti";
+  const Status measured = make_error(ExitCode::model_error, "boom");
+  const Status trace = make_error(ExitCode::output_error, "no trace");
+  const Status dump = make_error(ExitCode::output_error, "no dump");
+
+  SessionOutcome all = measured_outcome(report, measured, trace, dump);
+  ASSERT_TRUE(all.report.has_value());
+  EXPECT_EQ(all.status.error().message, "boom");
+  ASSERT_EQ(all.report->warnings.size(), 1u);
+  EXPECT_EQ(all.report->warnings[0], (Warning{WarningCode::stopped_early, "stopped early: boom"}));
+
+  SessionOutcome trace_and_dump = measured_outcome(report, ok_status(), trace, dump);
+  EXPECT_EQ(trace_and_dump.status.error().message, "no trace");
+  EXPECT_TRUE(trace_and_dump.report->warnings.empty());
+  EXPECT_EQ(measured_outcome(report, ok_status(), ok_status(), dump).status.error().message, "no dump");
+
+  SessionOutcome fine = measured_outcome(report, ok_status(), ok_status(), ok_status());
+  EXPECT_TRUE(fine.status.ok());
+  ASSERT_TRUE(fine.report.has_value());
+  EXPECT_EQ(fine.report->paths.size(), 1u);
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -47,9 +47,11 @@ inline std::string deployment_verdict_text(const DeploymentDiff& d, const DiffCo
   return diff_verdict_text(d.verdict, d.reason, config);
 }
 
-// "calls/s at 2 callers", "start (cold cache)".
+// "calls/s at 2 callers", "start (cold cache)", "start" (a path with no compile cache: aoti, eager).
 inline std::string deployment_figure_text(const DeploymentDiff& d) {
-  if (d.measure == DeployMeasure::start) return fmt::format("start ({} cache)", to_string(d.cache));
+  if (d.measure == DeployMeasure::start) {
+    return d.cache == CompileCache::none ? std::string("start") : fmt::format("start ({} cache)", to_string(d.cache));
+  }
   return d.threads > 0 ? fmt::format("calls/s at {} callers", d.threads) : std::string("calls/s");
 }
 

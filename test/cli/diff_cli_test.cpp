@@ -77,6 +77,7 @@ TEST(DiffCli, DeploymentFiguresAreDiffedByTheirOwnNoiseRules) {
   EXPECT_NE(same.out.find("deployment figures, base -> new"), std::string::npos) << same.out;
   EXPECT_NE(same.out.find("calls/s at 2 callers"), std::string::npos) << same.out;
   EXPECT_NE(same.out.find("start (warm cache)"), std::string::npos) << same.out;
+  EXPECT_EQ(same.out.find("none cache"), std::string::npos) << same.out;  // aoti and eager have no compile cache: "start"
   // 3 paths' latency, 3 throughputs, and 5 start states (aoti none, compile cold/warm/artifacts, eager none)
   EXPECT_NE(same.out.find("verdict: no regression: none of 3 judged paths and 8 deployment figures slower beyond 10%"),
             std::string::npos) << same.out;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ohprof/model/path_kind.hpp"
+
 namespace ohprof {
 
 bool significant(const Estimate& e) { return std::abs(e.value_ns) > kZ95 * e.se_ns; }
@@ -56,13 +58,14 @@ const char* layer_label(HostLayer layer) {
 }
 
 std::vector<PeelStep> peel_chain(const std::string& path) {
-  if (path == "aoti:python") return {{HostLayer::python_loader, path, "aoti"}};
-  const bool compiled = path == "compile" || path == "compile:max-autotune-no-cudagraphs" || path == "compile:cpp-wrapper" ||
-                        path == "compile:no-module-guards";
-  if (!compiled && path != "compile:reduce-overhead") return {};
+  const std::optional<PathKind> kind = parse_path_kind(path);
+  if (!kind) return {};
+  if (*kind == PathKind::aoti_python) return {{HostLayer::python_loader, path, to_string(PathKind::aoti)}};
+  const PathKindInfo& what = path_kind_info(*kind);
+  if (!what.compiled) return {};
   std::vector<PeelStep> chain{{HostLayer::guards, path, path + "/no-guards"},
                               {HostLayer::dynamo, path + "/no-guards", path + "/graph"}};
-  if (compiled) {
+  if (what.python_wrapper) {
     chain.push_back({HostLayer::aot_wrapper, path + "/graph", path + "/inductor"});
     chain.push_back({HostLayer::inductor_call, path + "/inductor", path + "/call"});
   }
@@ -97,8 +100,9 @@ const char* floor_label(FloorKind kind) {
 }
 
 std::optional<FloorKind> floor_kind(const std::string& floor_path) {
-  if (floor_path == "aoti") return FloorKind::cpp_runner;
-  if (floor_path == "eager") return FloorKind::eager_dispatch;
+  const std::optional<PathKind> kind = parse_path_kind(floor_path);
+  if (kind == PathKind::aoti) return FloorKind::cpp_runner;
+  if (kind == PathKind::eager) return FloorKind::eager_dispatch;
   if (floor_path == "compile:cpp-wrapper/call") return FloorKind::cpp_wrapper;
   if (floor_path == "compile:reduce-overhead/graph") return FloorKind::cuda_graph;
   const std::string suffix = "/call";

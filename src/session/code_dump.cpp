@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "ohprof/model/path_kind.hpp"
 #include "ohprof/analysis/code_sites.hpp"
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/base/console.hpp"
@@ -104,7 +105,8 @@ Result<PathCodeDump> dump_path(Report& report, const PathResult& path, const Pat
     };
     console::progress(fmt::format("dumping {}'s graph and code", path.name));
     take(python->dump_code(path.name, folder.string()));
-    if (!write_error && path.name.starts_with("compile")) {
+    const std::optional<PathKind> kind = parse_path_kind(path.name);
+    if (!write_error && kind && path_kind_info(*kind).compiled) {
       console::progress(fmt::format("tracing a re-compile of {} for tlparse (not measured)", path.name));
       take(python->trace_compile(path.name, folder.string()));
     }

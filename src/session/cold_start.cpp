@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ohprof/model/path_kind.hpp"
 #include "ohprof/analysis/cold_start.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
@@ -131,8 +132,9 @@ ProcessOutcome run_process(const ColdStartSetup& setup, const std::string& path,
 // compile reads and fills it; aoti_load_package runs Inductor's Python, whose CPU vector-ISA probe (a few
 // C++ compiles on the first use) is cached there too; the C++ loader and eager read nothing there.
 std::vector<CompileCache> cache_states(const std::string& path) {
-  if (path.rfind("compile", 0) == 0) return {CompileCache::cold, CompileCache::warm, CompileCache::artifacts};
-  if (path == "aoti:python") return {CompileCache::cold, CompileCache::warm};
+  const std::optional<PathKind> kind = parse_path_kind(path);
+  if (kind && path_kind_info(*kind).compiled) return {CompileCache::cold, CompileCache::warm, CompileCache::artifacts};
+  if (kind == PathKind::aoti_python) return {CompileCache::cold, CompileCache::warm};
   return {CompileCache::none};
 }
 

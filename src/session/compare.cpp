@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ohprof/model/path_kind.hpp"
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/deployment.hpp"
 #include "ohprof/analysis/execution_check.hpp"
@@ -137,7 +138,10 @@ Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const To
 }
 
 // The paths that run what torch.export captured: without an exported program they cannot be measured.
-static bool needs_export(const std::string& path) { return path == "aoti" || path == "aoti:python"; }
+static bool needs_export(const std::string& path) {
+  const std::optional<PathKind> kind = parse_path_kind(path);
+  return kind && path_kind_info(*kind).exported;
+}
 
 void apply_default_model(CompareOptions& options) {
   if (!options.model.empty() || !options.exported.empty()) return;
@@ -146,9 +150,11 @@ void apply_default_model(CompareOptions& options) {
 }
 
 const std::vector<std::string>& known_compare_paths() {
-  static const std::vector<std::string> paths{"aoti", "aoti:python", "eager", "compile", "compile:reduce-overhead",
-                                              "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper",
-                                              "compile:no-module-guards"};
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> names;
+    for (const PathKindInfo& kind : path_kinds()) names.emplace_back(kind.name);
+    return names;
+  }();
   return paths;
 }
 
@@ -237,7 +243,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   // Build every path: the AOTI package through LibTorch, the others in Python; then the variants that
   // peel their layers (model/explanation.hpp), after the paths they are variants of.
   const auto build = [&](const std::string& name) -> Result<std::unique_ptr<PathRunner>> {
-    if (name != "aoti") return (*session)->make_python_path(name);
+    if (parse_path_kind(name) != PathKind::aoti) return (*session)->make_python_path(name);
     AotiLoadOptions load;
     load.package_path = artifacts.aoti_package;
     load.device = device == DeviceKind::cuda ? DeviceRequest{DeviceRequest::Kind::cuda, 0} : DeviceRequest{DeviceRequest::Kind::cpu, 0};
@@ -368,7 +374,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   if (options.check_outputs != CheckMode::off && runners.size() > 1) {
     std::size_t reference = 0;
     for (std::size_t i = 0; i < runners.size(); ++i) {
-      if (runners[i]->name() == "eager") reference = i;
+      if (parse_path_kind(runners[i]->name()) == PathKind::eager) reference = i;
     }
     for (std::size_t i = 0; i < runners.size(); ++i) {
       if (i == reference) continue;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ohprof/model/path_kind.hpp"
 #include "ohprof/analysis/execution_check.hpp"
 #include "ohprof/base/console.hpp"
 #include "ohprof/session/checkpoint.hpp"
@@ -69,7 +70,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   for (const auto& warning : model.warnings()) add_warning(report, warning);
 
   PathResult path;
-  path.name = "aoti";
+  path.name = to_string(PathKind::aoti);
   path.source = PathSource::aoti_package;
   path.artifact = options.aoti_package;
   path.load_ns = model.build_ns();

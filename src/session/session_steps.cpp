@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ohprof/model/path_kind.hpp"
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/code_sites.hpp"
 #include "ohprof/analysis/counter_warnings.hpp"
@@ -38,7 +39,7 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
     }
     if (!lookup.empty()) path.dynamo_ranges = DynamoRanges{lookup.size(), summarize_ns(lookup), summarize_ns(outside)};
   }
-  if (path.name != "aoti") return;
+  if (parse_path_kind(path.name) != PathKind::aoti) return;  // the package's kernels, run by the C++ loader
   auto attribution = runtime.attribute_package_kernels(path.artifact, collection.cpu_events, first_iteration,
                                                        last_iteration);
   if (!attribution.ok()) {

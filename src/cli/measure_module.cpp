@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "ohprof/collectors/cpu_activity_collector.hpp"
 #include "ohprof/collectors/split_collector.hpp"
+#include "ohprof/runtimes/aoti_package.hpp"
 #include "ohprof/runtimes/aoti_runner.hpp"
 #include "ohprof/runtimes/python_session.hpp"
 #include "ohprof/session/runtime.hpp"

@@ -1,9 +1,8 @@
-// The only translation unit that includes ATen/record_function.h (and LibTorch's archive reader for
-// listing a package's generated code). LibTorch exceptions are turned into Errors here.
+// The only translation unit that includes ATen/record_function.h. LibTorch exceptions are turned into
+// Errors here.
 #include "ohprof/collectors/cpu_activity_collector.hpp"
 
 #include <ATen/record_function.h>
-#include <caffe2/serialize/inline_container.h>
 
 #include <algorithm>
 #include <array>
@@ -354,62 +353,6 @@ Result<CpuCollection> CpuActivityCollector::finish(const std::vector<IterationWi
   collection.timeline.iterations = iterations;
   collection.timeline.counters.dropped_records = collection.unclosed + collection.unmatched_ends;
   return collection;
-}
-
-namespace {
-
-// The package's entries under data/aotinductor/ that `keep` accepts (by entry name), with their bytes;
-// `context` starts every error.
-Result<std::vector<std::pair<std::string, std::string>>> read_package_entries(
-    const std::string& package_path, const std::string& context, const std::function<bool(const std::string&)>& keep) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(package_path, ec)) {
-    return make_error(ExitCode::file_not_found, context + "no such file");
-  }
-  std::vector<std::pair<std::string, std::string>> entries;
-  try {
-    caffe2::serialize::PyTorchStreamReader reader(package_path);
-    for (const std::string& name : reader.getAllRecords()) {
-      if (!name.starts_with("data/aotinductor/") || !keep(name)) continue;
-      auto [data, size] = reader.getRecord(name);
-      entries.emplace_back(name, std::string(static_cast<const char*>(data.get()), size));
-    }
-  } catch (const std::exception& e) {
-    const std::string what = e.what();
-    return make_error(ExitCode::invalid_package, context + "not a readable package archive: " + first_line(what));
-  }
-  std::sort(entries.begin(), entries.end());
-  return entries;
-}
-
-}  // namespace
-
-Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
-  const std::string context = "listing the kernels of AOTI package '" + package_path + "': ";
-  auto entries = read_package_entries(package_path, context, [](const std::string& name) { return name.ends_with(".cpp"); });
-  if (!entries.ok()) return entries.error();
-  GeneratedKernels kernels;
-  for (const auto& [name, text] : *entries) {
-    scan_generated_code(text, kernels);
-    kernels.files.push_back(name);
-  }
-  if (kernels.files.empty()) {
-    return make_error(ExitCode::invalid_package,
-                      context + "no generated C++ code under data/aotinductor/ (not an AOTI CPU package?)");
-  }
-  return kernels;
-}
-
-Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path) {
-  const std::string context = "reading the generated code of AOTI package '" + package_path + "': ";
-  auto entries = read_package_entries(package_path, context, [](const std::string& name) { return !name.ends_with(".so"); });
-  if (!entries.ok()) return entries.error();
-  std::vector<SourceFile> files;
-  for (auto& [name, bytes] : *entries) {
-    files.push_back(SourceFile{std::filesystem::path(name).filename().string(), std::move(bytes)});
-  }
-  if (files.empty()) return make_error(ExitCode::invalid_package, context + "nothing under data/aotinductor/");
-  return files;
 }
 
 Result<CpuEventCost> measure_cpu_event_cost(std::int64_t ranges) {

@@ -84,31 +84,6 @@ std::unique_ptr<SplitCollector> SplitCollector::start(const SplitCollectorOption
   return std::make_unique<RecordFunctionSplitCollector>(std::move(*collector));
 }
 
-Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
-                                                     std::int64_t first_iteration, std::int64_t last_iteration) {
-  auto code = list_package_kernels(package_path);
-  if (!code.ok()) return code.error();
-  std::vector<CpuEvent> selected;
-  for (const auto& event : events) {
-    if (event.iteration >= first_iteration && event.iteration <= last_iteration) selected.push_back(event);
-  }
-  const KernelAttribution attribution = attribute_kernels(*code, selected);
-  PackageAttribution out;
-  out.summary = KernelAttributionSummary{attribution.records_kernels, attribution.seen, attribution.unattributed,
-                                         attribution.not_in_code};
-  if (!attribution.complete()) {
-    out.warning = Warning{
-        WarningCode::kernels_unattributed,
-        std::to_string(attribution.unattributed.size()) + " of " +
-            std::to_string(attribution.seen.size() + attribution.unattributed.size()) +
-            " kernels named in the package's generated code were never recorded" +
-            (attribution.records_kernels ? "" : " (it was built without cpp.enable_kernel_profile)") +
-            "; their time counts as dispatch, not busy: re-export with --kernel-profile (compare) or "
-            "examples/export_model.py --kernel-profile"};
-  }
-  return out;
-}
-
 std::string collector_cupti_version() { return cupti_version_text(); }
 std::string collector_cupti_library() { return cupti_library_path(); }
 

@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "ohprof/runtimes/aoti_package.hpp"
 #include "ohprof/runtimes/aoti_runner.hpp"
 #include "ohprof/base/clock.hpp"
 

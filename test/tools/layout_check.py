@@ -74,6 +74,8 @@ COVERED_ELSEWHERE = {
     "src/output/ranks_table.cpp": ["test/output/ranks_report_test.cpp"],
     # LibTorch and CPython: end to end on the tiny exported models (OHPROF_WITH_TORCH / _PYTHON builds)
     "src/runtimes/aoti_runner.cpp": ["test/cli/run_e2e_test.cpp"],
+    # the package's archive: its kernels with the CPU collector's tests, its files with --dump-code's
+    "src/runtimes/aoti_package.cpp": ["test/collectors/cpu_activity_collector_test.cpp", "test/cli/compare_e2e_test.cpp"],
     "src/runtimes/python_session.cpp": ["test/cli/compare_e2e_test.cpp"],
     # the choice of collector: the record_function split of the end-to-end runs (CUPTI: tools/gpu-check)
     "src/collectors/split_collector.cpp": ["test/cli/run_e2e_test.cpp", "test/cli/compare_e2e_test.cpp"],

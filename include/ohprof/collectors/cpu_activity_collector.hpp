@@ -12,6 +12,7 @@
 //   run_measurement_loop(config, fn, {collector->get()}, loop);    // it is an IterationObserver
 //   auto collection = (*collector)->finish(loop.iterations);        // Timeline + raw events
 //   auto code = list_package_kernels(package_path);                 // AOTI: kernels in the generated code
+//                                                                   // (runtimes/aoti_package.hpp)
 //   auto attribution = attribute_kernels(*code, collection->events);
 //   if (!attribution.complete()) -> report attribution.unattributed: those kernels' time is in
 //                                   "dispatch", not in "busy" (typically: built without kernel profiling)
@@ -79,17 +80,6 @@ class CpuActivityCollector final : public IterationObserver {
   explicit CpuActivityCollector(std::unique_ptr<State> state);
   std::unique_ptr<State> m_state;
 };
-
-// The kernels named in an AOTI package's generated code: the package (a zip) is read with LibTorch's
-// own archive reader and every entry under data/aotinductor/<model>/ ending in .cpp is scanned
-// (scan_generated_code). Errors: file_not_found (missing), invalid_package (not a readable archive, or
-// no .cpp under data/aotinductor/). A CUDA package yields its wrapper's shim calls and no cpp_fused_.
-Result<GeneratedKernels> list_package_kernels(const std::string& package_path);
-
-// The files of an AOTI package's generated code (docs/code-dump.md): every entry under data/aotinductor/
-// but the compiled library (*.so), named by its file name ("<hash>.wrapper.cpp", "<hash>.kernel.cpp",
-// their metadata .json, a CUDA package's .cubin), with its bytes. Errors as list_package_kernels's.
-Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path);
 
 // Added cost of one recorded range on the calling thread: the time of `ranges` empty RecordFunction
 // ranges with the collector's callback registered and recording, minus the same without any callback,

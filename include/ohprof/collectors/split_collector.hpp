@@ -44,14 +44,5 @@ class SplitCollector {
 std::string collector_cupti_version();
 std::string collector_cupti_library();  // cupti_library_path()
 
-// CPU runs of an AOTI package: which kernels named in the package's generated code the collector saw
-// among the `events` of iterations first..last (docs/cpu-collector.md, "Attribution"), and, when some
-// were never seen, the warning to print. Errors when the package cannot be read.
-struct PackageAttribution {
-  KernelAttributionSummary summary;
-  std::optional<Warning> warning;  // absent when every kernel named in the code was seen
-};
-Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
-                                                     std::int64_t first_iteration, std::int64_t last_iteration);
 
 }  // namespace ohprof

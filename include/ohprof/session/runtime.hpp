@@ -13,6 +13,7 @@
 
 #include "ohprof/base/error.hpp"
 #include "ohprof/collectors/split_collector.hpp"
+#include "ohprof/runtimes/aoti_package.hpp"
 #include "ohprof/runtimes/aoti_runner.hpp"
 #include "ohprof/runtimes/python_session.hpp"
 

@@ -115,7 +115,8 @@ WHY_LINE = re.compile(r"^why (\S+) (?:is (?:slower|faster) than|against) (\S+) \
 _KERNELS_CLAUSE = r"(kernels unknown|kernels (?:the same|differ) \(<dur> ± <dur>)(?:, within noise)?\)?"
 ANSWER_FORMS = (
     re.compile(rf"(\S+) is <dur> ± <dur> (?:slower|faster) than (\S+): {_KERNELS_CLAUSE}(?:; .*)?"),
-    re.compile(rf"(\S+) and (\S+) are within noise: the gap is <dur> ± <dur> \(its 95% interval contains zero\); "
+    # "95%" is "<pct>" once the percentages are normalized
+    re.compile(rf"(\S+) and (\S+) are within noise: the gap is <dur> ± <dur> \(its (?:<pct>|95%) interval contains zero\); "
                rf"{_KERNELS_CLAUSE}(?:; (?:kernels dominate|host work dominates) \(.*\))?"),
 )
 RESIDUAL_LINE = re.compile(r"^(\s+residual\s+<dur> ± <dur>\s+)(?:<pct> of the gap: )?(in no term above)$")

@@ -9,8 +9,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "ohprof/base/atomic_file.hpp"
-#include "ohprof/base/console.hpp"
 #include "ohprof/output/html_report.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/markdown_report.hpp"
@@ -282,10 +280,6 @@ json diff_to_json(const DiffResult& diff) {
   j["deployment"] = deployment;
   j["warnings"] = warnings_to_json(diff.warnings);
   return j;
-}
-
-Status write_diff_json(const DiffResult& diff, const std::string& path) {
-  return write_file_atomically(path, dump_report(diff_to_json(diff)));
 }
 
 Status emit_diff(const DiffResult& diff, const ReportExports& exports, bool quiet) {

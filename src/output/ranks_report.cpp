@@ -6,8 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ohprof/base/atomic_file.hpp"
-#include "ohprof/base/console.hpp"
 #include "ohprof/output/html_report.hpp"
 #include "ohprof/output/json_report.hpp"
 

@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "ohprof/base/format.hpp"
-#include "ohprof/base/atomic_file.hpp"
 #include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "ohprof/output/sweep_report.hpp"

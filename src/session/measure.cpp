@@ -1,7 +1,6 @@
 // `ohprof run`: one AOTI package, a timing pass without any activity collector, then a split pass with
 // one (docs/metrics.md, "The split pass and its cost").
 #include <algorithm>
-#include <climits>
 #include <filesystem>
 
 #include <fmt/format.h>

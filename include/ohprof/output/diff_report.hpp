@@ -26,8 +26,6 @@ struct ParsedDigest {
 Result<ParsedDigest> parse_report_digest(std::istream& in, const std::string& file);
 
 nlohmann::json diff_to_json(const DiffResult& diff);
-// Writes the diff's JSON atomically to `path` ("-" for stdout).
-Status write_diff_json(const DiffResult& diff, const std::string& path);
 
 // The table for people: each path's medians, change, interval and verdict; the split's changes; the
 // overall verdict with the numbers that decided it.

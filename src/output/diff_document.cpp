@@ -1,5 +1,5 @@
 // The diff laid out once (document.hpp): its Markdown and its HTML page are the same document drawn
-// by each format's renderer (docs/diff.md, "Markdown and HTML").
+// by each format's renderer (docs/diff.md, "Outputs").
 #include <fmt/format.h>
 
 #include <utility>
@@ -13,12 +13,13 @@
 namespace ohprof {
 namespace {
 
-Cell plain(std::string text) { return {std::move(text), Cell::Kind::plain}; }
-Cell name(std::string text) { return {std::move(text), Cell::Kind::name}; }
-Cell text(std::string text) { return {std::move(text), Cell::Kind::text}; }
-Cell strong(std::string text) { return {std::move(text), Cell::Kind::strong}; }
+using doc::name;
+using doc::plain;
+using doc::strong;
+using doc::text;
+
 // A verdict: strongly when it is the one that fails the gate.
-Cell verdict(std::string text, DiffVerdict v) { return {std::move(text), v == DiffVerdict::slower ? Cell::Kind::strong : Cell::Kind::text}; }
+Cell verdict(std::string words, DiffVerdict v) { return v == DiffVerdict::slower ? strong(std::move(words)) : text(std::move(words)); }
 
 // The outcome: what decided it, first.
 void outcome_blocks(const DiffResult& d, std::vector<Block>& blocks) {
@@ -114,7 +115,7 @@ Document diff_document(const DiffResult& d) {
   path_blocks(d, document.blocks);
   split_blocks(d, document.blocks);
   deployment_blocks(d, document.blocks);
-  if (!d.warnings.empty()) document.blocks.push_back(doc::Warnings{d.warnings});
+  document.blocks.push_back(doc::Warnings{d.warnings});
   return document;
 }
 

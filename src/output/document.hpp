@@ -23,6 +23,13 @@ struct Cell {
 // A line of text: runs of several kinds ("`compile` is 2.1x slower").
 using Inline = std::vector<Cell>;
 
+namespace doc {
+inline Cell text(std::string s) { return {std::move(s), Cell::Kind::text}; }
+inline Cell plain(std::string s) { return {std::move(s), Cell::Kind::plain}; }
+inline Cell name(std::string s) { return {std::move(s), Cell::Kind::name}; }
+inline Cell strong(std::string s) { return {std::move(s), Cell::Kind::strong}; }
+}  // namespace doc
+
 struct CellTable {
   std::vector<std::string> header;
   std::string align;  // per column: 'r' right, 'l' left

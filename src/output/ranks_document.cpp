@@ -8,21 +8,25 @@
 namespace ohprof {
 namespace {
 
+using doc::plain;
+using doc::strong;
+using doc::text;
+
 Document ranks_document(const RanksReport& r) {
-  Document document{{{"ohprof analyze: ", Cell::Kind::plain}, {ranks_job_line(r), Cell::Kind::text}}, {}};
+  Document document{{plain("ohprof analyze: "), text(ranks_job_line(r))}, {}};
   std::vector<Block>& blocks = document.blocks;
   if (!r.failed.empty()) {
     doc::Bullets failed{{}, "ohprof-failed"};
-    for (const FailedTrace& f : r.failed) failed.items.push_back({{"failed: " + f.message, Cell::Kind::text}});
+    for (const FailedTrace& f : r.failed) failed.items.push_back({text("failed: " + f.message)});
     blocks.push_back(std::move(failed));
   }
   if (!r.ranks.empty()) {
-    blocks.push_back(doc::Heading{{{"Per rank", Cell::Kind::strong}, {", over its steps", Cell::Kind::plain}}});
+    blocks.push_back(doc::Heading{{strong("Per rank"), plain(", over its steps")}});
     blocks.push_back(doc::Table{ranks_rank_table(r), "ohprof-ranks"});
-    blocks.push_back(doc::Note{{{ranks_rank_note(), Cell::Kind::text}}});
-    blocks.push_back(doc::Heading{{{"Per step", Cell::Kind::strong}}});
+    blocks.push_back(doc::Note{{text(ranks_rank_note())}});
+    blocks.push_back(doc::Heading{{strong("Per step")}});
     blocks.push_back(doc::Table{ranks_step_table(r), "ohprof-steps"});
-    blocks.push_back(doc::Note{{{ranks_step_note(), Cell::Kind::text}}});
+    blocks.push_back(doc::Note{{text(ranks_step_note())}});
     blocks.push_back(doc::Figure{ranks_step_bars(r)});
   }
   blocks.push_back(doc::Warnings{r.warnings});

@@ -15,8 +15,10 @@
 namespace ohprof {
 namespace {
 
-Cell plain(std::string text) { return {std::move(text), Cell::Kind::plain}; }
-Cell name(std::string text) { return {std::move(text), Cell::Kind::name}; }
+using doc::name;
+using doc::plain;
+using doc::strong;
+using doc::text;
 
 // Per point: each path's latency, then each pair's ratio; a point not measured says why in its row.
 CellTable point_table(const SweepReport& r, const std::string& axis) {
@@ -28,7 +30,7 @@ CellTable point_table(const SweepReport& r, const std::string& axis) {
   for (const SweepPoint& point : r.points) {
     std::vector<Cell> row{plain(std::to_string(point.value))};
     if (point.status != PointStatus::measured) {
-      row.push_back({fmt::format("{}: {}", to_string(point.status), point.reason), Cell::Kind::text});
+      row.push_back(text(fmt::format("{}: {}", to_string(point.status), point.reason)));
       row.resize(t.header.size(), plain(""));
       t.rows.push_back(std::move(row));
       continue;
@@ -63,7 +65,7 @@ Document sweep_document(const SweepReport& r) {
     Inline line{name(pair.slower), plain(" / "), name(pair.faster), plain(": ")};
     if (pair.crossover) {
       line.push_back(plain(fmt::format("within {:g}% of each other from {} ", 100 * c.tolerance, axis)));
-      line.push_back({std::to_string(*pair.crossover), Cell::Kind::strong});
+      line.push_back(strong(std::to_string(*pair.crossover)));
       line.push_back(plain(" on"));
     } else {
       line.push_back(plain(fmt::format("no crossover in the range ({} points)", pair.points)));
@@ -74,9 +76,9 @@ Document sweep_document(const SweepReport& r) {
   blocks.push_back(doc::Table{point_table(r, axis), "ohprof-sweep-points"});
   blocks.push_back(doc::Note{{plain("Latency: median ± se per call; ratios with their 95% interval, "), name("*"),
                               plain(fmt::format(" where it reaches {:g}..{:g} (docs/sweep.md).", 1 - c.tolerance, 1 + c.tolerance))}});
-  blocks.push_back(doc::Heading{{{"Fit", Cell::Kind::strong}, plain(fmt::format(" time = c + k × {} (95% intervals)", axis))}});
+  blocks.push_back(doc::Heading{{strong("Fit"), plain(fmt::format(" time = c + k × {} (95% intervals)", axis))}});
   doc::Bullets fits;
-  for (const SweepFit& fit : r.analysis.fits) fits.items.push_back({name(fit.path), plain(": "), {fit_text(fit, axis), Cell::Kind::text}});
+  for (const SweepFit& fit : r.analysis.fits) fits.items.push_back({name(fit.path), plain(": "), text(fit_text(fit, axis))});
   blocks.push_back(std::move(fits));
   blocks.push_back(doc::Warnings{r.warnings});
   blocks.push_back(doc::Context{

@@ -522,9 +522,8 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
       if (!work.empty()) std::filesystem::remove_all(work, ignored);
     }
   } else {
-    for (auto& path : report.paths) path.split_unavailable_reason = kSplitStoppedReason;
     report.interrupted = report.interrupted || measured.interrupted;
-    if (!options.export_trace.empty()) trace_status = no_trace_to_export(report, options.export_trace, kSplitStoppedReason);
+    trace_status = no_split(report, kSplitStoppedReason, options.export_trace);
   }
   // --dump-code, after every timed pass (the explanation's included), never inside one; not after Ctrl-C.
   const auto dump_after_measuring = [&]() -> Status {

@@ -130,9 +130,8 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     std::vector<std::vector<IterationWindow>> split_windows;
     trace_status = measure_split_pass(report, {one}, split, runtime, split_windows);
   } else {
-    report.paths.back().split_unavailable_reason = kSplitStoppedReason;
     console::progress(std::string("device split unavailable: ") + kSplitStoppedReason);
-    if (!options.export_trace.empty()) trace_status = no_trace_to_export(report, options.export_trace, kSplitStoppedReason);
+    trace_status = no_split(report, kSplitStoppedReason, options.export_trace);
   }
   // After measuring, never inside it (docs/code-dump.md).
   Status dump_status = ok_status();

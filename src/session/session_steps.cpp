@@ -104,4 +104,9 @@ SessionOutcome measured_outcome(Report report, const Status& measured, const Sta
   return {std::move(report)};
 }
 
+Status no_split(Report& report, const std::string& reason, const std::string& export_trace) {
+  for (PathResult& path : report.paths) path.split_unavailable_reason = reason;
+  return export_trace.empty() ? ok_status() : no_trace_to_export(report, export_trace, reason);
+}
+
 }  // namespace ohprof

@@ -71,6 +71,9 @@ Status export_split_timeline(const Report& report, const std::vector<std::string
 // --export-trace when the split pass did not run: an output_error saying why no trace was written; after
 // Ctrl-C (`report.interrupted`) a trace-not-written warning instead, so that the exit code stays 130.
 Status no_trace_to_export(Report& report, const std::string& path, const std::string& reason);
+// No split for any path of the report, and why: each path's split_unavailable_reason, then --export-trace's
+// status (no_trace_to_export; ok without one).
+Status no_split(Report& report, const std::string& reason, const std::string& export_trace);
 
 void attach_split(Report& report, PathResult& path, const SplitCollection& collection, const Timeline& timeline,
                   const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, std::int64_t first_iteration, std::int64_t last_iteration);

@@ -44,22 +44,19 @@ Status measure_split_pass(Report& report, const std::vector<InterleavedPath>& pl
                           const Runtime& runtime, std::vector<std::vector<IterationWindow>>& split_windows) {
   std::unique_ptr<SplitCollector> collector = runtime.start_collector(SplitCollectorOptions{options.device, options.no_cupti});
   if (collector->observer() == nullptr) {
-    for (auto& path : report.paths) path.split_unavailable_reason = collector->unavailable_reason();
     console::progress("device split unavailable: " + collector->unavailable_reason());
-    if (!options.export_trace.empty()) return no_trace_to_export(report, options.export_trace, collector->unavailable_reason());
-    return ok_status();
+    return no_split(report, collector->unavailable_reason(), options.export_trace);
   }
   report.context.cupti_version = runtime.cupti_version();
   if (runtime.cupti_library) report.context.cupti_library = runtime.cupti_library();
-  const int runs = options.runs;
   std::vector<std::unique_ptr<PathTaggedObserver>> tagged;
   std::vector<InterleavedPath> paths = plain_paths;
   for (std::size_t p = 0; p < paths.size(); ++p) {
     tagged.push_back(std::make_unique<PathTaggedObserver>(collector->observer(), static_cast<std::int64_t>(p)));
     paths[p].observers.push_back(tagged.back().get());
   }
-  const AdaptiveStopping stopping = AdaptiveStopping::fixed(kSplitWarmups, runs, options.time_limit_s, options.block);
-  console::progress(fmt::format("measuring the device split with {}: {} iterations{}", to_string(collector->kind()), runs,
+  const AdaptiveStopping stopping = AdaptiveStopping::fixed(kSplitWarmups, options.runs, options.time_limit_s, options.block);
+  console::progress(fmt::format("measuring the device split with {}: {} iterations{}", to_string(collector->kind()), options.runs,
                                 paths.size() > 1 ? " per path" : ""));
   InterleavedResult measured;
   Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns);
@@ -75,10 +72,8 @@ Status measure_split_pass(Report& report, const std::vector<InterleavedPath>& pl
   auto collection = collector->finish(windows);
   if (!status.ok() || !collection.ok()) {
     const std::string reason = !status.ok() ? status.error().message : collection.error().message;
-    for (auto& path : report.paths) path.split_unavailable_reason = reason;
     console::progress("device split unavailable: " + reason);
-    if (!options.export_trace.empty()) return no_trace_to_export(report, options.export_trace, reason);
-    return ok_status();
+    return no_split(report, reason, options.export_trace);
   }
   report.interrupted = report.interrupted || measured.interrupted;
   for (auto& warning : collection->warnings) add_warning(report, std::move(warning));
@@ -98,6 +93,5 @@ Status measure_split_pass(Report& report, const std::vector<InterleavedPath>& pl
   for (const PathResult& path : report.paths) names.push_back(path.name);
   return export_split_timeline(report, names, collection->timeline, options.export_trace);
 }
-
 
 }  // namespace ohprof

@@ -165,7 +165,7 @@ OUTCOME_WORDS = {"regression": "Regression", "no_regression": "No regression", "
 
 
 def check_diff(page, diff, measured, dom):
-    """A diff's page (docs/diff.md, "Markdown and HTML") against the diff's JSON."""
+    """A diff's page (docs/diff.md, "Outputs") against the diff's JSON."""
     fails = []
     rows = {t["cls"]: t["rows"] for t in measured["tables"]}
     with_split = sum(1 for p in diff["paths"] if p.get("split"))

@@ -164,6 +164,48 @@ def _find_cupti(torch):
     return None
 
 
+def _cuda_header_version(include):
+    """CUDA_VERSION of the cuda.h in `include` (13000 for 13.0), or None."""
+    try:
+        with open(os.path.join(include, "cuda.h")) as header:
+            for line in header:
+                fields = line.split()
+                if len(fields) == 3 and fields[0] == "#define" and fields[1] == "CUDA_VERSION" and fields[2].isdigit():
+                    return int(fields[2])
+    except OSError:
+        pass
+    return None
+
+
+def crt_include(torch, includes, cuda_home):
+    """A folder to put after `includes` (torch's wheel's CUDA headers) for the CUDA runtime's
+    crt/host_defines.h, which CUPTI's and the runtime's headers include: None when one of `includes` has
+    it. Torch's CUDA 13 wheels do not bring it (it is the nvidia-cuda-crt package, not among their
+    requirements). Looked for, with the same CUDA major version as the wheel's cuda.h, in the CUDA toolkit
+    (`cuda_home`: torch.utils.cpp_extension.CUDA_HOME) and in Triton's copy of the CUDA headers.
+    Raises EnvironmentProblem when none has it."""
+    crt = os.path.join("crt", "host_defines.h")
+    if any(os.path.isfile(os.path.join(include, crt)) for include in includes):
+        return None
+    wanted = next((v for v in (_cuda_header_version(i) for i in includes) if v is not None), None)
+    site = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
+    candidates = []
+    if cuda_home:
+        candidates += [os.path.join(cuda_home, "include"), os.path.join(cuda_home, "targets", "x86_64-linux", "include")]
+    candidates.append(os.path.join(site, "triton", "backends", "nvidia", "include"))
+    for candidate in candidates:
+        if not os.path.isfile(os.path.join(candidate, crt)):
+            continue
+        version = _cuda_header_version(candidate)
+        if wanted is None or (version is not None and version // 1000 == wanted // 1000):
+            return candidate
+    cuda = torch.version.cuda or "?"
+    raise EnvironmentProblem(
+        f"building the measuring extension needs CUDA's crt/host_defines.h, which torch's wheel (CUDA {cuda}) "
+        f"does not bring and no CUDA {cuda.split('.')[0]} toolkit or Triton here has; "
+        f"pip install 'nvidia-cuda-crt=={cuda}.*', or set CUDA_HOME to a CUDA {cuda} toolkit")
+
+
 def _find_nvtx(torch):
     """The folder holding NVTX3's headers (nvtx3/nvToolsExt.h) among torch's wheel's CUDA folders."""
     for include, _ in wheel_cuda_dirs(torch):
@@ -283,6 +325,11 @@ def build(torch, kit, folder):
             cflags.append("-DOHPROF_TORCH_HAS_CUDA=1")
             ldflags += ["-ltorch_cuda", "-lc10_cuda"]
             includes += [include for include, _ in wheel_cuda_dirs(torch)]
+        if cupti is not None or _has_torch_cuda(torch):
+            crt = crt_include(torch, [include for include, _ in wheel_cuda_dirs(torch)],
+                              getattr(cpp_extension, "CUDA_HOME", None))
+            if crt is not None:
+                includes.append(crt)
         torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
         ldflags += ["-ltorch_cpu", "-ltorch", "-lc10", "-ltorch_python", f"-Wl,-rpath,{torch_lib}"]
         includes = list(dict.fromkeys(includes))  # CUPTI's folder is also one of the wheel's CUDA folders

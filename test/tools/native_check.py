@@ -9,7 +9,10 @@
   3. no C++ compiler (CXX names none): "needs a C++ compiler", before anything is built;
   4. the cache key changes with torch's version, its CUDA and ohprof's sources, and not otherwise;
   5. a kit without manifest (a checkout without a build): says to install with pip or use build/ohprof;
-  6. _measure turns each into exit 16 with one line on stderr (a child process).
+  6. _measure turns each into exit 16 with one line on stderr (a child process);
+  7. CUDA's crt/host_defines.h, which torch's CUDA 13 wheel lacks: none added when the wheel has it; else
+     the toolkit's or Triton's folder of the same CUDA major version, the toolkit first; else one line
+     naming nvidia-cuda-crt and CUDA_HOME.
 Usage: native_check.py SOURCE_DIR
 """
 import io
@@ -120,10 +123,46 @@ def main():
     if child.returncode != 16 or len(lines) != 1 or not lines[0].startswith("ohprof: error: torch is not installed"):
         problems.append(f"_measure without torch: exit {child.returncode}, stderr {child.stderr!r}")
 
+    # 7.
+    def header_tree(root, version, crt):
+        os.makedirs(os.path.join(root, "crt"), exist_ok=True)
+        with open(os.path.join(root, "cuda.h"), "w") as f:
+            f.write(f"#ifndef __cuda_cuda_h__\n#define CUDA_VERSION {version}\n#endif\n")
+        if crt:
+            open(os.path.join(root, "crt", "host_defines.h"), "w").close()
+        return root
+
+    tree = tempfile.mkdtemp(prefix="ohprof-crt-")
+    site = os.path.join(tree, "site-packages")
+    torch13 = fake_torch("2.14.1+cu130")
+    torch13.__file__ = os.path.join(site, "torch", "__init__.py")
+    wheel = header_tree(os.path.join(site, "nvidia", "cu13", "include"), 13000, crt=False)
+    toolkit12 = os.path.join(tree, "cuda-12.8")
+    header_tree(os.path.join(toolkit12, "include"), 12080, crt=True)
+    toolkit13 = os.path.join(tree, "cuda-13.0")
+    header_tree(os.path.join(toolkit13, "targets", "x86_64-linux", "include"), 13000, crt=True)
+    triton = os.path.join(site, "triton", "backends", "nvidia", "include")
+    for what, cuda_home, with_triton, expected in (
+            ("toolkit 13", toolkit13, True, os.path.join(toolkit13, "targets", "x86_64-linux", "include")),
+            ("toolkit 12 only: Triton's", toolkit12, True, triton),
+            ("no toolkit: Triton's", None, True, triton)):
+        if with_triton:
+            header_tree(triton, 13000, crt=True)
+        got = _native.crt_include(torch13, [wheel], cuda_home)
+        if got != expected:
+            problems.append(f"crt, {what}: {got!r}, expected {expected!r}")
+    header_tree(wheel, 13000, crt=True)
+    if _native.crt_include(torch13, [wheel], toolkit13) is not None:
+        problems.append("crt: a folder was added though the wheel has crt/host_defines.h")
+    os.remove(os.path.join(wheel, "crt", "host_defines.h"))
+    os.remove(os.path.join(triton, "crt", "host_defines.h"))
+    expect_problem("crt nowhere", lambda: _native.crt_include(torch13, [wheel], toolkit12),
+                   "crt/host_defines.h", "pip install 'nvidia-cuda-crt==13.0.*'", "CUDA_HOME")
+
     for problem in problems:
         print("FAIL:", problem)
     if not problems:
-        print("OK: no torch, an old torch, no compiler and no kit are one line each; exit 16")
+        print("OK: no torch, an old torch, no compiler, no kit and no crt headers are one line each; exit 16; the crt folder found")
     return 1 if problems else 0
 
 

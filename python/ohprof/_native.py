@@ -214,6 +214,20 @@ def _find_nvtx(torch):
     return None
 
 
+def loaded_library(prefix):
+    """The path of a shared library this process has mapped whose file name starts with `prefix`
+    ("libz.so"), or None."""
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                fields = line.split()
+                if len(fields) >= 6 and os.path.basename(fields[5]).startswith(prefix):
+                    return fields[5]
+    except OSError:
+        pass
+    return None
+
+
 def zlib_link_flag():
     """How the extension links zlib (its trace reader and writer use it): the libz this interpreter has
     loaded (its zlib module links it), by path, so no development link (libz.so) is needed; else the
@@ -222,16 +236,23 @@ def zlib_link_flag():
 
     try:
         import zlib  # noqa: F401  (loads libz when the module is built against the shared one)
-
-        with open("/proc/self/maps") as maps:
-            for line in maps:
-                fields = line.split()
-                if len(fields) >= 6 and os.path.basename(fields[5]).startswith("libz.so"):
-                    return fields[5]
-    except (ImportError, OSError):
+    except ImportError:
         pass
+    path = loaded_library("libz.so")
+    if path:
+        return path
     soname = ctypes.util.find_library("z")
     return f"-l:{soname}" if soname else "-lz"
+
+
+def libstdcxx_link_flags():
+    """The libstdc++ that torch has loaded into this process, by path, before the compiler's own
+    -lstdc++: the extension then shares torch's C++ runtime. A compiler that has only a static libstdc++
+    (a relocated GCC, as on the lent H200: /opt/gcc, no libstdc++.so) would otherwise copy one into the
+    extension, and two C++ runtimes in one process crash at the first locale call (2026-12-04). [] when
+    none is mapped (the compiler's default then)."""
+    path = loaded_library("libstdc++.so")
+    return [path] if path else []
 
 
 def _check_tools(torch):
@@ -318,6 +339,7 @@ def build(torch, kit, folder):
             cflags.append("-DOHPROF_HAVE_NVTX=1")
             includes.append(nvtx)
         ldflags.append(zlib_link_flag())
+        ldflags += libstdcxx_link_flags()
         # --no-as-needed before every LibTorch library: the CUDA and CPU AOTI runners register themselves
         # in torch_cuda and torch_cpu, which the extension's own symbols need not reference
         ldflags.append("-Wl,--no-as-needed")

@@ -12,7 +12,8 @@
   6. _measure turns each into exit 16 with one line on stderr (a child process);
   7. CUDA's crt/host_defines.h, which torch's CUDA 13 wheel lacks: none added when the wheel has it; else
      the toolkit's or Triton's folder of the same CUDA major version, the toolkit first; else one line
-     naming nvidia-cuda-crt and CUDA_HOME.
+     naming nvidia-cuda-crt and CUDA_HOME;
+  8. the link names the libstdc++ this process has loaded (torch's), by path.
 Usage: native_check.py SOURCE_DIR
 """
 import io
@@ -158,6 +159,16 @@ def main():
     os.remove(os.path.join(triton, "crt", "host_defines.h"))
     expect_problem("crt nowhere", lambda: _native.crt_include(torch13, [wheel], toolkit12),
                    "crt/host_defines.h", "pip install 'nvidia-cuda-crt==13.0.*'", "CUDA_HOME")
+
+    # 8.
+    import ctypes
+    ctypes.CDLL("libstdc++.so.6")
+    flags = _native.libstdcxx_link_flags()
+    if len(flags) != 1 or not os.path.isabs(flags[0]) or not os.path.basename(flags[0]).startswith("libstdc++.so") \
+            or not os.path.isfile(flags[0]):
+        problems.append(f"libstdc++ loaded: link flags {flags!r}, expected its path")
+    if _native.loaded_library("libohprof-no-such-library.so") is not None:
+        problems.append("loaded_library found a library that is not loaded")
 
     for problem in problems:
         print("FAIL:", problem)

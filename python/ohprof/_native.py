@@ -22,6 +22,7 @@ import importlib.util
 import json
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import time
@@ -97,9 +98,32 @@ def load_file(path):
     return module
 
 
+def static_runtime_warning(compiler=None):
+    """The warning line (with its newline) when the C++ compiler torch compiles with (`compiler`, else
+    $CXX, else c++) has only a static libstdc++ (`-print-file-name=libstdc++.so` names no file): what torch
+    builds with it (AOTI packages, the C++ wrapper) then carries a second C++ runtime beside torch's.
+    None when it has a shared one, or cannot be asked."""
+    compiler = compiler or os.environ.get("CXX") or "c++"
+    try:
+        found = subprocess.run([compiler, "-print-file-name=libstdc++.so"], capture_output=True, text=True,
+                               timeout=20, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if not found or os.path.isfile(found):
+        return None
+    return (f"ohprof: warning: the C++ compiler {compiler} has only a static libstdc++ (no libstdc++.so): what "
+            "torch compiles with it (AOTI packages, the C++ wrapper) carries a second C++ runtime, and torch "
+            "2.11's AOTI packages built so crashed when called (docs/design/python-extension.md, \"One C++ "
+            "runtime\"); if a path crashes, set CXX to a compiler with a shared libstdc++, such as /usr/bin/g++\n")
+
+
 def load():
     """The measuring extension, built first if need be; torch is imported first."""
     torch = import_torch()
+    warning = static_runtime_warning()
+    if warning:
+        sys.stderr.write(warning)
+        sys.stderr.flush()
     explicit = os.environ.get("OHPROF_EXTENSION")
     if explicit:
         return load_file(explicit)

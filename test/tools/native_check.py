@@ -13,7 +13,9 @@
   7. CUDA's crt/host_defines.h, which torch's CUDA 13 wheel lacks: none added when the wheel has it; else
      the toolkit's or Triton's folder of the same CUDA major version, the toolkit first; else one line
      naming nvidia-cuda-crt and CUDA_HOME;
-  8. the link names the libstdc++ this process has loaded (torch's), by path.
+  8. the link names the libstdc++ this process has loaded (torch's), by path;
+  9. a compiler whose -print-file-name=libstdc++.so names no file (only a static libstdc++) gets one
+     warning line naming it and CXX; one that names a file, or cannot be run, none.
 Usage: native_check.py SOURCE_DIR
 """
 import io
@@ -170,10 +172,29 @@ def main():
     if _native.loaded_library("libohprof-no-such-library.so") is not None:
         problems.append("loaded_library found a library that is not loaded")
 
+    # 9.
+    def fake_compiler(answer):
+        path = os.path.join(tree, f"cxx-{len(os.listdir(tree))}")
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\necho '{answer}'\n")
+        os.chmod(path, 0o755)
+        return path
+
+    static_only = fake_compiler("libstdc++.so")
+    warned = _native.static_runtime_warning(static_only)
+    if not warned or warned.count("\n") != 1 or static_only not in warned or "set CXX" not in warned \
+            or "only a static libstdc++" not in warned:
+        problems.append(f"static libstdc++: warning {warned!r}")
+    shared = os.path.join(tree, "libstdc++.so")
+    open(shared, "w").close()
+    for what, compiler in (("shared", fake_compiler(shared)), ("missing", "/nonexistent/c++")):
+        if _native.static_runtime_warning(compiler) is not None:
+            problems.append(f"static libstdc++: a warning for a {what} compiler")
+
     for problem in problems:
         print("FAIL:", problem)
     if not problems:
-        print("OK: no torch, an old torch, no compiler, no kit and no crt headers are one line each; exit 16; the crt folder found")
+        print("OK: no torch, an old torch, no compiler, no kit and no crt headers are one line each; exit 16; the crt folder found; a static-only libstdc++ warned")
     return 1 if problems else 0
 
 

@@ -39,9 +39,25 @@ struct CellTable {
 namespace doc {
 
 // A section's heading: Markdown bolds what the line marks strong ("**Per rank**, over its steps"); HTML
-// makes the whole line an <h2>.
+// makes the whole line an <h2>. A page-only heading names a section that Markdown, more compact, runs on
+// without one.
 struct Heading {
   Inline text;
+  bool page_only = false;
+};
+// A heading within a section: "#### " in Markdown, an <h3> on a page.
+struct Subheading {
+  Inline text;
+};
+// The line that answers a section's question: a quote in Markdown, a bold paragraph on a page.
+struct Answer {
+  Inline text;
+};
+// The report's headline, before its sections: its answers (a bold quote each in Markdown) and its lines
+// (a list in Markdown); set apart on a page.
+struct Headline {
+  std::vector<Inline> answers;
+  std::vector<Inline> lines;
 };
 // A paragraph.
 struct Paragraph {
@@ -77,8 +93,8 @@ struct Context {
 
 }  // namespace doc
 
-using Block = std::variant<doc::Heading, doc::Paragraph, doc::Note, doc::Bullets, doc::Table, doc::Figure, doc::Warnings,
-                           doc::Context>;
+using Block = std::variant<doc::Headline, doc::Heading, doc::Subheading, doc::Paragraph, doc::Answer, doc::Note,
+                           doc::Bullets, doc::Table, doc::Figure, doc::Warnings, doc::Context>;
 
 // Markdown: "### title", then the blocks, one blank line before each (an empty Warnings block is none).
 // HTML: a page whose title and heading are the title's text, then the blocks.

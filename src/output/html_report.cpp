@@ -93,8 +93,10 @@ std::string legend(const std::vector<Part>& drawn) {
   return legend_of(parts);
 }
 
+}  // namespace
+
 // Each path's split as one bar of its summed wall time, the parts' shares in it.
-std::string split_bars(const Report& r) {
+std::string report_split_bars(const Report& r) {
   std::vector<const PathResult*> with_split;
   for (const PathResult* p : asked_paths(r)) {
     if (p->breakdown && p->breakdown->summary.totals.iterations > 0 && p->breakdown->summary.totals.wall_ns > 0) {
@@ -151,7 +153,7 @@ std::string split_bars(const Report& r) {
 // their table row says it all).
 constexpr std::size_t kMinHistogramSamples = 5;
 constexpr double kHistogramRobustSpreads = 5;
-std::string distributions(const Report& r) {
+std::string report_distributions(const Report& r) {
   std::string out;
   const double w = 420, h = 150, left = 40, bottom = 26, top = 10;
   for (const PathResult* p : asked_paths(r)) {
@@ -207,7 +209,7 @@ std::string distributions(const Report& r) {
 }
 
 // analyze: every iteration's split, as a stacked column of its wall time.
-std::string iteration_columns(const Report& r) {
+std::string report_iteration_columns(const Report& r) {
   std::string out;
   constexpr std::size_t kMaxDrawn = 400;
   for (const PathResult* p : asked_paths(r)) {
@@ -259,6 +261,8 @@ std::string iteration_columns(const Report& r) {
          out;
 }
 
+namespace {
+
 // `path`: the table's data-path attribute ("" : none).
 // A cell as HTML: a name as code, a verdict strongly, every kind escaped.
 std::string cell_html(const Cell& c) {
@@ -293,7 +297,9 @@ std::string html_table(const CellTable& t, const std::string& cls, const std::st
   return out + "</table>\n";
 }
 
-std::string kernel_tables(const Report& r) {
+}  // namespace
+
+std::string report_kernel_tables(const Report& r) {
   std::string out;
   constexpr std::size_t kRows = 15;
   constexpr std::size_t kNameChars = 120;
@@ -320,46 +326,7 @@ std::string kernel_tables(const Report& r) {
   return out.empty() ? "" : "<h2>Kernels</h2>\n<p class=\"note\">By total time, most first.</p>\n" + out;
 }
 
-std::string explanations(const Report& r) {
-  std::string out;
-  for (const GapExplanation& e : r.explanations) {
-    CellTable t;
-    t.header = {"term", "estimate ± se", "measured as"};
-    t.align = "lrl";
-    for (const ExplanationTerm& term : explanation_terms(e)) t.rows.push_back({{term.label}, {estimate_text(term.estimate)}, {term.how}});
-    out += fmt::format("<h3>{}</h3>\n<p class=\"answer\">{}</p>\n", esc(explanation_title(e)), esc(explanation_text(e)));
-    out += html_table(t, "ohprof-explanation");
-    std::string notes;
-    for (const std::string& note : explanation_notes(e)) notes += "<li>" + esc(note) + "</li>";
-    if (!notes.empty()) out += "<ul>" + notes + "</ul>\n";
-  }
-  return out.empty() ? "" : "<h2>Why the paths differ</h2>\n" + out;
-}
-
-// compare --what-if (docs/metrics.md, "What-if ledger"): one row per setting.
-std::string what_if_section(const Report& r) {
-  if (!r.what_if) return "";
-  CellTable t;
-  t.header = {"setting", "what you write", "against " + r.what_if->base};
-  t.align = "lll";
-  const double base_median = what_if_base_median(r);
-  for (const WhatIfEntry& e : r.what_if->entries) {
-    t.rows.push_back({{to_string(e.setting)}, {setting_label(e.setting)}, {what_if_entry_text(e, *r.what_if, base_median)}});
-  }
-  return fmt::format("<h2>What each compile setting buys</h2>\n<p class=\"note\">{}</p>\n",
-                     esc(fmt::format("Each setting changed alone from {}, measured in the same rounds; saved = median {} − "
-                                     "median with the setting, with its 95% interval (docs/metrics.md, \"What-if ledger\").",
-                                     r.what_if->base, r.what_if->base))) +
-         html_table(t, "ohprof-what-if");
-}
-
-// compare: which path to deploy (docs/metrics.md, "Deployment summary").
-std::string deployment_section(const Report& r) {
-  const CellTable t = deployment_table(r);
-  if (t.rows.empty()) return "";
-  return "<h2>Which to deploy</h2>\n" + html_table(t, "ohprof-deployment") + "<p class=\"answer\">" +
-         esc(deployment_text(*r.deployment)) + "</p>\n";
-}
+namespace {
 
 constexpr const char* kStyle = R"(
 body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:14px;color:#1f2328;max-width:1180px;margin:24px auto;padding:0 16px}
@@ -396,12 +363,6 @@ std::string context_html(const std::vector<std::pair<std::string, std::string>>&
   return "<details>\n<summary>Context</summary>\n" + html_table(context, "ohprof-context") + "</details>\n";
 }
 
-// The page's end: the warnings (when there are any) and the context, collapsed.
-std::string warnings_and_context(const std::vector<Warning>& warnings,
-                                 const std::vector<std::pair<std::string, std::string>>& rows) {
-  return warnings_html(warnings) + context_html(rows);
-}
-
 // The page's start, to its title.
 std::string page_head(const std::string& title) {
   return fmt::format("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n"
@@ -419,7 +380,16 @@ std::string inline_text(const Inline& text) {
 
 std::string render_html(const Document& document) {
   struct Draw {
+    std::string operator()(const doc::Headline& h) const {
+      if (h.answers.empty() && h.lines.empty()) return "";
+      std::string out = "<div class=\"headline\">\n";
+      for (const Inline& answer : h.answers) out += "<p class=\"answer\">" + inline_html(answer) + "</p>\n";
+      for (const Inline& line : h.lines) out += "<p>" + inline_html(line) + "</p>\n";
+      return out + "</div>\n";
+    }
     std::string operator()(const doc::Heading& h) const { return "<h2>" + esc(inline_text(h.text)) + "</h2>\n"; }
+    std::string operator()(const doc::Subheading& h) const { return "<h3>" + inline_html(h.text) + "</h3>\n"; }
+    std::string operator()(const doc::Answer& a) const { return "<p class=\"answer\">" + inline_html(a.text) + "</p>\n"; }
     std::string operator()(const doc::Paragraph& p) const { return "<p>" + inline_html(p.text) + "</p>\n"; }
     std::string operator()(const doc::Note& n) const { return "<p class=\"note\">" + inline_html(n.text) + "</p>\n"; }
     std::string operator()(const doc::Figure& f) const { return f.html; }
@@ -434,54 +404,6 @@ std::string render_html(const Document& document) {
   };
   std::string out = page_head(inline_text(document.title));
   for (const Block& block : document.blocks) out += std::visit(Draw{}, block);
-  return out + "</body>\n</html>\n";
-}
-
-std::string format_html(const Report& r) {
-  const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
-  const std::string title = fmt::format("ohprof {}: {}{} on {}", to_string(r.kind), report_subject(r), inputs,
-                                        device_text(r.context.device));
-  std::string out = page_head(title);
-  if (!r.explanations.empty() || !r.ratios.empty()) {
-    out += "<div class=\"headline\">\n";
-    for (const GapExplanation& e : r.explanations) out += "<p class=\"answer\">" + esc(explanation_text(e)) + "</p>\n";
-    for (const PathRatio& ratio : r.ratios) {
-      out += "<p>" + esc(ratio_text(ratio)) + "</p>\n";
-    }
-    out += "</div>\n";
-  }
-  out += "<h2>Paths</h2>\n" + html_table(path_table(r), "ohprof-paths") + "<p class=\"note\">" + esc(path_table_note(r)) + "</p>\n";
-  out += split_bars(r);
-  const CellTable states = host_state_table(r);
-  if (!states.rows.empty()) out += "<h3>Host-bound time by host state</h3>\n" + html_table(states, "ohprof-host-states");
-  std::string verdicts;
-  for (const PathResult* p : asked_paths(r)) {
-    if (!p->breakdown) continue;
-    const std::string headroom = headroom_line(p->breakdown->verdict);
-    verdicts += fmt::format("<li><code>{}</code>: <strong>{}</strong>: {}{}</li>\n", esc(p->name), to_string(p->breakdown->verdict.verdict),
-                            esc(verdict_text(p->breakdown->verdict, p->breakdown->summary.totals.iterations)),
-                            headroom.empty() ? headroom : ". Headroom: " + esc(headroom));
-  }
-  if (!verdicts.empty()) out += "<h2>Verdicts</h2>\n<ul class=\"ohprof-verdicts\">\n" + verdicts + "</ul>\n";
-  std::string ran;
-  for (const PathResult* p : asked_paths(r)) {
-    if (p->execution) ran += fmt::format("<li><code>{}</code>: {}</li>\n", esc(p->name), esc(execution_text(*p->execution)));
-  }
-  if (!ran.empty()) out += "<h2>What each path ran while measured</h2>\n<ul class=\"ohprof-execution\">\n" + ran + "</ul>\n";
-  out += explanations(r);
-  out += what_if_section(r);
-  out += deployment_section(r);
-  out += distributions(r);
-  if (r.trace) out += iteration_columns(r);
-  out += kernel_tables(r);
-  if (!r.kernel_diffs.empty()) {
-    out += "<h2>Kernel sets</h2>\n<ul>\n";
-    for (const KernelSetDiff& d : r.kernel_diffs) {
-      out += fmt::format("<li><code>{}</code> vs <code>{}</code>: {}</li>\n", esc(d.path_a), esc(d.path_b), esc(kernel_diff_headline(d)));
-    }
-    out += "</ul>\n";
-  }
-  out += warnings_and_context(r.warnings, context_rows(r.context, !r.trace, report_extra_context(r)));
   return out + "</body>\n</html>\n";
 }
 

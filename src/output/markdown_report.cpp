@@ -92,86 +92,6 @@ std::string warnings_section(const std::vector<Warning>& warnings) {
   return fmt::format("\n<details><summary>{} warnings</summary>\n\n{}\n</details>\n", warnings.size(), list);
 }
 
-std::string title_of(const Report& r) {
-  const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
-  return fmt::format("### ohprof {}: {}{} on {}\n", to_string(r.kind), code(report_subject(r)), inputs,
-                     device_text(r.context.device));
-}
-
-std::string paths_section(const Report& r) { return "\n" + cell_table(path_table(r)) + "\n" + md_text(path_table_note(r)) + "\n"; }
-
-std::string host_states_section(const Report& r) {
-  const CellTable t = host_state_table(r);
-  if (t.rows.empty()) return "";
-  return fmt::format("\n**Host-bound time by what the host was doing** (shares of {} summed wall time)\n\n",
-                     r.trace ? "the iterations'" : "the split pass's") +
-         cell_table(t);
-}
-
-std::string verdicts_section(const Report& r) {
-  std::string out;
-  for (const PathResult* p : asked_paths(r)) {
-    if (!p->breakdown) continue;
-    const PathBreakdown& b = *p->breakdown;
-    const std::string headroom = headroom_line(b.verdict);
-    out += fmt::format("- {}: **{}**: {}{}\n", code(p->name), to_string(b.verdict.verdict),
-                       md_text(verdict_text(b.verdict, b.summary.totals.iterations)),
-                       headroom.empty() ? headroom : ". Headroom: " + md_text(headroom));
-  }
-  return out.empty() ? "" : "\n**Verdicts** (what decided each)\n\n" + out;
-}
-
-std::string execution_section(const Report& r) {
-  std::string out;
-  for (const PathResult* p : asked_paths(r)) {
-    if (p->execution) out += fmt::format("- {}: {}\n", code(p->name), md_text(execution_text(*p->execution)));
-  }
-  return out.empty() ? "" : "\n**What each path ran while measured**\n\n" + out;
-}
-
-std::string explanation_section(const GapExplanation& e) {
-  std::string out = fmt::format("\n#### {}\n\n> {}\n\n", md_text(explanation_title(e)), md_text(explanation_text(e)));
-  std::vector<Row> rows;
-  for (const ExplanationTerm& t : explanation_terms(e)) {
-    rows.push_back({md_text(t.label), md_text(estimate_text(t.estimate)), md_text(t.how)});
-  }
-  out += table({"term", "estimate ± se", "measured as"}, "lrl", rows);
-  const std::vector<std::string> notes = explanation_notes(e);
-  if (!notes.empty()) out += "\n";
-  for (const std::string& note : notes) out += "- " + md_text(note) + "\n";
-  return out;
-}
-
-// compare --what-if (docs/metrics.md, "What-if ledger"): one item per setting, with what the user writes.
-std::string what_if_section(const Report& r) {
-  if (!r.what_if) return "";
-  std::string out = fmt::format("\n**What each compile setting buys** (each changed alone from {}, in the same rounds; "
-                                "saved = median {} − median with the setting)\n\n",
-                                code(r.what_if->base), code(r.what_if->base));
-  const double base_median = what_if_base_median(r);
-  for (const WhatIfEntry& e : r.what_if->entries) {
-    out += fmt::format("- {} ({}): {}\n", code(to_string(e.setting)), code(setting_label(e.setting)),
-                       md_text(what_if_entry_text(e, *r.what_if, base_median)));
-  }
-  return out;
-}
-
-// compare: which path to deploy (docs/metrics.md, "Deployment summary").
-std::string deployment_section(const Report& r) {
-  const CellTable t = deployment_table(r);
-  if (t.rows.empty()) return "";
-  return "\n**Which to deploy**\n\n" + cell_table(t) + "\n> " + md_text(deployment_text(*r.deployment)) + "\n";
-}
-
-std::string kernels_section(const Report& r) {
-  if (r.kernel_diffs.empty()) return "";
-  std::string out = "\n**Kernel sets**\n\n";
-  for (const KernelSetDiff& d : r.kernel_diffs) {
-    out += fmt::format("- {} vs {}: {}\n", code(d.path_a), code(d.path_b), kernel_diff_headline(d));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string md_text(const std::string& text) {
@@ -210,7 +130,19 @@ std::string markdown_cell(const std::string& text) {
 
 std::string render_markdown(const Document& document) {
   struct Draw {
-    std::string operator()(const doc::Heading& h) const { return "\n" + inline_markdown(h.text) + "\n"; }
+    std::string operator()(const doc::Headline& h) const {
+      if (h.answers.empty() && h.lines.empty()) return "";
+      std::string out = "\n";
+      for (std::size_t i = 0; i < h.answers.size(); ++i) {
+        out += (i > 0 ? ">\n> **" : "> **") + inline_markdown(h.answers[i]) + "**\n";
+      }
+      if (!h.answers.empty() && !h.lines.empty()) out += "\n";
+      for (const Inline& line : h.lines) out += "- " + inline_markdown(line) + "\n";
+      return out;
+    }
+    std::string operator()(const doc::Heading& h) const { return h.page_only ? "" : "\n" + inline_markdown(h.text) + "\n"; }
+    std::string operator()(const doc::Subheading& h) const { return "\n#### " + inline_markdown(h.text) + "\n"; }
+    std::string operator()(const doc::Answer& a) const { return "\n> " + inline_markdown(a.text) + "\n"; }
     std::string operator()(const doc::Paragraph& p) const { return "\n" + inline_markdown(p.text) + "\n"; }
     std::string operator()(const doc::Note& n) const { return "\n" + inline_markdown(n.text) + "\n"; }
     std::string operator()(const doc::Figure&) const { return ""; }
@@ -225,29 +157,6 @@ std::string render_markdown(const Document& document) {
   };
   std::string out = "### " + inline_markdown(document.title) + "\n";
   for (const Block& block : document.blocks) out += std::visit(Draw{}, block);
-  return out;
-}
-
-std::string format_markdown(const Report& r) {
-  std::string out = title_of(r);
-  // the headline: each explanation's answer, then the ratios
-  if (!r.explanations.empty() || !r.ratios.empty()) out += "\n";
-  for (const GapExplanation& e : r.explanations) out += fmt::format("> **{}**\n>\n", md_text(explanation_text(e)));
-  if (!r.explanations.empty()) out.resize(out.size() - 2);  // no trailing empty quote line
-  if (!r.explanations.empty() && !r.ratios.empty()) out += "\n";
-  for (const PathRatio& ratio : r.ratios) {
-    out += "- " + md_text(ratio_text(ratio)) + "\n";
-  }
-  out += paths_section(r);
-  out += host_states_section(r);
-  out += verdicts_section(r);
-  out += execution_section(r);
-  for (const GapExplanation& e : r.explanations) out += explanation_section(e);
-  out += what_if_section(r);
-  out += deployment_section(r);
-  out += kernels_section(r);
-  out += warnings_section(r.warnings);
-  out += context_section(context_rows(r.context, !r.trace, report_extra_context(r)));
   return out;
 }
 

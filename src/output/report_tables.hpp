@@ -38,6 +38,17 @@ std::vector<std::pair<std::string, std::string>> context_rows(const RunContext& 
 // The extra context rows of a report: compare's stop reason, analyze's iteration source.
 std::vector<std::pair<std::string, std::string>> report_extra_context(const Report& report);
 
+// The pictures of a report's page (inline SVG and the kernel tables, drawn in html_report.cpp; its
+// document's figures, report_document.cpp), each with its heading, note and legend; "" when there is
+// nothing to draw. Each path's split as a bar of its summed wall time:
+std::string report_split_bars(const Report& report);
+// each path's latency histogram with its median:
+std::string report_distributions(const Report& report);
+// analyze: every iteration's split as a stacked column of its wall time:
+std::string report_iteration_columns(const Report& report);
+// per path, its kernels by total time (the first 15):
+std::string report_kernel_tables(const Report& report);
+
 // Many ranks (ranks_table.cpp): the job in one line; per rank its split, collectives and verdict; per
 // step the straggler and its cause; and what their numbers are.
 std::string ranks_job_line(const RanksReport& report);

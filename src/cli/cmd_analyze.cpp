@@ -32,7 +32,7 @@ Status analyze_ranks(const AnalyzeFlags& flags, const Invocation& invocation) {
                       "own report, and `ohprof analyze TRACE --export-trace FILE` writes one rank's trace");
   }
   const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, ""};
-  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
+  OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("analyze", flags.quiet);
   RanksOutcome outcome = analyze_traces(AnalyzeRanksOptions{flags.traces, flags.jobs, flags.first_position,
                                                             flags.rank_reports, flags.each_rank, invocation.argv});
@@ -40,7 +40,7 @@ Status analyze_ranks(const AnalyzeFlags& flags, const Invocation& invocation) {
   if (!flags.quiet && flags.export_json != "-" && flags.export_markdown != "-") {
     for (const std::string& table : outcome.rank_tables) fmt::print("{}\n", table);
   }
-  if (Status written = emit_ranks_report(*outcome.report, exports, flags.quiet); !written.ok()) return written;
+  OHPROF_RETURN_IF_ERROR(emit_ranks_report(*outcome.report, exports, flags.quiet));
   return outcome.status;
 }
 
@@ -55,7 +55,7 @@ Status analyze(const AnalyzeFlags& flags, const Invocation& invocation) {
     }
   }
   const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
-  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
+  OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("analyze", flags.quiet);
   return emit_outcome(analyze_trace(AnalyzeOptions{flags.traces.front(), flags.export_trace, invocation.argv}), exports,
                       flags.quiet);

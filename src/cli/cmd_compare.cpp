@@ -74,22 +74,16 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(con
 
 Status compare(const CompareFlags& flags, const Invocation& invocation) {
   const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
-  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
-  auto parsed = parse_model_flags(flags.model);
-  if (!parsed.ok()) return parsed.error();
-  CompareOptions options = std::move(*parsed);
-  if (Status checked = check_inputs_file(flags.inputs_file, !options.inputs.empty()); !checked.ok()) return checked;
+  OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
+  OHPROF_ASSIGN_OR_RETURN(CompareOptions options, parse_model_flags(flags.model));
+  OHPROF_RETURN_IF_ERROR(check_inputs_file(flags.inputs_file, !options.inputs.empty()));
   options.inputs_file = flags.inputs_file;
   options.explain = !flags.no_explain;
-  auto pairs = parse_explain_pairs(flags.explain);
-  if (!pairs.ok()) return pairs.error();
-  options.explain_pairs = *pairs;
+  OHPROF_ASSIGN_OR_RETURN(options.explain_pairs, parse_explain_pairs(flags.explain));
   if (flags.no_explain && !options.explain_pairs.empty()) {
     return make_error(ExitCode::usage_error, "give --explain or --no-explain, not both");
   }
-  auto threads = parse_thread_counts(flags.threads);
-  if (!threads.ok()) return threads.error();
-  options.threads = *threads;
+  OHPROF_ASSIGN_OR_RETURN(options.threads, parse_thread_counts(flags.threads));
   options.cold_start = flags.cold_start;
   options.what_if = flags.what_if;
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "compare", flags.model.python);

@@ -29,7 +29,7 @@ struct DiffFlags {
 
 Status diff(const DiffFlags& flags) {
   const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, ""};
-  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
+  OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("diff", flags.quiet);
   const auto threshold = parse_fraction(flags.threshold);
   if (!threshold) {

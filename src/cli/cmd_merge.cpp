@@ -19,11 +19,11 @@ struct MergeFlags {
 
 Status merge(const MergeFlags& flags, const Invocation& invocation) {
   const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, ""};
-  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
+  OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("merge", flags.quiet);
   RanksOutcome outcome = merge_report_files(MergeOptions{flags.reports, invocation.argv});
   if (!outcome.report) return outcome.status;
-  if (Status written = emit_ranks_report(*outcome.report, exports, flags.quiet); !written.ok()) return written;
+  OHPROF_RETURN_IF_ERROR(emit_ranks_report(*outcome.report, exports, flags.quiet));
   return outcome.status;
 }
 

@@ -28,17 +28,13 @@ struct RunFlags {
 
 Status run(const RunFlags& flags, const Invocation& invocation) {
   const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
-  if (Status checked = check_report_exports(exports); !checked.ok()) return checked;
+  OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   MeasureOptions options;
   options.aoti_package = flags.aoti_package;
-  auto inputs = parse_input_specs(flags.inputs);
-  if (!inputs.ok()) return inputs.error();
-  options.inputs = *inputs;
-  if (Status checked = check_inputs_file(flags.inputs_file, !options.inputs.empty()); !checked.ok()) return checked;
+  OHPROF_ASSIGN_OR_RETURN(options.inputs, parse_input_specs(flags.inputs));
+  OHPROF_RETURN_IF_ERROR(check_inputs_file(flags.inputs_file, !options.inputs.empty()));
   options.inputs_file = flags.inputs_file;
-  auto device = parse_device_request(flags.device);
-  if (!device.ok()) return device.error();
-  options.device = *device;
+  OHPROF_ASSIGN_OR_RETURN(options.device, parse_device_request(flags.device));
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "run", flags.python);
   console::start("run", flags.quiet);
   options.warmup = flags.warmup;

@@ -73,9 +73,7 @@ Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& 
   }
   SweepAxis axis;
   if (!batch.empty()) {
-    auto values = parse_sweep_values("--batch", batch);
-    if (!values.ok()) return values.error();
-    axis.values = *values;
+    OHPROF_ASSIGN_OR_RETURN(axis.values, parse_sweep_values("--batch", batch));
     return axis;
   }
   const std::size_t eq = dim.find('=');
@@ -86,22 +84,19 @@ Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& 
     return make_error(ExitCode::usage_error,
                       fmt::format("--dim '{}' is not INPUT:DIM=V1,V2,... (input and dimension counted from 0, e.g. 0:1=16,32)", dim));
   }
-  auto values = parse_sweep_values("--dim", dim.substr(eq + 1));
-  if (!values.ok()) return values.error();
+  OHPROF_ASSIGN_OR_RETURN(auto values, parse_sweep_values("--dim", dim.substr(eq + 1)));
   axis.kind = SweepAxis::Kind::dim;
   axis.input = static_cast<int>(*input);
   axis.dim = static_cast<int>(*d);
-  axis.values = *values;
+  axis.values = values;
   return axis;
 }
 
 namespace {
 
 Status sweep(const SweepFlags& flags, const Invocation& invocation) {
-  auto parsed = parse_model_flags(flags.model);
-  if (!parsed.ok()) return parsed.error();
-  auto axis = parse_sweep_axis(flags.batch, flags.dim);
-  if (!axis.ok()) return axis.error();
+  OHPROF_ASSIGN_OR_RETURN(auto parsed, parse_model_flags(flags.model));
+  OHPROF_ASSIGN_OR_RETURN(auto axis, parse_sweep_axis(flags.batch, flags.dim));
   if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --export-html (or --plot) or --no-plot, not both");
   if (Status checked = check_report_exports(ReportExports{flags.export_json, flags.export_markdown, "", ""}); !checked.ok()) {
     return checked;
@@ -109,8 +104,8 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "sweep", flags.model.python);
   console::start("sweep", flags.model.quiet);
   SweepOptions options;
-  options.compare = std::move(*parsed);
-  options.axis = *axis;
+  options.compare = std::move(parsed);
+  options.axis = axis;
   options.sweep_time_limit_s = flags.sweep_time_limit_s;
   options.passes = flags.passes;
   options.tolerance = flags.tolerance;

@@ -102,21 +102,11 @@ void add_model_flags(CLI::App* app, ModelFlags& flags, bool exported, const std:
 
 Result<CompareOptions> parse_model_flags(const ModelFlags& flags) {
   CompareOptions options;
-  auto source = parse_compile_source(flags.compile_source);
-  if (!source.ok()) return source.error();
-  options.compile_source = *source;
-  auto check = parse_check_mode(flags.check_outputs);
-  if (!check.ok()) return check.error();
-  options.check_outputs = *check;
-  auto paths = parse_paths(flags.paths);
-  if (!paths.ok()) return paths.error();
-  options.paths = *paths;
-  auto device = parse_device_request(flags.device);
-  if (!device.ok()) return device.error();
-  options.device = *device;
-  auto inputs = parse_input_specs(flags.inputs);
-  if (!inputs.ok()) return inputs.error();
-  options.inputs = *inputs;
+  OHPROF_ASSIGN_OR_RETURN(options.compile_source, parse_compile_source(flags.compile_source));
+  OHPROF_ASSIGN_OR_RETURN(options.check_outputs, parse_check_mode(flags.check_outputs));
+  OHPROF_ASSIGN_OR_RETURN(options.paths, parse_paths(flags.paths));
+  OHPROF_ASSIGN_OR_RETURN(options.device, parse_device_request(flags.device));
+  OHPROF_ASSIGN_OR_RETURN(options.inputs, parse_input_specs(flags.inputs));
   options.model = flags.model;
   options.exported = flags.exported;
   options.aoti = flags.aoti;

@@ -289,11 +289,10 @@ struct CpuActivityCollector::State {
 CpuActivityCollector::CpuActivityCollector(std::unique_ptr<State> state) : m_state(std::move(state)) {}
 
 Result<std::unique_ptr<CpuActivityCollector>> CpuActivityCollector::create(const CpuCollectorOptions& options) {
-  auto slot = claim_slot();
-  if (!slot.ok()) return slot.error();
+  OHPROF_ASSIGN_OR_RETURN(auto slot, claim_slot());
   auto state = std::make_unique<State>();
   state->options = options;
-  state->slot = *slot;
+  state->slot = slot;
   return std::unique_ptr<CpuActivityCollector>(new CpuActivityCollector(std::move(state)));
 }
 
@@ -364,8 +363,7 @@ Result<CpuEventCost> measure_cpu_event_cost(std::int64_t ranges) {
       return make_error(ExitCode::internal_error, "measure_cpu_event_cost: a CPU activity collector is measuring");
     }
   }
-  auto slot = claim_slot();
-  if (!slot.ok()) return slot.error();
+  OHPROF_ASSIGN_OR_RETURN(auto slot, claim_slot());
   auto time_ranges = [ranges] {
     const std::int64_t start = monotonic_now_ns();
     for (std::int64_t i = 0; i < ranges; ++i) {
@@ -401,14 +399,14 @@ Result<CpuEventCost> measure_cpu_event_cost(std::int64_t ranges) {
     status = begin_measuring(false);
     if (!status.ok()) break;
     reg.iteration.store(0, std::memory_order_relaxed);
-    reg.active.store(*slot, std::memory_order_release);
+    reg.active.store(slot, std::memory_order_release);
     best_with = std::min(best_with, time_ranges());
     reg.active.store(kNoSlot, std::memory_order_release);
     reg.iteration.store(-1, std::memory_order_relaxed);
     end_measuring();
-    (void)harvest(*slot);  // discarded
+    (void)harvest(slot);  // discarded
   }
-  release_slot(*slot);
+  release_slot(slot);
   if (!status.ok()) return status.error();
   CpuEventCost cost;
   cost.ranges = ranges;

@@ -35,15 +35,14 @@ class RecordFunctionSplitCollector final : public SplitCollector {
   [[nodiscard]] std::string unavailable_reason() const override { return {}; }
   [[nodiscard]] CollectorKind kind() const override { return CollectorKind::record_function; }
   Result<SplitCollection> finish(const std::vector<IterationWindow>& iterations) override {
-    auto collection = m_collector->finish(iterations);
-    if (!collection.ok()) return collection.error();
+    OHPROF_ASSIGN_OR_RETURN(auto collection, m_collector->finish(iterations));
     SplitCollection out;
     out.collector = CollectorKind::record_function;
-    out.timeline = std::move(collection->timeline);
-    out.cpu_events = std::move(collection->events);
-    if (collection->unclosed + collection->unmatched_ends > 0) {
+    out.timeline = std::move(collection.timeline);
+    out.cpu_events = std::move(collection.events);
+    if (collection.unclosed + collection.unmatched_ends > 0) {
       out.warnings.push_back(Warning{WarningCode::record_function_ranges_unpaired,
-                                     std::to_string(collection->unclosed + collection->unmatched_ends) +
+                                     std::to_string(collection.unclosed + collection.unmatched_ends) +
                                          " RecordFunction ranges could not be paired (counted as dropped records)"});
     }
     return out;

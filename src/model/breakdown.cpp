@@ -1,5 +1,7 @@
 #include "ohprof/model/breakdown.hpp"
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 const char* to_string(DeviceOpKind kind) {
@@ -35,23 +37,9 @@ const char* to_string(VerdictReason reason) {
   return "no_iterations";
 }
 
-std::optional<Verdict> parse_verdict(std::string_view text) {
-  for (Verdict v : {Verdict::unknown, Verdict::host_bound, Verdict::device_wait_bound, Verdict::compute_bound,
-                    Verdict::mixed}) {
-    if (text == to_string(v)) return v;
-  }
-  return std::nullopt;
-}
+std::optional<Verdict> parse_verdict(std::string_view text) { return parse_enum<Verdict>(text); }
 
-std::optional<VerdictReason> parse_verdict_reason(std::string_view text) {
-  for (VerdictReason r : {VerdictReason::unread_device_events, VerdictReason::no_iterations,
-                          VerdictReason::no_device_work, VerdictReason::no_launches,
-                          VerdictReason::startup_without_steps, VerdictReason::dominant_share,
-                          VerdictReason::close_shares}) {
-    if (text == to_string(r)) return r;
-  }
-  return std::nullopt;
-}
+std::optional<VerdictReason> parse_verdict_reason(std::string_view text) { return parse_enum<VerdictReason>(text); }
 
 const char* to_string(HostState state) {
   switch (state) {

@@ -1,5 +1,7 @@
 #include "ohprof/model/cold_start.hpp"
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 const char* to_string(CompileCache cache) {
@@ -12,12 +14,7 @@ const char* to_string(CompileCache cache) {
   return "none";
 }
 
-std::optional<CompileCache> parse_compile_cache(const std::string& text) {
-  for (CompileCache cache : {CompileCache::none, CompileCache::cold, CompileCache::warm, CompileCache::artifacts}) {
-    if (text == to_string(cache)) return cache;
-  }
-  return std::nullopt;
-}
+std::optional<CompileCache> parse_compile_cache(const std::string& text) { return parse_enum<CompileCache>(text); }
 
 const char* to_string(ColdStartOrder order) {
   switch (order) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 const char* to_string(DigestKind kind) {
@@ -14,12 +16,7 @@ const char* to_string(DigestKind kind) {
   return "run";
 }
 
-std::optional<DigestKind> parse_digest_kind(const std::string& text) {
-  for (DigestKind kind : {DigestKind::run, DigestKind::compare, DigestKind::analyze, DigestKind::sweep}) {
-    if (text == to_string(kind)) return kind;
-  }
-  return std::nullopt;
-}
+std::optional<DigestKind> parse_digest_kind(const std::string& text) { return parse_enum<DigestKind>(text); }
 
 const char* to_string(DiffVerdict verdict) {
   switch (verdict) {

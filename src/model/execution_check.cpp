@@ -1,5 +1,7 @@
 #include "ohprof/model/execution_check.hpp"
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 const char* to_string(CompileEventKind kind) {
@@ -12,13 +14,7 @@ const char* to_string(CompileEventKind kind) {
   return "dynamo-compile";
 }
 
-std::optional<CompileEventKind> parse_compile_event_kind(const std::string& text) {
-  for (CompileEventKind kind : {CompileEventKind::dynamo_compile, CompileEventKind::autotuning,
-                                CompileEventKind::cuda_graph_recording, CompileEventKind::cuda_graph_eager}) {
-    if (text == to_string(kind)) return kind;
-  }
-  return std::nullopt;
-}
+std::optional<CompileEventKind> parse_compile_event_kind(const std::string& text) { return parse_enum<CompileEventKind>(text); }
 
 const char* to_string(MeasuredPass pass) { return pass == MeasuredPass::split ? "split" : "timing"; }
 
@@ -32,12 +28,6 @@ const char* to_string(CudaGraphUse use) {
   return "not-applicable";
 }
 
-std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text) {
-  for (CudaGraphUse use : {CudaGraphUse::not_applicable, CudaGraphUse::replayed, CudaGraphUse::not_replayed,
-                           CudaGraphUse::skipped}) {
-    if (text == to_string(use)) return use;
-  }
-  return std::nullopt;
-}
+std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text) { return parse_enum<CudaGraphUse>(text); }
 
 }  // namespace ohprof

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/model/path_kind.hpp"
 
 namespace ohprof {
@@ -19,12 +20,7 @@ const char* to_string(PathSource source) {
   return "module";
 }
 
-std::optional<PathSource> parse_path_source(const std::string& text) {
-  for (PathSource source : {PathSource::module, PathSource::exported_program, PathSource::aoti_package}) {
-    if (text == to_string(source)) return source;
-  }
-  return std::nullopt;
-}
+std::optional<PathSource> parse_path_source(const std::string& text) { return parse_enum<PathSource>(text); }
 
 const char* to_string(PathRole role) {
   switch (role) {

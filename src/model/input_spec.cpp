@@ -102,9 +102,8 @@ Result<InputSpec> parse_input_spec(std::string_view text) {
 Result<std::vector<InputSpec>> parse_input_specs(const std::vector<std::string>& texts) {
   std::vector<InputSpec> specs;
   for (const auto& text : texts) {
-    auto spec = parse_input_spec(text);
-    if (!spec.ok()) return spec.error();
-    specs.push_back(*spec);
+    OHPROF_ASSIGN_OR_RETURN(auto spec, parse_input_spec(text));
+    specs.push_back(spec);
   }
   return specs;
 }

@@ -1,5 +1,7 @@
 #include "ohprof/model/ranks.hpp"
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 const char* to_string(RankSource source) {
@@ -10,12 +12,7 @@ const char* to_string(RankSource source) {
   return "position";
 }
 
-std::optional<RankSource> parse_rank_source(const std::string& text) {
-  for (RankSource source : {RankSource::distributed_info, RankSource::position}) {
-    if (text == to_string(source)) return source;
-  }
-  return std::nullopt;
-}
+std::optional<RankSource> parse_rank_source(const std::string& text) { return parse_enum<RankSource>(text); }
 
 const char* to_string(StragglerCause cause) {
   switch (cause) {

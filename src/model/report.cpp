@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "ohprof/base/build_info.hpp"
+#include "ohprof/base/enum_text.hpp"
 
 namespace ohprof {
 
@@ -89,11 +90,6 @@ const char* to_string(StopCode code) {
   return "none";
 }
 
-std::optional<StopCode> parse_stop_code(const std::string& text) {
-  for (int c = 0; c <= static_cast<int>(StopCode::in_progress); ++c) {
-    if (text == to_string(static_cast<StopCode>(c))) return static_cast<StopCode>(c);
-  }
-  return std::nullopt;
-}
+std::optional<StopCode> parse_stop_code(const std::string& text) { return parse_enum<StopCode>(text); }
 
 }  // namespace ohprof

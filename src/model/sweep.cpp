@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 const char* to_string(SweepAxis::Kind kind) { return kind == SweepAxis::Kind::batch ? "batch" : "dim"; }
@@ -44,12 +46,7 @@ const char* to_string(PointStatus status) {
   return "not_measured";
 }
 
-std::optional<PointStatus> parse_point_status(const std::string& text) {
-  for (PointStatus status : {PointStatus::measured, PointStatus::failed, PointStatus::interrupted, PointStatus::not_measured}) {
-    if (text == to_string(status)) return status;
-  }
-  return std::nullopt;
-}
+std::optional<PointStatus> parse_point_status(const std::string& text) { return parse_enum<PointStatus>(text); }
 
 const char* to_string(FitStatus status) {
   switch (status) {
@@ -71,12 +68,6 @@ const char* to_string(SweepStop stop) {
   return "running";
 }
 
-std::optional<SweepStop> parse_sweep_stop(const std::string& text) {
-  for (SweepStop stop : {SweepStop::running, SweepStop::complete, SweepStop::interrupted, SweepStop::sweep_time_limit,
-                         SweepStop::error}) {
-    if (text == to_string(stop)) return stop;
-  }
-  return std::nullopt;
-}
+std::optional<SweepStop> parse_sweep_stop(const std::string& text) { return parse_enum<SweepStop>(text); }
 
 }  // namespace ohprof

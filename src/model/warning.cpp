@@ -1,5 +1,7 @@
 #include "ohprof/model/warning.hpp"
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 const char* to_string(WarningCode code) {
@@ -44,9 +46,9 @@ const char* to_string(WarningCode code) {
     case WarningCode::path_device_differs: return "path-device-differs";
     case WarningCode::threads_incomplete: return "threads-incomplete";
     case WarningCode::cold_start_incomplete: return "cold-start-incomplete";
-    case WarningCode::cold_start_outputs_differ: return "cold-start-outputs-differ";
+    case WarningCode::cold_start_outputs_differ: break;
   }
-  return "unknown";
+  return "cold-start-outputs-differ";  // and past the last value: a name of the enum's own (parse_enum)
 }
 
 std::vector<WarningCode> all_warning_codes() {
@@ -55,11 +57,6 @@ std::vector<WarningCode> all_warning_codes() {
   return codes;
 }
 
-std::optional<WarningCode> parse_warning_code(const std::string& text) {
-  for (WarningCode code : all_warning_codes()) {
-    if (text == to_string(code)) return code;
-  }
-  return std::nullopt;
-}
+std::optional<WarningCode> parse_warning_code(const std::string& text) { return parse_enum<WarningCode>(text); }
 
 }  // namespace ohprof

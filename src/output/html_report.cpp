@@ -342,6 +342,7 @@ svg text{font-size:12px;fill:#1f2328}.ohprof-seg-text{fill:#fff;text-anchor:midd
 tr.ohprof-only td:first-child{border-left:4px solid #e15759}.ohprof-only-mark{color:#e15759;font-size:12px}
 img.ohprof-graph{max-width:100%;border:1px solid #d0d7de;background:#fff}.ohprof-files li{margin:2px 0}
 .ohprof-code-kernels td:first-child,.ohprof-call-sequences td{max-width:230px;word-break:break-all}
+.ohprof-kernels td:first-child{max-width:620px;word-break:break-all}
 .ohprof-call-sequences td{font-size:11px}.ohprof-call-sequences code{font-size:11px}
 )";
 

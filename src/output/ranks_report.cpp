@@ -273,10 +273,9 @@ Result<RanksParts> parse_ranks_parts(const json& report, const std::string& labe
     }
   }
   if (kind_text == "analyze") {
-    auto digest = rank_digest_from_report(report, label, std::nullopt);
-    if (!digest.ok()) return digest.error();
+    OHPROF_ASSIGN_OR_RETURN(auto digest, rank_digest_from_report(report, label, std::nullopt));
     RanksParts parts;
-    parts.ranks.push_back(std::move(*digest));
+    parts.ranks.push_back(std::move(digest));
     const json& interrupted = report.contains("interrupted") ? report.at("interrupted") : json(false);
     parts.interrupted = interrupted.is_boolean() && interrupted.get<bool>();
     return parts;

@@ -40,10 +40,10 @@ Result<std::vector<std::pair<std::string, std::string>>> read_package_entries(
 
 Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
   const std::string context = "listing the kernels of AOTI package '" + package_path + "': ";
-  auto entries = read_package_entries(package_path, context, [](const std::string& name) { return name.ends_with(".cpp"); });
-  if (!entries.ok()) return entries.error();
+  const auto cpp = [](const std::string& name) { return name.ends_with(".cpp"); };
+  OHPROF_ASSIGN_OR_RETURN(auto entries, read_package_entries(package_path, context, cpp));
   GeneratedKernels kernels;
-  for (const auto& [name, text] : *entries) {
+  for (const auto& [name, text] : entries) {
     scan_generated_code(text, kernels);
     kernels.files.push_back(name);
   }
@@ -56,10 +56,10 @@ Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
 
 Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path) {
   const std::string context = "reading the generated code of AOTI package '" + package_path + "': ";
-  auto entries = read_package_entries(package_path, context, [](const std::string& name) { return !name.ends_with(".so"); });
-  if (!entries.ok()) return entries.error();
+  const auto not_so = [](const std::string& name) { return !name.ends_with(".so"); };
+  OHPROF_ASSIGN_OR_RETURN(auto entries, read_package_entries(package_path, context, not_so));
   std::vector<SourceFile> files;
-  for (auto& [name, bytes] : *entries) {
+  for (auto& [name, bytes] : entries) {
     files.push_back(SourceFile{std::filesystem::path(name).filename().string(), std::move(bytes)});
   }
   if (files.empty()) return make_error(ExitCode::invalid_package, context + "nothing under data/aotinductor/");
@@ -68,13 +68,12 @@ Result<std::vector<SourceFile>> read_package_sources(const std::string& package_
 
 Result<PackageAttribution> attribute_package_kernels(const std::string& package_path, const std::vector<CpuEvent>& events,
                                                      std::int64_t first_iteration, std::int64_t last_iteration) {
-  auto code = list_package_kernels(package_path);
-  if (!code.ok()) return code.error();
+  OHPROF_ASSIGN_OR_RETURN(auto code, list_package_kernels(package_path));
   std::vector<CpuEvent> selected;
   for (const auto& event : events) {
     if (event.iteration >= first_iteration && event.iteration <= last_iteration) selected.push_back(event);
   }
-  const KernelAttribution attribution = attribute_kernels(*code, selected);
+  const KernelAttribution attribution = attribute_kernels(code, selected);
   PackageAttribution out;
   out.summary = KernelAttributionSummary{attribution.records_kernels, attribution.seen, attribution.unattributed,
                                          attribution.not_in_code};

@@ -75,9 +75,8 @@ Result<std::vector<InputSpec>> parse_recorded_inputs(const std::string& text) {
   std::string item;
   while (std::getline(stream, item, ';')) {
     if (item.empty()) continue;
-    auto spec = parse_input_spec(item);
-    if (!spec.ok()) return spec.error();
-    specs.push_back(*spec);
+    OHPROF_ASSIGN_OR_RETURN(auto spec, parse_input_spec(item));
+    specs.push_back(spec);
   }
   return specs;
 }

@@ -359,7 +359,7 @@ std::optional<std::int64_t> seconds_to_ns(const py::dict& timings, const char* k
 }  // namespace
 
 Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptions& options) {
-  if (Status ready = ensure_python(); !ready.ok()) return ready.error();
+  OHPROF_RETURN_IF_ERROR(ensure_python());
   py::gil_scoped_acquire gil;
   try {
     py::module_ helpers = py::module_::import("ohprof._paths");
@@ -391,33 +391,31 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     artifacts.exported_program = session.attr("exported_path").cast<std::string>();
     artifacts.export_error = session.attr("export_error").cast<std::string>();
     artifacts.aoti_package = session.attr("aoti_package").cast<std::string>();
-    auto specs = to_specs(session.attr("specs"), "an input of the exported program");
-    if (!specs.ok()) return specs.error();
+    OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(session.attr("specs"), "an input of the exported program"));
     // The AOTI runner's flat tensors (keyword inputs in the package's order), shared with every C++ path.
     TensorBundlePtr inputs = to_bundle(session.attr("flat_inputs"));
     return std::unique_ptr<ModelSession>(
-        std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(*specs), std::move(inputs)));
+        std::make_unique<PythonModelSession>(std::move(session), std::move(artifacts), std::move(specs), std::move(inputs)));
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::model_error, "preparing the model");
   }
 }
 
 Result<LoadedInputs> load_inputs_file(const std::string& path) {
-  if (Status ready = ensure_python(); !ready.ok()) return ready.error();
+  OHPROF_RETURN_IF_ERROR(ensure_python());
   py::gil_scoped_acquire gil;
   try {
     py::module_ helpers = py::module_::import("ohprof._paths");
     py::tuple loaded = helpers.attr("load_inputs_file")(py::module_::import("torch"), path, "cpu");
-    auto specs = to_specs(loaded[1], "an input of --inputs");
-    if (!specs.ok()) return specs.error();
-    return LoadedInputs{std::move(*specs), to_bundle(loaded[0])};
+    OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(loaded[1], "an input of --inputs"));
+    return LoadedInputs{std::move(specs), to_bundle(loaded[0])};
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
   }
 }
 
 Status render_sweep_page(const std::string& report_path, const std::string& page_path) {
-  if (Status ready = ensure_python(); !ready.ok()) return ready;
+  OHPROF_RETURN_IF_ERROR(ensure_python());
   py::gil_scoped_acquire gil;
   try {
     py::module_::import("ohprof._sweep_plot").attr("write_page")(report_path, page_path);

@@ -31,9 +31,8 @@ std::string path_name_of(const std::string& trace_path) {
 
 Result<AnalyzedTrace> read_and_analyze_trace(const std::string& trace_path, const std::vector<std::string>& argv) {
   const std::int64_t read_start = monotonic_now_ns();
-  auto read = read_kineto_trace(trace_path);
-  if (!read.ok()) return read.error();
-  AnalyzedTrace out{Report{}, std::move(*read)};
+  OHPROF_ASSIGN_OR_RETURN(auto read, read_kineto_trace(trace_path));
+  AnalyzedTrace out{Report{}, std::move(read)};
   const KinetoTrace& trace = out.trace;
   PathBreakdown split = analyze_timeline(trace.timeline);
   const std::int64_t read_end = monotonic_now_ns();

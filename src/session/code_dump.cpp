@@ -74,7 +74,7 @@ Result<PathCodeDump> dump_path(Report& report, const PathResult& path, const Pat
     } else {
       for (SourceFile& file : *sources) {
         const std::string name = "code/" + file.name;
-        if (Status written = write_file_atomically((folder / name).string(), file.text); !written.ok()) return written.error();
+        OHPROF_RETURN_IF_ERROR(write_file_atomically((folder / name).string(), file.text));
         out.files.push_back(name);
         if (name.ends_with(".cpp") || name.ends_with(".py")) code.push_back(SourceFile{name, std::move(file.text)});
       }

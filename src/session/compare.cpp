@@ -87,7 +87,7 @@ Status validate_compare_options(const CompareOptions& o) {
     return make_error(ExitCode::usage_error, "give --model or --exported, not both");
   }
   if (!o.dump_code_dir.empty()) {
-    if (Status dir = check_dump_dir(o.dump_code_dir); !dir.ok()) return dir;
+    OHPROF_RETURN_IF_ERROR(check_dump_dir(o.dump_code_dir));
   }
   for (const int count : o.threads) {
     if (count < 1 || count > kMaxThreads) {

@@ -20,14 +20,13 @@ Result<ParsedDigest> read_one(const std::string& path, const std::string& shown_
   if (!std::filesystem::is_regular_file(path)) {
     return make_error(ExitCode::file_not_found, fmt::format("cannot read report '{}'; check the path", shown_as));
   }
-  auto buffer = GzipInputBuffer::open(path);
-  if (!buffer.ok()) return buffer.error();
-  std::istream in(buffer->get());
+  OHPROF_ASSIGN_OR_RETURN(auto buffer, GzipInputBuffer::open(path));
+  std::istream in(buffer.get());
   auto parsed = parse_report_digest(in, shown_as);
-  if ((*buffer)->error()) {
+  if (buffer->error()) {
     return make_error(ExitCode::usage_error,
                       fmt::format("'{}' could not be read to its end ({}); give the whole report", shown_as,
-                                  (*buffer)->error()->message));
+                                  buffer->error()->message));
   }
   return parsed;
 }
@@ -35,12 +34,11 @@ Result<ParsedDigest> read_one(const std::string& path, const std::string& shown_
 // A sweep report, with each measured point's paths taken from its point report (samples and split);
 // a point report that cannot be read leaves that point's medians, with a note.
 Result<ReportDigest> read_report(const std::string& path) {
-  auto parsed = read_one(path, path);
-  if (!parsed.ok()) return parsed.error();
-  ReportDigest digest = std::move(parsed->digest);
+  OHPROF_ASSIGN_OR_RETURN(auto parsed, read_one(path, path));
+  ReportDigest digest = std::move(parsed.digest);
   if (digest.kind != DigestKind::sweep) return digest;
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  for (const SweepPointReport& point : parsed->sweep_point_reports) {
+  for (const SweepPointReport& point : parsed.sweep_point_reports) {
     const std::string file = (folder / point.report).string();
     auto report = read_one(file, file);
     std::string problem;

@@ -156,7 +156,7 @@ Status check_unique_ranks(const std::vector<std::pair<RankDigest, std::string>>&
 Result<RanksReport> finish_report(std::vector<std::pair<RankDigest, std::string>> ranks, std::vector<FailedTrace> failed,
                                   bool interrupted, const std::vector<std::string>& argv) {
   std::stable_sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.first.rank < b.first.rank; });
-  if (Status unique = check_unique_ranks(ranks); !unique.ok()) return unique.error();
+  OHPROF_RETURN_IF_ERROR(check_unique_ranks(ranks));
   RanksReport report;
   report.context = make_base_context(argv);
   for (auto& [digest, source] : ranks) report.ranks.push_back(std::move(digest));
@@ -235,13 +235,11 @@ Result<std::vector<std::string>> expand_trace_inputs(const std::vector<std::stri
   for (const std::string& input : inputs) {
     std::error_code error;
     if (fs::is_directory(input, error)) {
-      auto files = directory_traces(input);
-      if (!files.ok()) return files.error();
-      for (const std::string& f : *files) add(f);
+      OHPROF_ASSIGN_OR_RETURN(auto files, directory_traces(input));
+      for (const std::string& f : files) add(f);
     } else if (!fs::exists(input, error) && has_glob_characters(input)) {
-      auto files = glob_files(input);
-      if (!files.ok()) return files.error();
-      for (const std::string& f : *files) add(f);
+      OHPROF_ASSIGN_OR_RETURN(auto files, glob_files(input));
+      for (const std::string& f : files) add(f);
     } else {
       add(input);  // a file; a missing one fails like any unreadable trace, with its reason
     }

@@ -1086,7 +1086,7 @@ Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string&
                       fmt::format("'{}' has no 'traceEvents' array: not a Chrome trace as the PyTorch profiler writes it",
                                   label));
   }
-  if (Status finished = finish_trace(trace, sax, label); !finished.ok()) return finished.error();
+  OHPROF_RETURN_IF_ERROR(finish_trace(trace, sax, label));
   return trace;
 }
 
@@ -1098,9 +1098,8 @@ Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::st
 }
 
 Result<KinetoTrace> read_kineto_trace(const std::string& path) {
-  auto input = GzipInputBuffer::open(path);
-  if (!input.ok()) return input.error();
-  GzipInputBuffer& buffer = **input;
+  OHPROF_ASSIGN_OR_RETURN(auto input, GzipInputBuffer::open(path));
+  GzipInputBuffer& buffer = *input;
   auto trace = parse_kineto_trace(buffer, path);
   // A read or decompression failure explains a parse error better than the parse error does.
   if (buffer.error()) return *buffer.error();

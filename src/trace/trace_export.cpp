@@ -248,17 +248,15 @@ Status copy_with_events(GzipInputBuffer& input, GzipOutputFile& output, const Wr
 
 Status export_trace_with_split(const std::string& input_path, const std::string& output_path, const KinetoTrace& trace,
                                const PathBreakdown& split) {
-  auto input = GzipInputBuffer::open(input_path);
-  if (!input.ok()) return input.error();
-  auto output = GzipOutputFile::create(output_path);
-  if (!output.ok()) return output.error();
-  GzipOutputFile& out = **output;
+  OHPROF_ASSIGN_OR_RETURN(auto input, GzipInputBuffer::open(input_path));
+  OHPROF_ASSIGN_OR_RETURN(auto output, GzipOutputFile::create(output_path));
+  GzipOutputFile& out = *output;
   const auto write_extra = [&] {
     EventWriter writer(out);
     write_split_events(trace.timeline, split.iterations, trace.max_numeric_pid + 1, writer);
   };
-  if (Status copied = copy_with_events(**input, out, write_extra, input_path); !copied.ok()) return copied;
-  return (*output)->commit();
+  OHPROF_RETURN_IF_ERROR(copy_with_events(*input, out, write_extra, input_path));
+  return output->commit();
 }
 
 // ---- a live run's timeline as a trace ----------------------------------------------------------
@@ -284,9 +282,8 @@ constexpr std::int64_t kDevicePidBase = 100;
 }  // namespace
 
 Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, const std::string& output_path) {
-  auto output = GzipOutputFile::create(output_path);
-  if (!output.ok()) return output.error();
-  GzipOutputFile& out = **output;
+  OHPROF_ASSIGN_OR_RETURN(auto output, GzipOutputFile::create(output_path));
+  GzipOutputFile& out = *output;
   const PathBreakdown split = analyze_timeline(timeline);
   {
     EventWriter writer(out);

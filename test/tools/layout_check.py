@@ -51,6 +51,8 @@ COVERED_ELSEWHERE = {
                                      "test/tools/html_report_check.py"],
     "src/output/ranks_document.cpp": ["test/output/ranks_report_test.cpp", "test/tools/ranks_page_check.py"],
     "src/output/sweep_document.cpp": ["test/output/markdown_report_test.cpp", "test/tools/markdown_check.py"],
+    "src/output/report_document.cpp": ["test/output/markdown_report_test.cpp", "test/output/html_report_test.cpp",
+                                       "test/tools/html_report_check.py"],
     # the command line, through the real binary
     "src/cli/main.cpp": ["test/cli/cli_test.cpp"],
     "src/cli/measure_module.cpp": ["test/cli/delegate_test.cpp", "test/cli/run_e2e_test.cpp", "test/tools/pip_install_check.py"],

@@ -49,4 +49,22 @@ struct Ok {};
 using Status = Result<Ok>;
 inline Status ok_status() { return Ok{}; }
 
+// The Result plumbing, as perfetto's RETURN_IF_ERROR and ASSIGN_OR_RETURN (docs/architecture.md, "Errors"):
+//   OHPROF_RETURN_IF_ERROR(write_report(...));          // a Status or Result: its error is returned
+//   OHPROF_ASSIGN_OR_RETURN(auto spec, parse_input_spec(text));  // spec is the value, or the error is returned
+// Only for the plain "return its error"; an error that gains context or another return type is written out.
+#define OHPROF_RETURN_IF_ERROR(expr)                              \
+  do {                                                             \
+    if (auto&& ohprof_result_ = (expr); !ohprof_result_.ok()) {    \
+      return ohprof_result_.error();                               \
+    }                                                              \
+  } while (false)
+#define OHPROF_CONCAT_INNER_(a, b) a##b
+#define OHPROF_CONCAT_(a, b) OHPROF_CONCAT_INNER_(a, b)
+#define OHPROF_ASSIGN_OR_RETURN(lhs, expr) OHPROF_ASSIGN_OR_RETURN_IMPL_(OHPROF_CONCAT_(ohprof_result_, __LINE__), lhs, expr)
+#define OHPROF_ASSIGN_OR_RETURN_IMPL_(result, lhs, expr) \
+  auto result = (expr);                                  \
+  if (!result.ok()) return result.error();               \
+  lhs = std::move(result).value()
+
 }  // namespace ohprof

@@ -5,10 +5,11 @@ OHPROF_BUILD_DIR=${OHPROF_BUILD_DIR:-$OHPROF_ROOT/build}
 
 # Debian packages the build and the tests need.
 OHPROF_APT_PACKAGES=(build-essential cmake git ccache zlib1g-dev libcli11-dev nlohmann-json3-dev python3-dev python3-venv
-                     libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev)
+                     libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libisal-dev)
 # Wanted, not needed: headless Chromium renders the sweep's page in its test; cmark-gfm (GitHub's
-# Markdown renderer) renders the --export-markdown files in theirs (each test skipped without it).
-OHPROF_APT_OPTIONAL=(chromium fonts-dejavu-core cmark-gfm graphviz)
+# Markdown renderer) renders the --export-markdown files in theirs (each test skipped without it); isal's
+# igzip is the decompression limit tools/bench-analyze sets beside ohprof analyze.
+OHPROF_APT_OPTIONAL=(chromium fonts-dejavu-core cmark-gfm graphviz isal)
 
 ohprof_python() {
   # The interpreter the venv is made from: python3 with its headers (for the measuring extension and

@@ -74,7 +74,8 @@ int run_cli(int argc, char** argv, const Runtime* runtime, std::string* error_ou
   invocation.runtime = runtime;
 
   CLI::App app{"ohprof: measure where a PyTorch model's time goes, per deployment path"};
-  app.set_version_flag("--version", std::string(ohprof_version()) + " (" + ohprof_git_sha() + ")");
+  app.set_version_flag("--version", std::string(ohprof_version()) + " (" + ohprof_git_sha() + "; gzip: " +
+                                        inflate_library() + ")");
   app.require_subcommand(1);
 
   std::vector<Subcommand> subcommands;

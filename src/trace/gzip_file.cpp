@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#if OHPROF_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include <array>
 #include <cerrno>
@@ -72,6 +75,106 @@ struct FileChunks {
   std::optional<std::string> error;
 };
 
+// ---- one gzip member at a time: ISA-L's inflate, or zlib's ----------------------------------------
+
+// Inflates gzip members (RFC 1952: header, deflate data, CRC-32 and length checked) from the input
+// given to each step into the output given to it. Intel's ISA-L when the build found libisal-dev (about
+// four times zlib's speed on traces, docs/analyze.md, "Speed"), zlib otherwise; they differ in nothing
+// but speed and the words of a corrupt stream's error.
+class MemberInflate {
+ public:
+  enum class Step { more, member_end, corrupt };
+
+  MemberInflate() = default;
+  ~MemberInflate() {
+#if !OHPROF_HAVE_ISAL
+    if (m_ready) inflateEnd(&m_z);
+#endif
+  }
+  MemberInflate(const MemberInflate&) = delete;
+  MemberInflate& operator=(const MemberInflate&) = delete;
+
+  // false: the library could not start
+  bool init() {
+#if OHPROF_HAVE_ISAL
+    m_state = std::make_unique<inflate_state>();
+    isal_inflate_init(m_state.get());
+    m_state->crc_flag = ISAL_GZIP;
+    m_ready = true;
+#else
+    m_ready = inflateInit2(&m_z, kGzipWindowBits) == Z_OK;
+#endif
+    return m_ready;
+  }
+
+  // For the next member; false: the library could not restart.
+  bool reset() {
+#if OHPROF_HAVE_ISAL
+    isal_inflate_reset(m_state.get());
+    m_state->crc_flag = ISAL_GZIP;
+    return true;
+#else
+    return inflateReset(&m_z) == Z_OK;
+#endif
+  }
+
+  // Inflates from `in` (`in_size` bytes) into `out` (`out_size` bytes); `consumed` and `produced` say
+  // how much of each it used. member_end: the member's trailer was read and checked.
+  Step step(const char* in, std::size_t in_size, char* out, std::size_t out_size, std::size_t& consumed,
+            std::size_t& produced) {
+#if OHPROF_HAVE_ISAL
+    inflate_state& st = *m_state;
+    st.next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(in));
+    st.avail_in = static_cast<std::uint32_t>(in_size);
+    st.next_out = reinterpret_cast<std::uint8_t*>(out);
+    st.avail_out = static_cast<std::uint32_t>(out_size);
+    const int rc = isal_inflate(&st);
+    consumed = in_size - st.avail_in;
+    produced = out_size - st.avail_out;
+    if (rc < 0) {
+      m_message = isal_message(rc);
+      return Step::corrupt;
+    }
+    return st.block_state == ISAL_BLOCK_FINISH ? Step::member_end : Step::more;
+#else
+    m_z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in));
+    m_z.avail_in = static_cast<uInt>(in_size);
+    m_z.next_out = reinterpret_cast<Bytef*>(out);
+    m_z.avail_out = static_cast<uInt>(out_size);
+    const int rc = inflate(&m_z, Z_NO_FLUSH);
+    consumed = in_size - m_z.avail_in;
+    produced = out_size - m_z.avail_out;
+    if (rc == Z_STREAM_END) return Step::member_end;
+    if (rc == Z_OK || rc == Z_BUF_ERROR) return Step::more;
+    m_message = m_z.msg != nullptr ? m_z.msg : "zlib error";
+    return Step::corrupt;
+#endif
+  }
+
+  // What was wrong with a corrupt stream, in the library's words.
+  [[nodiscard]] const std::string& message() const { return m_message; }
+
+ private:
+#if OHPROF_HAVE_ISAL
+  static const char* isal_message(int rc) {
+    switch (rc) {
+      case ISAL_INVALID_BLOCK: return "invalid deflate block";
+      case ISAL_INVALID_SYMBOL: return "invalid deflate symbol";
+      case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+      case ISAL_INVALID_WRAPPER: return "invalid gzip header";
+      case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+      case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+      default: return "ISA-L error";
+    }
+  }
+  std::unique_ptr<inflate_state> m_state;  // large (its history window): on the heap
+#else
+  z_stream m_z{};
+#endif
+  bool m_ready = false;
+  std::string m_message;
+};
+
 // ---- inflating on a second thread -----------------------------------------------------------
 
 // Reads a gzip file and inflates it into a ring of kSlots chunks of kSlotSize bytes. The producer
@@ -102,15 +205,11 @@ class GzipInflater {
     }
     m_slot_freed.notify_one();
     if (m_thread.joinable()) m_thread.join();
-    if (m_inflate_ready) inflateEnd(&m_z);
   }
   GzipInflater(const GzipInflater&) = delete;
   GzipInflater& operator=(const GzipInflater&) = delete;
 
-  bool init() {
-    m_inflate_ready = inflateInit2(&m_z, kGzipWindowBits) == Z_OK;
-    return m_inflate_ready;
-  }
+  bool init() { return m_inflate.init(); }
 
   // Starts the thread; where none can be started, next() inflates on the caller's thread.
   void start() {
@@ -220,34 +319,31 @@ class GzipInflater {
                            in.bytes - (in.size - in.pos)));
           return false;
         }
-        if (inflateReset(&m_z) != Z_OK) {
-          fail("zlib could not restart for the next gzip member");
+        if (!m_inflate.reset()) {
+          fail("the inflater could not restart for the next gzip member");
           return false;
         }
         m_stream_ended = false;
       }
-      m_z.next_in = reinterpret_cast<Bytef*>(in.data.get() + in.pos);
-      m_z.avail_in = static_cast<uInt>(in.size - in.pos);
-      m_z.next_out = reinterpret_cast<Bytef*>(out + size);
-      m_z.avail_out = static_cast<uInt>(kSlotSize - size);
-      const int rc = inflate(&m_z, Z_NO_FLUSH);
-      in.pos = in.size - m_z.avail_in;
-      size = kSlotSize - m_z.avail_out;
-      if (rc == Z_STREAM_END) {
+      std::size_t consumed = 0;
+      std::size_t produced = 0;
+      const MemberInflate::Step step =
+          m_inflate.step(in.data.get() + in.pos, in.size - in.pos, out + size, kSlotSize - size, consumed, produced);
+      in.pos += consumed;
+      size += produced;
+      if (step == MemberInflate::Step::member_end) {
         m_stream_ended = true;
-      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        fail(fmt::format("corrupt gzip data near byte {} ({})", in.bytes - (in.size - in.pos),
-                         m_z.msg != nullptr ? m_z.msg : "zlib error"));
+      } else if (step == MemberInflate::Step::corrupt) {
+        fail(fmt::format("corrupt gzip data near byte {} ({})", in.bytes - (in.size - in.pos), m_inflate.message()));
         return false;
       }
     }
     return true;
   }
 
-  // The producer's state: the file and zlib.
+  // The producer's state: the file and the inflater.
   std::unique_ptr<FileChunks> m_input;
-  z_stream m_z{};
-  bool m_inflate_ready = false;
+  MemberInflate m_inflate;
   bool m_stream_ended = false;  // the current gzip member is complete
   std::optional<std::string> m_error;
 

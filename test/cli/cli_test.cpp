@@ -18,10 +18,13 @@ TEST(Cli, HelpListsSubcommandsAndExitsZero) {
   EXPECT_NE(result.out.find("run"), std::string::npos);
 }
 
-TEST(Cli, VersionPrintsVersion) {
+TEST(Cli, VersionPrintsVersionAndWhatInflatesGzip) {
   const auto result = run_ohprof({"--version"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_NE(result.out.find("0."), std::string::npos) << result.out;
+  const bool isal = result.out.find("; gzip: ISA-L 2.") != std::string::npos;
+  const bool zlib = result.out.find("; gzip: zlib 1.") != std::string::npos;
+  EXPECT_TRUE(isal != zlib) << result.out;
 }
 
 TEST(Cli, NoSubcommandIsAUsageError) {

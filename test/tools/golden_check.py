@@ -66,7 +66,8 @@ RAN_FASTER = re.compile(r"^(\s*)\S+ (?:ran \d+(?:\.\d+)? times faster than \S+ \
 OUTLIERS_FIELD = re.compile(r"outliers: \d+")
 DEVICE_LINE = re.compile(r"^device: (\S+) \((.*)\)$")  # run/compare: this machine's CPU or GPU
 MARKDOWN_CONTEXT_ROW = re.compile(r"^\| (host|torch|CUDA, CUPTI) \| [^|]* \|$")
-VERSION_LINE = re.compile(r"^(\d+\.\d+\.\d+) \([0-9a-f]{7,40}\)$")  # --version: "0.1.0 (35c5846a1624)"
+# --version: "0.1.0 (35c5846a1624; gzip: ISA-L 2.30.0)"; a report's context row: "0.1.0 (35c5846a1624)"
+VERSION_LINE = re.compile(r"^(\d+\.\d+\.\d+) \([0-9a-f]{7,40}(; gzip: (ISA-L|zlib) [0-9.]+)?\)$")
 # warnings printed or not depending on the noise of the samples (src/cli/cmd_run.cpp, cmd_compare.cpp,
 # src/analysis/path_stats.cpp); dropped only when their whole text is as below
 NOISE_WARNINGS = [
@@ -176,7 +177,7 @@ class Normalizer:
         in_deployment = False  # the "which to deploy" block: columns padded to values that vary
         for line in lines:
             in_deployment = line.startswith("which to deploy (") or (in_deployment and line.startswith("  "))
-            line = VERSION_LINE.sub(r"\1 (<git_sha>)", line)
+            line = VERSION_LINE.sub(lambda m: f"{m.group(1)} (<git_sha>{'; gzip: <inflate>' if m.group(2) else ''})", line)
             # --export-markdown's context: the machine's name and thread count (docs/reports.md)
             line = MARKDOWN_CONTEXT_ROW.sub(r"| \1 | <context> |", line)
             if self.measured:

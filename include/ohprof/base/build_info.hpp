@@ -6,5 +6,6 @@ namespace ohprof {
 const char* ohprof_version();
 const char* ohprof_git_sha();
 const char* cuda_toolkit_version();  // "13.0.88" or "none"
+const char* inflate_library();       // what inflates gzip traces: "ISA-L 2.30.0" or "zlib 1.2.13"
 
 }  // namespace ohprof

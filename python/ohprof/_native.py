@@ -21,6 +21,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -99,17 +100,27 @@ def load_file(path):
 
 
 def static_runtime_warning(compiler=None):
-    """The warning line (with its newline) when the C++ compiler torch compiles with (`compiler`, else
-    $CXX, else c++) has only a static libstdc++ (`-print-file-name=libstdc++.so` names no file): what torch
-    builds with it (AOTI packages, the C++ wrapper) then carries a second C++ runtime beside torch's.
-    None when it has a shared one, or cannot be asked."""
-    compiler = compiler or os.environ.get("CXX") or "c++"
+    """The warning line (with its newline) when the C++ compiler Inductor compiles with (`compiler`, else
+    $CXX, else g++, as torch._inductor.config.cpp.cxx chooses) has only a static libstdc++
+    (`-print-file-name=libstdc++.so` names no file): what torch builds with it (AOTI packages, the C++
+    wrapper) then carries a second C++ runtime beside torch's. A $CXX with arguments ("ccache g++") is
+    run as written. None when it has a shared one, or cannot be asked."""
+    compiler = compiler or os.environ.get("CXX") or "g++"
     try:
-        found = subprocess.run([compiler, "-print-file-name=libstdc++.so"], capture_output=True, text=True,
+        command = shlex.split(compiler)
+    except ValueError:
+        return None
+    if not command:
+        return None
+    try:
+        found = subprocess.run(command + ["-print-file-name=libstdc++.so"], capture_output=True, text=True,
                                timeout=20, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
-    if not found or os.path.isfile(found):
+    # A compiler that knows no such file prints the bare name back: that is no answer about this folder.
+    if not found or (os.path.isabs(found) and os.path.isfile(found)):
+        return None
+    if not os.path.isabs(found) and found != "libstdc++.so":
         return None
     return (f"ohprof: warning: the C++ compiler {compiler} has only a static libstdc++ (no libstdc++.so): what "
             "torch compiles with it (AOTI packages, the C++ wrapper) carries a second C++ runtime, and torch "
@@ -201,15 +212,29 @@ def _cuda_header_version(include):
     return None
 
 
-def crt_include(torch, includes, cuda_home):
+def _compiler_finds_header(header):
+    """Whether the C++ compiler ($CXX, else c++) finds `header` on its own include path."""
+    try:
+        command = shlex.split(os.environ.get("CXX") or "c++")
+        done = subprocess.run(command + ["-E", "-x", "c++", "-", "-o", os.devnull], input=f"#include <{header}>\n",
+                              capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def crt_include(torch, includes, cuda_home, compiler_finds=_compiler_finds_header):
     """A folder to put after `includes` (torch's wheel's CUDA headers) for the CUDA runtime's
     crt/host_defines.h, which CUPTI's and the runtime's headers include: None when one of `includes` has
-    it. Torch's CUDA 13 wheels do not bring it (it is the nvidia-cuda-crt package, not among their
+    it, or the compiler finds it on its own include path (`compiler_finds(header)`: a CUDA toolkit installed
+    into /usr/include or /usr/local/include). Torch's CUDA 13 wheels do not bring it (it is the nvidia-cuda-crt package, not among their
     requirements). Looked for, with the same CUDA major version as the wheel's cuda.h, in the CUDA toolkit
     (`cuda_home`: torch.utils.cpp_extension.CUDA_HOME) and in Triton's copy of the CUDA headers.
     Raises EnvironmentProblem when none has it."""
     crt = os.path.join("crt", "host_defines.h")
     if any(os.path.isfile(os.path.join(include, crt)) for include in includes):
+        return None
+    if compiler_finds("crt/host_defines.h"):
         return None
     wanted = next((v for v in (_cuda_header_version(i) for i in includes) if v is not None), None)
     site = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))

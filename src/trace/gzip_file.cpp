@@ -27,6 +27,12 @@ struct GzipState {
 
 namespace {
 
+#if OHPROF_HAVE_ISAL
+constexpr const char* kInflaterName = "ISA-L";
+#else
+constexpr const char* kInflaterName = "zlib";
+#endif
+
 constexpr std::size_t kInputChunk = 256 * 1024;
 constexpr std::size_t kOutputChunk = 256 * 1024;
 constexpr int kGzipWindowBits = 15 + 16;  // gzip wrapper only (RFC 1952), checks CRC-32 and length
@@ -393,7 +399,8 @@ Result<std::unique_ptr<GzipInputBuffer>> GzipInputBuffer::open(const std::string
     const bool small = in.eof;
     buffer->m_inflater = std::make_unique<GzipInflater>(std::move(buffer->m_input));
     if (!buffer->m_inflater->init()) {
-      return make_error(ExitCode::internal_error, "zlib could not start decompressing (out of memory?)");
+      return make_error(ExitCode::internal_error,
+                        fmt::format("{} could not start decompressing (out of memory?)", kInflaterName));
     }
     // A file that fit in the first read is small (at most kInputChunk compressed): inflating it
     // takes well under a millisecond, less than a new thread can take to be scheduled on a busy

@@ -13,10 +13,16 @@
 //    refilled), so only strings with escapes are built in a separate string;
 //  - the handler is a template parameter (parse_json_stream_with), so its calls are inlined;
 //  - the handler can decline an object member (key() returns false): its value is then still parsed
-//    and checked, with the same errors, but reported to no one.
+//    and checked, with the same errors, but reported to no one;
+//  - a handler that knows an array's elements can read them whole from the buffer ("the window",
+//    below): one pass per element, sixteen bytes at a time through whitespace and strings, eight
+//    digits at a time through numbers, and anything unusual left to the parser.
 //
 // Strings are unescaped (\uXXXX, surrogate pairs -> UTF-8); other bytes pass through unchecked (no
 // UTF-8 validation). Nesting is limited to kMaxJsonDepth levels.
+#include <array>
+#include <bit>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -24,6 +30,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ohprof {
 
@@ -80,6 +90,13 @@ class Input {
   // buffer doubled when they fill more than half of it) and `keep` and `p` are moved with them; `p` must
   // not be before `keep`. False at the end of the input (or a read error): nothing more was read.
   bool refill(const char*& keep);
+  // Reads more when fewer than `wanted` bytes follow `p` (keeping them), unless the input has ended.
+  void ensure(std::size_t wanted) {
+    if (static_cast<std::size_t>(end - p) < wanted) {
+      const char* keep = p;
+      refill(keep);
+    }
+  }
   [[nodiscard]] std::uint64_t offset_of(const char* at) const {
     return m_base + static_cast<std::uint64_t>(at - m_buffer.data());
   }
@@ -96,7 +113,22 @@ class Input {
 
 // The position of the first '"', '\\' or control character (< 0x20) in [q, end), or end. Eight bytes
 // at a time: a byte-wise test for "is zero" and "is below 0x20" on a 64-bit word.
-inline const char* scan_plain(const char* q, const char* end) {
+[[gnu::always_inline]] inline const char* scan_plain(const char* q, const char* end) {
+#if defined(__SSE2__)
+  // Sixteen bytes at a time (every x86-64 has SSE2): strings in traces are mostly shorter.
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i below_space = _mm_set1_epi8(0x1f);
+  while (end - q >= 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, below_space), bytes);  // unsigned byte <= 0x1f
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)), control);
+    const int mask = _mm_movemask_epi8(special);
+    if (mask != 0) return q + __builtin_ctz(static_cast<unsigned>(mask));
+    q += 16;
+  }
+#endif
   constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
   constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
   while (end - q >= 8) {
@@ -137,6 +169,249 @@ struct NullSink {
   void end_object() {}
   void start_array() {}
   void end_array() {}
+};
+
+// ---- the window: array elements read whole from the buffer ----
+//
+// A handler that knows the shape of an array's elements (the trace reader's events) can read each one
+// straight from the buffer, with no container stack and no call per token: it defines
+//   bool fast_elements() const;                          // true inside the array whose elements it reads so
+//   const char* fast_element(const char* p, const char* end);
+// The parser then makes at least kWindowBytes available (or the rest of the input) and calls fast_element at
+// the first byte of each element. It returns the position after the element, having done to itself what
+// the events of the element would have done; or nullptr, having changed nothing that the element's events
+// would not set again, and the parser reads the element as usual. The functions below are its tokenizer:
+// each reads from `p` within [p, end), moves `p` past what it read, and returns false at anything it does not
+// handle (the window's end, an escape, deep nesting, anything invalid). So the window accepts a subset of
+// what the parser accepts, with the same meaning, and never reports an error: the parser, reading the
+// element again, reports it, at the same byte and in the same words.
+inline constexpr std::size_t kWindowBytes = 16 * 1024;
+
+namespace window {
+
+inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Skips whitespace; false at the end of the window.
+[[gnu::always_inline]] inline bool skip_ws(const char*& p, const char* end) {
+  // Most often no whitespace, or one space: every byte above ' ' ends whitespace.
+  if (p < end && static_cast<unsigned char>(*p) > ' ') return true;
+  if (end - p >= 2 && *p == ' ' && static_cast<unsigned char>(p[1]) > ' ') {
+    ++p;
+    return true;
+  }
+#if defined(__SSE2__)
+  // Indentation comes in runs: sixteen bytes at a time.
+  while (end - p >= 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i space = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\n'))),
+        _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\t'))));
+    const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(space)) & 0xffffU;
+    if (other != 0) {
+      p += __builtin_ctz(other);
+      return true;
+    }
+    p += 16;
+  }
+#endif
+  while (p < end && is_space(*p)) ++p;
+  return p < end;
+}
+
+// A string without escapes, after its opening quote: its bytes, and p after its closing quote.
+[[gnu::always_inline]] inline bool plain_string(const char*& p, const char* end, std::string_view& out) {
+  const char* q = scan_plain(p, end);
+  if (q == end || *q != '"') return false;
+  out = std::string_view(p, static_cast<std::size_t>(q - p));
+  p = q + 1;
+  return true;
+}
+
+// Whether the eight bytes at `at` are all digits, and then their value (SWAR: the digit pairs, then
+// fours, then the eight combined with two multiplications).
+[[gnu::always_inline]] inline bool eight_digits(const char* at, std::uint64_t& value) {
+  std::uint64_t word = 0;
+  std::memcpy(&word, at, 8);
+  if constexpr (std::endian::native != std::endian::little) return false;
+  constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
+  // '0'..'9' are 0x30..0x39: the high nibble is 3, and adding 6 does not carry into it.
+  if (((word & kHigh) | (((word + 0x0606060606060606ULL) & kHigh) >> 4)) != 0x3333333333333333ULL) return false;
+  word -= 0x3030303030303030ULL;
+  word = word * 10 + (word >> 8);  // each byte pair: 10 * first + second, in the low byte of the pair
+  constexpr std::uint64_t kPairs = 0x000000FF000000FFULL;
+  value = (((word & kPairs) * (100 + (1000000ULL << 32))) + (((word >> 16) & kPairs) * (1 + (10000ULL << 32)))) >> 32;
+  return true;
+}
+
+inline constexpr std::array<std::uint64_t, 9> kPowersOfTen = {1,      10,      100,      1000,     10000,
+                                                               100000, 1000000, 10000000, 100000000};
+
+// How many of the eight bytes at `at` are digits before the first that is not (0..8), and their value.
+[[gnu::always_inline]] inline unsigned leading_digits(const char* at, std::uint64_t& value) {
+  std::uint64_t word = 0;
+  std::memcpy(&word, at, 8);
+  if constexpr (std::endian::native != std::endian::little) {
+    unsigned count = 0;
+    value = 0;
+    for (; count < 8 && is_digit(at[count]); ++count) value = value * 10 + static_cast<std::uint64_t>(at[count] - '0');
+    return count;
+  }
+  constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
+  const std::uint64_t not_digit =
+      ((word & kHigh) | (((word + 0x0606060606060606ULL) & kHigh) >> 4)) ^ 0x3333333333333333ULL;
+  const unsigned count = not_digit == 0 ? 8U : static_cast<unsigned>(std::countr_zero(not_digit)) / 8;
+  if (count == 0) {
+    value = 0;
+    return 0;
+  }
+  // The digits moved to the word's high bytes, '0's before them: the same value, as eight digits.
+  const unsigned shift = 8 * (8 - count);
+  const std::uint64_t padded = shift == 0 ? word : (word << shift) | (0x3030303030303030ULL >> (64 - shift));
+  char bytes[8];
+  std::memcpy(bytes, &padded, 8);
+  eight_digits(bytes, value);
+  return count;
+}
+
+// The end of the run of digits from `r` on: eight bytes at a time while eight are there.
+[[gnu::always_inline]] inline const char* digit_run(const char* r, const char* end) {
+  std::uint64_t ignored = 0;
+  while (end - r >= 8) {
+    const unsigned count = leading_digits(r, ignored);
+    r += count;
+    if (count < 8) return r;
+  }
+  while (r < end && is_digit(*r)) ++r;
+  return r;
+}
+
+// After a number's integer part, at `r` (the parser's grammar): its fraction and exponent, if any. `r`
+// then lies after the number; false when they are malformed.
+inline bool fraction_and_exponent(const char*& r, const char* end) {
+  if (r < end && *r == '.') {
+    const char* first = ++r;
+    r = digit_run(r, end);
+    if (r == first) return false;
+  }
+  if (r < end && (*r == 'e' || *r == 'E')) {
+    ++r;
+    if (r < end && (*r == '+' || *r == '-')) ++r;
+    const char* first = r;
+    r = digit_run(r, end);
+    if (r == first) return false;
+  }
+  return r < end && !is_number_byte(*r);
+}
+
+// A number as the parser delivers it: an integer of at most 18 digits (`integer`, and `text` empty), or
+// one with a fraction or exponent (its `text`). False for anything else (longer integers, malformed ones).
+[[gnu::always_inline]] inline bool number(const char*& p, const char* end, std::int64_t& integer, std::string_view& text) {
+  const char* r = p;
+  const bool negative = *r == '-';
+  if (negative) ++r;
+  const char* digits = r;
+  const char* limit = end - digits > 18 ? digits + 18 : end;
+  std::uint64_t magnitude = 0;
+  std::uint64_t eight = 0;
+  while (limit - r >= 8 && eight_digits(r, eight)) {
+    magnitude = magnitude * 100000000 + eight;
+    r += 8;
+  }
+  if (limit - r >= 8) {  // fewer than eight digits, read at once
+    const unsigned count = leading_digits(r, eight);
+    magnitude = magnitude * kPowersOfTen[count] + eight;
+    r += count;
+  }
+  for (; r < limit && is_digit(*r); ++r) magnitude = magnitude * 10 + static_cast<std::uint64_t>(*r - '0');
+  if (r == digits || (*digits == '0' && r != digits + 1) || r == end) return false;
+  if (*r == '.' || *r == 'e' || *r == 'E') {
+    if (!fraction_and_exponent(r, end)) return false;
+    text = std::string_view(p, static_cast<std::size_t>(r - p));
+    p = r;
+    return true;
+  }
+  if (is_number_byte(*r)) return false;  // a 19th digit, or a sign: the parser's
+  integer = negative ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
+  text = {};
+  p = r;
+  return true;
+}
+
+// Checks and skips a number of any length.
+inline bool skip_number(const char*& p, const char* end) {
+  const char* r = p;
+  if (*r == '-') ++r;
+  if (r == end || !is_digit(*r)) return false;
+  if (*r == '0') {
+    ++r;
+  } else {
+    r = digit_run(r, end);
+  }
+  if (r == end) return false;
+  if (*r == '.' || *r == 'e' || *r == 'E') {
+    if (!fraction_and_exponent(r, end)) return false;
+  } else if (is_number_byte(*r)) {
+    return false;
+  }
+  p = r;
+  return true;
+}
+
+inline bool skip_literal(const char*& p, const char* end, std::string_view word) {
+  if (static_cast<std::size_t>(end - p) < word.size() || std::memcmp(p, word.data(), word.size()) != 0) return false;
+  p += word.size();
+  return true;
+}
+
+// Checks and skips one value of any kind, at its first byte; containers at most kMaxDepth deep.
+inline bool skip_value(const char*& p, const char* end, int depth = 0) {
+  constexpr int kMaxDepth = 64;
+  std::string_view ignored;
+  switch (*p) {
+    case '"': ++p; return plain_string(p, end, ignored);
+    case 't': return skip_literal(p, end, "true");
+    case 'f': return skip_literal(p, end, "false");
+    case 'n': return skip_literal(p, end, "null");
+    case '[':
+    case '{': {
+      if (depth >= kMaxDepth) return false;
+      const bool object = *p == '{';
+      const char close = object ? '}' : ']';
+      ++p;
+      if (!skip_ws(p, end)) return false;
+      if (*p == close) {
+        ++p;
+        return true;
+      }
+      while (true) {
+        if (object) {
+          if (*p != '"') return false;
+          ++p;
+          if (!plain_string(p, end, ignored) || !skip_ws(p, end) || *p != ':') return false;
+          ++p;
+          if (!skip_ws(p, end)) return false;
+        }
+        if (!skip_value(p, end, depth + 1) || !skip_ws(p, end)) return false;
+        if (*p == close) {
+          ++p;
+          return true;
+        }
+        if (*p != ',') return false;
+        ++p;
+        if (!skip_ws(p, end)) return false;
+      }
+    }
+    default:
+      return skip_number(p, end);
+  }
+}
+
+}  // namespace window
+
+template <class Handler>
+concept ReadsElementsWhole = requires(Handler& handler, const char* p) {
+  { handler.fast_elements() } -> std::same_as<bool>;
+  { handler.fast_element(p, p) } -> std::same_as<const char*>;
 };
 
 // Error reporting and the slow paths (escapes, literals) shared by every handler type.
@@ -235,6 +510,17 @@ class Parser : public ParserBase {
           NullSink none;
           if (!parse_value(none)) return false;
           continue;
+        }
+      } else if constexpr (ReadsElementsWhole<Sink>) {
+        if (sink.fast_elements()) {
+          skip_whitespace();
+          m_in.ensure(kWindowBytes);
+          if (m_in.p < m_in.end) {
+            if (const char* after = sink.fast_element(m_in.p, m_in.end)) {
+              m_in.p = after;
+              continue;
+            }
+          }
         }
       }
       if (!begin_value(sink, first_in_container)) return false;

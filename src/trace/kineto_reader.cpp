@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -266,25 +267,67 @@ enum class RootKey { other, trace_events, device_properties, distributed_info };
 enum class PropKey { other, id, name };
 enum class DistKey { other, rank, world_size, backend };
 
+// An event's keys that are read, the most frequent first. Each is at most seven bytes, so that with its
+// closing quote it fits in one 64-bit word (match_event_key).
+struct EventKeyName {
+  std::string_view name;
+  EventKey key;
+};
+constexpr std::array kEventKeys = {
+    EventKeyName{"ph", EventKey::ph},   EventKeyName{"cat", EventKey::cat}, EventKeyName{"name", EventKey::name},
+    EventKeyName{"pid", EventKey::pid}, EventKeyName{"tid", EventKey::tid}, EventKeyName{"ts", EventKey::ts},
+    EventKeyName{"dur", EventKey::dur}, EventKeyName{"args", EventKey::args}, EventKeyName{"id", EventKey::id}};
+
 EventKey classify_event_key(std::string_view key) {
-  switch (key.size()) {
-    case 2:
-      if (is(key, "ph")) return EventKey::ph;
-      if (is(key, "ts")) return EventKey::ts;
-      if (is(key, "id")) return EventKey::id;
-      break;
-    case 3:
-      if (is(key, "cat")) return EventKey::cat;
-      if (is(key, "pid")) return EventKey::pid;
-      if (is(key, "tid")) return EventKey::tid;
-      if (is(key, "dur")) return EventKey::dur;
-      break;
-    case 4:
-      if (is(key, "name")) return EventKey::name;
-      if (is(key, "args")) return EventKey::args;
-      break;
-    default:
-      break;
+  for (const EventKeyName& known : kEventKeys) {
+    if (key == known.name) return known.key;
+  }
+  return EventKey::other;
+}
+
+// A key's bytes and its closing quote as a little-endian word, and the mask of those bytes.
+struct PackedKey {
+  std::uint64_t bytes = 0;
+  std::uint64_t mask = 0;
+};
+constexpr PackedKey pack_key(std::string_view name) {
+  PackedKey packed;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(i < name.size() ? name[i] : '"');
+    packed.bytes |= static_cast<std::uint64_t>(byte) << (8 * i);
+    packed.mask |= std::uint64_t{0xff} << (8 * i);
+  }
+  return packed;
+}
+constexpr auto kPackedEventKeys = [] {
+  std::array<PackedKey, kEventKeys.size()> packed{};
+  for (std::size_t i = 0; i < kEventKeys.size(); ++i) {
+    static_assert(sizeof(std::uint64_t) == 8);
+    packed[i] = pack_key(kEventKeys[i].name);
+  }
+  return packed;
+}();
+static_assert(std::all_of(kEventKeys.begin(), kEventKeys.end(), [](const EventKeyName& k) { return k.name.size() <= 7; }));
+
+// The event key whose bytes and closing quote start at `at` (after the opening quote), read as one word
+// when eight bytes are there; `after` is then the byte after the closing quote. Otherwise (another key,
+// or fewer than eight bytes) EventKey::other with `after` unchanged. Kineto writes an event's keys in the
+// order of kEventKeys, so the search starts at `next`, the entry after the last one matched, and wraps.
+inline EventKey match_event_key(const char* at, const char* end, const char*& after, std::size_t& next) {
+  if (end - at < 8) return EventKey::other;
+  std::uint64_t word = 0;
+  std::memcpy(&word, at, 8);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::size_t i = next;
+    for (std::size_t tried = 0; tried < kEventKeys.size(); ++tried) {
+      if (i == kEventKeys.size()) i = 0;
+      if ((word & kPackedEventKeys[i].mask) == kPackedEventKeys[i].bytes) {
+        after = at + kEventKeys[i].name.size() + 1;
+        next = i + 1;
+        return kEventKeys[i].key;
+      }
+      ++i;
+    }
   }
   return EventKey::other;
 }
@@ -354,9 +397,12 @@ std::optional<std::int64_t> as_ns(const NumberField& field) {
 }
 
 struct PendingEvent {
-  std::string ph;
-  std::string cat;
-  std::string name;
+  // Views of the bytes read: in the parser's buffer while the event is read whole (fast_element: the
+  // event is finished before the buffer moves), else of the copies below.
+  std::string_view ph;
+  std::string_view cat;
+  std::string_view name;
+  std::string ph_copy, cat_copy, name_copy;
   bool has_cat = false;
   bool has_name = false;
   NumberField ts, dur, pid, tid, id;
@@ -366,7 +412,7 @@ struct PendingEvent {
   NumberField ohprof_call, ohprof_iteration, ohprof_cpu_kernel;
 
   void reset() {
-    ph.clear();
+    ph = cat = name = {};  // a view may be of a buffer that has moved since
     has_cat = has_name = false;
     for (NumberField* field : {&ts, &dur, &pid, &tid, &id, &correlation, &stream, &device, &bytes, &size, &graph_id, &ohprof_call,
                                &ohprof_iteration, &ohprof_cpu_kernel}) {
@@ -382,7 +428,7 @@ constexpr std::size_t kMaxExampleReasons = 5;
 // that value without reporting it.
 class KinetoSax {
  public:
-  explicit KinetoSax(KinetoTrace& trace) : m_trace(trace) {}
+  KinetoSax(KinetoTrace& trace, JsonReading reading) : m_trace(trace), m_window(reading == JsonReading::window) {}
 
   // --- the JSON events ---
   void null() { on_scalar_non_number(); }
@@ -413,13 +459,13 @@ class KinetoSax {
   void string(std::string_view value) {
     if (in_event_level()) {
       switch (m_event_key) {
-        case EventKey::ph: m_event.ph.assign(value); break;
+        case EventKey::ph: m_event.ph = m_event.ph_copy.assign(value); break;
         case EventKey::cat:
-          m_event.cat.assign(value);
+          m_event.cat = m_event.cat_copy.assign(value);
           m_event.has_cat = true;
           break;
         case EventKey::name:
-          m_event.name.assign(value);
+          m_event.name = m_event.name_copy.assign(value);
           m_event.has_name = true;
           break;
         default:
@@ -532,6 +578,52 @@ class KinetoSax {
     return true;
   }
 
+  // --- the events read whole from the parser's buffer (json_stream.hpp, "the window") ---
+  // An event of the common shape (keys and the strings read without escapes, numbers of the usual
+  // length, containers only as args or as values not read) is read here in one pass, with the same
+  // result as through the calls above; anything else returns nullptr and is read through them.
+  [[nodiscard]] bool fast_elements() const { return m_window && m_events_depth != 0 && m_depth == m_events_depth; }
+
+  const char* fast_element(const char* p, const char* end) {
+    namespace window = json_detail::window;
+    if (*p != '{') return nullptr;
+    m_event.reset();
+    ++p;
+    if (!window::skip_ws(p, end)) return nullptr;
+    if (*p != '}') {
+      std::size_t next_key = 0;
+      while (true) {
+        if (*p != '"') return nullptr;
+        const char* after = nullptr;
+        EventKey which = match_event_key(p + 1, end, after, next_key);
+        if (after != nullptr) {
+          p = after;
+          if (!after_key(p, end)) return nullptr;
+        } else {
+          std::string_view key;
+          if (!fast_key(p, end, key)) return nullptr;
+          which = classify_event_key(key);
+        }
+        bool read = false;
+        switch (which) {
+          case EventKey::ph: read = fast_text(p, end, m_event.ph); break;
+          case EventKey::cat: read = m_event.has_cat = fast_text(p, end, m_event.cat); break;
+          case EventKey::name: read = m_event.has_name = fast_text(p, end, m_event.name); break;
+          case EventKey::args: read = fast_args(p, end); break;
+          case EventKey::other: read = window::skip_value(p, end); break;
+          default: read = fast_number(p, end, *event_field(which)); break;
+        }
+        if (!read || !window::skip_ws(p, end)) return nullptr;
+        if (*p == '}') break;
+        if (*p != ',') return nullptr;
+        ++p;
+        if (!window::skip_ws(p, end)) return nullptr;
+      }
+    }
+    finish_event();
+    return p + 1;
+  }
+
   // --- results ---
   [[nodiscard]] bool found_events() const { return m_found_events; }
   [[nodiscard]] bool root_seen() const { return m_root_seen; }
@@ -567,35 +659,125 @@ class KinetoSax {
   [[nodiscard]] bool in_property_level() const { return m_in_prop && m_depth == m_props_depth + 1; }
   [[nodiscard]] bool in_distributed_level() const { return m_in_dist && m_depth == 2; }
 
+  // The event's number read under an event key or an args key, if any.
+  NumberField* event_field(EventKey key) {
+    switch (key) {
+      case EventKey::ts: return &m_event.ts;
+      case EventKey::dur: return &m_event.dur;
+      case EventKey::pid: return &m_event.pid;
+      case EventKey::tid: return &m_event.tid;
+      case EventKey::id: return &m_event.id;
+      default: return nullptr;
+    }
+  }
+  NumberField* arg_field(ArgKey key) {
+    switch (key) {
+      case ArgKey::correlation: return &m_event.correlation;
+      case ArgKey::stream: return &m_event.stream;
+      case ArgKey::device: return &m_event.device;
+      case ArgKey::bytes: return &m_event.bytes;
+      case ArgKey::size: return &m_event.size;
+      case ArgKey::graph_id: return &m_event.graph_id;
+      case ArgKey::ohprof_call: return &m_event.ohprof_call;
+      case ArgKey::ohprof_iteration: return &m_event.ohprof_iteration;
+      case ArgKey::ohprof_cpu_kernel: return &m_event.ohprof_cpu_kernel;
+      default: return nullptr;
+    }
+  }
+
   // Where a scalar at the current position goes, if anywhere.
   NumberField* number_target() {
-    if (in_event_level()) {
-      switch (m_event_key) {
-        case EventKey::ts: return &m_event.ts;
-        case EventKey::dur: return &m_event.dur;
-        case EventKey::pid: return &m_event.pid;
-        case EventKey::tid: return &m_event.tid;
-        case EventKey::id: return &m_event.id;
-        default: return nullptr;
-      }
-    }
-    if (in_args_level()) {
-      switch (m_arg_key) {
-        case ArgKey::correlation: return &m_event.correlation;
-        case ArgKey::stream: return &m_event.stream;
-        case ArgKey::device: return &m_event.device;
-        case ArgKey::bytes: return &m_event.bytes;
-        case ArgKey::size: return &m_event.size;
-        case ArgKey::graph_id: return &m_event.graph_id;
-        case ArgKey::ohprof_call: return &m_event.ohprof_call;
-        case ArgKey::ohprof_iteration: return &m_event.ohprof_iteration;
-        case ArgKey::ohprof_cpu_kernel: return &m_event.ohprof_cpu_kernel;
-        default: return nullptr;
-      }
-    }
+    if (in_event_level()) return event_field(m_event_key);
+    if (in_args_level()) return arg_field(m_arg_key);
     if (in_property_level() && m_prop_key == PropKey::id) return &m_prop_id_field;
     if (in_distributed_level() && m_dist_key != DistKey::other && m_dist_key != DistKey::backend) return &m_dist_field;
     return nullptr;
+  }
+
+  // The window's pieces (fast_element): each reads one item at p and moves p past it; false when the
+  // item is not of the shape read here (the event is then read through the parser's calls).
+  static bool fast_key(const char*& p, const char* end, std::string_view& key) {
+    if (*p != '"') return false;
+    ++p;
+    return json_detail::window::plain_string(p, end, key) && after_key(p, end);
+  }
+  // From after a key's closing quote to its value's first byte.
+  static bool after_key(const char*& p, const char* end) {
+    namespace window = json_detail::window;
+    if (p == end || *p != ':') {  // most often the colon follows the key's quote at once
+      if (!window::skip_ws(p, end) || *p != ':') return false;
+    }
+    ++p;
+    return window::skip_ws(p, end);
+  }
+  static bool fast_text(const char*& p, const char* end, std::string_view& out) {
+    if (*p != '"') return false;
+    ++p;
+    return json_detail::window::plain_string(p, end, out);
+  }
+  // A value where a number belongs: as number_integer, number_text, string, boolean or null set it.
+  static bool fast_number(const char*& p, const char* end, NumberField& field) {
+    namespace window = json_detail::window;
+    std::string_view ignored;
+    switch (*p) {
+      case '"':
+        ++p;
+        if (!window::plain_string(p, end, ignored)) return false;
+        break;
+      case 't':
+        if (!window::skip_literal(p, end, "true")) return false;
+        break;
+      case 'f':
+        if (!window::skip_literal(p, end, "false")) return false;
+        break;
+      case 'n':
+        if (!window::skip_literal(p, end, "null")) return false;
+        break;
+      case '{':
+      case '[':
+        return false;
+      default: {
+        std::int64_t integer = 0;
+        std::string_view text;
+        if (!window::number(p, end, integer, text)) return false;
+        if (text.empty()) {
+          field.state = NumberField::State::integer;
+          field.integer = integer;
+          field.integer_overflow = false;
+        } else {
+          field.state = NumberField::State::text;
+          field.text.assign(text);
+        }
+        return true;
+      }
+    }
+    field.state = NumberField::State::not_a_number;
+    return true;
+  }
+  bool fast_args(const char*& p, const char* end) {
+    namespace window = json_detail::window;
+    if (*p != '{') return false;
+    ++p;
+    if (!window::skip_ws(p, end)) return false;
+    if (*p == '}') {
+      ++p;
+      return true;
+    }
+    while (true) {
+      std::string_view key;
+      if (!fast_key(p, end, key)) return false;
+      NumberField* field = arg_field(classify_arg_key(key));
+      if (!(field != nullptr ? fast_number(p, end, *field) : window::skip_value(p, end)) || !window::skip_ws(p, end)) {
+        return false;
+      }
+      if (*p == '}') {
+        ++p;
+        return true;
+      }
+      if (*p != ',') return false;
+      ++p;
+      if (!window::skip_ws(p, end)) return false;
+    }
   }
 
   void mark_event_field_not_a_number() {
@@ -718,7 +900,9 @@ class KinetoSax {
       case Category::unknown:
         ++m_trace.stats.unknown_category;
         ++m_trace.timeline.counters.skipped_events;
-        if (m_unknown.size() < kMaxExampleReasons || m_unknown.count(m_event.cat) != 0) ++m_unknown[m_event.cat];
+        if (m_unknown.size() < kMaxExampleReasons || m_unknown.count(std::string(m_event.cat)) != 0) {
+          ++m_unknown[std::string(m_event.cat)];
+        }
         return;
       case Category::known_unused:
       case Category::none:
@@ -799,7 +983,7 @@ class KinetoSax {
   }
 
   void add_mtia_device_event() {
-    switch (mtia_device_event(m_event.has_name ? std::string_view(m_event.name) : ""sv)) {
+    switch (mtia_device_event(m_event.has_name ? m_event.name : ""sv)) {
       case MtiaDeviceEvent::kernel:
         m_accelerator_ops = true;
         return add_device_op(DeviceOpKind::kernel, true);
@@ -818,7 +1002,7 @@ class KinetoSax {
     std::optional<LaunchKind> named;
     bool named_sync = false;
     if (mtia) {
-      const MtiaRuntimeCall what = mtia_runtime_call(m_event.has_name ? std::string_view(m_event.name) : ""sv);
+      const MtiaRuntimeCall what = mtia_runtime_call(m_event.has_name ? m_event.name : ""sv);
       if (what == MtiaRuntimeCall::stage) {
         ignore(m_event.cat);
         return;
@@ -838,12 +1022,12 @@ class KinetoSax {
     if (!timing(start, end)) return;
     const std::int64_t thread = as_integer(m_event.tid).value_or(0);
     if (!launch && !sync) {
-      m_trace.timeline.api_calls.push_back(ApiCall{start, end, thread, m_event.name});
+      m_trace.timeline.api_calls.push_back(ApiCall{start, end, thread, std::string(m_event.name)});
       ++m_trace.stats.kept;
       return;
     }
     if (sync) {
-      m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, m_event.name, tagged && tagged->harness});
+      m_trace.timeline.syncs.push_back(SyncCall{start, end, thread, std::string(m_event.name), tagged && tagged->harness});
       ++m_trace.stats.kept;
       return;
     }
@@ -863,7 +1047,7 @@ class KinetoSax {
   }
 
   void add_profiler_step() {
-    const std::string_view digits = std::string_view(m_event.name).substr("ProfilerStep#"sv.size());
+    const std::string_view digits = m_event.name.substr("ProfilerStep#"sv.size());
     std::int64_t index = 0;
     bool valid = !digits.empty() && digits.size() <= 18;
     for (char c : digits) {
@@ -918,6 +1102,7 @@ class KinetoSax {
   std::vector<FlowEnd> m_flow_ends;
   std::vector<FlowEnd> m_uncorrelated;
   bool m_accelerator_ops = false;
+  bool m_window = true;  // events are read whole when they can be (fast_element)
 };
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
@@ -1066,9 +1251,9 @@ class MemoryBuffer : public std::streambuf {
 
 }  // namespace
 
-Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string& label) {
+Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string& label, JsonReading reading) {
   KinetoTrace trace;
-  KinetoSax sax(trace);
+  KinetoSax sax(trace, reading);
   std::optional<JsonParseError> error;
   try {
     error = parse_json_stream_with(input, sax);
@@ -1090,17 +1275,17 @@ Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string&
   return trace;
 }
 
-Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::string& label) {
+Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::string& label, JsonReading reading) {
   MemoryBuffer buffer(json);
-  auto trace = parse_kineto_trace(buffer, label);
+  auto trace = parse_kineto_trace(buffer, label, reading);
   if (trace.ok()) trace->stats.json_bytes = trace->stats.file_bytes = json.size();
   return trace;
 }
 
-Result<KinetoTrace> read_kineto_trace(const std::string& path) {
+Result<KinetoTrace> read_kineto_trace(const std::string& path, JsonReading reading) {
   OHPROF_ASSIGN_OR_RETURN(auto input, GzipInputBuffer::open(path));
   GzipInputBuffer& buffer = *input;
-  auto trace = parse_kineto_trace(buffer, path);
+  auto trace = parse_kineto_trace(buffer, path, reading);
   // A read or decompression failure explains a parse error better than the parse error does.
   if (buffer.error()) return *buffer.error();
   if (!trace.ok()) {

@@ -1,16 +1,22 @@
 // libFuzzer target: arbitrary bytes through the trace reader and the analysis. Whatever the input, the
-// reader returns a trace or an error and the analysis's identities hold; a crash, a sanitizer report
-// or a broken identity is a finding. Build and run with tools/fuzz.
+// reader returns a trace or an error, the same through the window as through the general parser
+// (JsonReading), and the analysis's identities hold; a crash, a sanitizer report, a difference between
+// the readings or a broken identity is a finding. Build and run with tools/fuzz.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/trace/kineto_reader.hpp"
+#include "../trace/trace_fingerprint.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto trace = ohprof::parse_kineto_trace_text(text, "fuzz");
+  if (ohprof::fingerprint(trace) !=
+      ohprof::fingerprint(ohprof::parse_kineto_trace_text(text, "fuzz", ohprof::JsonReading::general))) {
+    std::abort();
+  }
   if (!trace.ok()) return 0;
   const ohprof::PathBreakdown split = ohprof::analyze_timeline(trace->timeline);
   for (const auto& it : split.iterations) {

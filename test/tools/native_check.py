@@ -151,15 +151,19 @@ def main():
             ("no toolkit: Triton's", None, True, triton)):
         if with_triton:
             header_tree(triton, 13000, crt=True)
-        got = _native.crt_include(torch13, [wheel], cuda_home)
+        got = _native.crt_include(torch13, [wheel], cuda_home, lambda header: False)
         if got != expected:
             problems.append(f"crt, {what}: {got!r}, expected {expected!r}")
     header_tree(wheel, 13000, crt=True)
-    if _native.crt_include(torch13, [wheel], toolkit13) is not None:
+    if _native.crt_include(torch13, [wheel], toolkit13, lambda header: False) is not None:
         problems.append("crt: a folder was added though the wheel has crt/host_defines.h")
     os.remove(os.path.join(wheel, "crt", "host_defines.h"))
+    asked = []
+    if _native.crt_include(torch13, [wheel], toolkit13, lambda header: asked.append(header) or True) is not None \
+            or asked != ["crt/host_defines.h"]:
+        problems.append(f"crt: a folder was added though the compiler finds crt/host_defines.h (asked {asked})")
     os.remove(os.path.join(triton, "crt", "host_defines.h"))
-    expect_problem("crt nowhere", lambda: _native.crt_include(torch13, [wheel], toolkit12),
+    expect_problem("crt nowhere", lambda: _native.crt_include(torch13, [wheel], toolkit12, lambda header: False),
                    "crt/host_defines.h", "pip install 'nvidia-cuda-crt==13.0.*'", "CUDA_HOME")
 
     # 8.
@@ -187,6 +191,12 @@ def main():
         problems.append(f"static libstdc++: warning {warned!r}")
     shared = os.path.join(tree, "libstdc++.so")
     open(shared, "w").close()
+    with_arguments = f"{static_only} -O2"
+    if not _native.static_runtime_warning(with_arguments):
+        problems.append("static libstdc++: no warning for a compiler given with arguments")
+    os.chdir(tree)  # a file named libstdc++.so in the working folder says nothing of the compiler
+    if not _native.static_runtime_warning(static_only):
+        problems.append("static libstdc++: no warning when the working folder holds a libstdc++.so")
     for what, compiler in (("shared", fake_compiler(shared)), ("missing", "/nonexistent/c++")):
         if _native.static_runtime_warning(compiler) is not None:
             problems.append(f"static libstdc++: a warning for a {what} compiler")

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
@@ -310,6 +311,183 @@ TEST(JsonStream, RealTracesGiveTheSameDocumentAsNlohmann) {
     ASSERT_FALSE(declined.error.has_value()) << file << ": " << declined.error->message;
     EXPECT_TRUE(declined.value == without_members(expected, {"args", "name"})) << file << " (args, name declined)";
   }
+}
+
+// ---- the window (json_stream.hpp): a subset of the parser, with the same meaning ------------------
+
+// Bytes from which the random texts below are drawn: JSON's structure, digits, signs, escapes, letters
+// of the literals, whitespace and a control character.
+constexpr std::string_view kAlphabet = "0123456789-+.eE\"\\{}[],: \n\ttrufalsn/u\x01x";
+
+std::string random_text(std::mt19937& rng, std::size_t max_length) {
+  std::uniform_int_distribution<std::size_t> length(0, max_length);
+  std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
+  std::string text(length(rng), ' ');
+  for (char& c : text) c = kAlphabet[pick(rng)];
+  return text;
+}
+
+TEST(JsonWindow, DigitsAreReadEightAtATimeAsAByteLoopReadsThem) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> digit_or_not(0, 12);
+  for (int round = 0; round < 200000; ++round) {
+    char bytes[8];
+    for (char& c : bytes) {
+      const int d = digit_or_not(rng);
+      c = d < 10 ? static_cast<char>('0' + d) : "/:a"[d - 10];
+    }
+    unsigned count = 0;
+    std::uint64_t expected = 0;
+    while (count < 8 && json_detail::is_digit(bytes[count])) expected = expected * 10 + static_cast<std::uint64_t>(bytes[count++] - '0');
+    std::uint64_t value = 99;
+    ASSERT_EQ(json_detail::window::leading_digits(bytes, value), count) << std::string_view(bytes, 8);
+    ASSERT_EQ(value, expected) << std::string_view(bytes, 8);
+    ASSERT_EQ(json_detail::window::eight_digits(bytes, value), count == 8) << std::string_view(bytes, 8);
+    if (count == 8) {
+      ASSERT_EQ(value, expected) << std::string_view(bytes, 8);
+    }
+  }
+  std::uint64_t value = 0;
+  ASSERT_TRUE(json_detail::window::eight_digits("99999999", value));
+  EXPECT_EQ(value, 99999999U);
+  ASSERT_TRUE(json_detail::window::eight_digits("00000001", value));
+  EXPECT_EQ(value, 1U);
+}
+
+// What window::number read, or why not.
+struct WindowNumber {
+  bool read = false;
+  std::int64_t integer = 0;
+  std::string text;
+  std::size_t length = 0;
+};
+WindowNumber window_number(const std::string& text, std::string_view after = ",") {
+  const std::string padded = text + std::string(after);
+  const char* p = padded.data();
+  WindowNumber out;
+  std::string_view number_text;
+  out.read = json_detail::window::number(p, padded.data() + padded.size(), out.integer, number_text);
+  out.text = std::string(number_text);
+  out.length = static_cast<std::size_t>(p - padded.data());
+  return out;
+}
+
+TEST(JsonWindow, NumbersOfTheUsualShapeAreReadAsTheParserDeliversThem) {
+  for (const std::string text : {"0", "-0", "7", "17", "-42", "785244", "1669783687464181", "999999999999999999",
+                                 "-999999999999999999", "123456.789", "1e5", "-2.5E-3", "0.000", "1.5e+3"}) {
+    const WindowNumber got = window_number(text);
+    ASSERT_TRUE(got.read) << text;
+    EXPECT_EQ(got.length, text.size()) << text;
+    const Parsed parsed = parse("[" + text + "]");
+    ASSERT_FALSE(parsed.error.has_value()) << text;
+    if (got.text.empty()) {
+      EXPECT_TRUE(parsed.texts.empty()) << text;  // the parser delivered it as an integer too
+      EXPECT_EQ(parsed.value[0].get<std::int64_t>(), got.integer) << text;
+    } else {
+      ASSERT_EQ(parsed.texts.size(), 1U) << text;
+      EXPECT_EQ(parsed.texts[0], got.text) << text;
+    }
+  }
+  // Left to the parser: 19 digits and more (they may not fit), and everything malformed.
+  for (const std::string text : {"1000000000000000000", "-9223372036854775808", "18446744073709551615", "01", "-",
+                                 "-a", "1.", "1.e5", "1e", "1e+", ".5", "1.5.3", "1-2", "2e3e4"}) {
+    EXPECT_FALSE(window_number(text).read) << text;
+  }
+  EXPECT_FALSE(window_number("17", "").read);  // the window's end: the number may go on
+  EXPECT_FALSE(window_number("17", "5").read);
+}
+
+// Counts the values directly inside the outermost container; no conversions (numbers of any size).
+class ElementCounter final : public JsonHandler {
+ public:
+  void null() override { value(); }
+  void boolean(bool) override { value(); }
+  void number_integer(std::int64_t) override { value(); }
+  void number_unsigned(std::uint64_t) override { value(); }
+  void number_text(std::string_view) override { value(); }
+  void string(std::string_view) override { value(); }
+  bool key(std::string_view) override { return true; }
+  void start_object() override { open(); }
+  void start_array() override { open(); }
+  void end_object() override { --m_depth; }
+  void end_array() override { --m_depth; }
+
+  std::size_t elements = 0;
+
+ private:
+  void value() { elements += m_depth == 1 ? 1 : 0; }
+  void open() {
+    value();
+    ++m_depth;
+  }
+  int m_depth = 0;
+};
+
+struct Counted {
+  std::optional<JsonParseError> error;
+  std::size_t elements = 0;
+};
+Counted count_elements(const std::string& text) {
+  ChunkedBuffer buffer(text, 1 << 20);
+  ElementCounter counter;
+  Counted out;
+  out.error = parse_json_stream(buffer, counter);
+  out.elements = counter.elements;
+  return out;
+}
+
+// Random texts: whatever window::skip_value accepts, the parser accepts too, as one value of the same
+// length; where the parser then finds an error, it is after that value.
+TEST(JsonWindow, SkipValueAcceptsOnlyValuesThatTheParserAccepts) {
+  std::mt19937 rng(11);
+  const std::vector<std::string> seeds = {
+      R"({"External id": 3073, "Ev Idx": 0, "Input Dims": [[1, 3], [], [2]], "Input type": ["float", ""]})",
+      R"([1.5, -0, 2e-3, true, false, null, "a\"b", {"k": {"l": [{}]}}])", R"("plain")", R"(-12.5e+7)"};
+  std::size_t accepted = 0;
+  for (int round = 0; round < 60000; ++round) {
+    std::string value;
+    if (round % 3 == 0) {
+      value = random_text(rng, 24);
+    } else {  // a seed with a few bytes changed
+      value = seeds[static_cast<std::size_t>(round) % seeds.size()];
+      const int changes = 1 + round % 3;
+      for (int c = 0; c < changes && !value.empty(); ++c) {
+        std::uniform_int_distribution<std::size_t> at(0, value.size() - 1);
+        const std::string piece = random_text(rng, 2);
+        value.replace(at(rng), round % 2, piece);
+      }
+    }
+    if (value.empty()) continue;
+    const std::string text = value + " ,";  // a value ends before it; nothing can follow it in the window
+    const char* p = text.data();
+    if (!json_detail::window::skip_value(p, text.data() + text.size())) continue;
+    ++accepted;
+    const auto length = static_cast<std::size_t>(p - text.data());
+    ASSERT_LE(length, value.size()) << value;
+    const std::string whole = "[" + value + "]";
+    const Counted parsed = count_elements(whole);
+    if (parsed.error) {
+      ASSERT_GT(parsed.error->byte_offset, length) << "the window accepted " << value.substr(0, length)
+                                                   << " where the parser says: " << parsed.error->message;
+    }
+    const Counted alone = count_elements("[" + value.substr(0, length) + "]");
+    ASSERT_FALSE(alone.error.has_value()) << value.substr(0, length) << ": " << alone.error->message;
+    ASSERT_EQ(alone.elements, 1U) << value.substr(0, length);
+  }
+  EXPECT_GT(accepted, 10000U);  // the check above ran on many accepted values
+}
+
+TEST(JsonWindow, SkipValueLeavesEscapesDeepNestingAndTheWindowsEndToTheParser) {
+  const auto skips = [](const std::string& text) {
+    const char* p = text.data();
+    return json_detail::window::skip_value(p, text.data() + text.size());
+  };
+  EXPECT_TRUE(skips(R"(["a", {"b": [1, 2.5, null]}],)"));
+  EXPECT_FALSE(skips(R"("a\nb",)"));             // an escape: the parser unescapes
+  EXPECT_FALSE(skips(std::string(65, '[') + std::string(65, ']') + ","));
+  EXPECT_TRUE(skips(std::string(64, '[') + std::string(64, ']') + ","));
+  EXPECT_FALSE(skips(R"({"a": 1)"));             // the window ends inside the value
+  EXPECT_FALSE(skips(R"(tru,)"));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // iteration windows, and every kind of bad input (counted warnings or one clear error, never a crash).
 #include "ohprof/trace/kineto_reader.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -11,10 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <string>
 
 #include "ohprof/model/launch_apis.hpp"
+#include "trace_fingerprint.hpp"
 
 namespace ohprof {
 namespace {
@@ -844,6 +847,99 @@ TEST(KinetoReaderXpu, UnifiedRuntimeEnqueuesAreLaunchesAndItsWaitsAreSyncs) {
   ASSERT_EQ(t.syncs.size(), 1u);
   ASSERT_EQ(t.api_calls.size(), 1u);
   EXPECT_EQ(t.counters.ops_without_launch, 0u);
+}
+
+// ---- the window and the general parser agree (JsonReading) -------------------------------------
+
+TEST(KinetoReader, AnEventWithoutANameHasNoneNotThePreviousEventsName) {
+  const std::string events =
+      R"({"ph": "X", "cat": "kernel", "name": "first", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "args": {"device": 0, "stream": 7}},)"
+      R"({"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 5, "dur": 1, "args": {"device": 0, "stream": 7}})";
+  for (JsonReading reading : {JsonReading::window, JsonReading::general}) {
+    auto trace = parse_kineto_trace_text(wrap(events), "t", reading);
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    ASSERT_EQ(trace->timeline.ops.size(), 2U);
+    EXPECT_EQ(trace->timeline.ops[0].name, "first");
+    EXPECT_EQ(trace->timeline.ops[1].name, "");
+  }
+}
+
+TEST(KinetoReader, TheWindowReadsRealTracesAsTheGeneralParserDoes) {
+  const char* env = std::getenv("OHPROF_TRACES_DIR");
+  const std::filesystem::path dir(env != nullptr && *env != '\0' ? env : OHPROF_TRACES_DIR);
+  std::size_t traces = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().string().find(".json") == std::string::npos) continue;
+    const std::string path = entry.path().string();
+    const std::string window = fingerprint(read_kineto_trace(path, JsonReading::window));
+    const std::string general = fingerprint(read_kineto_trace(path, JsonReading::general));
+    EXPECT_EQ(window, general) << path;
+    EXPECT_EQ(window.rfind("error", 0), std::string::npos) << path;
+    ++traces;
+  }
+  EXPECT_GE(traces, 10U);
+}
+
+// Events of every shape the reader meets (escapes, fractions, strings where numbers belong, nested args,
+// metadata, flows, MTIA), then the same text with bytes changed at random: each reading gives the same
+// trace or the same error as the other.
+TEST(KinetoReader, TheWindowAgreesWithTheGeneralParserOnDamagedTraces) {
+  const std::string text = R"json({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "GPU \"0\""}],
+  "distributedInfo": {"rank": 1, "world_size": 2, "backend": "nccl"},
+  "traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 2, "ts": 100, "dur": 900},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 110.5, "dur": 5,
+   "args": {"External id": 3, "cbid": 211, "correlation": 41}},
+  {"ph": "X", "cat": "kernel", "name": "void gemm<\u0041>(float*)", "pid": 0, "tid": "stream 7", "ts": 120.125,
+   "dur": 30.5, "args": {"queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 41,
+   "registers per thread": 32, "grid": [1, 1, 1], "est. achieved occupancy %": 0}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 2, "ts": 105, "dur": 20,
+   "args": {"Input Dims": [[2, 3], [3, 4]], "Input type": ["float", "float"], "Call stack": "a.py(1): f\nb.py(2): g"}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7, "ts": 160,
+   "dur": 4, "args": {"device": 0, "stream": 7, "correlation": 42, "bytes": 4096, "memory bandwidth (GB/s)": 1.2e1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 2, "ts": 150, "dur": 3,
+   "args": {"correlation": 42}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": 2, "ts": 170, "dur": 20,
+   "args": {"correlation": 43, "stream": 7}},
+  {"ph": "s", "id": 41, "pid": 1, "tid": 2, "ts": 110, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "f", "id": 41, "pid": 0, "tid": 7, "ts": 120, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "M", "name": "process_name", "pid": 0, "tid": 0, "args": {"name": "GPU 0"}},
+  {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 2, "ts": 130, "s": "t",
+   "args": {"Total Reserved": 2097152, "Bytes": -512, "Addr": 140000000000000, "Device Id": -1}},
+  {"ph": "X", "cat": "mtia_ccp_events", "name": "pe_exe", "pid": 5, "tid": 1, "ts": 200, "dur": 10},
+  {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 300, "dur": 1, "args": {"device": 0, "stream": 7,
+   "correlation": 18446744073709551615, "graph id": 3}},
+  {"ph": "X", "cat": "Kernel", "name": "old", "pid": 0, "tid": 7, "ts": 1.5e2, "dur": null, "args": {"device": true, "stream": 7}},
+  {"ph": "X", "cat": "weird_category", "name": "w", "pid": 9, "tid": 9, "ts": 10, "dur": 1},
+  {}, 5, [1]
+  ], "traceName": "t"})json";
+  ASSERT_EQ(fingerprint(parse_kineto_trace_text(text, "t", JsonReading::window)),
+            fingerprint(parse_kineto_trace_text(text, "t", JsonReading::general)));
+  ASSERT_EQ(fingerprint(parse_kineto_trace_text(text, "t")).rfind("error", 0), std::string::npos);
+
+  std::mt19937 rng(3);
+  constexpr std::string_view kBytes = "0123456789-.eE\"\\{}[],: \nxtfn";
+  std::uniform_int_distribution<std::size_t> pick(0, kBytes.size() - 1);
+  std::uniform_int_distribution<std::size_t> at(0, text.size() - 1);
+  std::size_t read_ok = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string damaged = text;
+    const int changes = 1 + round % 3;
+    for (int c = 0; c < changes; ++c) {
+      const std::size_t where = std::min(at(rng), damaged.size() - 1);
+      switch (round % 3) {
+        case 0: damaged[where] = kBytes[pick(rng)]; break;
+        case 1: damaged.erase(where, 1); break;
+        default: damaged.insert(where, 1, kBytes[pick(rng)]); break;
+      }
+    }
+    const std::string window = fingerprint(parse_kineto_trace_text(damaged, "t", JsonReading::window));
+    ASSERT_EQ(window, fingerprint(parse_kineto_trace_text(damaged, "t", JsonReading::general))) << damaged;
+    if (window.rfind("error", 0) == std::string::npos) ++read_ok;
+  }
+  // Both outcomes were compared many times.
+  EXPECT_GT(read_ok, 300U);
+  EXPECT_LT(read_ok, 2700U);
 }
 
 }  // namespace

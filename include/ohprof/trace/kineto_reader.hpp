@@ -50,16 +50,24 @@ struct KinetoTrace {
   KinetoReadStats stats;
 };
 
+// How the JSON is tokenized. `window` (the default) reads each event of the usual shape whole from the
+// parser's buffer in one pass, and anything else through the general streaming parser; `general` reads
+// everything through the general parser. Both give the same trace and the same errors (the tests and the
+// fuzz target compare them); `general` is there to check that, and to time the difference.
+enum class JsonReading { window, general };
+
 // Reads and parses a trace file. Errors: file_not_found (cannot open), invalid_trace (truncated or
 // corrupt gzip, not JSON, no traceEvents). A trace with no GPU operations is read (its verdict says
 // "no device work").
-Result<KinetoTrace> read_kineto_trace(const std::string& path);
+Result<KinetoTrace> read_kineto_trace(const std::string& path, JsonReading reading = JsonReading::window);
 
 // Parses trace JSON from any stream buffer; `label` names the source in error messages.
-Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string& label);
+Result<KinetoTrace> parse_kineto_trace(std::streambuf& input, const std::string& label,
+                                       JsonReading reading = JsonReading::window);
 
 // Parses trace JSON held in memory (tests, small inputs).
-Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::string& label = "<text>");
+Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::string& label = "<text>",
+                                            JsonReading reading = JsonReading::window);
 
 // Converts a decimal number of microseconds as written in JSON ("17", "123456.789", "-2.5",
 // "1.5e3") to integer nanoseconds, without floating point. Exact to three decimals; further decimals

@@ -363,6 +363,54 @@ inline bool skip_literal(const char*& p, const char* end, std::string_view word)
   return true;
 }
 
+// From after a key's closing quote to its value's first byte: the colon and the whitespace around it.
+[[gnu::always_inline]] inline bool colon(const char*& p, const char* end) {
+  if (p == end || *p != ':') {  // most often the colon follows the key's quote at once
+    if (!skip_ws(p, end) || *p != ':') return false;
+  }
+  ++p;
+  return skip_ws(p, end);
+}
+
+// A key at its opening quote, without escapes, and the colon after it; p then at the value.
+[[gnu::always_inline]] inline bool key(const char*& p, const char* end, std::string_view& out) {
+  if (*p != '"') return false;
+  ++p;
+  return plain_string(p, end, out) && colon(p, end);
+}
+
+// A container's items after its opening bracket, up to and including `close`: `read_item(p)` reads
+// each item at its first byte (an object's member from its key on, an array's element).
+template <class ReadItem>
+[[gnu::always_inline]] inline bool items(const char*& p, const char* end, char close, ReadItem&& read_item) {
+  if (!skip_ws(p, end)) return false;
+  if (*p == close) {
+    ++p;
+    return true;
+  }
+  while (true) {
+    if (!read_item(p) || !skip_ws(p, end)) return false;
+    if (*p == close) {
+      ++p;
+      return true;
+    }
+    if (*p != ',') return false;
+    ++p;
+    if (!skip_ws(p, end)) return false;
+  }
+}
+
+// An object at its '{': `read_value(key, p)` reads each member's value at its first byte.
+template <class ReadValue>
+inline bool members(const char*& p, const char* end, ReadValue&& read_value) {
+  if (*p != '{') return false;
+  ++p;
+  return items(p, end, '}', [&](const char*& q) {
+    std::string_view name;
+    return key(q, end, name) && read_value(name, q);
+  });
+}
+
 // Checks and skips one value of any kind, at its first byte; containers at most kMaxDepth deep.
 inline bool skip_value(const char*& p, const char* end, int depth = 0) {
   constexpr int kMaxDepth = 64;
@@ -372,35 +420,13 @@ inline bool skip_value(const char*& p, const char* end, int depth = 0) {
     case 't': return skip_literal(p, end, "true");
     case 'f': return skip_literal(p, end, "false");
     case 'n': return skip_literal(p, end, "null");
+    case '{':
+      return depth < kMaxDepth &&
+             members(p, end, [&](std::string_view, const char*& q) { return skip_value(q, end, depth + 1); });
     case '[':
-    case '{': {
       if (depth >= kMaxDepth) return false;
-      const bool object = *p == '{';
-      const char close = object ? '}' : ']';
       ++p;
-      if (!skip_ws(p, end)) return false;
-      if (*p == close) {
-        ++p;
-        return true;
-      }
-      while (true) {
-        if (object) {
-          if (*p != '"') return false;
-          ++p;
-          if (!plain_string(p, end, ignored) || !skip_ws(p, end) || *p != ':') return false;
-          ++p;
-          if (!skip_ws(p, end)) return false;
-        }
-        if (!skip_value(p, end, depth + 1) || !skip_ws(p, end)) return false;
-        if (*p == close) {
-          ++p;
-          return true;
-        }
-        if (*p != ',') return false;
-        ++p;
-        if (!skip_ws(p, end)) return false;
-      }
-    }
+      return items(p, end, ']', [&](const char*& q) { return skip_value(q, end, depth + 1); });
     default:
       return skip_number(p, end);
   }

@@ -589,39 +589,30 @@ class KinetoSax {
     if (*p != '{') return nullptr;
     m_event.reset();
     ++p;
-    if (!window::skip_ws(p, end)) return nullptr;
-    if (*p != '}') {
-      std::size_t next_key = 0;
-      while (true) {
-        if (*p != '"') return nullptr;
-        const char* after = nullptr;
-        EventKey which = match_event_key(p + 1, end, after, next_key);
-        if (after != nullptr) {
-          p = after;
-          if (!after_key(p, end)) return nullptr;
-        } else {
-          std::string_view key;
-          if (!fast_key(p, end, key)) return nullptr;
-          which = classify_event_key(key);
-        }
-        bool read = false;
-        switch (which) {
-          case EventKey::ph: read = fast_text(p, end, m_event.ph); break;
-          case EventKey::cat: read = m_event.has_cat = fast_text(p, end, m_event.cat); break;
-          case EventKey::name: read = m_event.has_name = fast_text(p, end, m_event.name); break;
-          case EventKey::args: read = fast_args(p, end); break;
-          case EventKey::other: read = window::skip_value(p, end); break;
-          default: read = fast_number(p, end, *event_field(which)); break;
-        }
-        if (!read || !window::skip_ws(p, end)) return nullptr;
-        if (*p == '}') break;
-        if (*p != ',') return nullptr;
-        ++p;
-        if (!window::skip_ws(p, end)) return nullptr;
+    std::size_t next_key = 0;
+    const bool read = window::items(p, end, '}', [&](const char*& q) {
+      const char* after = nullptr;
+      EventKey which = *q == '"' ? match_event_key(q + 1, end, after, next_key) : EventKey::other;
+      if (after != nullptr) {
+        q = after;
+        if (!window::colon(q, end)) return false;
+      } else {
+        std::string_view key;
+        if (!window::key(q, end, key)) return false;
+        which = classify_event_key(key);
       }
-    }
+      switch (which) {
+        case EventKey::ph: return fast_text(q, end, m_event.ph);
+        case EventKey::cat: return m_event.has_cat = fast_text(q, end, m_event.cat);
+        case EventKey::name: return m_event.has_name = fast_text(q, end, m_event.name);
+        case EventKey::args: return fast_args(q, end);
+        case EventKey::other: return window::skip_value(q, end);
+        default: return fast_number(q, end, *event_field(which));
+      }
+    });
+    if (!read) return nullptr;
     finish_event();
-    return p + 1;
+    return p;
   }
 
   // --- results ---
@@ -696,20 +687,6 @@ class KinetoSax {
 
   // The window's pieces (fast_element): each reads one item at p and moves p past it; false when the
   // item is not of the shape read here (the event is then read through the parser's calls).
-  static bool fast_key(const char*& p, const char* end, std::string_view& key) {
-    if (*p != '"') return false;
-    ++p;
-    return json_detail::window::plain_string(p, end, key) && after_key(p, end);
-  }
-  // From after a key's closing quote to its value's first byte.
-  static bool after_key(const char*& p, const char* end) {
-    namespace window = json_detail::window;
-    if (p == end || *p != ':') {  // most often the colon follows the key's quote at once
-      if (!window::skip_ws(p, end) || *p != ':') return false;
-    }
-    ++p;
-    return window::skip_ws(p, end);
-  }
   static bool fast_text(const char*& p, const char* end, std::string_view& out) {
     if (*p != '"') return false;
     ++p;
@@ -755,29 +732,10 @@ class KinetoSax {
     return true;
   }
   bool fast_args(const char*& p, const char* end) {
-    namespace window = json_detail::window;
-    if (*p != '{') return false;
-    ++p;
-    if (!window::skip_ws(p, end)) return false;
-    if (*p == '}') {
-      ++p;
-      return true;
-    }
-    while (true) {
-      std::string_view key;
-      if (!fast_key(p, end, key)) return false;
+    return json_detail::window::members(p, end, [&](std::string_view key, const char*& q) {
       NumberField* field = arg_field(classify_arg_key(key));
-      if (!(field != nullptr ? fast_number(p, end, *field) : window::skip_value(p, end)) || !window::skip_ws(p, end)) {
-        return false;
-      }
-      if (*p == '}') {
-        ++p;
-        return true;
-      }
-      if (*p != ',') return false;
-      ++p;
-      if (!window::skip_ws(p, end)) return false;
-    }
+      return field != nullptr ? fast_number(q, end, *field) : json_detail::window::skip_value(q, end);
+    });
   }
 
   void mark_event_field_not_a_number() {

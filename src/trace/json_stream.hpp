@@ -227,15 +227,21 @@ inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c ==
   return true;
 }
 
+// The bytes of a 64-bit word that are not digits, as non-zero bytes. '0'..'9' are 0x30..0x39: the high
+// nibble is 3, and adding 6 does not carry into it. (A carry out of a byte above 0xF9 can only reach
+// bytes after a non-digit.)
+[[gnu::always_inline]] inline std::uint64_t non_digit_bytes(std::uint64_t word) {
+  constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
+  return ((word & kHigh) | (((word + 0x0606060606060606ULL) & kHigh) >> 4)) ^ 0x3333333333333333ULL;
+}
+
 // Whether the eight bytes at `at` are all digits, and then their value (SWAR: the digit pairs, then
 // fours, then the eight combined with two multiplications).
 [[gnu::always_inline]] inline bool eight_digits(const char* at, std::uint64_t& value) {
   std::uint64_t word = 0;
   std::memcpy(&word, at, 8);
   if constexpr (std::endian::native != std::endian::little) return false;
-  constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
-  // '0'..'9' are 0x30..0x39: the high nibble is 3, and adding 6 does not carry into it.
-  if (((word & kHigh) | (((word + 0x0606060606060606ULL) & kHigh) >> 4)) != 0x3333333333333333ULL) return false;
+  if (non_digit_bytes(word) != 0) return false;
   word -= 0x3030303030303030ULL;
   word = word * 10 + (word >> 8);  // each byte pair: 10 * first + second, in the low byte of the pair
   constexpr std::uint64_t kPairs = 0x000000FF000000FFULL;
@@ -256,9 +262,7 @@ inline constexpr std::array<std::uint64_t, 9> kPowersOfTen = {1,      10,      1
     for (; count < 8 && is_digit(at[count]); ++count) value = value * 10 + static_cast<std::uint64_t>(at[count] - '0');
     return count;
   }
-  constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
-  const std::uint64_t not_digit =
-      ((word & kHigh) | (((word + 0x0606060606060606ULL) & kHigh) >> 4)) ^ 0x3333333333333333ULL;
+  const std::uint64_t not_digit = non_digit_bytes(word);
   const unsigned count = not_digit == 0 ? 8U : static_cast<unsigned>(std::countr_zero(not_digit)) / 8;
   if (count == 0) {
     value = 0;

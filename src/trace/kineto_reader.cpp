@@ -302,7 +302,6 @@ constexpr PackedKey pack_key(std::string_view name) {
 constexpr auto kPackedEventKeys = [] {
   std::array<PackedKey, kEventKeys.size()> packed{};
   for (std::size_t i = 0; i < kEventKeys.size(); ++i) {
-    static_assert(sizeof(std::uint64_t) == 8);
     packed[i] = pack_key(kEventKeys[i].name);
   }
   return packed;
@@ -695,21 +694,14 @@ class KinetoSax {
   // A value where a number belongs: as number_integer, number_text, string, boolean or null set it.
   static bool fast_number(const char*& p, const char* end, NumberField& field) {
     namespace window = json_detail::window;
-    std::string_view ignored;
     switch (*p) {
       case '"':
-        ++p;
-        if (!window::plain_string(p, end, ignored)) return false;
-        break;
       case 't':
-        if (!window::skip_literal(p, end, "true")) return false;
-        break;
       case 'f':
-        if (!window::skip_literal(p, end, "false")) return false;
-        break;
       case 'n':
-        if (!window::skip_literal(p, end, "null")) return false;
-        break;
+        if (!window::skip_value(p, end)) return false;
+        field.state = NumberField::State::not_a_number;
+        return true;
       case '{':
       case '[':
         return false;
@@ -728,8 +720,6 @@ class KinetoSax {
         return true;
       }
     }
-    field.state = NumberField::State::not_a_number;
-    return true;
   }
   bool fast_args(const char*& p, const char* end) {
     return json_detail::window::members(p, end, [&](std::string_view key, const char*& q) {
@@ -858,8 +848,8 @@ class KinetoSax {
       case Category::unknown:
         ++m_trace.stats.unknown_category;
         ++m_trace.timeline.counters.skipped_events;
-        if (m_unknown.size() < kMaxExampleReasons || m_unknown.count(std::string(m_event.cat)) != 0) {
-          ++m_unknown[std::string(m_event.cat)];
+        if (std::string cat(m_event.cat); m_unknown.size() < kMaxExampleReasons || m_unknown.count(cat) != 0) {
+          ++m_unknown[cat];
         }
         return;
       case Category::known_unused:

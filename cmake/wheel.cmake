@@ -12,10 +12,11 @@ install(TARGETS ohprof RUNTIME DESTINATION "${SKBUILD_SCRIPTS_DIR}")
 
 set(OHPROF_KIT ohprof/_build)
 set(OHPROF_KIT_LAYERS cli session harness output trace analysis model base)  # linked in this order
-set(OHPROF_KIT_SOURCES src/collectors/cupti_collector.cpp src/collectors/cpu_activity_collector.cpp
+set(OHPROF_KIT_SOURCES src/collectors/cupti_collector.cpp src/collectors/cupti_records.cpp src/collectors/cupti_join.cpp
+                       src/collectors/cupti_buffers.cpp src/collectors/cpu_activity_collector.cpp
                        src/collectors/split_collector.cpp src/runtimes/aoti_runner.cpp src/runtimes/aoti_package.cpp
                        src/runtimes/python_session.cpp src/cli/measure_module.cpp src/harness/nvtx_ranges.cpp)
-set(OHPROF_KIT_PRIVATE_HEADERS src/runtimes/torch_tensors.hpp src/cli/commands.hpp)
+set(OHPROF_KIT_PRIVATE_HEADERS src/runtimes/torch_tensors.hpp src/cli/commands.hpp src/collectors/cupti_common.hpp)
 
 set(kit_libraries "")
 foreach(layer IN LISTS OHPROF_KIT_LAYERS)

@@ -11,7 +11,9 @@
 
 #include <fmt/core.h>
 
+#include "cupti_record_builders.hpp"
 #include "fake_cupti.hpp"
+#include "timeline_lines.hpp"
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/collectors/cupti_collector.hpp"
@@ -20,149 +22,7 @@
 namespace ohprof {
 namespace {
 
-// ---- record builders: the toolkit's structs, fields as CUPTI fills them --------------------------
-CUpti_ActivityAPI api(CUpti_ActivityKind kind, CUpti_CallbackId cbid, std::uint64_t start, std::uint64_t end,
-                      std::uint32_t thread, std::uint32_t correlation) {
-  CUpti_ActivityAPI r{};
-  r.kind = kind;
-  r.cbid = cbid;
-  r.start = start;
-  r.end = end;
-  r.processId = 4242;
-  r.threadId = thread;
-  r.correlationId = correlation;
-  return r;
-}
-CUpti_ActivityAPI runtime(CUpti_CallbackId cbid, std::uint64_t start, std::uint64_t end, std::uint32_t thread,
-                          std::uint32_t correlation) {
-  return api(CUPTI_ACTIVITY_KIND_RUNTIME, cbid, start, end, thread, correlation);
-}
-CUpti_ActivityAPI driver(CUpti_CallbackId cbid, std::uint64_t start, std::uint64_t end, std::uint32_t thread,
-                         std::uint32_t correlation) {
-  return api(CUPTI_ACTIVITY_KIND_DRIVER, cbid, start, end, thread, correlation);
-}
-
-CUpti_ActivityKernel10 kernel(const std::string& name, std::uint64_t start, std::uint64_t end, std::uint32_t device,
-                              std::uint32_t stream, std::uint32_t correlation, std::uint32_t graph_id = 0) {
-  auto r = fake_cupti::device_record<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, start, end,
-                                                             device, stream, correlation, graph_id);
-  r.completed = end;
-  r.gridX = 64;
-  r.gridY = 1;
-  r.gridZ = 1;
-  r.blockX = 256;
-  r.blockY = 1;
-  r.blockZ = 1;
-  r.name = fake_cupti::intern(name);
-  r.graphNodeId = graph_id != 0 ? 1000 + correlation : 0;
-  return r;
-}
-
-CUpti_ActivityMemcpy6 copy(CUpti_ActivityMemcpyKind direction, std::uint64_t bytes, std::uint64_t start,
-                           std::uint64_t end, std::uint32_t stream, std::uint32_t correlation) {
-  auto r = fake_cupti::device_record<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY, start, end, 0, stream,
-                                                            correlation);
-  r.copyKind = static_cast<std::uint8_t>(direction);
-  r.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-  r.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
-  r.bytes = bytes;
-  return r;
-}
-
-CUpti_ActivityMemset4 fill(std::uint64_t bytes, std::uint64_t start, std::uint64_t end, std::uint32_t stream,
-                           std::uint32_t correlation) {
-  auto r = fake_cupti::device_record<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET, start, end, 0, stream,
-                                                            correlation);
-  r.value = 0;
-  r.bytes = bytes;
-  r.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-  return r;
-}
-
-CUpti_ActivitySynchronization2 sync(CUpti_ActivitySynchronizationType type, std::uint64_t start, std::uint64_t end,
-                                    std::uint32_t correlation) {
-  CUpti_ActivitySynchronization2 r{};
-  r.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
-  r.type = type;
-  r.start = start;
-  r.end = end;
-  r.correlationId = correlation;
-  r.contextId = 1;
-  r.streamId = 7;
-  return r;
-}
-
-CUpti_ActivityExternalCorrelation tag(std::uint64_t external_id, std::uint32_t correlation,
-                                      CUpti_ExternalCorrelationKind kind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2) {
-  CUpti_ActivityExternalCorrelation r{};
-  r.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
-  r.externalKind = kind;
-  r.externalId = external_id;
-  r.correlationId = correlation;
-  return r;
-}
-
-CUpti_ActivityOverhead3 overhead(CUpti_ActivityOverheadKind kind, std::uint64_t start, std::uint64_t end) {
-  CUpti_ActivityOverhead3 r{};
-  r.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
-  r.overheadKind = kind;
-  r.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-  r.objectId.pt.processId = 4242;
-  r.objectId.pt.threadId = 77;
-  r.start = start;
-  r.end = end;
-  // CUPTI allocates this and the client must free it: tools/sanitize's leak check fails if it does not.
-  r.overheadData = std::malloc(16);
-  return r;
-}
-
-// ---- every field of the plain structs, as one line each (so a mismatch prints readably) ----------
-const char* kind_text(DeviceOpKind kind) {
-  switch (kind) {
-    case DeviceOpKind::kernel: return "kernel";
-    case DeviceOpKind::memcpy: return "memcpy";
-    case DeviceOpKind::memset: return "memset";
-  }
-  return "?";
-}
-const char* kind_text(LaunchKind kind) {
-  switch (kind) {
-    case LaunchKind::kernel: return "kernel";
-    case LaunchKind::graph: return "graph";
-    case LaunchKind::memcpy: return "memcpy";
-    case LaunchKind::memset: return "memset";
-    case LaunchKind::other: return "other";
-  }
-  return "?";
-}
-std::vector<std::string> lines(const std::vector<DeviceOp>& ops) {
-  std::vector<std::string> out;
-  for (const auto& o : ops) {
-    out.push_back(fmt::format("{} {}-{} dev{} s{} c{} g{} b{} {}", kind_text(o.kind), o.start_ns, o.end_ns, o.device,
-                              o.stream, o.correlation, o.graph_id, o.bytes, o.name));
-  }
-  return out;
-}
-std::vector<std::string> lines(const std::vector<LaunchCall>& calls) {
-  std::vector<std::string> out;
-  for (const auto& c : calls) {
-    out.push_back(fmt::format("{} {}-{} t{} c{} it{} {}", kind_text(c.kind), c.start_ns, c.end_ns, c.thread_id,
-                              c.correlation, c.iteration ? std::to_string(*c.iteration) : "-", c.name));
-  }
-  return out;
-}
-std::vector<std::string> lines(const std::vector<SyncCall>& calls) {
-  std::vector<std::string> out;
-  for (const auto& c : calls) {
-    out.push_back(fmt::format("{}-{} t{} {}{}", c.start_ns, c.end_ns, c.thread_id, c.name, c.harness ? " harness" : ""));
-  }
-  return out;
-}
-std::vector<std::string> lines(const std::vector<ApiCall>& calls) {
-  std::vector<std::string> out;
-  for (const auto& c : calls) out.push_back(fmt::format("{}-{} t{} {}", c.start_ns, c.end_ns, c.thread_id, c.name));
-  return out;
-}
+using namespace cupti_test;  // the record builders and lines()
 
 class CuptiCollectorTest : public ::testing::Test {
  protected:

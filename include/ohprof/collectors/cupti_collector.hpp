@@ -1,7 +1,10 @@
 #pragma once
-// The CUPTI activity collector: the only part of ohprof that talks to CUPTI (src/collectors/cupti_collector.cpp
-// is the only file that includes cupti.h). It records what the GPU ran during a measurement and turns
-// CUPTI's records into the plain structs of timeline.hpp. Definitions: docs/cupti.md.
+// The CUPTI activity collector: the only part of ohprof that talks to CUPTI. It records what the GPU ran
+// during a measurement and turns CUPTI's records into the plain structs of timeline.hpp. Its pieces, each
+// tested on its own: the buffers handed to CUPTI (cupti_buffers.hpp), reading CUPTI's records
+// (cupti_records.hpp; src/collectors/cupti_records.cpp and this collector's src/collectors/cupti_collector.cpp are
+// the only files that include cupti.h), the join into a Timeline (cupti_join.hpp), and the collector's
+// life cycle here. Definitions: docs/cupti.md.
 //
 // Use (one path, one collector; at most one collector alive per process):
 //   auto collector = CuptiCollector::create({.device_present = true});
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/collectors/cupti_join.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
 #include "ohprof/model/timeline.hpp"
 #include "ohprof/model/warning.hpp"
@@ -40,22 +44,6 @@ struct CuptiOptions {
   // it does not zero them itself on the thread that fills them. A run that needs more gets them zeroed
   // on demand (a stall inside an iteration), counted in CuptiCollection::buffers_zeroed_in_run.
   std::size_t prepared_buffers = 4;
-};
-
-// Time CUPTI itself spent (CUPTI_ACTIVITY_KIND_OVERHEAD): buffer flushes, instrumentation, lazy
-// function loading... Kept whole-run (not per iteration): the analysis may intersect them with windows.
-struct CuptiOverhead {
-  std::string kind;  // "cupti buffer flush", "cupti instrumentation", "lazy function loading", ...
-  std::int64_t start_ns = 0;
-  std::int64_t end_ns = 0;
-};
-
-struct CuptiCollection {
-  Timeline timeline;                     // measured iterations only; counters filled
-  std::vector<CuptiOverhead> overheads;  // CUPTI's own cost during the whole collection
-  std::uint64_t warmup_records = 0;      // ops, launches, syncs and API calls of warm-up iterations (left out)
-  std::uint64_t buffers_zeroed_in_run = 0;  // buffers beyond CuptiOptions::prepared_buffers (also a warning)
-  std::vector<Warning> warnings;         // e.g. an unreadable buffer; also reflected in the counters
 };
 
 class CuptiCollector final : public IterationObserver {

@@ -15,12 +15,10 @@
 #include "ohprof/analysis/explanation.hpp"
 #include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/analysis/what_if.hpp"
-#include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
 #include "ohprof/base/cpu_info.hpp"
 #include "ohprof/base/interrupt.hpp"
 #include "ohprof/base/process_memory.hpp"
-#include "ohprof/session/checkpoint.hpp"
 #include "ohprof/harness/nvtx_ranges.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "ohprof/output/report_text.hpp"
@@ -436,27 +434,16 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   };
   // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
   // before the split pass, so a killed run still leaves its data.
-  ReportCheckpoint checkpoint(options.checkpoint_path);
-  const auto write_checkpoint = [&](const InterleavedResult& so_far, bool timing_done) {
-    checkpoint.write([&] {
-      fill(so_far);
-      Report partial = report;
-      for (auto& path : partial.paths) {
-        if (!timing_done) path.stop_reason = kCheckpointStopReason;
-        path.split_unavailable_reason = kSplitPendingReason;
-      }
-      return partial;
-    });
-  };
   InterleavedResult measured;
-  Status status = run_interleaved(paths, options.stopping, measured, monotonic_now_ns,
-                                  [&](const InterleavedResult& partial) {
-                                    if (checkpoint.due()) write_checkpoint(partial, false);
-                                  });
+  Status status = measure_timing_pass(paths, options.stopping, options.checkpoint_path,
+                                      [&](const InterleavedResult& so_far) {
+                                        fill(so_far);
+                                        return report;
+                                      },
+                                      measured);
   fill(measured);
   Status trace_status = ok_status();  // --export-trace's
   if (status.ok() && !measured.interrupted) {
-    write_checkpoint(measured, true);
     std::vector<std::vector<IterationWindow>> split_windows;
     std::size_t fewest = SIZE_MAX;
     for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());

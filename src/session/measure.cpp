@@ -1,6 +1,7 @@
 // `ohprof run`: one AOTI package, a timing pass without any activity collector, then a split pass with
 // one (docs/metrics.md, "The split pass and its cost").
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -8,8 +9,6 @@
 #include "ohprof/model/path_kind.hpp"
 #include "ohprof/analysis/execution_check.hpp"
 #include "ohprof/base/console.hpp"
-#include "ohprof/session/checkpoint.hpp"
-#include "ohprof/harness/measurement_loop.hpp"
 #include "ohprof/harness/nvtx_ranges.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "ohprof/session/session.hpp"
@@ -76,48 +75,42 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   NvtxRanges nvtx(path.name);
   console::progress(fmt::format("measuring {} on {}: {} warm-up + {} measured iterations", path.name,
                                 to_string(report.context.device.type), options.warmup, options.runs));
-  // Checkpoints: the report as it stands, rewritten about once a second while measuring and once
-  // between the two passes, so a killed run still leaves its data.
-  ReportCheckpoint checkpoint(options.checkpoint_path);
-  const auto write_checkpoint = [&](const std::vector<std::int64_t>& warmup_ns,
-                                    const std::vector<IterationWindow>& measured, const StopReason& stop_reason) {
-    checkpoint.write([&] {
-      Report partial = report;
-      PathResult& so_far = partial.paths.emplace_back(path);
-      so_far.warmup_ns = warmup_ns;
-      so_far.wall_ns = wall_times(measured);
-      so_far.wall = summarize_ns(so_far.wall_ns);
-      so_far.stop_reason = stop_reason;
-      so_far.split_unavailable_reason = kSplitPendingReason;
-      return partial;
-    });
-  };
-  // Pass 1: the headline wall times, with no activity collector (NVTX ranges only, ~ns each).
-  LoopResult loop;
-  Status loop_status = run_measurement_loop(
-      LoopConfig{options.warmup, options.runs}, [&] { return model.run_once(); }, {&nvtx}, loop,
-      [&](const std::vector<std::int64_t>& warmup_ns, const std::vector<IterationWindow>& measured) {
-        if (checkpoint.due()) write_checkpoint(warmup_ns, measured, kCheckpointStopReason);
-      });
-  path.warmup_ns = loop.warmup_ns;
-  path.wall_ns = loop.wall_ns();
-  path.wall = summarize_ns(path.wall_ns);
-  path.stop_reason = loop.stop_reason;
-  report.interrupted = loop.interrupted;
+  // Pass 1: the headline wall times, with no activity collector (NVTX ranges only, ~ns each): compare's
+  // timing pass with one path and a fixed count (its errors name no path: "iteration 3: ...").
   // The execution check: LibTorch's C++ loader runs the package's compiled code and nothing else (no
   // Dynamo, nothing compiles while measured); what is left to say is where the outputs are.
-  path.execution = check_timing_pass(model.execution_facts(), {}, path.wall_ns.size());
+  const ExecutionFacts facts = model.execution_facts();
+  const auto fill = [&](PathResult& into, const InterleavedResult& measured) {
+    const InterleavedPathResult& one = measured.paths.front();
+    into.warmup_ns = one.warmup_ns;
+    into.wall_ns = one.wall_ns();
+    into.wall = summarize_ns(into.wall_ns);
+    // A fixed count ends when its iterations are measured, unless an error or Ctrl-C ended it first.
+    const StopCode code = measured.stop_reason.code;
+    into.stop_reason = code == StopCode::error || code == StopCode::interrupted ? measured.stop_reason
+                                                                                : StopReason{StopCode::runs_reached};
+    into.execution = check_timing_pass(facts, {}, into.wall_ns.size());
+  };
+  InterleavedPath timed;
+  timed.iteration = [&] { return model.run_once(); };
+  timed.observers = {&nvtx};
+  InterleavedResult measured;
+  Status loop_status = measure_timing_pass(
+      {timed}, AdaptiveStopping::fixed(options.warmup, options.runs, INFINITY, 1), options.checkpoint_path,
+      [&](const InterleavedResult& so_far) {
+        Report partial = report;
+        fill(partial.paths.emplace_back(path), so_far);
+        return partial;
+      },
+      measured);
+  fill(path, measured);
+  report.interrupted = measured.interrupted;
 
   // Pass 2: the same iterations with the activity collector on, for the device-time split: compare's
   // split pass with one path.
   report.paths.push_back(std::move(path));
   Status trace_status = ok_status();  // --export-trace's
-  if (loop_status.ok() && !loop.interrupted) {
-    checkpoint.write([&] {
-      Report partial = report;
-      partial.paths.back().split_unavailable_reason = kSplitPendingReason;
-      return partial;
-    });
+  if (loop_status.ok() && !measured.interrupted) {
     SplitPassOptions split;
     split.device = report.context.device.type;
     split.no_cupti = options.no_cupti;

@@ -32,6 +32,17 @@ Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const To
 // With neither --model nor --exported: the default model, and its input when none is given.
 void apply_default_model(CompareOptions& options);
 
+// The timing pass (docs/metrics.md, "Interleaving", "Stopping"), `run`'s and `compare`'s (timing_pass.cpp):
+// `paths` interleaved under `stopping`, with NVTX ranges only, into `measured` (what was measured stays
+// there after an error or Ctrl-C too). With a report file (`checkpoint_path`, --export-json) the report
+// that `report_of` makes from what was measured so far is rewritten as a checkpoint (checkpoint.hpp):
+// about once a second while measuring, each path's stop_reason in progress, and once when the pass ended
+// well, before the split pass; every path's split pending. Returns the loop's status.
+Status measure_timing_pass(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,
+                           const std::string& checkpoint_path,
+                           const std::function<Report(const InterleavedResult&)>& report_of,
+                           InterleavedResult& measured);
+
 // Warm-up iterations of the split pass, under tracing, before it counts: CUPTI instruments kernels
 // lazily, and a CUDA graph captured before tracing started is instrumented at its first replay, so the
 // first traced iterations are slower (docs/cupti.md, "Warm-up under tracing").

@@ -12,6 +12,7 @@
 #include "ohprof/output/html_report.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/markdown_report.hpp"
+#include "ohprof/output/sweep_report.hpp"
 
 namespace ohprof {
 namespace {
@@ -31,16 +32,14 @@ std::vector<std::string> strings_of(const json& j) {
   return out;
 }
 
-void read_context(const json& j, ReportDigest& d) {
-  const json& c = j.at("context");
-  d.ohprof_version = string_or(c, "ohprof_version");
-  d.torch_version = string_or(c, "torch_version");
-  d.cuda_version = string_or(c, "cuda_version");
-  d.hostname = string_or(c, "hostname");
-  d.cpu_threads = c.value("cpu_threads", 0);
-  const json& device = c.at("device");
-  d.device_type = string_or(device, "type");
-  d.device_name = string_or(device, "name");
+void read_context(const RunContext& c, ReportDigest& d) {
+  d.ohprof_version = c.ohprof_version;
+  d.torch_version = c.torch_version;
+  d.cuda_version = c.cuda_version;
+  d.hostname = c.hostname;
+  d.cpu_threads = c.cpu_threads;
+  d.device_type = to_string(c.device.type);
+  d.device_name = c.device.name;
 }
 
 // wall_ns.median, when the path has one (null or absent: none).
@@ -120,7 +119,7 @@ std::vector<DigestStart> starts_of(const json& path) {
 // run, compare, analyze: the paths asked for (role "path"; variants are not diffed).
 void read_measured_report(const json& j, ReportDigest& d) {
   d.schema_version = j.at("schema_version").get<int>();
-  read_context(j, d);
+  read_context(context_from_json(j.at("context")), d);
   const json& config = j.at("config");
   d.inputs = strings_of(config.at("inputs"));
   if (config.contains("compare") && config.at("compare").is_object()) {
@@ -156,34 +155,31 @@ void read_measured_report(const json& j, ReportDigest& d) {
 
 // sweep: each measured point's paths with their medians; the point reports hold the samples.
 void read_sweep_report(const json& j, ParsedDigest& parsed) {
+  const SweepReport sweep = sweep_from_json(j);
   ReportDigest& d = parsed.digest;
-  d.schema_version = j.at("sweep_schema_version").get<int>();
-  read_context(j, d);
-  const json& config = j.at("config");
-  d.model = string_or(config, "model");
-  d.inputs = strings_of(config.at("inputs"));
-  d.axis = string_or(config.at("axis"), "name");
-  d.compile_source = string_or(config, "compile_source");
-  for (const json& point : j.at("points")) {
-    const std::int64_t value = point.at("value").get<std::int64_t>();
-    const std::string status = string_or(point, "status");
-    if (status != "measured") {
-      d.notes.push_back(fmt::format("{} {} was not measured ({}{}{})", d.axis, value, status,
-                                    string_or(point, "reason").empty() ? "" : ": ", string_or(point, "reason")));
+  d.schema_version = kSweepSchemaVersion;
+  read_context(sweep.context, d);
+  d.model = sweep.config.model;
+  d.inputs = sweep.config.inputs;
+  d.axis = axis_name(sweep.config.axis);
+  d.compile_source = to_string(sweep.config.compile_source);
+  for (const SweepPoint& point : sweep.points) {
+    if (point.status != PointStatus::measured) {
+      d.notes.push_back(fmt::format("{} {} was not measured ({}{}{})", d.axis, point.value, to_string(point.status),
+                                    point.reason.empty() ? "" : ": ", point.reason));
       continue;
     }
-    for (const json& p : point.at("paths")) {
+    for (const SweepPathPoint& p : point.paths) {
       DigestPath path;
-      path.name = p.at("name").get<std::string>();
-      path.point = value;
-      path.median_ns = median_of(p);
+      path.name = p.name;
+      path.point = point.value;
+      path.median_ns = p.wall_ns.median;
       d.paths.push_back(std::move(path));
     }
-    const std::string report = string_or(point, "report");
-    if (report.empty()) {
-      d.notes.push_back(fmt::format("{} {} has no point report: its paths have medians but no samples", d.axis, value));
+    if (point.report_path.empty()) {
+      d.notes.push_back(fmt::format("{} {} has no point report: its paths have medians but no samples", d.axis, point.value));
     } else {
-      parsed.sweep_point_reports.push_back({value, report});
+      parsed.sweep_point_reports.push_back({point.value, point.report_path});
     }
   }
 }

@@ -4,6 +4,7 @@
 
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/output/report_text.hpp"
+#include "json_read.hpp"
 
 namespace ohprof {
 
@@ -563,6 +564,27 @@ json context_to_json(const RunContext& context) {
               {"date", context.date_utc},
               {"hostname", context.hostname},
               {"cpu_threads", context.cpu_threads}};
+}
+
+RunContext context_from_json(const json& j) {
+  // A key a report written before it existed lacks (cupti_library, git_sha, ...) reads as empty.
+  const auto text = [&](const char* key) { return j.contains(key) ? j.at(key).get<std::string>() : std::string(); };
+  RunContext c;
+  c.ohprof_version = text("ohprof_version");
+  c.git_sha = text("git_sha");
+  c.torch_version = text("torch_version");
+  c.cuda_version = text("cuda_version");
+  c.cupti_version = text("cupti_version");
+  c.cupti_library = text("cupti_library");
+  const json& device = j.at("device");
+  c.device.type = enum_from_json<DeviceKind>(device.at("type"), "device type");
+  c.device.index = device.value("index", -1);
+  c.device.name = device.contains("name") ? device.at("name").get<std::string>() : std::string();
+  if (j.contains("argv")) c.argv = j.at("argv").get<std::vector<std::string>>();
+  c.date_utc = text("date");
+  c.hostname = text("hostname");
+  c.cpu_threads = j.value("cpu_threads", 0);
+  return c;
 }
 
 json warnings_to_json(const std::vector<Warning>& warnings) {

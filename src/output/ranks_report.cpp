@@ -8,6 +8,7 @@
 
 #include "ohprof/output/html_report.hpp"
 #include "ohprof/output/json_report.hpp"
+#include "json_read.hpp"
 
 namespace ohprof {
 namespace {
@@ -17,9 +18,8 @@ using json = nlohmann::json;
 // An optional non-negative integer (a rank, a world size): null or absent is none; a negative one is
 // an error, as the trace reader makes it none.
 std::optional<std::int64_t> optional_int_at(const json& j, const char* key) {
-  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
-  const std::int64_t value = j.at(key).get<std::int64_t>();
-  if (value < 0) throw std::runtime_error(std::string(key) + " is negative");
+  const std::optional<std::int64_t> value = optional_integer_at(j, key);
+  if (value && *value < 0) throw std::runtime_error(std::string(key) + " is negative");
   return value;
 }
 
@@ -40,13 +40,6 @@ CollectiveOp collective_from_json(const json& j) {
   op.start_ns = j.at("start_ns").get<std::int64_t>();
   op.duration_ns = j.at("duration_ns").get<std::int64_t>();
   return op;
-}
-
-DeviceKind device_kind_of(const std::string& text) {
-  if (text == "cuda") return DeviceKind::cuda;
-  if (text == "cpu") return DeviceKind::cpu;
-  if (text == "accelerator") return DeviceKind::accelerator;
-  throw std::runtime_error("device type '" + text + "' is not \"cuda\", \"cpu\" or \"accelerator\"");
 }
 
 json rank_step_to_json(const RankStep& s) {
@@ -105,7 +98,7 @@ RankDigest digest_from_json(const json& j) {
   d.world_size = optional_int_at(j, "world_size");
   d.backend = j.at("backend").get<std::string>();
   d.trace = j.at("trace").get<std::string>();
-  d.device_type = device_kind_of(j.at("device_type").get<std::string>());
+  d.device_type = enum_from_json<DeviceKind>(j.at("device_type"), "device type");
   d.device = j.at("device").get<std::string>();
   read_verdict(j.at("verdict"), d);
   for (const json& s : j.at("steps")) d.steps.push_back(rank_step_from_json(s));
@@ -190,9 +183,9 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
     const json& trace = report.at("trace");
     RankDigest d;
     d.trace = trace.at("path").get<std::string>();
-    const json& device = report.at("context").at("device");
-    d.device_type = device_kind_of(device.at("type").get<std::string>());
-    d.device = device.at("name").get<std::string>();
+    const RunContext context = context_from_json(report.at("context"));
+    d.device_type = context.device.type;
+    d.device = context.device.name;
     std::optional<std::int64_t> rank;
     if (trace.contains("distributed") && trace.at("distributed").is_object()) {
       const json& info = trace.at("distributed");

@@ -10,6 +10,7 @@
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/report_text.hpp"
+#include "json_read.hpp"
 
 namespace ohprof {
 namespace {
@@ -143,28 +144,82 @@ json analysis_to_json(const SweepAnalysis& a) {
   return json{{"baseline", a.baseline.empty() ? json(nullptr) : json(a.baseline)}, {"pairs", pairs}, {"fits", fits}};
 }
 
-std::optional<double> read_optional_number(const json& j, const char* key) {
-  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
-  return j.at(key).get<double>();
+// ---- the readers: each the inverse of its writer above (derived text, such as the axis's name or a
+// stop reason's text, is not read back) ---------------------------------------------------------------
+
+SweepAxis axis_from_json(const json& j) {
+  SweepAxis axis;
+  axis.kind = enum_from_json<SweepAxis::Kind>(j.at("kind"), "axis kind");
+  axis.input = j.at("input").is_null() ? -1 : j.at("input").get<int>();
+  axis.dim = j.at("dim").get<int>();
+  axis.values = j.at("values").get<std::vector<std::int64_t>>();
+  return axis;
 }
 
+SweepConfig config_from_json(const json& j) {
+  SweepConfig c;
+  c.model = j.at("model").get<std::string>();
+  c.inputs = j.at("inputs").get<std::vector<std::string>>();
+  c.axis = axis_from_json(j.at("axis"));
+  c.paths = j.at("paths").get<std::vector<std::string>>();
+  c.device = enum_from_json<DeviceKind>(j.at("device"), "device");
+  c.compile_source = enum_from_json<PathSource>(j.at("compile_source"), "compile source");
+  c.kernel_profile = j.at("kernel_profile").get<bool>();
+  AdaptiveStopping& s = c.stopping;
+  s.warmup = j.at("warmup").get<int>();
+  s.min_runs = j.at("min_runs").get<int>();
+  s.max_runs = j.at("max_runs").get<int>();
+  s.min_time_s = j.at("min_time_s").get<double>();
+  s.max_rse = j.at("max_rse").get<double>();
+  s.time_limit_s = j.at("time_limit_s").get<double>();
+  s.block = j.at("block").get<int>();
+  c.sweep_time_limit_s = j.at("sweep_time_limit_s").get<double>();
+  c.passes = j.at("passes").get<int>();
+  c.check_outputs = enum_from_json<CheckMode>(j.at("check_outputs"), "check_outputs");
+  c.seed = j.at("seed").get<std::uint64_t>();
+  c.tolerance = j.at("tolerance").get<double>();
+  c.fit_tolerance = j.at("fit_tolerance").get<double>();
+  return c;
+}
+
+SweepRatio ratio_from_json(const json& j) {
+  return SweepRatio{j.at("slower").get<std::string>(), j.at("faster").get<std::string>(), j.at("ratio").get<double>(),
+                    j.at("se").get<double>(),          j.at("low").get<double>(),          j.at("high").get<double>(),
+                    j.at("within").get<bool>()};
+}
+
+SweepPathPoint path_point_from_json(const json& j) {
+  SweepPathPoint out;
+  out.name = j.at("name").get<std::string>();
+  out.wall_ns = summary_from_json(j.at("wall_ns"));
+  out.busy_ns = optional_number_at(j, "busy_ns");
+  out.host_ns = optional_number_at(j, "host_ns");
+  out.collector_ratio = optional_number_at(j, "collector_ratio");
+  if (!j.at("outputs_match").is_null()) out.outputs_match = j.at("outputs_match").get<bool>();
+  SweepPathFigures& f = out.figures;
+  f.latency_ns = j.at("latency_ns").get<double>();
+  f.latency_se_ns = j.at("latency_se_ns").get<double>();
+  f.throughput_per_s = j.at("throughput_per_s").get<double>();
+  f.throughput_se_per_s = j.at("throughput_se_per_s").get<double>();
+  if (const json& b = j.at("to_baseline"); !b.is_null()) {
+    f.to_baseline = SweepPathFigures::BaselineRatio{b.at("ratio").get<double>(), b.at("se").get<double>(),
+                                                    b.at("low").get<double>(), b.at("high").get<double>()};
+  }
+  return out;
+}
 
 SweepPoint point_from_json(const json& j) {
   SweepPoint p;
   p.value = j.at("value").get<std::int64_t>();
   p.inputs = j.at("inputs").get<std::vector<std::string>>();
-  const auto status = parse_point_status(j.at("status").get<std::string>());
-  if (!status) throw std::runtime_error("unknown point status '" + j.at("status").get<std::string>() + "'");
-  p.status = *status;
+  p.status = enum_from_json<PointStatus>(j.at("status"), "point status");
   p.reason = j.at("reason").get<std::string>();
   p.exit_code = j.at("exit_code").get<int>();
   p.report_path = j.at("report").is_null() ? "" : j.at("report").get<std::string>();
   p.elapsed_s = j.at("elapsed_s").get<double>();
   p.artifacts_cached = j.at("artifacts_cached").get<bool>();
   const json& stop = j.at("stop_reason");
-  const auto code = parse_stop_code(stop.at("code").get<std::string>());
-  if (!code) throw std::runtime_error("unknown stop code '" + stop.at("code").get<std::string>() + "'");
-  p.stop_reason = StopReason(*code, stop.at("unmet").get<std::string>());
+  p.stop_reason = StopReason(enum_from_json<StopCode>(stop.at("code"), "stop code"), stop.at("unmet").get<std::string>());
   p.warnings = warnings_from_json(j.at("warnings"));
   for (const auto& pass : j.at("passes")) {
     SweepPass out;
@@ -177,17 +232,47 @@ SweepPoint point_from_json(const json& j) {
     p.passes.push_back(std::move(out));
   }
   p.chosen_pass = j.at("chosen_pass").get<int>();
-  for (const auto& path : j.at("paths")) {
-    SweepPathPoint out;
-    out.name = path.at("name").get<std::string>();
-    out.wall_ns = summary_from_json(path.at("wall_ns"));
-    out.busy_ns = read_optional_number(path, "busy_ns");
-    out.host_ns = read_optional_number(path, "host_ns");
-    out.collector_ratio = read_optional_number(path, "collector_ratio");
-    if (!path.at("outputs_match").is_null()) out.outputs_match = path.at("outputs_match").get<bool>();
-    p.paths.push_back(std::move(out));
-  }
+  for (const auto& path : j.at("paths")) p.paths.push_back(path_point_from_json(path));
+  for (const auto& ratio : j.at("ratios")) p.ratios.push_back(ratio_from_json(ratio));
   return p;
+}
+
+SweepFit fit_from_json(const json& j) {
+  SweepFit f;
+  f.path = j.at("path").get<std::string>();
+  f.status = enum_from_json<FitStatus>(j.at("status"), "fit status");
+  f.fixed_ns = optional_number_at(j, "fixed_ns");
+  f.fixed_low_ns = optional_number_at(j, "fixed_low_ns");
+  f.fixed_high_ns = optional_number_at(j, "fixed_high_ns");
+  f.per_item_ns = optional_number_at(j, "per_item_ns");
+  f.per_item_low_ns = optional_number_at(j, "per_item_low_ns");
+  f.per_item_high_ns = optional_number_at(j, "per_item_high_ns");
+  f.points_used = j.at("points_used").get<std::vector<std::int64_t>>();
+  for (const auto& left : j.at("points_left_out")) {
+    f.points_left_out.push_back(LeftOutPoint{left.at("value").get<std::int64_t>(), left.at("relative_residual").get<double>()});
+  }
+  f.max_relative_residual = optional_number_at(j, "max_relative_residual");
+  f.smallest = optional_integer_at(j, "smallest");
+  f.host_at_smallest_ns = optional_number_at(j, "host_at_smallest_ns");
+  f.busy_at_smallest_ns = optional_number_at(j, "busy_at_smallest_ns");
+  f.fixed_minus_host_ns = optional_number_at(j, "fixed_minus_host_ns");
+  return f;
+}
+
+SweepAnalysis analysis_from_json(const json& j) {
+  SweepAnalysis a;
+  a.baseline = j.at("baseline").is_null() ? "" : j.at("baseline").get<std::string>();
+  for (const auto& p : j.at("pairs")) {
+    SweepPair pair;
+    pair.slower = p.at("slower").get<std::string>();
+    pair.faster = p.at("faster").get<std::string>();
+    pair.points = p.at("points").get<std::size_t>();
+    pair.crossover = optional_integer_at(p, "crossover");
+    if (!p.at("crossover_index").is_null()) pair.crossover_index = p.at("crossover_index").get<std::size_t>();
+    a.pairs.push_back(std::move(pair));
+  }
+  for (const auto& f : j.at("fits")) a.fits.push_back(fit_from_json(f));
+  return a;
 }
 
 }  // namespace
@@ -203,6 +288,21 @@ json sweep_to_json(const SweepReport& report) {
               {"analysis", analysis_to_json(report.analysis)},
               {"stop", to_string(report.stop)},
               {"warnings", warnings_to_json(report.warnings)}};
+}
+
+SweepReport sweep_from_json(const json& j) {
+  if (!j.is_object() || j.value("kind", "") != "sweep") throw std::runtime_error("its kind is not \"sweep\"");
+  if (const int version = j.value("sweep_schema_version", 0); version != kSweepSchemaVersion) {
+    throw std::runtime_error(fmt::format("sweep_schema_version {} is not {}", version, kSweepSchemaVersion));
+  }
+  SweepReport report;
+  report.context = context_from_json(j.at("context"));
+  report.config = config_from_json(j.at("config"));
+  for (const auto& point : j.at("points")) report.points.push_back(point_from_json(point));
+  report.analysis = analysis_from_json(j.at("analysis"));
+  report.stop = enum_from_json<SweepStop>(j.at("stop"), "sweep stop");
+  report.warnings = warnings_from_json(j.at("warnings"));
+  return report;
 }
 
 Status write_sweep_report(const SweepReport& report, const std::string& path) {
@@ -223,30 +323,23 @@ Result<std::vector<SweepPoint>> read_resumable_points(const std::string& path, c
   } catch (const std::exception& e) {
     return not_a_report(std::string("not JSON: ") + first_line(e.what()));
   }
-  if (!j.is_object() || j.value("kind", "") != "sweep") return not_a_report("its kind is not \"sweep\"");
-  if (j.value("sweep_schema_version", 0) != kSweepSchemaVersion) {
-    return not_a_report(fmt::format("sweep_schema_version {} is not {}", j.value("sweep_schema_version", 0), kSweepSchemaVersion));
-  }
+  SweepReport earlier;
   try {
-    const json want = identity_to_json(expected);
-    const json& have = j.at("config");
-    for (const auto& [key, value] : want.items()) {
-      const json had = have.contains(key) ? have.at(key) : json(nullptr);
-      json had_cmp = had;
-      if (key == "axis" && had_cmp.is_object()) had_cmp.erase("values");
-      if (had_cmp != value) {
-        return make_error(ExitCode::usage_error,
-                          fmt::format("--resume: '{}' was made with {} {}, this sweep has {}; rerun with the same "
-                                      "settings, or write another report (--export-json) without --resume",
-                                      path, key, had_cmp.dump(), value.dump()));
-      }
-    }
-    std::vector<SweepPoint> points;
-    for (const auto& point : j.at("points")) points.push_back(point_from_json(point));
-    return points;
+    earlier = sweep_from_json(j);
   } catch (const std::exception& e) {
     return not_a_report(first_line(e.what()));
   }
+  const json want = identity_to_json(expected);
+  const json had = identity_to_json(earlier.config);
+  for (const auto& [key, value] : want.items()) {
+    if (had.at(key) != value) {
+      return make_error(ExitCode::usage_error,
+                        fmt::format("--resume: '{}' was made with {} {}, this sweep has {}; rerun with the same "
+                                    "settings, or write another report (--export-json) without --resume",
+                                    path, key, had.at(key).dump(), value.dump()));
+    }
+  }
+  return std::move(earlier.points);
 }
 
 }  // namespace ohprof

@@ -54,6 +54,38 @@ TEST(ReportToJson, HasSchemaContextAndSamples) {
   EXPECT_EQ(json["config"]["inputs"][0], "[4, 16]:float32");
 }
 
+TEST(ContextFromJson, IsContextToJsonsInverseAndReadsAnAbsentKeyAsEmpty) {
+  RunContext c;
+  c.ohprof_version = "0.1.0";
+  c.git_sha = "abc123";
+  c.torch_version = "2.14.1";
+  c.cuda_version = "13.0";
+  c.cupti_version = "130001";
+  c.cupti_library = "/x/libcupti.so.13";
+  c.device = DeviceDescription{DeviceKind::accelerator, 2, "MI250"};
+  c.argv = {"ohprof", "analyze", "t.json"};
+  c.date_utc = "2026-12-04T22:00:00Z";
+  c.hostname = "h";
+  c.cpu_threads = 16;
+  const nlohmann::json written = context_to_json(c);
+  EXPECT_EQ(context_to_json(context_from_json(written)), written);
+  nlohmann::json older = written;  // a report from before cupti_library and git_sha were written
+  older.erase("cupti_library");
+  older.erase("git_sha");
+  const RunContext read = context_from_json(older);
+  EXPECT_EQ(read.cupti_library, "");
+  EXPECT_EQ(read.git_sha, "");
+  EXPECT_EQ(read.device.name, "MI250");
+  nlohmann::json unknown = written;
+  unknown["device"]["type"] = "tpu";
+  try {
+    (void)context_from_json(unknown);
+    ADD_FAILURE() << "an unknown device type was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "device type 'tpu' is none of cpu, cuda, accelerator");
+  }
+}
+
 TEST(ReportToJson, DateIsIso8601Utc) {
   const nlohmann::json json = report_to_json(sample_report());
   const std::string date = json["context"]["date"];

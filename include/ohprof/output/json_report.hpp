@@ -19,6 +19,10 @@ nlohmann::json optional_number(const std::optional<double>& value);  // null whe
 nlohmann::json optional_integer(const std::optional<std::int64_t>& value);  // null when unset
 nlohmann::json report_to_json(const Report& report);
 nlohmann::json context_to_json(const RunContext& context);
+// context_to_json's inverse. A key absent from the object (a report written before that key existed)
+// reads as empty (0 threads, device index -1); a key of the wrong type or an unknown device type throws
+// (nlohmann's exceptions, std::runtime_error).
+RunContext context_from_json(const nlohmann::json& j);
 nlohmann::json warnings_to_json(const std::vector<Warning>& warnings);
 // warnings_to_json's inverse; throws (std::runtime_error, or nlohmann's) on an unknown code or a malformed entry.
 std::vector<Warning> warnings_from_json(const nlohmann::json& list);

@@ -1,0 +1,39 @@
+#pragma once
+// What the output layer's JSON readers (each report kind's from_json) share; private to src/output.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "ohprof/base/enum_text.hpp"
+
+namespace ohprof {
+
+// The E whose to_string is `j`'s text (parse_enum); otherwise std::runtime_error, "<what> 'x' is none of
+// a, b, c" with E's names. Throws nlohmann's type error when `j` is not a string.
+template <typename E>
+E enum_from_json(const nlohmann::json& j, const char* what) {
+  const std::string text = j.get<std::string>();
+  if (const std::optional<E> value = parse_enum<E>(text)) return *value;
+  std::string names;
+  for (int i = 0; i < kMaxEnumValues; ++i) {
+    const std::string name = to_string(static_cast<E>(i));
+    if (parse_enum<E>(name) != static_cast<E>(i)) break;  // past the last value: a name met before
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  throw std::runtime_error(fmt::format("{} '{}' is none of {}", what, text, names));
+}
+
+// The optional number under `key` of `j`: none when absent or null.
+inline std::optional<double> optional_number_at(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<double>();
+}
+inline std::optional<std::int64_t> optional_integer_at(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<std::int64_t>();
+}
+
+}  // namespace ohprof

@@ -67,6 +67,7 @@ RunContext make_base_context(const std::vector<std::string>& argv) {
   context.cuda_version = cuda_toolkit_version();
   context.cupti_version = "none";
   context.cupti_library = "none";
+  context.inflate_library = inflate_library();
   context.argv = argv;
   context.date_utc = utc_timestamp_now();
   std::array<char, 256> host{};

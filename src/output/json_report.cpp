@@ -556,6 +556,7 @@ json context_to_json(const RunContext& context) {
               {"cuda_version", context.cuda_version},
               {"cupti_version", context.cupti_version},
               {"cupti_library", context.cupti_library},
+              {"inflate_library", context.inflate_library},
               {"device",
                {{"type", to_string(context.device.type)},
                 {"index", context.device.index},
@@ -567,7 +568,7 @@ json context_to_json(const RunContext& context) {
 }
 
 RunContext context_from_json(const json& j) {
-  // A key a report written before it existed lacks (cupti_library, git_sha, ...) reads as empty.
+  // A key a report written before it existed lacks (cupti_library, inflate_library, ...) reads as empty.
   const auto text = [&](const char* key) { return j.contains(key) ? j.at(key).get<std::string>() : std::string(); };
   RunContext c;
   c.ohprof_version = text("ohprof_version");
@@ -576,6 +577,7 @@ RunContext context_from_json(const json& j) {
   c.cuda_version = text("cuda_version");
   c.cupti_version = text("cupti_version");
   c.cupti_library = text("cupti_library");
+  c.inflate_library = text("inflate_library");
   const json& device = j.at("device");
   c.device.type = enum_from_json<DeviceKind>(device.at("type"), "device type");
   c.device.index = device.value("index", -1);

@@ -46,6 +46,21 @@ const std::string kTinyTrace = R"({"traceEvents": [
   {"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 1, "tid": 1, "ts": 16, "dur": 84, "args": {"correlation": 2}}
 ]})";
 
+// The report's context names what inflated the trace, as --version does ("0.1.0 (sha; gzip: ISA-L 2.30.0)").
+TEST(AnalyzeCli, TheReportsContextNamesTheInflaterAsVersionDoes) {
+  const auto version = run_ohprof({"--version"});
+  ASSERT_EQ(version.exit_code, 0);
+  const std::size_t at = version.out.find("; gzip: ");
+  ASSERT_NE(at, std::string::npos) << version.out;
+  const std::string inflater = version.out.substr(at + 8, version.out.find(')', at) - at - 8);
+  const std::string report = write_temp("inflater.json", "");
+  const auto result = run_ohprof({"analyze", trace("nccl_data.json.gz"), "--quiet", "--export-json", report});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(report));
+  EXPECT_EQ(j.at("context").at("inflate_library"), inflater);
+  EXPECT_TRUE(inflater.rfind("ISA-L 2.", 0) == 0 || inflater.rfind("zlib 1.", 0) == 0) << inflater;
+}
+
 TEST(AnalyzeCli, PrintsTheSplitForEachSharedTrace) {
   for (const std::string file : {"benchmark_result_493459_1694039959_trace.json.gz", "nccl_data.json.gz",
                                  "triton_example.json.gz"}) {

@@ -62,6 +62,7 @@ TEST(ContextFromJson, IsContextToJsonsInverseAndReadsAnAbsentKeyAsEmpty) {
   c.cuda_version = "13.0";
   c.cupti_version = "130001";
   c.cupti_library = "/x/libcupti.so.13";
+  c.inflate_library = "zlib 1.3.1";
   c.device = DeviceDescription{DeviceKind::accelerator, 2, "MI250"};
   c.argv = {"ohprof", "analyze", "t.json"};
   c.date_utc = "2026-12-04T22:00:00Z";
@@ -69,11 +70,13 @@ TEST(ContextFromJson, IsContextToJsonsInverseAndReadsAnAbsentKeyAsEmpty) {
   c.cpu_threads = 16;
   const nlohmann::json written = context_to_json(c);
   EXPECT_EQ(context_to_json(context_from_json(written)), written);
-  nlohmann::json older = written;  // a report from before cupti_library and git_sha were written
+  nlohmann::json older = written;  // a report from before these keys were written
   older.erase("cupti_library");
+  older.erase("inflate_library");
   older.erase("git_sha");
   const RunContext read = context_from_json(older);
   EXPECT_EQ(read.cupti_library, "");
+  EXPECT_EQ(read.inflate_library, "");
   EXPECT_EQ(read.git_sha, "");
   EXPECT_EQ(read.device.name, "MI250");
   nlohmann::json unknown = written;

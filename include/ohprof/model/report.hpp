@@ -51,6 +51,7 @@ struct RunContext {
   std::string cuda_version;    // CUDA toolkit ohprof was built with, "none" without
   std::string cupti_version;   // CUPTI API version, "none" without
   std::string cupti_library;   // the libcupti file the process loaded, "none" without (docs/cupti.md)
+  std::string inflate_library;  // what this ohprof inflates gzip traces with: "ISA-L 2.30.0", "zlib 1.3.1"
   DeviceDescription device;
   std::vector<std::string> argv;
   std::string date_utc;        // ISO 8601, e.g. 2026-11-30T07:00:00Z

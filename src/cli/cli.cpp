@@ -20,21 +20,13 @@ Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool q
   return written;
 }
 
-void add_markdown_option(CLI::App* app, std::string& markdown) {
-  app->add_option("--export-markdown", markdown,
+void add_export_options(CLI::App* app, ReportExports& exports, const char* json_help, const char* html_help,
+                        const char* trace_help) {
+  app->add_option("--export-json", exports.json, json_help);
+  app->add_option("--export-markdown", exports.markdown,
                   "Write a GitHub-flavoured Markdown summary to FILE, for a pull request ('-' for stdout)");
-}
-
-void add_html_option(CLI::App* app, std::string& html) {
-  app->add_option("--export-html", html,
-                  "Write one self-contained HTML page of the report to FILE: the tables, each path's split and "
-                  "wall-time distribution, the kernels");
-}
-
-void add_trace_option(CLI::App* app, std::string& trace) {
-  app->add_option("--export-trace", trace,
-                  "Write the split pass's timeline as a Chrome trace to FILE (gzip when it ends in .gz), for Perfetto or "
-                  "chrome://tracing, and ohprof analyze");
+  if (html_help != nullptr) app->add_option("--export-html", exports.html, html_help);
+  if (trace_help != nullptr) app->add_option("--export-trace", exports.trace, trace_help);
 }
 
 void add_inputs_file_option(CLI::App* app, std::string& file) {

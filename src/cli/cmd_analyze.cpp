@@ -13,10 +13,7 @@ namespace {
 
 struct AnalyzeFlags {
   std::vector<std::string> traces;
-  std::string export_json;
-  std::string export_markdown;
-  std::string export_html;
-  std::string export_trace;
+  ReportExports exports;
   bool ranks = false;
   bool each_rank = false;
   int jobs = 0;
@@ -26,18 +23,18 @@ struct AnalyzeFlags {
 };
 
 Status analyze_ranks(const AnalyzeFlags& flags, const Invocation& invocation) {
-  if (!flags.export_trace.empty()) {
+  if (!flags.exports.trace.empty()) {
     return make_error(ExitCode::usage_error,
                       "--export-trace works on one trace; for the ranks of a job, --rank-reports DIR writes each rank's "
                       "own report, and `ohprof analyze TRACE --export-trace FILE` writes one rank's trace");
   }
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, ""};
+  const ReportExports& exports = flags.exports;
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("analyze", flags.quiet);
   RanksOutcome outcome = analyze_traces(AnalyzeRanksOptions{flags.traces, flags.jobs, flags.first_position,
                                                             flags.rank_reports, flags.each_rank, invocation.argv});
   if (!outcome.report) return outcome.status;
-  if (!flags.quiet && flags.export_json != "-" && flags.export_markdown != "-") {
+  if (!flags.quiet && exports.json != "-" && exports.markdown != "-") {
     for (const std::string& table : outcome.rank_tables) fmt::print("{}\n", table);
   }
   OHPROF_RETURN_IF_ERROR(emit_ranks_report(*outcome.report, exports, flags.quiet));
@@ -54,10 +51,10 @@ Status analyze(const AnalyzeFlags& flags, const Invocation& invocation) {
                         fmt::format("{} is for the ranks of a job: give several traces, a directory or a glob, or --ranks", flag));
     }
   }
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
+  const ReportExports& exports = flags.exports;
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("analyze", flags.quiet);
-  return emit_outcome(analyze_trace(AnalyzeOptions{flags.traces.front(), flags.export_trace, invocation.argv}), exports,
+  return emit_outcome(analyze_trace(AnalyzeOptions{flags.traces.front(), exports.trace, invocation.argv}), exports,
                       flags.quiet);
 }
 
@@ -73,11 +70,9 @@ Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation) {
                   "Kineto Chrome-trace JSON file, plain or gzip (.json, .json.gz); several, a directory or a glob: the "
                   "ranks of one job (docs/ranks.md)")
       ->required();
-  app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
-  add_markdown_option(app, flags->export_markdown);
-  add_html_option(app, flags->export_html);
-  app->add_option("--export-trace", flags->export_trace,
-                  "Write the trace back with ohprof's split as extra tracks (gzip when FILE ends in .gz); one trace only");
+  add_export_options(app, flags->exports, kReportJsonHelp, kReportHtmlHelp,
+                     "Write the trace back with ohprof's split as extra tracks (gzip when FILE ends in .gz); one trace "
+                     "only");
   app->add_flag("--ranks", flags->ranks, "Treat the traces as the ranks of one job even when there is one");
   app->add_option("--jobs", flags->jobs, "Ranks: traces analysed at once (default: one per core)")
       ->check(CLI::PositiveNumber);

@@ -14,10 +14,7 @@ namespace {
 
 struct CompareFlags {
   ModelFlags model;
-  std::string export_json;
-  std::string export_markdown;
-  std::string export_html;
-  std::string export_trace;
+  ReportExports exports;
   std::string dump_code;
   bool no_explain = false;
   std::string explain;  // "A:B,C:D"; "" : each path against the fastest
@@ -73,7 +70,7 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_explain_pairs(con
 }
 
 Status compare(const CompareFlags& flags, const Invocation& invocation) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
+  const ReportExports& exports = flags.exports;
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   OHPROF_ASSIGN_OR_RETURN(CompareOptions options, parse_model_flags(flags.model));
   OHPROF_RETURN_IF_ERROR(check_inputs_file(flags.inputs_file, !options.inputs.empty()));
@@ -88,8 +85,8 @@ Status compare(const CompareFlags& flags, const Invocation& invocation) {
   options.what_if = flags.what_if;
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "compare", flags.model.python);
   console::start("compare", flags.model.quiet);
-  options.checkpoint_path = flags.export_json;
-  options.export_trace = flags.export_trace;
+  options.checkpoint_path = flags.exports.json;
+  options.export_trace = flags.exports.trace;
   options.dump_code_dir = flags.dump_code;
   options.argv = invocation.argv;
   return emit_outcome(compare_paths(options, *invocation.runtime), exports, flags.model.quiet);
@@ -120,10 +117,7 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
                 "Measure what each compile setting buys against the compile path, in the same rounds: guards "
                 "skipped, guards on nn.Module attributes dropped, the C++ wrapper, CUDA graphs, autotuning "
                 "(docs/metrics.md, \"What-if ledger\")");
-  app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
-  add_markdown_option(app, flags->export_markdown);
-  add_html_option(app, flags->export_html);
-  add_trace_option(app, flags->export_trace);
+  add_export_options(app, flags->exports, kReportJsonHelp, kReportHtmlHelp, kSplitTraceHelp);
   app->add_option("--dump-code", flags->dump_code,
                   "After measuring, write each path's graph, generated code, compile trace and kernels (with their "
                   "places in the code and their cost) to DIR, and DIR/index.html over all paths (docs/code-dump.md)");

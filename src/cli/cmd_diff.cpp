@@ -21,14 +21,12 @@ struct DiffFlags {
   std::uint64_t seed = 0;
   std::string relative_to;
   bool force = false;
-  std::string export_json;
-  std::string export_markdown;
-  std::string export_html;
+  ReportExports exports;
   bool quiet = false;
 };
 
 Status diff(const DiffFlags& flags) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, ""};
+  const ReportExports& exports = flags.exports;
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("diff", flags.quiet);
   const auto threshold = parse_fraction(flags.threshold);
@@ -83,11 +81,9 @@ Subcommand add_diff_command(CLI::App& parent, const Invocation&) {
                   "Judge each path's time over this path's in its own report (cancels a machine's drift between "
                   "the two runs; compare and sweep reports)");
   app->add_flag("--force", flags->force, "Diff reports that differ in model, inputs, device or schema (warned)");
-  app->add_option("--export-json", flags->export_json, "Write the diff as JSON to FILE ('-' for stdout)");
-  add_markdown_option(app, flags->export_markdown);
-  app->add_option("--export-html", flags->export_html,
-                  "Write one self-contained HTML page of the diff to FILE: the verdict, each path's change and interval, "
-                  "the split's and the deployment figures' changes");
+  add_export_options(app, flags->exports, "Write the diff as JSON to FILE ('-' for stdout)",
+                     "Write one self-contained HTML page of the diff to FILE: the verdict, each path's change and "
+                     "interval, the split's and the deployment figures' changes");
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   return Subcommand{app, [flags] { return diff(*flags); }};
 }

@@ -11,14 +11,12 @@ namespace {
 
 struct MergeFlags {
   std::vector<std::string> reports;
-  std::string export_json;
-  std::string export_markdown;
-  std::string export_html;
+  ReportExports exports;
   bool quiet = false;
 };
 
 Status merge(const MergeFlags& flags, const Invocation& invocation) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, ""};
+  const ReportExports& exports = flags.exports;
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("merge", flags.quiet);
   RanksOutcome outcome = merge_report_files(MergeOptions{flags.reports, invocation.argv});
@@ -36,9 +34,7 @@ Subcommand add_merge_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("reports", flags->reports,
                   "Reports of `ohprof analyze TRACE...`, `ohprof merge` or `ohprof analyze TRACE` (.json, .json.gz)")
       ->required();
-  app->add_option("--export-json", flags->export_json, "Write the merged JSON report to FILE ('-' for stdout)");
-  add_markdown_option(app, flags->export_markdown);
-  add_html_option(app, flags->export_html);
+  add_export_options(app, flags->exports, "Write the merged JSON report to FILE ('-' for stdout)");
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   return Subcommand{app, [flags, &invocation] { return merge(*flags, invocation); }};
 }

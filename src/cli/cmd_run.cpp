@@ -14,10 +14,7 @@ struct RunFlags {
   int warmup = 10;
   int runs = 50;
   std::uint64_t seed = 0;
-  std::string export_json;
-  std::string export_markdown;
-  std::string export_html;
-  std::string export_trace;
+  ReportExports exports;
   std::string dump_code;
   bool quiet = false;
   bool no_cupti = false;
@@ -27,7 +24,7 @@ struct RunFlags {
 };
 
 Status run(const RunFlags& flags, const Invocation& invocation) {
-  const ReportExports exports{flags.export_json, flags.export_markdown, flags.export_html, flags.export_trace};
+  const ReportExports& exports = flags.exports;
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   MeasureOptions options;
   options.aoti_package = flags.aoti_package;
@@ -42,8 +39,8 @@ Status run(const RunFlags& flags, const Invocation& invocation) {
   options.seed = flags.seed;
   options.split_runs = flags.split_runs;
   options.no_cupti = flags.no_cupti;
-  options.checkpoint_path = flags.export_json;
-  options.export_trace = flags.export_trace;
+  options.checkpoint_path = flags.exports.json;
+  options.export_trace = flags.exports.trace;
   options.dump_code_dir = flags.dump_code;
   options.argv = invocation.argv;
   return emit_outcome(measure_path(options, *invocation.runtime), exports, flags.quiet);
@@ -64,10 +61,7 @@ Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--warmup", flags->warmup, "Warm-up iterations, not measured")->capture_default_str();
   app->add_option("--runs", flags->runs, "Measured iterations")->capture_default_str();
   app->add_option("--seed", flags->seed, "Seed for the random inputs")->capture_default_str();
-  app->add_option("--export-json", flags->export_json, "Write the JSON report to FILE ('-' for stdout)");
-  add_markdown_option(app, flags->export_markdown);
-  add_html_option(app, flags->export_html);
-  add_trace_option(app, flags->export_trace);
+  add_export_options(app, flags->exports, kReportJsonHelp, kReportHtmlHelp, kSplitTraceHelp);
   app->add_option("--dump-code", flags->dump_code,
                   "After measuring, write the package's generated code and each kernel's place in it and cost to DIR/aoti/, "
                   "and DIR/index.html (docs/code-dump.md)");

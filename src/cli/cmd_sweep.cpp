@@ -22,8 +22,7 @@ struct SweepFlags {
   int passes = 1;
   double tolerance = 0.05;
   double fit_tolerance = 0.10;
-  std::string export_json;
-  std::string export_markdown;
+  ReportExports exports;  // its page is `plot` (--export-html, --plot)
   std::string plot;
   bool no_plot = false;
   bool resume = false;
@@ -98,9 +97,7 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   OHPROF_ASSIGN_OR_RETURN(auto parsed, parse_model_flags(flags.model));
   OHPROF_ASSIGN_OR_RETURN(auto axis, parse_sweep_axis(flags.batch, flags.dim));
   if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --export-html (or --plot) or --no-plot, not both");
-  if (Status checked = check_report_exports(ReportExports{flags.export_json, flags.export_markdown, "", ""}); !checked.ok()) {
-    return checked;
-  }
+  OHPROF_RETURN_IF_ERROR(check_report_exports(flags.exports));
   if (invocation.runtime == nullptr) return delegate_to_measuring_python(invocation, "sweep", flags.model.python);
   console::start("sweep", flags.model.quiet);
   SweepOptions options;
@@ -110,17 +107,17 @@ Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   options.passes = flags.passes;
   options.tolerance = flags.tolerance;
   options.fit_tolerance = flags.fit_tolerance;
-  options.report_path = flags.export_json;
+  options.report_path = flags.exports.json;
   if (!flags.no_plot) {
-    options.plot_path = !flags.plot.empty() || flags.export_json.empty() || flags.export_json == "-"
+    options.plot_path = !flags.plot.empty() || flags.exports.json.empty() || flags.exports.json == "-"
                             ? flags.plot
-                            : std::filesystem::path(flags.export_json).replace_extension(".html").string();
+                            : std::filesystem::path(flags.exports.json).replace_extension(".html").string();
   }
   options.resume = flags.resume;
   options.argv = invocation.argv;
   SweepOutcome outcome = sweep_paths(options, *invocation.runtime);
   if (!outcome.report) return outcome.status;
-  Status emitted = emit_sweep(*outcome.report, flags.export_markdown, flags.model.quiet);
+  Status emitted = emit_sweep(*outcome.report, flags.exports.markdown, flags.model.quiet);
   // the sweep's own error first: the Markdown of a failed sweep matters less
   return outcome.status.ok() ? emitted : outcome.status;
 }
@@ -152,10 +149,10 @@ Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--fit-tolerance", flags->fit_tolerance,
                   "The fit time = c + k x leaves out points its line misses by more than this (0.1 = 10%)")
       ->capture_default_str();
-  app->add_option("--export-json", flags->export_json,
-                  "Write the sweep report to FILE, rewritten after every point; each point's compare report goes "
-                  "to FILE's name with .points/");
-  add_markdown_option(app, flags->export_markdown);
+  add_export_options(app, flags->exports,
+                     "Write the sweep report to FILE, rewritten after every point; each point's compare report goes "
+                     "to FILE's name with .points/",
+                     /*html_help=*/nullptr);
   // --export-html, as every other command calls its page; --plot, its first name, stays an alias
   app->add_option("--export-html,--plot", flags->plot,
                   "Write the page (HTML, self-contained) to FILE (default: the report's name with .html)");

@@ -53,12 +53,21 @@ int run_cli(int argc, char** argv, const Runtime* runtime, std::string* error_ou
 // The table and the JSON report of what a session returned (when it returned one), then its status.
 Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool quiet);
 
-// --export-markdown FILE, the same on every command (docs/reports.md, "Markdown").
-void add_markdown_option(CLI::App* app, std::string& markdown);
-// --export-html FILE on run, compare and analyze (docs/reports.md, "HTML").
-void add_html_option(CLI::App* app, std::string& html);
-// --export-trace FILE on run and compare (docs/reports.md, "Trace"; analyze has its own).
-void add_trace_option(CLI::App* app, std::string& trace);
+// The export flags, one set for every command (docs/reports.md), in this order: --export-json FILE ('-' for
+// stdout), --export-markdown FILE (the same on every command), --export-html FILE and, where the command
+// has a timeline, --export-trace FILE. Each command says in the help texts what its JSON, page and trace
+// hold: `html_help` nullptr leaves --export-html to the command (sweep's --export-html,--plot),
+// `trace_help` nullptr means no --export-trace.
+inline constexpr const char* kReportJsonHelp = "Write the JSON report to FILE ('-' for stdout)";
+inline constexpr const char* kReportHtmlHelp =
+    "Write one self-contained HTML page of the report to FILE: the tables, each path's split and wall-time "
+    "distribution, the kernels";
+// run's and compare's --export-trace.
+inline constexpr const char* kSplitTraceHelp =
+    "Write the split pass's timeline as a Chrome trace to FILE (gzip when it ends in .gz), for Perfetto or "
+    "chrome://tracing, and ohprof analyze";
+void add_export_options(CLI::App* app, ReportExports& exports, const char* json_help = kReportJsonHelp,
+                        const char* html_help = kReportHtmlHelp, const char* trace_help = nullptr);
 
 // The front's `run`, `compare` and `sweep`: replaces this process with the user's Python running ohprof's
 // measuring side (python/ohprof/_measure.py, then the _ohprof_measure extension) on the same command line,

@@ -13,10 +13,7 @@
 namespace ohprof {
 namespace {
 
-using doc::name;
-using doc::plain;
-using doc::strong;
-using doc::text;
+using namespace doc::cells;
 
 // A verdict: strongly when it is the one that fails the gate.
 Cell verdict(std::string words, DiffVerdict v) { return v == DiffVerdict::slower ? strong(std::move(words)) : text(std::move(words)); }

@@ -24,10 +24,14 @@ struct Cell {
 using Inline = std::vector<Cell>;
 
 namespace doc {
+// The cells a document builder writes with (doc::text, ...); a builder names them all with
+// `using namespace doc::cells;`.
+inline namespace cells {
 inline Cell text(std::string s) { return {std::move(s), Cell::Kind::text}; }
 inline Cell plain(std::string s) { return {std::move(s), Cell::Kind::plain}; }
 inline Cell name(std::string s) { return {std::move(s), Cell::Kind::name}; }
 inline Cell strong(std::string s) { return {std::move(s), Cell::Kind::strong}; }
+}  // namespace cells
 }  // namespace doc
 
 struct CellTable {

@@ -8,9 +8,7 @@
 namespace ohprof {
 namespace {
 
-using doc::plain;
-using doc::strong;
-using doc::text;
+using namespace doc::cells;
 
 Document ranks_document(const RanksReport& r) {
   Document document{{plain("ohprof analyze: "), text(ranks_job_line(r))}, {}};

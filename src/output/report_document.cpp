@@ -14,10 +14,7 @@
 namespace ohprof {
 namespace {
 
-using doc::name;
-using doc::plain;
-using doc::strong;
-using doc::text;
+using namespace doc::cells;
 
 Inline title_of(const Report& r) {
   const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));

@@ -15,10 +15,7 @@
 namespace ohprof {
 namespace {
 
-using doc::name;
-using doc::plain;
-using doc::strong;
-using doc::text;
+using namespace doc::cells;
 
 // Per point: each path's latency, then each pair's ratio; a point not measured says why in its row.
 CellTable point_table(const SweepReport& r, const std::string& axis) {

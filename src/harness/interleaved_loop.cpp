@@ -54,7 +54,7 @@ Status timed_iteration(const InterleavedPath& path, std::int64_t index, bool war
   if (path.leave) path.leave();
   window = IterationWindow{index, start, end};
   if (!status.ok()) {
-    // "path compile, warm-up iteration 2"; a nameless path (run_measurement_loop's) is not named.
+    // "path compile, warm-up iteration 2"; a nameless path (run's timing pass, run_measurement_loop's) is not named.
     return status.error().with_context(fmt::format("{}{}iteration {}", path.name.empty() ? "" : "path " + path.name + ", ",
                                                    warmup ? "warm-up " : "", index));
   }

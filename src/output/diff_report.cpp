@@ -157,7 +157,7 @@ void read_measured_report(const json& j, ReportDigest& d) {
 void read_sweep_report(const json& j, ParsedDigest& parsed) {
   const SweepReport sweep = sweep_from_json(j);
   ReportDigest& d = parsed.digest;
-  d.schema_version = kSweepSchemaVersion;
+  d.schema_version = j.at("sweep_schema_version").get<int>();  // another version's: incomparable, unless --force
   read_context(sweep.context, d);
   d.model = sweep.config.model;
   d.inputs = sweep.config.inputs;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,16 @@ E enum_from_json(const nlohmann::json& j, const char* what) {
     names += (names.empty() ? "" : ", ") + name;
   }
   throw std::runtime_error(fmt::format("{} '{}' is none of {}", what, text, names));
+}
+
+// A number the writer may have written as null, as nlohmann writes NaN and infinity: `if_null` is what
+// null stands for there (infinity for a limit such as --time-limit inf; NaN for a figure that could not
+// be computed).
+inline constexpr double kNullIsInfinity = std::numeric_limits<double>::infinity();
+inline double number_at(const nlohmann::json& j, const char* key,
+                        double if_null = std::numeric_limits<double>::quiet_NaN()) {
+  const nlohmann::json& value = j.at(key);
+  return value.is_null() ? if_null : value.get<double>();
 }
 
 // The optional number under `key` of `j`: none when absent or null.

@@ -169,22 +169,22 @@ SweepConfig config_from_json(const json& j) {
   s.warmup = j.at("warmup").get<int>();
   s.min_runs = j.at("min_runs").get<int>();
   s.max_runs = j.at("max_runs").get<int>();
-  s.min_time_s = j.at("min_time_s").get<double>();
-  s.max_rse = j.at("max_rse").get<double>();
-  s.time_limit_s = j.at("time_limit_s").get<double>();
+  s.min_time_s = number_at(j, "min_time_s");
+  s.max_rse = number_at(j, "max_rse", kNullIsInfinity);
+  s.time_limit_s = number_at(j, "time_limit_s", kNullIsInfinity);
   s.block = j.at("block").get<int>();
-  c.sweep_time_limit_s = j.at("sweep_time_limit_s").get<double>();
+  c.sweep_time_limit_s = number_at(j, "sweep_time_limit_s", kNullIsInfinity);
   c.passes = j.at("passes").get<int>();
   c.check_outputs = enum_from_json<CheckMode>(j.at("check_outputs"), "check_outputs");
   c.seed = j.at("seed").get<std::uint64_t>();
-  c.tolerance = j.at("tolerance").get<double>();
-  c.fit_tolerance = j.at("fit_tolerance").get<double>();
+  c.tolerance = number_at(j, "tolerance");
+  c.fit_tolerance = number_at(j, "fit_tolerance");
   return c;
 }
 
 SweepRatio ratio_from_json(const json& j) {
-  return SweepRatio{j.at("slower").get<std::string>(), j.at("faster").get<std::string>(), j.at("ratio").get<double>(),
-                    j.at("se").get<double>(),          j.at("low").get<double>(),          j.at("high").get<double>(),
+  return SweepRatio{j.at("slower").get<std::string>(), j.at("faster").get<std::string>(), number_at(j, "ratio"),
+                    number_at(j, "se"),                number_at(j, "low"),                number_at(j, "high"),
                     j.at("within").get<bool>()};
 }
 
@@ -197,13 +197,13 @@ SweepPathPoint path_point_from_json(const json& j) {
   out.collector_ratio = optional_number_at(j, "collector_ratio");
   if (!j.at("outputs_match").is_null()) out.outputs_match = j.at("outputs_match").get<bool>();
   SweepPathFigures& f = out.figures;
-  f.latency_ns = j.at("latency_ns").get<double>();
-  f.latency_se_ns = j.at("latency_se_ns").get<double>();
-  f.throughput_per_s = j.at("throughput_per_s").get<double>();
-  f.throughput_se_per_s = j.at("throughput_se_per_s").get<double>();
+  f.latency_ns = number_at(j, "latency_ns");
+  f.latency_se_ns = number_at(j, "latency_se_ns");
+  f.throughput_per_s = number_at(j, "throughput_per_s");
+  f.throughput_se_per_s = number_at(j, "throughput_se_per_s");
   if (const json& b = j.at("to_baseline"); !b.is_null()) {
-    f.to_baseline = SweepPathFigures::BaselineRatio{b.at("ratio").get<double>(), b.at("se").get<double>(),
-                                                    b.at("low").get<double>(), b.at("high").get<double>()};
+    f.to_baseline = SweepPathFigures::BaselineRatio{number_at(b, "ratio"), number_at(b, "se"), number_at(b, "low"),
+                                                    number_at(b, "high")};
   }
   return out;
 }
@@ -216,7 +216,7 @@ SweepPoint point_from_json(const json& j) {
   p.reason = j.at("reason").get<std::string>();
   p.exit_code = j.at("exit_code").get<int>();
   p.report_path = j.at("report").is_null() ? "" : j.at("report").get<std::string>();
-  p.elapsed_s = j.at("elapsed_s").get<double>();
+  p.elapsed_s = number_at(j, "elapsed_s");
   p.artifacts_cached = j.at("artifacts_cached").get<bool>();
   const json& stop = j.at("stop_reason");
   p.stop_reason = StopReason(enum_from_json<StopCode>(stop.at("code"), "stop code"), stop.at("unmet").get<std::string>());
@@ -226,9 +226,9 @@ SweepPoint point_from_json(const json& j) {
     out.pass = pass.at("pass").get<int>();
     out.report_path = pass.at("report").is_null() ? "" : pass.at("report").get<std::string>();
     for (const auto& median : pass.at("medians_ns")) {
-      out.medians_ns.emplace_back(median.at("name").get<std::string>(), median.at("median_ns").get<double>());
+      out.medians_ns.emplace_back(median.at("name").get<std::string>(), number_at(median, "median_ns"));
     }
-    out.score_ns = pass.at("score_ns").get<double>();
+    out.score_ns = number_at(pass, "score_ns");
     p.passes.push_back(std::move(out));
   }
   p.chosen_pass = j.at("chosen_pass").get<int>();
@@ -249,7 +249,7 @@ SweepFit fit_from_json(const json& j) {
   f.per_item_high_ns = optional_number_at(j, "per_item_high_ns");
   f.points_used = j.at("points_used").get<std::vector<std::int64_t>>();
   for (const auto& left : j.at("points_left_out")) {
-    f.points_left_out.push_back(LeftOutPoint{left.at("value").get<std::int64_t>(), left.at("relative_residual").get<double>()});
+    f.points_left_out.push_back(LeftOutPoint{left.at("value").get<std::int64_t>(), number_at(left, "relative_residual")});
   }
   f.max_relative_residual = optional_number_at(j, "max_relative_residual");
   f.smallest = optional_integer_at(j, "smallest");
@@ -292,9 +292,6 @@ json sweep_to_json(const SweepReport& report) {
 
 SweepReport sweep_from_json(const json& j) {
   if (!j.is_object() || j.value("kind", "") != "sweep") throw std::runtime_error("its kind is not \"sweep\"");
-  if (const int version = j.value("sweep_schema_version", 0); version != kSweepSchemaVersion) {
-    throw std::runtime_error(fmt::format("sweep_schema_version {} is not {}", version, kSweepSchemaVersion));
-  }
   SweepReport report;
   report.context = context_from_json(j.at("context"));
   report.config = config_from_json(j.at("config"));
@@ -325,6 +322,10 @@ Result<std::vector<SweepPoint>> read_resumable_points(const std::string& path, c
   }
   SweepReport earlier;
   try {
+    if (!j.is_object() || j.value("kind", "") != "sweep") return not_a_report("its kind is not \"sweep\"");
+    if (const int version = j.value("sweep_schema_version", 0); version != kSweepSchemaVersion) {
+      return not_a_report(fmt::format("sweep_schema_version {} is not {}", version, kSweepSchemaVersion));
+    }
     earlier = sweep_from_json(j);
   } catch (const std::exception& e) {
     return not_a_report(first_line(e.what()));

@@ -114,6 +114,8 @@ TEST(CuptiJoin, ADriverLaunchInsideARuntimeLaunchUnderItsOwnIdIsTheSameLaunch) {
   in.api(ApiDomain::driver, LaunchKind::kernel, "cuLaunchKernel", 110, 190, 7, 11);
   // The same shape on another thread is not inside it: a launch of its own.
   in.api(ApiDomain::driver, LaunchKind::kernel, "cuLaunchKernel", 120, 180, 8, 12);
+  // An internal launch inside it, carrying no work under its own id, is the same launch too.
+  in.api(ApiDomain::internal, LaunchKind::kernel, "internal launch", 140, 150, 7, 14);
   // A driver launch inside the runtime call that carries work of its own is a launch too.
   in.api(ApiDomain::driver, LaunchKind::kernel, "cuLaunchKernel", 130, 170, 7, 13).op("k2", 500, 600, 13);
   const CuptiCollection out = in.join();

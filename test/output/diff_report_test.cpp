@@ -126,6 +126,20 @@ TEST(ParseReportDigest, ASweepGivesEachMeasuredPointsMediansAndItsPointReport) {
   EXPECT_EQ(d.notes[0].rfind("batch 2048 was not measured (failed", 0), 0u) << d.notes[0];
 }
 
+// A sweep of another sweep_schema_version is read with its version, which diff then calls incomparable
+// (--force diffs it anyway), and its infinite limits (written as null) are read.
+TEST(ParseReportDigest, ASweepOfAnotherSchemaVersionKeepsItsVersion) {
+  std::ifstream in(std::string(OHPROF_SOURCE_DIR) + "/test/data/sweep/sample_sweep.json");
+  nlohmann::json sweep = nlohmann::json::parse(in);
+  sweep["sweep_schema_version"] = 2;
+  sweep["config"]["sweep_time_limit_s"] = nullptr;
+  std::istringstream text(sweep.dump());
+  auto parsed = parse_report_digest(text, "later.json");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(parsed->digest.schema_version, 2);
+  EXPECT_EQ(parsed->digest.paths.size(), 36u);
+}
+
 TEST(ParseReportDigest, WhatIsNotAReportIsRefusedInOneLine) {
   std::istringstream not_json("{ nope");
   auto r = parse_report_digest(not_json, "x.json");

@@ -12,9 +12,10 @@ namespace ohprof {
 
 nlohmann::json sweep_to_json(const SweepReport& report);
 // sweep_to_json's inverse (what is derived as text, the axis's name or a stop reason's text, is not read
-// back): `--resume` and `diff` read a sweep report through it. Throws std::runtime_error ("its kind is not
-// \"sweep\"", "sweep_schema_version 2 is not 1", an unknown enum text) or nlohmann's exceptions (a key
-// missing or of the wrong type).
+// back; a number written as null, NaN or infinity, reads as infinity where it is a limit, else NaN):
+// `--resume` and `diff` read a sweep report through it, whatever its sweep_schema_version (--resume
+// refuses another version; diff calls it incomparable). Throws std::runtime_error ("its kind is not
+// \"sweep\"", an unknown enum text) or nlohmann's exceptions (a key missing or of the wrong type).
 SweepReport sweep_from_json(const nlohmann::json& j);
 // Writes the report atomically to `path` (a file; the sweep rewrites it after every point).
 Status write_sweep_report(const SweepReport& report, const std::string& path);

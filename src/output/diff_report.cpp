@@ -13,6 +13,7 @@
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/sweep_report.hpp"
+#include "json_read.hpp"
 
 namespace ohprof {
 namespace {
@@ -105,11 +106,8 @@ std::vector<DigestStart> starts_of(const json& path) {
   std::vector<DigestStart> out;
   if (!path.contains("cold_start") || !path.at("cold_start").is_object()) return out;
   for (const json& state : path.at("cold_start").at("states")) {
-    const std::string name = string_or(state, "cache");
-    const std::optional<CompileCache> cache = parse_compile_cache(name);
-    if (!cache) throw std::runtime_error("cold_start cache '" + name + "' is none of none, cold, warm, artifacts");
     DigestStart start;
-    start.cache = *cache;
+    start.cache = enum_from_json<CompileCache>(state.at("cache"), "cold_start cache");
     for (const json& sample : state.at("samples")) start.totals_ns.push_back(sample.at("total_ns").get<std::int64_t>());
     out.push_back(std::move(start));
   }

@@ -1,5 +1,6 @@
 #include "ohprof/session/checkpoint.hpp"
 #include "ohprof/output/report_output.hpp"
+#include "report_file_test.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -15,25 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-class CheckpointTest : public ::testing::Test {
+class CheckpointTest : public testing::ReportFileTest {
  protected:
-  void SetUp() override {
-    m_dir = std::filesystem::temp_directory_path() /
-            ("ohprof-checkpoint-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(m_dir);
-  }
-  void TearDown() override { std::filesystem::remove_all(m_dir); }
-
-  [[nodiscard]] json read_report() const {
-    std::ifstream file(report_path());
-    std::stringstream text;
-    text << file.rdbuf();
-    return json::parse(text.str());
-  }
-  [[nodiscard]] std::string report_path() const { return (m_dir / "report.json").string(); }
-
-  std::filesystem::path m_dir;
+  [[nodiscard]] json read_report() const { return json::parse(file_text()); }
 };
 
 Report report_with_samples(std::vector<std::int64_t> samples) {

@@ -2,15 +2,13 @@
 // checkpoints it writes of the report as it stands (docs/report-schema.md, "Checkpoints").
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "ohprof/session/checkpoint.hpp"
+#include "report_file_test.hpp"
 #include "session_steps.hpp"
 
 namespace ohprof {
@@ -18,23 +16,8 @@ namespace {
 
 using nlohmann::json;
 
-class TimingPassTest : public ::testing::Test {
+class TimingPassTest : public testing::ReportFileTest {
  protected:
-  void SetUp() override {
-    m_dir = std::filesystem::temp_directory_path() /
-            ("ohprof-timing-pass-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(m_dir);
-  }
-  void TearDown() override { std::filesystem::remove_all(m_dir); }
-  [[nodiscard]] std::string report_path() const { return (m_dir / "report.json").string(); }
-  [[nodiscard]] std::string file_text() const {
-    std::ifstream file(report_path());
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-  }
-
   // The report as compare makes it from what was measured: one path per measured path, its samples.
   static Report report_of(const InterleavedResult& so_far) {
     Report report;
@@ -48,8 +31,6 @@ class TimingPassTest : public ::testing::Test {
     }
     return report;
   }
-
-  std::filesystem::path m_dir;
 };
 
 InterleavedPath path_of(std::function<Status()> iteration) {

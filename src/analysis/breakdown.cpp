@@ -27,15 +27,6 @@ struct ByStart {
 
 }  // namespace
 
-const char* to_string(SplitSegmentKind kind) {
-  switch (kind) {
-    case SplitSegmentKind::busy: return "busy";
-    case SplitSegmentKind::device_wait: return "device-wait";
-    case SplitSegmentKind::host_bound: return "host-bound";
-  }
-  return "unknown";
-}
-
 WindowAttribution::WindowAttribution(const Timeline& timeline) {
   counters.ops_total = timeline.ops.size();
   counters.launches_total = timeline.launches.size();

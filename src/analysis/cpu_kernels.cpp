@@ -70,17 +70,6 @@ CpuEventClass classify_cpu_event(std::string_view name, CpuEventScope scope) {
   return CpuEventClass::op;
 }
 
-const char* to_string(CpuEventClass value) {
-  switch (value) {
-    case CpuEventClass::generated: return "generated";
-    case CpuEventClass::extern_call: return "extern_call";
-    case CpuEventClass::op: return "op";
-    case CpuEventClass::bookkeeping: return "bookkeeping";
-    case CpuEventClass::region: return "region";
-  }
-  return "region";
-}
-
 bool is_kernel_class(CpuEventClass value) {
   return value == CpuEventClass::generated || value == CpuEventClass::extern_call || value == CpuEventClass::op;
 }

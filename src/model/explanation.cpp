@@ -11,36 +11,7 @@ bool significant(const Estimate& e) { return std::abs(e.value_ns) > kZ95 * e.se_
 double interval_low(const Estimate& e) { return e.value_ns - kZ95 * e.se_ns; }
 double interval_high(const Estimate& e) { return e.value_ns + kZ95 * e.se_ns; }
 
-const char* to_string(PathSource source) {
-  switch (source) {
-    case PathSource::module: return "module";
-    case PathSource::exported_program: return "exported_program";
-    case PathSource::aoti_package: return "aoti_package";
-  }
-  return "module";
-}
-
 std::optional<PathSource> parse_path_source(const std::string& text) { return parse_enum<PathSource>(text); }
-
-const char* to_string(PathRole role) {
-  switch (role) {
-    case PathRole::path: return "path";
-    case PathRole::variant: return "variant";
-    case PathRole::what_if: return "what-if";
-  }
-  return "path";
-}
-
-const char* to_string(HostLayer layer) {
-  switch (layer) {
-    case HostLayer::guards: return "guards";
-    case HostLayer::dynamo: return "dynamo";
-    case HostLayer::aot_wrapper: return "aot_wrapper";
-    case HostLayer::inductor_call: return "inductor_call";
-    case HostLayer::python_loader: return "python_loader";
-  }
-  return "guards";
-}
 
 const char* layer_label(HostLayer layer) {
   switch (layer) {
@@ -71,17 +42,6 @@ std::vector<PeelStep> peel_chain(const std::string& path) {
 std::string chain_floor(const std::string& path) {
   const std::vector<PeelStep> chain = peel_chain(path);
   return chain.empty() ? path : chain.back().lower;
-}
-
-const char* to_string(FloorKind kind) {
-  switch (kind) {
-    case FloorKind::python_wrapper: return "python_wrapper";
-    case FloorKind::cpp_wrapper: return "cpp_wrapper";
-    case FloorKind::cuda_graph: return "cuda_graph";
-    case FloorKind::cpp_runner: return "cpp_runner";
-    case FloorKind::eager_dispatch: return "eager_dispatch";
-  }
-  return "python_wrapper";
 }
 
 const char* floor_label(FloorKind kind) {

@@ -36,37 +36,7 @@ Result<std::vector<InputSpec>> apply_axis(const std::vector<InputSpec>& inputs, 
   return out;
 }
 
-const char* to_string(PointStatus status) {
-  switch (status) {
-    case PointStatus::measured: return "measured";
-    case PointStatus::failed: return "failed";
-    case PointStatus::interrupted: return "interrupted";
-    case PointStatus::not_measured: return "not_measured";
-  }
-  return "not_measured";
-}
-
 std::optional<PointStatus> parse_point_status(const std::string& text) { return parse_enum<PointStatus>(text); }
-
-const char* to_string(FitStatus status) {
-  switch (status) {
-    case FitStatus::fitted: return "fitted";
-    case FitStatus::not_linear: return "not_linear";
-    case FitStatus::too_few_points: return "too_few_points";
-  }
-  return "too_few_points";
-}
-
-const char* to_string(SweepStop stop) {
-  switch (stop) {
-    case SweepStop::running: return "running";
-    case SweepStop::complete: return "complete";
-    case SweepStop::interrupted: return "interrupted";
-    case SweepStop::sweep_time_limit: return "sweep_time_limit";
-    case SweepStop::error: return "error";
-  }
-  return "running";
-}
 
 std::optional<SweepStop> parse_sweep_stop(const std::string& text) { return parse_enum<SweepStop>(text); }
 

@@ -2,17 +2,6 @@
 
 namespace ohprof {
 
-const char* to_string(CompileSetting setting) {
-  switch (setting) {
-    case CompileSetting::skip_guards: return "skip-guards";
-    case CompileSetting::skip_module_guards: return "skip-module-guards";
-    case CompileSetting::cpp_wrapper: return "cpp-wrapper";
-    case CompileSetting::cuda_graphs: return "cuda-graphs";
-    case CompileSetting::autotune: return "autotune";
-  }
-  return "skip-guards";
-}
-
 const char* setting_label(CompileSetting setting) {
   switch (setting) {
     case CompileSetting::skip_guards: return "torch.compiler.set_stance(\"default\", skip_guard_eval_unsafe=True)";

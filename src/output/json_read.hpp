@@ -19,10 +19,14 @@ E enum_from_json(const nlohmann::json& j, const char* what) {
   const std::string text = j.get<std::string>();
   if (const std::optional<E> value = parse_enum<E>(text)) return *value;
   std::string names;
-  for (int i = 0; i < kMaxEnumValues; ++i) {
-    const std::string name = to_string(static_cast<E>(i));
-    if (parse_enum<E>(name) != static_cast<E>(i)) break;  // past the last value: a name met before
-    names += (names.empty() ? "" : ", ") + name;
+  if constexpr (TextTableEnum<E>) {
+    for (const char* name : enum_texts(E{})) names += (names.empty() ? "" : ", ") + std::string(name);
+  } else {
+    for (int i = 0; i < kMaxEnumValues; ++i) {
+      const std::string name = to_string(static_cast<E>(i));
+      if (parse_enum<E>(name) != static_cast<E>(i)) break;  // past the last value: a name met before
+      names += (names.empty() ? "" : ", ") + name;
+    }
   }
   throw std::runtime_error(fmt::format("{} '{}' is none of {}", what, text, names));
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/model/timeline.hpp"
 
 namespace ohprof {
@@ -27,15 +28,14 @@ struct CpuEvent {
 };
 
 // How a range is classified (docs/cpu-collector.md, "What counts as a kernel").
-enum class CpuEventClass {
-  generated,    // an Inductor-generated kernel recording itself: "graph_<n>_cpp_fused_..." (or "cpp_fused_...")
-  extern_call,  // an AOTI C-shim call to an ATen kernel: "aoti_torch_cpu_..."
-  op,           // an operator "<namespace>::<name>" that computes (aten::addmm, aten::copy_, ...)
-  bookkeeping,  // an operator that only allocates or makes a view (aten::empty, aten::view, ...)
-  region,       // anything else: USER_SCOPE ranges, framework annotations ("Torch-Compiled Region: 0/0")
-};
+#define OHPROF_CPU_EVENT_CLASS_VALUES(X)                                                                                     \
+  X(generated, "generated")      /* an Inductor-generated kernel recording itself: "graph_<n>_cpp_fused_..." (or "cpp_fused_...") */ \
+  X(extern_call, "extern_call")  /* an AOTI C-shim call to an ATen kernel: "aoti_torch_cpu_..." */                                   \
+  X(op, "op")                    /* an operator "<namespace>::<name>" that computes (aten::addmm, aten::copy_, ...) */               \
+  X(bookkeeping, "bookkeeping")  /* an operator that only allocates or makes a view (aten::empty, aten::view, ...) */                \
+  X(region, "region")            /* anything else: USER_SCOPE ranges, framework annotations ("Torch-Compiled Region: 0/0") */
+OHPROF_ENUM_CLASS(CpuEventClass, OHPROF_CPU_EVENT_CLASS_VALUES)
 CpuEventClass classify_cpu_event(std::string_view name, CpuEventScope scope);
-const char* to_string(CpuEventClass value);  // "generated", "extern_call", "op", "bookkeeping", "region"
 
 // True for generated, extern_call and op.
 bool is_kernel_class(CpuEventClass value);

@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/timeline.hpp"
 
@@ -21,7 +22,11 @@ inline constexpr std::size_t kNoIndex = std::numeric_limits<std::size_t>::max();
 
 // What the device was doing in a stretch of time: running an op, waiting with ops pending, or waiting
 // for the host with nothing pending.
-enum class SplitSegmentKind { busy, device_wait, host_bound };
+#define OHPROF_SPLIT_SEGMENT_KIND_VALUES(X) \
+  X(busy, "busy")                           \
+  X(device_wait, "device-wait")             \
+  X(host_bound, "host-bound")
+OHPROF_ENUM_CLASS(SplitSegmentKind, OHPROF_SPLIT_SEGMENT_KIND_VALUES)
 
 // One piece of a window: [start, end) of one kind.
 struct SplitSegment {
@@ -35,8 +40,6 @@ struct SplitTrack {
   std::vector<SplitSegment> segments;
 };
 
-// "busy", "device-wait", "host-bound".
-const char* to_string(SplitSegmentKind kind);
 
 // A timed device op (not start == end == 0, not end < start).
 struct AttributedOp {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/base/stats.hpp"
 #include "ohprof/model/timeline.hpp"
 
@@ -28,7 +29,13 @@ struct HostStates {
 };
 
 // In the order of precedence (docs/metrics.md, "Host states").
-enum class HostState { blocking, launch, other_api, harness, framework };
+#define OHPROF_HOST_STATE_VALUES(X) \
+  X(blocking, "blocking")           \
+  X(launch, "launch")               \
+  X(other_api, "other_api")         \
+  X(harness, "harness")             \
+  X(framework, "framework")
+OHPROF_ENUM_CLASS(HostState, OHPROF_HOST_STATE_VALUES)
 
 // A kernel launch takes microseconds; a kernel or graph launch call longer than this is loading code (lazy
 // module loading on a kernel's first launch) or waiting on the driver: other_api in the host states.
@@ -202,18 +209,24 @@ struct KernelStat {
   double median_ns = 0;       // median of one call's end - start: the headline figure (outliers move the mean)
 };
 
-enum class Verdict { unknown, host_bound, device_wait_bound, compute_bound, mixed };
+#define OHPROF_VERDICT_VALUES(X)            \
+  X(unknown, "unknown")                     \
+  X(host_bound, "host-bound")               \
+  X(device_wait_bound, "device-wait-bound") \
+  X(compute_bound, "compute-bound")         \
+  X(mixed, "mixed")
+OHPROF_ENUM_CLASS(Verdict, OHPROF_VERDICT_VALUES)
 
 // What decided the verdict (docs/metrics.md, "Verdict").
-enum class VerdictReason {
-  unread_device_events,   // unknown: no busy time, but device events of categories ohprof does not read
-  no_iterations,          // unknown: no iteration was analysed
-  no_device_work,         // unknown: no device op ran in any window
-  no_launches,            // unknown: device ops, but none has its launch call in the data
-  startup_without_steps,  // unknown: no iterations marked, and start-up calls dominate the one window
-  dominant_share,         // one share of wall time is at least kDominantSharePercent, kShareLeadPercent ahead
-  close_shares,           // mixed: no share does
-};
+#define OHPROF_VERDICT_REASON_VALUES(X)                                                                                                      \
+  X(unread_device_events, "unread_device_events")    /* unknown: no busy time, but device events of categories ohprof does not read */       \
+  X(no_iterations, "no_iterations")                  /* unknown: no iteration was analysed */                                                \
+  X(no_device_work, "no_device_work")                /* unknown: no device op ran in any window */                                           \
+  X(no_launches, "no_launches")                      /* unknown: device ops, but none has its launch call in the data */                     \
+  X(startup_without_steps, "startup_without_steps")  /* unknown: no iterations marked, and start-up calls dominate the one window */         \
+  X(dominant_share, "dominant_share")                /* one share of wall time is at least kDominantSharePercent, kShareLeadPercent ahead */ \
+  X(close_shares, "close_shares")                    /* mixed: no share does */
+OHPROF_ENUM_CLASS(VerdictReason, OHPROF_VERDICT_REASON_VALUES)
 
 // The share of the wall time that decides, and how far ahead of the second it must be, in percent of
 // the wall time (compared in integer arithmetic, so 50% is exactly 50%).
@@ -221,7 +234,11 @@ inline constexpr std::int64_t kDominantSharePercent = 50;
 inline constexpr std::int64_t kShareLeadPercent = 10;
 
 // The part of the wall time that each verdict stands for.
-enum class TimeShare { busy, host_bound, device_wait };
+#define OHPROF_TIME_SHARE_VALUES(X) \
+  X(busy, "busy")                   \
+  X(host_bound, "host_bound")       \
+  X(device_wait, "device_wait")
+OHPROF_ENUM_CLASS(TimeShare, OHPROF_TIME_SHARE_VALUES)
 
 // Headroom (docs/metrics.md, "Headroom"): by Amdahl's bound, removing a part P of the summed wall time W
 // makes the path at most W / (W - P) times faster. Host changes are said not to help only when the
@@ -305,12 +322,6 @@ struct KernelSetDiff {
   bool same_set() const { return only_a.empty() && only_b.empty(); }
 };
 
-// Stable names used in JSON and tables: "kernel", "memcpy", "memset"; "host-bound", ...
-const char* to_string(DeviceOpKind kind);
-const char* to_string(Verdict verdict);        // "host-bound", "device-wait-bound", ...
-const char* to_string(VerdictReason reason);  // "dominant_share", ...
-const char* to_string(HostState state);       // "blocking", "launch", "other_api", "harness", "framework"
-const char* to_string(TimeShare share);       // "busy", "host_bound", "device_wait"
 // The inverses of to_string (reports read back: docs/ranks.md).
 std::optional<Verdict> parse_verdict(std::string_view text);
 std::optional<VerdictReason> parse_verdict_reason(std::string_view text);

@@ -6,19 +6,20 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 // The Inductor cache folder a process starts with: torch.compile paths (cold, warm, artifacts) and
 // aoti:python (cold, warm: aoti_load_package's CPU vector-ISA probe is cached there) read it; the AOTI C++
 // loader and eager read nothing there and start with `none`.
-enum class CompileCache {
-  none,       // nothing to cache
-  cold,       // an empty Inductor cache folder (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR below it)
-  warm,       // the folder a first, unkept process of the same path filled
-  artifacts,  // an empty folder, and the portable cache artifacts that first process saved
-              // (torch.compiler.save_cache_artifacts), loaded before the first call
-};
-const char* to_string(CompileCache cache);  // "none", "cold", "warm", "artifacts"
+#define OHPROF_COMPILE_CACHE_VALUES(X)                                                                                 \
+  X(none, "none")            /* nothing to cache */                                                                    \
+  X(cold, "cold")            /* an empty Inductor cache folder (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR below it) */ \
+  X(warm, "warm")            /* the folder a first, unkept process of the same path filled */                          \
+  X(artifacts, "artifacts")  /* an empty folder, and the portable cache artifacts that first process saved */          \
+                             /* (torch.compiler.save_cache_artifacts), loaded before the first call */
+OHPROF_ENUM_CLASS(CompileCache, OHPROF_COMPILE_CACHE_VALUES)
 std::optional<CompileCache> parse_compile_cache(const std::string& text);
 
 // One fresh process, on CLOCK_MONOTONIC: the parent's clock before it started the process, and the
@@ -66,8 +67,12 @@ struct ColdStartPhases {
 // is above, otherwise overlapping (within noise). With n and m processes either order happens by chance
 // with probability 1 / C(n+m, n) when the states do not differ: below C(n+m, n) = 20 (3 and 3) an order
 // is too_few, not a finding.
-enum class ColdStartOrder { faster, slower, overlapping, too_few };
-const char* to_string(ColdStartOrder order);  // "faster", "slower", "overlapping", "too-few"
+#define OHPROF_COLD_START_ORDER_VALUES(X) \
+  X(faster, "faster")                     \
+  X(slower, "slower")                     \
+  X(overlapping, "overlapping")           \
+  X(too_few, "too-few")
+OHPROF_ENUM_CLASS(ColdStartOrder, OHPROF_COLD_START_ORDER_VALUES)
 inline constexpr double kColdStartOrderCombinations = 20;
 
 struct ColdStartState {

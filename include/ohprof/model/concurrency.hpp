@@ -5,17 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 // What stops a path's throughput from growing with its callers (docs/metrics.md, "Concurrent callers").
-enum class ConcurrencyLimit {
-  none,     // it scales, and nothing known bounds it at the largest count measured
-  gil,      // a Python path that does not scale: its host work holds the GIL, one caller at a time
-  cores,    // the callers' work shares the machine's cores: callers x intra-op threads >= cores
-  device,   // a CUDA path that does not scale: the one device (and the one stream the callers share)
-  unknown,  // it does not scale and none of the above is known to hold
-};
-const char* to_string(ConcurrencyLimit limit);  // "none", "gil", "cores", "device", "unknown"
+#define OHPROF_CONCURRENCY_LIMIT_VALUES(X)                                                                            \
+  X(none, "none")        /* it scales, and nothing known bounds it at the largest count measured */                   \
+  X(gil, "gil")          /* a Python path that does not scale: its host work holds the GIL, one caller at a time */   \
+  X(cores, "cores")      /* the callers' work shares the machine's cores: callers x intra-op threads >= cores */      \
+  X(device, "device")    /* a CUDA path that does not scale: the one device (and the one stream the callers share) */ \
+  X(unknown, "unknown")  /* it does not scale and none of the above is known to hold */
+OHPROF_ENUM_CLASS(ConcurrencyLimit, OHPROF_CONCURRENCY_LIMIT_VALUES)
 
 // One count of callers: `threads` threads each made `calls_per_round` calls in each round, all starting
 // together; a round's throughput is its calls over the time from their start to the last call's end.

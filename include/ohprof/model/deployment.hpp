@@ -8,16 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 // What a deployment may value, each from one measurement of compare.
-enum class DeployCriterion {
-  latency,     // median wall time per call, one caller (the timing pass)
-  throughput,  // calls per second with the most callers --threads measured
-  cold_start,  // fresh process to first checked result, empty compile cache (--cold-start)
-  warm_start,  // the same with the cache a first process filled (a host that has served before)
-};
-const char* to_string(DeployCriterion criterion);  // "latency", "throughput", "cold-start", "warm-start"
+#define OHPROF_DEPLOY_CRITERION_VALUES(X)                                                                           \
+  X(latency, "latency")        /* median wall time per call, one caller (the timing pass) */                        \
+  X(throughput, "throughput")  /* calls per second with the most callers --threads measured */                      \
+  X(cold_start, "cold-start")  /* fresh process to first checked result, empty compile cache (--cold-start) */      \
+  X(warm_start, "warm-start")  /* the same with the cache a first process filled (a host that has served before) */
+OHPROF_ENUM_CLASS(DeployCriterion, OHPROF_DEPLOY_CRITERION_VALUES)
 
 // One path asked for, its figures (null: not measured).
 struct DeploymentRow {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/model/cold_start.hpp"
 #include "ohprof/model/warning.hpp"
 
@@ -15,8 +16,12 @@ namespace ohprof {
 inline constexpr int kDiffSchemaVersion = 1;
 
 // The kind of report read: the JSON's `kind` ("run", "compare", "analyze", "sweep").
-enum class DigestKind { run, compare, analyze, sweep };
-const char* to_string(DigestKind kind);
+#define OHPROF_DIGEST_KIND_VALUES(X) \
+  X(run, "run")                      \
+  X(compare, "compare")              \
+  X(analyze, "analyze")              \
+  X(sweep, "sweep")
+OHPROF_ENUM_CLASS(DigestKind, OHPROF_DIGEST_KIND_VALUES)
 std::optional<DigestKind> parse_digest_kind(const std::string& text);
 
 // One path's split, as sums over the split pass's iterations (`split.summary.totals`).
@@ -98,23 +103,26 @@ inline constexpr std::size_t kMinDiffSamples = 10;
 // The most bootstrap resamples a diff draws (each is a double kept until the quantiles are taken).
 inline constexpr int kMaxDiffResamples = 10'000'000;
 
-enum class DiffVerdict { faster, slower, no_change, unknown };
-const char* to_string(DiffVerdict verdict);  // "faster", "slower", "no_change", "unknown"
+#define OHPROF_DIFF_VERDICT_VALUES(X) \
+  X(faster, "faster")                 \
+  X(slower, "slower")                 \
+  X(no_change, "no_change")           \
+  X(unknown, "unknown")
+OHPROF_ENUM_CLASS(DiffVerdict, OHPROF_DIFF_VERDICT_VALUES)
 
 // Why a path got its verdict.
-enum class DiffReason {
-  above_threshold,      // faster / slower: the interval excludes no change and the change passes the threshold
-  below_threshold,      // no_change: the interval excludes no change, but the change is within the threshold
-  not_significant,      // no_change: the interval includes no change
-  no_samples,           // unknown: a side has no samples (a sweep point without its report)
-  too_few_samples,      // unknown: fewer than kMinDiffSamples on a side
-  reference_path,       // unknown: the --relative-to path itself
-  reference_missing,    // unknown: the --relative-to path lacks samples at this point
-  only_in_base,         // unknown: the path (or the deployment figure) is not in the new report
-  only_in_new,          // unknown: the path (or the deployment figure) is not in the base report
-  callers_differ,       // unknown: throughput measured at no common number of callers
-};
-const char* to_string(DiffReason reason);
+#define OHPROF_DIFF_REASON_VALUES(X)                                                                                                    \
+  X(above_threshold, "above_threshold")      /* faster / slower: the interval excludes no change and the change passes the threshold */ \
+  X(below_threshold, "below_threshold")      /* no_change: the interval excludes no change, but the change is within the threshold */   \
+  X(not_significant, "not_significant")      /* no_change: the interval includes no change */                                           \
+  X(no_samples, "no_samples")                /* unknown: a side has no samples (a sweep point without its report) */                    \
+  X(too_few_samples, "too_few_samples")      /* unknown: fewer than kMinDiffSamples on a side */                                        \
+  X(reference_path, "reference_path")        /* unknown: the --relative-to path itself */                                               \
+  X(reference_missing, "reference_missing")  /* unknown: the --relative-to path lacks samples at this point */                          \
+  X(only_in_base, "only_in_base")            /* unknown: the path (or the deployment figure) is not in the new report */                \
+  X(only_in_new, "only_in_new")              /* unknown: the path (or the deployment figure) is not in the base report */               \
+  X(callers_differ, "callers_differ")        /* unknown: throughput measured at no common number of callers */
+OHPROF_ENUM_CLASS(DiffReason, OHPROF_DIFF_REASON_VALUES)
 
 // A split component's per-iteration mean in each report (totals / iterations).
 struct ComponentChange {
@@ -142,8 +150,10 @@ struct PathDiff {
 };
 
 // compare: a deployment figure of one path in both reports (docs/diff.md, "Deployment figures").
-enum class DeployMeasure { throughput, start };
-const char* to_string(DeployMeasure measure);  // "throughput", "start"
+#define OHPROF_DEPLOY_MEASURE_VALUES(X) \
+  X(throughput, "throughput")           \
+  X(start, "start")
+OHPROF_ENUM_CLASS(DeployMeasure, OHPROF_DEPLOY_MEASURE_VALUES)
 
 struct DeploymentDiff {
   std::string path;
@@ -169,13 +179,12 @@ struct Incomparability {
 };
 
 // What the diff concludes as a whole (and the exit code it ends with, docs/exit-codes.md).
-enum class DiffOutcome {
-  no_regression,   // no path slower (0)
-  regression,      // a path slower beyond the threshold (13)
-  incomparable,    // the reports differ in kind, schema, model, inputs, axis or device, without --force (14)
-  nothing_judged,  // no path has enough samples in both reports for a verdict (14)
-};
-const char* to_string(DiffOutcome outcome);  // "no_regression", "regression", "incomparable", "nothing_judged"
+#define OHPROF_DIFF_OUTCOME_VALUES(X)                                                                                                \
+  X(no_regression, "no_regression")    /* no path slower (0) */                                                                      \
+  X(regression, "regression")          /* a path slower beyond the threshold (13) */                                                 \
+  X(incomparable, "incomparable")      /* the reports differ in kind, schema, model, inputs, axis or device, without --force (14) */ \
+  X(nothing_judged, "nothing_judged")  /* no path has enough samples in both reports for a verdict (14) */
+OHPROF_ENUM_CLASS(DiffOutcome, OHPROF_DIFF_OUTCOME_VALUES)
 
 struct DiffResult {
   std::string base_file;

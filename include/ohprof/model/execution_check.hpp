@@ -8,13 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
 // Work the framework does inside a call besides running the program: a Dynamo compile (a recompile after
 // the first), Inductor's autotuning at first use, or, in a CUDA-graph tree, recording a graph or running
 // the graph's function eagerly (its warm-up) instead of replaying.
-enum class CompileEventKind { dynamo_compile, autotuning, cuda_graph_recording, cuda_graph_eager };
-const char* to_string(CompileEventKind kind);  // "dynamo-compile", "autotuning", "cuda-graph-recording", ...
+#define OHPROF_COMPILE_EVENT_KIND_VALUES(X)       \
+  X(dynamo_compile, "dynamo-compile")             \
+  X(autotuning, "autotuning")                     \
+  X(cuda_graph_recording, "cuda-graph-recording") \
+  X(cuda_graph_eager, "cuda-graph-eager")
+OHPROF_ENUM_CLASS(CompileEventKind, OHPROF_COMPILE_EVENT_KIND_VALUES)
 std::optional<CompileEventKind> parse_compile_event_kind(const std::string& text);
 
 // One such piece of work, on CLOCK_MONOTONIC (the clock of IterationWindow).
@@ -28,8 +34,10 @@ struct CompileEvent {
 };
 
 // The pass a measured iteration belongs to (docs/metrics.md, "Two passes").
-enum class MeasuredPass { timing, split };
-const char* to_string(MeasuredPass pass);  // "timing", "split"
+#define OHPROF_MEASURED_PASS_VALUES(X) \
+  X(timing, "timing")                    \
+  X(split, "split")
+OHPROF_ENUM_CLASS(MeasuredPass, OHPROF_MEASURED_PASS_VALUES)
 
 // A compile event that began inside one measured iteration of a path.
 struct MeasuredCompile {
@@ -47,13 +55,12 @@ struct GraphBreak {
 };
 
 // Whether a path's calls were to replay CUDA graphs, and what the record says they did.
-enum class CudaGraphUse {
-  not_applicable,  // not a reduce-overhead path, or not on a CUDA device
-  replayed,        // every measured call replayed (no recording or eager run inside a measured call)
-  not_replayed,    // some measured calls recorded a graph or ran eagerly (the events say which)
-  skipped,         // torch did not use CUDA graphs for the compiled graph (skip_reason says why)
-};
-const char* to_string(CudaGraphUse use);  // "not-applicable", "replayed", "not-replayed", "skipped"
+#define OHPROF_CUDA_GRAPH_USE_VALUES(X)                                                                                      \
+  X(not_applicable, "not-applicable")  /* not a reduce-overhead path, or not on a CUDA device */                             \
+  X(replayed, "replayed")              /* every measured call replayed (no recording or eager run inside a measured call) */ \
+  X(not_replayed, "not-replayed")      /* some measured calls recorded a graph or ran eagerly (the events say which) */      \
+  X(skipped, "skipped")                /* torch did not use CUDA graphs for the compiled graph (skip_reason says why) */
+OHPROF_ENUM_CLASS(CudaGraphUse, OHPROF_CUDA_GRAPH_USE_VALUES)
 std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text);
 
 // What the path's runtime knows once the path is built (its first call made).

@@ -8,34 +8,36 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/base/stats.hpp"
 
 namespace ohprof {
 
 // Where a path's callable came from.
-enum class PathSource {
-  module,            // the user's nn.Module (--model, the default --compile-source)
-  exported_program,  // the torch.export program's module() (--exported, or --compile-source program)
-  aoti_package,      // the AOTInductor package
-};
-const char* to_string(PathSource source);  // "module", "exported_program", "aoti_package"
+#define OHPROF_PATH_SOURCE_VALUES(X)                                                                                           \
+  X(module, "module")                      /* the user's nn.Module (--model, the default --compile-source) */                  \
+  X(exported_program, "exported_program")  /* the torch.export program's module() (--exported, or --compile-source program) */ \
+  X(aoti_package, "aoti_package")          /* the AOTInductor package */
+OHPROF_ENUM_CLASS(PathSource, OHPROF_PATH_SOURCE_VALUES)
 std::optional<PathSource> parse_path_source(const std::string& text);  // to_string's inverse
 
 // A path the user asked for, a variant ohprof measures to peel one layer off one of them, or a path
 // measured only for compare --what-if's ledger (model/what_if.hpp).
-enum class PathRole { path, variant, what_if };
-const char* to_string(PathRole role);  // "path", "variant", "what-if"
+#define OHPROF_PATH_ROLE_VALUES(X) \
+  X(path, "path")                  \
+  X(variant, "variant")            \
+  X(what_if, "what-if")
+OHPROF_ENUM_CLASS(PathRole, OHPROF_PATH_ROLE_VALUES)
 
 // One layer of host work, peeled by the difference of two variants that differ by it alone.
-enum class HostLayer {
-  guards,         // Dynamo's guard evaluation (path - path/no-guards)
-  dynamo,         // the rest of Dynamo's entry: OptimizedModule and eval-frame wrappers, the cache lookup, the
-                  // transformed bytecode (path/no-guards - path/graph)
-  aot_wrapper,    // AOTAutograd's runtime wrapper (path/graph - path/inductor)
-  inductor_call,  // Inductor's CompiledFxGraph.__call__ (path/inductor - path/call)
-  python_loader,  // torch._inductor.aoti_load_package's Python model (aoti:python - aoti)
-};
-const char* to_string(HostLayer layer);  // "guards", "dynamo", "aot_wrapper", "inductor_call", "python_loader"
+#define OHPROF_HOST_LAYER_VALUES(X)                                                                                                                        \
+  X(guards, "guards")                /* Dynamo's guard evaluation (path - path/no-guards) */                                                               \
+  X(dynamo, "dynamo")                /* the rest of Dynamo's entry: OptimizedModule and eval-frame wrappers, the cache lookup, the transformed bytecode */ \
+                                     /* (path/no-guards - path/graph) */                                                                                   \
+  X(aot_wrapper, "aot_wrapper")      /* AOTAutograd's runtime wrapper (path/graph - path/inductor) */                                                      \
+  X(inductor_call, "inductor_call")  /* Inductor's CompiledFxGraph.__call__ (path/inductor - path/call) */                                                 \
+  X(python_loader, "python_loader")  /* torch._inductor.aoti_load_package's Python model (aoti:python - aoti) */
+OHPROF_ENUM_CLASS(HostLayer, OHPROF_HOST_LAYER_VALUES)
 const char* layer_label(HostLayer layer);  // "guards", "Dynamo entry", "AOTAutograd wrapper", ...
 
 // One step of a path's peel chain: `upper` runs the layer, `lower` the same without it.
@@ -54,14 +56,13 @@ std::vector<PeelStep> peel_chain(const std::string& path);
 std::string chain_floor(const std::string& path);
 
 // What a floor runs around the kernels.
-enum class FloorKind {
-  python_wrapper,  // Inductor's generated Python wrapper, call() (and its kernel launchers)
-  cpp_wrapper,     // Inductor's cpp_wrapper module, through its Python entry
-  cuda_graph,      // AOTAutograd's function replaying a CUDA graph (reduce-overhead)
-  cpp_runner,      // AOTI's C++ runner (LibTorch's AOTIModelPackageLoader)
-  eager_dispatch,  // eager PyTorch: the module's Python forward and per-op dispatch
-};
-const char* to_string(FloorKind kind);  // "python_wrapper", "cpp_wrapper", "cuda_graph", "cpp_runner", "eager_dispatch"
+#define OHPROF_FLOOR_KIND_VALUES(X)                                                                                 \
+  X(python_wrapper, "python_wrapper")  /* Inductor's generated Python wrapper, call() (and its kernel launchers) */ \
+  X(cpp_wrapper, "cpp_wrapper")        /* Inductor's cpp_wrapper module, through its Python entry */                \
+  X(cuda_graph, "cuda_graph")          /* AOTAutograd's function replaying a CUDA graph (reduce-overhead) */        \
+  X(cpp_runner, "cpp_runner")          /* AOTI's C++ runner (LibTorch's AOTIModelPackageLoader) */                  \
+  X(eager_dispatch, "eager_dispatch")  /* eager PyTorch: the module's Python forward and per-op dispatch */
+OHPROF_ENUM_CLASS(FloorKind, OHPROF_FLOOR_KIND_VALUES)
 const char* floor_label(FloorKind kind);  // "Inductor's Python wrapper", ...
 std::optional<FloorKind> floor_kind(const std::string& floor_path);
 

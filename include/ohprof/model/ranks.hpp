@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/base/exit_codes.hpp"
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/distributed.hpp"
@@ -18,8 +19,10 @@
 namespace ohprof {
 
 // Where a rank's number came from: the trace's distributedInfo, or its position among the inputs.
-enum class RankSource { distributed_info, position };
-const char* to_string(RankSource source);  // "distributedInfo", "position"
+#define OHPROF_RANK_SOURCE_VALUES(X)     \
+  X(distributed_info, "distributedInfo") \
+  X(position, "position")
+OHPROF_ENUM_CLASS(RankSource, OHPROF_RANK_SOURCE_VALUES)
 std::optional<RankSource> parse_rank_source(const std::string& text);
 
 // One iteration window of one rank: its split on all streams (docs/metrics.md).
@@ -64,8 +67,12 @@ struct RankInStep {
 };
 
 // What the straggler exceeds the median rank in most.
-enum class StragglerCause { compute, host_bound, device_wait, unknown };
-const char* to_string(StragglerCause cause);  // "compute", "host_bound", "device_wait", "unknown"
+#define OHPROF_STRAGGLER_CAUSE_VALUES(X) \
+  X(compute, "compute")                  \
+  X(host_bound, "host_bound")            \
+  X(device_wait, "device_wait")          \
+  X(unknown, "unknown")
+OHPROF_ENUM_CLASS(StragglerCause, OHPROF_STRAGGLER_CAUSE_VALUES)
 
 struct StepStraggler {
   std::int64_t rank = 0;

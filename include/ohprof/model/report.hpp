@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/model/stopping.hpp"
 #include "ohprof/model/breakdown.hpp"
 #include "ohprof/model/code_dump.hpp"
@@ -26,16 +27,26 @@ namespace ohprof {
 inline constexpr int kReportSchemaVersion = 4;
 
 // Which command made the report; its JSON `kind`.
-enum class ReportKind { run, compare, analyze };
-const char* to_string(ReportKind kind);  // "run", "compare", "analyze"
+#define OHPROF_REPORT_KIND_VALUES(X) \
+  X(run, "run")                      \
+  X(compare, "compare")              \
+  X(analyze, "analyze")
+OHPROF_ENUM_CLASS(ReportKind, OHPROF_REPORT_KIND_VALUES)
 
 // accelerator: an analysed trace's device whose events ohprof does not read (MTIA, ...; docs/analyze.md)
-enum class DeviceKind { cpu, cuda, accelerator };
-const char* to_string(DeviceKind kind);  // "cpu", "cuda", "accelerator"
+#define OHPROF_DEVICE_KIND_VALUES(X) \
+  X(cpu, "cpu")                      \
+  X(cuda, "cuda")                    \
+  X(accelerator, "accelerator")
+OHPROF_ENUM_CLASS(DeviceKind, OHPROF_DEVICE_KIND_VALUES)
 
 // What recorded a path's device split.
-enum class CollectorKind { none, cupti, record_function, trace };
-const char* to_string(CollectorKind kind);  // "" (none), "cupti", "record_function", "trace"
+#define OHPROF_COLLECTOR_KIND_VALUES(X) \
+  X(none, "")                           \
+  X(cupti, "cupti")                     \
+  X(record_function, "record_function") \
+  X(trace, "trace")
+OHPROF_ENUM_CLASS(CollectorKind, OHPROF_COLLECTOR_KIND_VALUES)
 
 
 struct DeviceDescription {
@@ -60,8 +71,11 @@ struct RunContext {
 };
 
 // `compare --check-outputs`: what a path whose outputs differ from the reference's does to the run.
-enum class CheckMode { warn, strict, off };
-const char* to_string(CheckMode mode);  // "warn", "strict", "off": the flag's values and the JSON's
+#define OHPROF_CHECK_MODE_VALUES(X) \
+  X(warn, "warn")                   \
+  X(strict, "strict")               \
+  X(off, "off")
+OHPROF_ENUM_CLASS(CheckMode, OHPROF_CHECK_MODE_VALUES)
 
 // `compare`: the paths asked for and the adaptive stopping rule (docs/metrics.md, "Stopping").
 struct CompareConfig {
@@ -208,8 +222,10 @@ struct PathResult {
 
 // How `analyze` found a trace's iterations: its ProfilerStep annotations, or none (the whole trace is
 // one window).
-enum class IterationSource { profiler_steps, whole_trace };
-const char* to_string(IterationSource source);  // "ProfilerStep", "whole trace"
+#define OHPROF_ITERATION_SOURCE_VALUES(X) \
+  X(profiler_steps, "ProfilerStep")         \
+  X(whole_trace, "whole trace")
+OHPROF_ENUM_CLASS(IterationSource, OHPROF_ITERATION_SOURCE_VALUES)
 
 // Where an `ohprof analyze` report's data came from: a profiler trace file, not a live run
 // (docs/analyze.md, "The report"). Absent for live runs.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/base/error.hpp"
 #include "ohprof/base/stats.hpp"
 #include "ohprof/model/stopping.hpp"
@@ -34,8 +35,12 @@ std::string point_file_stem(const SweepAxis& axis, std::int64_t value);
 // The inputs with the axis set to `value`; an error naming the input when it has no such dimension.
 Result<std::vector<InputSpec>> apply_axis(const std::vector<InputSpec>& inputs, const SweepAxis& axis, std::int64_t value);
 
-enum class PointStatus { measured, failed, interrupted, not_measured };
-const char* to_string(PointStatus status);  // "measured", "failed", "interrupted", "not_measured"
+#define OHPROF_POINT_STATUS_VALUES(X) \
+  X(measured, "measured")             \
+  X(failed, "failed")                 \
+  X(interrupted, "interrupted")       \
+  X(not_measured, "not_measured")
+OHPROF_ENUM_CLASS(PointStatus, OHPROF_POINT_STATUS_VALUES)
 std::optional<PointStatus> parse_point_status(const std::string& text);
 
 // What the analysis derives per path and point (docs/sweep.md, "What it computes").
@@ -109,8 +114,11 @@ struct SweepPair {
   std::optional<std::size_t> crossover_index;   // among the pair's points
 };
 
-enum class FitStatus { fitted, not_linear, too_few_points };
-const char* to_string(FitStatus status);  // "fitted", "not_linear", "too_few_points"
+#define OHPROF_FIT_STATUS_VALUES(X)   \
+  X(fitted, "fitted")                 \
+  X(not_linear, "not_linear")         \
+  X(too_few_points, "too_few_points")
+OHPROF_ENUM_CLASS(FitStatus, OHPROF_FIT_STATUS_VALUES)
 
 struct LeftOutPoint {
   std::int64_t value = 0;
@@ -156,8 +164,13 @@ struct SweepConfig {
 };
 
 // running: written while the sweep goes on; error: an error that every point would meet ended it.
-enum class SweepStop { running, complete, interrupted, sweep_time_limit, error };
-const char* to_string(SweepStop stop);  // "running", "complete", "interrupted", "sweep_time_limit", "error"
+#define OHPROF_SWEEP_STOP_VALUES(X)       \
+  X(running, "running")                   \
+  X(complete, "complete")                 \
+  X(interrupted, "interrupted")           \
+  X(sweep_time_limit, "sweep_time_limit") \
+  X(error, "error")
+OHPROF_ENUM_CLASS(SweepStop, OHPROF_SWEEP_STOP_VALUES)
 std::optional<SweepStop> parse_sweep_stop(const std::string& text);
 
 struct SweepReport {

@@ -10,9 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
+
 namespace ohprof {
 
-enum class DeviceOpKind { kernel, memcpy, memset };
+#define OHPROF_DEVICE_OP_KIND_VALUES(X) \
+  X(kernel, "kernel")                   \
+  X(memcpy, "memcpy")                   \
+  X(memset, "memset")
+OHPROF_ENUM_CLASS(DeviceOpKind, OHPROF_DEVICE_OP_KIND_VALUES)
 
 // One unit of work that ran on the device (a GPU kernel, copy or fill; or a CPU kernel for CPU runs).
 struct DeviceOp {

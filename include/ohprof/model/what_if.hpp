@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ohprof/base/enum_text.hpp"
 #include "ohprof/model/explanation.hpp"
 
 namespace ohprof {
@@ -20,14 +21,13 @@ inline constexpr const char* kWhatIfBase = "compile";
 inline constexpr double kWhatIfNegligibleShare = 0.01;
 
 // One setting, changed alone from the base path.
-enum class CompileSetting {
-  skip_guards,         // torch.compiler.set_stance("default", skip_guard_eval_unsafe=True) around each call
-  skip_module_guards,  // torch.compile(options={"guard_filter_fn": torch.compiler.skip_guard_on_all_nn_modules_unsafe})
-  cpp_wrapper,         // torch._inductor.config.cpp_wrapper = True
-  cuda_graphs,         // mode="reduce-overhead"
-  autotune,            // mode="max-autotune-no-cudagraphs"
-};
-const char* to_string(CompileSetting setting);      // "skip-guards", "skip-module-guards", "cpp-wrapper", "cuda-graphs", "autotune"
+#define OHPROF_COMPILE_SETTING_VALUES(X)                                                                                                            \
+  X(skip_guards, "skip-guards")                /* torch.compiler.set_stance("default", skip_guard_eval_unsafe=True) around each call */             \
+  X(skip_module_guards, "skip-module-guards")  /* torch.compile(options={"guard_filter_fn": torch.compiler.skip_guard_on_all_nn_modules_unsafe}) */ \
+  X(cpp_wrapper, "cpp-wrapper")                /* torch._inductor.config.cpp_wrapper = True */                                                      \
+  X(cuda_graphs, "cuda-graphs")                /* mode="reduce-overhead" */                                                                         \
+  X(autotune, "autotune")                      /* mode="max-autotune-no-cudagraphs" */
+OHPROF_ENUM_CLASS(CompileSetting, OHPROF_COMPILE_SETTING_VALUES)
 const char* setting_label(CompileSetting setting);  // what the user writes: "set_stance(skip_guard_eval_unsafe=True)", ...
 
 // A setting and the path that measures it ("compile/no-guards", "compile:no-module-guards", ...).

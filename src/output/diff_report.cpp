@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -25,14 +26,6 @@ std::string string_or(const json& j, const char* key, const std::string& fallbac
   return j.at(key).get<std::string>();
 }
 
-std::vector<std::string> strings_of(const json& j) {
-  std::vector<std::string> out;
-  if (j.is_array()) {
-    for (const auto& s : j) out.push_back(s.get<std::string>());
-  }
-  return out;
-}
-
 void read_context(const RunContext& c, ReportDigest& d) {
   d.ohprof_version = c.ohprof_version;
   d.torch_version = c.torch_version;
@@ -41,14 +34,6 @@ void read_context(const RunContext& c, ReportDigest& d) {
   d.cpu_threads = c.cpu_threads;
   d.device_type = to_string(c.device.type);
   d.device_name = c.device.name;
-}
-
-// wall_ns.median, when the path has one (null or absent: none).
-std::optional<double> median_of(const json& path) {
-  if (!path.contains("wall_ns") || !path.at("wall_ns").is_object()) return std::nullopt;
-  const json& wall = path.at("wall_ns");
-  if (!wall.contains("median") || !wall.at("median").is_number()) return std::nullopt;
-  return wall.at("median").get<double>();
 }
 
 // What makes a digest unusable though its JSON parsed: a wall time of 0 or less, or two paths of one
@@ -65,90 +50,78 @@ std::string unusable(const ReportDigest& d) {
   return "";
 }
 
-std::optional<SplitTotals> split_totals_of(const json& path) {
-  if (!path.contains("split") || !path.at("split").is_object()) return std::nullopt;
-  const json& split = path.at("split");
-  if (!split.value("available", false)) return std::nullopt;
-  const json& t = split.at("summary").at("totals");
+// A path's split as sums over its iterations, when it has one.
+std::optional<SplitTotals> split_totals_of(const PathResult& path) {
+  if (!path.breakdown) return std::nullopt;
+  const BreakdownTotals& t = path.breakdown->summary.totals;
   SplitTotals s;
-  s.iterations = t.at("iterations").get<std::int64_t>();
-  s.wall_ns = t.at("wall_ns").get<std::int64_t>();
-  const json& gpu = t.at("gpu");
-  s.busy_ns = gpu.at("busy_ns").get<std::int64_t>();
-  s.host_bound_ns = gpu.at("host_bound_ns").get<std::int64_t>();
-  s.device_wait_ns = gpu.at("device_wait_ns").get<std::int64_t>();
-  const json& h = t.at("host_states");
-  s.blocking_ns = h.at("blocking_ns").get<std::int64_t>();
-  s.launch_ns = h.at("launch_ns").get<std::int64_t>();
-  s.other_api_ns = h.at("other_api_ns").get<std::int64_t>();
-  s.harness_ns = h.at("harness_ns").get<std::int64_t>();
-  s.framework_ns = h.at("framework_ns").get<std::int64_t>();
+  s.iterations = static_cast<std::int64_t>(t.iterations);
+  s.wall_ns = t.wall_ns;
+  s.busy_ns = t.gpu.busy_ns;
+  s.host_bound_ns = t.gpu.host_bound_ns;
+  s.device_wait_ns = t.gpu.device_wait_ns;
+  s.blocking_ns = t.host_states.blocking_ns;
+  s.launch_ns = t.host_states.launch_ns;
+  s.other_api_ns = t.host_states.other_api_ns;
+  s.harness_ns = t.host_states.harness_ns;
+  s.framework_ns = t.host_states.framework_ns;
   return s;
 }
 
 // compare --threads: its measured points (docs/diff.md, "Deployment figures").
-std::vector<DigestThroughput> throughput_of(const json& path) {
+std::vector<DigestThroughput> throughput_of(const PathResult& path) {
   std::vector<DigestThroughput> out;
-  if (!path.contains("concurrency") || !path.at("concurrency").is_object()) return out;
-  for (const json& point : path.at("concurrency").at("points")) {
-    DigestThroughput t;
-    t.threads = point.at("threads").get<int>();
-    t.calls_per_s = point.at("calls_per_s").get<double>();
-    t.calls_per_s_se = point.at("calls_per_s_se").get<double>();
-    t.rounds = point.at("round_ns").size();
-    out.push_back(t);
+  if (!path.concurrency) return out;
+  for (const ThreadsPoint& point : path.concurrency->points) {
+    out.push_back({point.threads, point.calls_per_s, point.calls_per_s_se, point.round_ns.size()});
   }
   return out;
 }
 
 // compare --cold-start: each state with processes, their totals.
-std::vector<DigestStart> starts_of(const json& path) {
+std::vector<DigestStart> starts_of(const PathResult& path) {
   std::vector<DigestStart> out;
-  if (!path.contains("cold_start") || !path.at("cold_start").is_object()) return out;
-  for (const json& state : path.at("cold_start").at("states")) {
+  if (!path.cold_start) return out;
+  for (const ColdStartState& state : path.cold_start->states) {
     DigestStart start;
-    start.cache = enum_from_json<CompileCache>(state.at("cache"), "cold_start cache");
-    for (const json& sample : state.at("samples")) start.totals_ns.push_back(sample.at("total_ns").get<std::int64_t>());
+    start.cache = state.cache;
+    for (const ColdStartSample& sample : state.samples) start.totals_ns.push_back(sample.total_ns);
     out.push_back(std::move(start));
   }
   return out;
 }
 
-// run, compare, analyze: the paths asked for (role "path"; variants are not diffed).
+// run, compare, analyze, read through report_from_json: the paths asked for (role "path"; variants are not
+// diffed).
 void read_measured_report(const json& j, ReportDigest& d) {
-  d.schema_version = j.at("schema_version").get<int>();
-  read_context(context_from_json(j.at("context")), d);
-  const json& config = j.at("config");
-  d.inputs = strings_of(config.at("inputs"));
-  if (config.contains("compare") && config.at("compare").is_object()) {
-    d.compile_source = string_or(config.at("compare"), "compile_source");
+  d.schema_version = j.at("schema_version").get<int>();  // another version's: incomparable, unless --force
+  const Report report = report_from_json(j);
+  read_context(report.context, d);
+  d.inputs = report.kind == ReportKind::analyze ? std::vector<std::string>() : report.config.inputs;
+  if (report.config.compare) d.compile_source = to_string(report.config.compare->compile_source);
+  if (report.kind == ReportKind::compare && report.artifacts) {
+    const ArtifactSummary& a = *report.artifacts;
+    d.model = !a.model.empty() ? a.model : !a.exported_program.empty() ? a.exported_program : a.aoti_package;
+  } else if (report.kind == ReportKind::run && !report.paths.empty()) {
+    d.model = report.paths.front().artifact;
   }
-  const json& paths = j.at("paths");
-  if (d.kind == DigestKind::compare) {
-    const json& a = j.at("artifacts");
-    d.model = string_or(a, "model");
-    if (d.model.empty()) d.model = string_or(a, "exported_program");
-    if (d.model.empty()) d.model = string_or(a, "aoti_package");
-  } else if (d.kind == DigestKind::run && !paths.empty()) {
-    d.model = string_or(paths.at(0), "artifact");
-  }
-  if (d.kind == DigestKind::analyze) d.inputs.clear();
-  for (const json& p : paths) {
-    if (string_or(p, "role", "path") != "path") continue;
+  for (const PathResult& p : report.paths) {
+    if (p.role != PathRole::path) continue;
     DigestPath path;
-    path.name = p.at("name").get<std::string>();
-    path.samples_ns = p.at("samples_ns").get<std::vector<std::int64_t>>();
-    path.median_ns = median_of(p);
+    path.name = p.name;
+    path.samples_ns = p.wall_ns;
+    if (!std::isnan(p.wall.median)) path.median_ns = p.wall.median;
     path.split = split_totals_of(p);
-    if (d.kind == DigestKind::compare) {
+    if (report.kind == ReportKind::compare) {
       path.throughput = throughput_of(p);
       path.starts = starts_of(p);
     }
     d.paths.push_back(std::move(path));
   }
-  const std::string stop = string_or(j, "stop_reason");
-  if (stop == "in progress") d.notes.push_back("a checkpoint written while measuring, not a finished report");
-  if (j.value("interrupted", false)) d.notes.push_back("the run was interrupted; its samples are those measured before");
+  if (report.stop_reason.code == StopCode::in_progress) {
+    d.notes.push_back("a checkpoint written while measuring, not a finished report");
+  }
+  if (report.interrupted) d.notes.push_back("the run was interrupted; its samples are those measured before");
 }
 
 // sweep: each measured point's paths with their medians; the point reports hold the samples.

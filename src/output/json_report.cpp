@@ -538,13 +538,13 @@ json optional_integer(const std::optional<std::int64_t>& value) { return value ?
 SampleSummary summary_from_json(const json& j) {
   SampleSummary s;
   s.count = j.at("count").get<std::size_t>();
-  s.mean = j.at("mean").get<double>();
-  s.stddev = j.at("stddev").get<double>();
-  s.median = j.at("median").get<double>();
-  s.min = j.at("min").get<double>();
-  s.max = j.at("max").get<double>();
-  s.relative_noise = j.at("relative_noise").get<double>();
-  s.mad = j.at("mad").get<double>();
+  s.mean = number_at(j, "mean");  // null (NaN as nlohmann writes it): NaN
+  s.stddev = number_at(j, "stddev");
+  s.median = number_at(j, "median");
+  s.min = number_at(j, "min");
+  s.max = number_at(j, "max");
+  s.relative_noise = number_at(j, "relative_noise");
+  s.mad = number_at(j, "mad");
   s.outliers = j.at("outliers").get<std::size_t>();
   return s;
 }

@@ -28,6 +28,25 @@ std::string stop_reason_text(const StopReason& reason) {
   return "";
 }
 
+std::optional<StopReason> stop_reason_from_text(std::string_view text) {
+  for (const StopCode code : {StopCode::max_runs_reached, StopCode::time_limit}) {
+    const std::string bare = stop_reason_text(StopReason(code));  // "max runs reached (unmet: )"
+    const std::string_view head = std::string_view(bare).substr(0, bare.size() - 1);  // up to "unmet: "
+    const std::string_view name = head.substr(0, head.find(" ("));
+    if (text == name) return StopReason(code);
+    if (text.starts_with(head) && text.ends_with(")")) {
+      return StopReason(code, std::string(text.substr(head.size(), text.size() - head.size() - 1)));
+    }
+  }
+  for (std::size_t i = 0; i < enum_texts(StopCode{}).size(); ++i) {
+    const StopReason reason(static_cast<StopCode>(i));
+    if (reason.code != StopCode::max_runs_reached && reason.code != StopCode::time_limit && text == stop_reason_text(reason)) {
+      return reason;
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // A size with its sign: "+52.4 MB", "-4.10 kB" (a difference of two readings).

@@ -13,11 +13,19 @@
 namespace ohprof {
 
 nlohmann::json summary_to_json(const SampleSummary& summary);
-// summary_to_json's inverse (throws nlohmann's exceptions on a malformed object).
+// summary_to_json's inverse (throws nlohmann's exceptions on a malformed object; a null number reads as NaN).
 SampleSummary summary_from_json(const nlohmann::json& j);
 nlohmann::json optional_number(const std::optional<double>& value);  // null when unset
 nlohmann::json optional_integer(const std::optional<std::int64_t>& value);  // null when unset
 nlohmann::json report_to_json(const Report& report);
+// report_to_json's inverse, for run, compare and analyze reports (src/output/report_from_json.cpp;
+// docs/report-schema.md, "How reports are read back"). A key the report lacks (written by an ohprof before
+// the key existed) reads as its field's default; kind, context, config.inputs, paths and each path's name
+// and samples_ns are required. Throws (std::runtime_error, nlohmann's exceptions) on a key of the wrong
+// type, an unknown enum text or a missing required key. The schema version is the caller's to check.
+// What the JSON does not hold reads as empty: a path's first_iteration_ops, a measured compile's clock
+// (its start is 0, its end its duration).
+Report report_from_json(const nlohmann::json& j);
 nlohmann::json context_to_json(const RunContext& context);
 // context_to_json's inverse. A key absent from the object (a report written before that key existed)
 // reads as empty (0 threads, device index -1); a key of the wrong type or an unknown device type throws

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ohprof/model/report.hpp"
@@ -13,6 +14,9 @@ namespace ohprof {
 // "runs reached", "converged", "max runs reached (unmet: ...)", "time limit (unmet: ...)",
 // "interrupted", "error", "no paths", "end of trace", "in progress"; "" for none.
 std::string stop_reason_text(const StopReason& reason);
+// stop_reason_text's inverse (a report read back); none for a text it never writes. "max runs reached" and
+// "time limit" without their "(unmet: ...)" read with no unmet criteria.
+std::optional<StopReason> stop_reason_from_text(std::string_view text);
 
 // The verdict's advice (docs/metrics.md, "Verdict" -> "Advice"), one line quoting the numbers that
 // decided it: the JSON's `split.verdict.suggestion`, and the table's verdict line after "<verdict>: ".

@@ -1,0 +1,732 @@
+// report_to_json's inverse (docs/report-schema.md, "How reports are read back"): a run, compare or
+// analyze report's JSON back into a Report, for diff and any reader of reports.
+//
+// One rule for what a report may lack: a key that a report written before the key existed lacks (an
+// older ohprof's report) reads as the field's default, and so does null where the field is not optional
+// (a number nlohmann wrote as null reads as NaN). Only the keys every report has had are required: kind,
+// context, config with its inputs, paths with their name and samples_ns. A key of the wrong type, or a
+// text that is none of its enum's, throws. Keys the writer derives from others (idle_ns of the totals,
+// queue_mean, gpu_ops, the prose: suggestion, answer, text) are not read; writing the report again makes
+// them anew.
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <stdexcept>
+
+#include "ohprof/output/json_report.hpp"
+#include "ohprof/output/report_text.hpp"
+#include "json_read.hpp"
+
+namespace ohprof {
+namespace {
+
+using json = nlohmann::json;
+
+// `j[key]` into `out`, unless the key is absent or null (then `out` keeps its default).
+template <typename T>
+void read(const json& j, const char* key, T& out) {
+  const auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) it->get_to(out);
+}
+// A double written as null is NaN (nlohmann writes NaN and infinity as null).
+void read(const json& j, const char* key, double& out) {
+  const auto it = j.find(key);
+  if (it == j.end()) return;
+  out = it->is_null() ? std::numeric_limits<double>::quiet_NaN() : it->get<double>();
+}
+template <typename T>
+void read(const json& j, const char* key, std::optional<T>& out) {
+  const auto it = j.find(key);
+  out = (it == j.end() || it->is_null()) ? std::nullopt : std::optional<T>(it->get<T>());
+}
+template <typename E>
+void read_enum(const json& j, const char* key, E& out) {
+  const auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) out = enum_from_json<E>(*it, key);
+}
+template <typename E>
+void read_enum(const json& j, const char* key, std::optional<E>& out) {
+  const auto it = j.find(key);
+  out = (it == j.end() || it->is_null()) ? std::nullopt : std::optional<E>(enum_from_json<E>(*it, key));
+}
+// Each element of the array `j[key]` through `one`; an absent or null key leaves `out` empty.
+template <typename T, typename One>
+void read_list(const json& j, const char* key, std::vector<T>& out, One one) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  for (const json& element : *it) out.push_back(one(element));
+}
+// The object `j[key]` through `one`, when present and not null.
+template <typename T, typename One>
+void read_object(const json& j, const char* key, std::optional<T>& out, One one) {
+  const auto it = j.find(key);
+  out = (it == j.end() || it->is_null()) ? std::nullopt : std::optional<T>(one(*it));
+}
+template <typename T, typename One>
+void read_object(const json& j, const char* key, T& out, One one) {
+  const auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) out = one(*it);
+}
+// stop_reason_text's text back into its StopReason.
+StopReason stop_reason_from_json(const json& j) {
+  const std::string text = j.get<std::string>();
+  if (const std::optional<StopReason> reason = stop_reason_from_text(text)) return *reason;
+  throw std::runtime_error("stop_reason '" + text + "' is none that ohprof writes");
+}
+
+StreamKey stream_key_from_json(const json& j) {
+  StreamKey k;
+  read(j, "device", k.device);
+  read(j, "stream", k.stream);
+  return k;
+}
+
+DeviceSplit device_split_from_json(const json& j) {
+  DeviceSplit s;
+  read(j, "busy_ns", s.busy_ns);
+  read(j, "idle_ns", s.idle_ns);
+  read(j, "host_bound_ns", s.host_bound_ns);
+  read(j, "device_wait_ns", s.device_wait_ns);
+  read(j, "queue_ns", s.queue_ns);
+  read(j, "queue_max", s.queue_max);
+  read(j, "communication_ns", s.communication_ns);
+  read(j, "ops", s.ops);
+  read(j, "own_ops", s.own_ops);
+  read(j, "own_busy_ns", s.own_busy_ns);
+  read(j, "carried_out_ns", s.carried_out_ns);
+  return s;
+}
+
+DeviceSplitSummary device_split_summary_from_json(const json& j) {
+  DeviceSplitSummary s;
+  read_object(j, "busy_ns", s.busy_ns, summary_from_json);
+  read_object(j, "idle_ns", s.idle_ns, summary_from_json);
+  read_object(j, "host_bound_ns", s.host_bound_ns, summary_from_json);
+  read_object(j, "device_wait_ns", s.device_wait_ns, summary_from_json);
+  read_object(j, "queue_mean", s.queue_mean, summary_from_json);
+  read_object(j, "queue_max", s.queue_max, summary_from_json);
+  read_object(j, "own_busy_ns", s.own_busy_ns, summary_from_json);
+  read_object(j, "carried_out_ns", s.carried_out_ns, summary_from_json);
+  return s;
+}
+
+DeviceSplitTotals device_split_totals_from_json(const json& j) {
+  DeviceSplitTotals t;
+  read(j, "busy_ns", t.busy_ns);
+  read(j, "host_bound_ns", t.host_bound_ns);
+  read(j, "device_wait_ns", t.device_wait_ns);
+  read(j, "queue_ns", t.queue_ns);
+  read(j, "queue_max", t.queue_max);
+  read(j, "communication_ns", t.communication_ns);
+  read(j, "own_busy_ns", t.own_busy_ns);
+  read(j, "carried_out_ns", t.carried_out_ns);
+  return t;
+}
+
+HostStates host_states_from_json(const json& j) {
+  HostStates h;
+  read(j, "blocking_ns", h.blocking_ns);
+  read(j, "launch_ns", h.launch_ns);
+  read(j, "other_api_ns", h.other_api_ns);
+  read(j, "harness_ns", h.harness_ns);
+  read(j, "framework_ns", h.framework_ns);
+  return h;
+}
+
+IterationBreakdown iteration_from_json(const json& j) {
+  IterationBreakdown it;
+  read(j, "index", it.index);
+  read(j, "start_ns", it.start_ns);
+  read(j, "end_ns", it.end_ns);
+  read(j, "wall_ns", it.wall_ns);
+  read_object(j, "gpu", it.gpu, device_split_from_json);
+  read(j, "device_queue_max", it.device_queue_max);
+  read_object(j, "host_states", it.host_states, host_states_from_json);
+  read_list(j, "streams", it.streams, [](const json& s) {
+    return StreamSplit{stream_key_from_json(s), device_split_from_json(s), s.value("waited_ns", std::int64_t{0})};
+  });
+  read(j, "launch_api_ns", it.launch_api_ns);
+  read(j, "launch_exposed_ns", it.launch_exposed_ns);
+  read(j, "launch_hidden_ns", it.launch_hidden_ns);
+  read(j, "blocking_ns", it.blocking_ns);
+  read(j, "blocking_calls", it.blocking_calls);
+  read(j, "other_api_ns", it.other_api_ns);
+  read(j, "dispatch_ns", it.dispatch_ns);
+  read(j, "launches", it.launches);
+  read(j, "graph_launches", it.graph_launches);
+  read(j, "queue_delays_ns", it.queue_delays_ns);
+  read(j, "queue_delays_clipped", it.queue_delays_clipped);
+  return it;
+}
+
+BreakdownTotals totals_from_json(const json& j) {
+  BreakdownTotals t;
+  read(j, "iterations", t.iterations);
+  read(j, "wall_ns", t.wall_ns);
+  read_object(j, "gpu", t.gpu, device_split_totals_from_json);
+  read_object(j, "host_states", t.host_states, host_states_from_json);
+  read(j, "launch_api_ns", t.launch_api_ns);
+  read(j, "launch_exposed_ns", t.launch_exposed_ns);
+  read(j, "launch_hidden_ns", t.launch_hidden_ns);
+  read(j, "blocking_ns", t.blocking_ns);
+  read(j, "blocking_calls", t.blocking_calls);
+  read(j, "other_api_ns", t.other_api_ns);
+  read(j, "dispatch_ns", t.dispatch_ns);  // null unless the split is of CPU kernels: 0
+  read(j, "device_queue_max", t.device_queue_max);
+  read(j, "full_queue_iterations", t.full_queue_iterations);
+  return t;
+}
+
+BreakdownSummary breakdown_summary_from_json(const json& j) {
+  BreakdownSummary s;
+  read(j, "cpu_kernels", s.cpu_kernels);
+  read_object(j, "wall_ns", s.wall_ns, summary_from_json);
+  read_object(j, "gpu", s.gpu, device_split_summary_from_json);
+  read_list(j, "streams", s.streams, [](const json& e) {
+    StreamSummary stream;
+    stream.key = stream_key_from_json(e);
+    read_object(e, "split", stream.split, device_split_summary_from_json);
+    read_object(e, "totals", stream.totals, device_split_totals_from_json);
+    read(e, "waited_ns", stream.waited_ns);
+    return stream;
+  });
+  read_object(j, "host_blocking_ns", s.host_blocking_ns, summary_from_json);
+  read_object(j, "host_launch_ns", s.host_launch_ns, summary_from_json);
+  read_object(j, "host_other_api_ns", s.host_other_api_ns, summary_from_json);
+  read_object(j, "host_harness_ns", s.host_harness_ns, summary_from_json);
+  read_object(j, "host_framework_ns", s.host_framework_ns, summary_from_json);
+  read_object(j, "launch_api_ns", s.launch_api_ns, summary_from_json);
+  read_object(j, "launch_exposed_ns", s.launch_exposed_ns, summary_from_json);
+  read_object(j, "launch_hidden_ns", s.launch_hidden_ns, summary_from_json);
+  read_object(j, "blocking_ns", s.blocking_ns, summary_from_json);
+  read_object(j, "other_api_ns", s.other_api_ns, summary_from_json);
+  read_object(j, "dispatch_ns", s.dispatch_ns, summary_from_json);
+  read_object(j, "launches", s.launches, summary_from_json);
+  read_object(j, "graph_launches", s.graph_launches, summary_from_json);
+  read_object(j, "gpu_ops", s.gpu_ops, summary_from_json);
+  read_object(j, "queue_delay_ns", s.queue_delay_ns, summary_from_json);
+  read(j, "queue_delays_clipped", s.queue_delays_clipped);
+  read_object(j, "totals", s.totals, totals_from_json);
+  return s;
+}
+
+std::vector<EventCount> event_counts_from_json(const json& j) {
+  std::vector<EventCount> out;
+  for (const auto& [category, events] : j.items()) out.push_back({category, events.get<std::uint64_t>()});
+  return out;  // nlohmann's objects iterate their keys sorted, as the writer's list is
+}
+
+PathVerdict verdict_from_json(const json& j) {
+  PathVerdict v;
+  read_enum(j, "verdict", v.verdict);
+  read_enum(j, "reason", v.reason);
+  read_enum(j, "first", v.first);
+  read_enum(j, "second", v.second);
+  read(j, "busy_share", v.busy_share);
+  read(j, "host_bound_share", v.host_bound_share);
+  read(j, "device_wait_share", v.device_wait_share);
+  read_enum(j, "host_state", v.host_state);
+  read(j, "host_state_share", v.host_state_share);
+  read_object(j, "waited_stream", v.waited_stream, stream_key_from_json);
+  read(j, "waited_stream_share", v.waited_stream_share);
+  read(j, "queue_delay_median_ns", v.queue_delay_median_ns);
+  read(j, "full_queue_iterations", v.full_queue_iterations);
+  read(j, "queue_max", v.queue_max);
+  read(j, "blocking_share", v.blocking_share);
+  read(j, "communication_share", v.communication_share);
+  read(j, "launches_per_iteration", v.launches_per_iteration);
+  read(j, "graph_launches_per_iteration", v.graph_launches_per_iteration);
+  read(j, "cpu_kernels", v.cpu_kernels);
+  read(j, "whole_recording_window", v.whole_recording_window);
+  read(j, "busy_headroom", v.busy_headroom);
+  read(j, "host_bound_headroom", v.host_bound_headroom);
+  read(j, "device_wait_headroom", v.device_wait_headroom);
+  read(j, "host_headroom_negligible", v.host_headroom_negligible);
+  read_object(j, "unread_device_events", v.unread_device_events, event_counts_from_json);
+  return v;
+}
+
+KernelStat kernel_from_json(const json& j) {
+  KernelStat k;
+  read_enum(j, "kind", k.kind);
+  read(j, "name", k.name);
+  read(j, "count", k.count);
+  read(j, "total_ns", k.total_ns);
+  read(j, "mean_ns", k.mean_ns);
+  read(j, "median_ns", k.median_ns);
+  read(j, "count_per_iteration", k.count_per_iteration);
+  return k;
+}
+
+CollectiveOp collective_from_json(const json& j) {
+  CollectiveOp op;
+  read(j, "step", op.step);
+  op.stream = stream_key_from_json(j);
+  read(j, "ordinal", op.ordinal);
+  read(j, "name", op.name);
+  read(j, "start_ns", op.start_ns);
+  read(j, "duration_ns", op.duration_ns);
+  return op;
+}
+
+PathBreakdown breakdown_from_json(const json& j) {
+  PathBreakdown b;
+  read_object(j, "summary", b.summary, breakdown_summary_from_json);
+  read_object(j, "verdict", b.verdict, verdict_from_json);
+  if (const auto counters = j.find("counters"); counters != j.end() && counters->is_object()) {
+    if (const auto c = counters->find("collection"); c != counters->end() && c->is_object()) {
+      CollectionCounters& cc = b.collection_counters;
+      read(*c, "dropped_records", cc.dropped_records);
+      read(*c, "ops_without_timestamps", cc.ops_without_timestamps);
+      read(*c, "ops_without_launch", cc.ops_without_launch);
+      read(*c, "skipped_events", cc.skipped_events);
+    }
+    if (const auto a = counters->find("analysis"); a != counters->end() && a->is_object()) {
+      AnalysisCounters& ac = b.analysis_counters;
+      read(*a, "ops_total", ac.ops_total);
+      read(*a, "ops_without_timestamps", ac.ops_without_timestamps);
+      read(*a, "ops_invalid_interval", ac.ops_invalid_interval);
+      read(*a, "ops_without_launch", ac.ops_without_launch);
+      read(*a, "ops_outside_iterations", ac.ops_outside_iterations);
+      read(*a, "launches_total", ac.launches_total);
+      read(*a, "launches_outside_iterations", ac.launches_outside_iterations);
+      read(*a, "duplicate_launch_correlations", ac.duplicate_launch_correlations);
+      read(*a, "invalid_windows", ac.invalid_windows);
+    }
+  }
+  read_list(j, "kernels", b.kernels, kernel_from_json);
+  read_list(j, "collectives", b.collectives, collective_from_json);
+  read_list(j, "iterations", b.iterations, iteration_from_json);
+  return b;
+}
+
+Estimate estimate_from_json(const json& j) {
+  Estimate e;
+  read(j, "value_ns", e.value_ns);
+  read(j, "se_ns", e.se_ns);
+  return e;
+}
+
+GapExplanation explanation_from_json(const json& j) {
+  GapExplanation e;
+  read(j, "slower", e.slower);
+  read(j, "faster", e.faster);
+  read(j, "measured", e.measured);
+  read_object(j, "gap", e.gap, estimate_from_json);
+  read(j, "within_noise", e.within_noise);
+  read_object(j, "kernels", e.kernels, estimate_from_json);
+  read(j, "kernels_same", e.kernels_same);
+  read(j, "faster_kernel_share", e.faster_kernel_share);
+  read_list(j, "layers", e.layers, [](const json& l) {
+    LayerEstimate layer;
+    read_enum(l, "layer", layer.layer);
+    read(l, "path", layer.path);
+    read(l, "upper", layer.upper);
+    read(l, "lower", layer.lower);
+    read(l, "sign", layer.sign);
+    read_object(l, "estimate", layer.estimate, estimate_from_json);
+    read(l, "kernels_differ", layer.kernels_differ);
+    return layer;
+  });
+  read(j, "floor_slower", e.floor_slower);
+  read(j, "floor_faster", e.floor_faster);
+  read_enum(j, "floor_kind_slower", e.floor_kind_slower);
+  read_enum(j, "floor_kind_faster", e.floor_kind_faster);
+  read_object(j, "floor_gap", e.floor_gap, estimate_from_json);
+  read_object(j, "wrapper", e.wrapper, estimate_from_json);
+  read_object(j, "residual", e.residual, estimate_from_json);
+  read(j, "residual_share", e.residual_share);
+  read_list(j, "remedies", e.remedies, [](const json& r) {
+    GapRemedy remedy;
+    read(r, "path", remedy.path);
+    read_object(r, "saved", remedy.saved, estimate_from_json);
+    read(r, "share_of_gap", remedy.share_of_gap);
+    return remedy;
+  });
+  read_list(j, "dynamo_ranges", e.dynamo_ranges, [](const json& r) {
+    DynamoRangeCheck check;
+    read(r, "path", check.path);
+    read_object(r, "cache_lookup", check.cache_lookup, estimate_from_json);
+    read_object(r, "guards", check.guards, estimate_from_json);
+    read_object(r, "outside_region", check.outside_region, estimate_from_json);
+    read_object(r, "guards_and_dynamo", check.guards_and_dynamo, estimate_from_json);
+    return check;
+  });
+  read(j, "missing", e.missing);
+  return e;
+}
+
+PathOutputCheck output_check_from_json(const json& j) {
+  PathOutputCheck c;
+  read(j, "reference", c.reference);
+  read(j, "passed", c.passed);
+  read(j, "max_abs_diff", c.max_abs_diff);
+  read(j, "max_rel_diff", c.max_rel_diff);
+  read(j, "atol", c.atol);
+  read(j, "rtol", c.rtol);
+  read(j, "detail", c.detail);
+  return c;
+}
+
+ExecutionCheck execution_from_json(const json& j) {
+  ExecutionCheck check;
+  ExecutionFacts& f = check.facts;
+  read(j, "dynamo", f.dynamo);
+  read(j, "graphs", f.graphs);
+  read_list(j, "graph_breaks", f.graph_breaks,
+            [](const json& b) { return GraphBreak{b.value("reason", std::string()), b.value("count", std::int64_t{0})}; });
+  read_list(j, "measured_compiles", check.measured_compiles, [](const json& c) {
+    MeasuredCompile compile;
+    read_enum(c, "pass", compile.pass);
+    read(c, "iteration", compile.iteration);
+    read_enum(c, "kind", compile.event.kind);
+    read(c, "compile_id", compile.event.compile_id);
+    read(c, "duration_ns", compile.event.end_ns);  // the report keeps the duration, not the clock: start 0
+    read(c, "reason", compile.event.reason);
+    return compile;
+  });
+  read(j, "excluded_iterations", check.excluded_iterations);
+  read(j, "excluded_samples_ns", check.excluded_samples_ns);
+  read(j, "pooled", check.pooled);
+  read_enum(j, "cuda_graphs", check.cuda_graphs);
+  f.cuda_graphs_expected = check.cuda_graphs != CudaGraphUse::not_applicable;  // as cuda_graph_use decides it
+  read(j, "cuda_graph_skip_reason", f.cuda_graph_skip_reason);
+  read(j, "device", f.device);
+  read(j, "unobserved", f.unobserved);
+  read(j, "fx_cache_hits", f.fx_cache_hits);
+  read(j, "fx_cache_misses", f.fx_cache_misses);
+  return check;
+}
+
+PathMemory memory_from_json(const json& j) {
+  PathMemory m;
+  read(j, "build_retained_bytes", m.build_retained_bytes);
+  read(j, "build_peak_bytes", m.build_peak_bytes);
+  read(j, "run_peak_bytes", m.run_peak_bytes);
+  read(j, "run_calls", m.run_calls);
+  read_object(j, "device", m.device, [](const json& d) {
+    PathDeviceMemory device;
+    read(d, "build_allocated_bytes", device.build_allocated_bytes);
+    read(d, "build_reserved_bytes", device.build_reserved_bytes);
+    read(d, "build_used_bytes", device.build_used_bytes);
+    read(d, "build_peak_allocated_bytes", device.build_peak_allocated_bytes);
+    read(d, "run_peak_allocated_bytes", device.run_peak_allocated_bytes);
+    read(d, "run_reserved_bytes", device.run_reserved_bytes);
+    read(d, "graph_pool_bytes", device.graph_pool_bytes);
+    return device;
+  });
+  return m;
+}
+
+PathConcurrency concurrency_from_json(const json& j) {
+  PathConcurrency c;
+  read_list(j, "points", c.points, [](const json& p) {
+    ThreadsPoint point;
+    read(p, "threads", point.threads);
+    read(p, "calls_per_round", point.calls_per_round);
+    read(p, "round_ns", point.round_ns);
+    read(p, "calls_per_s", point.calls_per_s);
+    read(p, "calls_per_s_se", point.calls_per_s_se);
+    read(p, "p50_ns", point.p50_ns);
+    read(p, "p99_ns", point.p99_ns);
+    read(p, "scaling", point.scaling);
+    read(p, "scaling_low", point.scaling_low);
+    read(p, "scaling_high", point.scaling_high);
+    read(p, "scales", point.scales);
+    read(p, "latency_ns", point.latency_ns);
+    return point;
+  });
+  read(j, "holds_gil", c.holds_gil);
+  read(j, "host_share", c.host_share);
+  read(j, "runner_instances", c.runner_instances);
+  read(j, "cores", c.context.cores);
+  read(j, "intra_op_threads", c.context.intra_op_threads);
+  read(j, "cuda", c.context.cuda);
+  read_enum(j, "limit", c.limit);
+  read(j, "unavailable", c.unavailable);
+  return c;
+}
+
+PathColdStart cold_start_from_json(const json& j) {
+  PathColdStart c;
+  read(j, "processes", c.processes);
+  read_list(j, "states", c.states, [](const json& s) {
+    ColdStartState state;
+    read_enum(s, "cache", state.cache);
+    read_list(s, "samples", state.samples, [](const json& p) {
+      ColdStartSample sample;
+      read(p, "round", sample.round);
+      read(p, "pid", sample.pid);
+      read(p, "process_ns", sample.process_ns);
+      read(p, "import_ns", sample.import_ns);
+      read(p, "load_ns", sample.load_ns);
+      read(p, "compile_ns", sample.compile_ns);
+      read(p, "first_call_ns", sample.first_call_ns);
+      read(p, "total_ns", sample.total_ns);
+      read(p, "output_matches", sample.output_matches);
+      read(p, "max_abs_diff", sample.max_abs_diff);
+      read(p, "output_detail", sample.output_detail);
+      return sample;
+    });
+    read_object(s, "median", state.median, [](const json& m) {
+      ColdStartPhases phases;
+      read(m, "process_ns", phases.process_ns);
+      read(m, "import_ns", phases.import_ns);
+      read(m, "load_ns", phases.load_ns);
+      read(m, "compile_ns", phases.compile_ns);
+      read(m, "first_call_ns", phases.first_call_ns);
+      read(m, "total_ns", phases.total_ns);
+      return phases;
+    });
+    if (state.median) {  // written as null without a median
+      read(s, "min_total_ns", state.min_total_ns);
+      read(s, "max_total_ns", state.max_total_ns);
+    }
+    read_enum(s, "against_cold", state.against_cold);
+    if (const auto it = s.find("speedup_vs_cold"); it != s.end() && !it->is_null()) state.speedup_vs_cold = it->get<double>();
+    read(s, "failed", state.failed);
+    read(s, "unavailable", state.unavailable);
+    return state;
+  });
+  return c;
+}
+
+PathResult path_from_json(const json& j) {
+  PathResult p;
+  p.name = j.at("name").get<std::string>();
+  read_enum(j, "role", p.role);
+  read_enum(j, "source", p.source);
+  read(j, "artifact", p.artifact);
+  read(j, "load_ns", p.load_ns);
+  read(j, "warmup_ns", p.warmup_ns);
+  p.wall_ns = j.at("samples_ns").get<std::vector<std::int64_t>>();
+  read_object(j, "wall_ns", p.wall, summary_from_json);
+  read_object(j, "stop_reason", p.stop_reason, stop_reason_from_json);
+  read_object(j, "output_check", p.output_check, output_check_from_json);
+  read_object(j, "execution", p.execution, execution_from_json);
+  read_object(j, "memory", p.memory, memory_from_json);
+  read_object(j, "concurrency", p.concurrency, concurrency_from_json);
+  read_object(j, "cold_start", p.cold_start, cold_start_from_json);
+  read_object(j, "collector_cost", p.collector_cost, [](const json& c) {
+    CollectorCost cost;
+    read_enum(c, "collector", cost.collector);
+    read(c, "runs", cost.runs);
+    read(c, "wall_median_without_ns", cost.wall_median_without_ns);
+    read(c, "wall_median_with_ns", cost.wall_median_with_ns);
+    read(c, "ratio", cost.ratio);
+    return cost;
+  });
+  read_enum(j, "split_collector", p.split_collector);
+  read_object(j, "kernel_attribution", p.kernel_attribution, [](const json& a) {
+    KernelAttributionSummary attribution;
+    read(a, "records_kernels", attribution.records_kernels);
+    read(a, "seen", attribution.seen);
+    read(a, "unattributed", attribution.unattributed);
+    read(a, "not_in_code", attribution.not_in_code);
+    return attribution;
+  });
+  read_object(j, "dynamo_ranges", p.dynamo_ranges, [](const json& d) {
+    DynamoRanges ranges;
+    read(d, "iterations", ranges.iterations);
+    read_object(d, "cache_lookup_ns", ranges.cache_lookup_ns, summary_from_json);
+    read_object(d, "outside_region_ns", ranges.outside_region_ns, summary_from_json);
+    return ranges;
+  });
+  if (const auto split = j.find("split"); split != j.end() && split->is_object()) {
+    if (split->value("available", false)) {
+      p.breakdown = breakdown_from_json(*split);
+    } else {
+      read(*split, "reason", p.split_unavailable_reason);
+    }
+  }
+  return p;
+}
+
+CompareConfig compare_config_from_json(const json& j) {
+  CompareConfig c;
+  read(j, "paths", c.paths);
+  AdaptiveStopping& s = c.stopping;
+  read(j, "min_runs", s.min_runs);
+  read(j, "max_runs", s.max_runs);
+  read(j, "min_time_s", s.min_time_s);
+  if (const auto it = j.find("max_rse"); it != j.end()) s.max_rse = number_at(j, "max_rse", kNullIsInfinity);
+  if (const auto it = j.find("time_limit_s"); it != j.end()) s.time_limit_s = number_at(j, "time_limit_s", kNullIsInfinity);
+  read(j, "block", s.block);
+  read_enum(j, "check_outputs", c.check_outputs);
+  read_enum(j, "compile_source", c.compile_source);
+  read(j, "explain", c.explain);
+  read(j, "threads", c.threads);
+  read(j, "cold_start", c.cold_start);
+  read(j, "what_if", c.what_if);
+  read_list(j, "explain_pairs", c.explain_pairs, [](const json& pair) {
+    return std::pair{pair.at(0).get<std::string>(), pair.at(1).get<std::string>()};
+  });
+  return c;
+}
+
+TraceSource trace_source_from_json(const json& j) {
+  TraceSource t;
+  read(j, "path", t.path);
+  read(j, "format", t.format);
+  read(j, "compressed", t.compressed);
+  read(j, "file_bytes", t.file_bytes);
+  read(j, "json_bytes", t.json_bytes);
+  read(j, "events", t.events);
+  read(j, "events_kept", t.events_kept);
+  read(j, "events_ignored", t.events_ignored);
+  read_object(j, "events_ignored_by_category", t.events_ignored_by_category, event_counts_from_json);
+  read(j, "events_skipped", t.events_skipped);
+  read_enum(j, "iterations_from", t.iterations_from);
+  read(j, "read_ns", t.read_ns);
+  read_object(j, "distributed", t.distributed, [](const json& d) {
+    DistributedInfo info;
+    read(d, "rank", info.rank);
+    read(d, "world_size", info.world_size);
+    read(d, "backend", info.backend);
+    return info;
+  });
+  return t;
+}
+
+ArtifactSummary artifacts_from_json(const json& j) {
+  ArtifactSummary a;
+  read(j, "model", a.model);
+  read(j, "exported_program", a.exported_program);
+  read(j, "aoti_package", a.aoti_package);
+  read(j, "cached", a.cached);
+  read(j, "export_ns", a.export_ns);
+  read(j, "aoti_compile_ns", a.aoti_compile_ns);
+  read(j, "export_error", a.export_error);
+  read(j, "not_measured", a.not_measured);
+  return a;
+}
+
+KernelSetDiff kernel_diff_from_json(const json& j) {
+  KernelSetDiff d;
+  read(j, "path_a", d.path_a);
+  read(j, "path_b", d.path_b);
+  const auto row = [](const json& r) {
+    KernelDiffRow out;
+    read_enum(r, "kind", out.kind);
+    read(r, "name", out.name);
+    read(r, "count_per_iteration_a", out.count_per_iteration_a);
+    read(r, "count_per_iteration_b", out.count_per_iteration_b);
+    read(r, "mean_ns_a", out.mean_ns_a);
+    read(r, "mean_ns_b", out.mean_ns_b);
+    return out;
+  };
+  read_list(j, "both", d.both, row);
+  read_list(j, "only_a", d.only_a, row);
+  read_list(j, "only_b", d.only_b, row);
+  return d;
+}
+
+PathRatio ratio_from_json(const json& j) {
+  PathRatio r;
+  read(j, "faster", r.faster);
+  read(j, "slower", r.slower);
+  read(j, "ratio", r.ratio);
+  read(j, "stddev", r.stddev);
+  read(j, "low", r.low);
+  read(j, "high", r.high);
+  read(j, "significant", r.significant);
+  return r;
+}
+
+WhatIfLedger what_if_from_json(const json& j) {
+  WhatIfLedger ledger;
+  read(j, "base", ledger.base);
+  read(j, "base_measured", ledger.base_measured);
+  read(j, "base_ready_ns", ledger.base_ready_ns);
+  read(j, "base_fx_cache_hits", ledger.base_fx_cache_hits);
+  read(j, "base_fx_cache_misses", ledger.base_fx_cache_misses);
+  read_list(j, "entries", ledger.entries, [](const json& e) {
+    WhatIfEntry entry;
+    read_enum(e, "setting", entry.setting);
+    read(e, "path", entry.path);
+    read(e, "not_applicable", entry.not_applicable);
+    read(e, "unavailable", entry.unavailable);
+    read_object(e, "saved", entry.saved, estimate_from_json);
+    entry.significant = entry.saved && significant(*entry.saved);
+    read(e, "negligible", entry.negligible);
+    read(e, "outputs_match", entry.outputs_match);
+    read(e, "max_abs_diff", entry.max_abs_diff);
+    read(e, "ready_ns", entry.ready_ns);
+    read(e, "fx_cache_hits", entry.fx_cache_hits);
+    read(e, "fx_cache_misses", entry.fx_cache_misses);
+    read(e, "extra_run_peak_bytes", entry.extra_run_peak_bytes);
+    read(e, "graph_pool_bytes", entry.graph_pool_bytes);
+    return entry;
+  });
+  return ledger;
+}
+
+DeploymentSummary deployment_from_json(const json& j) {
+  DeploymentSummary d;
+  read_list(j, "rows", d.rows, [](const json& r) {
+    DeploymentRow row;
+    read(r, "path", row.path);
+    read(r, "latency_ns", row.latency_ns);
+    read(r, "threads", row.threads);
+    read(r, "calls_per_s", row.calls_per_s);
+    read(r, "cold_start_ns", row.cold_start_ns);
+    read(r, "warm_start_ns", row.warm_start_ns);
+    read(r, "build_retained_bytes", row.build_retained_bytes);
+    read(r, "run_peak_bytes", row.run_peak_bytes);
+    read(r, "device_build_bytes", row.device_build_bytes);
+    read(r, "graph_pool_bytes", row.graph_pool_bytes);
+    read(r, "host_share", row.host_share);
+    read(r, "outputs_differ", row.outputs_differ);
+    return row;
+  });
+  read_list(j, "criteria", d.criteria, [](const json& c) {
+    CriterionLeaders leaders;
+    read_enum(c, "criterion", leaders.criterion);
+    read(c, "leaders", leaders.leaders);
+    read(c, "next", leaders.next);
+    read(c, "without", leaders.without);
+    read(c, "too_few", leaders.too_few);
+    return leaders;
+  });
+  read(j, "choice", d.choice);
+  read(j, "left_out", d.left_out);
+  read(j, "candidates", d.candidates);
+  return d;
+}
+
+}  // namespace
+
+Report report_from_json(const json& j) {
+  if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  Report r;
+  r.kind = enum_from_json<ReportKind>(j.at("kind"), "kind");
+  read_object(j, "trace", r.trace, trace_source_from_json);
+  r.context = context_from_json(j.at("context"));
+  const json& config = j.at("config");
+  read(config, "warmup", r.config.warmup);
+  read(config, "runs", r.config.runs);
+  read(config, "seed", r.config.seed);
+  r.config.inputs = config.at("inputs").get<std::vector<std::string>>();
+  read_object(config, "compare", r.config.compare, compare_config_from_json);
+  if (r.config.compare) r.config.compare->stopping.warmup = r.config.warmup;
+  read_object(j, "artifacts", r.artifacts, artifacts_from_json);
+  for (const json& path : j.at("paths")) r.paths.push_back(path_from_json(path));
+  read_list(j, "ratios", r.ratios, ratio_from_json);
+  read_list(j, "explanations", r.explanations, explanation_from_json);
+  read_object(j, "what_if", r.what_if, what_if_from_json);
+  read_object(j, "deployment", r.deployment, deployment_from_json);
+  read_object(j, "stop_reason", r.stop_reason, stop_reason_from_json);
+  read_object(j, "code_dump", r.code_dump, [](const json& d) {
+    CodeDump dump;
+    read(d, "dir", dump.dir);
+    read(d, "files", dump.files);
+    read(d, "notes", dump.notes);
+    return dump;
+  });
+  read_list(j, "kernel_diffs", r.kernel_diffs, kernel_diff_from_json);
+  read(j, "interrupted", r.interrupted);
+  if (const auto it = j.find("warnings"); it != j.end() && !it->is_null()) r.warnings = warnings_from_json(*it);
+  return r;
+}
+
+}  // namespace ohprof

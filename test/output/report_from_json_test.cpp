@@ -1,0 +1,350 @@
+// report_from_json (src/output/report_from_json.cpp), report_to_json's inverse, on two kinds of evidence:
+// a report with every part set to something other than its default, whose JSON must come back key for key
+// (a field the reader forgot comes back as its default, and differs); and real reports an earlier ohprof
+// wrote (test/data/reports/SOURCES.md), every key of which must read back to the value in the file, less
+// the prose the writer makes anew from the numbers.
+#include "ohprof/output/json_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <istream>
+#include <limits>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ohprof/output/report_text.hpp"
+#include "ohprof/trace/gzip_file.hpp"
+#include "sample_breakdown.hpp"
+
+namespace ohprof {
+namespace {
+
+using nlohmann::json;
+
+Estimate estimate(double value, double se) { return Estimate{value, se}; }
+
+// Every part of a compare report set, each enum off its default.
+Report full_report() {
+  Report r;
+  r.kind = ReportKind::compare;
+  r.context = make_base_context({"ohprof", "compare", "--threads", "1,2"});
+  r.context.device = DeviceDescription{DeviceKind::cuda, 0, "Test GPU"};
+  r.context.torch_version = "2.14.1";
+  r.context.hostname = "box";
+  r.context.cpu_threads = 2;
+  r.config.warmup = 3;
+  r.config.runs = 7;
+  r.config.seed = 11;
+  r.config.inputs = {"[1, 16]:float32", "[2]:int64"};
+  CompareConfig c;
+  c.paths = {"aoti", "compile"};
+  c.stopping = AdaptiveStopping{3, 12, 900, 0.25, 0.02, std::numeric_limits<double>::infinity(), 4};
+  c.check_outputs = CheckMode::strict;
+  c.compile_source = PathSource::exported_program;
+  c.explain = false;
+  c.explain_pairs = {{"compile", "aoti"}};
+  c.threads = {1, 2};
+  c.cold_start = 3;
+  c.what_if = true;
+  r.config.compare = c;
+  r.artifacts = ArtifactSummary{"m:f", "m.pt2.ep", "m.pt2", true, 123, 456, "export failed once", {"aoti:python"}};
+
+  PathResult aoti = test::measured_path("aoti", {300, 100, 200}, "m.pt2");
+  aoti.source = PathSource::aoti_package;
+  aoti.load_ns = 42;
+  aoti.warmup_ns = {900, 800};
+  aoti.stop_reason = StopReason(StopCode::max_runs_reached, "aoti: time 0.1 s < 0.5 s");
+  aoti.breakdown = test::gpu_breakdown();
+  PathBreakdown& b = *aoti.breakdown;  // what the hand-built split leaves at its defaults, set
+  for (StreamSplit& stream : b.iterations[0].streams) {
+    stream.key.device = 1;
+    stream.split.communication_ns = 30;
+  }
+  for (StreamSummary& stream : b.summary.streams) {
+    stream.key.device = 1;
+    stream.totals.communication_ns = 30;
+  }
+  b.iterations[0].gpu.communication_ns = b.summary.totals.gpu.communication_ns = 60;
+  b.iterations[0].host_states.harness_ns = b.summary.totals.host_states.harness_ns = 70;
+  b.iterations[0].dispatch_ns = 77;
+  b.summary.totals.full_queue_iterations = 1;
+  b.collectives = {CollectiveOp{2, StreamKey{1, 9}, 1, "nccl:all_reduce", 1000, 250}};
+  b.verdict.unread_device_events = {{"mtia_op", 4}};
+  b.verdict.host_state = HostState::launch;
+  b.verdict.waited_stream = StreamKey{1, 7};
+  b.verdict.communication_share = 0.006;
+  b.verdict.full_queue_iterations = 1;
+  b.verdict.whole_recording_window = true;
+  b.verdict.busy_headroom = 2.5;
+  b.verdict.host_bound_headroom = 1.5;
+  b.verdict.device_wait_headroom = 1.25;
+  b.collection_counters = CollectionCounters{2, 3, 4, 5};
+  b.analysis_counters = AnalysisCounters{5, 1, 2, 3, 4, 6, 7, 8, 9};
+  aoti.split_collector = CollectorKind::cupti;
+  aoti.output_check = PathOutputCheck{"eager", true, 0.5, 0.25, 1e-5, 1e-3, "within tolerance"};
+  aoti.collector_cost = CollectorCost{CollectorKind::cupti, 20, 150, 180, 1.2};
+  aoti.kernel_attribution = KernelAttributionSummary{true, {"k1"}, {"k2"}, {"aten::mm"}};
+  aoti.dynamo_ranges = DynamoRanges{3, test::one(40), test::one(60)};
+  ExecutionCheck check;
+  check.facts.dynamo = true;
+  check.facts.graphs = 2;
+  check.facts.graph_breaks = {GraphBreak{"print", 3}};
+  check.facts.cuda_graphs_expected = true;
+  check.facts.device = "cuda:0";
+  check.facts.cuda_graph_skip_reason = "dynamic shapes";
+  check.facts.unobserved = "nothing";
+  check.facts.fx_cache_hits = 4;
+  check.facts.fx_cache_misses = 1;
+  check.measured_compiles = {MeasuredCompile{MeasuredPass::split, 5,
+                                             CompileEvent{CompileEventKind::cuda_graph_recording, "0/1", 0, 900, "new shape"}}};
+  check.excluded_iterations = 1;
+  check.excluded_samples_ns = {5000};
+  check.pooled = true;
+  check.cuda_graphs = CudaGraphUse::not_replayed;
+  aoti.execution = check;
+  aoti.memory = PathMemory{1000, 2000, 3000, 3, PathDeviceMemory{10, 20, 30, 40, 50, 60, 70}};
+  PathConcurrency threads;
+  threads.points = {ThreadsPoint{1, 50, {1000, 1100}, {20, 21}, 4.5e4, 300, 20, 25, 1, 1, 1, false},
+                    ThreadsPoint{2, 50, {900, 950}, {30, 31}, 8.5e4, 400, 30, 35, 1.9, 1.7, 2.1, true}};
+  threads.holds_gil = true;
+  threads.host_share = 0.75;
+  threads.runner_instances = 2;
+  threads.context = ConcurrencyContext{2, 1, true};
+  threads.limit = ConcurrencyLimit::device;
+  threads.unavailable = "one caller failed";
+  aoti.concurrency = threads;
+  PathColdStart cold;
+  cold.processes = 3;
+  ColdStartState state;
+  state.cache = CompileCache::warm;
+  state.samples = {ColdStartSample{1, 10, 20, 30, 40, 50, 150, 4242, true, 0.001, "close"}};
+  state.median = ColdStartPhases{10, 20, 30, 40, 50, 150};
+  state.min_total_ns = 140;
+  state.max_total_ns = 160;
+  state.against_cold = ColdStartOrder::too_few;
+  state.speedup_vs_cold = 1.5;
+  state.failed = "one process failed";
+  state.unavailable = "no cache";
+  cold.states = {state};
+  aoti.cold_start = cold;
+  r.paths.push_back(aoti);
+
+  PathResult variant = test::measured_path("compile/no-guards", {800, 700}, "m.pt2", PathRole::variant);
+  variant.split_unavailable_reason = "no collector";
+  variant.stop_reason = StopReason(StopCode::time_limit, "compile/no-guards: rse 2% > 1%");
+  r.paths.push_back(variant);
+
+  r.kernel_diffs = {KernelSetDiff{"aoti", "compile", {KernelDiffRow{DeviceOpKind::memcpy, "copy", 1, 2, 3, 4}},
+                                  {KernelDiffRow{DeviceOpKind::kernel, "a", 1, 0, 5, 0}},
+                                  {KernelDiffRow{DeviceOpKind::memset, "b", 0, 1, 0, 6}}}};
+  r.ratios = {PathRatio{"aoti", "compile", 1.5, 0.1, 1.3, 1.7, true}};
+  GapExplanation e;
+  e.slower = "compile";
+  e.faster = "aoti";
+  e.measured = true;
+  e.gap = estimate(500, 20);
+  e.within_noise = true;
+  e.kernels = estimate(10, 2);
+  e.kernels_same = true;
+  e.faster_kernel_share = 0.3;
+  e.layers = {LayerEstimate{HostLayer::aot_wrapper, "compile", "compile/graph", "compile/inductor", estimate(100, 5), -1, true}};
+  e.floor_slower = "compile/call";
+  e.floor_faster = "aoti";
+  e.floor_kind_slower = FloorKind::python_wrapper;
+  e.floor_kind_faster = FloorKind::cpp_runner;
+  e.floor_gap = estimate(200, 8);
+  e.wrapper = estimate(150, 6);
+  e.residual = estimate(50, 4);
+  e.residual_share = 0.1;
+  e.remedies = {GapRemedy{"compile:reduce-overhead", estimate(300, 9), 0.6}};
+  e.dynamo_ranges = {DynamoRangeCheck{"compile", estimate(1, 1), estimate(2, 1), estimate(3, 1), estimate(4, 1)}};
+  e.missing = {"compile/call"};
+  r.explanations = {e};
+  WhatIfLedger ledger;
+  ledger.base = "compile:cpp-wrapper";
+  ledger.base_measured = true;
+  ledger.base_ready_ns = 99;
+  ledger.base_fx_cache_hits = 1;
+  ledger.base_fx_cache_misses = 2;
+  WhatIfEntry entry;
+  entry.setting = CompileSetting::cuda_graphs;
+  entry.path = "compile:reduce-overhead";
+  entry.not_applicable = "not on a GPU";
+  entry.unavailable = "failed";
+  entry.saved = estimate(120, 10);
+  entry.significant = true;
+  entry.negligible = true;
+  entry.outputs_match = false;
+  entry.max_abs_diff = 0.5;
+  entry.ready_ns = 1234;
+  entry.extra_run_peak_bytes = 64;
+  entry.graph_pool_bytes = 128;
+  entry.fx_cache_hits = 3;
+  entry.fx_cache_misses = 4;
+  ledger.entries = {entry};
+  r.what_if = ledger;
+  DeploymentSummary d;
+  d.rows = {DeploymentRow{"aoti", 150.0, 2, 8.5e4, 2e9, 1e9, 1000, 3000, 10, 70, 0.75, true}};
+  d.criteria = {CriterionLeaders{DeployCriterion::warm_start, {"aoti"}, "compile", {"eager"}, true}};
+  d.choice = {"aoti"};
+  d.candidates = 2;
+  d.left_out = {"eager"};
+  r.deployment = d;
+  r.stop_reason = StopReason(StopCode::in_progress);
+  r.code_dump = CodeDump{"dump", {"a.py"}, {"note"}};
+  r.interrupted = true;
+  r.warnings = {{WarningCode::outliers, "3 outliers"}, {WarningCode::cold_start_outputs_differ, "differs"}};
+  return r;
+}
+
+// An analyze report: the trace's source and its distributed facts.
+Report analyze_report() {
+  Report r;
+  r.kind = ReportKind::analyze;
+  r.context = make_base_context({"ohprof", "analyze", "t.json.gz"});
+  r.context.device = DeviceDescription{DeviceKind::accelerator, 1, "MTIA"};
+  r.trace = TraceSource{"t.json.gz", "kineto", true, 10, 20, 30, 25, 4, {{"", 1}, {"cpu_op", 3}}, 1,
+                        IterationSource::whole_trace, 77, DistributedInfo{3, 8, "nccl"}};
+  PathResult p = test::measured_path("trace", {500});
+  p.stop_reason = StopReason(StopCode::end_of_trace);
+  p.breakdown = test::cpu_breakdown();
+  p.split_collector = CollectorKind::trace;
+  r.paths.push_back(p);
+  r.stop_reason = StopReason(StopCode::end_of_trace);
+  return r;
+}
+
+TEST(ReportFromJson, ACompareReportWithEveryPartSetReadsBackKeyForKey) {
+  const json written = report_to_json(full_report());
+  const json again = report_to_json(report_from_json(written));
+  EXPECT_TRUE(again == written) << json::diff(written, again).dump(1);
+}
+
+TEST(ReportFromJson, AnAnalyzeAndARunReportReadBackKeyForKey) {
+  const json analyze = report_to_json(analyze_report());
+  const json analyze_again = report_to_json(report_from_json(analyze));
+  EXPECT_TRUE(analyze_again == analyze) << json::diff(analyze, analyze_again).dump(1);
+  Report run;
+  run.context = make_base_context({"ohprof", "run"});
+  run.config.runs = 3;
+  run.config.inputs = {"[4]:float32"};
+  run.paths.push_back(test::measured_path("aoti", {1, 2, 3}, "m.pt2"));
+  const json written = report_to_json(run);
+  const json again = report_to_json(report_from_json(written));
+  EXPECT_TRUE(again == written) << json::diff(written, again).dump(1);
+}
+
+TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
+  const Report r = report_from_json(report_to_json(full_report()));
+  EXPECT_EQ(r.kind, ReportKind::compare);
+  ASSERT_EQ(r.paths.size(), 2u);
+  EXPECT_EQ(r.paths[0].stop_reason, StopReason(StopCode::max_runs_reached, "aoti: time 0.1 s < 0.5 s"));
+  EXPECT_EQ(r.paths[1].role, PathRole::variant);
+  EXPECT_EQ(r.paths[1].stop_reason.code, StopCode::time_limit);
+  EXPECT_EQ(r.stop_reason.code, StopCode::in_progress);
+  ASSERT_TRUE(r.config.compare.has_value());
+  EXPECT_EQ(r.config.compare->stopping.warmup, 3);  // config.warmup
+  EXPECT_TRUE(std::isinf(r.config.compare->stopping.time_limit_s));  // written as null
+  ASSERT_TRUE(r.paths[0].execution.has_value());
+  EXPECT_TRUE(r.paths[0].execution->facts.cuda_graphs_expected);
+  EXPECT_EQ(r.paths[0].execution->measured_compiles[0].event.end_ns, 900);  // its duration
+  EXPECT_TRUE(r.what_if->entries[0].significant);
+  EXPECT_EQ(r.warnings[1].code, WarningCode::cold_start_outputs_differ);
+}
+
+TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) {
+  json j = report_to_json(full_report());
+  j["paths"][0].erase("concurrency");
+  j["paths"][0].erase("memory");
+  j["config"]["compare"].erase("threads");
+  j.erase("deployment");
+  j["paths"][0]["split"]["summary"]["totals"].erase("full_queue_iterations");
+  const Report r = report_from_json(j);
+  EXPECT_FALSE(r.paths[0].concurrency.has_value());
+  EXPECT_FALSE(r.paths[0].memory.has_value());
+  EXPECT_TRUE(r.config.compare->threads.empty());
+  EXPECT_FALSE(r.deployment.has_value());
+  EXPECT_EQ(r.paths[0].breakdown->summary.totals.full_queue_iterations, 0u);
+
+  const auto refused = [](json bad, const std::string& says) {
+    try {
+      report_from_json(bad);
+      ADD_FAILURE() << "read: " << says;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  json bad = report_to_json(full_report());
+  bad["paths"][0]["split"]["verdict"]["verdict"] = "slow";
+  refused(bad, "verdict 'slow' is none of unknown, host-bound");
+  bad = report_to_json(full_report());
+  bad["paths"][0]["stop_reason"] = "tired";
+  refused(bad, "stop_reason 'tired'");
+  bad = report_to_json(full_report());
+  bad["paths"][0].erase("samples_ns");
+  refused(bad, "samples_ns");
+  bad = report_to_json(full_report());
+  bad["paths"][0]["load_ns"] = "soon";
+  refused(bad, "number");
+  refused(json::array(), "not a JSON object");
+}
+
+TEST(StopReasonFromText, IsStopReasonTextsInverse) {
+  for (std::size_t i = 0; i < enum_texts(StopCode{}).size(); ++i) {
+    const auto code = static_cast<StopCode>(i);
+    const StopReason reason = code == StopCode::max_runs_reached || code == StopCode::time_limit
+                                  ? StopReason(code, "aoti: time 0.1 s < 0.5 s; eager: rse 2% > 1% (sic)")
+                                  : StopReason(code);
+    EXPECT_EQ(stop_reason_from_text(stop_reason_text(reason)), reason) << to_string(code);
+  }
+  EXPECT_EQ(stop_reason_from_text("max runs reached"), StopReason(StopCode::max_runs_reached));
+  EXPECT_EQ(stop_reason_from_text("Converged"), std::nullopt);
+  EXPECT_EQ(stop_reason_from_text("time limit (unmet: x"), std::nullopt);
+}
+
+// Each key of `original` has the same value in `again` (which may have keys `original` predates), except
+// the prose the writer makes from the numbers (its wording may have changed since).
+void expect_same_values(const json& original, const json& again, const std::string& where, int& compared) {
+  if (original.is_object()) {
+    ASSERT_TRUE(again.is_object()) << where;
+    for (const auto& [key, value] : original.items()) {
+      if (key == "suggestion" || key == "answer" || key == "text") continue;
+      ASSERT_TRUE(again.contains(key)) << where << "." << key;
+      expect_same_values(value, again.at(key), where + "." + key, compared);
+    }
+  } else if (original.is_array()) {
+    ASSERT_TRUE(again.is_array()) << where;
+    ASSERT_EQ(original.size(), again.size()) << where;
+    for (std::size_t i = 0; i < original.size(); ++i) {
+      expect_same_values(original[i], again[i], where + "[" + std::to_string(i) + "]", compared);
+    }
+  } else {
+    ++compared;
+    EXPECT_EQ(original, again) << where;
+  }
+}
+
+json read_gzip_json(const std::string& path) {
+  auto buffer = GzipInputBuffer::open(path);
+  EXPECT_TRUE(buffer.ok()) << path;
+  std::istream in(buffer->get());
+  return json::parse(in);
+}
+
+TEST(ReportFromJson, RealReportsOfAnEarlierOhprofReadBackToEveryValueTheyHold) {
+  const std::string dir = std::string(OHPROF_SOURCE_DIR) + "/test/data/";
+  for (const std::string file : {"reports/cpu-deploy-resnet18-2026-12-04.json.gz", "diff/tiny-mlp-b1.json.gz"}) {
+    SCOPED_TRACE(file);
+    const json original = read_gzip_json(dir + file);
+    const json again = report_to_json(report_from_json(original));
+    int compared = 0;
+    expect_same_values(original, again, "", compared);
+    EXPECT_GT(compared, 10000);  // the samples, splits and iterations, not just a few keys
+  }
+}
+
+
+}  // namespace
+}  // namespace ohprof

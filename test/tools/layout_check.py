@@ -43,6 +43,8 @@ LAYER_RANK = {
 
 # Sources without a test/<layer>/<file>_test.cpp of their own, and the tests that cover them instead.
 COVERED_ELSEWHERE = {
+    # what a trace event means, read through the reader's public functions on real and made-up traces
+    "src/trace/kineto_events.cpp": ["test/trace/kineto_reader_test.cpp", "test/trace/trace_validation_test.cpp"],
     # the split pass, run's (one path) and compare's (many), through the fake runtime and end to end
     "src/session/split_pass.cpp": ["test/session/compare_test.cpp", "test/session/measure_test.cpp",
                                    "test/cli/run_e2e_test.cpp"],

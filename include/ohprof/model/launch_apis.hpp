@@ -3,7 +3,7 @@
 // live CUPTI collector classifies its API records by callback id (each X(name, kind) names an enumerator
 // CUPTI_RUNTIME_TRACE_CBID_<name> / CUPTI_DRIVER_TRACE_CBID_<name>, so the compiler checks every entry
 // against the toolkit's headers: src/collectors/cupti_collector.cpp), and the trace reader classifies a
-// profiler trace's calls by name (src/trace/kineto_reader.cpp, launch_kind_of_api, which adds ROCm's and
+// profiler trace's calls by name (src/trace/kineto_events.cpp, launch_kind_of_api, which adds ROCm's and
 // Intel's names). test/trace/kineto_reader_test.cpp checks that the two agree on every entry.
 // Synchronisations are not here: CUPTI reports them as records of their own.
 #include <array>

@@ -392,7 +392,8 @@ std::vector<Incomparability> incomparabilities(const ReportDigest& base, const R
   check("model", base.model, new_report.model);
   check("inputs", joined(base.inputs), joined(new_report.inputs));
   check("axis", base.axis, new_report.axis);
-  check("device", base.device_type + " " + base.device_name, new_report.device_type + " " + new_report.device_name);
+  check("device", fmt::format("{} {}", to_string(base.device_type), base.device_name),
+        fmt::format("{} {}", to_string(new_report.device_type), new_report.device_name));
   if (!config.relative_to.empty()) {
     const bool in_base = has_path(base, config.relative_to);
     const bool in_new = has_path(new_report, config.relative_to);

@@ -32,7 +32,7 @@ void read_context(const RunContext& c, ReportDigest& d) {
   d.cuda_version = c.cuda_version;
   d.hostname = c.hostname;
   d.cpu_threads = c.cpu_threads;
-  d.device_type = to_string(c.device.type);
+  d.device_type = c.device.type;
   d.device_name = c.device.name;
 }
 

@@ -5,10 +5,13 @@
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/output/report_text.hpp"
 #include "json_read.hpp"
+#include "report_fields.hpp"
 
 namespace ohprof {
 
 using nlohmann::json;
+using json_fields::fields_to_json;
+namespace fields = report_fields;
 
 json summary_to_json(const SampleSummary& summary) {
   return json{{"count", summary.count},   {"mean", summary.mean},
@@ -23,18 +26,9 @@ namespace {
 // Device-time split (docs/metrics.md gives each field's definition and its JSON name).
 
 json device_split_to_json(const DeviceSplit& split, std::int64_t wall_ns) {
-  return json{{"busy_ns", split.busy_ns},
-              {"idle_ns", split.idle_ns},
-              {"host_bound_ns", split.host_bound_ns},
-              {"device_wait_ns", split.device_wait_ns},
-              {"queue_ns", split.queue_ns},
-              {"queue_mean", queue_mean(split, wall_ns)},
-              {"queue_max", split.queue_max},
-              {"communication_ns", split.communication_ns},
-              {"ops", split.ops},
-              {"own_ops", split.own_ops},
-              {"own_busy_ns", split.own_busy_ns},
-              {"carried_out_ns", split.carried_out_ns}};
+  json j = fields_to_json(split, fields::kDeviceSplit);
+  j["queue_mean"] = queue_mean(split, wall_ns);
+  return j;
 }
 
 json device_split_summary_to_json(const DeviceSplitSummary& summary) {
@@ -50,24 +44,12 @@ json device_split_summary_to_json(const DeviceSplitSummary& summary) {
 
 // Sums over the iterations; idle_ns is not stored (it is wall - busy, exactly as the sum of the idles).
 json device_split_totals_to_json(const DeviceSplitTotals& totals, std::int64_t wall_ns) {
-  return json{{"busy_ns", totals.busy_ns},
-              {"idle_ns", wall_ns - totals.busy_ns},
-              {"host_bound_ns", totals.host_bound_ns},
-              {"device_wait_ns", totals.device_wait_ns},
-              {"queue_ns", totals.queue_ns},
-              {"queue_max", totals.queue_max},
-              {"communication_ns", totals.communication_ns},
-              {"own_busy_ns", totals.own_busy_ns},
-              {"carried_out_ns", totals.carried_out_ns}};
+  json j = fields_to_json(totals, fields::kDeviceSplitTotals);
+  j["idle_ns"] = wall_ns - totals.busy_ns;
+  return j;
 }
 
-json host_states_to_json(const HostStates& states) {
-  return json{{"blocking_ns", states.blocking_ns},
-              {"launch_ns", states.launch_ns},
-              {"other_api_ns", states.other_api_ns},
-              {"harness_ns", states.harness_ns},
-              {"framework_ns", states.framework_ns}};
-}
+json host_states_to_json(const HostStates& states) { return fields_to_json(states, fields::kHostStates); }
 
 json stream_key_to_json(const StreamKey& key) { return json{{"device", key.device}, {"stream", key.stream}}; }
 
@@ -157,42 +139,14 @@ json event_counts_to_json(const std::vector<EventCount>& counts) {
 }
 
 json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
-  return json{{"verdict", to_string(v.verdict)},
-              {"reason", to_string(v.reason)},
-              {"first", to_string(v.first)},
-              {"second", to_string(v.second)},
-              {"busy_share", v.busy_share},
-              {"host_bound_share", v.host_bound_share},
-              {"device_wait_share", v.device_wait_share},
-              {"host_state", v.host_state ? json(to_string(*v.host_state)) : json(nullptr)},
-              {"host_state_share", v.host_state_share},
-              {"waited_stream", v.waited_stream ? stream_key_to_json(*v.waited_stream) : json(nullptr)},
-              {"waited_stream_share", v.waited_stream_share},
-              {"queue_delay_median_ns", v.queue_delay_median_ns},
-              {"full_queue_iterations", v.full_queue_iterations},
-              {"queue_max", v.queue_max},
-              {"blocking_share", v.blocking_share},
-              {"communication_share", v.communication_share},
-              {"launches_per_iteration", v.launches_per_iteration},
-              {"graph_launches_per_iteration", v.graph_launches_per_iteration},
-              {"cpu_kernels", v.cpu_kernels},
-              {"whole_recording_window", v.whole_recording_window},
-              {"busy_headroom", v.busy_headroom ? json(*v.busy_headroom) : json(nullptr)},
-              {"host_bound_headroom", v.host_bound_headroom ? json(*v.host_bound_headroom) : json(nullptr)},
-              {"device_wait_headroom", v.device_wait_headroom ? json(*v.device_wait_headroom) : json(nullptr)},
-              {"host_headroom_negligible", v.host_headroom_negligible},
-              {"unread_device_events", event_counts_to_json(v.unread_device_events)},
-              {"suggestion", verdict_text(v, iterations)}};
+  json j = fields_to_json(v, fields::kVerdict);
+  j["waited_stream"] = v.waited_stream ? stream_key_to_json(*v.waited_stream) : json(nullptr);
+  j["unread_device_events"] = event_counts_to_json(v.unread_device_events);
+  j["suggestion"] = verdict_text(v, iterations);
+  return j;
 }
 
-json kernel_diff_row_to_json(const KernelDiffRow& row) {
-  return json{{"kind", to_string(row.kind)},
-              {"name", row.name},
-              {"count_per_iteration_a", row.count_per_iteration_a},
-              {"count_per_iteration_b", row.count_per_iteration_b},
-              {"mean_ns_a", row.mean_ns_a},
-              {"mean_ns_b", row.mean_ns_b}};
-}
+json kernel_diff_row_to_json(const KernelDiffRow& row) { return fields_to_json(row, fields::kKernelDiffRow); }
 
 json kernel_diff_to_json(const KernelSetDiff& diff) {
   json out{{"path_a", diff.path_a}, {"path_b", diff.path_b}, {"same_set", diff.same_set()}};
@@ -227,38 +181,17 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
   for (const auto& it : breakdown.iterations) iterations.push_back(iteration_to_json(it));
   json kernels = json::array();
   for (const auto& kernel : breakdown.kernels) {
-    kernels.push_back(json{{"kind", to_string(kernel.kind)},
-                           {"name", kernel.name},
-                           {"count", kernel.count},
-                           {"total_ns", kernel.total_ns},
-                           {"mean_ns", kernel.mean_ns},
-                           {"median_ns", kernel.median_ns},
-                           {"count_per_iteration", kernel.count_per_iteration}});
+    kernels.push_back(fields_to_json(kernel, fields::kKernelStat));
   }
   json collectives = json::array();
   for (const CollectiveOp& op : breakdown.collectives) collectives.push_back(collective_to_json(op));
-  const AnalysisCounters& analysis = breakdown.analysis_counters;
-  const CollectionCounters& collection = breakdown.collection_counters;
   return json{
       {"available", true},
       {"summary", summary_of_split_to_json(breakdown.summary)},
       {"verdict", verdict_to_json(breakdown.verdict, breakdown.summary.totals.iterations)},
       {"counters",
-       {{"collection",
-         {{"dropped_records", collection.dropped_records},
-          {"ops_without_timestamps", collection.ops_without_timestamps},
-          {"ops_without_launch", collection.ops_without_launch},
-          {"skipped_events", collection.skipped_events}}},
-        {"analysis",
-         {{"ops_total", analysis.ops_total},
-          {"ops_without_timestamps", analysis.ops_without_timestamps},
-          {"ops_invalid_interval", analysis.ops_invalid_interval},
-          {"ops_without_launch", analysis.ops_without_launch},
-          {"ops_outside_iterations", analysis.ops_outside_iterations},
-          {"launches_total", analysis.launches_total},
-          {"launches_outside_iterations", analysis.launches_outside_iterations},
-          {"duplicate_launch_correlations", analysis.duplicate_launch_correlations},
-          {"invalid_windows", analysis.invalid_windows}}}}},
+       {{"collection", fields_to_json(breakdown.collection_counters, fields::kCollectionCounters)},
+        {"analysis", fields_to_json(breakdown.analysis_counters, fields::kAnalysisCounters)}}},
       {"kernels", kernels},
       {"collectives", collectives},
       {"iterations", iterations}};
@@ -267,12 +200,7 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
 
 
 json output_check_to_json(const std::optional<PathOutputCheck>& check) {
-  if (!check) return nullptr;
-  return json{{"reference", check->reference},         {"passed", check->passed},
-              {"max_abs_diff", optional_number(check->max_abs_diff)},
-              {"max_rel_diff", optional_number(check->max_rel_diff)},
-              {"atol", check->atol},                   {"rtol", check->rtol},
-              {"detail", check->detail}};
+  return check ? fields_to_json(*check, fields::kOutputCheck) : json(nullptr);
 }
 
 
@@ -297,7 +225,9 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
 }
 
 json estimate_to_json(const Estimate& estimate) {
-  return json{{"value_ns", estimate.value_ns}, {"se_ns", estimate.se_ns}, {"significant", significant(estimate)}};
+  json j = fields_to_json(estimate, fields::kEstimate);
+  j["significant"] = significant(estimate);
+  return j;
 }
 
 json optional_estimate(const std::optional<Estimate>& estimate) {
@@ -365,12 +295,7 @@ json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
 }
 
 json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
-  if (!cost) return nullptr;
-  return json{{"collector", to_string(cost->collector)},
-              {"runs", cost->runs},
-              {"wall_median_without_ns", cost->wall_median_without_ns},
-              {"wall_median_with_ns", cost->wall_median_with_ns},
-              {"ratio", cost->ratio}};
+  return cost ? fields_to_json(*cost, fields::kCollectorCost) : json(nullptr);
 }
 
 json attribution_to_json(const std::optional<KernelAttributionSummary>& attribution) {
@@ -384,20 +309,7 @@ json attribution_to_json(const std::optional<KernelAttributionSummary>& attribut
 json concurrency_to_json(const std::optional<PathConcurrency>& c) {
   if (!c) return nullptr;
   json points = json::array();
-  for (const ThreadsPoint& p : c->points) {
-    points.push_back({{"threads", p.threads},
-                      {"calls_per_round", p.calls_per_round},
-                      {"round_ns", p.round_ns},
-                      {"calls_per_s", p.calls_per_s},
-                      {"calls_per_s_se", p.calls_per_s_se},
-                      {"p50_ns", p.p50_ns},
-                      {"p99_ns", p.p99_ns},
-                      {"scaling", p.scaling},
-                      {"scaling_low", p.scaling_low},
-                      {"scaling_high", p.scaling_high},
-                      {"scales", p.scales},
-                      {"latency_ns", p.latency_ns}});
-  }
+  for (const ThreadsPoint& p : c->points) points.push_back(fields_to_json(p, fields::kThreadsPoint));
   return {{"points", std::move(points)},
           {"holds_gil", c->holds_gil},
           {"host_share", c->host_share ? json(*c->host_share) : json(nullptr)},
@@ -416,25 +328,11 @@ json cold_start_to_json(const std::optional<PathColdStart>& c) {
   for (const ColdStartState& state : c->states) {
     json samples = json::array();
     for (const ColdStartSample& s : state.samples) {
-      samples.push_back({{"round", s.round},
-                         {"pid", s.pid},
-                         {"process_ns", s.process_ns},
-                         {"import_ns", s.import_ns},
-                         {"load_ns", s.load_ns},
-                         {"compile_ns", s.compile_ns},
-                         {"first_call_ns", s.first_call_ns},
-                         {"total_ns", s.total_ns},
-                         {"output_matches", s.output_matches},
-                         {"max_abs_diff", s.max_abs_diff ? json(*s.max_abs_diff) : json(nullptr)},
-                         {"output_detail", text_or_null(s.output_detail)}});
+      json sample = fields_to_json(s, fields::kColdStartSample);
+      sample["output_detail"] = text_or_null(s.output_detail);
+      samples.push_back(std::move(sample));
     }
-    json median = nullptr;
-    if (state.median) {
-      const ColdStartPhases& m = *state.median;
-      median = {{"process_ns", m.process_ns},         {"import_ns", m.import_ns}, {"load_ns", m.load_ns},
-                {"compile_ns", m.compile_ns},         {"first_call_ns", m.first_call_ns},
-                {"total_ns", m.total_ns}};
-    }
+    const json median = state.median ? fields_to_json(*state.median, fields::kColdStartPhases) : json(nullptr);
     states.push_back({{"cache", to_string(state.cache)},
                       {"samples", std::move(samples)},
                       {"median", std::move(median)},
@@ -449,14 +347,7 @@ json cold_start_to_json(const std::optional<PathColdStart>& c) {
 }
 
 json device_memory_to_json(const std::optional<PathDeviceMemory>& device) {
-  if (!device) return nullptr;
-  return {{"build_allocated_bytes", device->build_allocated_bytes},
-          {"build_reserved_bytes", device->build_reserved_bytes},
-          {"build_used_bytes", optional_integer(device->build_used_bytes)},
-          {"build_peak_allocated_bytes", device->build_peak_allocated_bytes},
-          {"run_peak_allocated_bytes", optional_integer(device->run_peak_allocated_bytes)},
-          {"run_reserved_bytes", optional_integer(device->run_reserved_bytes)},
-          {"graph_pool_bytes", optional_integer(device->graph_pool_bytes)}};
+  return device ? fields_to_json(*device, fields::kDeviceMemory) : json(nullptr);
 }
 
 json memory_to_json(const std::optional<PathMemory>& memory) {
@@ -685,20 +576,7 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
 json deployment_to_json(const std::optional<DeploymentSummary>& d) {
   if (!d) return nullptr;
   json rows = json::array();
-  for (const DeploymentRow& r : d->rows) {
-    rows.push_back(json{{"path", r.path},
-                        {"latency_ns", optional_number(r.latency_ns)},
-                        {"threads", r.threads},
-                        {"calls_per_s", optional_number(r.calls_per_s)},
-                        {"cold_start_ns", optional_number(r.cold_start_ns)},
-                        {"warm_start_ns", optional_number(r.warm_start_ns)},
-                        {"build_retained_bytes", optional_integer(r.build_retained_bytes)},
-                        {"run_peak_bytes", optional_integer(r.run_peak_bytes)},
-                        {"device_build_bytes", optional_integer(r.device_build_bytes)},
-                        {"graph_pool_bytes", optional_integer(r.graph_pool_bytes)},
-                        {"host_share", optional_number(r.host_share)},
-                        {"outputs_differ", r.outputs_differ}});
-  }
+  for (const DeploymentRow& r : d->rows) rows.push_back(fields_to_json(r, fields::kDeploymentRow));
   json criteria = json::array();
   for (const CriterionLeaders& c : d->criteria) {
     criteria.push_back(json{{"criterion", to_string(c.criterion)},

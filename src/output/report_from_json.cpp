@@ -10,44 +10,25 @@
 // them anew.
 #include <nlohmann/json.hpp>
 
-#include <limits>
 #include <stdexcept>
 
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/report_text.hpp"
 #include "json_read.hpp"
+#include "report_fields.hpp"
 
 namespace ohprof {
 namespace {
 
 using json = nlohmann::json;
 
-// `j[key]` into `out`, unless the key is absent or null (then `out` keeps its default).
+using json_fields::fields_from_json;
+namespace fields = report_fields;
+
+// `j[key]` into `out` (json_fields.hpp: absent or null keeps the default; an enum by its text).
 template <typename T>
 void read(const json& j, const char* key, T& out) {
-  const auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) it->get_to(out);
-}
-// A double written as null is NaN (nlohmann writes NaN and infinity as null).
-void read(const json& j, const char* key, double& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return;
-  out = it->is_null() ? std::numeric_limits<double>::quiet_NaN() : it->get<double>();
-}
-template <typename T>
-void read(const json& j, const char* key, std::optional<T>& out) {
-  const auto it = j.find(key);
-  out = (it == j.end() || it->is_null()) ? std::nullopt : std::optional<T>(it->get<T>());
-}
-template <typename E>
-void read_enum(const json& j, const char* key, E& out) {
-  const auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) out = enum_from_json<E>(*it, key);
-}
-template <typename E>
-void read_enum(const json& j, const char* key, std::optional<E>& out) {
-  const auto it = j.find(key);
-  out = (it == j.end() || it->is_null()) ? std::nullopt : std::optional<E>(enum_from_json<E>(*it, key));
+  json_fields::read_value(j, key, out);
 }
 // Each element of the array `j[key]` through `one`; an absent or null key leaves `out` empty.
 template <typename T, typename One>
@@ -81,21 +62,7 @@ StreamKey stream_key_from_json(const json& j) {
   return k;
 }
 
-DeviceSplit device_split_from_json(const json& j) {
-  DeviceSplit s;
-  read(j, "busy_ns", s.busy_ns);
-  read(j, "idle_ns", s.idle_ns);
-  read(j, "host_bound_ns", s.host_bound_ns);
-  read(j, "device_wait_ns", s.device_wait_ns);
-  read(j, "queue_ns", s.queue_ns);
-  read(j, "queue_max", s.queue_max);
-  read(j, "communication_ns", s.communication_ns);
-  read(j, "ops", s.ops);
-  read(j, "own_ops", s.own_ops);
-  read(j, "own_busy_ns", s.own_busy_ns);
-  read(j, "carried_out_ns", s.carried_out_ns);
-  return s;
-}
+DeviceSplit device_split_from_json(const json& j) { return fields_from_json<DeviceSplit>(j, fields::kDeviceSplit); }
 
 DeviceSplitSummary device_split_summary_from_json(const json& j) {
   DeviceSplitSummary s;
@@ -111,27 +78,10 @@ DeviceSplitSummary device_split_summary_from_json(const json& j) {
 }
 
 DeviceSplitTotals device_split_totals_from_json(const json& j) {
-  DeviceSplitTotals t;
-  read(j, "busy_ns", t.busy_ns);
-  read(j, "host_bound_ns", t.host_bound_ns);
-  read(j, "device_wait_ns", t.device_wait_ns);
-  read(j, "queue_ns", t.queue_ns);
-  read(j, "queue_max", t.queue_max);
-  read(j, "communication_ns", t.communication_ns);
-  read(j, "own_busy_ns", t.own_busy_ns);
-  read(j, "carried_out_ns", t.carried_out_ns);
-  return t;
+  return fields_from_json<DeviceSplitTotals>(j, fields::kDeviceSplitTotals);
 }
 
-HostStates host_states_from_json(const json& j) {
-  HostStates h;
-  read(j, "blocking_ns", h.blocking_ns);
-  read(j, "launch_ns", h.launch_ns);
-  read(j, "other_api_ns", h.other_api_ns);
-  read(j, "harness_ns", h.harness_ns);
-  read(j, "framework_ns", h.framework_ns);
-  return h;
-}
+HostStates host_states_from_json(const json& j) { return fields_from_json<HostStates>(j, fields::kHostStates); }
 
 IterationBreakdown iteration_from_json(const json& j) {
   IterationBreakdown it;
@@ -217,46 +167,13 @@ std::vector<EventCount> event_counts_from_json(const json& j) {
 }
 
 PathVerdict verdict_from_json(const json& j) {
-  PathVerdict v;
-  read_enum(j, "verdict", v.verdict);
-  read_enum(j, "reason", v.reason);
-  read_enum(j, "first", v.first);
-  read_enum(j, "second", v.second);
-  read(j, "busy_share", v.busy_share);
-  read(j, "host_bound_share", v.host_bound_share);
-  read(j, "device_wait_share", v.device_wait_share);
-  read_enum(j, "host_state", v.host_state);
-  read(j, "host_state_share", v.host_state_share);
+  PathVerdict v = fields_from_json<PathVerdict>(j, fields::kVerdict);
   read_object(j, "waited_stream", v.waited_stream, stream_key_from_json);
-  read(j, "waited_stream_share", v.waited_stream_share);
-  read(j, "queue_delay_median_ns", v.queue_delay_median_ns);
-  read(j, "full_queue_iterations", v.full_queue_iterations);
-  read(j, "queue_max", v.queue_max);
-  read(j, "blocking_share", v.blocking_share);
-  read(j, "communication_share", v.communication_share);
-  read(j, "launches_per_iteration", v.launches_per_iteration);
-  read(j, "graph_launches_per_iteration", v.graph_launches_per_iteration);
-  read(j, "cpu_kernels", v.cpu_kernels);
-  read(j, "whole_recording_window", v.whole_recording_window);
-  read(j, "busy_headroom", v.busy_headroom);
-  read(j, "host_bound_headroom", v.host_bound_headroom);
-  read(j, "device_wait_headroom", v.device_wait_headroom);
-  read(j, "host_headroom_negligible", v.host_headroom_negligible);
   read_object(j, "unread_device_events", v.unread_device_events, event_counts_from_json);
   return v;
 }
 
-KernelStat kernel_from_json(const json& j) {
-  KernelStat k;
-  read_enum(j, "kind", k.kind);
-  read(j, "name", k.name);
-  read(j, "count", k.count);
-  read(j, "total_ns", k.total_ns);
-  read(j, "mean_ns", k.mean_ns);
-  read(j, "median_ns", k.median_ns);
-  read(j, "count_per_iteration", k.count_per_iteration);
-  return k;
-}
+KernelStat kernel_from_json(const json& j) { return fields_from_json<KernelStat>(j, fields::kKernelStat); }
 
 CollectiveOp collective_from_json(const json& j) {
   CollectiveOp op;
@@ -275,23 +192,10 @@ PathBreakdown breakdown_from_json(const json& j) {
   read_object(j, "verdict", b.verdict, verdict_from_json);
   if (const auto counters = j.find("counters"); counters != j.end() && counters->is_object()) {
     if (const auto c = counters->find("collection"); c != counters->end() && c->is_object()) {
-      CollectionCounters& cc = b.collection_counters;
-      read(*c, "dropped_records", cc.dropped_records);
-      read(*c, "ops_without_timestamps", cc.ops_without_timestamps);
-      read(*c, "ops_without_launch", cc.ops_without_launch);
-      read(*c, "skipped_events", cc.skipped_events);
+      json_fields::read_fields(*c, b.collection_counters, fields::kCollectionCounters);
     }
     if (const auto a = counters->find("analysis"); a != counters->end() && a->is_object()) {
-      AnalysisCounters& ac = b.analysis_counters;
-      read(*a, "ops_total", ac.ops_total);
-      read(*a, "ops_without_timestamps", ac.ops_without_timestamps);
-      read(*a, "ops_invalid_interval", ac.ops_invalid_interval);
-      read(*a, "ops_without_launch", ac.ops_without_launch);
-      read(*a, "ops_outside_iterations", ac.ops_outside_iterations);
-      read(*a, "launches_total", ac.launches_total);
-      read(*a, "launches_outside_iterations", ac.launches_outside_iterations);
-      read(*a, "duplicate_launch_correlations", ac.duplicate_launch_correlations);
-      read(*a, "invalid_windows", ac.invalid_windows);
+      json_fields::read_fields(*a, b.analysis_counters, fields::kAnalysisCounters);
     }
   }
   read_list(j, "kernels", b.kernels, kernel_from_json);
@@ -300,12 +204,7 @@ PathBreakdown breakdown_from_json(const json& j) {
   return b;
 }
 
-Estimate estimate_from_json(const json& j) {
-  Estimate e;
-  read(j, "value_ns", e.value_ns);
-  read(j, "se_ns", e.se_ns);
-  return e;
-}
+Estimate estimate_from_json(const json& j) { return fields_from_json<Estimate>(j, fields::kEstimate); }
 
 GapExplanation explanation_from_json(const json& j) {
   GapExplanation e;
@@ -319,7 +218,7 @@ GapExplanation explanation_from_json(const json& j) {
   read(j, "faster_kernel_share", e.faster_kernel_share);
   read_list(j, "layers", e.layers, [](const json& l) {
     LayerEstimate layer;
-    read_enum(l, "layer", layer.layer);
+    read(l, "layer", layer.layer);
     read(l, "path", layer.path);
     read(l, "upper", layer.upper);
     read(l, "lower", layer.lower);
@@ -330,8 +229,8 @@ GapExplanation explanation_from_json(const json& j) {
   });
   read(j, "floor_slower", e.floor_slower);
   read(j, "floor_faster", e.floor_faster);
-  read_enum(j, "floor_kind_slower", e.floor_kind_slower);
-  read_enum(j, "floor_kind_faster", e.floor_kind_faster);
+  read(j, "floor_kind_slower", e.floor_kind_slower);
+  read(j, "floor_kind_faster", e.floor_kind_faster);
   read_object(j, "floor_gap", e.floor_gap, estimate_from_json);
   read_object(j, "wrapper", e.wrapper, estimate_from_json);
   read_object(j, "residual", e.residual, estimate_from_json);
@@ -356,17 +255,7 @@ GapExplanation explanation_from_json(const json& j) {
   return e;
 }
 
-PathOutputCheck output_check_from_json(const json& j) {
-  PathOutputCheck c;
-  read(j, "reference", c.reference);
-  read(j, "passed", c.passed);
-  read(j, "max_abs_diff", c.max_abs_diff);
-  read(j, "max_rel_diff", c.max_rel_diff);
-  read(j, "atol", c.atol);
-  read(j, "rtol", c.rtol);
-  read(j, "detail", c.detail);
-  return c;
-}
+PathOutputCheck output_check_from_json(const json& j) { return fields_from_json<PathOutputCheck>(j, fields::kOutputCheck); }
 
 ExecutionCheck execution_from_json(const json& j) {
   ExecutionCheck check;
@@ -377,9 +266,9 @@ ExecutionCheck execution_from_json(const json& j) {
             [](const json& b) { return GraphBreak{b.value("reason", std::string()), b.value("count", std::int64_t{0})}; });
   read_list(j, "measured_compiles", check.measured_compiles, [](const json& c) {
     MeasuredCompile compile;
-    read_enum(c, "pass", compile.pass);
+    read(c, "pass", compile.pass);
     read(c, "iteration", compile.iteration);
-    read_enum(c, "kind", compile.event.kind);
+    read(c, "kind", compile.event.kind);
     read(c, "compile_id", compile.event.compile_id);
     read(c, "duration_ns", compile.event.end_ns);  // the report keeps the duration, not the clock: start 0
     read(c, "reason", compile.event.reason);
@@ -388,7 +277,7 @@ ExecutionCheck execution_from_json(const json& j) {
   read(j, "excluded_iterations", check.excluded_iterations);
   read(j, "excluded_samples_ns", check.excluded_samples_ns);
   read(j, "pooled", check.pooled);
-  read_enum(j, "cuda_graphs", check.cuda_graphs);
+  read(j, "cuda_graphs", check.cuda_graphs);
   f.cuda_graphs_expected = check.cuda_graphs != CudaGraphUse::not_applicable;  // as cuda_graph_use decides it
   read(j, "cuda_graph_skip_reason", f.cuda_graph_skip_reason);
   read(j, "device", f.device);
@@ -404,45 +293,23 @@ PathMemory memory_from_json(const json& j) {
   read(j, "build_peak_bytes", m.build_peak_bytes);
   read(j, "run_peak_bytes", m.run_peak_bytes);
   read(j, "run_calls", m.run_calls);
-  read_object(j, "device", m.device, [](const json& d) {
-    PathDeviceMemory device;
-    read(d, "build_allocated_bytes", device.build_allocated_bytes);
-    read(d, "build_reserved_bytes", device.build_reserved_bytes);
-    read(d, "build_used_bytes", device.build_used_bytes);
-    read(d, "build_peak_allocated_bytes", device.build_peak_allocated_bytes);
-    read(d, "run_peak_allocated_bytes", device.run_peak_allocated_bytes);
-    read(d, "run_reserved_bytes", device.run_reserved_bytes);
-    read(d, "graph_pool_bytes", device.graph_pool_bytes);
-    return device;
-  });
+  read_object(j, "device", m.device,
+              [](const json& d) { return fields_from_json<PathDeviceMemory>(d, fields::kDeviceMemory); });
+
   return m;
 }
 
 PathConcurrency concurrency_from_json(const json& j) {
   PathConcurrency c;
-  read_list(j, "points", c.points, [](const json& p) {
-    ThreadsPoint point;
-    read(p, "threads", point.threads);
-    read(p, "calls_per_round", point.calls_per_round);
-    read(p, "round_ns", point.round_ns);
-    read(p, "calls_per_s", point.calls_per_s);
-    read(p, "calls_per_s_se", point.calls_per_s_se);
-    read(p, "p50_ns", point.p50_ns);
-    read(p, "p99_ns", point.p99_ns);
-    read(p, "scaling", point.scaling);
-    read(p, "scaling_low", point.scaling_low);
-    read(p, "scaling_high", point.scaling_high);
-    read(p, "scales", point.scales);
-    read(p, "latency_ns", point.latency_ns);
-    return point;
-  });
+  read_list(j, "points", c.points, [](const json& p) { return fields_from_json<ThreadsPoint>(p, fields::kThreadsPoint); });
+
   read(j, "holds_gil", c.holds_gil);
   read(j, "host_share", c.host_share);
   read(j, "runner_instances", c.runner_instances);
   read(j, "cores", c.context.cores);
   read(j, "intra_op_threads", c.context.intra_op_threads);
   read(j, "cuda", c.context.cuda);
-  read_enum(j, "limit", c.limit);
+  read(j, "limit", c.limit);
   read(j, "unavailable", c.unavailable);
   return c;
 }
@@ -452,37 +319,21 @@ PathColdStart cold_start_from_json(const json& j) {
   read(j, "processes", c.processes);
   read_list(j, "states", c.states, [](const json& s) {
     ColdStartState state;
-    read_enum(s, "cache", state.cache);
+    read(s, "cache", state.cache);
     read_list(s, "samples", state.samples, [](const json& p) {
-      ColdStartSample sample;
-      read(p, "round", sample.round);
-      read(p, "pid", sample.pid);
-      read(p, "process_ns", sample.process_ns);
-      read(p, "import_ns", sample.import_ns);
-      read(p, "load_ns", sample.load_ns);
-      read(p, "compile_ns", sample.compile_ns);
-      read(p, "first_call_ns", sample.first_call_ns);
-      read(p, "total_ns", sample.total_ns);
-      read(p, "output_matches", sample.output_matches);
-      read(p, "max_abs_diff", sample.max_abs_diff);
+      ColdStartSample sample = fields_from_json<ColdStartSample>(p, fields::kColdStartSample);
       read(p, "output_detail", sample.output_detail);
       return sample;
     });
-    read_object(s, "median", state.median, [](const json& m) {
-      ColdStartPhases phases;
-      read(m, "process_ns", phases.process_ns);
-      read(m, "import_ns", phases.import_ns);
-      read(m, "load_ns", phases.load_ns);
-      read(m, "compile_ns", phases.compile_ns);
-      read(m, "first_call_ns", phases.first_call_ns);
-      read(m, "total_ns", phases.total_ns);
-      return phases;
-    });
+
+    read_object(s, "median", state.median,
+                [](const json& m) { return fields_from_json<ColdStartPhases>(m, fields::kColdStartPhases); });
+
     if (state.median) {  // written as null without a median
       read(s, "min_total_ns", state.min_total_ns);
       read(s, "max_total_ns", state.max_total_ns);
     }
-    read_enum(s, "against_cold", state.against_cold);
+    read(s, "against_cold", state.against_cold);
     if (const auto it = s.find("speedup_vs_cold"); it != s.end() && !it->is_null()) state.speedup_vs_cold = it->get<double>();
     read(s, "failed", state.failed);
     read(s, "unavailable", state.unavailable);
@@ -494,8 +345,8 @@ PathColdStart cold_start_from_json(const json& j) {
 PathResult path_from_json(const json& j) {
   PathResult p;
   p.name = j.at("name").get<std::string>();
-  read_enum(j, "role", p.role);
-  read_enum(j, "source", p.source);
+  read(j, "role", p.role);
+  read(j, "source", p.source);
   read(j, "artifact", p.artifact);
   read(j, "load_ns", p.load_ns);
   read(j, "warmup_ns", p.warmup_ns);
@@ -507,16 +358,10 @@ PathResult path_from_json(const json& j) {
   read_object(j, "memory", p.memory, memory_from_json);
   read_object(j, "concurrency", p.concurrency, concurrency_from_json);
   read_object(j, "cold_start", p.cold_start, cold_start_from_json);
-  read_object(j, "collector_cost", p.collector_cost, [](const json& c) {
-    CollectorCost cost;
-    read_enum(c, "collector", cost.collector);
-    read(c, "runs", cost.runs);
-    read(c, "wall_median_without_ns", cost.wall_median_without_ns);
-    read(c, "wall_median_with_ns", cost.wall_median_with_ns);
-    read(c, "ratio", cost.ratio);
-    return cost;
-  });
-  read_enum(j, "split_collector", p.split_collector);
+  read_object(j, "collector_cost", p.collector_cost,
+              [](const json& c) { return fields_from_json<CollectorCost>(c, fields::kCollectorCost); });
+
+  read(j, "split_collector", p.split_collector);
   read_object(j, "kernel_attribution", p.kernel_attribution, [](const json& a) {
     KernelAttributionSummary attribution;
     read(a, "records_kernels", attribution.records_kernels);
@@ -552,8 +397,8 @@ CompareConfig compare_config_from_json(const json& j) {
   if (const auto it = j.find("max_rse"); it != j.end()) s.max_rse = number_at(j, "max_rse", kNullIsInfinity);
   if (const auto it = j.find("time_limit_s"); it != j.end()) s.time_limit_s = number_at(j, "time_limit_s", kNullIsInfinity);
   read(j, "block", s.block);
-  read_enum(j, "check_outputs", c.check_outputs);
-  read_enum(j, "compile_source", c.compile_source);
+  read(j, "check_outputs", c.check_outputs);
+  read(j, "compile_source", c.compile_source);
   read(j, "explain", c.explain);
   read(j, "threads", c.threads);
   read(j, "cold_start", c.cold_start);
@@ -576,7 +421,7 @@ TraceSource trace_source_from_json(const json& j) {
   read(j, "events_ignored", t.events_ignored);
   read_object(j, "events_ignored_by_category", t.events_ignored_by_category, event_counts_from_json);
   read(j, "events_skipped", t.events_skipped);
-  read_enum(j, "iterations_from", t.iterations_from);
+  read(j, "iterations_from", t.iterations_from);
   read(j, "read_ns", t.read_ns);
   read_object(j, "distributed", t.distributed, [](const json& d) {
     DistributedInfo info;
@@ -605,16 +450,7 @@ KernelSetDiff kernel_diff_from_json(const json& j) {
   KernelSetDiff d;
   read(j, "path_a", d.path_a);
   read(j, "path_b", d.path_b);
-  const auto row = [](const json& r) {
-    KernelDiffRow out;
-    read_enum(r, "kind", out.kind);
-    read(r, "name", out.name);
-    read(r, "count_per_iteration_a", out.count_per_iteration_a);
-    read(r, "count_per_iteration_b", out.count_per_iteration_b);
-    read(r, "mean_ns_a", out.mean_ns_a);
-    read(r, "mean_ns_b", out.mean_ns_b);
-    return out;
-  };
+  const auto row = [](const json& r) { return fields_from_json<KernelDiffRow>(r, fields::kKernelDiffRow); };
   read_list(j, "both", d.both, row);
   read_list(j, "only_a", d.only_a, row);
   read_list(j, "only_b", d.only_b, row);
@@ -642,7 +478,7 @@ WhatIfLedger what_if_from_json(const json& j) {
   read(j, "base_fx_cache_misses", ledger.base_fx_cache_misses);
   read_list(j, "entries", ledger.entries, [](const json& e) {
     WhatIfEntry entry;
-    read_enum(e, "setting", entry.setting);
+    read(e, "setting", entry.setting);
     read(e, "path", entry.path);
     read(e, "not_applicable", entry.not_applicable);
     read(e, "unavailable", entry.unavailable);
@@ -663,25 +499,11 @@ WhatIfLedger what_if_from_json(const json& j) {
 
 DeploymentSummary deployment_from_json(const json& j) {
   DeploymentSummary d;
-  read_list(j, "rows", d.rows, [](const json& r) {
-    DeploymentRow row;
-    read(r, "path", row.path);
-    read(r, "latency_ns", row.latency_ns);
-    read(r, "threads", row.threads);
-    read(r, "calls_per_s", row.calls_per_s);
-    read(r, "cold_start_ns", row.cold_start_ns);
-    read(r, "warm_start_ns", row.warm_start_ns);
-    read(r, "build_retained_bytes", row.build_retained_bytes);
-    read(r, "run_peak_bytes", row.run_peak_bytes);
-    read(r, "device_build_bytes", row.device_build_bytes);
-    read(r, "graph_pool_bytes", row.graph_pool_bytes);
-    read(r, "host_share", row.host_share);
-    read(r, "outputs_differ", row.outputs_differ);
-    return row;
-  });
+  read_list(j, "rows", d.rows, [](const json& r) { return fields_from_json<DeploymentRow>(r, fields::kDeploymentRow); });
+
   read_list(j, "criteria", d.criteria, [](const json& c) {
     CriterionLeaders leaders;
-    read_enum(c, "criterion", leaders.criterion);
+    read(c, "criterion", leaders.criterion);
     read(c, "leaders", leaders.leaders);
     read(c, "next", leaders.next);
     read(c, "without", leaders.without);

@@ -176,7 +176,7 @@ ReportDigest digest(std::vector<DigestPath> paths, DigestKind kind = DigestKind:
   d.schema_version = 4;
   d.model = "tiny_models:tiny_mlp";
   d.inputs = {"[1, 16]:float32"};
-  d.device_type = "cpu";
+  d.device_type = DeviceKind::cpu;
   d.device_name = "AMD EPYC";
   d.torch_version = "2.14.1";
   d.hostname = "h";
@@ -279,7 +279,7 @@ TEST(Incomparabilities, EachIdentityFieldIsChecked) {
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.inputs = {"[4, 16]:float32"}; }), "inputs");
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.axis = "batch"; }), "axis");
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.device_name = "Intel Xeon"; }), "device");
-  EXPECT_EQ(differs_in([](ReportDigest& d) { d.device_type = "cuda"; }), "device");
+  EXPECT_EQ(differs_in([](ReportDigest& d) { d.device_type = DeviceKind::cuda; }), "device");
   // context only: no incomparability
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.torch_version = "2.15.0"; }), "count 0");
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.hostname = "other"; }), "count 0");

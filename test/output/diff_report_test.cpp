@@ -56,7 +56,7 @@ TEST(ParseReportDigest, ReadsWhatTheReportPrinterWrites) {
   EXPECT_EQ(d.schema_version, kReportSchemaVersion);
   EXPECT_EQ(d.model, "tiny_models:tiny_mlp");
   EXPECT_EQ(d.inputs, (std::vector<std::string>{"[1, 16]:float32"}));
-  EXPECT_EQ(d.device_type, "cpu");
+  EXPECT_EQ(d.device_type, DeviceKind::cpu);
   EXPECT_EQ(d.device_name, "Test CPU");
   EXPECT_EQ(d.torch_version, "2.14.1");
   EXPECT_EQ(d.hostname, "box");

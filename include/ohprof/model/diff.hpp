@@ -9,6 +9,7 @@
 
 #include "ohprof/base/enum_text.hpp"
 #include "ohprof/model/cold_start.hpp"
+#include "ohprof/model/report.hpp"
 #include "ohprof/model/warning.hpp"
 
 namespace ohprof {
@@ -75,7 +76,7 @@ struct ReportDigest {
   std::string model;                // compare/sweep: the module:factory (or the program); run: the package; analyze: ""
   std::vector<std::string> inputs;  // the input specs ("[1, 16]:float32"); analyze: none
   std::string axis;                 // sweep: the axis name ("batch"); "" otherwise
-  std::string device_type;          // "cpu", "cuda"
+  DeviceKind device_type = DeviceKind::cpu;
   std::string device_name;
   // context
   std::string ohprof_version;

@@ -106,6 +106,8 @@ void deployment_blocks(const DiffResult& d, std::vector<Block>& blocks) {
   blocks.push_back(doc::Table{std::move(t), "ohprof-diff-deployment"});
 }
 
+}  // namespace
+
 Document diff_document(const DiffResult& d) {
   Document document{{plain("ohprof diff: "), name(d.new_file), plain(" against "), name(d.base_file)}, {}};
   outcome_blocks(d, document.blocks);
@@ -115,8 +117,6 @@ Document diff_document(const DiffResult& d) {
   document.blocks.push_back(doc::Warnings{d.warnings});
   return document;
 }
-
-}  // namespace
 
 std::string format_diff_markdown(const DiffResult& diff) { return render_markdown(diff_document(diff)); }
 std::string format_diff_html(const DiffResult& diff) { return render_html(diff_document(diff)); }

@@ -15,6 +15,7 @@
 #include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "json_read.hpp"
+#include "report_forms.hpp"
 
 namespace ohprof {
 namespace {
@@ -251,7 +252,7 @@ json diff_to_json(const DiffResult& diff) {
 
 Status emit_diff(const DiffResult& diff, const ReportExports& exports, bool quiet) {
   return emit_forms({[&] { return format_diff_table(diff); }, [&] { return dump_report(diff_to_json(diff)); },
-                     [&] { return format_diff_markdown(diff); }, [&] { return format_diff_html(diff); }},
+                     [&] { return diff_document(diff); }},
                     exports, quiet, diff.warnings);
 }
 

@@ -12,6 +12,11 @@
 
 namespace ohprof {
 
+struct Report;
+struct DiffResult;
+struct RanksReport;
+struct SweepReport;
+
 // A run of text and what it is. Markdown escapes `text` (md_text) and writes `plain` as it is (numbers,
 // durations, device names: text that holds no Markdown); it shows a name as code and a verdict strongly.
 // HTML escapes every kind.
@@ -113,5 +118,12 @@ std::string render_markdown(const Document& document);
 std::string render_html(const Document& document);
 // The text of a line, without markup (an HTML page's <title>).
 std::string inline_text(const Inline& text);
+
+// Each report kind's document, built from its typed state in src/output/<kind>_document.cpp: the one
+// source of its Markdown, its HTML page and any other renderer's form (report_forms.hpp).
+Document report_document(const Report& report);  // run, compare, analyze
+Document diff_document(const DiffResult& diff);
+Document ranks_document(const RanksReport& report);
+Document sweep_document(const SweepReport& report);
 
 }  // namespace ohprof

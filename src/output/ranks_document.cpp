@@ -10,6 +10,8 @@ namespace {
 
 using namespace doc::cells;
 
+}  // namespace
+
 Document ranks_document(const RanksReport& r) {
   Document document{{plain("ohprof analyze: "), text(ranks_job_line(r))}, {}};
   std::vector<Block>& blocks = document.blocks;
@@ -31,8 +33,6 @@ Document ranks_document(const RanksReport& r) {
   blocks.push_back(doc::Context{context_rows(r.context, false, {})});
   return document;
 }
-
-}  // namespace
 
 std::string format_ranks_markdown(const RanksReport& report) { return render_markdown(ranks_document(report)); }
 std::string format_ranks_html(const RanksReport& report) { return render_html(ranks_document(report)); }

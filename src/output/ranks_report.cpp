@@ -9,6 +9,7 @@
 #include "ohprof/output/html_report.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "json_read.hpp"
+#include "report_forms.hpp"
 
 namespace ohprof {
 namespace {
@@ -298,7 +299,7 @@ Result<RanksParts> parse_ranks_parts(const json& report, const std::string& labe
 
 Status emit_ranks_report(const RanksReport& report, const ReportExports& exports, bool quiet) {
   return emit_forms({[&] { return format_ranks_table(report); }, [&] { return dump_report(ranks_report_to_json(report)); },
-                     [&] { return format_ranks_markdown(report); }, [&] { return format_ranks_html(report); }},
+                     [&] { return ranks_document(report); }},
                     exports, quiet, report.warnings);
 }
 

@@ -108,6 +108,8 @@ void kernel_sets(const Report& r, std::vector<Block>& blocks) {
   blocks.push_back(std::move(items));
 }
 
+}  // namespace
+
 Document report_document(const Report& r) {
   Document document{title_of(r), {}};
   std::vector<Block>& blocks = document.blocks;
@@ -135,8 +137,6 @@ Document report_document(const Report& r) {
   blocks.push_back(doc::Context{context_rows(r.context, !r.trace, report_extra_context(r))});
   return document;
 }
-
-}  // namespace
 
 std::string format_markdown(const Report& report) { return render_markdown(report_document(report)); }
 std::string format_html(const Report& report) { return render_html(report_document(report)); }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iterator>
+#include <optional>
 #include <utility>
 
 
@@ -14,6 +15,7 @@
 #include "ohprof/output/html_report.hpp"
 #include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/table_printer.hpp"
+#include "report_forms.hpp"
 
 namespace ohprof {
 
@@ -50,16 +52,24 @@ Status emit_forms(const ReportForms& forms, const ReportExports& exports, bool q
   const auto write = [](const std::string& path, const std::function<std::string()>& form) {
     return path.empty() || !form ? ok_status() : write_file_atomically(path, form());
   };
+  std::optional<Document> document;
+  const auto drawn = [&](std::string (*render)(const Document&)) -> std::function<std::string()> {
+    if (!forms.document) return {};
+    return [&document, &forms, render] {
+      if (!document) document = forms.document();
+      return render(*document);
+    };
+  };
   Status json = write(exports.json, forms.json);
-  Status markdown = write(exports.markdown, forms.markdown);
-  Status html = write(exports.html, forms.html);
+  Status markdown = write(exports.markdown, drawn(render_markdown));
+  Status html = write(exports.html, forms.page ? drawn(render_html) : std::function<std::string()>());
   if (!json.ok()) return json;
   return markdown.ok() ? html : markdown;
 }
 
 Status emit_report(const Report& report, const ReportExports& exports, bool quiet) {
   return emit_forms({[&] { return format_run_table(report); }, [&] { return dump_report(report_to_json(report)); },
-                     [&] { return format_markdown(report); }, [&] { return format_html(report); }},
+                     [&] { return report_document(report); }},
                     exports, quiet);
 }
 

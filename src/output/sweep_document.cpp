@@ -49,6 +49,8 @@ CellTable point_table(const SweepReport& r, const std::string& axis) {
   return t;
 }
 
+}  // namespace
+
 Document sweep_document(const SweepReport& r) {
   const SweepConfig& c = r.config;
   const std::string axis = axis_name(c.axis);
@@ -82,8 +84,6 @@ Document sweep_document(const SweepReport& r) {
       context_rows(r.context, true, {{"stopped", to_string(r.stop)}, {"paths", fmt::format("{}", fmt::join(c.paths, ", "))}})});
   return document;
 }
-
-}  // namespace
 
 std::string format_sweep_markdown(const SweepReport& report) { return render_markdown(sweep_document(report)); }
 

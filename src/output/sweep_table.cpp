@@ -11,6 +11,7 @@
 #include "ohprof/output/sweep_report.hpp"
 #include "sweep_text.hpp"
 #include "text_columns.hpp"
+#include "report_forms.hpp"
 
 namespace ohprof {
 namespace {
@@ -173,7 +174,7 @@ Status emit_sweep(const SweepReport& report, const std::string& markdown, bool q
   // the JSON is the session's (written as each point lands, for --resume); the page is Python's (--export-html)
   ReportExports exports;
   exports.markdown = markdown;
-  return emit_forms({[&] { return format_sweep_table(report); }, {}, [&] { return format_sweep_markdown(report); }, {}},
+  return emit_forms({[&] { return format_sweep_table(report); }, {}, [&] { return sweep_document(report); }, false},
                     exports, quiet);
 }
 

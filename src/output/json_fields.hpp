@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -53,17 +55,23 @@ T value_from_json(const nlohmann::json& j, const char* key) {
   }
 }
 
-// `j[key]` into `out` (the rules above).
+// `j[key]` into `out` (the rules above). A value of the wrong type throws std::runtime_error naming the
+// key: "'load_ns': type must be number, but is string".
 template <typename T>
 void read_value(const nlohmann::json& j, const char* key, T& out) {
   const auto it = j.find(key);
-  if constexpr (is_optional<T>::value) {
-    out = (it == j.end() || it->is_null()) ? std::nullopt
-                                           : T(value_from_json<typename T::value_type>(*it, key));
-  } else if constexpr (std::is_same_v<T, double>) {
-    if (it != j.end()) out = it->is_null() ? std::numeric_limits<double>::quiet_NaN() : it->template get<double>();
-  } else {
-    if (it != j.end() && !it->is_null()) out = value_from_json<T>(*it, key);
+  try {
+    if constexpr (is_optional<T>::value) {
+      out = (it == j.end() || it->is_null()) ? std::nullopt
+                                             : T(value_from_json<typename T::value_type>(*it, key));
+    } else if constexpr (std::is_same_v<T, double>) {
+      if (it != j.end()) out = it->is_null() ? std::numeric_limits<double>::quiet_NaN() : it->template get<double>();
+    } else {
+      if (it != j.end() && !it->is_null()) out = value_from_json<T>(*it, key);
+    }
+  } catch (const nlohmann::json::type_error& e) {
+    const std::string what = e.what();  // "[json.exception.type_error.302] type must be ..."
+    throw std::runtime_error(fmt::format("'{}': {}", key, what.substr(what.find(']') + 2)));
   }
 }
 

@@ -31,17 +31,6 @@ std::int64_t non_negative(const json& j, const char* key) {
   return value;
 }
 
-CollectiveOp collective_from_json(const json& j) {
-  CollectiveOp op;
-  op.step = j.at("step").get<std::int64_t>();
-  op.stream.device = j.at("device").get<std::int32_t>();
-  op.stream.stream = j.at("stream").get<std::int64_t>();
-  op.ordinal = static_cast<std::size_t>(non_negative(j, "ordinal"));
-  op.name = j.at("name").get<std::string>();
-  op.start_ns = j.at("start_ns").get<std::int64_t>();
-  op.duration_ns = j.at("duration_ns").get<std::int64_t>();
-  return op;
-}
 
 json rank_step_to_json(const RankStep& s) {
   return json{{"step", s.step},           {"wall_ns", s.wall_ns},
@@ -78,18 +67,6 @@ json digest_to_json(const RankDigest& d) {
               {"warnings", warnings_to_json(d.warnings)}};
 }
 
-// A verdict's and its reason's names, read back.
-void read_verdict(const json& v, RankDigest& d) {
-  const auto verdict = parse_verdict(v.at("verdict").get<std::string>());
-  const auto reason = parse_verdict_reason(v.at("reason").get<std::string>());
-  if (!verdict || !reason) throw std::runtime_error("an unknown verdict or reason");
-  d.verdict = *verdict;
-  d.verdict_reason = *reason;
-  d.busy_share = v.at("busy_share").get<double>();
-  d.host_bound_share = v.at("host_bound_share").get<double>();
-  d.device_wait_share = v.at("device_wait_share").get<double>();
-}
-
 RankDigest digest_from_json(const json& j) {
   RankDigest d;
   d.rank = j.at("rank").get<std::int64_t>();
@@ -101,7 +78,12 @@ RankDigest digest_from_json(const json& j) {
   d.trace = j.at("trace").get<std::string>();
   d.device_type = enum_from_json<DeviceKind>(j.at("device_type"), "device type");
   d.device = j.at("device").get<std::string>();
-  read_verdict(j.at("verdict"), d);
+  const json& v = j.at("verdict");
+  d.verdict = enum_from_json<Verdict>(v.at("verdict"), "verdict");
+  d.verdict_reason = enum_from_json<VerdictReason>(v.at("reason"), "verdict reason");
+  d.busy_share = v.at("busy_share").get<double>();
+  d.host_bound_share = v.at("host_bound_share").get<double>();
+  d.device_wait_share = v.at("device_wait_share").get<double>();
   for (const json& s : j.at("steps")) d.steps.push_back(rank_step_from_json(s));
   for (const json& c : j.at("collectives")) d.collectives.push_back(collective_from_json(c));
   d.warnings = warnings_from_json(j.at("warnings"));
@@ -178,21 +160,22 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
   };
   try {
     if (!report.is_object() || report.value("kind", "") != "analyze") return not_usable("its kind is not \"analyze\"");
-    const json& paths = report.at("paths");
-    if (paths.size() != 1) return not_usable(fmt::format("it has {} paths, not one", paths.size()));
-    const json& path = paths.at(0);
-    const json& trace = report.at("trace");
+    const Report analyzed = report_from_json(report);  // docs/report-schema.md, "How reports are read back"
+    if (analyzed.paths.size() != 1) return not_usable(fmt::format("it has {} paths, not one", analyzed.paths.size()));
+    if (!analyzed.trace) return not_usable("it names no trace");
+    const PathResult& path = analyzed.paths.front();
     RankDigest d;
-    d.trace = trace.at("path").get<std::string>();
-    const RunContext context = context_from_json(report.at("context"));
-    d.device_type = context.device.type;
-    d.device = context.device.name;
+    d.trace = analyzed.trace->path;
+    d.device_type = analyzed.context.device.type;
+    d.device = analyzed.context.device.name;
     std::optional<std::int64_t> rank;
-    if (trace.contains("distributed") && trace.at("distributed").is_object()) {
-      const json& info = trace.at("distributed");
-      rank = optional_int_at(info, "rank");
-      d.world_size = optional_int_at(info, "world_size");
-      d.backend = info.at("backend").get<std::string>();
+    if (const std::optional<DistributedInfo>& info = analyzed.trace->distributed) {
+      // As the trace reader makes them: a rank or a size is a non-negative integer.
+      if (info->rank && *info->rank < 0) throw std::runtime_error("rank is negative");
+      if (info->world_size && *info->world_size < 0) throw std::runtime_error("world_size is negative");
+      rank = info->rank;
+      d.world_size = info->world_size;
+      d.backend = info->backend;
     }
     if (rank) {
       d.rank = *rank;
@@ -206,23 +189,24 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
                                     "`ohprof analyze --ranks --first-position N TRACE --export-json FILE` to give it one",
                                     label, d.trace));
     }
-    const json& split = path.at("split");
-    if (split.value("available", false)) {
-      if (!split.contains("collectives")) {
+    if (path.breakdown) {
+      if (!report.at("paths").at(0).at("split").contains("collectives")) {  // absent, not empty
         return not_usable("its split has no collectives: an older ohprof wrote it; analyze the trace again");
       }
-      read_verdict(split.at("verdict"), d);
-      for (const json& it : split.at("iterations")) {
-        const json& gpu = it.at("gpu");
-        d.steps.push_back(RankStep{it.at("index").get<std::int64_t>(), it.at("wall_ns").get<std::int64_t>(),
-                                   gpu.at("busy_ns").get<std::int64_t>(), gpu.at("host_bound_ns").get<std::int64_t>(),
-                                   gpu.at("device_wait_ns").get<std::int64_t>(),
-                                   gpu.at("communication_ns").get<std::int64_t>()});
+      const PathVerdict& v = path.breakdown->verdict;
+      d.verdict = v.verdict;
+      d.verdict_reason = v.reason;
+      d.busy_share = v.busy_share;
+      d.host_bound_share = v.host_bound_share;
+      d.device_wait_share = v.device_wait_share;
+      for (const IterationBreakdown& it : path.breakdown->iterations) {
+        d.steps.push_back(RankStep{it.index, it.wall_ns, it.gpu.busy_ns, it.gpu.host_bound_ns, it.gpu.device_wait_ns,
+                                   it.gpu.communication_ns});
       }
       std::stable_sort(d.steps.begin(), d.steps.end(), [](const RankStep& a, const RankStep& b) { return a.step < b.step; });
-      for (const json& c : split.at("collectives")) d.collectives.push_back(collective_from_json(c));
+      d.collectives = path.breakdown->collectives;
     }
-    d.warnings = warnings_from_json(report.at("warnings"));
+    d.warnings = analyzed.warnings;
     return d;
   } catch (const std::exception& e) {
     return not_usable(e.what());

@@ -175,16 +175,6 @@ PathVerdict verdict_from_json(const json& j) {
 
 KernelStat kernel_from_json(const json& j) { return fields_from_json<KernelStat>(j, fields::kKernelStat); }
 
-CollectiveOp collective_from_json(const json& j) {
-  CollectiveOp op;
-  read(j, "step", op.step);
-  op.stream = stream_key_from_json(j);
-  read(j, "ordinal", op.ordinal);
-  read(j, "name", op.name);
-  read(j, "start_ns", op.start_ns);
-  read(j, "duration_ns", op.duration_ns);
-  return op;
-}
 
 PathBreakdown breakdown_from_json(const json& j) {
   PathBreakdown b;
@@ -517,6 +507,20 @@ DeploymentSummary deployment_from_json(const json& j) {
 }
 
 }  // namespace
+
+CollectiveOp collective_from_json(const json& j) {
+  CollectiveOp op;
+  op.step = j.at("step").get<std::int64_t>();
+  op.stream.device = j.at("device").get<std::int32_t>();
+  op.stream.stream = j.at("stream").get<std::int64_t>();
+  const auto ordinal = j.at("ordinal").get<std::int64_t>();  // get<std::size_t> would take -1 as 2^64 - 1
+  if (ordinal < 0) throw std::runtime_error("ordinal is negative");
+  op.ordinal = static_cast<std::size_t>(ordinal);
+  op.name = j.at("name").get<std::string>();
+  op.start_ns = j.at("start_ns").get<std::int64_t>();
+  op.duration_ns = j.at("duration_ns").get<std::int64_t>();
+  return op;
+}
 
 Report report_from_json(const json& j) {
   if (!j.is_object()) throw std::runtime_error("not a JSON object");

@@ -163,8 +163,11 @@ TEST(RanksReportJson, AOneTraceReportIsOnePartAndOtherKindsAreRefused) {
   ASSERT_FALSE(number.ok());
   EXPECT_EQ(number.error().code, ExitCode::usage_error);
   json odd = report_to_json(analyze_report(5));
-  odd["interrupted"] = "x";
-  EXPECT_TRUE(parse_ranks_parts(odd, "odd.json").ok());  // not true: not interrupted
+  odd["interrupted"] = "x";  // read through report_from_json: a key of the wrong type is refused, by name
+  auto odd_parts = parse_ranks_parts(odd, "odd.json");
+  ASSERT_FALSE(odd_parts.ok());
+  EXPECT_NE(odd_parts.error().message.find("'interrupted': type must be boolean, but is string"), std::string::npos)
+      << odd_parts.error().message;
   json newer = ranks_report_to_json(two_rank_report());
   newer["schema_version"] = kReportSchemaVersion + 1;
   auto too_new = parse_ranks_parts(newer, "new.json");

@@ -287,7 +287,7 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   refused(bad, "samples_ns");
   bad = report_to_json(full_report());
   bad["paths"][0]["load_ns"] = "soon";
-  refused(bad, "number");
+  refused(bad, "'load_ns': type must be number, but is string");
   refused(json::array(), "not a JSON object");
 }
 

@@ -36,6 +36,8 @@ nlohmann::json warnings_to_json(const std::vector<Warning>& warnings);
 std::vector<Warning> warnings_from_json(const nlohmann::json& list);
 // One collective of a path's split (`split.collectives[]`), and a trace's distributedInfo (null when absent).
 nlohmann::json collective_to_json(const CollectiveOp& op);
+// collective_to_json's inverse (every key required; a negative ordinal throws std::runtime_error).
+CollectiveOp collective_from_json(const nlohmann::json& j);
 nlohmann::json distributed_to_json(const std::optional<DistributedInfo>& info);
 
 // A path's kernels joined to its generated code: the dump's `<path>/kernels.json` (docs/code-dump.md).

@@ -429,6 +429,12 @@ DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report
     for (const std::string& note : d->notes) {
       result.warnings.push_back({WarningCode::diff_report_incomplete, fmt::format("{}: {}", d->file, note)});
     }
+    if (!d->unknown_values.empty()) {
+      result.warnings.push_back({WarningCode::report_values_unknown,
+                                 fmt::format("{}: this ohprof does not know {} (a later ohprof's?); read as their "
+                                             "defaults, which diff does not use",
+                                             d->file, d->unknown_values)});
+    }
   }
 
   // analyze names its one path after the trace file: two traces' paths match whatever their names

@@ -96,7 +96,9 @@ std::vector<DigestStart> starts_of(const PathResult& path) {
 // diffed).
 void read_measured_report(const json& j, ReportDigest& d) {
   d.schema_version = j.at("schema_version").get<int>();  // another version's: incomparable, unless --force
-  const Report report = report_from_json(j);
+  std::vector<UnknownText> unknown;  // a later ohprof's texts, in fields diff does not use
+  const Report report = report_from_json(j, &unknown);
+  d.unknown_values = unknown_texts_text(unknown);
   read_context(report.context, d);
   d.inputs = report.kind == ReportKind::analyze ? std::vector<std::string>() : report.config.inputs;
   if (report.config.compare) d.compile_source = to_string(report.config.compare->compile_source);

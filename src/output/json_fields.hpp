@@ -46,10 +46,11 @@ nlohmann::json value_to_json(const T& value) {
   }
 }
 
+// `j` as a T: none only for an enum text that an UnknownTextScope tolerates (json_read.hpp).
 template <typename T>
-T value_from_json(const nlohmann::json& j, const char* key) {
+std::optional<T> value_from_json(const nlohmann::json& j, const char* key) {
   if constexpr (std::is_enum_v<T>) {
-    return enum_from_json<T>(j, key);
+    return known_enum_from_json<T>(j, key);
   } else {
     return j.get<T>();
   }
@@ -62,12 +63,13 @@ void read_value(const nlohmann::json& j, const char* key, T& out) {
   const auto it = j.find(key);
   try {
     if constexpr (is_optional<T>::value) {
-      out = (it == j.end() || it->is_null()) ? std::nullopt
-                                             : T(value_from_json<typename T::value_type>(*it, key));
+      out = (it == j.end() || it->is_null()) ? std::nullopt : value_from_json<typename T::value_type>(*it, key);
     } else if constexpr (std::is_same_v<T, double>) {
       if (it != j.end()) out = it->is_null() ? std::numeric_limits<double>::quiet_NaN() : it->template get<double>();
     } else {
-      if (it != j.end() && !it->is_null()) out = value_from_json<T>(*it, key);
+      if (it != j.end() && !it->is_null()) {
+        if (std::optional<T> value = value_from_json<T>(*it, key)) out = std::move(*value);
+      }
     }
   } catch (const nlohmann::json::type_error& e) {
     const std::string what = e.what();  // "[json.exception.type_error.302] type must be ..."
@@ -87,6 +89,7 @@ nlohmann::json fields_to_json(const S& s, const std::tuple<F...>& fields) {
 }
 template <typename S, typename... F>
 void read_fields(const nlohmann::json& j, S& s, const std::tuple<F...>& fields) {
+  if (!j.is_object()) throw std::runtime_error(fmt::format("type must be object, but is {}", j.type_name()));
   std::apply([&](const auto&... f) { (read_value(j, f.key, s.*(f.member)), ...); }, fields);
 }
 template <typename S, typename... F>

@@ -7,10 +7,39 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ohprof/base/enum_text.hpp"
+#include "ohprof/output/json_report.hpp"
 
 namespace ohprof {
+
+// While an UnknownTextScope lives on this thread, a text that is none of ohprof's (a later ohprof's enum
+// value, warning code or stop reason) is recorded in its list and read as its field's default, instead of
+// throwing (report_from_json's `unknown`; docs/report-schema.md, "How reports are read back").
+class UnknownTextScope {
+ public:
+  explicit UnknownTextScope(std::vector<UnknownText>* sink) : m_previous(current()) { current() = sink; }
+  ~UnknownTextScope() { current() = m_previous; }
+  UnknownTextScope(const UnknownTextScope&) = delete;
+  UnknownTextScope& operator=(const UnknownTextScope&) = delete;
+
+  // Whether `text` under `key` may be read as its default: true, and recorded, inside a scope with a list.
+  static bool tolerate(const char* key, const std::string& text) {
+    if (current() == nullptr) return false;
+    current()->push_back(UnknownText{key, text});
+    return true;
+  }
+  // A scope in which every text must be known (the fields that say what was measured).
+  static UnknownTextScope strict() { return UnknownTextScope(nullptr); }
+
+ private:
+  static std::vector<UnknownText>*& current() {
+    static thread_local std::vector<UnknownText>* sink = nullptr;
+    return sink;
+  }
+  std::vector<UnknownText>* m_previous;
+};
 
 // The E whose to_string is `j`'s text (parse_enum); otherwise std::runtime_error, "<what> 'x' is none of
 // a, b, c" with E's names. Throws nlohmann's type error when `j` is not a string.
@@ -29,6 +58,18 @@ E enum_from_json(const nlohmann::json& j, const char* what) {
     }
   }
   throw std::runtime_error(fmt::format("{} '{}' is none of {}", what, text, names));
+}
+
+// `j`'s E, or none when its text is unknown and an UnknownTextScope tolerates it (recorded there);
+// otherwise as enum_from_json.
+template <typename E>
+std::optional<E> known_enum_from_json(const nlohmann::json& j, const char* what) {
+  if (j.is_string()) {
+    const std::string text = j.get<std::string>();
+    if (const std::optional<E> value = parse_enum<E>(text)) return value;
+    if (UnknownTextScope::tolerate(what, text)) return std::nullopt;
+  }
+  return enum_from_json<E>(j, what);
 }
 
 // A number the writer may have written as null, as nlohmann writes NaN and infinity: `if_null` is what

@@ -86,7 +86,16 @@ RankDigest digest_from_json(const json& j) {
   d.device_wait_share = v.at("device_wait_share").get<double>();
   for (const json& s : j.at("steps")) d.steps.push_back(rank_step_from_json(s));
   for (const json& c : j.at("collectives")) d.collectives.push_back(collective_from_json(c));
-  d.warnings = warnings_from_json(j.at("warnings"));
+  std::vector<UnknownText> unknown;  // a later ohprof's warning codes: left out, and said
+  {
+    const UnknownTextScope scope(&unknown);
+    d.warnings = warnings_from_json(j.at("warnings"));
+  }
+  if (!unknown.empty()) {
+    d.warnings.push_back({WarningCode::report_values_unknown,
+                          fmt::format("rank {}: this ohprof does not know {} (a later ohprof's?); left out",
+                                      d.rank, unknown_texts_text(unknown))});
+  }
   return d;
 }
 
@@ -160,7 +169,14 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
   };
   try {
     if (!report.is_object() || report.value("kind", "") != "analyze") return not_usable("its kind is not \"analyze\"");
-    const Report analyzed = report_from_json(report);  // docs/report-schema.md, "How reports are read back"
+    std::vector<UnknownText> unknown;  // a later ohprof's texts: refused where merge uses them (the verdict)
+    const Report analyzed = report_from_json(report, &unknown);  // docs/report-schema.md, "How reports are read back"
+    for (const UnknownText& u : unknown) {
+      if (u.key == "verdict" || u.key == "reason") {
+        return not_usable(fmt::format("its {} '{}' is none this ohprof knows; merge it with the ohprof that wrote it",
+                                      u.key, u.text));
+      }
+    }
     if (analyzed.paths.size() != 1) return not_usable(fmt::format("it has {} paths, not one", analyzed.paths.size()));
     if (!analyzed.trace) return not_usable("it names no trace");
     const PathResult& path = analyzed.paths.front();
@@ -207,6 +223,12 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
       d.collectives = path.breakdown->collectives;
     }
     d.warnings = analyzed.warnings;
+    if (!unknown.empty()) {
+      d.warnings.push_back({WarningCode::report_values_unknown,
+                            fmt::format("'{}': this ohprof does not know {} (a later ohprof's?); read as their "
+                                        "defaults, which merge does not use",
+                                        label, unknown_texts_text(unknown))});
+    }
     return d;
   } catch (const std::exception& e) {
     return not_usable(e.what());

@@ -10,6 +10,7 @@
 // them anew.
 #include <nlohmann/json.hpp>
 
+#include <limits>
 #include <stdexcept>
 
 #include "ohprof/output/json_report.hpp"
@@ -30,29 +31,52 @@ template <typename T>
 void read(const json& j, const char* key, T& out) {
   json_fields::read_value(j, key, out);
 }
+// A field that says what was measured (the header's list): its text must be one this ohprof knows.
+template <typename T>
+void read_known(const json& j, const char* key, T& out) {
+  const UnknownTextScope strict = UnknownTextScope::strict();
+  read(j, key, out);
+}
+// `j[key]`, which must be of `type` ("array", "object"), when present and not null: the iterator to it.
+json::const_iterator present(const json& j, const char* key, json::value_t type) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return j.end();
+  if (it->type() != type) {
+    throw std::runtime_error(fmt::format("'{}': type must be {}, but is {}", key,
+                                         type == json::value_t::array ? "array" : "object", it->type_name()));
+  }
+  return it;
+}
 // Each element of the array `j[key]` through `one`; an absent or null key leaves `out` empty.
 template <typename T, typename One>
 void read_list(const json& j, const char* key, std::vector<T>& out, One one) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return;
+  const auto it = present(j, key, json::value_t::array);
+  if (it == j.end()) return;
   for (const json& element : *it) out.push_back(one(element));
 }
 // The object `j[key]` through `one`, when present and not null.
 template <typename T, typename One>
 void read_object(const json& j, const char* key, std::optional<T>& out, One one) {
-  const auto it = j.find(key);
-  out = (it == j.end() || it->is_null()) ? std::nullopt : std::optional<T>(one(*it));
+  const auto it = present(j, key, json::value_t::object);
+  out = it == j.end() ? std::nullopt : std::optional<T>(one(*it));
 }
 template <typename T, typename One>
 void read_object(const json& j, const char* key, T& out, One one) {
-  const auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) out = one(*it);
+  const auto it = present(j, key, json::value_t::object);
+  if (it != j.end()) out = one(*it);
 }
-// stop_reason_text's text back into its StopReason.
-StopReason stop_reason_from_json(const json& j) {
-  const std::string text = j.get<std::string>();
-  if (const std::optional<StopReason> reason = stop_reason_from_text(text)) return *reason;
-  throw std::runtime_error("stop_reason '" + text + "' is none that ohprof writes");
+// stop_reason_text's text under `key` back into its StopReason; an unknown text keeps the default where an
+// UnknownTextScope tolerates it.
+void read_stop_reason(const json& j, const char* key, StopReason& out) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if (!it->is_string()) throw std::runtime_error(fmt::format("'{}': type must be string, but is {}", key, it->type_name()));
+  const std::string text = it->get<std::string>();
+  if (const std::optional<StopReason> reason = stop_reason_from_text(text)) {
+    out = *reason;
+  } else if (!UnknownTextScope::tolerate(key, text)) {
+    throw std::runtime_error(fmt::format("{} '{}' is none that this ohprof writes", key, text));
+  }
 }
 
 StreamKey stream_key_from_json(const json& j) {
@@ -93,7 +117,9 @@ IterationBreakdown iteration_from_json(const json& j) {
   read(j, "device_queue_max", it.device_queue_max);
   read_object(j, "host_states", it.host_states, host_states_from_json);
   read_list(j, "streams", it.streams, [](const json& s) {
-    return StreamSplit{stream_key_from_json(s), device_split_from_json(s), s.value("waited_ns", std::int64_t{0})};
+    StreamSplit stream{stream_key_from_json(s), device_split_from_json(s), 0};
+    read(s, "waited_ns", stream.waited_ns);
+    return stream;
   });
   read(j, "launch_api_ns", it.launch_api_ns);
   read(j, "launch_exposed_ns", it.launch_exposed_ns);
@@ -253,7 +279,12 @@ ExecutionCheck execution_from_json(const json& j) {
   read(j, "dynamo", f.dynamo);
   read(j, "graphs", f.graphs);
   read_list(j, "graph_breaks", f.graph_breaks,
-            [](const json& b) { return GraphBreak{b.value("reason", std::string()), b.value("count", std::int64_t{0})}; });
+            [](const json& b) {
+              GraphBreak graph_break;
+              read(b, "reason", graph_break.reason);
+              read(b, "count", graph_break.count);
+              return graph_break;
+            });
   read_list(j, "measured_compiles", check.measured_compiles, [](const json& c) {
     MeasuredCompile compile;
     read(c, "pass", compile.pass);
@@ -309,7 +340,7 @@ PathColdStart cold_start_from_json(const json& j) {
   read(j, "processes", c.processes);
   read_list(j, "states", c.states, [](const json& s) {
     ColdStartState state;
-    read(s, "cache", state.cache);
+    read_known(s, "cache", state.cache);
     read_list(s, "samples", state.samples, [](const json& p) {
       ColdStartSample sample = fields_from_json<ColdStartSample>(p, fields::kColdStartSample);
       read(p, "output_detail", sample.output_detail);
@@ -335,14 +366,15 @@ PathColdStart cold_start_from_json(const json& j) {
 PathResult path_from_json(const json& j) {
   PathResult p;
   p.name = j.at("name").get<std::string>();
-  read(j, "role", p.role);
+  read_known(j, "role", p.role);
   read(j, "source", p.source);
   read(j, "artifact", p.artifact);
   read(j, "load_ns", p.load_ns);
   read(j, "warmup_ns", p.warmup_ns);
   p.wall_ns = j.at("samples_ns").get<std::vector<std::int64_t>>();
+  p.wall.median = std::numeric_limits<double>::quiet_NaN();  // no summary: no median (not 0)
   read_object(j, "wall_ns", p.wall, summary_from_json);
-  read_object(j, "stop_reason", p.stop_reason, stop_reason_from_json);
+  read_stop_reason(j, "stop_reason", p.stop_reason);
   read_object(j, "output_check", p.output_check, output_check_from_json);
   read_object(j, "execution", p.execution, execution_from_json);
   read_object(j, "memory", p.memory, memory_from_json);
@@ -388,7 +420,7 @@ CompareConfig compare_config_from_json(const json& j) {
   if (const auto it = j.find("time_limit_s"); it != j.end()) s.time_limit_s = number_at(j, "time_limit_s", kNullIsInfinity);
   read(j, "block", s.block);
   read(j, "check_outputs", c.check_outputs);
-  read(j, "compile_source", c.compile_source);
+  read_known(j, "compile_source", c.compile_source);
   read(j, "explain", c.explain);
   read(j, "threads", c.threads);
   read(j, "cold_start", c.cold_start);
@@ -522,8 +554,9 @@ CollectiveOp collective_from_json(const json& j) {
   return op;
 }
 
-Report report_from_json(const json& j) {
+Report report_from_json(const json& j, std::vector<UnknownText>* unknown) {
   if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  const UnknownTextScope scope(unknown);
   Report r;
   r.kind = enum_from_json<ReportKind>(j.at("kind"), "kind");
   read_object(j, "trace", r.trace, trace_source_from_json);
@@ -541,7 +574,7 @@ Report report_from_json(const json& j) {
   read_list(j, "explanations", r.explanations, explanation_from_json);
   read_object(j, "what_if", r.what_if, what_if_from_json);
   read_object(j, "deployment", r.deployment, deployment_from_json);
-  read_object(j, "stop_reason", r.stop_reason, stop_reason_from_json);
+  read_stop_reason(j, "stop_reason", r.stop_reason);
   read_object(j, "code_dump", r.code_dump, [](const json& d) {
     CodeDump dump;
     read(d, "dir", dump.dir);
@@ -551,7 +584,7 @@ Report report_from_json(const json& j) {
   });
   read_list(j, "kernel_diffs", r.kernel_diffs, kernel_diff_from_json);
   read(j, "interrupted", r.interrupted);
-  if (const auto it = j.find("warnings"); it != j.end() && !it->is_null()) r.warnings = warnings_from_json(*it);
+  if (const auto it = present(j, "warnings", json::value_t::array); it != j.end()) r.warnings = warnings_from_json(*it);
   return r;
 }
 

@@ -202,8 +202,6 @@ class KinetoSax {
       m_in_dist = true;
       m_trace.distributed.emplace();
       m_dist_key = DistKey::other;
-    } else if (m_depth == 1) {
-      m_root_seen = true;
     }
   }
 
@@ -226,7 +224,6 @@ class KinetoSax {
     on_container_value();
     ++m_depth;
     if (m_depth == 1) {  // a bare array of events is also a Chrome trace
-      m_root_seen = true;
       m_events_depth = 1;
       m_found_events = true;
     } else if (m_depth == 2 && m_root_key == RootKey::trace_events && m_events_depth == 0 && !m_found_events) {
@@ -316,7 +313,6 @@ class KinetoSax {
 
   // --- results ---
   [[nodiscard]] bool found_events() const { return m_found_events; }
-  [[nodiscard]] bool root_seen() const { return m_root_seen; }
   [[nodiscard]] const std::map<std::int64_t, std::string>& device_names() const { return m_device_names; }
 
  private:
@@ -450,7 +446,6 @@ class KinetoSax {
   std::size_t m_events_depth = 0;  // depth of the traceEvents array while inside it, else 0
   std::size_t m_props_depth = 0;   // depth of the deviceProperties array while inside it, else 0
   bool m_found_events = false;
-  bool m_root_seen = false;
   bool m_in_event = false;
   bool m_in_args = false;
   bool m_in_prop = false;

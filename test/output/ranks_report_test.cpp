@@ -186,8 +186,39 @@ TEST(RanksReportJson, AOneTraceReportIsOnePartAndOtherKindsAreRefused) {
   refused([](json& j) { j["ranks"][0]["collectives"][0]["ordinal"] = -1; }, "ordinal is negative");
   refused([](json& j) { j["ranks"][0]["world_size"] = -5; }, "world_size is negative");
   refused([](json& j) { j["ranks"][0]["device_type"] = "tpu"; }, "device type 'tpu'");
-  refused([](json& j) { j["ranks"][0]["warnings"][0]["code"] = "new-in-v9"; }, "unknown warning code 'new-in-v9'");
+  refused([](json& j) { j["ranks"][0]["verdict"]["verdict"] = "new-in-v9"; }, "verdict 'new-in-v9'");
   refused([](json& j) { j["failed"][0]["code"] = "bogus"; }, "unknown exit code name 'bogus'");
+}
+
+TEST(RanksReportJson, ALaterOhprofsWarningCodeIsLeftOutAndSaid) {
+  json later = ranks_report_to_json(two_rank_report());
+  const std::size_t before = later["ranks"][0]["warnings"].size();
+  ASSERT_GE(before, 1u);
+  later["ranks"][0]["warnings"][0]["code"] = "new-in-v9";
+  auto parts = parse_ranks_parts(later, "later.json");
+  ASSERT_TRUE(parts.ok()) << parts.error().message;
+  const std::vector<Warning>& warnings = parts->ranks[0].warnings;
+  ASSERT_EQ(warnings.size(), before);  // the unknown one left out, one saying so added
+  EXPECT_EQ(warnings.back().code, WarningCode::report_values_unknown);
+  EXPECT_NE(warnings.back().message.find("does not know warnings 'new-in-v9'"), std::string::npos)
+      << warnings.back().message;
+}
+
+TEST(RanksReportJson, AnAnalyzeReportsUnknownTextIsReadAsItsDefaultUnlessMergeUsesIt) {
+  json later = report_to_json(analyze_report(5));
+  later["paths"][0]["split"]["verdict"]["host_state"] = "new-in-v9";  // not used by merge
+  auto parts = parse_ranks_parts(later, "later.json");
+  ASSERT_TRUE(parts.ok()) << parts.error().message;
+  ASSERT_FALSE(parts->ranks[0].warnings.empty());
+  const Warning& said = parts->ranks[0].warnings.back();
+  EXPECT_EQ(said.code, WarningCode::report_values_unknown);
+  EXPECT_NE(said.message.find("does not know host_state 'new-in-v9'"), std::string::npos) << said.message;
+
+  later["paths"][0]["split"]["verdict"]["verdict"] = "new-in-v9";  // merge's verdict: refused
+  auto used = parse_ranks_parts(later, "later.json");
+  ASSERT_FALSE(used.ok());
+  EXPECT_NE(used.error().message.find("its verdict 'new-in-v9' is none this ohprof knows"), std::string::npos)
+      << used.error().message;
 }
 
 TEST(RanksTable, NamesTheJobEachRankAndEachStepsStraggler) {

@@ -291,6 +291,84 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   refused(json::array(), "not a JSON object");
 }
 
+TEST(ReportFromJson, AContainerOfTheWrongTypeIsRefusedByNameAndNullReadsAsTheDefault) {
+  const auto refused = [](const json& bad, const std::string& says) {
+    try {
+      report_from_json(bad);
+      ADD_FAILURE() << "read: " << says;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  json bad = report_to_json(full_report());
+  bad["paths"][0]["memory"] = 5;  // an object's key: read before as an empty object
+  refused(bad, "'memory': type must be object, but is number");
+  bad = report_to_json(full_report());
+  bad["ratios"] = json::object();  // a list's key
+  refused(bad, "'ratios': type must be array, but is object");
+  bad = report_to_json(full_report());
+  bad["warnings"] = "none";
+  refused(bad, "'warnings': type must be array, but is string");
+  bad = report_to_json(full_report());
+  bad["paths"][0]["split"]["kernels"] = json::array({7});  // an element of a list of objects
+  refused(bad, "type must be object, but is number");
+
+  json nulls = report_to_json(full_report());
+  ASSERT_FALSE(nulls["paths"][0]["split"]["iterations"][0]["streams"].empty());
+  nulls["paths"][0]["split"]["iterations"][0]["streams"][0]["waited_ns"] = nullptr;
+  nulls["context"]["device"]["index"] = nullptr;
+  nulls["context"]["cpu_threads"] = nullptr;
+  const Report r = report_from_json(nulls);
+  EXPECT_EQ(r.paths[0].breakdown->iterations[0].streams[0].waited_ns, 0);
+  EXPECT_EQ(r.context.device.index, -1);
+  EXPECT_EQ(r.context.cpu_threads, 0);
+}
+
+TEST(ReportFromJson, APathWithoutAWallSummaryHasNoMedianNotZero) {
+  json j = report_to_json(full_report());
+  j["paths"][0].erase("wall_ns");
+  const Report r = report_from_json(j);
+  EXPECT_TRUE(std::isnan(r.paths[0].wall.median));
+  EXPECT_EQ(r.paths[0].wall.count, 0u);
+}
+
+// A later ohprof may add an enum value, a warning code or a stop reason without a schema bump
+// (docs/report-schema.md): given a list, the reader lists them and reads their fields as defaults, except
+// where the field says what was measured.
+TEST(ReportFromJson, ALaterOhprofsTextsAreListedAndReadAsDefaultsWhenTheCallerAsks) {
+  json later = report_to_json(full_report());
+  later["paths"][0]["split"]["verdict"]["verdict"] = "new-verdict";
+  later["paths"][0]["stop_reason"] = "a new reason";
+  later["warnings"][0]["code"] = "new-code";
+  const std::size_t warnings = later["warnings"].size();
+  EXPECT_THROW(report_from_json(later), std::runtime_error);  // strict without a list
+
+  std::vector<UnknownText> unknown;
+  const Report r = report_from_json(later, &unknown);
+  ASSERT_EQ(unknown.size(), 3u);
+  EXPECT_EQ(unknown_texts_text(unknown), "stop_reason 'a new reason', verdict 'new-verdict', warnings 'new-code'");
+  EXPECT_EQ(r.paths[0].breakdown->verdict.verdict, Verdict{});
+  EXPECT_EQ(r.paths[0].stop_reason, StopReason());
+  EXPECT_EQ(r.warnings.size(), warnings - 1);
+  EXPECT_EQ(r.paths[1].stop_reason.code, StopCode::time_limit);  // the known ones as before
+
+  for (const auto& [where, key] : std::vector<std::pair<json::json_pointer, std::string>>{
+           {json::json_pointer("/paths/1/role"), "role"},
+           {json::json_pointer("/config/compare/compile_source"), "compile_source"},
+           {json::json_pointer("/context/device/type"), "device type"},
+           {json::json_pointer("/kind"), "kind"}}) {
+    json identity = report_to_json(full_report());
+    identity[where] = "new-in-v9";
+    std::vector<UnknownText> listed;
+    try {
+      report_from_json(identity, &listed);
+      ADD_FAILURE() << key << " was read";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(key + " 'new-in-v9' is none of"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(StopReasonFromText, IsStopReasonTextsInverse) {
   for (std::size_t i = 0; i < enum_texts(StopCode{}).size(); ++i) {
     const auto code = static_cast<StopCode>(i);

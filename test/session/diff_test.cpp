@@ -137,6 +137,31 @@ TEST(DiffSession, UnreadableReportsAreRefused) {
   EXPECT_EQ(diff_report_files(DiffOptions{kBase, kRemeasured, bad}).status.error().code, ExitCode::usage_error);
 }
 
+// A later ohprof's report (a value added without a schema bump): diffed, the texts it does not know said;
+// refused only where diff uses them (a path's role).
+TEST(DiffSession, ALaterOhprofsUnknownTextsAreSaidAndRefusedOnlyWhereDiffUsesThem) {
+  json later = read_json(kRemeasured);
+  later["paths"][0]["stop_reason"] = "a reason of a later ohprof";
+  if (!later["warnings"].empty()) later["warnings"][0]["code"] = "new-code";
+  const DiffFilesOutcome out = diff(kBase, write_json(later, "later.json"));
+  ASSERT_TRUE(out.status.ok()) << out.status.error().message;
+  ASSERT_EQ(out.diff->paths.size(), 5u);
+  std::vector<std::string> said;
+  for (const Warning& w : out.diff->warnings) {
+    if (w.code == WarningCode::report_values_unknown) said.push_back(w.message);
+  }
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_NE(said[0].find("does not know stop_reason 'a reason of a later ohprof'"), std::string::npos) << said[0];
+  EXPECT_NE(said[0].find("which diff does not use"), std::string::npos) << said[0];
+
+  later["paths"][0]["role"] = "new-role";
+  const DiffFilesOutcome used = diff(kBase, write_json(later, "later-role.json"));
+  ASSERT_FALSE(used.status.ok());
+  EXPECT_EQ(used.status.error().code, ExitCode::usage_error);
+  EXPECT_NE(used.status.error().message.find("role 'new-role' is none of"), std::string::npos)
+      << used.status.error().message;
+}
+
 TEST(DiffSession, ARelativeToPathOfNeitherReportIsAUsageErrorListingThePaths) {
   DiffConfig config;
   config.relative_to = "aot";

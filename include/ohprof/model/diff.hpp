@@ -87,6 +87,7 @@ struct ReportDigest {
   std::string compile_source;       // compare/sweep: "module" / "exported_program"; "" otherwise
   std::vector<DigestPath> paths;    // role "path" only (variants are not diffed); sweep: each point's paths
   std::vector<std::string> notes;   // what the reader could not use (a sweep point's missing report)
+  std::string unknown_values;       // texts this ohprof does not know, read as defaults: "phase 'x', ..."; "" when none
 };
 
 // `ohprof diff`'s settings (docs/diff.md, "The statistics").

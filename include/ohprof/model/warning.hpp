@@ -44,6 +44,7 @@ namespace ohprof {
   X(diff_incomparable_forced, "diff-incomparable-forced")                /* --force: a reason the reports are not comparable, diffed anyway */                   \
   X(diff_path_unmatched, "diff-path-unmatched")                          /* a path (or sweep point) is in one report only */                                     \
   X(diff_report_incomplete, "diff-report-incomplete")                    /* a report lacks something the diff would use (a sweep point's report) */              \
+  X(report_values_unknown, "report-values-unknown")                      /* a report read back holds texts this ohprof does not know: read as defaults */        \
   /* reports */                                                                                                                                                  \
   X(trace_not_written, "trace-not-written")                              /* --export-trace after Ctrl-C before the split pass: no timeline to write */           \
   /* many ranks (docs/ranks.md) */                                                                                                                               \

@@ -216,6 +216,16 @@ Report analyze_report() {
   return r;
 }
 
+// report_from_json refuses `bad` with a message holding `says`.
+void refused(const json& bad, const std::string& says) {
+  try {
+    report_from_json(bad);
+    ADD_FAILURE() << "read: " << says;
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+  }
+}
+
 TEST(ReportFromJson, ACompareReportWithEveryPartSetReadsBackKeyForKey) {
   const json written = report_to_json(full_report());
   const json again = report_to_json(report_from_json(written));
@@ -268,14 +278,6 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   EXPECT_FALSE(r.deployment.has_value());
   EXPECT_EQ(r.paths[0].breakdown->summary.totals.full_queue_iterations, 0u);
 
-  const auto refused = [](json bad, const std::string& says) {
-    try {
-      report_from_json(bad);
-      ADD_FAILURE() << "read: " << says;
-    } catch (const std::exception& e) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-  };
   json bad = report_to_json(full_report());
   bad["paths"][0]["split"]["verdict"]["verdict"] = "slow";
   refused(bad, "verdict 'slow' is none of unknown, host-bound");
@@ -292,14 +294,6 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
 }
 
 TEST(ReportFromJson, AContainerOfTheWrongTypeIsRefusedByNameAndNullReadsAsTheDefault) {
-  const auto refused = [](const json& bad, const std::string& says) {
-    try {
-      report_from_json(bad);
-      ADD_FAILURE() << "read: " << says;
-    } catch (const std::exception& e) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-  };
   json bad = report_to_json(full_report());
   bad["paths"][0]["memory"] = 5;  // an object's key: read before as an empty object
   refused(bad, "'memory': type must be object, but is number");

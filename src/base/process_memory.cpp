@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -74,6 +78,15 @@ std::string format_bytes(std::int64_t bytes) {
   if (*unit == 'B') return fmt::format("{} B", bytes);
   const double shown = std::fabs(value);
   return fmt::format("{:.{}f} {}", value, shown >= 100 ? 0 : shown >= 10 ? 1 : 2, unit);
+}
+
+void reuse_freed_memory() {
+#if defined(__GLIBC__)
+  constexpr int kLargest = 32 << 20;  // glibc's largest mmap threshold on 64-bit: blocks below it come from the heap
+  mallopt(M_MMAP_THRESHOLD, kLargest);
+  mallopt(M_TRIM_THRESHOLD, 2 * kLargest);  // what free memory the heap's top keeps rather than returns
+  mallopt(M_TOP_PAD, kLargest);             // how far the heap grows at once (address space; pages come when touched)
+#endif
 }
 
 }  // namespace ohprof

@@ -2,6 +2,7 @@
 // (docs/analyze.md).
 #include <filesystem>
 
+#include "ohprof/base/process_memory.hpp"
 #include "ohprof/analysis/breakdown.hpp"
 #include "ohprof/analysis/counter_warnings.hpp"
 #include "ohprof/base/clock.hpp"
@@ -88,6 +89,7 @@ Result<AnalyzedTrace> read_and_analyze_trace(const std::string& trace_path, cons
 }
 
 SessionOutcome analyze_trace(const AnalyzeOptions& options) {
+  reuse_freed_memory();  // a reading process: no model's allocations to change
   if (!options.export_trace.empty() && options.export_trace == options.trace_path) {
     return {std::nullopt,
             make_error(ExitCode::usage_error, "--export-trace must name a new file, not the trace being analysed")};

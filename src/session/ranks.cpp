@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ohprof/base/process_memory.hpp"
 #include "ohprof/analysis/ranks.hpp"
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/base/console.hpp"
@@ -248,6 +249,7 @@ Result<std::vector<std::string>> expand_trace_inputs(const std::vector<std::stri
 }
 
 RanksOutcome analyze_traces(const AnalyzeRanksOptions& options) {
+  reuse_freed_memory();  // a reading process: no model's allocations to change
   auto expanded = expand_trace_inputs(options.inputs);
   if (!expanded.ok()) return {std::nullopt, {}, expanded.error()};
   const std::vector<std::string>& traces = *expanded;

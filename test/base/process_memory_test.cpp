@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
+#include <unistd.h>
+
 #include <cstring>
 #include <memory>
 
@@ -50,4 +54,19 @@ TEST(ProcessMemory, BytesAreFormattedInDecimalUnitsWithThreeDigits) {
 }
 
 }  // namespace
+// A block of 20 MB, which glibc would map on its own (above its 128 kB default threshold), comes from the
+// heap once reuse_freed_memory has run: below the program break. (Each test runs in its own process.)
+TEST(ProcessMemory, AfterReuseFreedMemoryALargeBlockComesFromTheHeap) {
+#if defined(__GLIBC__)
+  reuse_freed_memory();
+  constexpr std::size_t kBlock = 20U << 20;
+  void* block = std::malloc(kBlock);
+  ASSERT_NE(block, nullptr);
+  EXPECT_LE(static_cast<char*>(block) + kBlock, static_cast<char*>(sbrk(0)));
+  std::free(block);
+#else
+  GTEST_SKIP() << "glibc only";
+#endif
+}
+
 }  // namespace ohprof

@@ -24,6 +24,12 @@ std::optional<ProcessMemory> read_process_memory();
 // read later is the process's peak since its start, not the phase's).
 bool reset_peak_rss();
 
+// For a process that reads traces and measures nothing (analyze): glibc's malloc keeps the memory it frees
+// for the next allocation, in its heap, instead of giving large blocks back to the kernel, so a vector
+// that grows reuses pages already touched rather than faulting in fresh ones (docs/analyze.md, "Speed and
+// memory"). Not for run or compare, whose models' allocations it would change. No effect without glibc.
+void reuse_freed_memory();
+
 // "12.3 MB", "640 kB", "-1.50 MB": bytes in decimal units, three significant digits.
 std::string format_bytes(std::int64_t bytes);
 

@@ -107,6 +107,8 @@ std::optional<std::int64_t> as_ns(const NumberField& field) {
     }
     case NumberField::State::text:
       return microseconds_text_to_ns(field.text);
+    case NumberField::State::nanoseconds:
+      return field.integer;
     default:
       return std::nullopt;
   }

@@ -26,9 +26,11 @@ bool is(std::string_view text, const char (&literal)[N]) {
 }
 
 // A number as the SAX parser delivered it: an integer, or the text of a number with a fraction or
-// exponent (kept so microseconds convert exactly).
+// exponent (kept so microseconds convert exactly), or, for the commonest such text (a plain decimal of
+// at most 15 integer and 3 fraction digits, as Kineto writes nanosecond-resolution microseconds), its
+// value in thousandths already (`nanoseconds`: `integer` holds them; not an integer id).
 struct NumberField {
-  enum class State { absent, integer, text, not_a_number } state = State::absent;
+  enum class State { absent, integer, text, nanoseconds, not_a_number } state = State::absent;
   std::int64_t integer = 0;
   bool integer_overflow = false;  // an unsigned value above INT64_MAX
   std::string text;
@@ -36,6 +38,33 @@ struct NumberField {
   void reset() { state = State::absent; }
   [[nodiscard]] bool present() const { return state != State::absent; }
 };
+
+// "3605057436108.407" -> 3605057436108407, "-2.5" -> -2500: the thousandths of a plain decimal with 1 to
+// 15 integer digits and 1 to 3 fraction digits (no exponent), exactly; none for any other text (which
+// microseconds_text_to_ns reads, to the same value where both read it). The text is a JSON number.
+inline std::optional<std::int64_t> short_decimal_thousandths(std::string_view text) {
+  std::size_t i = text.empty() || text[0] != '-' ? 0 : 1;
+  const std::size_t first = i;
+  std::int64_t value = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + (text[i] - '0');
+  if (i == first || i - first > 15 || i == text.size() || text[i] != '.') return std::nullopt;
+  const std::size_t fraction = ++i;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + (text[i] - '0');
+  if (i == fraction || i - fraction > 3 || i != text.size()) return std::nullopt;
+  for (std::size_t k = i - fraction; k < 3; ++k) value *= 10;
+  return first == 1 ? -value : value;
+}
+
+// A number's text into `field`: as its thousandths when short_decimal_thousandths reads it, else the text.
+inline void set_number_text(NumberField& field, std::string_view text) {
+  if (const std::optional<std::int64_t> thousandths = short_decimal_thousandths(text)) {
+    field.state = NumberField::State::nanoseconds;
+    field.integer = *thousandths;
+  } else {
+    field.state = NumberField::State::text;
+    field.text.assign(text);
+  }
+}
 
 // An integer id (stream, device, correlation, ...): nullopt when absent or not an integer.
 inline std::optional<std::int64_t> as_integer(const NumberField& field) {

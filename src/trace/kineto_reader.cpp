@@ -152,10 +152,7 @@ class KinetoSax {
     on_scalar();
   }
   void number_text(std::string_view text) {
-    if (NumberField* field = number_target()) {
-      field->state = NumberField::State::text;
-      field->text.assign(text);
-    }
+    if (NumberField* field = number_target()) set_number_text(*field, text);
     on_scalar();
   }
   void string(std::string_view value) {
@@ -386,8 +383,7 @@ class KinetoSax {
           field.integer = integer;
           field.integer_overflow = false;
         } else {
-          field.state = NumberField::State::text;
-          field.text.assign(text);
+          set_number_text(field, text);
         }
         return true;
       }

@@ -574,7 +574,10 @@ Report report_from_json(const json& j, std::vector<UnknownText>* unknown) {
   read_list(j, "explanations", r.explanations, explanation_from_json);
   read_object(j, "what_if", r.what_if, what_if_from_json);
   read_object(j, "deployment", r.deployment, deployment_from_json);
-  read_stop_reason(j, "stop_reason", r.stop_reason);
+  {
+    const UnknownTextScope strict = UnknownTextScope::strict();  // diff tells a checkpoint by it
+    read_stop_reason(j, "stop_reason", r.stop_reason);
+  }
   read_object(j, "code_dump", r.code_dump, [](const json& d) {
     CodeDump dump;
     read(d, "dir", dump.dir);

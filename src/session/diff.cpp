@@ -53,6 +53,10 @@ Result<ReportDigest> read_report(const std::string& path) {
     }
     std::erase_if(digest.paths, [&](const DigestPath& p) { return p.point == point.value; });
     for (const std::string& note : report->digest.notes) digest.notes.push_back(fmt::format("{} {}: {}", digest.axis, point.value, note));
+    if (!report->digest.unknown_values.empty()) {  // a point report's texts this ohprof does not know: said
+      digest.unknown_values += fmt::format("{}{} {}: {}", digest.unknown_values.empty() ? "" : "; ", digest.axis,
+                                           point.value, report->digest.unknown_values);
+    }
     for (DigestPath& p : report->digest.paths) {
       p.point = point.value;
       digest.paths.push_back(std::move(p));

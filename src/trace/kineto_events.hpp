@@ -46,10 +46,11 @@ inline std::optional<std::int64_t> short_decimal_thousandths(std::string_view te
   std::size_t i = text.empty() || text[0] != '-' ? 0 : 1;
   const std::size_t first = i;
   std::int64_t value = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + (text[i] - '0');
+  // At most 16 integer and 4 fraction digits are taken, so the value cannot overflow before the checks.
+  for (; i < text.size() && i - first < 16 && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + (text[i] - '0');
   if (i == first || i - first > 15 || i == text.size() || text[i] != '.') return std::nullopt;
   const std::size_t fraction = ++i;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + (text[i] - '0');
+  for (; i < text.size() && i - fraction < 4 && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + (text[i] - '0');
   if (i == fraction || i - fraction > 3 || i != text.size()) return std::nullopt;
   for (std::size_t k = i - fraction; k < 3; ++k) value *= 10;
   return first == 1 ? -value : value;

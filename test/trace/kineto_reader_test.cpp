@@ -111,6 +111,8 @@ TEST(ShortDecimalThousandths, IsMicrosecondsTextToNsWhereItReadsAndDeclinesTheRe
   EXPECT_EQ(short_decimal_thousandths("999999999999999.999"), 999999999999999999);  // 15 + 3 digits
   EXPECT_EQ(short_decimal_thousandths("1000000000000000.5"), std::nullopt);         // 16 integer digits
   EXPECT_EQ(short_decimal_thousandths("1.0005"), std::nullopt);                     // a fourth decimal: rounded there
+  EXPECT_EQ(short_decimal_thousandths("1694039994041752551.5"), std::nullopt);  // the fuzzer's: no overflow on the way
+  EXPECT_EQ(short_decimal_thousandths("1.99999999999999999999"), std::nullopt);
   EXPECT_EQ(short_decimal_thousandths("17"), std::nullopt);                         // an integer is the parser's
   EXPECT_EQ(short_decimal_thousandths("1.5e3"), std::nullopt);
   EXPECT_EQ(short_decimal_thousandths("1."), std::nullopt);

@@ -33,7 +33,8 @@ std::string unknown_texts_text(const std::vector<UnknownText>& unknown);
 // type or a missing required key. A text that is none of this ohprof's throws when `unknown` is null;
 // otherwise it is listed there and its field keeps its default (a warning of an unknown code is left out),
 // except in the fields that say what was measured (kind, context.device.type, a path's role,
-// compile_source, a cold-start state's cache), which throw either way. The schema version is the caller's
+// compile_source, a cold-start state's cache) and the report's own stop_reason (a checkpoint's), which
+// throw either way. The schema version is the caller's
 // to check. What the JSON does not hold reads as empty: a path's first_iteration_ops, a measured
 // compile's clock (its start is 0, its end its duration).
 Report report_from_json(const nlohmann::json& j, std::vector<UnknownText>* unknown = nullptr);

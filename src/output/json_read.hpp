@@ -24,21 +24,40 @@ class UnknownTextScope {
   UnknownTextScope(const UnknownTextScope&) = delete;
   UnknownTextScope& operator=(const UnknownTextScope&) = delete;
 
-  // Whether `text` under `key` may be read as its default: true, and recorded, inside a scope with a list.
+  // Whether `text` under `key` may be read as its default: true, and recorded under its place (the
+  // UnknownTextPlace segments around it, then `key`: "paths[aoti].split.verdict.verdict"), inside a scope
+  // with a list.
   static bool tolerate(const char* key, const std::string& text) {
     if (current() == nullptr) return false;
-    current()->push_back(UnknownText{key, text});
+    std::string where;
+    for (const std::string& segment : places()) where += segment + ".";
+    current()->push_back(UnknownText{where + key, text});
     return true;
   }
   // A scope in which every text must be known (the fields that say what was measured).
   static UnknownTextScope strict() { return UnknownTextScope(nullptr); }
 
  private:
+  friend class UnknownTextPlace;
   static std::vector<UnknownText>*& current() {
     static thread_local std::vector<UnknownText>* sink = nullptr;
     return sink;
   }
+  static std::vector<std::string>& places() {
+    static thread_local std::vector<std::string> segments;
+    return segments;
+  }
   std::vector<UnknownText>* m_previous;
+};
+
+// While it lives, the texts UnknownTextScope records are under `segment` ("paths[aoti]", "split"): the
+// readers name each object and list element they enter, so an unknown text says where it was.
+class UnknownTextPlace {
+ public:
+  explicit UnknownTextPlace(std::string segment) { UnknownTextScope::places().push_back(std::move(segment)); }
+  ~UnknownTextPlace() { UnknownTextScope::places().pop_back(); }
+  UnknownTextPlace(const UnknownTextPlace&) = delete;
+  UnknownTextPlace& operator=(const UnknownTextPlace&) = delete;
 };
 
 // The E whose to_string is `j`'s text (parse_enum); otherwise std::runtime_error, "<what> 'x' is none of

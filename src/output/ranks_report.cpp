@@ -172,7 +172,7 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
     std::vector<UnknownText> unknown;  // a later ohprof's texts: refused where merge uses them (the verdict)
     const Report analyzed = report_from_json(report, &unknown);  // docs/report-schema.md, "How reports are read back"
     for (const UnknownText& u : unknown) {
-      if (u.key == "verdict" || u.key == "reason") {
+      if (u.key.ends_with(".split.verdict.verdict") || u.key.ends_with(".split.verdict.reason")) {
         return not_usable(fmt::format("its {} '{}' is none this ohprof knows; merge it with the ohprof that wrote it",
                                       u.key, u.text));
       }

@@ -52,17 +52,22 @@ template <typename T, typename One>
 void read_list(const json& j, const char* key, std::vector<T>& out, One one) {
   const auto it = present(j, key, json::value_t::array);
   if (it == j.end()) return;
-  for (const json& element : *it) out.push_back(one(element));
+  for (const json& element : *it) {
+    const UnknownTextPlace place(fmt::format("{}[{}]", key, out.size()));
+    out.push_back(one(element));
+  }
 }
 // The object `j[key]` through `one`, when present and not null.
 template <typename T, typename One>
 void read_object(const json& j, const char* key, std::optional<T>& out, One one) {
   const auto it = present(j, key, json::value_t::object);
+  const UnknownTextPlace place(key);
   out = it == j.end() ? std::nullopt : std::optional<T>(one(*it));
 }
 template <typename T, typename One>
 void read_object(const json& j, const char* key, T& out, One one) {
   const auto it = present(j, key, json::value_t::object);
+  const UnknownTextPlace place(key);
   if (it != j.end()) out = one(*it);
 }
 // stop_reason_text's text under `key` back into its StopReason; an unknown text keeps the default where an
@@ -366,6 +371,7 @@ PathColdStart cold_start_from_json(const json& j) {
 PathResult path_from_json(const json& j) {
   PathResult p;
   p.name = j.at("name").get<std::string>();
+  const UnknownTextPlace place(fmt::format("paths[{}]", p.name));
   read_known(j, "role", p.role);
   read(j, "source", p.source);
   read(j, "artifact", p.artifact);
@@ -400,6 +406,7 @@ PathResult path_from_json(const json& j) {
     return ranges;
   });
   if (const auto split = j.find("split"); split != j.end() && split->is_object()) {
+    const UnknownTextPlace in_split("split");
     if (split->value("available", false)) {
       p.breakdown = breakdown_from_json(*split);
     } else {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <functional>
 
 #include <nlohmann/json.hpp>
@@ -212,13 +214,18 @@ TEST(RanksReportJson, AnAnalyzeReportsUnknownTextIsReadAsItsDefaultUnlessMergeUs
   ASSERT_FALSE(parts->ranks[0].warnings.empty());
   const Warning& said = parts->ranks[0].warnings.back();
   EXPECT_EQ(said.code, WarningCode::report_values_unknown);
-  EXPECT_NE(said.message.find("does not know host_state 'new-in-v9'"), std::string::npos) << said.message;
+  EXPECT_NE(said.message.find("does not know paths[rank].split.verdict.host_state 'new-in-v9'"), std::string::npos)
+      << said.message;
 
-  later["paths"][0]["split"]["verdict"]["verdict"] = "new-in-v9";  // merge's verdict: refused
-  auto used = parse_ranks_parts(later, "later.json");
-  ASSERT_FALSE(used.ok());
-  EXPECT_NE(used.error().message.find("its verdict 'new-in-v9' is none this ohprof knows"), std::string::npos)
-      << used.error().message;
+  for (const char* key : {"verdict", "reason"}) {  // merge's verdict and its reason: refused
+    json used_later = later;
+    used_later["paths"][0]["split"]["verdict"][key] = "new-in-v9";
+    auto used = parse_ranks_parts(used_later, "later.json");
+    ASSERT_FALSE(used.ok()) << key;
+    EXPECT_NE(used.error().message.find(fmt::format("its paths[rank].split.verdict.{} 'new-in-v9' is none this ohprof knows", key)),
+              std::string::npos)
+        << used.error().message;
+  }
 }
 
 TEST(RanksTable, NamesTheJobEachRankAndEachStepsStraggler) {

@@ -340,7 +340,9 @@ TEST(ReportFromJson, ALaterOhprofsTextsAreListedAndReadAsDefaultsWhenTheCallerAs
   std::vector<UnknownText> unknown;
   const Report r = report_from_json(later, &unknown);
   ASSERT_EQ(unknown.size(), 3u);
-  EXPECT_EQ(unknown_texts_text(unknown), "stop_reason 'a new reason', verdict 'new-verdict', warnings 'new-code'");
+  // Each under its place, so a user can find it.
+  EXPECT_EQ(unknown_texts_text(unknown),
+            "paths[aoti].stop_reason 'a new reason', paths[aoti].split.verdict.verdict 'new-verdict', warnings 'new-code'");
   EXPECT_EQ(r.paths[0].breakdown->verdict.verdict, Verdict{});
   EXPECT_EQ(r.paths[0].stop_reason, StopReason());
   EXPECT_EQ(r.warnings.size(), warnings - 1);
@@ -350,6 +352,7 @@ TEST(ReportFromJson, ALaterOhprofsTextsAreListedAndReadAsDefaultsWhenTheCallerAs
            {json::json_pointer("/paths/1/role"), "role"},
            {json::json_pointer("/config/compare/compile_source"), "compile_source"},
            {json::json_pointer("/context/device/type"), "device type"},
+           {json::json_pointer("/paths/0/cold_start/states/0/cache"), "cache"},
            {json::json_pointer("/kind"), "kind"}}) {
     json identity = report_to_json(full_report());
     identity[where] = "new-in-v9";
@@ -361,6 +364,23 @@ TEST(ReportFromJson, ALaterOhprofsTextsAreListedAndReadAsDefaultsWhenTheCallerAs
       EXPECT_NE(std::string(e.what()).find(key + " 'new-in-v9' is none of"), std::string::npos) << e.what();
     }
   }
+}
+
+// A refusal inside a tolerant read (a strict field) leaves no scope or place behind: the next read on the
+// thread is strict again, and its texts are placed from the top.
+TEST(ReportFromJson, AfterARefusalTheNextReadIsStrictAndPlacesFromTheTop) {
+  json refused = report_to_json(full_report());
+  refused["paths"][0]["cold_start"]["states"][0]["cache"] = "new-in-v9";  // thrown inside paths[aoti].cold_start
+  std::vector<UnknownText> listed;
+  EXPECT_THROW(report_from_json(refused, &listed), std::runtime_error);
+
+  json later = report_to_json(full_report());
+  later["warnings"][0]["code"] = "new-code";
+  EXPECT_THROW(report_from_json(later), std::runtime_error);  // no list left in force
+  std::vector<UnknownText> unknown;
+  report_from_json(later, &unknown);
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(unknown[0].key, "warnings");  // no place left over from the refused read
 }
 
 TEST(StopReasonFromText, IsStopReasonTextsInverse) {

@@ -19,7 +19,7 @@ nlohmann::json optional_number(const std::optional<double>& value);  // null whe
 nlohmann::json optional_integer(const std::optional<std::int64_t>& value);  // null when unset
 nlohmann::json report_to_json(const Report& report);
 // A text a report holds that this ohprof does not know: a later ohprof's enum value, warning code or stop
-// reason, under its key ("phase", "warnings", "stop_reason").
+// reason, under its place in the report ("paths[aoti].stop_reason", "warnings"; json_read.hpp).
 struct UnknownText {
   std::string key;
   std::string text;

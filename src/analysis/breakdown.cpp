@@ -25,6 +25,13 @@ struct ByStart {
   }
 };
 
+// 100 * part >= percent * whole, in 128 bits: a trace's times may lie near int64's limit (a timestamp of
+// 2e18 ns read from a damaged trace), where the products would overflow.
+bool at_least_percent(std::int64_t part, std::int64_t whole, std::int64_t percent) {
+  __extension__ typedef __int128 i128;
+  return i128{100} * part >= i128{percent} * whole;
+}
+
 }  // namespace
 
 WindowAttribution::WindowAttribution(const Timeline& timeline) {
@@ -681,7 +688,7 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   out.host_bound_headroom = headroom(totals.gpu.host_bound_ns);
   out.device_wait_headroom = headroom(totals.gpu.device_wait_ns);
   out.host_headroom_negligible =
-      100 * totals.wall_ns < kNegligibleHeadroomPercent * (totals.wall_ns - totals.gpu.host_bound_ns);
+      !at_least_percent(totals.wall_ns, totals.wall_ns - totals.gpu.host_bound_ns, kNegligibleHeadroomPercent);
 
   // The host state with the most host-bound time (ties in declaration order).
   const HostStates& states = totals.host_states;
@@ -743,8 +750,8 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   }
   const std::int64_t first = ranked[0].second;
   const std::int64_t second = ranked[1].second;
-  if (100 * first >= kDominantSharePercent * totals.wall_ns &&
-      100 * (first - second) >= kShareLeadPercent * totals.wall_ns) {
+  if (at_least_percent(first, totals.wall_ns, kDominantSharePercent) &&
+      at_least_percent(first - second, totals.wall_ns, kShareLeadPercent)) {
     out.reason = VerdictReason::dominant_share;
     out.verdict = out.first == TimeShare::busy         ? Verdict::compute_bound
                   : out.first == TimeShare::host_bound ? Verdict::host_bound

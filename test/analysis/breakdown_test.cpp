@@ -464,6 +464,25 @@ TEST(Breakdown, HeadroomIsAmdahlsBoundOfEachPart) {
   EXPECT_FALSE(decide_verdict(s).host_bound_headroom.has_value());
 }
 
+// Times near int64's limit (a damaged trace's timestamps, found by the fuzzer: 100 times the wall time
+// overflowed): the same rules as at any scale. 1.9e18 of 2e18 busy is dominant; 1e17 of it host-bound
+// leaves 2e18 / 1.9e18 = 1.053 of headroom, not negligible.
+TEST(Breakdown, TheVerdictsRulesHoldForTimesNearInt64sLimit) {
+  BreakdownSummary s;
+  s.totals.iterations = 1;
+  s.totals.wall_ns = 2'000'000'000'000'000'000;
+  s.totals.gpu.busy_ns = 1'900'000'000'000'000'000;
+  s.totals.gpu.host_bound_ns = 100'000'000'000'000'000;
+  s.totals.host_states.framework_ns = s.totals.gpu.host_bound_ns;
+  const PathVerdict v = decide_verdict(s);
+  EXPECT_EQ(v.verdict, Verdict::compute_bound);
+  EXPECT_EQ(v.reason, VerdictReason::dominant_share);
+  EXPECT_FALSE(v.host_headroom_negligible);
+  s.totals.gpu.host_bound_ns = s.totals.host_states.framework_ns = 90'000'000'000'000'000;  // 1.047: negligible
+  s.totals.gpu.busy_ns = 1'910'000'000'000'000'000;
+  EXPECT_TRUE(decide_verdict(s).host_headroom_negligible);
+}
+
 TEST(Breakdown, VerdictThresholdsAreInclusive) {
   BreakdownSummary s;
   s.totals.iterations = 1;

@@ -22,13 +22,18 @@ double RunningStats::stddev() const {
 
 double quantile(std::span<const double> values, double q) {
   if (values.empty()) return 0;
-  std::vector<double> sorted(values.begin(), values.end());
-  std::sort(sorted.begin(), sorted.end());
-  const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1);
+  // The order statistics at floor and ceil of the position, as a full sort would place them: the
+  // lower by nth_element, the upper the least of what lies after it (linear, not n log n).
+  std::vector<double> order(values.begin(), values.end());
+  const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(order.size() - 1);
   const auto lower = static_cast<std::size_t>(std::floor(position));
   const auto upper = static_cast<std::size_t>(std::ceil(position));
   const double fraction = position - static_cast<double>(lower);
-  return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction;
+  const auto nth = order.begin() + static_cast<std::ptrdiff_t>(lower);
+  std::nth_element(order.begin(), nth, order.end());
+  const double low = *nth;
+  const double high = upper == lower ? low : *std::min_element(nth + 1, order.end());
+  return low + (high - low) * fraction;
 }
 
 SampleSummary summarize(std::span<const double> values) {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 namespace ohprof {
@@ -61,6 +63,28 @@ TEST(Quantile, InterpolatesLinearly) {
   EXPECT_DOUBLE_EQ(quantile(values, 1.0), 30.0);
   EXPECT_DOUBLE_EQ(quantile(values, 0.5), 15.0);
   EXPECT_DOUBLE_EQ(quantile(values, 0.25), 7.5);
+}
+
+// quantile finds its two order statistics without sorting: the same value, bit for bit, as the
+// definition over a sorted copy (docs/metrics.md), on random samples with and without ties.
+TEST(Quantile, EqualsTheDefinitionOverASortedCopy) {
+  const auto by_sorting = [](std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    const double position = q * static_cast<double>(v.size() - 1);
+    const auto lower = static_cast<std::size_t>(std::floor(position));
+    const auto upper = static_cast<std::size_t>(std::ceil(position));
+    return v[lower] + (v[upper] - v[lower]) * (position - static_cast<double>(lower));
+  };
+  std::mt19937_64 random(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::size_t n = 1 + random() % 64;
+    const bool ties = trial % 2 == 0;
+    std::vector<double> values(n);
+    for (double& v : values) v = ties ? static_cast<double>(random() % 5) : std::ldexp(static_cast<double>(random() % 1000000), -7);
+    for (const double q : {0.0, 0.01, 0.25, 0.5, 0.75, 0.99, 1.0, std::ldexp(static_cast<double>(random() % 1000), -10)}) {
+      ASSERT_EQ(quantile(values, q), by_sorting(values, q)) << "n " << n << " q " << q << " trial " << trial;
+    }
+  }
 }
 
 TEST(RatioOfMeans, PropagatesRelativeErrors) {

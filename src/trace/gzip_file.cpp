@@ -191,6 +191,9 @@ class GzipInflater {
  public:
   static constexpr std::size_t kSlots = 4;
   static constexpr std::size_t kSlotSize = kOutputChunk;
+  // A full ring wakes the producer when this many slots are free, so that it inflates them in one go:
+  // one wake-up (a futex call and a context switch each side) per two chunks, not per chunk.
+  static constexpr std::size_t kResumeFree = kSlots / 2;
 
   struct Chunk {
     const char* data = nullptr;
@@ -236,7 +239,7 @@ class GzipInflater {
     if (m_holding) {
       ++m_tail;
       m_holding = false;
-      m_slot_freed.notify_one();
+      if (m_producer_waiting && m_head - m_tail <= kSlots - kResumeFree) m_slot_freed.notify_one();
     }
     m_slot_filled.wait(lock, [this] { return m_head != m_tail || m_finished; });
     chunk.file_bytes = m_shared_file_bytes;
@@ -257,7 +260,11 @@ class GzipInflater {
       std::size_t slot = 0;
       {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_slot_freed.wait(lock, [this] { return m_stop || m_head - m_tail < kSlots; });
+        if (m_head - m_tail == kSlots) {  // full: wait until kResumeFree slots are free, not one
+          m_producer_waiting = true;
+          m_slot_freed.wait(lock, [this] { return m_stop || m_head - m_tail <= kSlots - kResumeFree; });
+          m_producer_waiting = false;
+        }
         if (m_stop) return;
         slot = m_head % kSlots;
       }
@@ -362,6 +369,7 @@ class GzipInflater {
   std::uint64_t m_head = 0;  // chunks produced
   std::uint64_t m_tail = 0;  // chunks released by the reader
   bool m_holding = false;    // the reader holds slot m_tail
+  bool m_producer_waiting = false;  // the producer waits for kResumeFree free slots
   bool m_finished = false;   // no more chunks will come
   bool m_stop = false;       // the reader is gone
   std::uint64_t m_shared_file_bytes = 0;

@@ -2,6 +2,7 @@
 
 #include "ohprof/analysis/cpu_kernels.hpp"
 #include "ohprof/analysis/window_split.hpp"
+#include "ohprof/base/saturating.hpp"
 
 #include <algorithm>
 #include <array>
@@ -41,7 +42,8 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
 
   // Windows with end >= start, sorted by (start, end, position in the timeline).
   for (const auto& window : timeline.iterations) {
-    if (window.end_ns < window.start_ns) {
+    std::int64_t length = 0;  // a window longer than int64 nanoseconds (a damaged trace's) is not one either
+    if (window.end_ns < window.start_ns || __builtin_sub_overflow(window.end_ns, window.start_ns, &length)) {
       ++counters.invalid_windows;
       continue;
     }
@@ -352,7 +354,7 @@ void add_stretch(DeviceSplit& split, SplitSegmentKind kind, std::int64_t length,
     case SplitSegmentKind::device_wait: split.device_wait_ns += length; break;
     case SplitSegmentKind::host_bound: split.host_bound_ns += length; break;
   }
-  split.queue_ns += pending * length;
+  accumulate(split.queue_ns, saturating_mul(pending, length));
   split.queue_max = std::max(split.queue_max, pending);
 }
 
@@ -383,15 +385,16 @@ DeviceSplitSummary summarize_splits(const std::vector<const DeviceSplit*>& split
   return summary;
 }
 
+// Saturating (saturating.hpp): many windows of a damaged trace's lengths could pass int64.
 void add_totals(DeviceSplitTotals& totals, const DeviceSplit& split) {
-  totals.busy_ns += split.busy_ns;
-  totals.host_bound_ns += split.host_bound_ns;
-  totals.device_wait_ns += split.device_wait_ns;
-  totals.queue_ns += split.queue_ns;
+  accumulate(totals.busy_ns, split.busy_ns);
+  accumulate(totals.host_bound_ns, split.host_bound_ns);
+  accumulate(totals.device_wait_ns, split.device_wait_ns);
+  accumulate(totals.queue_ns, split.queue_ns);
   totals.queue_max = std::max(totals.queue_max, split.queue_max);
-  totals.communication_ns += split.communication_ns;
-  totals.own_busy_ns += split.own_busy_ns;
-  totals.carried_out_ns += split.carried_out_ns;
+  accumulate(totals.communication_ns, split.communication_ns);
+  accumulate(totals.own_busy_ns, split.own_busy_ns);
+  accumulate(totals.carried_out_ns, split.carried_out_ns);
 }
 
 SampleSummary summarize_counts(const std::vector<std::size_t>& counts) {
@@ -427,20 +430,20 @@ BreakdownSummary summarize_iterations(const std::vector<IterationBreakdown>& ite
     summary.queue_delays_clipped += it.queue_delays_clipped;
 
     ++totals.iterations;
-    totals.wall_ns += it.wall_ns;
+    accumulate(totals.wall_ns, it.wall_ns);
     add_totals(totals.gpu, it.gpu);
-    totals.host_states.blocking_ns += it.host_states.blocking_ns;
-    totals.host_states.launch_ns += it.host_states.launch_ns;
-    totals.host_states.other_api_ns += it.host_states.other_api_ns;
-    totals.host_states.harness_ns += it.host_states.harness_ns;
-    totals.host_states.framework_ns += it.host_states.framework_ns;
-    totals.launch_api_ns += it.launch_api_ns;
-    totals.launch_exposed_ns += it.launch_exposed_ns;
-    totals.launch_hidden_ns += it.launch_hidden_ns;
-    totals.blocking_ns += it.blocking_ns;
+    accumulate(totals.host_states.blocking_ns, it.host_states.blocking_ns);
+    accumulate(totals.host_states.launch_ns, it.host_states.launch_ns);
+    accumulate(totals.host_states.other_api_ns, it.host_states.other_api_ns);
+    accumulate(totals.host_states.harness_ns, it.host_states.harness_ns);
+    accumulate(totals.host_states.framework_ns, it.host_states.framework_ns);
+    accumulate(totals.launch_api_ns, it.launch_api_ns);
+    accumulate(totals.launch_exposed_ns, it.launch_exposed_ns);
+    accumulate(totals.launch_hidden_ns, it.launch_hidden_ns);
+    accumulate(totals.blocking_ns, it.blocking_ns);
     totals.blocking_calls += it.blocking_calls;
-    totals.other_api_ns += it.other_api_ns;
-    totals.dispatch_ns += it.dispatch_ns.value_or(0);
+    accumulate(totals.other_api_ns, it.other_api_ns);
+    accumulate(totals.dispatch_ns, it.dispatch_ns.value_or(0));
     totals.device_queue_max = std::max(totals.device_queue_max, it.device_queue_max);
     if (it.device_queue_max >= kFullLaunchQueue) ++totals.full_queue_iterations;
   }

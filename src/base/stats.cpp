@@ -22,6 +22,7 @@ double RunningStats::stddev() const {
 
 double quantile(std::span<const double> values, double q) {
   if (values.empty()) return 0;
+  if (std::isnan(q)) return std::numeric_limits<double>::quiet_NaN();
   // The order statistics at floor and ceil of the position, as a full sort would place them: the
   // lower by nth_element, the upper the least of what lies after it (linear, not n log n).
   std::vector<double> order(values.begin(), values.end());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ohprof/base/format.hpp"
+#include "ohprof/base/saturating.hpp"
 #include "ohprof/model/launch_apis.hpp"
 #include "ohprof_tags.hpp"
 
@@ -370,8 +371,11 @@ class KinetoEvents::Meaning {
       skip_invalid(!m_event->dur.present() ? "missing 'dur'" : "'dur' is not a non-negative number of microseconds");
       return false;
     }
+    if (__builtin_add_overflow(*ts, *dur, &end)) {
+      skip_invalid("'ts' + 'dur' is past int64 nanoseconds");
+      return false;
+    }
     start = *ts;
-    end = *ts + *dur;
     return true;
   }
 
@@ -393,7 +397,7 @@ class KinetoEvents::Meaning {
     if (!is_profiler_step && !is(m_event->ph, "M")) {  // metadata carries no time (MTIA's is at ts 0)
       if (const auto ts = as_ns(m_event->ts)) {
         const auto dur = is(m_event->ph, "X") ? as_ns(m_event->dur) : std::nullopt;
-        extend_span(*ts, *ts + (dur && *dur > 0 ? *dur : 0));
+        extend_span(*ts, saturating_add(*ts, dur && *dur > 0 ? *dur : 0));
       }
     }
     if (const auto pid = as_integer(m_event->pid)) m_trace.max_numeric_pid = std::max(m_trace.max_numeric_pid, *pid);

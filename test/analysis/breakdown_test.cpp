@@ -596,6 +596,22 @@ TEST(Breakdown, WindowsAreHalfOpenAndInvalidWindowsAreSkipped) {
   EXPECT_EQ(result.iterations[1].gpu.own_ops, 1u);  // by its start 100
 }
 
+// A damaged trace's times near int64's limits (saturating.hpp): a window longer than int64 nanoseconds is
+// invalid, and totals over windows of 4e18 ns stay at int64's maximum instead of wrapping negative.
+TEST(Breakdown, TimesNearInt64sLimitsNeitherWrapNorCountAsWindows) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  Timeline t;
+  t.iterations = {{0, -kMax, kMax}, {1, 0, 4'000'000'000'000'000'000}, {2, 0, 4'000'000'000'000'000'000},
+                  {3, 0, 4'000'000'000'000'000'000}};
+  t.ops = {op(0, 4'000'000'000'000'000'000, 1, 0)};
+  const PathBreakdown result = analyze_timeline(t);
+  EXPECT_EQ(result.analysis_counters.invalid_windows, 1u);
+  ASSERT_EQ(result.iterations.size(), 3u);
+  EXPECT_EQ(result.iterations[0].wall_ns, 4'000'000'000'000'000'000);
+  EXPECT_EQ(result.summary.totals.wall_ns, kMax);     // 1.2e19, held at the limit
+  EXPECT_EQ(result.summary.totals.gpu.busy_ns, kMax);  // the op runs through each of the three windows
+}
+
 TEST(Breakdown, DuplicateCorrelationJoinsTheEarliestLaunchCall) {
   Timeline t;
   t.iterations = {{0, 0, 100}, {1, 100, 200}};

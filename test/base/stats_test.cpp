@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -85,6 +86,7 @@ TEST(Quantile, EqualsTheDefinitionOverASortedCopy) {
       ASSERT_EQ(quantile(values, q), by_sorting(values, q)) << "n " << n << " q " << q << " trial " << trial;
     }
   }
+  EXPECT_TRUE(std::isnan(quantile(std::vector<double>{1, 2}, std::numeric_limits<double>::quiet_NaN())));
 }
 
 TEST(RatioOfMeans, PropagatesRelativeErrors) {

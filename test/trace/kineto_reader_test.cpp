@@ -520,6 +520,15 @@ TEST(KinetoReader, EventsMissingRequiredFieldsAreSkippedAndCounted) {
   EXPECT_FALSE(trace.iterations_from_profiler_steps);
 }
 
+// A start and duration each within int64 nanoseconds whose sum is not (a damaged trace's): skipped and
+// said, not wrapped to a negative end (the fuzzer's kind of input).
+TEST(KinetoReader, AnEventEndingPastInt64NanosecondsIsSkipped) {
+  const KinetoTrace trace = parse_ok(wrap(kernel("1", "1", 0) + "," + kernel("9000000000000000", "1000000000000000", 1)));
+  EXPECT_EQ(trace.timeline.ops.size(), 1u);
+  EXPECT_EQ(trace.stats.invalid, 1u);
+  EXPECT_TRUE(any_warning_contains(trace, "'ts' + 'dur' is past int64 nanoseconds"));
+}
+
 TEST(KinetoReader, UnknownCategoriesAreCountedKnownOnesIgnored) {
   const KinetoTrace trace = parse_ok(wrap(
       kernel("1", "1", 0) + "," +

@@ -61,14 +61,19 @@ void read_list(const json& j, const char* key, std::vector<T>& out, One one) {
 template <typename T, typename One>
 void read_object(const json& j, const char* key, std::optional<T>& out, One one) {
   const auto it = present(j, key, json::value_t::object);
+  if (it == j.end()) {
+    out = std::nullopt;
+    return;
+  }
   const UnknownTextPlace place(key);
-  out = it == j.end() ? std::nullopt : std::optional<T>(one(*it));
+  out = one(*it);
 }
 template <typename T, typename One>
 void read_object(const json& j, const char* key, T& out, One one) {
   const auto it = present(j, key, json::value_t::object);
+  if (it == j.end()) return;
   const UnknownTextPlace place(key);
-  if (it != j.end()) out = one(*it);
+  out = one(*it);
 }
 // stop_reason_text's text under `key` back into its StopReason; an unknown text keeps the default where an
 // UnknownTextScope tolerates it.

@@ -38,23 +38,41 @@ void append_utf8(std::string& out, std::uint32_t code) {
 
 // ---- Input ----
 
-Input::Input(std::streambuf& source) : m_source(source), m_buffer(kChunk) {
-  p = end = m_buffer.data();
+Input::Input(std::streambuf& source)
+    : m_source(source), m_lender(dynamic_cast<LendingStreambuf*>(&source)), m_buffer(kChunk) {
+  p = end = m_region = m_buffer.data();
 }
 
 bool Input::refill(const char*& keep) {
   if (m_eof) return false;
+  return m_lender != nullptr ? refill_lent(keep) : refill_copying(keep);
+}
+
+void Input::keep_in_buffer(const char*& keep) {
   const auto kept = static_cast<std::size_t>(end - keep);
   const auto p_in_kept = static_cast<std::size_t>(p - keep);
-  m_base += static_cast<std::uint64_t>(keep - m_buffer.data());
-  if (kept > m_buffer.size() / 2) {
-    // A token longer than half the buffer: double it, so that reading on stays in chunks.
-    std::vector<char> larger(m_buffer.size() * 2);
-    std::copy(keep, end, larger.data());
-    m_buffer.swap(larger);
-  } else if (kept > 0) {
+  m_base += static_cast<std::uint64_t>(keep - m_region);
+  std::size_t size = m_buffer.size();
+  while (kept > size / 2) size *= 2;  // a long token: reading on stays in chunks
+  if (m_in_chunk || size != m_buffer.size()) {
+    // From a lent chunk, or into a larger buffer: the two never overlap.
+    std::vector<char> larger;
+    if (size != m_buffer.size()) larger.resize(size);
+    std::vector<char>& target = larger.empty() ? m_buffer : larger;
+    std::memcpy(target.data(), keep, kept);
+    if (!larger.empty()) m_buffer.swap(larger);
+  } else if (kept > 0 && keep != m_buffer.data()) {
     std::memmove(m_buffer.data(), keep, kept);
   }
+  m_in_chunk = false;
+  m_region = keep = m_buffer.data();
+  p = keep + p_in_kept;
+  end = keep + kept;
+}
+
+bool Input::refill_copying(const char*& keep) {
+  keep_in_buffer(keep);
+  const auto kept = static_cast<std::size_t>(end - keep);
   char* data = m_buffer.data();
   // Fill the free space whole even from a source that hands out less per read: a long token is then
   // moved O(1) times per buffer size, not once per read.
@@ -68,10 +86,74 @@ bool Input::refill(const char*& keep) {
     }
     read += static_cast<std::size_t>(got);
   }
-  keep = data;
-  p = data + p_in_kept;
   end = data + kept + read;
   return read > 0;
+}
+
+bool Input::append_lent(const char* keep, std::size_t wanted) {
+  bool appended = false;
+  while (static_cast<std::size_t>(end - keep) < wanted) {
+    if (m_chunk_copied == m_chunk.size()) {
+      // Every byte of the chunk is in m_buffer: the next one may replace it.
+      m_chunk = m_lender->lend();
+      m_chunk_copied = 0;
+      if (m_chunk.empty()) {
+        m_eof = true;
+        break;
+      }
+    }
+    const std::size_t room = static_cast<std::size_t>(m_buffer.data() + m_buffer.size() - end);
+    const std::size_t take = std::min({m_chunk.size() - m_chunk_copied, wanted - static_cast<std::size_t>(end - keep), room});
+    if (take == 0) break;
+    std::memcpy(const_cast<char*>(end), m_chunk.data() + m_chunk_copied, take);
+    m_chunk_copied += take;
+    end += take;
+    appended = true;
+  }
+  return appended;
+}
+
+// Lent chunks: the region is the chunk while reading stays inside it. At its end, the bytes to keep are
+// copied to m_buffer with the next chunk's first kHead bytes after them; once reading has moved past
+// the copied end of the old chunk (`keep` among the new chunk's copied bytes), the region is the new
+// chunk again, from that byte on. So a chunk of C bytes costs at most kWindowBytes + kHead of copying,
+// not C.
+bool Input::refill_lent(const char*& keep) {
+  constexpr std::size_t kHead = 2 * kWindowBytes;
+  if (!m_in_chunk && m_chunk_copied > 0 && m_chunk_copied < m_chunk.size()) {
+    const char* head = end - m_chunk_copied;  // where the chunk's first byte was copied
+    if (keep >= head) {
+      // Back into the chunk: what is kept there lies in it too, followed by what was not copied.
+      const auto p_in_kept = static_cast<std::size_t>(p - keep);
+      m_base += static_cast<std::uint64_t>(head - m_region);
+      m_region = m_chunk.data();
+      keep = m_chunk.data() + (keep - head);
+      p = keep + p_in_kept;
+      end = m_chunk.data() + m_chunk.size();
+      m_in_chunk = true;
+      return true;
+    }
+  }
+  if (keep == end && (m_in_chunk || m_chunk_copied == m_chunk.size())) {
+    // Nothing to keep: the next chunk is read where it lies.
+    const std::uint64_t next_base = m_base + static_cast<std::uint64_t>(end - m_region);
+    const std::string_view chunk = m_lender->lend();
+    if (chunk.empty()) {
+      m_eof = true;
+      return false;
+    }
+    m_chunk = chunk;
+    m_chunk_copied = 0;
+    m_base = next_base;
+    m_region = keep = p = m_chunk.data();
+    end = m_chunk.data() + m_chunk.size();
+    m_in_chunk = true;
+    return true;
+  }
+  if (m_in_chunk) m_chunk_copied = m_chunk.size();  // [keep, end) is its last part, copied just below
+  keep_in_buffer(keep);
+  const std::size_t kept = static_cast<std::size_t>(end - keep);
+  return append_lent(keep, std::min(m_buffer.size(), kept + kHead));
 }
 
 // ---- ParserBase ----

@@ -31,6 +31,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ohprof/trace/lending_streambuf.hpp"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -81,14 +83,19 @@ namespace json_detail {
 std::string describe(int c);                               // "'x'", "byte 0x0a", "the end of the input"
 void append_utf8(std::string& out, std::uint32_t code);
 
-// The input, read into a buffer in chunks. `p` is the read position, `end` the end of what was read.
+// The input, in a buffer (the "region" [p, end) lies in). From a LendingStreambuf the region is, most of
+// the time, the bytes it lent, read where they lie; only a token or window that spans the end of a lent
+// chunk is put together in the parser's own buffer (the end of one chunk and the start of the next). From
+// any other streambuf every byte is copied into the parser's buffer with sgetn. `p` is the read
+// position, `end` the end of what is there.
 class Input {
  public:
   explicit Input(std::streambuf& source);
 
-  // Reads more input after `end`. The bytes from `keep` on are kept (moved to the buffer's front, the
-  // buffer doubled when they fill more than half of it) and `keep` and `p` are moved with them; `p` must
-  // not be before `keep`. False at the end of the input (or a read error): nothing more was read.
+  // Makes more input available after `end`. The bytes from `keep` on are kept, contiguous, before the new
+  // ones (moved, or copied out of a lent chunk, when they must be), and `keep` and `p` are moved with
+  // them; `p` must not be before `keep`. False at the end of the input (or a read error): nothing more
+  // was read.
   bool refill(const char*& keep);
   // Reads more when fewer than `wanted` bytes follow `p` (keeping them), unless the input has ended.
   void ensure(std::size_t wanted) {
@@ -98,16 +105,32 @@ class Input {
     }
   }
   [[nodiscard]] std::uint64_t offset_of(const char* at) const {
-    return m_base + static_cast<std::uint64_t>(at - m_buffer.data());
+    return m_base + static_cast<std::uint64_t>(at - m_region);
   }
 
   const char* p;
   const char* end;
 
  private:
+  bool refill_copying(const char*& keep);
+  bool refill_lent(const char*& keep);
+  // The bytes [keep, end) moved to the front of m_buffer, which is doubled while they fill more than
+  // half of it; the region is then m_buffer, and keep, p and end are moved with them.
+  void keep_in_buffer(const char*& keep);
+  // Appends the next bytes of the lent chunks to m_buffer, after `end`, until `wanted` bytes follow
+  // `keep` or the input ends; false when nothing could be appended.
+  bool append_lent(const char* keep, std::size_t wanted);
+
   std::streambuf& m_source;
+  LendingStreambuf* m_lender;  // m_source when it lends its bytes, else null
   std::vector<char> m_buffer;
-  std::uint64_t m_base = 0;  // input offset of m_buffer[0]
+  const char* m_region;        // the first byte of the region: m_buffer's, or the lent chunk's
+  std::uint64_t m_base = 0;    // input offset of m_region[0]
+  // The chunk lent last (valid until the next lend()); while the region is m_buffer, its first
+  // m_chunk_copied bytes are the last ones of the region, and the rest is not read yet.
+  std::string_view m_chunk;
+  std::size_t m_chunk_copied = 0;
+  bool m_in_chunk = false;     // the region is m_chunk itself
   bool m_eof = false;
 };
 

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "ohprof/trace/gzip_file.hpp"
+#include "ohprof/trace/lending_streambuf.hpp"
 #include "json_stream.hpp"
 #include "kineto_events.hpp"
 
@@ -460,8 +461,8 @@ class KinetoSax {
   bool m_window = true;  // events are read whole when they can be (fast_element)
 };
 
-// A read-only streambuf over memory.
-class MemoryBuffer : public std::streambuf {
+// A read-only streambuf over memory, lent to the parser whole.
+class MemoryBuffer : public LendingStreambuf {
  public:
   explicit MemoryBuffer(std::string_view text) {
     char* begin = const_cast<char*>(text.data());  // never written: get area only

@@ -2,6 +2,7 @@
 // the parser's events) for valid input, cut into chunks as small as one byte; an error wherever
 // nlohmann_json rejects the input.
 #include "json_stream.hpp"
+#include "trace_text.hpp"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -99,14 +100,31 @@ struct Parsed {
   std::vector<std::string> texts;
 };
 
-Parsed parse(const std::string& text, std::size_t chunk = 1 << 20, std::set<std::string> skip = {}) {
-  ChunkedBuffer buffer(text, chunk);
+Parsed parse_from(std::streambuf& buffer, std::set<std::string> skip) {
   DomBuilder builder;
   builder.skip = std::move(skip);
   Parsed out;
   out.error = parse_json_stream(buffer, builder);
   out.value = builder.result;
   out.texts = builder.texts;
+  return out;
+}
+
+// The text parsed twice, copied out of a plain streambuf and read in place from a lending one, each
+// handing it out `chunk` bytes at a time: the two must agree in everything.
+Parsed parse(const std::string& text, std::size_t chunk = 1 << 20, std::set<std::string> skip = {}) {
+  ChunkedBuffer copied(text, chunk);
+  Parsed out = parse_from(copied, skip);
+  LendingChunks lent(text, chunk);
+  const Parsed in_place = parse_from(lent, skip);
+  EXPECT_EQ(in_place.error.has_value(), out.error.has_value()) << "chunk " << chunk;
+  if (in_place.error && out.error) {
+    EXPECT_EQ(in_place.error->message, out.error->message) << "chunk " << chunk;
+    EXPECT_EQ(in_place.error->byte_offset, out.error->byte_offset) << "chunk " << chunk;
+    EXPECT_EQ(in_place.error->at_end_of_input, out.error->at_end_of_input) << "chunk " << chunk;
+  }
+  EXPECT_TRUE(in_place.value == out.value) << "chunk " << chunk;
+  EXPECT_EQ(in_place.texts, out.texts) << "chunk " << chunk;
   return out;
 }
 
@@ -283,17 +301,6 @@ TEST(JsonStream, NestingIsLimited) {
   expect_same_as_nlohmann(ok);
 }
 
-std::string gunzip(const std::string& path) {
-  gzFile file = gzopen(path.c_str(), "rb");
-  EXPECT_NE(file, nullptr);
-  std::string text;
-  char buffer[65536];
-  int n = 0;
-  while ((n = gzread(file, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
-  gzclose(file);
-  return text;
-}
-
 TEST(JsonStream, RealTracesGiveTheSameDocumentAsNlohmann) {
   const char* env = std::getenv("OHPROF_TRACES_DIR");
   const std::filesystem::path dir(env != nullptr && *env != '\0' ? env : OHPROF_TRACES_DIR);
@@ -433,6 +440,13 @@ Counted count_elements(const std::string& text) {
   Counted out;
   out.error = parse_json_stream(buffer, counter);
   out.elements = counter.elements;
+  // Read in place, in chunks of 5 bytes, the window's elements meet every chunk boundary: the same.
+  LendingChunks lent(text, 5);
+  ElementCounter lent_counter;
+  const std::optional<JsonParseError> lent_error = parse_json_stream(lent, lent_counter);
+  EXPECT_EQ(lent_error.has_value(), out.error.has_value()) << text;
+  if (lent_error && out.error) EXPECT_EQ(lent_error->byte_offset, out.error->byte_offset) << text;
+  EXPECT_EQ(lent_counter.elements, out.elements) << text;
   return out;
 }
 

@@ -18,6 +18,7 @@
 
 #include "ohprof/model/launch_apis.hpp"
 #include "kineto_events.hpp"
+#include "trace_text.hpp"
 #include "trace_fingerprint.hpp"
 
 namespace ohprof {
@@ -932,6 +933,36 @@ TEST(KinetoReader, TheWindowReadsRealTracesAsTheGeneralParserDoes) {
   EXPECT_GE(traces, 10U);
 }
 
+// The text read from a LendingChunks of `chunk` bytes, as parse_kineto_trace_text reads it from one piece.
+Result<KinetoTrace> read_lent(const std::string& text, std::size_t chunk, JsonReading reading,
+                              std::size_t* lends = nullptr) {
+  LendingChunks lent(text, chunk);
+  Result<KinetoTrace> read = parse_kineto_trace(lent, "t", reading);
+  if (read.ok()) read->stats.json_bytes = read->stats.file_bytes = text.size();  // as parse_kineto_trace_text sets them
+  if (lends != nullptr) *lends = lent.lends;
+  return read;
+}
+
+// The parser reads a lending stream buffer's chunks in place, putting together only what spans two of
+// them: any chunk size gives the trace read from one piece of memory, through the window or not.
+TEST(KinetoReader, ChunksReadInPlaceGiveTheSameTraceAsOnePieceOfMemory) {
+  const char* env = std::getenv("OHPROF_TRACES_DIR");
+  const std::filesystem::path dir(env != nullptr && *env != '\0' ? env : OHPROF_TRACES_DIR);
+  for (const char* file : {"nccl_data.json.gz", "triton_example.json.gz", "mtia_training.json.gz"}) {
+    const std::string text = gunzip((dir / file).string());
+    ASSERT_FALSE(text.empty()) << file;
+    const std::string expected = fingerprint(parse_kineto_trace_text(text, "t", JsonReading::window));
+    ASSERT_EQ(expected.rfind("error", 0), std::string::npos) << file;
+    for (std::size_t chunk : {std::size_t{4093}, std::size_t{16 * 1024}, std::size_t{40000}, std::size_t{300000}}) {
+      for (JsonReading reading : {JsonReading::window, JsonReading::general}) {
+        std::size_t lends = 0;
+        EXPECT_EQ(fingerprint(read_lent(text, chunk, reading, &lends)), expected) << file << ", chunk " << chunk;
+        EXPECT_GT(lends, text.size() / chunk) << "the parser read the chunks in place";
+      }
+    }
+  }
+}
+
 // Events of every shape the reader meets (escapes, fractions, strings where numbers belong, nested args,
 // metadata, flows, MTIA), then the same text with bytes changed at random: each reading gives the same
 // trace or the same error as the other.
@@ -987,6 +1018,8 @@ TEST(KinetoReader, TheWindowAgreesWithTheGeneralParserOnDamagedTraces) {
     }
     const std::string window = fingerprint(parse_kineto_trace_text(damaged, "t", JsonReading::window));
     ASSERT_EQ(window, fingerprint(parse_kineto_trace_text(damaged, "t", JsonReading::general))) << damaged;
+    // Read in place, in chunks of 1 to 97 bytes: the same.
+    ASSERT_EQ(window, fingerprint(read_lent(damaged, 1 + round % 97, JsonReading::window))) << damaged;
     if (window.rfind("error", 0) == std::string::npos) ++read_ok;
   }
   // Both outcomes were compared many times.

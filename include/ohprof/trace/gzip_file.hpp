@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/trace/lending_streambuf.hpp"
 
 namespace ohprof {
 
@@ -25,10 +26,11 @@ namespace ohprof {
 // the stream hands out in order, so decompression overlaps parsing and memory stays bounded. The
 // thread stops when the reader destroys the buffer, wherever it stopped reading. A small file (one
 // that fits in the first 256 KB read), or one where no thread can be started, is inflated the same
-// way on the reader's thread. error() and the counters are those of
+// way on the reader's thread. It lends its chunks (lending_streambuf.hpp): the trace reader parses the
+// bytes in the ring's slots where they lie. error() and the counters are those of
 // the bytes handed out so far: an error the thread met ahead of the reader shows once the reader
 // reaches it.
-class GzipInputBuffer : public std::streambuf {
+class GzipInputBuffer : public LendingStreambuf {
  public:
   // Errors: file_not_found when the file cannot be opened.
   static Result<std::unique_ptr<GzipInputBuffer>> open(const std::string& path);

@@ -1,7 +1,6 @@
 #pragma once
 // Trace text for the trace tests: a gzip (or plain) file's text read whole, and a stream buffer that
 // lends a text in chunks, for the readers that read lent bytes in place (lending_streambuf.hpp).
-#include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -11,10 +10,10 @@
 
 namespace ohprof {
 
-// The file's text, inflated when it is gzip (zlib's gz* API, independent of ohprof's reader).
+// The file's text, inflated when it is gzip (zlib's gz* API, independent of ohprof's reader); empty
+// when it cannot be read.
 inline std::string gunzip(const std::string& path) {
   gzFile file = gzopen(path.c_str(), "rb");
-  EXPECT_NE(file, nullptr) << path;
   std::string text;
   if (file == nullptr) return text;
   char buffer[65536];

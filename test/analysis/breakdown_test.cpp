@@ -1064,6 +1064,35 @@ TEST(KernelSetDiffCanonical, MatchesTheSameKernelsUnderTheirPathSpecificNames) {
   EXPECT_DOUBLE_EQ(diff.both[1].mean_ns_b, 30.0);
 }
 
+// sort_by_time is std::stable_sort by time: random times, in narrow and wide ranges (negative ones and
+// int64's limits included, where a radix sort of offsets must not wrap), with many ties.
+TEST(SortByTime, IsAStableSortByTime) {
+  std::mt19937_64 rng(5);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {
+      {0, 3}, {1669783687505316000, 1669783687505316000 + 5000000000}, {-1000, 1000}, {0, 1 << 20},
+      {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}};
+  for (const auto& [lo, hi] : ranges) {
+    for (std::size_t size : {0, 1, 2, 17, 5000}) {
+      std::uniform_int_distribution<std::int64_t> time(lo, hi);
+      std::vector<TimelineEvent> events(size);
+      for (std::size_t i = 0; i < size; ++i) {
+        // a few distinct times often repeated, as a timeline's starts and ends are
+        const std::int64_t t = i > 0 && rng() % 3 == 0 ? events[rng() % i].t : time(rng);
+        events[i] = TimelineEvent{t, TimelineEvent::Kind::running, +1, static_cast<std::uint32_t>(i)};
+      }
+      std::vector<TimelineEvent> expected = events;
+      std::stable_sort(expected.begin(), expected.end(),
+                       [](const TimelineEvent& x, const TimelineEvent& y) { return x.t < y.t; });
+      sort_by_time(events);
+      ASSERT_EQ(events.size(), expected.size());
+      for (std::size_t i = 0; i < size; ++i) {
+        ASSERT_EQ(events[i].t, expected[i].t) << i << " of " << size << " in [" << lo << ", " << hi << "]";
+        ASSERT_EQ(events[i].index, expected[i].index) << i << " of " << size << " in [" << lo << ", " << hi << "]";
+      }
+    }
+  }
+}
+
 // The shared attribution and timeline walk (window_split.hpp) that analyze_timeline and --export-trace use.
 TEST(WindowSplit, TracksTileEachWindowAndAddUpToTheAnalysis) {
   // The cross-stream case of the first test: window [0, 200).

@@ -110,6 +110,9 @@ struct TimelineState {
   [[nodiscard]] bool in_launch() const { return launch + slow_launch > 0; }
 };
 
+// The events in time order, ties in the order given (a stable sort by `t`; a radix sort, breakdown.cpp).
+void sort_by_time(std::vector<TimelineEvent>& events);
+
 // Which window every launch call and device op belongs to, and the walk's events. Move-only: the op
 // groups point into `ops`.
 class WindowAttribution {
@@ -131,7 +134,7 @@ class WindowAttribution {
   std::vector<std::int32_t> devices;                      // the devices of `streams`, sorted
   std::vector<std::size_t> ran_in_window;                 // per window: timed ops that ran in it (clipped length > 0)
   std::vector<std::size_t> ran_in_window_stream;          // per (window, stream): the same, window * streams + stream
-  std::vector<TimelineEvent> events;                         // sorted by time (window bounds included)
+  std::vector<TimelineEvent> events;                      // sorted by time (window bounds included), sort_by_time
   AnalysisCounters counters;                              // what could not be attributed, and totals
 
   // A window's own ops (launched by it), sorted by (start, end): all streams, or those of streams[stream].

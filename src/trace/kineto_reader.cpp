@@ -424,19 +424,6 @@ class KinetoSax {
     on_scalar();
   }
 
-
-
-
-
-
-
-
-
-
-
-
-
-
   KinetoTrace& m_trace;
   KinetoEvents& m_events;
   std::size_t m_depth = 0;

@@ -15,6 +15,8 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "trace_text.hpp"
+
 namespace ohprof {
 namespace {
 
@@ -159,14 +161,7 @@ std::string temp_path(const std::string& name) {
 }
 
 nlohmann::json load_json(const std::string& path) {
-  gzFile file = gzopen(path.c_str(), "rb");  // reads plain files as they are, too
-  EXPECT_NE(file, nullptr);
-  std::string text;
-  char buffer[65536];
-  int n = 0;
-  while ((n = gzread(file, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
-  gzclose(file);
-  return nlohmann::json::parse(text);
+  return nlohmann::json::parse(gunzip(path));  // gunzip reads plain files as they are, too
 }
 
 TEST(ExportTraceWithSplit, KeepsEveryInputEventAndAddsTheTracks) {

@@ -11,6 +11,9 @@
 //  - no copy of a string or number: the handler gets a std::string_view into the parser's buffer. The
 //    buffer keeps a token in progress whole (it is moved to the buffer's front when the buffer is
 //    refilled), so only strings with escapes are built in a separate string;
+//  - no copy of the input either, from a stream buffer that lends its bytes (LendingStreambuf: the gzip
+//    reader's ring, a text in memory): they are read where they lie, and only what spans two lent
+//    chunks is put together in the parser's buffer (Input, below);
 //  - the handler is a template parameter (parse_json_stream_with), so its calls are inlined;
 //  - the handler can decline an object member (key() returns false): its value is then still parsed
 //    and checked, with the same errors, but reported to no one;

@@ -3,6 +3,7 @@
 #include "ohprof/analysis/cpu_kernels.hpp"
 #include "ohprof/analysis/window_split.hpp"
 #include "ohprof/base/saturating.hpp"
+#include "ohprof/base/sorting.hpp"
 
 #include <algorithm>
 #include <array>
@@ -88,8 +89,6 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
   // Launch calls: their window, and the canonical call per correlation (earliest start, then first).
   launch_window.assign(timeline.launches.size(), kNoIndex);
   window_launches.resize(window_count);
-  std::unordered_map<std::uint64_t, std::size_t> launch_by_correlation;
-  launch_by_correlation.reserve(timeline.launches.size());
   std::uint64_t lowest_launch_correlation = std::numeric_limits<std::uint64_t>::max();
   for (std::size_t l = 0; l < timeline.launches.size(); ++l) {
     const LaunchCall& launch = timeline.launches[l];
@@ -107,12 +106,35 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
     } else {
       window_launches[pos].push_back(l);
     }
-    const auto [it, inserted] = launch_by_correlation.emplace(launch.correlation, l);
-    if (!inserted) {
-      ++counters.duplicate_launch_correlations;
-      if (launch.start_ns < timeline.launches[it->second].start_ns) it->second = l;
-    }
   }
+  // The canonical call of each correlation: (correlation, call) pairs sorted by correlation, ties in
+  // call order (correlations count up in launch order, so they come nearly sorted), then each
+  // correlation's run reduced to its earliest call, the first of equal starts.
+  std::vector<std::pair<std::uint64_t, std::size_t>> launch_by_correlation;
+  launch_by_correlation.reserve(timeline.launches.size());
+  for (std::size_t l = 0; l < timeline.launches.size(); ++l) launch_by_correlation.emplace_back(timeline.launches[l].correlation, l);
+  stable_sort_runs(launch_by_correlation.begin(), launch_by_correlation.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < launch_by_correlation.size(); ++i) {
+      if (kept > 0 && launch_by_correlation[kept - 1].first == launch_by_correlation[i].first) {
+        ++counters.duplicate_launch_correlations;
+        std::size_t& canonical = launch_by_correlation[kept - 1].second;
+        if (timeline.launches[launch_by_correlation[i].second].start_ns < timeline.launches[canonical].start_ns) {
+          canonical = launch_by_correlation[i].second;
+        }
+        continue;
+      }
+      launch_by_correlation[kept++] = launch_by_correlation[i];
+    }
+    launch_by_correlation.resize(kept);
+  }
+  const auto launch_of = [&](std::uint64_t correlation) -> std::size_t {
+    const auto found = std::lower_bound(launch_by_correlation.begin(), launch_by_correlation.end(), correlation,
+                                        [](const auto& entry, std::uint64_t c) { return entry.first < c; });
+    return found != launch_by_correlation.end() && found->first == correlation ? found->second : kNoIndex;
+  };
 
   // The recording's start: the earliest record of any kind.
   std::int64_t recording_start = kNever;
@@ -143,13 +165,12 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
     entry.pending_ns = op.start_ns;
     entry.stream = StreamKey{op.device, op.stream};
     entry.source = i;
-    const auto found = launch_by_correlation.find(op.correlation);
-    if (found != launch_by_correlation.end()) {
-      const LaunchCall& launch = timeline.launches[found->second];
-      entry.launch = found->second;
+    if (const std::size_t canonical = launch_of(op.correlation); canonical != kNoIndex) {
+      const LaunchCall& launch = timeline.launches[canonical];
+      entry.launch = canonical;
       entry.pending_ns = std::min(launch.end_ns, op.start_ns);
-      entry.window = launch_window[found->second];
-      launch_first_op_ns[found->second] = std::min(launch_first_op_ns[found->second], op.start_ns);
+      entry.window = launch_window[canonical];
+      launch_first_op_ns[canonical] = std::min(launch_first_op_ns[canonical], op.start_ns);
     } else {
       if (timeline.ops_have_launches) ++counters.ops_without_launch;
       // Launched before the recording began: correlations count up in launch order.

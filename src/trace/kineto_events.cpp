@@ -442,9 +442,13 @@ class KinetoEvents::Meaning {
   }
 
   static std::uint64_t& count_of(std::vector<EventCount>& counts, std::string_view cat) {
-    if (!counts.empty() && counts.back().category == cat) return counts.back().events;
+    // The length and the first byte tell most categories apart without a call to memcmp.
+    const auto same = [cat](const std::string& known) {
+      return known.size() == cat.size() && (cat.empty() || (known[0] == cat[0] && known == cat));
+    };
+    if (!counts.empty() && same(counts.back().category)) return counts.back().events;
     for (auto it = counts.begin(); it != counts.end(); ++it) {
-      if (it->category == cat) {
+      if (same(it->category)) {
         std::iter_swap(it, counts.end() - 1);  // the next event is most likely of the same category
         return counts.back().events;
       }
@@ -535,8 +539,15 @@ class KinetoEvents::Meaning {
       if (what == MtiaRuntimeCall::copy_launch) named = LaunchKind::memcpy;
       named_sync = what == MtiaRuntimeCall::sync;
     } else if (m_event->has_name) {
-      named = launch_kind_of_api(m_event->name);
-      named_sync = !named && is_sync_api(m_event->name);
+      // A trace's calls are mostly the same few names in a row: the last one's meaning is kept.
+      if (!m_api_name_read || m_event->name != m_api_name) {
+        m_api_name.assign(m_event->name);
+        m_api_kind = launch_kind_of_api(m_event->name);
+        m_api_sync = !m_api_kind && is_sync_api(m_event->name);
+        m_api_name_read = true;
+      }
+      named = m_api_kind;
+      named_sync = m_api_sync;
     }
     const bool launch = tagged ? tagged->launch.has_value() : named.has_value();
     const LaunchKind kind = tagged ? tagged->launch.value_or(LaunchKind::other) : named.value_or(LaunchKind::other);
@@ -591,6 +602,11 @@ class KinetoEvents::Meaning {
 
   KinetoTrace& m_trace;
   const PendingEvent* m_event = nullptr;  // the event being added
+  // The last runtime call's name, and what launch_kind_of_api and is_sync_api said of it.
+  std::string m_api_name;
+  bool m_api_name_read = false;
+  std::optional<LaunchKind> m_api_kind;
+  bool m_api_sync = false;
   bool m_have_span = false;
   std::vector<std::string> m_skip_examples;
   std::map<std::string, std::uint64_t> m_unknown;

@@ -1093,6 +1093,25 @@ TEST(SortByTime, IsAStableSortByTime) {
   }
 }
 
+// Launch calls that share a correlation (docs/metrics.md): each op joins the earliest of them, the first
+// in the timeline among equal starts; the others are counted. Calls out of correlation order included.
+TEST(WindowSplit, AnOpJoinsTheEarliestCallOfItsCorrelation) {
+  Timeline t;
+  t.iterations = {{0, 0, 1000}};
+  t.launches = {launch(50, 55, 7), launch(5, 8, 9), launch(20, 22, 7), launch(20, 30, 7), launch(40, 41, 3),
+                launch(60, 61, 9)};
+  t.ops = {op(100, 110, 1, 7), op(120, 130, 1, 9), op(140, 150, 1, 3), op(160, 170, 1, 4)};
+  const WindowAttribution a(t);
+  ASSERT_EQ(a.ops.size(), 4u);
+  EXPECT_EQ(a.ops[0].launch, 2u);  // correlation 7: starts 50, 20, 20: the first call starting at 20
+  EXPECT_EQ(a.ops[0].pending_ns, 22);
+  EXPECT_EQ(a.ops[1].launch, 1u);  // correlation 9: starts 5 and 60
+  EXPECT_EQ(a.ops[2].launch, 4u);
+  EXPECT_EQ(a.ops[3].launch, kNoIndex);  // no call has correlation 4
+  EXPECT_EQ(a.counters.duplicate_launch_correlations, 3u);
+  EXPECT_EQ(a.counters.ops_without_launch, 1u);
+}
+
 // The shared attribution and timeline walk (window_split.hpp) that analyze_timeline and --export-trace use.
 TEST(WindowSplit, TracksTileEachWindowAndAddUpToTheAnalysis) {
   // The cross-stream case of the first test: window [0, 200).

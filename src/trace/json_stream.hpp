@@ -203,8 +203,9 @@ struct NullSink {
 // straight from the buffer, with no container stack and no call per token: it defines
 //   bool fast_elements() const;                          // true inside the array whose elements it reads so
 //   const char* fast_element(const char* p, const char* end);
-// The parser then makes at least kWindowBytes available (or the rest of the input) and calls fast_element at
-// the first byte of each element. It returns the position after the element, having done to itself what
+// The parser then asks for kWindowBytes (from a copying source it gets them, or the rest of the input; from
+// a lending one it may get fewer, at the start of a small lent chunk or the end of a chunk's copied part,
+// and an element cut there is left to the parser) and calls fast_element at the first byte of each element. It returns the position after the element, having done to itself what
 // the events of the element would have done; or nullptr, having changed nothing that the element's events
 // would not set again, and the parser reads the element as usual. The functions below are its tokenizer:
 // each reads from `p` within [p, end), moves `p` past what it read, and returns false at anything it does not

@@ -54,14 +54,13 @@ void Input::keep_in_buffer(const char*& keep) {
   m_base += static_cast<std::uint64_t>(keep - m_region);
   std::size_t size = m_buffer.size();
   while (kept > size / 2) size *= 2;  // a long token: reading on stays in chunks
-  if (m_in_chunk || size != m_buffer.size()) {
-    // From a lent chunk, or into a larger buffer: the two never overlap.
-    std::vector<char> larger;
-    if (size != m_buffer.size()) larger.resize(size);
-    std::vector<char>& target = larger.empty() ? m_buffer : larger;
-    std::memcpy(target.data(), keep, kept);
-    if (!larger.empty()) m_buffer.swap(larger);
-  } else if (kept > 0 && keep != m_buffer.data()) {
+  if (size != m_buffer.size()) {
+    std::vector<char> larger(size);
+    std::memcpy(larger.data(), keep, kept);
+    m_buffer.swap(larger);
+  } else if (m_in_chunk) {
+    std::memcpy(m_buffer.data(), keep, kept);  // out of a lent chunk: no overlap
+  } else if (keep != m_buffer.data()) {
     std::memmove(m_buffer.data(), keep, kept);
   }
   m_in_chunk = false;

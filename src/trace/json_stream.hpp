@@ -262,17 +262,21 @@ inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c ==
   return ((word & kHigh) | (((word + 0x0606060606060606ULL) & kHigh) >> 4)) ^ 0x3333333333333333ULL;
 }
 
-// Whether the eight bytes at `at` are all digits, and then their value (SWAR: the digit pairs, then
-// fours, then the eight combined with two multiplications).
+// The value of eight digits, first digit in the lowest byte, given as the bytes' values 0..9 (SWAR: the
+// digit pairs, then fours, then the eight combined with two multiplications).
+[[gnu::always_inline]] inline std::uint64_t digit_values(std::uint64_t word) {
+  word = word * 10 + (word >> 8);  // each byte pair: 10 * first + second, in the low byte of the pair
+  constexpr std::uint64_t kPairs = 0x000000FF000000FFULL;
+  return (((word & kPairs) * (100 + (1000000ULL << 32))) + (((word >> 16) & kPairs) * (1 + (10000ULL << 32)))) >> 32;
+}
+
+// Whether the eight bytes at `at` are all digits, and then their value.
 [[gnu::always_inline]] inline bool eight_digits(const char* at, std::uint64_t& value) {
   std::uint64_t word = 0;
   std::memcpy(&word, at, 8);
   if constexpr (std::endian::native != std::endian::little) return false;
   if (non_digit_bytes(word) != 0) return false;
-  word -= 0x3030303030303030ULL;
-  word = word * 10 + (word >> 8);  // each byte pair: 10 * first + second, in the low byte of the pair
-  constexpr std::uint64_t kPairs = 0x000000FF000000FFULL;
-  value = (((word & kPairs) * (100 + (1000000ULL << 32))) + (((word >> 16) & kPairs) * (1 + (10000ULL << 32)))) >> 32;
+  value = digit_values(word - 0x3030303030303030ULL);
   return true;
 }
 
@@ -295,12 +299,10 @@ inline constexpr std::array<std::uint64_t, 9> kPowersOfTen = {1,      10,      1
     value = 0;
     return 0;
   }
-  // The digits moved to the word's high bytes, '0's before them: the same value, as eight digits.
-  const unsigned shift = 8 * (8 - count);
-  const std::uint64_t padded = shift == 0 ? word : (word << shift) | (0x3030303030303030ULL >> (64 - shift));
-  char bytes[8];
-  std::memcpy(bytes, &padded, 8);
-  eight_digits(bytes, value);
+  // The digits' values moved to the word's high bytes, zeros before them: the same value, as eight
+  // digits. A borrow of the subtraction runs only from the first non-digit upwards, into bytes the
+  // shift drops.
+  value = digit_values((word - 0x3030303030303030ULL) << (8 * (8 - count)));
   return count;
 }
 
@@ -336,7 +338,11 @@ inline bool fraction_and_exponent(const char*& r, const char* end) {
 
 // A number as the parser delivers it: an integer of at most 18 digits (`integer`, and `text` empty), or
 // one with a fraction or exponent (its `text`). False for anything else (longer integers, malformed ones).
-[[gnu::always_inline]] inline bool number(const char*& p, const char* end, std::int64_t& integer, std::string_view& text) {
+// For a plain decimal of 1 to 15 integer and 1 to 3 fraction digits, no exponent (Kineto's
+// nanosecond-resolution microseconds), `thousandths` is set true and `integer` holds its value in
+// thousandths (as short_decimal_thousandths reads the text); otherwise `thousandths` is false.
+[[gnu::always_inline]] inline bool number(const char*& p, const char* end, std::int64_t& integer, std::string_view& text,
+                                          bool& thousandths) {
   const char* r = p;
   const bool negative = *r == '-';
   if (negative) ++r;
@@ -355,6 +361,21 @@ inline bool fraction_and_exponent(const char*& r, const char* end) {
   }
   for (; r < limit && is_digit(*r); ++r) magnitude = magnitude * 10 + static_cast<std::uint64_t>(*r - '0');
   if (r == digits || (*digits == '0' && r != digits + 1) || r == end) return false;
+  thousandths = false;
+  if (*r == '.' && r - digits <= 15 && end - r > 8) {
+    // The fraction's digits read at once: 1 to 3 of them, then a byte that ends the number.
+    std::uint64_t fraction = 0;
+    const unsigned count = leading_digits(r + 1, fraction);
+    if (count >= 1 && count <= 3 && !is_number_byte(r[1 + count])) {
+      const auto value = static_cast<std::int64_t>(magnitude * 1000 + fraction * kPowersOfTen[3 - count]);
+      integer = negative ? -value : value;
+      thousandths = true;
+      r += 1 + count;
+      text = std::string_view(p, static_cast<std::size_t>(r - p));
+      p = r;
+      return true;
+    }
+  }
   if (*r == '.' || *r == 'e' || *r == 'E') {
     if (!fraction_and_exponent(r, end)) return false;
     text = std::string_view(p, static_cast<std::size_t>(r - p));
@@ -442,8 +463,22 @@ inline bool members(const char*& p, const char* end, ReadValue&& read_value) {
   });
 }
 
+inline bool skip_value(const char*& p, const char* end, int depth = 0);
+
+// A member's value or an element inside a container being skipped: a string or a number (most of them,
+// as in an op's "Input Dims": [[8, 64], [64]]) checked here, anything else through skip_value.
+[[gnu::always_inline]] inline bool skip_item(const char*& p, const char* end, int depth) {
+  if (*p == '"') {
+    ++p;
+    std::string_view ignored;
+    return plain_string(p, end, ignored);
+  }
+  if (is_digit(*p) || *p == '-') return skip_number(p, end);
+  return skip_value(p, end, depth);
+}
+
 // Checks and skips one value of any kind, at its first byte; containers at most kMaxDepth deep.
-inline bool skip_value(const char*& p, const char* end, int depth = 0) {
+inline bool skip_value(const char*& p, const char* end, int depth) {
   constexpr int kMaxDepth = 64;
   std::string_view ignored;
   switch (*p) {
@@ -453,11 +488,11 @@ inline bool skip_value(const char*& p, const char* end, int depth = 0) {
     case 'n': return skip_literal(p, end, "null");
     case '{':
       return depth < kMaxDepth &&
-             members(p, end, [&](std::string_view, const char*& q) { return skip_value(q, end, depth + 1); });
+             members(p, end, [&](std::string_view, const char*& q) { return skip_item(q, end, depth + 1); });
     case '[':
       if (depth >= kMaxDepth) return false;
       ++p;
-      return items(p, end, ']', [&](const char*& q) { return skip_value(q, end, depth + 1); });
+      return items(p, end, ']', [&](const char*& q) { return skip_item(q, end, depth + 1); });
     default:
       return skip_number(p, end);
   }

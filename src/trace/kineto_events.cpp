@@ -98,25 +98,7 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
   return static_cast<std::int64_t>(value);
 }
 
-std::optional<std::int64_t> as_ns(const NumberField& field) {
-  switch (field.state) {
-    case NumberField::State::integer: {
-      if (field.integer_overflow) return std::nullopt;
-      constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 1000;
-      if (field.integer > kMax || field.integer < -kMax) return std::nullopt;
-      return field.integer * 1000;
-    }
-    case NumberField::State::text:
-      return microseconds_text_to_ns(field.text);
-    case NumberField::State::nanoseconds:
-      return field.integer;
-    default:
-      return std::nullopt;
-  }
-}
-
 // ---- API names ------------------------------------------------------------------------------
-
 
 namespace {
 

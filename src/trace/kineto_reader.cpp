@@ -300,7 +300,7 @@ class KinetoSax {
         case EventKey::cat: return m_event.has_cat = fast_text(q, end, m_event.cat);
         case EventKey::name: return m_event.has_name = fast_text(q, end, m_event.name);
         case EventKey::args: return fast_args(q, end);
-        case EventKey::other: return window::skip_value(q, end);
+        case EventKey::other: return window::skip_item(q, end, 0);
         default: return fast_number(q, end, *event_field(which));
       }
     });
@@ -378,11 +378,15 @@ class KinetoSax {
       default: {
         std::int64_t integer = 0;
         std::string_view text;
-        if (!window::number(p, end, integer, text)) return false;
+        bool thousandths = false;
+        if (!window::number(p, end, integer, text, thousandths)) return false;
         if (text.empty()) {
           field.state = NumberField::State::integer;
           field.integer = integer;
           field.integer_overflow = false;
+        } else if (thousandths) {  // what set_number_text would find in the text
+          field.state = NumberField::State::nanoseconds;
+          field.integer = integer;
         } else {
           set_number_text(field, text);
         }
@@ -393,7 +397,7 @@ class KinetoSax {
   bool fast_args(const char*& p, const char* end) {
     return json_detail::window::members(p, end, [&](std::string_view key, const char*& q) {
       NumberField* field = arg_field(classify_arg_key(key));
-      return field != nullptr ? fast_number(q, end, *field) : json_detail::window::skip_value(q, end);
+      return field != nullptr ? fast_number(q, end, *field) : json_detail::window::skip_item(q, end, 0);
     });
   }
 

@@ -366,6 +366,7 @@ struct WindowNumber {
   bool read = false;
   std::int64_t integer = 0;
   std::string text;
+  bool thousandths = false;  // `integer` holds the text's thousandths (tested in kineto_reader_test.cpp)
   std::size_t length = 0;
 };
 WindowNumber window_number(const std::string& text, std::string_view after = ",") {
@@ -373,7 +374,7 @@ WindowNumber window_number(const std::string& text, std::string_view after = ","
   const char* p = padded.data();
   WindowNumber out;
   std::string_view number_text;
-  out.read = json_detail::window::number(p, padded.data() + padded.size(), out.integer, number_text);
+  out.read = json_detail::window::number(p, padded.data() + padded.size(), out.integer, number_text, out.thousandths);
   out.text = std::string(number_text);
   out.length = static_cast<std::size_t>(p - padded.data());
   return out;
@@ -388,6 +389,7 @@ TEST(JsonWindow, NumbersOfTheUsualShapeAreReadAsTheParserDeliversThem) {
     const Parsed parsed = parse("[" + text + "]");
     ASSERT_FALSE(parsed.error.has_value()) << text;
     if (got.text.empty()) {
+      EXPECT_FALSE(got.thousandths) << text;
       EXPECT_TRUE(parsed.texts.empty()) << text;  // the parser delivered it as an integer too
       EXPECT_EQ(parsed.value[0].get<std::int64_t>(), got.integer) << text;
     } else {
@@ -402,6 +404,14 @@ TEST(JsonWindow, NumbersOfTheUsualShapeAreReadAsTheParserDeliversThem) {
   }
   EXPECT_FALSE(window_number("17", "").read);  // the window's end: the number may go on
   EXPECT_FALSE(window_number("17", "5").read);
+  // A short decimal is read as thousandths where eight bytes follow its point, its text kept either way.
+  const WindowNumber decimal = window_number("123456.789", ",       ");
+  EXPECT_TRUE(decimal.read && decimal.thousandths);
+  EXPECT_EQ(decimal.integer, 123456789);
+  EXPECT_EQ(decimal.text, "123456.789");
+  EXPECT_EQ(decimal.length, 10U);
+  EXPECT_FALSE(window_number("123456.789").thousandths);
+  EXPECT_EQ(window_number("123456.789").text, "123456.789");
 }
 
 // Counts the values directly inside the outermost container; no conversions (numbers of any size).

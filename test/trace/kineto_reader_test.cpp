@@ -17,6 +17,7 @@
 #include <string>
 
 #include "ohprof/model/launch_apis.hpp"
+#include "json_stream.hpp"
 #include "kineto_events.hpp"
 #include "trace_text.hpp"
 #include "trace_fingerprint.hpp"
@@ -103,8 +104,9 @@ TEST(MicrosecondsTextToNs, IntegersAndThreeDecimalsAreExact) {
   EXPECT_EQ(microseconds_text_to_ns("0.001"), 1);
 }
 
-// The window's shortcut for the commonest decimal reads what the general conversion reads, and gives
-// every other text to it: on the edges by hand and on 200,000 random JSON numbers.
+// The shortcut for the commonest decimal reads what the general conversion reads, and gives every other
+// text to it; the window's own reading of it (window::number) gives the same: on the edges by hand and
+// on 200,000 random JSON numbers.
 TEST(ShortDecimalThousandths, IsMicrosecondsTextToNsWhereItReadsAndDeclinesTheRest) {
   EXPECT_EQ(short_decimal_thousandths("3605057436108.407"), 3605057436108407);
   EXPECT_EQ(short_decimal_thousandths("-2.5"), -2500);
@@ -141,6 +143,26 @@ TEST(ShortDecimalThousandths, IsMicrosecondsTextToNsWhereItReadsAndDeclinesTheRe
     set_number_text(field, text);
     ASSERT_EQ(as_ns(field), microseconds_text_to_ns(text)) << text;
     ASSERT_EQ(as_integer(field), std::nullopt) << text;  // a decimal is never an id
+
+    // The window reads the same shortcut in the same pass as the number, where at least eight bytes
+    // follow the point; nearer the window's end it hands the text over (and set_number_text reads it).
+    for (const std::string after : {",        ", ","}) {
+      const std::string in_buffer = text + after;
+      const char* p = in_buffer.data();
+      std::int64_t integer = 0;
+      std::string_view window_text;
+      bool thousandths = false;
+      ASSERT_TRUE(json_detail::window::number(p, in_buffer.data() + in_buffer.size(), integer, window_text, thousandths))
+          << text;
+      ASSERT_EQ(p, in_buffer.data() + text.size()) << text;
+      if (text.find_first_of(".eE") == std::string::npos) {
+        ASSERT_TRUE(window_text.empty() && !thousandths) << text;
+        continue;
+      }
+      ASSERT_EQ(window_text, text);
+      if (after.size() > 1) ASSERT_EQ(thousandths, shortcut.has_value()) << text;
+      if (thousandths) ASSERT_EQ(integer, *shortcut) << text;
+    }
   }
   EXPECT_GT(read, 50000u);  // the shortcut was taken often enough to be tested
 }

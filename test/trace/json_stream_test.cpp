@@ -399,8 +399,10 @@ TEST(JsonWindow, NumbersOfTheUsualShapeAreReadAsTheParserDeliversThem) {
   }
   // Left to the parser: 19 digits and more (they may not fit), and everything malformed.
   for (const std::string text : {"1000000000000000000", "-9223372036854775808", "18446744073709551615", "01", "-",
-                                 "-a", "1.", "1.e5", "1e", "1e+", ".5", "1.5.3", "1-2", "2e3e4"}) {
+                                 "-a", "1.", "1.e5", "1e", "1e+", ".5", "1.5.3", "1-2", "2e3e4", "1.5+", "1.5-1",
+                                 "1.25.", "-1.5e", "1.2.3.4"}) {
     EXPECT_FALSE(window_number(text).read) << text;
+    EXPECT_FALSE(window_number(text, ",         ").read) << text;  // with room for a short decimal's reading
   }
   EXPECT_FALSE(window_number("17", "").read);  // the window's end: the number may go on
   EXPECT_FALSE(window_number("17", "5").read);
@@ -412,6 +414,11 @@ TEST(JsonWindow, NumbersOfTheUsualShapeAreReadAsTheParserDeliversThem) {
   EXPECT_EQ(decimal.length, 10U);
   EXPECT_FALSE(window_number("123456.789").thousandths);
   EXPECT_EQ(window_number("123456.789").text, "123456.789");
+  // Exactly where it starts: nine bytes from the point on ("1.5" and seven more), not eight.
+  EXPECT_FALSE(window_number("1.5", ",     ").thousandths);
+  const WindowNumber nine = window_number("1.5", ",      ");
+  EXPECT_TRUE(nine.read && nine.thousandths);
+  EXPECT_EQ(nine.integer, 1500);
 }
 
 // Counts the values directly inside the outermost container; no conversions (numbers of any size).

@@ -70,9 +70,11 @@ struct TimelineEvent {
   };
   std::int64_t t = 0;
   Kind kind = Kind::window;
-  std::int32_t delta = 0;  // +1 opens, -1 closes
+  std::int8_t delta = 0;   // +1 opens, -1 closes
   std::uint32_t index = 0; // the stream (pending, running) or the window (window)
 };
+// Sixteen bytes: a trace's walk holds hundreds of thousands of them, sorted in several passes.
+static_assert(sizeof(TimelineEvent) == 16);
 
 // The state of the device and the host during one stretch [start, end) of a window.
 struct TimelineState {

@@ -463,16 +463,19 @@ inline bool members(const char*& p, const char* end, ReadValue&& read_value) {
   });
 }
 
+// Checks and skips a string without escapes, at its opening quote.
+[[gnu::always_inline]] inline bool skip_string(const char*& p, const char* end) {
+  ++p;
+  std::string_view ignored;
+  return plain_string(p, end, ignored);
+}
+
 inline bool skip_value(const char*& p, const char* end, int depth = 0);
 
 // A member's value or an element inside a container being skipped: a string or a number (most of them,
 // as in an op's "Input Dims": [[8, 64], [64]]) checked here, anything else through skip_value.
 [[gnu::always_inline]] inline bool skip_item(const char*& p, const char* end, int depth) {
-  if (*p == '"') {
-    ++p;
-    std::string_view ignored;
-    return plain_string(p, end, ignored);
-  }
+  if (*p == '"') return skip_string(p, end);
   if (is_digit(*p) || *p == '-') return skip_number(p, end);
   return skip_value(p, end, depth);
 }
@@ -480,9 +483,8 @@ inline bool skip_value(const char*& p, const char* end, int depth = 0);
 // Checks and skips one value of any kind, at its first byte; containers at most kMaxDepth deep.
 inline bool skip_value(const char*& p, const char* end, int depth) {
   constexpr int kMaxDepth = 64;
-  std::string_view ignored;
   switch (*p) {
-    case '"': ++p; return plain_string(p, end, ignored);
+    case '"': return skip_string(p, end);
     case 't': return skip_literal(p, end, "true");
     case 'f': return skip_literal(p, end, "false");
     case 'n': return skip_literal(p, end, "null");

@@ -93,6 +93,8 @@ def parse_input(text):
     dtype = DTYPES.get(dtype_part or "float32")
     if dtype is None:
         raise OhprofError(USAGE_ERROR, f"unknown dtype '{dtype_part}' in --input '{text}'")
+    if shape_part.replace(" ", "") == "[]":
+        return [], dtype  # a zero-dimensional tensor, as torch.tensor(2.0)
     shape_part = shape_part.strip().strip("[]")
     try:
         shape = [int(d) for d in shape_part.replace("x", ",").split(",")]
@@ -106,7 +108,7 @@ def parse_input(text):
 
 def input_text(spec):
     shape, dtype = spec
-    return "x".join(str(d) for d in shape) + ":" + dtype
+    return ("x".join(str(d) for d in shape) if shape else "[]") + ":" + dtype
 
 
 def make_inputs(torch, specs, device, seed):

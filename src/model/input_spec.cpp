@@ -78,8 +78,10 @@ Result<InputSpec> parse_input_spec(std::string_view text) {
   }
   if (!shape_part.empty() && shape_part.front() == '[' && shape_part.back() == ']') {
     shape_part = shape_part.substr(1, shape_part.size() - 2);
+    // "[]" is a zero-dimensional tensor (a scalar such as torch.tensor(2.0)); a bare empty shape is a typo
+    if (shape_part.find_first_not_of(' ') == std::string_view::npos) return spec;
   }
-  if (shape_part.empty()) return bad("the shape is empty");
+  if (shape_part.empty()) return bad("the shape is empty (write [] for a zero-dimensional tensor)");
   std::size_t pos = 0;
   while (pos <= shape_part.size()) {
     const std::size_t next = shape_part.find_first_of(",x", pos);
@@ -97,6 +99,20 @@ Result<InputSpec> parse_input_spec(std::string_view text) {
     pos = next + 1;
   }
   return spec;
+}
+
+Result<std::vector<InputSpec>> parse_recorded_inputs(std::string_view text) {
+  std::vector<InputSpec> specs;
+  while (!text.empty()) {
+    const std::size_t semicolon = text.find(';');
+    std::string item(text.substr(0, semicolon));
+    text = semicolon == std::string_view::npos ? std::string_view{} : text.substr(semicolon + 1);
+    if (item.empty()) continue;
+    if (item.front() == ':') item.insert(0, "[]");  // written before "[]" spelled a zero-dimensional input
+    OHPROF_ASSIGN_OR_RETURN(auto spec, parse_input_spec(item));
+    specs.push_back(spec);
+  }
+  return specs;
 }
 
 Result<std::vector<InputSpec>> parse_input_specs(const std::vector<std::string>& texts) {

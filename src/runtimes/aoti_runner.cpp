@@ -68,19 +68,6 @@ bool looks_like_zip(const std::string& path) {
   return file.gcount() == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
 }
 
-// Inputs recorded by examples/export_model.py: "1x3x224x224:float32;8:int64".
-Result<std::vector<InputSpec>> parse_recorded_inputs(const std::string& text) {
-  std::vector<InputSpec> specs;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ';')) {
-    if (item.empty()) continue;
-    OHPROF_ASSIGN_OR_RETURN(auto spec, parse_input_spec(item));
-    specs.push_back(spec);
-  }
-  return specs;
-}
-
 // The package's CPU kernels are compiled for a vector ISA; running them on a CPU without it crashes.
 std::vector<std::string> missing_cpu_features(const std::string& package_isa) {
   std::vector<std::string> missing;

@@ -402,6 +402,24 @@ TEST_F(CompareE2E, OwnInputsFromAFileAreMeasuredAndBadFilesAreOneLine) {
   for (const auto& path : named_json["paths"]) {
     if (path["name"] != "eager") EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["name"];
   }
+  // A zero-dimensional input (scale = torch.tensor(3.0)): the package records it as "[]:float32" and
+  // LibTorch's C++ runner gets it as it was saved.
+  const std::string with_scalar = m_dir + "/scalar.pt";
+  ASSERT_EQ(testing::run_program({OHPROF_PYTHON, "-c",
+                                  "import sys, torch; torch.save(((torch.randn(2, 16),), {'scale': torch.tensor(3.0)}), "
+                                  "sys.argv[1])",
+                                  with_scalar}).exit_code, 0);
+  const std::string scalar_report = m_dir + "/scalar.json";
+  const auto scalar = run_ohprof(quick({"compare", "--model", "tiny_models:two_inputs", "--inputs", with_scalar,
+                                        "--paths", "aoti,aoti:python,compile,eager", "--no-explain", "--cache-dir",
+                                        s_cache, "--export-json", scalar_report}));
+  ASSERT_EQ(scalar.exit_code, 0) << scalar.err;
+  const json scalar_json = json::parse(read_file(scalar_report));
+  EXPECT_EQ(scalar_json["config"]["inputs"], json::array({"[2, 16]:float32", "[]:float32"}));
+  for (const auto& path : scalar_json["paths"]) {
+    EXPECT_FALSE(path["samples_ns"].empty()) << path["name"];
+    if (path["name"] != "eager") EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["name"];
+  }
   struct Case {
     std::vector<std::string> args;
     ExitCode exit;

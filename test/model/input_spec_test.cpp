@@ -26,6 +26,35 @@ TEST(ParseInputSpec, BracketsAndAliasesAccepted) {
   EXPECT_EQ(spec->dtype, DType::bfloat16);
 }
 
+TEST(ParseInputSpec, EmptyBracketsAreAZeroDimensionalTensor) {
+  for (const char* text : {"[]", "[ ]:int64", "[]:float32"}) {
+    auto spec = parse_input_spec(text);
+    ASSERT_TRUE(spec.ok()) << text << ": " << spec.error().message;
+    EXPECT_TRUE(spec->shape.empty()) << text;
+  }
+  EXPECT_EQ(parse_input_spec("[ ]:int64")->dtype, DType::int64);
+  // The text ohprof writes for it reads back to it.
+  const InputSpec scalar{{}, DType::float64};
+  EXPECT_EQ(input_spec_text(scalar), "[]:float64");
+  EXPECT_EQ(*parse_input_spec(input_spec_text(scalar)), scalar);
+  // A bare empty shape is still refused, and the message says how to write a scalar.
+  auto empty = parse_input_spec(":float32");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find("write [] for a zero-dimensional tensor"), std::string::npos);
+}
+
+TEST(ParseRecordedInputs, EachInOrderWithScalarsInBothSpellings) {
+  auto specs = parse_recorded_inputs("1x3x8x8:float16;;8:int64;[]:float32;:bool");
+  ASSERT_TRUE(specs.ok()) << specs.error().message;
+  const std::vector<InputSpec> want{{{1, 3, 8, 8}, DType::float16},
+                                    {{8}, DType::int64},
+                                    {{}, DType::float32},
+                                    {{}, DType::boolean}};
+  EXPECT_EQ(*specs, want);
+  EXPECT_TRUE(parse_recorded_inputs("")->empty());
+  EXPECT_FALSE(parse_recorded_inputs("4,4:float32;4,0").ok());
+}
+
 TEST(ParseInputSpec, RejectsBadInputWithUsageError) {
   for (const char* bad : {"", "1,,3", "1,a", "0,3", "-1,3", "1,3:float17", "1,3,"}) {
     auto spec = parse_input_spec(bad);

@@ -1,5 +1,6 @@
 #pragma once
-// --input SHAPE[:DTYPE], e.g. "1,3,224,224", "1x3x224x224:float16", "8,128:int64".
+// --input SHAPE[:DTYPE], e.g. "1,3,224,224", "1x3x224x224:float16", "8,128:int64"; "[]:float32" is a
+// zero-dimensional tensor.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@ struct InputSpec {
 Result<InputSpec> parse_input_spec(std::string_view text);
 // Each --input in order; the first bad one is the error.
 Result<std::vector<InputSpec>> parse_input_specs(const std::vector<std::string>& texts);
+// The inputs a package ohprof exported records in its "ohprof.inputs" metadata, ';'-separated:
+// "1x3x224x224:float32;8:int64;[]:float32". A package written before "[]" spelled a zero-dimensional input
+// records it as ":float32", read the same.
+Result<std::vector<InputSpec>> parse_recorded_inputs(std::string_view text);
 Result<DType> parse_dtype(std::string_view name);
 std::string dtype_name(DType dtype);
 // Every spelling --input accepts, with the dtype it names: the names, then the aliases ("half").

@@ -178,18 +178,26 @@ def _paths_flag(paths):
 def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, min_runs=None, max_runs=None,
             min_time_s=None, max_rse=None, time_limit_s=None, check_outputs=None, explain=True,
             kernel_profile=False, cache_dir=None, export_trace=None, threads=None, what_if=False, verbose=False):
-    """`ohprof compare` on the nn.Module `model` with `inputs` (a tensor, a tuple of tensors, or (tuple,
-    dict of keyword inputs)): each path
+    """`ohprof compare` on the nn.Module `model` (or a torch.export.ExportedProgram, as --exported: a
+    model torch.export.export(..., strict=False) captures where strict export fails) with `inputs` (a
+    tensor, a tuple of tensors, or (tuple, dict of keyword inputs)): each path
     measured in this process, interleaved, and each gap explained in layers (docs/usage.md). The keyword
     arguments are compare's flags (None: the flag's default; `threads` a list of caller counts, --threads;
     `what_if` --what-if); returns the compare Report."""
     torch = _torch()
-    if not isinstance(model, torch.nn.Module):
-        raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
+    program = isinstance(model, torch.export.ExportedProgram)
+    if not program and not isinstance(model, torch.nn.Module):
+        raise TypeError(f"model must be a torch.nn.Module or a torch.export.ExportedProgram, not {type(model).__name__}")
     with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
-        spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
+        if program:  # compare --exported: every path starts from the program's module()
+            spec = None
+            source = ["--exported", os.path.join(folder, "program.pt2")]
+            torch.export.save(model, source[1])
+        else:
+            spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
+            source = ["--model", spec]
         try:
-            argv = ["compare", "--model", spec, "--inputs", _save_inputs(torch, inputs, folder),
+            argv = ["compare", *source, "--inputs", _save_inputs(torch, inputs, folder),
                     "--paths", _paths_flag(paths), "--device", device,
                     "--cache-dir", cache_dir or os.path.join(folder, "artifacts"),
                     "--export-json", os.path.join(folder, "report.json"),
@@ -208,7 +216,8 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
                 argv.append("--quiet")
             return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)
         finally:
-            _registry.unregister(spec)
+            if spec:
+                _registry.unregister(spec)
 
 
 def run(package, inputs=None, *, device="auto", warmup=None, runs=None, export_trace=None, verbose=False):
@@ -238,7 +247,8 @@ def sweep(model, inputs, batch, *, paths=DEFAULT_PATHS, device="auto", cache_dir
     for t in inputs:
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"inputs must be tensors, not {type(t).__name__}")
-        shapes.append(",".join(str(d) for d in t.shape) + ":" + str(t.dtype).replace("torch.", ""))
+        dims = ",".join(str(d) for d in t.shape) or "[]"  # "[]": a zero-dimensional tensor
+        shapes.append(dims + ":" + str(t.dtype).replace("torch.", ""))
     batches = batch if isinstance(batch, str) else ",".join(str(int(b)) for b in batch)
     with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
         spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)

@@ -224,7 +224,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     const std::string hint =
         "torch.export needs a forward that takes and returns tensors (or tuples, lists and dicts of them): wrap the "
         "model so that it returns tensors only, or export it yourself with torch.export.export(..., strict=False) "
-        "and pass --exported";
+        "and pass --exported (in Python, pass the ExportedProgram as the model)";
     if (measurable.empty()) {
       return {std::nullopt, make_error(ExitCode::input_mismatch, fmt::format("{}; {}", artifacts.export_error, hint))};
     }

@@ -13,6 +13,7 @@ extension SO, and checks what the child did and printed:
   4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
      sizes returns one point per size;
   5. a bad input raises OhprofError with exit code 6 and the message alone; a non-module is TypeError;
+     a torch.export.ExportedProgram is measured as --exported (each path's source is the program);
   6. Python's SIGINT handler is back after each call;
   7. _repr_html_ is an iframe whose srcdoc is the report's HTML page; laid out by headless Chromium it
      shows the page's tables (skipped without Chromium), with --screenshot a picture to look at.
@@ -71,6 +72,12 @@ try:
     out["bad_input"] = None
 except ohprof.OhprofError as e:
     out["bad_input"] = [e.code, e.message]
+# An ExportedProgram (what export(..., strict=False) gives for a model strict export refuses) is --exported:
+# every path starts from the program, whose module computes what the user's module does.
+program = torch.export.export(model, (x,))
+from_program = ohprof.compare(program, (x,), paths=("aoti", "compile", "eager"), explain=False, **quick).to_json()
+out["exported"] = {p["name"]: [p["source"], len(p["samples_ns"])] for p in from_program["paths"]}
+out["exported_checks"] = [p["output_check"]["passed"] for p in from_program["paths"] if p["name"] != "eager"]
 try:
     ohprof.compare(lambda t: t, (x,))
     out["not_a_module"] = None
@@ -133,6 +140,10 @@ def main(argv):
     bad = got["bad_input"]
     if not bad or bad[0] != 6 or bad[1].startswith("ohprof") or "torch.export failed" not in bad[1]:
         problems.append(f"a bad input raised {bad}")
+    want_exported = {"aoti": ["aoti_package", 3], "compile": ["exported_program", 3], "eager": ["exported_program", 3]}
+    if got["exported"] != want_exported or got["exported_checks"] != [True, True]:
+        problems.append(f"an ExportedProgram: paths {got['exported']} (want {want_exported}), "
+                        f"output checks {got['exported_checks']}")
     if not got["not_a_module"] or "torch.nn.Module" not in got["not_a_module"]:
         problems.append(f"a non-module: {got['not_a_module']}")
     if not (got["handler_restored"] and got["handler_after_error"]):

@@ -138,11 +138,11 @@ json event_counts_to_json(const std::vector<EventCount>& counts) {
   return out;
 }
 
-json verdict_to_json(const PathVerdict& v, std::size_t iterations) {
+json verdict_to_json(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path) {
   json j = fields_to_json(v, fields::kVerdict);
   j["waited_stream"] = v.waited_stream ? stream_key_to_json(*v.waited_stream) : json(nullptr);
   j["unread_device_events"] = event_counts_to_json(v.unread_device_events);
-  j["suggestion"] = verdict_text(v, iterations);
+  j["suggestion"] = verdict_text(v, iterations, path);
   return j;
 }
 
@@ -176,7 +176,7 @@ json distributed_to_json(const std::optional<DistributedInfo>& info) {
 
 namespace {
 
-json breakdown_to_json(const PathBreakdown& breakdown) {
+json breakdown_to_json(const PathBreakdown& breakdown, std::optional<PathKind> path) {
   json iterations = json::array();
   for (const auto& it : breakdown.iterations) iterations.push_back(iteration_to_json(it));
   json kernels = json::array();
@@ -188,7 +188,7 @@ json breakdown_to_json(const PathBreakdown& breakdown) {
   return json{
       {"available", true},
       {"summary", summary_of_split_to_json(breakdown.summary)},
-      {"verdict", verdict_to_json(breakdown.verdict, breakdown.summary.totals.iterations)},
+      {"verdict", verdict_to_json(breakdown.verdict, breakdown.summary.totals.iterations, path)},
       {"counters",
        {{"collection", fields_to_json(breakdown.collection_counters, fields::kCollectionCounters)},
         {"analysis", fields_to_json(breakdown.analysis_counters, fields::kAnalysisCounters)}}},
@@ -412,7 +412,7 @@ json path_to_json(const PathResult& path) {
                                                        {"outside_region_ns", summary_to_json(path.dynamo_ranges->outside_region_ns)}}
                                                  : json(nullptr)}};
   if (path.breakdown) {
-    out["split"] = breakdown_to_json(*path.breakdown);
+    out["split"] = breakdown_to_json(*path.breakdown, parse_path_kind(path.name));
   } else {
     out["split"] = path.split_unavailable_reason.empty()
                        ? json(nullptr)

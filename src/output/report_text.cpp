@@ -127,17 +127,50 @@ std::string host_state_evidence(const PathVerdict& v) {
                      percent(v.host_state_share), counts.empty() ? counts : " (" + counts + ")");
 }
 
-std::string host_advice(const PathVerdict& v) {
-  if (v.cpu_kernels) return kCpuHostAdvice;
+// The CPU run's host advice. A remedy the path already is would contradict the measurement, so the
+// AOTInductor paths and the C++-wrapper compile get their own (docs/metrics.md, "Advice").
+std::string cpu_host_advice(std::optional<PathKind> path) {
+  switch (path.value_or(PathKind::eager)) {
+    case PathKind::aoti:
+      return "the host work around the kernels (allocation, operator dispatch) is the cost: the path is already "
+             "AOTInductor's C++ runner, with no Python on its call path; a larger batch amortizes it";
+    case PathKind::aoti_python:
+      return "the host work around the kernels (the Python loader, allocation, operator dispatch) is the cost: calling "
+             "the package from C++ (the aoti path) drops the Python loader; a larger batch amortizes it";
+    case PathKind::compile_cpp_wrapper:
+      return "the host work around the kernels (guards, allocation, operator dispatch) is the cost: AOTInductor's C++ "
+             "wrapper also drops Dynamo's guards and the Python call; a larger batch amortizes it";
+    default: return kCpuHostAdvice;
+  }
+}
+
+// The GPU run's advice when the host was in no runtime call: the same three cases as cpu_host_advice.
+std::string framework_host_advice(std::optional<PathKind> path) {
+  switch (path.value_or(PathKind::eager)) {
+    case PathKind::aoti:
+      return "the host between calls is the cost: the path is already AOTInductor's C++ runner, with no Python on its "
+             "call path; a larger batch amortizes it";
+    case PathKind::aoti_python:
+      return "the host between calls is the cost: calling the package from C++ (the aoti path) drops the Python "
+             "loader around its runner, a larger batch amortizes it";
+    case PathKind::compile_cpp_wrapper:
+      return "the host between calls is the cost: AOTInductor's C++ wrapper also drops Dynamo's guards and the Python "
+             "call, a larger batch amortizes it";
+    default:
+      return "the host between calls is the cost: AOTInductor's C++ wrapper removes the Python-side guards and "
+             "wrappers, torch.compile removes eager dispatch, a larger batch amortizes it";
+  }
+}
+
+std::string host_advice(const PathVerdict& v, std::optional<PathKind> path) {
+  if (v.cpu_kernels) return cpu_host_advice(path);
   switch (v.host_state.value_or(HostState::framework)) {
     case HostState::launch:
       return "launch calls are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile "
              "mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as one, and fusion "
              "(torch.compile) makes fewer";
     case HostState::framework: {
-      std::string out =
-          "the host between calls is the cost: AOTInductor's C++ wrapper removes the Python-side guards and wrappers, "
-          "torch.compile removes eager dispatch, a larger batch amortizes it";
+      std::string out = framework_host_advice(path);
       if (v.graph_launches_per_iteration > 0) out += " (graph launches present: CUDA graphs are already in use)";
       return out;
     }
@@ -190,7 +223,7 @@ std::string compute_notes(const PathVerdict& v, std::size_t iterations) {
 }
 
 // The advice of one share, for the mixed verdict: "busy: ...", with its own evidence.
-std::string share_advice(const PathVerdict& v, TimeShare share) {
+std::string share_advice(const PathVerdict& v, TimeShare share, std::optional<PathKind> path) {
   switch (share) {
     case TimeShare::busy:
       return fmt::format("for the {} part, {}{}", short_name(v, share), kKernelAdvice, communication_note(v));
@@ -201,7 +234,7 @@ std::string share_advice(const PathVerdict& v, TimeShare share) {
         evidence = fmt::format(" ({} of it {}{})", percent(v.host_state_share), host_state_words(*v.host_state),
                                counts.empty() ? counts : "; " + counts);
       }
-      return fmt::format("for the {} part{}, {}", short_name(v, share), evidence, host_advice(v));
+      return fmt::format("for the {} part{}, {}", short_name(v, share), evidence, host_advice(v, path));
     }
     case TimeShare::device_wait:
       return fmt::format("for the device-wait part ({}), {}", device_wait_evidence(v), kDeviceWaitAdvice);
@@ -254,7 +287,7 @@ std::string unknown_text(const PathVerdict& v) {
   return "the evidence does not decide";
 }
 
-std::string verdict_body(const PathVerdict& v, std::size_t iterations) {
+std::string verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path) {
   switch (v.verdict) {
     case Verdict::unknown: return unknown_text(v);
     case Verdict::compute_bound: {
@@ -263,12 +296,12 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations) {
       std::string out = shares_clause(v, TimeShare::busy) + compute_notes(v, iterations) + ". " + capitalized(kKernelAdvice);
       if (v.host_headroom_negligible) return out + "; host changes will not help";
       return out + fmt::format(". Removing the {} time could still make it faster, {}: {}", short_name(v, TimeShare::host_bound),
-                               headroom_factor(v.host_bound_headroom), host_advice(v));
+                               headroom_factor(v.host_bound_headroom), host_advice(v, path));
     }
     case Verdict::host_bound: {
       std::string out = shares_clause(v, TimeShare::host_bound);
       if (!v.cpu_kernels && v.host_state) out += "; " + host_state_evidence(v);
-      return out + ". " + capitalized(host_advice(v));
+      return out + ". " + capitalized(host_advice(v, path));
     }
     case Verdict::device_wait_bound:
       return shares_clause(v, TimeShare::device_wait) + "; " + device_wait_evidence(v) + ". The device waits on the " +
@@ -285,7 +318,7 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations) {
                          "points). {}; {}",
                          long_name(v, v.first), percent(share_of(v, v.first)), short_name(v, v.second),
                          percent(share_of(v, v.second)), rest, kDominantSharePercent, kShareLeadPercent,
-                         capitalized(share_advice(v, v.first)), share_advice(v, v.second));
+                         capitalized(share_advice(v, v.first, path)), share_advice(v, v.second, path));
     }
   }
   return "";
@@ -293,14 +326,14 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations) {
 
 }  // namespace
 
-std::string verdict_text(const PathVerdict& v, std::size_t iterations) {
+std::string verdict_text(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path) {
   // A trace without steps: the verdict stands, but its one window includes start-up; say so first.
   if (v.whole_recording_window && v.reason != VerdictReason::startup_without_steps &&
       v.reason != VerdictReason::no_iterations) {
     return "no ProfilerStep marks iterations, so this is one window over the whole recording, start-up "
-           "included: " + verdict_body(v, iterations);
+           "included: " + verdict_body(v, iterations, path);
   }
-  return verdict_body(v, iterations);
+  return verdict_body(v, iterations, path);
 }
 
 std::string headroom_text(const PathVerdict& v) {

@@ -204,6 +204,56 @@ TEST(VerdictText, HostBoundOnTheCpuIsTheHostWorkAroundTheKernels) {
             "batch");
 }
 
+// The advice never offers a path what it already is: the aoti path is AOTInductor's C++ runner, aoti:python
+// calls it through Python, compile:cpp-wrapper already has Inductor's C++ wrapper. The other paths, a variant
+// and a trace's path (no kind) keep the general advice.
+TEST(VerdictText, TheHostAdviceDoesNotOfferAPathWhatItAlreadyIs) {
+  PathVerdict cpu = verdict(Verdict::host_bound, 0.3, 0.7, 0, TimeShare::host_bound, TimeShare::busy);
+  cpu.cpu_kernels = true;
+  cpu.host_state = HostState::framework;
+  cpu.host_state_share = 1;
+  EXPECT_EQ(verdict_text(cpu, 100, PathKind::aoti),
+            "dispatch 70.0% of wall (busy 30.0%). The host work around the kernels (allocation, operator dispatch) is "
+            "the cost: the path is already AOTInductor's C++ runner, with no Python on its call path; a larger batch "
+            "amortizes it");
+  EXPECT_NE(verdict_text(cpu, 100, PathKind::aoti_python).find("calling the package from C++ (the aoti path) drops "
+                                                               "the Python loader"),
+            std::string::npos);
+  EXPECT_NE(verdict_text(cpu, 100, PathKind::compile_cpp_wrapper).find("AOTInductor's C++ wrapper also drops Dynamo's "
+                                                                       "guards"),
+            std::string::npos);
+  for (const auto kind : {std::optional<PathKind>{}, std::optional<PathKind>{PathKind::compile},
+                          std::optional<PathKind>{PathKind::eager}}) {
+    EXPECT_EQ(verdict_text(cpu, 100, kind), verdict_text(cpu, 100)) << (kind ? to_string(*kind) : "none");
+  }
+  for (const auto kind : {PathKind::aoti, PathKind::aoti_python, PathKind::compile_cpp_wrapper}) {
+    EXPECT_EQ(verdict_text(cpu, 100, kind).find("(or compile:cpp-wrapper)"), std::string::npos) << to_string(kind);
+  }
+  // On a GPU, the host in no runtime call: the same three, and the general advice for the rest.
+  PathVerdict gpu = verdict(Verdict::host_bound, 0.224, 0.733, 0.043, TimeShare::host_bound, TimeShare::busy);
+  gpu.host_state = HostState::framework;
+  gpu.host_state_share = 0.943;
+  const std::string aoti = verdict_text(gpu, 3, PathKind::aoti);
+  EXPECT_NE(aoti.find(". The host between calls is the cost: the path is already AOTInductor's C++ runner, with no "
+                      "Python on its call path; a larger batch amortizes it"),
+            std::string::npos)
+      << aoti;
+  EXPECT_EQ(aoti.find("removes the Python-side guards"), std::string::npos) << aoti;
+  EXPECT_NE(verdict_text(gpu, 3, PathKind::aoti_python).find("drops the Python loader around its runner"),
+            std::string::npos);
+  EXPECT_EQ(verdict_text(gpu, 3, PathKind::compile_reduce_overhead), verdict_text(gpu, 3));
+  // The mixed verdict's host part and the compute-bound verdict's host headroom carry the same advice.
+  PathVerdict mixed = verdict(Verdict::mixed, 0.48, 0.42, 0.10, TimeShare::busy, TimeShare::host_bound);
+  mixed.cpu_kernels = true;
+  mixed.host_state = HostState::framework;
+  EXPECT_NE(verdict_text(mixed, 3, PathKind::aoti).find("the path is already AOTInductor's C++ runner"),
+            std::string::npos);
+  PathVerdict compute = verdict(Verdict::compute_bound, 0.7, 0.3, 0, TimeShare::busy, TimeShare::host_bound);
+  compute.cpu_kernels = true;
+  EXPECT_NE(verdict_text(compute, 3, PathKind::aoti).find("the path is already AOTInductor's C++ runner"),
+            std::string::npos);
+}
+
 TEST(VerdictText, DeviceWaitBoundNamesTheStreamAndTheQueueDelay) {
   PathVerdict v = verdict(Verdict::device_wait_bound, 0.3, 0.08, 0.62, TimeShare::device_wait, TimeShare::busy);
   v.waited_stream = StreamKey{0, 7};

@@ -53,6 +53,16 @@ void scale_against_one(std::vector<ThreadsPoint>& points) {
   }
 }
 
+std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleSummary& timing) {
+  if (one.threads != 1 || one.latency_ns.empty() || timing.count == 0 || !(timing.median > 0)) return std::nullopt;
+  const SampleSummary latency = summarize_ns(one.latency_ns);
+  const Estimate slower{one.p50_ns - timing.median,
+                        std::hypot(median_standard_error(latency), median_standard_error(timing))};
+  const double ratio = one.p50_ns / timing.median;
+  if (ratio < kSlowCallerRatio || slower.value_ns <= 0 || !significant(slower)) return std::nullopt;
+  return ratio;
+}
+
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   const ConcurrencyContext& context = path.context;
   if (path.points.size() < 2) return ConcurrencyLimit::unknown;

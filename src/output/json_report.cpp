@@ -318,6 +318,7 @@ json concurrency_to_json(const std::optional<PathConcurrency>& c) {
           {"intra_op_threads", c->context.intra_op_threads},
           {"cuda", c->context.cuda},
           {"limit", to_string(c->limit)},
+          {"caller_slowdown", c->caller_slowdown ? json(*c->caller_slowdown) : json(nullptr)},
           {"unavailable", c->unavailable.empty() ? json(nullptr) : json(c->unavailable)}};
 }
 

@@ -341,6 +341,7 @@ PathConcurrency concurrency_from_json(const json& j) {
   read(j, "intra_op_threads", c.context.intra_op_threads);
   read(j, "cuda", c.context.cuda);
   read(j, "limit", c.limit);
+  read(j, "caller_slowdown", c.caller_slowdown);
   read(j, "unavailable", c.unavailable);
   return c;
 }

@@ -671,7 +671,9 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
     std::string line = fmt::format("{} caller{}  {} calls/s  p50 {}  p99 {}", p.threads, p.threads == 1 ? " " : "s",
                                    rate_text(p.calls_per_s), format_duration(p.p50_ns), format_duration(p.p99_ns));
     if (p.threads == 1 && timing_median_ns > 0) {
-      line += fmt::format("  (on the measuring thread: median {})", format_duration(timing_median_ns));
+      line += fmt::format("  (on the measuring thread: median {}{})", format_duration(timing_median_ns),
+                          c.caller_slowdown ? fmt::format("; {:.1f}x slower on a caller thread", *c.caller_slowdown)
+                                            : std::string());
     }
     if (p.threads > 1) {
       // scales: a significant gain; a significant loss is said as one; otherwise within noise
@@ -684,6 +686,10 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
   std::string limit = "limit: " + concurrency_limit_text(c);
   if (c.runner_instances > 0) limit += fmt::format("; the runner holds {} model instance{}", c.runner_instances,
                                                   c.runner_instances == 1 ? "" : "s");
+  if (c.caller_slowdown && c.points.size() > 1) {
+    limit += "; the scaling is against a slow 1-caller point, so it measures the caller threads' own cost too "
+             "(warning threads-callers-slower)";
+  }
   lines.push_back(std::move(limit));
   return lines;
 }

@@ -7,6 +7,7 @@
 #include "ohprof/analysis/concurrency.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
+#include "ohprof/base/format.hpp"
 #include "ohprof/base/interrupt.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "session_steps.hpp"
@@ -106,6 +107,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     }
     scale_against_one(concurrency.points);
     concurrency.limit = concurrency_limit(concurrency);
+    concurrency.caller_slowdown = one_caller_slowdown(concurrency.points.front(), path.wall);
   }
   // The callers hold inputs and (Python) objects: give them back before the report is written.
   targets.clear();
@@ -116,6 +118,29 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
                                   fmt::format("--threads: path {} was not measured with several callers: {}", path.name,
                                               path.concurrency->unavailable)});
     }
+  }
+  std::vector<std::string> slower;
+  for (const PathResult& path : report.paths) {
+    if (!path.concurrency || !path.concurrency->caller_slowdown) continue;
+    slower.push_back(fmt::format("{} {:.1f}x (p50 {} against {})", path.name, *path.concurrency->caller_slowdown,
+                                 format_duration(path.concurrency->points.front().p50_ns),
+                                 format_duration(path.wall.median)));
+  }
+  if (!slower.empty()) {
+    // The likely cause where it applies (docs/metrics.md, "Slower on a caller thread"): OpenMP teams per caller.
+    const std::string cause =
+        !context.cuda && context.intra_op_threads > 1
+            ? fmt::format(": with {} intra-op threads, each caller thread has an OpenMP team of its own, and once the "
+                          "process holds more OpenMP threads than its {} cores their idle workers sleep and every "
+                          "parallel region wakes them. A serving process usually gives each caller one intra-op "
+                          "thread: rerun with OMP_NUM_THREADS=1 to measure that",
+                          context.intra_op_threads, context.cores)
+            : std::string();
+    add_warning(report, Warning{WarningCode::threads_callers_slower,
+                                fmt::format("--threads: a call on a caller thread took longer than on the measuring "
+                                            "thread: {}; the threads figures (calls/s, latency, scaling) include that "
+                                            "cost{}",
+                                            fmt::join(slower, ", "), cause)});
   }
   if (compiled > 0) {
     add_warning(report, Warning{WarningCode::threads_incomplete,

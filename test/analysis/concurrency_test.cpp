@@ -116,5 +116,26 @@ TEST(ConcurrencyLimit, TheRuleInItsOrder) {
   EXPECT_STREQ(to_string(ConcurrencyLimit::gil), "gil");
 }
 
+// docs/metrics.md, "Slower on a caller thread". The timing pass {40, 50, 60, 50, 50}: median 50, MAD 0, so
+// its median's standard error is 0.
+TEST(OneCallerSlowdown, TheRatioWhenAtLeastTwiceAndSignificant) {
+  const std::vector<std::int64_t> timing_ns{40, 50, 60, 50, 50};
+  const SampleSummary timing = summarize_ns(timing_ns);
+  // Latencies {100, ..., 140}: p50 120, MAD 10, se = sqrt(pi/2) * 1.4826 * 10 / sqrt(5) = 8.31; the
+  // difference 70 is far beyond 1.96 * 8.31 = 16.3, and 120 / 50 = 2.4.
+  const ThreadsPoint slow = threads_point(1, 5, {1000}, {100, 110, 120, 130, 140});
+  ASSERT_TRUE(one_caller_slowdown(slow, timing).has_value());
+  EXPECT_DOUBLE_EQ(*one_caller_slowdown(slow, timing), 2.4);
+  // {60, 100, 120, 200, 400}: p50 120 again, but MAD 60 gives se 49.9 and 70 < 1.96 * 49.9 = 97.7: noise.
+  EXPECT_FALSE(one_caller_slowdown(threads_point(1, 5, {1000}, {60, 100, 120, 200, 400}), timing).has_value());
+  // {90, 95, 99, 100, 110}: significant, but 99 / 50 = 1.98 is under kSlowCallerRatio.
+  EXPECT_FALSE(one_caller_slowdown(threads_point(1, 5, {1000}, {90, 95, 99, 100, 110}), timing).has_value());
+  // Faster on the caller thread, another count, no latencies, no timing pass: none.
+  EXPECT_FALSE(one_caller_slowdown(threads_point(1, 5, {1000}, {10, 11, 12, 13, 14}), timing).has_value());
+  EXPECT_FALSE(one_caller_slowdown(threads_point(2, 5, {1000}, {100, 110, 120, 130, 140}), timing).has_value());
+  EXPECT_FALSE(one_caller_slowdown(threads_point(1, 5, {1000}, {}), timing).has_value());
+  EXPECT_FALSE(one_caller_slowdown(slow, SampleSummary{}).has_value());
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -113,6 +113,7 @@ Report full_report() {
   threads.runner_instances = 2;
   threads.context = ConcurrencyContext{2, 1, true};
   threads.limit = ConcurrencyLimit::device;
+  threads.caller_slowdown = 4.25;
   threads.unavailable = "one caller failed";
   aoti.concurrency = threads;
   PathColdStart cold;

@@ -595,6 +595,15 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
                 "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  (on the measuring thread: median 9.574 us)",
                 "2 callers  36.6k calls/s  p50 40.70 us  p99 325.7 us  x1.60 of 1 caller (95% interval 1.18 to 2.01)",
                 "limit: the cores (2 callers x 1 intra-op thread on 2 cores); the runner holds 2 model instances"}));
+  // A 1-caller point slower than the measuring thread (one_caller_slowdown): both lines say so.
+  PathConcurrency slow = c;
+  slow.caller_slowdown = 4.31;
+  const std::vector<std::string> slow_lines = concurrency_lines(slow, 9'574);
+  EXPECT_EQ(slow_lines[0], "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  (on the measuring thread: median "
+                           "9.574 us; 4.3x slower on a caller thread)");
+  EXPECT_EQ(slow_lines[2], "limit: the cores (2 callers x 1 intra-op thread on 2 cores); the runner holds 2 model "
+                           "instances; the scaling is against a slow 1-caller point, so it measures the caller threads' "
+                           "own cost too (warning threads-callers-slower)");
   c.points[1].scales = false;
   c.points[1].scaling_low = 0.9;
   EXPECT_NE(concurrency_lines(c, 0)[1].find("(within noise: 95% interval 0.90 to 2.01)"), std::string::npos);

@@ -1220,6 +1220,40 @@ TEST(ComparePathsThreads, CountsOutOfRangeAreUsageErrors) {
   }
 }
 
+// docs/metrics.md, "Slower on a caller thread": aoti's timing-pass calls take 5 ms and its caller's 12 ms
+// (2.4x), compile's 5 ms in both; only aoti gets a caller_slowdown, and the one warning names it alone.
+TEST(ComparePathsThreads, ACallerThreadSlowerThanTheMeasuringThreadIsSaidWithItsRatio) {
+  FakeWorld world;
+  world.aoti.duration_ns = [](int) { return std::int64_t{5'000'000}; };
+  world.aoti.thread_call_ns = 12'000'000;
+  world.python["compile"].duration_ns = [](int) { return std::int64_t{5'000'000}; };
+  world.python["compile"].thread_call_ns = 5'000'000;
+  CompareOptions options = options_for({"aoti", "compile"});
+  options.threads = {1};
+  const SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  const PathConcurrency& aoti = *path_named(report, "aoti").concurrency;
+  ASSERT_TRUE(aoti.caller_slowdown.has_value());
+  EXPECT_DOUBLE_EQ(*aoti.caller_slowdown, aoti.points[0].p50_ns / path_named(report, "aoti").wall.median);
+  EXPECT_GT(*aoti.caller_slowdown, 2.3);  // 12 ms spun against 5 ms (the clocks differ by a few us)
+  EXPECT_FALSE(path_named(report, "compile").concurrency->caller_slowdown.has_value());
+  EXPECT_TRUE(has_warning(report, WarningCode::threads_callers_slower, "a call on a caller thread took longer than on "
+                                                                        "the measuring thread: aoti "));
+  EXPECT_FALSE(has_warning(report, WarningCode::threads_callers_slower, "compile"));
+  EXPECT_EQ(report_to_json(report)["paths"][0]["concurrency"]["caller_slowdown"], *aoti.caller_slowdown);
+  // Without the slow caller, no warning and null in the JSON.
+  FakeWorld even;
+  even.aoti.duration_ns = [](int) { return std::int64_t{5'000'000}; };
+  even.aoti.thread_call_ns = 5'000'000;
+  even.python["compile"].duration_ns = [](int) { return std::int64_t{5'000'000}; };
+  even.python["compile"].thread_call_ns = 5'000'000;
+  const SessionOutcome quiet = compare_paths(options, even.runtime());
+  ASSERT_TRUE(quiet.status.ok());
+  EXPECT_FALSE(has_warning(*quiet.report, WarningCode::threads_callers_slower, ""));
+  EXPECT_TRUE(report_to_json(*quiet.report)["paths"][0]["concurrency"]["caller_slowdown"].is_null());
+}
+
 TEST(ComparePathsThreads, ACompileWhileTheCallersRunIsWarnedOf) {
   FakeWorld world;
   world.python["compile"].thread_call_ns = 1'000;

@@ -7,7 +7,7 @@ C++, and with the Python standard library only. For every asked path whose `conc
 (not null, `unavailable` null) it recomputes, from the raw fields of each point (`threads`,
 `calls_per_round`, `round_ns`, `latency_ns`) and of the 1-caller point, every derived field
 (`calls_per_s`, `calls_per_s_se`, `p50_ns`, `p99_ns`, `scaling`, `scaling_low`, `scaling_high`,
-`scales`) and the path's `limit` (from `holds_gil`, `host_share`, `cores`, `intra_op_threads`, `cuda`),
+`scales`), the path's `limit` and `caller_slowdown` (against its `samples_ns`) (from `holds_gil`, `host_share`, `cores`, `intra_op_threads`, `cuda`),
 and checks what the doc states about the shape: the counts, the rounds, the calls per round and the
 number of latencies kept.
 
@@ -17,7 +17,7 @@ Usage:
 
 Tolerances: numbers 1e-6 relative (1e-9 absolute near 0); strings, bools and null exactly.
 
-Questions the doc leaves open, and the choice made here (Q1..Q16):
+Questions the doc leaves open, and the choice made here (Q1..Q17):
   Q1  `round(50 ms / m)`: the rounding of halves is not stated. Half away from zero (C++ std::round),
       not Python's half-to-even; m in ns, so 50 ms = 5e7. A path with m <= 0 (no samples) has no
       defined calls_per_round: not checked.
@@ -57,6 +57,10 @@ Questions the doc leaves open, and the choice made here (Q1..Q16):
       concurrency must be null in both cases (the schema's null; the doc's "a variant has none").
   Q16 A path with `unavailable` set must have no points and the report a `threads-incomplete` warning;
       its other fields (limit, ...) are not checked.
+  Q17 `caller_slowdown` ("Slower on a caller thread") is checked only where the report has the key (a
+      report written before it existed lacks it). T is the path's `samples_ns`; the ratio's median of T
+      is that of the samples (equal to `wall_ns.median`). A non-null value must have a
+      `threads-callers-slower` warning that names the path.
 """
 
 import gzip
@@ -147,6 +151,18 @@ def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_thread
     if enough:
         return "cores"
     return "unknown"
+
+
+def caller_slowdown(one, timing):
+    """docs/metrics.md, "Slower on a caller thread": p50 / median(T) when at least 2 and p50 - median(T) is
+    significant and positive; None otherwise, or when the latencies or the timing samples are empty (Q17)."""
+    lat = one.get("latency_ns") or []
+    if one.get("threads") != 1 or not lat or not timing or not median(timing) > 0:
+        return None
+    p50, m = quantile(lat, 0.5), median(timing)
+    d = p50 - m
+    se = math.sqrt(se_median(lat) ** 2 + se_median(timing) ** 2)
+    return p50 / m if p50 / m >= 2 and d > 0 and d > 1.96 * se else None
 
 
 def compute(conc):
@@ -248,6 +264,12 @@ def check_path(ck, rep, p, threads):
                 ck.cmp(f"{w}.{key}", q[key], v)
     if lim is not None:
         ck.cmp(f"{where}.limit", conc.get("limit"), lim)
+    if "caller_slowdown" in conc:                               # Q17
+        ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], caller_slowdown(pts[0], p.get("samples_ns") or []))
+        slow = [w for w in rep.get("warnings", []) if w.get("code") == "threads-callers-slower"]
+        if conc["caller_slowdown"] is not None:
+            ck.fact("warnings", any(f" {p['name']} " in f" {w.get('message', '')}" for w in slow),
+                    f"{p['name']} has a caller_slowdown but no threads-callers-slower warning names it")
 
 
 def check(rep, label):
@@ -299,7 +321,7 @@ def synthetic():
     for name, role, m, t2, gil, share in (("aoti", "path", 10e6, [20000] * 9, False, 0.9),
                                           ("eager", "path", 1e7, [12000] * 9, True, 0.4),
                                           ("eager/x", "variant", 1e7, None, True, 0.4)):
-        p = {"name": name, "role": role, "wall_ns": {"median": m},
+        p = {"name": name, "role": role, "wall_ns": {"median": m}, "samples_ns": [m] * 5,
              "split": {"verdict": {"host_bound_share": share}}, "concurrency": None}
         if role == "path":
             cpr = calls_per_round(m)
@@ -310,6 +332,7 @@ def synthetic():
             for q, e in zip(conc["points"], exp):
                 q.update(e)
             conc["limit"] = lim
+            conc["caller_slowdown"] = caller_slowdown(conc["points"][0], p["samples_ns"])
             p["concurrency"] = conc
         rep["paths"].append(p)
     return json.loads(json.dumps(rep))
@@ -382,6 +405,17 @@ def self_test():
     exp, lim = compute(conc)
     assert exp[0]["scaling"] == 1.0 and exp[0]["scales"] is False and exp[1]["scales"] is True and lim == "cores"
     assert close(exp[0]["p50_ns"], 1000 + 10 * 44.5) and close(exp[0]["p99_ns"], 1000 + 10 * 0.99 * 89)
+    # caller_slowdown, the C++ test's cases: timing {40, 50, 60, 50, 50} (median 50, MAD 0, se 0)
+    T = [40, 50, 60, 50, 50]
+    one = lambda lat: {"threads": 1, "latency_ns": lat}
+    # {100..140}: p50 120, MAD 10, se 1.25331 . 1.4826 . 10 / sqrt(5) = 8.3099; d 70 > 16.29: 120 / 50 = 2.4
+    assert close(se_median([100, 110, 120, 130, 140]), 8.3099, 1e-4)
+    assert close(caller_slowdown(one([100, 110, 120, 130, 140]), T), 2.4)
+    # {60, 100, 120, 200, 400}: MAD 60, se 49.86, 70 < 97.7: noise; {90, 95, 99, 100, 110}: 99 / 50 = 1.98 < 2
+    assert caller_slowdown(one([60, 100, 120, 200, 400]), T) is None
+    assert caller_slowdown(one([90, 95, 99, 100, 110]), T) is None
+    assert caller_slowdown(one([]), T) is None and caller_slowdown(one([100, 120]), []) is None
+    assert caller_slowdown({"threads": 2, "latency_ns": [100, 110, 120, 130, 140]}, T) is None
     # round trip: the synthetic report checks clean; each derived field perturbed alone is caught
     rep = synthetic()
     ck, measured, note = check(rep, "self-test")
@@ -405,7 +439,8 @@ def self_test():
                            (lambda r: r["paths"][0]["concurrency"]["points"].reverse(), ".threads:"),
                            (lambda r: r["paths"][0]["wall_ns"].update(median=9574.0), "calls_per_round"),
                            (lambda r: r["paths"][2].update(concurrency=r["paths"][1]["concurrency"]), "variant"),
-                           (lambda r: r["paths"][1]["concurrency"].update(host_share=None), "host_share")):
+                           (lambda r: r["paths"][1]["concurrency"].update(host_share=None), "host_share"),
+                           (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=3.0), ".caller_slowdown:")):
         bad = synthetic()
         mutate(bad)
         found = check(bad, "mutant")[0].bad

@@ -2,7 +2,10 @@
 // compare --threads (docs/metrics.md, "Concurrent callers"): a point's throughput and latency quantiles,
 // its scaling against one caller, and the limit a path hits. Pure functions over plain structs.
 #include <cstdint>
+#include <optional>
 #include <vector>
+
+#include "ohprof/base/stats.hpp"
 
 #include "ohprof/model/concurrency.hpp"
 
@@ -32,6 +35,16 @@ ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vecto
 
 // Each point's scaling against the 1-thread point (points.front(), which must have threads == 1).
 void scale_against_one(std::vector<ThreadsPoint>& points);
+
+// A caller thread is "slower" when its calls' p50 is at least this many times the timing pass's median
+// (and the difference is significant).
+inline constexpr double kSlowCallerRatio = 2.0;
+
+// docs/metrics.md, "Slower on a caller thread": one.p50_ns / timing.median when the 1-caller point (`one`,
+// threads == 1) is slower than the measuring thread's timing pass (`timing`, PathResult::wall): the ratio
+// is at least kSlowCallerRatio and p50 - median is significant, with the standard error of each median
+// ("Spread of a difference") over one.latency_ns and the timing samples. None otherwise.
+std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleSummary& timing);
 
 // The limit at the largest count measured (docs/metrics.md, "Concurrent callers").
 // Reads path.points, holds_gil, host_share and context.

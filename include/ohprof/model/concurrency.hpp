@@ -54,6 +54,10 @@ struct PathConcurrency {
   std::int64_t runner_instances = 0;       // the AOTI C++ runner's model instances (num_runners); 0: not that path
   ConcurrencyContext context;              // what the limit rule read besides the points
   ConcurrencyLimit limit = ConcurrencyLimit::unknown;  // at the largest count measured
+  // The 1-caller point's p50 over the timing pass's median, when a call on a caller thread is materially
+  // slower than on the measuring thread (one_caller_slowdown, docs/metrics.md, "Slower on a caller
+  // thread"); the scaling then measures that cost too. None: not slower, or not measured.
+  std::optional<double> caller_slowdown;
   std::string unavailable;                 // why it was not measured ("" : it was)
   friend bool operator==(const PathConcurrency&, const PathConcurrency&) = default;
 };

@@ -64,6 +64,7 @@ namespace ohprof {
   X(path_device_differs, "path-device-differs")                          /* a path's outputs came from another device than the one measured */                   \
   /* compare --threads (docs/metrics.md, "Concurrent callers") */                                                                                                \
   X(threads_incomplete, "threads-incomplete")                            /* a path's callers could not be made or failed, or the pass compiled */                \
+  X(threads_callers_slower, "threads-callers-slower")                    /* a call on a caller thread took materially longer than on the measuring thread */     \
   /* compare --cold-start (docs/metrics.md, "Cold start") */                                                                                                     \
   X(cold_start_incomplete, "cold-start-incomplete")                      /* a fresh process failed, or a cache state could not be measured */                    \
   X(cold_start_outputs_differ, "cold-start-outputs-differ")              /* a fresh process's first output differs from the reference */

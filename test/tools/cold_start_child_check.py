@@ -1,0 +1,83 @@
+"""A cold-start process (python/ohprof/_cold_start.py) times the path, not ohprof.
+
+An eager path's fresh process imports torch and calls the user's module: nothing in it needs Inductor
+or Dynamo, so neither may be imported while its load and first call are timed. Until 2026-12-05 the child
+ran every first call under torch._inductor.config.patch({}), whose first touch imports Inductor (about
+1 s on this machine) and counted it as the eager and AOTI paths' first call.
+
+Known answer: after _run(spec, "eager", "none", ...) in a fresh interpreter, torch._inductor and
+torch._dynamo are not in sys.modules, the output check passes against the model's own output computed
+here, and the first call is counted (first > loaded).
+Usage: cold_start_child_check.py SOURCE_DIR WORK_DIR (the venv's python, with torch).
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+CHILD = r'''
+import json, sys, time
+t_main = time.monotonic_ns()
+import torch
+from ohprof import _cold_start, _paths
+spec = json.loads(sys.argv[1])
+result = _cold_start._run(spec, "eager", "none", None, t_main)
+print(json.dumps({"result": result, "inductor": "torch._inductor" in sys.modules,
+                  "dynamo": "torch._dynamo" in sys.modules}))
+'''
+
+
+def main() -> int:
+    source_dir, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    # The model's module imports torch alone (examples/models/tiny_models.py imports Dynamo for its
+    # recompiling models, which would count as that model's load).
+    with open(os.path.join(work, "plain_model.py"), "w") as f:
+        f.write("import torch\n\n\ndef mlp():\n    torch.manual_seed(0)\n"
+                "    return torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 8))\n")
+    python_path = os.pathsep.join([os.path.join(source_dir, "python"), work])
+    sys.path[:0] = python_path.split(os.pathsep)
+    import json
+
+    import plain_model
+    import torch
+    from ohprof import _paths
+
+    x = torch.randn(3, 16, generator=torch.Generator().manual_seed(3))
+    inputs = os.path.join(work, "inputs.pt")
+    torch.save({"args": [x], "kwargs": {}, "flat": [x]}, inputs)
+    with torch.inference_mode():
+        want = _paths._flatten(torch, plain_model.mlp().eval()(x))
+    reference = os.path.join(work, "reference.pt")
+    torch.save(want, reference)
+    spec = {"model": "plain_model:mlp", "exported": None, "aoti_package": None,
+            "compile_source": _paths.SOURCE_MODULE, "device": "cpu", "kernel_profile": False,
+            "inputs": inputs, "reference": reference, "weights": None}
+    env = dict(os.environ, PYTHONPATH=python_path)
+    child = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True, text=True, env=env,
+                           timeout=300, check=False)
+    if child.returncode != 0:
+        print(child.stdout[-2000:], child.stderr[-2000:])
+        print("FAIL: the child exited", child.returncode)
+        return 1
+    got = json.loads(child.stdout.strip().splitlines()[-1])
+    problems = []
+    result = got["result"]
+    if not result.get("ok") or not result["check"]["passed"]:
+        problems.append(f"the eager cold start did not pass its output check: {result}")
+    elif not result["times"]["first"] > result["times"]["loaded"]:
+        problems.append(f"the first call was not timed: {result['times']}")
+    if got["inductor"]:
+        problems.append("the eager cold start imported torch._inductor (ohprof's time counted as the path's)")
+    if got["dynamo"]:
+        problems.append("the eager cold start imported torch._dynamo")
+    for problem in problems:
+        print("FAIL:", problem)
+    if not problems:
+        print("OK: an eager cold start imports neither Inductor nor Dynamo, and its first output matches")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -127,39 +127,45 @@ std::string host_state_evidence(const PathVerdict& v) {
                      percent(v.host_state_share), counts.empty() ? counts : " (" + counts + ")");
 }
 
-// The CPU run's host advice. A remedy the path already is would contradict the measurement, so the
-// AOTInductor paths and the C++-wrapper compile get their own (docs/metrics.md, "Advice").
-std::string cpu_host_advice(std::optional<PathKind> path) {
-  switch (path.value_or(PathKind::eager)) {
-    case PathKind::aoti:
-      return "the host work around the kernels (allocation, operator dispatch) is the cost: the path is already "
-             "AOTInductor's C++ runner, with no Python on its call path; a larger batch amortizes it";
-    case PathKind::aoti_python:
-      return "the host work around the kernels (the Python loader, allocation, operator dispatch) is the cost: calling "
-             "the package from C++ (the aoti path) drops the Python loader; a larger batch amortizes it";
-    case PathKind::compile_cpp_wrapper:
-      return "the host work around the kernels (guards, allocation, operator dispatch) is the cost: AOTInductor's C++ "
-             "wrapper also drops Dynamo's guards and the Python call; a larger batch amortizes it";
-    default: return kCpuHostAdvice;
+// A remedy the path already is would contradict the measurement, so the AOTInductor paths and the
+// C++-wrapper compile get their own host advice (docs/metrics.md, "Advice"): what the host work around
+// their kernels is on a CPU run, and what is left to do.
+struct PathHostAdvice {
+  PathKind kind;
+  const char* cpu_work;
+  const char* remedy;
+};
+constexpr PathHostAdvice kPathHostAdvice[] = {
+    {PathKind::aoti, "allocation, operator dispatch",
+     "the path is already AOTInductor's C++ runner, with no Python on its call path; a larger batch amortizes it"},
+    {PathKind::aoti_python, "the Python loader, allocation, operator dispatch",
+     "calling the package from C++ (the aoti path) drops the Python loader around its runner; a larger batch "
+     "amortizes it"},
+    {PathKind::compile_cpp_wrapper, "guards, allocation, operator dispatch",
+     "AOTInductor's C++ wrapper also drops Dynamo's guards and the Python call; a larger batch amortizes it"},
+};
+
+const PathHostAdvice* path_host_advice(std::optional<PathKind> path) {
+  for (const PathHostAdvice& advice : kPathHostAdvice) {
+    if (path == advice.kind) return &advice;
   }
+  return nullptr;  // the general advice
 }
 
-// The GPU run's advice when the host was in no runtime call: the same three cases as cpu_host_advice.
+// The CPU run's host advice.
+std::string cpu_host_advice(std::optional<PathKind> path) {
+  const PathHostAdvice* own = path_host_advice(path);
+  return own ? fmt::format("the host work around the kernels ({}) is the cost: {}", own->cpu_work, own->remedy)
+             : kCpuHostAdvice;
+}
+
+// The GPU run's advice when the host was in no runtime call.
 std::string framework_host_advice(std::optional<PathKind> path) {
-  switch (path.value_or(PathKind::eager)) {
-    case PathKind::aoti:
-      return "the host between calls is the cost: the path is already AOTInductor's C++ runner, with no Python on its "
-             "call path; a larger batch amortizes it";
-    case PathKind::aoti_python:
-      return "the host between calls is the cost: calling the package from C++ (the aoti path) drops the Python "
-             "loader around its runner, a larger batch amortizes it";
-    case PathKind::compile_cpp_wrapper:
-      return "the host between calls is the cost: AOTInductor's C++ wrapper also drops Dynamo's guards and the Python "
-             "call, a larger batch amortizes it";
-    default:
-      return "the host between calls is the cost: AOTInductor's C++ wrapper removes the Python-side guards and "
-             "wrappers, torch.compile removes eager dispatch, a larger batch amortizes it";
-  }
+  const PathHostAdvice* own = path_host_advice(path);
+  return std::string("the host between calls is the cost: ") +
+         (own ? own->remedy
+              : "AOTInductor's C++ wrapper removes the Python-side guards and wrappers, torch.compile removes eager "
+                "dispatch, a larger batch amortizes it");
 }
 
 std::string host_advice(const PathVerdict& v, std::optional<PathKind> path) {

@@ -93,7 +93,7 @@ def parse_input(text):
     dtype = DTYPES.get(dtype_part or "float32")
     if dtype is None:
         raise OhprofError(USAGE_ERROR, f"unknown dtype '{dtype_part}' in --input '{text}'")
-    if shape_part.replace(" ", "") == "[]":
+    if shape_part.startswith("[") and shape_part.endswith("]") and not shape_part[1:-1].strip():
         return [], dtype  # a zero-dimensional tensor, as torch.tensor(2.0)
     shape_part = shape_part.strip().strip("[]")
     try:
@@ -1189,8 +1189,11 @@ class Session:
             self.specs = tensor_specs(torch, self.flat_inputs)
 
         if not self.aoti_package and self.program is not None:
+            # The inputs' shapes are in the key: the package records them, and a dynamic-shape program may be
+            # compared at other shapes.
             key = hashlib.sha256((open(exported, "rb").read()) + json.dumps(
-                [ARTIFACT_FORMAT, self.device, self.kernel_profile, torch.__version__]).encode()).hexdigest()[:16]
+                [ARTIFACT_FORMAT, self.device, self.kernel_profile, torch.__version__,
+                 [input_text(s) for s in self.specs]]).encode()).hexdigest()[:16]
             folder = os.path.join(cache_root, "from-program-" + key)
             package = os.path.join(folder, "model.aoti.pt2")
             if os.path.exists(package):

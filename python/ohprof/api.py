@@ -241,6 +241,8 @@ def sweep(model, inputs, batch, *, paths=DEFAULT_PATHS, device="auto", cache_dir
     --batch text such as "1..64"): at each size, seeded random inputs shaped like `inputs` with that size
     in dimension 0 (docs/sweep.md); returns the sweep Report."""
     torch = _torch()
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
     if isinstance(inputs, torch.Tensor):
         inputs = (inputs,)
     shapes = []

@@ -390,7 +390,8 @@ json execution_to_json(const std::optional<ExecutionCheck>& check) {
               {"text", execution_text(*check)}};
 }
 
-json path_to_json(const PathResult& path) {
+// `kind`: the path kind the verdict's advice reads (advice_path_kind).
+json path_to_json(const PathResult& path, std::optional<PathKind> kind) {
   json out{{"name", path.name},
            {"role", to_string(path.role)},
            {"source", path.source ? json(to_string(*path.source)) : json(nullptr)},
@@ -413,7 +414,7 @@ json path_to_json(const PathResult& path) {
                                                        {"outside_region_ns", summary_to_json(path.dynamo_ranges->outside_region_ns)}}
                                                  : json(nullptr)}};
   if (path.breakdown) {
-    out["split"] = breakdown_to_json(*path.breakdown, parse_path_kind(path.name));
+    out["split"] = breakdown_to_json(*path.breakdown, kind);
   } else {
     out["split"] = path.split_unavailable_reason.empty()
                        ? json(nullptr)
@@ -603,7 +604,7 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
 
 json report_to_json(const Report& report) {
   json paths = json::array();
-  for (const auto& path : report.paths) paths.push_back(path_to_json(path));
+  for (const auto& path : report.paths) paths.push_back(path_to_json(path, advice_path_kind(report, path)));
   json kernel_diffs = json::array();
   for (const auto& diff : report.kernel_diffs) kernel_diffs.push_back(kernel_diff_to_json(diff));
   json ratios = json::array();

@@ -342,6 +342,10 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations, std::opti
   return verdict_body(v, iterations, path);
 }
 
+std::optional<PathKind> advice_path_kind(const Report& report, const PathResult& path) {
+  return report.kind == ReportKind::analyze ? std::nullopt : parse_path_kind(path.name);
+}
+
 std::string headroom_text(const PathVerdict& v) {
   if (v.verdict == Verdict::unknown) return "";  // nothing was judged: no bound to give either
   std::string out = headroom_factor(v.busy_headroom) + " with faster kernels, " + headroom_factor(v.host_bound_headroom) +

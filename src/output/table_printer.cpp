@@ -231,7 +231,7 @@ std::string format_run_table(const Report& report) {
     }
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
-      if (path.breakdown) out += format_split(*path.breakdown, parse_path_kind(path.name));
+      if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path));
       continue;
     }
     out += fmt::format("  wall median:   {}\n", format_duration(wall.median));
@@ -257,7 +257,7 @@ std::string format_run_table(const Report& report) {
                                                 : fmt::format("; NOT attributed (their time counts as dispatch): {}",
                                                               fmt::join(a.unattributed, ", ")));
     }
-    if (path.breakdown) out += format_split(*path.breakdown, parse_path_kind(path.name));
+    if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path));
   }
   for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);
   if (compare) {

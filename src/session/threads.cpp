@@ -127,9 +127,10 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
                                  format_duration(path.wall.median)));
   }
   if (!slower.empty()) {
-    // The likely cause where it applies (docs/metrics.md, "Slower on a caller thread"): OpenMP teams per caller.
+    // The likely cause where it applies (docs/metrics.md, "Slower on a caller thread"): two OpenMP teams, the
+    // measuring thread's and one caller's, already outnumber the cores.
     const std::string cause =
-        !context.cuda && context.intra_op_threads > 1
+        !context.cuda && context.cores > 0 && 2 * context.intra_op_threads > context.cores
             ? fmt::format(": with {} intra-op threads, each caller thread has an OpenMP team of its own, and once the "
                           "process holds more OpenMP threads than its {} cores their idle workers sleep and every "
                           "parallel region wakes them. A serving process usually gives each caller one intra-op "

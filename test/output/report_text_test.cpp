@@ -204,10 +204,10 @@ TEST(VerdictText, HostBoundOnTheCpuIsTheHostWorkAroundTheKernels) {
             "batch");
 }
 
-// The advice never offers a path what it already is: the aoti path is AOTInductor's C++ runner, aoti:python
-// calls it through Python, compile:cpp-wrapper already has Inductor's C++ wrapper. The other paths, a variant
-// and a trace's path (no kind) keep the general advice.
-TEST(VerdictText, TheHostAdviceDoesNotOfferAPathWhatItAlreadyIs) {
+// The AOTI paths and compile:cpp-wrapper are not told to use the wrapper they have: aoti is AOTInductor's
+// C++ runner, aoti:python calls it through Python, compile:cpp-wrapper already has Inductor's C++ wrapper.
+// The other paths, a variant and a trace's path (no kind) keep the general advice.
+TEST(VerdictText, TheAotiPathsAreNotToldToUseTheWrapperTheyHave) {
   PathVerdict cpu = verdict(Verdict::host_bound, 0.3, 0.7, 0, TimeShare::host_bound, TimeShare::busy);
   cpu.cpu_kernels = true;
   cpu.host_state = HostState::framework;

@@ -1,8 +1,11 @@
 #include "ohprof/output/table_printer.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "ohprof/analysis/breakdown.hpp"
+#include "ohprof/output/json_report.hpp"
+#include "ohprof/output/markdown_report.hpp"
 #include "ohprof/output/report_text.hpp"
 #include "sample_breakdown.hpp"
 
@@ -99,6 +102,35 @@ TEST(FormatRunTable, ShowsTheGpuSplitWithSharesOfTheSummedWall) {
   EXPECT_NE(table.find("gemm"), std::string::npos) << table;
   EXPECT_NE(table.find("kernels compile vs compile: the same 2 kernels"), std::string::npos) << table;
   EXPECT_EQ(table.find("dispatch:"), std::string::npos) << table;  // GPU: no dispatch line
+}
+
+// The verdict's advice reads the path's kind in run and compare reports (advice_path_kind): the table, the
+// JSON's suggestion and the Markdown give the aoti path its own advice; analyze, whose path names are file
+// names, gives the general one even to a trace named "aoti".
+TEST(VerdictAdvice, EveryPrinterGivesTheAotiPathItsOwnAdviceButNotInAnalyze) {
+  PathBreakdown b = test::cpu_breakdown();
+  b.verdict.verdict = Verdict::host_bound;
+  b.verdict.busy_share = 0.25;
+  b.verdict.host_bound_share = 0.75;
+  b.verdict.first = TimeShare::host_bound;
+  b.verdict.second = TimeShare::busy;
+  Report report = report_with(b);
+  report.paths[0].name = "aoti";
+  const std::string own = "the path is already AOTInductor's C++ runner";
+  const std::string general = "AOTInductor's C++ wrapper (or compile:cpp-wrapper)";
+  for (const ReportKind kind : {ReportKind::run, ReportKind::compare, ReportKind::analyze}) {
+    SCOPED_TRACE(to_string(kind));
+    report.kind = kind;
+    const std::string& want = kind == ReportKind::analyze ? general : own;
+    const std::string& not_want = kind == ReportKind::analyze ? own : general;
+    const std::string table = format_run_table(report);
+    const std::string suggestion = report_to_json(report)["paths"][0]["split"]["verdict"]["suggestion"];
+    const std::string markdown = format_markdown(report);
+    for (const std::string* text : {&table, &suggestion, &markdown}) {
+      EXPECT_NE(text->find(want), std::string::npos) << *text;
+      EXPECT_EQ(text->find(not_want), std::string::npos) << *text;
+    }
+  }
 }
 
 TEST(FormatRunTable, CpuRunsShowBusyAndDispatchOnly) {

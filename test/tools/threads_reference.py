@@ -7,9 +7,9 @@ C++, and with the Python standard library only. For every asked path whose `conc
 (not null, `unavailable` null) it recomputes, from the raw fields of each point (`threads`,
 `calls_per_round`, `round_ns`, `latency_ns`) and of the 1-caller point, every derived field
 (`calls_per_s`, `calls_per_s_se`, `p50_ns`, `p99_ns`, `scaling`, `scaling_low`, `scaling_high`,
-`scales`), the path's `limit` and `caller_slowdown` (against its `samples_ns`) (from `holds_gil`, `host_share`, `cores`, `intra_op_threads`, `cuda`),
-and checks what the doc states about the shape: the counts, the rounds, the calls per round and the
-number of latencies kept.
+`scales`), the path's `limit` (from `holds_gil`, `host_share`, `cores`, `intra_op_threads`, `cuda`)
+and its `caller_slowdown` (against its `samples_ns`), and checks what the doc states about the shape:
+the counts, the rounds, the calls per round and the number of latencies kept.
 
 Usage:
   test/tools/threads_reference.py --check REPORT.json [REPORT.json ...]   # exit 1 on any mismatch
@@ -267,9 +267,13 @@ def check_path(ck, rep, p, threads):
     if "caller_slowdown" in conc:                               # Q17
         ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], caller_slowdown(pts[0], p.get("samples_ns") or []))
         slow = [w for w in rep.get("warnings", []) if w.get("code") == "threads-callers-slower"]
+        named = any(f" {p['name']} " in w.get("message", "") for w in slow)
         if conc["caller_slowdown"] is not None:
-            ck.fact("warnings", any(f" {p['name']} " in f" {w.get('message', '')}" for w in slow),
-                    f"{p['name']} has a caller_slowdown but no threads-callers-slower warning names it")
+            ck.fact("warnings", named, f"{p['name']} has a caller_slowdown but no threads-callers-slower warning "
+                                       f"names it")
+        else:
+            ck.fact("warnings", not named, f"a threads-callers-slower warning names {p['name']}, whose "
+                                           f"caller_slowdown is null")
 
 
 def check(rep, label):
@@ -321,7 +325,8 @@ def synthetic():
     for name, role, m, t2, gil, share in (("aoti", "path", 10e6, [20000] * 9, False, 0.9),
                                           ("eager", "path", 1e7, [12000] * 9, True, 0.4),
                                           ("eager/x", "variant", 1e7, None, True, 0.4)):
-        p = {"name": name, "role": role, "wall_ns": {"median": m}, "samples_ns": [m] * 5,
+        # aoti's timing samples (400 ns) are far below its caller latencies (1000 + 10 i ns): a caller_slowdown
+        p = {"name": name, "role": role, "wall_ns": {"median": m}, "samples_ns": [400] * 5 if name == "aoti" else [m] * 5,
              "split": {"verdict": {"host_bound_share": share}}, "concurrency": None}
         if role == "path":
             cpr = calls_per_round(m)
@@ -333,6 +338,9 @@ def synthetic():
                 q.update(e)
             conc["limit"] = lim
             conc["caller_slowdown"] = caller_slowdown(conc["points"][0], p["samples_ns"])
+            if conc["caller_slowdown"] is not None:
+                rep["warnings"].append({"code": "threads-callers-slower",
+                                        "message": f"--threads: ...: {name} {conc['caller_slowdown']:.1f}x (...)"})
             p["concurrency"] = conc
         rep["paths"].append(p)
     return json.loads(json.dumps(rep))
@@ -422,6 +430,7 @@ def self_test():
     assert not ck.bad and measured == 2 and note is None, ck.bad
     checked = ck.count
     assert [p["concurrency"]["limit"] for p in rep["paths"][:2]] == ["cores", "cores"]
+    assert rep["paths"][0]["concurrency"]["caller_slowdown"] > 2 and rep["paths"][1]["concurrency"]["caller_slowdown"] is None
     assert rep["paths"][0]["concurrency"]["points"][0]["calls_per_round"] == 5
     fields = ("calls_per_s", "calls_per_s_se", "p50_ns", "p99_ns", "scaling", "scaling_low", "scaling_high")
     for path in (0, 1):
@@ -440,7 +449,11 @@ def self_test():
                            (lambda r: r["paths"][0]["wall_ns"].update(median=9574.0), "calls_per_round"),
                            (lambda r: r["paths"][2].update(concurrency=r["paths"][1]["concurrency"]), "variant"),
                            (lambda r: r["paths"][1]["concurrency"].update(host_share=None), "host_share"),
-                           (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=3.0), ".caller_slowdown:")):
+                           (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=3.0), ".caller_slowdown:"),
+                           (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=None), ".caller_slowdown:"),
+                           (lambda r: r.update(warnings=[]), "no threads-callers-slower warning names it"),
+                           (lambda r: r["warnings"].append({"code": "threads-callers-slower", "message": ": eager 3x"}),
+                            "names eager, whose caller_slowdown is null")):
         bad = synthetic()
         mutate(bad)
         found = check(bad, "mutant")[0].bad

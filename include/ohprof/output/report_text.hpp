@@ -22,10 +22,13 @@ std::optional<StopReason> stop_reason_from_text(std::string_view text);
 // The verdict's advice (docs/metrics.md, "Verdict" -> "Advice"), one line quoting the numbers that
 // decided it: the JSON's `split.verdict.suggestion`, and the table's verdict line after "<verdict>: ".
 // `iterations` is the number of analysed iterations (BreakdownTotals::iterations), quoted with the
-// full-queue count. `path` is the path's kind (parse_path_kind of its name; none for a variant or a trace):
-// the host advice never offers a path the remedy it already is (the aoti path is AOTInductor's C++ runner).
+// full-queue count. `path` is the path's kind (advice_path_kind): the AOTI paths and compile:cpp-wrapper are
+// not told to use the AOTInductor C++ wrapper they already have (docs/metrics.md, "Advice").
 std::string verdict_text(const PathVerdict& verdict, std::size_t iterations,
                          std::optional<PathKind> path = std::nullopt);
+// The kind verdict_text reads for a path of `report`: parse_path_kind of its name in a run or compare
+// report; none for a variant and for analyze's traces (whose names are file names, "aoti.json" too).
+std::optional<PathKind> advice_path_kind(const Report& report, const PathResult& path);
 
 // The most each remedy could gain on this timeline, by Amdahl's bound (docs/metrics.md, "Headroom"):
 // "at most 2.36x with faster kernels, at most 1.67x without the host-bound time, at most 1.02x without the

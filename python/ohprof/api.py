@@ -239,7 +239,7 @@ def run(package, inputs=None, *, device="auto", warmup=None, runs=None, export_t
 def sweep(model, inputs, batch, *, paths=DEFAULT_PATHS, device="auto", cache_dir=None, verbose=False):
     """`ohprof sweep` of the nn.Module `model` over batch sizes `batch` (a list of ints, or sweep's
     --batch text such as "1..64"): at each size, seeded random inputs shaped like `inputs` with that size
-    in dimension 0 (docs/sweep.md); returns the sweep Report."""
+    in dimension 0 (a zero-dimensional input keeps its shape; docs/sweep.md); returns the sweep Report."""
     torch = _torch()
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")

@@ -712,7 +712,8 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
   const std::size_t timed = attribution.ops.size();
   const bool no_launches = timeline.ops_have_launches && timed > 0 && attribution.counters.ops_without_launch == timed;
   result.verdict = decide_verdict(result.summary, VerdictContext{no_launches, timeline.whole_recording_window,
-                                                                 timeline.unread_device_events});
+                                                                 timeline.unread_device_events,
+                                                                 timeline.kernels_unrecorded});
   return result;
 }
 
@@ -733,6 +734,7 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   out.full_queue_iterations = totals.full_queue_iterations;
   out.queue_max = totals.device_queue_max;
   out.whole_recording_window = context.whole_recording_window;
+  out.kernels_unrecorded = context.kernels_unrecorded;
   out.queue_delay_median_ns = summary.queue_delay_ns.median;
   out.launches_per_iteration = summary.launches.median;
   out.graph_launches_per_iteration = summary.graph_launches.median;
@@ -792,6 +794,17 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
     out.reason = VerdictReason::no_iterations;
     return out;
   }
+  const std::int64_t first = ranked[0].second;
+  const std::int64_t second = ranked[1].second;
+  const bool dominates = at_least_percent(first, totals.wall_ns, kDominantSharePercent) &&
+                         at_least_percent(first - second, totals.wall_ns, kShareLeadPercent);
+  // Kernels that do not record themselves count as dispatch: busy is a lower bound and dispatch an upper
+  // one, so only a busy share that already dominates decides (compute-bound); host-bound and mixed are not
+  // known, and with none recorded the kernels are not absent (no_device_work).
+  if (context.kernels_unrecorded && !(dominates && out.first == TimeShare::busy)) {
+    out.reason = VerdictReason::kernels_unrecorded;
+    return out;
+  }
   if (totals.gpu.busy_ns == 0) {
     out.reason = VerdictReason::no_device_work;
     return out;
@@ -804,10 +817,7 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
     out.reason = VerdictReason::startup_without_steps;
     return out;
   }
-  const std::int64_t first = ranked[0].second;
-  const std::int64_t second = ranked[1].second;
-  if (at_least_percent(first, totals.wall_ns, kDominantSharePercent) &&
-      at_least_percent(first - second, totals.wall_ns, kShareLeadPercent)) {
+  if (dominates) {
     out.reason = VerdictReason::dominant_share;
     out.verdict = out.first == TimeShare::busy         ? Verdict::compute_bound
                   : out.first == TimeShare::host_bound ? Verdict::host_bound

@@ -66,6 +66,9 @@ std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleS
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   const ConcurrencyContext& context = path.context;
   if (path.points.size() < 2) return ConcurrencyLimit::unknown;
+  // The scaling is measured against a 1-caller point that is itself materially slower than the timing pass:
+  // it measures the caller threads' own cost too, so no rule below can be read from it.
+  if (path.caller_slowdown) return ConcurrencyLimit::unknown;
   const ThreadsPoint& top = path.points.back();
   const bool cores_full =
       !context.cuda && context.cores > 0 && top.threads * std::max(1, context.intra_op_threads) >= context.cores;

@@ -83,7 +83,10 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
         row.graph_pool_bytes = path.memory->device->graph_pool_bytes;
       }
     }
-    if (path.breakdown && path.breakdown->summary.totals.iterations > 0) row.host_share = path.breakdown->verdict.host_bound_share;
+    if (path.breakdown && path.breakdown->summary.totals.iterations > 0) {
+      row.host_share = path.breakdown->verdict.host_bound_share;
+      row.host_share_at_most = path.breakdown->verdict.kernels_unrecorded;
+    }
     row.outputs_differ = path.output_check && !path.output_check->passed;
     (row.outputs_differ ? out.left_out.push_back(path.name) : candidates.push_back(&path));
     out.rows.push_back(std::move(row));

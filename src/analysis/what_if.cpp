@@ -29,6 +29,9 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
   ledger.base_measured = base != nullptr && base->wall.count > 0;
   if (base != nullptr) {
     ledger.base_ready_ns = base->load_ns;
+    if (base->dynamo_ranges && base->dynamo_ranges->iterations > 0) {
+      ledger.base_cache_lookup_ns = base->dynamo_ranges->cache_lookup_ns.median;
+    }
     if (base->execution) {
       ledger.base_fx_cache_hits = base->execution->facts.fx_cache_hits;
       ledger.base_fx_cache_misses = base->execution->facts.fx_cache_misses;
@@ -93,6 +96,14 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       }
     }
     ledger.entries.push_back(std::move(entry));
+  }
+  // A guard setting cannot save more than all of the base's guard evaluation takes.
+  if (ledger.base_cache_lookup_ns) {
+    for (WhatIfEntry& e : ledger.entries) {
+      const bool guards = e.setting == CompileSetting::skip_guards || e.setting == CompileSetting::skip_module_guards;
+      e.beyond_guards = guards && e.saved && e.significant && !e.negligible && e.saved->value_ns > 0 &&
+                        interval_low(*e.saved) > *ledger.base_cache_lookup_ns;
+    }
   }
   return ledger;
 }

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #endif
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -51,6 +52,10 @@ std::optional<ProcessMemory> read_process_memory() {
   std::stringstream text;
   text << file.rdbuf();
   return parse_proc_status(text.str());
+}
+
+std::int64_t peak_above_start(const ProcessMemory& before, const ProcessMemory& after) {
+  return std::max({after.peak_rss_bytes, after.rss_bytes, before.rss_bytes}) - before.rss_bytes;
 }
 
 bool reset_peak_rss() {

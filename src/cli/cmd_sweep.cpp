@@ -131,8 +131,8 @@ Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation) {
                "does: where the paths' ratio reaches 1, and each path's fixed per-call cost (docs/sweep.md)");
   add_model_flags(app, flags->model, /*exported=*/false, "Seconds of measurement per point, at most");
   app->add_option("--batch", flags->batch,
-                  "Values of the first dimension of every input, comma-separated; A..B is A, 2A, 4A, ... up to B "
-                  "(e.g. 1..4096)");
+                  "Values of the first dimension of every input (a zero-dimensional one is left as it is), "
+                  "comma-separated; A..B is A, 2A, 4A, ... up to B (e.g. 1..4096)");
   app->add_option("--dim", flags->dim, "INPUT:DIM=V1,V2,...: values of one input's dimension (both from 0)");
   app->add_option("--sweep-time-limit", flags->sweep_time_limit_s,
                   "Seconds for the whole sweep: a point starts only while time is left and its measurement gets at most "

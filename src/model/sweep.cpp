@@ -24,14 +24,25 @@ Result<std::vector<InputSpec>> apply_axis(const std::vector<InputSpec>& inputs, 
     return make_error(ExitCode::usage_error, fmt::format("--dim names input {}, but the model has {} input{} (counted from 0)",
                                                          axis.input, inputs.size(), inputs.size() == 1 ? "" : "s"));
   }
+  bool set = false;
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (axis.kind == SweepAxis::Kind::dim && static_cast<int>(i) != axis.input) continue;
+    // --batch leaves a zero-dimensional input (a scalar such as a scale factor) as it is: it has no batch
+    // dimension. --dim names its input, so there it is an error.
+    if (axis.kind == SweepAxis::Kind::batch && out[i].shape.empty()) continue;
     if (axis.dim < 0 || axis.dim >= static_cast<int>(out[i].shape.size())) {
       return make_error(ExitCode::usage_error,
                         fmt::format("input {} has shape {}: it has no dimension {} to sweep (counted from 0)", i,
                                     shape_text(out[i].shape), axis.dim));
     }
     out[i].shape[static_cast<std::size_t>(axis.dim)] = value;
+    set = true;
+  }
+  if (!set && out.empty()) return make_error(ExitCode::usage_error, "the model has no inputs, so there is nothing to sweep");
+  if (!set) {
+    return make_error(ExitCode::usage_error,
+                      "every input is zero-dimensional ([]), so --batch has no dimension to sweep: give the inputs a "
+                      "batch dimension, or sweep another axis with --dim");
   }
   return out;
 }

@@ -567,6 +567,7 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
                            {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)},
                            {"saved", optional_estimate(e.saved)},
                            {"negligible", e.negligible},
+                           {"beyond_guards", e.beyond_guards},
                            {"saved_low_ns", e.saved ? json(interval_low(*e.saved)) : json(nullptr)},
                            {"saved_high_ns", e.saved ? json(interval_high(*e.saved)) : json(nullptr)},
                            {"outputs_match", e.outputs_match ? json(*e.outputs_match) : json(nullptr)},
@@ -582,6 +583,7 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
               {"base_ready_ns", ledger->base_ready_ns},
               {"base_fx_cache_hits", optional_integer(ledger->base_fx_cache_hits)},
               {"base_fx_cache_misses", optional_integer(ledger->base_fx_cache_misses)},
+              {"base_cache_lookup_ns", optional_number(ledger->base_cache_lookup_ns)},
               {"entries", entries}};
 }
 

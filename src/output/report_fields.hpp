@@ -119,7 +119,9 @@ inline constexpr auto kDeploymentRow =
                field("run_peak_bytes", &DeploymentRow::run_peak_bytes),
                field("device_build_bytes", &DeploymentRow::device_build_bytes),
                field("graph_pool_bytes", &DeploymentRow::graph_pool_bytes),
-               field("host_share", &DeploymentRow::host_share), field("outputs_differ", &DeploymentRow::outputs_differ)};
+               field("host_share", &DeploymentRow::host_share),
+               field("host_share_at_most", &DeploymentRow::host_share_at_most),
+               field("outputs_differ", &DeploymentRow::outputs_differ)};
 
 // A path's verdict and the numbers that decided it; its writer adds waited_stream, unread_device_events
 // and the suggestion.
@@ -143,6 +145,7 @@ inline constexpr auto kVerdict = std::tuple{
     field("graph_launches_per_iteration", &PathVerdict::graph_launches_per_iteration),
     field("cpu_kernels", &PathVerdict::cpu_kernels),
     field("whole_recording_window", &PathVerdict::whole_recording_window),
+    field("kernels_unrecorded", &PathVerdict::kernels_unrecorded),
     field("busy_headroom", &PathVerdict::busy_headroom),
     field("host_bound_headroom", &PathVerdict::host_bound_headroom),
     field("device_wait_headroom", &PathVerdict::device_wait_headroom),

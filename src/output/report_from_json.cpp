@@ -511,6 +511,7 @@ WhatIfLedger what_if_from_json(const json& j) {
   read(j, "base_ready_ns", ledger.base_ready_ns);
   read(j, "base_fx_cache_hits", ledger.base_fx_cache_hits);
   read(j, "base_fx_cache_misses", ledger.base_fx_cache_misses);
+  read(j, "base_cache_lookup_ns", ledger.base_cache_lookup_ns);
   read_list(j, "entries", ledger.entries, [](const json& e) {
     WhatIfEntry entry;
     read(e, "setting", entry.setting);
@@ -520,6 +521,7 @@ WhatIfLedger what_if_from_json(const json& j) {
     read_object(e, "saved", entry.saved, estimate_from_json);
     entry.significant = entry.saved && significant(*entry.saved);
     read(e, "negligible", entry.negligible);
+    read(e, "beyond_guards", entry.beyond_guards);
     read(e, "outputs_match", entry.outputs_match);
     read(e, "max_abs_diff", entry.max_abs_diff);
     read(e, "ready_ns", entry.ready_ns);

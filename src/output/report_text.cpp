@@ -273,6 +273,13 @@ std::string unknown_text(const PathVerdict& v) {
                          names);
     }
     case VerdictReason::no_iterations: return "no iteration was analysed, so there is nothing to judge";
+    case VerdictReason::kernels_unrecorded:
+      return fmt::format(
+          "this path's Inductor kernels were built without cpp.enable_kernel_profile, so they do not record "
+          "themselves and their time counts as dispatch: dispatch {} of wall is at most the host's share and busy {} "
+          "at least the kernels', so the shares decide no verdict. Measure with --kernel-profile (compare; a "
+          "package of your own: examples/export_model.py --kernel-profile)",
+          percent(v.host_bound_share), percent(v.busy_share));
     case VerdictReason::no_device_work:
       return "no device op ran in any window (a trace without device events, or a model that never reached the "
              "device): there is no device work to judge";
@@ -299,7 +306,13 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations, std::opti
     case Verdict::compute_bound: {
       // "Host changes will not help" only when removing all host-bound time gains under 5% (Headroom);
       // otherwise the host's advice follows, with what it could gain at most.
-      std::string out = shares_clause(v, TimeShare::busy) + compute_notes(v, iterations) + ". " + capitalized(kKernelAdvice);
+      // Kernels that do not record themselves count as dispatch: busy is a lower bound, and the headroom of
+      // removing the dispatch an upper one (docs/metrics.md, "Verdict").
+      const std::string bound = v.kernels_unrecorded ? "; busy at least that: this path's Inductor kernels do not "
+                                                       "record themselves and count as dispatch"
+                                                     : "";
+      std::string out =
+          shares_clause(v, TimeShare::busy) + bound + compute_notes(v, iterations) + ". " + capitalized(kKernelAdvice);
       if (v.host_headroom_negligible) return out + "; host changes will not help";
       return out + fmt::format(". Removing the {} time could still make it faster, {}: {}", short_name(v, TimeShare::host_bound),
                                headroom_factor(v.host_bound_headroom), host_advice(v, path));
@@ -347,6 +360,12 @@ std::optional<PathKind> advice_path_kind(const Report& report, const PathResult&
 }
 
 std::string headroom_text(const PathVerdict& v) {
+  // Unrecorded kernels' time is in the dispatch: its bound still holds (a looser one), the kernels' does not.
+  if (v.kernels_unrecorded && v.reason != VerdictReason::no_iterations) {
+    return headroom_factor(v.host_bound_headroom) +
+           " without the dispatch time (which holds the kernels that do not record themselves); with faster kernels "
+           "unknown";
+  }
   if (v.verdict == Verdict::unknown) return "";  // nothing was judged: no bound to give either
   std::string out = headroom_factor(v.busy_headroom) + " with faster kernels, " + headroom_factor(v.host_bound_headroom) +
                     " without the " + short_name(v, TimeShare::host_bound) + " time";
@@ -476,6 +495,11 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
                          format_duration(saved.value_ns), interval, share, 100.0 * kWhatIfNegligibleShare);
     } else if (sign > 0) {
       text = fmt::format("saves {} per call ({}{})", format_duration(saved.value_ns), interval, share);
+      if (e.beyond_guards && ledger.base_cache_lookup_ns) {
+        text += fmt::format(", more than all of {}'s guard evaluation takes (its \"TorchDynamo Cache Lookup\" "
+                            "range, {} in the split pass), so not all of it is guard evaluation",
+                            ledger.base, format_duration(*ledger.base_cache_lookup_ns));
+      }
     } else {
       text = fmt::format("costs {} more per call ({}{})", format_duration(-saved.value_ns), interval, share);
     }
@@ -646,7 +670,8 @@ std::vector<std::string> deployment_cells(const DeploymentSummary& s, const Depl
                                  bytes_cell(row.run_peak_bytes)};
   if (any_device_build(s)) cells.push_back(bytes_cell(row.device_build_bytes));
   if (any_graph_pool(s)) cells.push_back(row.graph_pool_bytes ? format_bytes(*row.graph_pool_bytes) : "-");
-  cells.push_back(row.host_share ? fmt::format("{:.1f}%", 100.0 * *row.host_share) : "-");
+  cells.push_back(row.host_share ? fmt::format("{}{:.1f}%", row.host_share_at_most ? "≤" : "", 100.0 * *row.host_share)
+                                 : "-");
   return cells;
 }
 
@@ -671,7 +696,12 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
     case ConcurrencyLimit::device: return "the device (the callers share it and its stream)";
     case ConcurrencyLimit::unknown: break;
   }
-  return c.points.size() < 2 ? std::string("unknown (one caller measured)") : std::string("unknown");
+  if (c.points.size() < 2) return "unknown (one caller measured)";
+  if (c.caller_slowdown) {
+    return "unknown: the scaling is against a slow 1-caller point, so it measures the caller threads' own cost too "
+           "(warning threads-callers-slower)";
+  }
+  return "unknown";
 }
 
 std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timing_median_ns) {
@@ -696,7 +726,8 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
   std::string limit = "limit: " + concurrency_limit_text(c);
   if (c.runner_instances > 0) limit += fmt::format("; the runner holds {} model instance{}", c.runner_instances,
                                                   c.runner_instances == 1 ? "" : "s");
-  if (c.caller_slowdown && c.points.size() > 1) {
+  if (c.caller_slowdown && c.points.size() > 1 && c.limit != ConcurrencyLimit::unknown) {  // a report written
+    // before the limit rule read caller_slowdown
     limit += "; the scaling is against a slow 1-caller point, so it measures the caller threads' own cost too "
              "(warning threads-callers-slower)";
   }

@@ -50,8 +50,13 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
   } else if (s.cpu_kernels) {
     // The host runs the kernels itself: nothing is queued, so only busy and dispatch (docs/metrics.md).
     out += header;
-    out += split_line("CPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall, "(kernels)");
-    out += split_line("dispatch:", s.dispatch_ns, t.dispatch_ns, wall, "(host work around the kernels)");
+    // Kernels that do not record themselves are in the dispatch (docs/metrics.md, "Verdict").
+    const bool unrecorded = split.verdict.kernels_unrecorded;
+    out += split_line("CPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall,
+                      unrecorded ? "(the kernels that record themselves)" : "(kernels)");
+    out += split_line("dispatch:", s.dispatch_ns, t.dispatch_ns, wall,
+                      unrecorded ? "(host work around the kernels, and the kernels that do not record themselves)"
+                                 : "(host work around the kernels)");
     out += fmt::format("    kernels:       {:g} per iteration\n", s.gpu_ops.median);
   } else {
     const HostStates& states = t.host_states;

@@ -275,7 +275,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     if (runner.ok() && before && after) {
       memory = PathMemory{};
       memory->build_retained_bytes = after->rss_bytes - before->rss_bytes;
-      if (reset) memory->build_peak_bytes = after->peak_rss_bytes - before->rss_bytes;
+      if (reset) memory->build_peak_bytes = peak_above_start(*before, *after);
       if (device_before && device_after) {
         PathDeviceMemory& d = memory->device.emplace();
         d.build_allocated_bytes = device_after->allocated_bytes - device_before->allocated_bytes;
@@ -454,6 +454,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     split.time_limit_s = options.stopping.time_limit_s;
     split.block = options.stopping.block;
     split.export_trace = options.export_trace;
+    split.kernel_profile = options.kernel_profile;
     trace_status = measure_split_pass(report, paths, split, runtime, split_windows);
     const std::vector<CompileEvent> events = (*session)->compile_events();
     for (std::size_t i = 0; i < report.paths.size() && i < split_windows.size(); ++i) {
@@ -474,7 +475,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
         const std::optional<ProcessMemory> after = read_process_memory();
         runners[i]->leave();
         if (ran && reset && before && after) {
-          memory->run_peak_bytes = after->peak_rss_bytes - before->rss_bytes;
+          memory->run_peak_bytes = peak_above_start(*before, *after);
           memory->run_calls = kMemoryCalls;
         }
         if (ran && device_before && device_after) {

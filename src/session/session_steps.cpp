@@ -20,8 +20,41 @@
 
 namespace ohprof {
 
-void attach_split(Report& report, PathResult& path, const SplitCollection& collection, const Timeline& timeline,
-                  const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, std::int64_t first_iteration, std::int64_t last_iteration) {
+namespace {
+
+// Whether some of the path's CPU kernels do not record themselves, so that the RecordFunction collector
+// cannot see them (docs/metrics.md, "Verdict"). An AOTI package's code says whether it was built with
+// cpp.enable_kernel_profile, and which of its kernels were never recorded (for `aoti`, the attribution the
+// report shows; a profiled package's unrecorded kernels did not run); torch.compile's Inductor kernels
+// record themselves only when compiled with --kernel-profile; eager's ATen operators always do.
+bool some_kernels_unrecorded(Report& report, PathResult& path, const SplitCollection& collection, const Runtime& runtime,
+                             bool kernel_profile, std::int64_t first_iteration, std::int64_t last_iteration) {
+  if (collection.collector != CollectorKind::record_function) return false;
+  const std::string_view base = std::string_view(path.name).substr(0, path.name.find('/'));  // a variant's path
+  const std::optional<PathKind> kind = parse_path_kind(base);
+  if (!kind) return false;
+  if (*kind != PathKind::aoti && *kind != PathKind::aoti_python) return path_kind_info(*kind).compiled && !kernel_profile;
+  auto attribution = runtime.attribute_package_kernels(path.artifact, collection.cpu_events, first_iteration,
+                                                       last_iteration);
+  const auto unrecorded = [](const KernelAttributionSummary& a) { return !a.records_kernels && !a.unattributed.empty(); };
+  if (*kind == PathKind::aoti_python) return attribution.ok() ? unrecorded(attribution->summary) : !kernel_profile;
+  // the package's kernels, run by the C++ loader: the report shows which were seen
+  if (!attribution.ok()) {
+    add_warning(report, Warning{WarningCode::kernel_attribution_failed, "kernel attribution: " + attribution.error().message});
+    return !kernel_profile;
+  }
+  path.kernel_attribution = attribution->summary;
+  if (attribution->warning) add_warning(report, *attribution->warning);
+  return unrecorded(attribution->summary);
+}
+
+}  // namespace
+
+void attach_split(Report& report, PathResult& path, const SplitCollection& collection, Timeline timeline,
+                  const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, bool kernel_profile,
+                  std::int64_t first_iteration, std::int64_t last_iteration) {
+  timeline.kernels_unrecorded =
+      some_kernels_unrecorded(report, path, collection, runtime, kernel_profile, first_iteration, last_iteration);
   path.breakdown = analyze_timeline(timeline);
   path.first_iteration_ops = first_iteration_sequence(timeline);
   path.split_collector = collection.collector;
@@ -39,15 +72,6 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
     }
     if (!lookup.empty()) path.dynamo_ranges = DynamoRanges{lookup.size(), summarize_ns(lookup), summarize_ns(outside)};
   }
-  if (parse_path_kind(path.name) != PathKind::aoti) return;  // the package's kernels, run by the C++ loader
-  auto attribution = runtime.attribute_package_kernels(path.artifact, collection.cpu_events, first_iteration,
-                                                       last_iteration);
-  if (!attribution.ok()) {
-    add_warning(report, Warning{WarningCode::kernel_attribution_failed, "kernel attribution: " + attribution.error().message});
-    return;
-  }
-  path.kernel_attribution = attribution->summary;
-  if (attribution->warning) add_warning(report, *attribution->warning);
 }
 
 Status export_split_timeline(const Report& report, const std::vector<std::string>& path_names, const Timeline& timeline,

@@ -66,6 +66,7 @@ struct SplitPassOptions {
   double time_limit_s = std::numeric_limits<double>::infinity();
   int block = 10;
   std::string export_trace;  // --export-trace FILE; "" none
+  bool kernel_profile = false;  // compare --kernel-profile: Inductor's CPU kernels record themselves
 };
 Status measure_split_pass(Report& report, const std::vector<InterleavedPath>& paths, const SplitPassOptions& options,
                           const Runtime& runtime, std::vector<std::vector<IterationWindow>>& split_windows);
@@ -86,8 +87,11 @@ Status no_trace_to_export(Report& report, const std::string& path, const std::st
 // status (no_trace_to_export; ok without one).
 Status no_split(Report& report, const std::string& reason, const std::string& export_trace);
 
-void attach_split(Report& report, PathResult& path, const SplitCollection& collection, const Timeline& timeline,
-                  const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, std::int64_t first_iteration, std::int64_t last_iteration);
+// `kernel_profile`: compare built its compiled paths with --kernel-profile, so that Inductor's CPU kernels
+// record themselves (some_kernels_unrecorded sets the timeline's kernels_unrecorded before the analysis).
+void attach_split(Report& report, PathResult& path, const SplitCollection& collection, Timeline timeline,
+                  const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, bool kernel_profile,
+                  std::int64_t first_iteration, std::int64_t last_iteration);
 
 // How `run` and `compare` end (the status precedence): a measurement that failed keeps what it measured,
 // with a stopped-early warning, and its error is the one reported; else --export-trace's error, then

@@ -81,7 +81,7 @@ Status measure_split_pass(Report& report, const std::vector<InterleavedPath>& pl
     const std::int64_t first = static_cast<std::int64_t>(p) * kIterationsPerPath;
     const std::int64_t last = first + kIterationsPerPath - 1;
     attach_split(report, report.paths[p], *collection, select_iterations(collection->timeline, first, last),
-                 measured.paths[p].wall_ns(), runtime, first, last);
+                 measured.paths[p].wall_ns(), runtime, options.kernel_profile, first, last);
   }
   for (std::size_t p = 1; p < report.paths.size(); ++p) {
     if (report.paths[p].role != PathRole::path) continue;

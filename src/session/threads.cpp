@@ -106,8 +106,8 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
                                                  std::move(target.latency_ns[c])));
     }
     scale_against_one(concurrency.points);
-    concurrency.limit = concurrency_limit(concurrency);
     concurrency.caller_slowdown = one_caller_slowdown(concurrency.points.front(), path.wall);
+    concurrency.limit = concurrency_limit(concurrency);  // reads caller_slowdown
   }
   // The callers hold inputs and (Python) objects: give them back before the report is written.
   targets.clear();

@@ -514,6 +514,50 @@ TEST(Breakdown, VerdictThresholdsAreInclusive) {
   EXPECT_EQ(v.second, TimeShare::busy);
 }
 
+// docs/metrics.md, "Verdict": CPU kernels that do not record themselves count as dispatch, so dispatch is
+// an upper bound and busy a lower one: only a busy share that already dominates decides.
+TEST(Breakdown, UnrecordedKernelsLeaveOnlyABusyLedVerdict) {
+  BreakdownSummary s;
+  s.cpu_kernels = true;
+  s.totals.iterations = 1;
+  s.totals.wall_ns = 1000;
+  VerdictContext unrecorded;
+  unrecorded.kernels_unrecorded = true;
+  // dispatch 0.861, busy 0.139: host-bound on the timeline, unknown with unrecorded kernels
+  s.totals.gpu.busy_ns = 139;
+  s.totals.gpu.host_bound_ns = 861;
+  EXPECT_EQ(decide_verdict(s).verdict, Verdict::host_bound);
+  PathVerdict v = decide_verdict(s, unrecorded);
+  EXPECT_EQ(v.verdict, Verdict::unknown);
+  EXPECT_EQ(v.reason, VerdictReason::kernels_unrecorded);
+  EXPECT_TRUE(v.kernels_unrecorded);
+  EXPECT_DOUBLE_EQ(v.host_bound_share, 0.861);  // the evidence is kept: an upper bound now
+  EXPECT_DOUBLE_EQ(v.busy_share, 0.139);
+  // busy 0.487, dispatch 0.513: mixed on the timeline, unknown too (busy may be larger)
+  s.totals.gpu.busy_ns = 487;
+  s.totals.gpu.host_bound_ns = 513;
+  EXPECT_EQ(decide_verdict(s).verdict, Verdict::mixed);
+  EXPECT_EQ(decide_verdict(s, unrecorded).reason, VerdictReason::kernels_unrecorded);
+  // busy 0.6, dispatch 0.4: compute-bound holds (busy only grows, dispatch only shrinks)
+  s.totals.gpu.busy_ns = 600;
+  s.totals.gpu.host_bound_ns = 400;
+  v = decide_verdict(s, unrecorded);
+  EXPECT_EQ(v.verdict, Verdict::compute_bound);
+  EXPECT_EQ(v.reason, VerdictReason::dominant_share);
+  EXPECT_TRUE(v.kernels_unrecorded);
+  // no kernel recorded at all: the kernels are not absent (not no_device_work)
+  s.totals.gpu.busy_ns = 0;
+  s.totals.gpu.host_bound_ns = 1000;
+  EXPECT_EQ(decide_verdict(s).reason, VerdictReason::no_device_work);
+  EXPECT_EQ(decide_verdict(s, unrecorded).reason, VerdictReason::kernels_unrecorded);
+  // the flag travels from the timeline
+  Timeline t;
+  t.ops_have_launches = false;
+  t.kernels_unrecorded = true;
+  t.iterations = {{0, 0, 100}};
+  EXPECT_TRUE(analyze_timeline(t).verdict.kernels_unrecorded);
+}
+
 TEST(Breakdown, CudaGraphLaunchIsOneLaunchWithSeveralKernels) {
   // One cudaGraphLaunch [0, 10) whose three kernels share its correlation: [20,30), [30,40), [45,50).
   Timeline t;

@@ -113,6 +113,15 @@ TEST(ConcurrencyLimit, TheRuleInItsOrder) {
   PathConcurrency one = path_with(true, 2, false, {}, cpu2);
   one.points.pop_back();
   EXPECT_EQ(concurrency_limit(one), ConcurrencyLimit::unknown);
+  // a slow 1-caller point (caller_slowdown): the scaling measures the caller threads too, so unknown, whatever
+  // rule would hold otherwise
+  for (PathConcurrency slow : {path_with(true, 2, false, {}, cpu2), path_with(true, 2, false, {}, cpu16),
+                               path_with(false, 2, true, {}, cpu16), path_with(false, 2, false, {}, cuda),
+                               path_with(false, 2, false, {}, cpu2)}) {
+    EXPECT_NE(concurrency_limit(slow), ConcurrencyLimit::unknown);
+    slow.caller_slowdown = 2.4;
+    EXPECT_EQ(concurrency_limit(slow), ConcurrencyLimit::unknown);
+  }
   EXPECT_STREQ(to_string(ConcurrencyLimit::gil), "gil");
 }
 

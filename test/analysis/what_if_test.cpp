@@ -147,6 +147,41 @@ TEST(WhatIfLedger, ASignificantEffectBelowOnePercentOfTheBaseIsNegligible) {
   EXPECT_FALSE(ledger.entries[4].negligible);
 }
 
+// A guard setting cannot save more than all of the base's guard evaluation (its "TorchDynamo Cache Lookup"
+// ranges): a saving whose interval lies above that is beyond the guards.
+TEST(WhatIfLedger, AGuardSettingThatSavesMoreThanTheGuardsTakeIsBeyondThem) {
+  // base 100000 ns, se 0; skip-guards saves 2000 ns (interval [2000, 2000]), the filter 5000 ns, the C++
+  // wrapper 5000 ns too (not a guard setting). The lookup takes 3000 ns per call.
+  PathResult base = path("compile", std::vector<std::int64_t>(5, 100'000));
+  DynamoRanges ranges;
+  ranges.iterations = 5;
+  const std::vector<std::int64_t> lookups(5, 3000);
+  ranges.cache_lookup_ns = summarize_ns(lookups);
+  base.dynamo_ranges = ranges;
+  const std::vector<PathResult> paths{base, path("compile/no-guards", std::vector<std::int64_t>(5, 98'000)),
+                                      path("compile:no-module-guards", std::vector<std::int64_t>(5, 95'000)),
+                                      path("compile:cpp-wrapper", std::vector<std::int64_t>(5, 95'000))};
+  const WhatIfLedger ledger = what_if_ledger(paths, WhatIfContext{});
+  ASSERT_TRUE(ledger.base_cache_lookup_ns.has_value());
+  EXPECT_DOUBLE_EQ(*ledger.base_cache_lookup_ns, 3000.0);
+  EXPECT_FALSE(ledger.entries[0].beyond_guards);  // 2000 <= 3000
+  EXPECT_TRUE(ledger.entries[1].beyond_guards);   // 5000 > 3000
+  EXPECT_FALSE(ledger.entries[2].beyond_guards);  // not a guard setting
+  // a saving whose interval reaches down to the lookup is not beyond it: MAD 2000, se 1662, low 1742 ns
+  std::vector<PathResult> wide = paths;
+  wide[2] = path("compile:no-module-guards", {91'000, 93'000, 95'000, 97'000, 99'000});
+  const WhatIfLedger noisy = what_if_ledger(wide, WhatIfContext{});
+  ASSERT_TRUE(noisy.entries[1].significant);
+  EXPECT_LT(interval_low(*noisy.entries[1].saved), 3000.0);
+  EXPECT_FALSE(noisy.entries[1].beyond_guards);
+  // without the ranges (a GPU run), no bound
+  std::vector<PathResult> no_ranges = paths;
+  no_ranges[0].dynamo_ranges.reset();
+  const WhatIfLedger unbounded = what_if_ledger(no_ranges, WhatIfContext{});
+  EXPECT_FALSE(unbounded.base_cache_lookup_ns.has_value());
+  EXPECT_FALSE(unbounded.entries[1].beyond_guards);
+}
+
 TEST(WhatIfLedger, CUDAGraphsThatWereNotReplayedGiveNoFigure) {
   WhatIfContext context;
   context.device = DeviceKind::cuda;

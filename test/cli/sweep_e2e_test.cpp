@@ -87,6 +87,23 @@ TEST_F(SweepE2E, AShapeTheModelRejectsFailsThatPointAndTheSweepGoesOn) {
   EXPECT_FALSE(fs::exists(m_dir + "/dim.html"));
 }
 
+TEST_F(SweepE2E, BatchLeavesAZeroDimensionalInputAsItIs) {
+  // f(x, scale) with scale a scalar: --batch sets x's first dimension and passes scale as it is, through the
+  // AOTI package (which records "[]:float32") and eager.
+  const std::string report_path = m_dir + "/scalar.json";
+  std::vector<std::string> args{"sweep", "--model", "tiny_models:two_inputs", "--input", "1,16", "--input", "[]:float32",
+                                "--device", "cpu", "--paths", "aoti,eager", "--warmup", "1", "--min-runs", "20",
+                                "--max-runs", "20", "--min-time", "0", "--cache-dir", s_cache,
+                                "--batch", "1,2", "--export-json", report_path, "--no-plot", "--quiet"};
+  const auto result = run_ohprof(args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  ASSERT_EQ(report["points"].size(), 2u);
+  for (const auto& point : report["points"]) EXPECT_EQ(point["status"], "measured") << point["reason"];
+  EXPECT_EQ(report["points"][1]["inputs"][0], "[2, 16]:float32");
+  EXPECT_EQ(report["points"][1]["inputs"][1], "[]:float32");
+}
+
 TEST_F(SweepE2E, NoValidPointIsExitTwelve) {
   const std::string report_path = m_dir + "/none.json";
   const auto result = run_ohprof(sweep({"--dim", "0:1=15,17", "--export-json", report_path, "--quiet"}));

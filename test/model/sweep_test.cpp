@@ -41,7 +41,27 @@ TEST(SweepAxis, AMissingInputOrDimensionIsAUsageErrorThatSaysWhy) {
   ASSERT_FALSE(no_dim.ok());
   EXPECT_EQ(no_dim.error().message, "input 0 has shape [1, 16]: it has no dimension 2 to sweep (counted from 0)");
   const std::vector<InputSpec> scalar{{{}, DType::float32}};
-  EXPECT_FALSE(apply_axis(scalar, SweepAxis{}, 2).ok());
+  auto only_scalars = apply_axis(scalar, SweepAxis{}, 2);
+  ASSERT_FALSE(only_scalars.ok());
+  EXPECT_EQ(only_scalars.error().code, ExitCode::usage_error);
+  EXPECT_EQ(only_scalars.error().message,
+            "every input is zero-dimensional ([]), so --batch has no dimension to sweep: give the inputs a batch "
+            "dimension, or sweep another axis with --dim");
+  auto none = apply_axis({}, SweepAxis{}, 2);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message, "the model has no inputs, so there is nothing to sweep");
+  auto scalar_dim = apply_axis(scalar, SweepAxis{SweepAxis::Kind::dim, 0, 0, {}}, 2);
+  ASSERT_FALSE(scalar_dim.ok());
+  EXPECT_EQ(scalar_dim.error().message, "input 0 has shape []: it has no dimension 0 to sweep (counted from 0)");
+}
+
+TEST(SweepAxis, BatchLeavesAZeroDimensionalInputAsItIs) {
+  // a model called as f(x, scale) with scale = torch.tensor(3.0): the batch is x's first dimension only
+  const std::vector<InputSpec> inputs{{{4, 16}, DType::float32}, {{}, DType::float32}};
+  auto out = apply_axis(inputs, SweepAxis{}, 64);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ((*out)[0], (InputSpec{{64, 16}, DType::float32}));
+  EXPECT_EQ((*out)[1], (InputSpec{{}, DType::float32}));
 }
 
 TEST(SweepAxis, StatusAndStopNamesRoundTrip) {

@@ -237,7 +237,7 @@ TEST(ReportToJson, TheVerdictCarriesItsEvidenceAndTheSameTextAsTheTable) {
                                    "waited_stream_share", "queue_delay_median_ns", "full_queue_iterations",
                                    "queue_max", "blocking_share", "communication_share", "launches_per_iteration",
                                    "graph_launches_per_iteration", "cpu_kernels", "whole_recording_window",
-                                   "busy_headroom", "host_bound_headroom", "device_wait_headroom",
+                                   "kernels_unrecorded", "busy_headroom", "host_bound_headroom", "device_wait_headroom",
                                    "host_headroom_negligible", "unread_device_events", "suggestion"}));
   EXPECT_EQ(verdict["verdict"], "compute-bound");
   EXPECT_EQ(verdict["reason"], "dominant_share");

@@ -77,6 +77,7 @@ Report full_report() {
   b.verdict.communication_share = 0.006;
   b.verdict.full_queue_iterations = 1;
   b.verdict.whole_recording_window = true;
+  b.verdict.kernels_unrecorded = true;
   b.verdict.busy_headroom = 2.5;
   b.verdict.host_bound_headroom = 1.5;
   b.verdict.device_wait_headroom = 1.25;
@@ -169,6 +170,7 @@ Report full_report() {
   ledger.base_ready_ns = 99;
   ledger.base_fx_cache_hits = 1;
   ledger.base_fx_cache_misses = 2;
+  ledger.base_cache_lookup_ns = 2.5e5;
   WhatIfEntry entry;
   entry.setting = CompileSetting::cuda_graphs;
   entry.path = "compile:reduce-overhead";
@@ -177,6 +179,7 @@ Report full_report() {
   entry.saved = estimate(120, 10);
   entry.significant = true;
   entry.negligible = true;
+  entry.beyond_guards = true;
   entry.outputs_match = false;
   entry.max_abs_diff = 0.5;
   entry.ready_ns = 1234;
@@ -187,7 +190,7 @@ Report full_report() {
   ledger.entries = {entry};
   r.what_if = ledger;
   DeploymentSummary d;
-  d.rows = {DeploymentRow{"aoti", 150.0, 2, 8.5e4, 2e9, 1e9, 1000, 3000, 10, 70, 0.75, true}};
+  d.rows = {DeploymentRow{"aoti", 150.0, 2, 8.5e4, 2e9, 1e9, 1000, 3000, 10, 70, 0.75, true, true}};
   d.criteria = {CriterionLeaders{DeployCriterion::warm_start, {"aoti"}, "compile", {"eager"}, true}};
   d.choice = {"aoti"};
   d.candidates = 2;

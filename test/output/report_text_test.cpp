@@ -330,6 +330,52 @@ TEST(VerdictText, UnknownSaysWhatIsMissing) {
             "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations");
 }
 
+// docs/metrics.md, "Verdict": CPU kernels that do not record themselves. The dispatch share is an upper
+// bound, so the verdict is unknown and its headroom keeps only the dispatch part's bound; a compute-bound
+// verdict stands, with the same headroom line.
+TEST(VerdictText, UnrecordedKernelsGiveTheSharesAsBoundsAndTheRemedy) {
+  PathVerdict v;
+  v.reason = VerdictReason::kernels_unrecorded;
+  v.cpu_kernels = true;
+  v.kernels_unrecorded = true;
+  v.busy_share = 0.139;
+  v.host_bound_share = 0.861;
+  v.busy_headroom = 1.16;
+  v.host_bound_headroom = 7.19;
+  EXPECT_EQ(verdict_text(v, 100),
+            "this path's Inductor kernels were built without cpp.enable_kernel_profile, so they do not record "
+            "themselves and their time counts as dispatch: dispatch 86.1% of wall is at most the host's share and busy "
+            "13.9% at least the kernels', so the shares decide no verdict. Measure with --kernel-profile (compare; a "
+            "package of your own: examples/export_model.py --kernel-profile)");
+  const std::string headroom =
+      "at most 7.19x without the dispatch time (which holds the kernels that do not record themselves); with faster "
+      "kernels unknown (Amdahl's bound on this timeline)";
+  EXPECT_EQ(headroom_line(v), headroom);
+  v.verdict = Verdict::compute_bound;
+  v.reason = VerdictReason::dominant_share;
+  v.busy_share = 0.816;
+  v.host_bound_share = 0.184;
+  v.host_bound_headroom = 1.23;
+  v.host_headroom_negligible = false;
+  EXPECT_EQ(verdict_text(v, 100),
+            "CPU kernels busy 81.6% of wall (dispatch 18.4%); busy at least that: this path's Inductor kernels do not "
+            "record themselves and count as dispatch. Speed up the kernels (torch.compile mode=\"max-autotune\", lower "
+            "precision). Removing the dispatch time could still make it faster, at most 1.23x: the host work around "
+            "the kernels (Python wrapper, guards, allocation, operator dispatch) is the cost: AOTInductor's C++ "
+            "wrapper (or compile:cpp-wrapper), a larger batch");
+  EXPECT_EQ(headroom_line(v), "at most 1.23x without the dispatch time (which holds the kernels that do not record "
+                              "themselves); with faster kernels unknown (Amdahl's bound on this timeline)");
+  v.host_bound_headroom = 7.19;
+  EXPECT_EQ(headroom_line(v), headroom);
+  // without the flag, an unknown verdict has no headroom line, a known one all its parts
+  v.kernels_unrecorded = false;
+  EXPECT_EQ(headroom_line(v), "at most 1.16x with faster kernels, at most 7.19x without the dispatch time (Amdahl's "
+                              "bound on this timeline)");
+  v.verdict = Verdict::unknown;
+  v.reason = VerdictReason::no_device_work;
+  EXPECT_EQ(headroom_line(v), "");
+}
+
 // --- explanations ------------------------------------------------------------------------------------
 
 // compile against aoti, the terms of test/analysis/explanation_test.cpp's hand-made case.
@@ -601,9 +647,15 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   const std::vector<std::string> slow_lines = concurrency_lines(slow, 9'574);
   EXPECT_EQ(slow_lines[0], "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  (on the measuring thread: median "
                            "9.574 us; 4.3x slower on a caller thread)");
+  // A report from before the limit rule read caller_slowdown: its limit is kept, and the line qualifies it.
   EXPECT_EQ(slow_lines[2], "limit: the cores (2 callers x 1 intra-op thread on 2 cores); the runner holds 2 model "
                            "instances; the scaling is against a slow 1-caller point, so it measures the caller threads' "
                            "own cost too (warning threads-callers-slower)");
+  // Today's rule makes that limit unknown, and the line says why.
+  slow.limit = ConcurrencyLimit::unknown;
+  EXPECT_EQ(concurrency_lines(slow, 9'574)[2],
+            "limit: unknown: the scaling is against a slow 1-caller point, so it measures the caller threads' own "
+            "cost too (warning threads-callers-slower); the runner holds 2 model instances");
   c.points[1].scales = false;
   c.points[1].scaling_low = 0.9;
   EXPECT_NE(concurrency_lines(c, 0)[1].find("(within noise: 95% interval 0.90 to 2.01)"), std::string::npos);
@@ -729,6 +781,14 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   EXPECT_EQ(lines[4], "autotune            not measured: its build failed: boom");
   EXPECT_EQ(lines[5], "autotune            negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of "
                       "compile's 40.00 us; below 1%, what a repeated run moves); outputs match");
+  // A guard setting that saves more than all of the base's guard evaluation takes.
+  ledger.base_cache_lookup_ns = 1500;
+  ledger.entries = {guards};
+  ledger.entries[0].beyond_guards = true;
+  EXPECT_EQ(what_if_lines(ledger, 40'000)[0],
+            "skip-guards  saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's 40.00 "
+            "us), more than all of compile's guard evaluation takes (its \"TorchDynamo Cache Lookup\" range, 1.500 us "
+            "in the split pass), so not all of it is guard evaluation; outputs match; no compile of its own");
 }
 
 TEST(FxCacheText, HitsMissesOrBoth) {
@@ -795,6 +855,9 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   EXPECT_EQ(deployment_header(s), (std::vector<std::string>{"latency", "calls/s at 2", "cold start", "warm start",
                                                             "build memory", "calls peak", "host share"}));
   EXPECT_EQ(deployment_cells(s, aoti), (std::vector<std::string>{"6.330 us", "240k", "1.280 s", "-", "+2.50 MB", "-", "89.2%"}));
+  DeploymentRow bound = aoti;  // its kernels do not all record themselves: the share is an upper bound
+  bound.host_share_at_most = true;
+  EXPECT_EQ(deployment_cells(s, bound).back(), "≤89.2%");
   // On a CUDA device: the device memory column, and the graph pool's where a path replays graphs.
   s.rows[0].device_build_bytes = 44'700'000;
   EXPECT_EQ(deployment_header(s), (std::vector<std::string>{"latency", "calls/s at 2", "cold start", "warm start", "build memory",

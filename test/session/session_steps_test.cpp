@@ -38,7 +38,7 @@ TEST(AttachSplit, AnalysesTheTimelineAndCostsTheCollector) {
   Report report;
   PathResult path = timed_path("aoti", {100, 200, 300});  // median 200
   const SplitCollection collection = hand_collection(CollectorKind::cupti);
-  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, runtime, 0, 2);
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, runtime, false, 0, 2);
 
   ASSERT_TRUE(path.breakdown.has_value());
   ASSERT_EQ(path.breakdown->iterations.size(), 3u);
@@ -67,7 +67,7 @@ TEST(AttachSplit, UsesTheTimelineItIsGivenNotTheWholeCollection) {
   PathResult path = timed_path("eager", {100});
   const SplitCollection collection = hand_collection(CollectorKind::cupti);
   const Timeline first_only = select_iterations(collection.timeline, 0, 0);
-  attach_split(report, path, collection, first_only, {100}, world.runtime(), 0, 0);
+  attach_split(report, path, collection, first_only, {100}, world.runtime(), false, 0, 0);
   ASSERT_TRUE(path.breakdown.has_value());
   EXPECT_EQ(path.breakdown->iterations.size(), 1u);
   EXPECT_EQ(path.breakdown->summary.gpu_ops.count, 1u);
@@ -88,7 +88,7 @@ TEST(AttachSplit, AnalysisCountersAreWarnings) {
   stray.correlation = 999;
   stray.name = "stray";
   collection.timeline.ops.push_back(stray);
-  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, world.runtime(), 0, 2);
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, world.runtime(), false, 0, 2);
   ASSERT_TRUE(path.breakdown.has_value());
   EXPECT_EQ(path.breakdown->iterations.size(), 3u);
   EXPECT_EQ(report.warnings,
@@ -108,7 +108,7 @@ TEST(AttachSplit, RecordFunctionOnTheAotiPathAttributesItsKernels) {
   Report report;
   PathResult path = timed_path("aoti", {100, 200, 300});
   const SplitCollection collection = hand_collection(CollectorKind::record_function);
-  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, world.runtime(), 7, 9);
+  attach_split(report, path, collection, collection.timeline, {300, 500, 700}, world.runtime(), false, 7, 9);
 
   ASSERT_EQ(world.attributions.size(), 1u);
   EXPECT_EQ(world.attributions[0].package_path, "/fake/aoti.pt2");  // the path's artifact
@@ -131,7 +131,7 @@ TEST(AttachSplit, NoAttributionWarningWhenEveryKernelWasSeen) {
   Report report;
   PathResult path = timed_path("aoti", {100});
   const SplitCollection collection = hand_collection(CollectorKind::record_function);
-  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), 0, 2);
+  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), false, 0, 2);
   EXPECT_EQ(world.attributions.size(), 1u);
   EXPECT_TRUE(path.kernel_attribution.has_value());
   EXPECT_TRUE(report.warnings.empty()) << ::testing::PrintToString(report.warnings);
@@ -143,7 +143,7 @@ TEST(AttachSplit, AttributionErrorIsAWarningAndTheSplitStays) {
   Report report;
   PathResult path = timed_path("aoti", {100});
   const SplitCollection collection = hand_collection(CollectorKind::record_function);
-  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), 0, 2);
+  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), false, 0, 2);
   EXPECT_FALSE(path.kernel_attribution.has_value());
   EXPECT_TRUE(path.breakdown.has_value());
   EXPECT_TRUE(path.collector_cost.has_value());
@@ -156,10 +156,58 @@ TEST(AttachSplit, OnlyTheAotiPathIsAttributed) {
   Report report;
   PathResult path = timed_path("compile", {100});
   const SplitCollection collection = hand_collection(CollectorKind::record_function);
-  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), 0, 2);
+  attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), false, 0, 2);
   EXPECT_TRUE(world.attributions.empty());
   EXPECT_FALSE(path.kernel_attribution.has_value());
   EXPECT_EQ(path.split_collector, CollectorKind::record_function);
+}
+
+// docs/metrics.md, "Verdict": whether some of the path's CPU kernels do not record themselves, by path kind.
+// hand_collection's split has a kernel in each window, busy 20 of 100 us: host-bound on the timeline.
+TEST(AttachSplit, TheVerdictKnowsWhichPathsKernelsDoNotRecordThemselves) {
+  const auto verdict_of = [](const std::string& name, CollectorKind collector, bool kernel_profile,
+                             Result<PackageAttribution> attribution, std::size_t* attributions = nullptr) {
+    FakeWorld world;
+    world.attribution = std::move(attribution);
+    Report report;
+    PathResult path = timed_path(name, {100});
+    const SplitCollection collection = hand_collection(collector);
+    attach_split(report, path, collection, collection.timeline, {100}, world.runtime(), kernel_profile, 0, 2);
+    if (attributions != nullptr) *attributions = world.attributions.size();
+    return path.breakdown->verdict;
+  };
+  PackageAttribution all_seen;
+  all_seen.summary.seen = {"cpp_fused_0"};
+  PackageAttribution one_unseen = all_seen;
+  one_unseen.summary.unattributed = {"cpp_fused_1"};
+  const Result<PackageAttribution> failed = make_error(ExitCode::invalid_package, "unreadable");
+  // the package's code says: aoti and aoti:python alike (aoti:python's attribution is read, not kept)
+  EXPECT_FALSE(verdict_of("aoti", CollectorKind::record_function, false, all_seen).kernels_unrecorded);
+  const PathVerdict aoti = verdict_of("aoti", CollectorKind::record_function, false, one_unseen);
+  EXPECT_TRUE(aoti.kernels_unrecorded);
+  EXPECT_EQ(aoti.verdict, Verdict::unknown);
+  EXPECT_EQ(aoti.reason, VerdictReason::kernels_unrecorded);
+  std::size_t attributions = 0;
+  EXPECT_TRUE(verdict_of("aoti:python", CollectorKind::record_function, true, one_unseen, &attributions).kernels_unrecorded);
+  EXPECT_EQ(attributions, 1u);
+  EXPECT_FALSE(verdict_of("aoti:python", CollectorKind::record_function, false, all_seen).kernels_unrecorded);
+  // an attribution that fails: as a torch.compile path, by --kernel-profile
+  EXPECT_TRUE(verdict_of("aoti", CollectorKind::record_function, false, failed).kernels_unrecorded);
+  EXPECT_FALSE(verdict_of("aoti", CollectorKind::record_function, true, failed).kernels_unrecorded);
+  // torch.compile's paths, their settings and their layer variants: by --kernel-profile
+  for (const std::string name : {"compile", "compile:cpp-wrapper", "compile:max-autotune-no-cudagraphs", "compile/no-guards"}) {
+    const PathVerdict v = verdict_of(name, CollectorKind::record_function, false, all_seen, &attributions);
+    EXPECT_TRUE(v.kernels_unrecorded) << name;
+    EXPECT_EQ(v.verdict, Verdict::unknown) << name;
+    EXPECT_EQ(attributions, 0u) << name;
+    EXPECT_FALSE(verdict_of(name, CollectorKind::record_function, true, all_seen).kernels_unrecorded) << name;
+  }
+  // eager's ATen operators always record themselves; CUPTI sees every kernel
+  const PathVerdict eager = verdict_of("eager", CollectorKind::record_function, false, all_seen);
+  EXPECT_FALSE(eager.kernels_unrecorded);
+  EXPECT_EQ(eager.verdict, Verdict::host_bound);
+  EXPECT_FALSE(verdict_of("compile", CollectorKind::cupti, false, all_seen).kernels_unrecorded);
+  EXPECT_FALSE(verdict_of("aoti", CollectorKind::cupti, false, one_unseen).kernels_unrecorded);
 }
 
 TEST(AddSampleHints, SlowFirstRunAndOutliersPerPath) {

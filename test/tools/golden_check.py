@@ -99,15 +99,26 @@ _CPU_HOST = re.escape("the host work around the kernels (") + "(?:" + "|".join(r
 _COMPUTE = _KERNELS + (r"(?:; host changes will not help|\. Removing the dispatch time could still make it faster, at most "
                        rf"\d+\.\d\dx: {_CPU_HOST})")
 _NEEDS = r"\(a verdict needs 50% and a lead of 10 points\)"
+# a compute-bound verdict of a path whose Inductor kernels do not record themselves (kernels_unrecorded)
+_AT_LEAST = re.escape("; busy at least that: this path's Inductor kernels do not record themselves and count as dispatch")
 VERDICTS = [
-    ("compute-bound", re.compile(rf"CPU kernels busy {_P} of wall \(dispatch {_P}\)\. S{_COMPUTE[1:]}")),
+    ("compute-bound", re.compile(rf"CPU kernels busy {_P} of wall \(dispatch {_P}\)(?:{_AT_LEAST})?\. S{_COMPUTE[1:]}")),
     ("host-bound", re.compile(rf"dispatch {_P} of wall \(busy {_P}\)\. T{_CPU_HOST[1:]}")),
     ("mixed", re.compile(rf"no share dominates: CPU kernels busy {_P} and dispatch {_P} of wall {_NEEDS}\. For the busy "
                          rf"part, {_KERNELS}; for the dispatch part, {_CPU_HOST}")),
     ("mixed", re.compile(rf"no share dominates: dispatch {_P} and busy {_P} of wall {_NEEDS}\. For the dispatch part, "
                          rf"{_CPU_HOST}; for the busy part, {_KERNELS}")),
+    # a path whose CPU kernels do not all record themselves, unless its busy share dominates (docs/metrics.md,
+    # "Verdict": kernels_unrecorded)
+    ("unknown", re.compile(re.escape("this path's Inductor kernels were built without cpp.enable_kernel_profile, so "
+                                     "they do not record themselves and their time counts as dispatch: dispatch ") +
+                           _P + re.escape(" of wall is at most the host's share and busy ") +
+                           _P + re.escape(" at least the kernels', so the shares decide no verdict. Measure "
+                                          "with --kernel-profile (compare; a package of your own: "
+                                          "examples/export_model.py --kernel-profile)"))),
 ]
-VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominant_share",), "mixed": ("close_shares",)}
+VERDICT_REASONS = {"compute-bound": ("dominant_share",), "host-bound": ("dominant_share",), "mixed": ("close_shares",),
+                   "unknown": ("kernels_unrecorded",)}
 # the verdict's evidence that follows the noise with it
 VERDICT_NOISY = ("verdict", "reason", "suggestion", "first", "second", "busy_share", "host_bound_share",
                  "device_wait_share", "host_state_share", "blocking_share", "busy_headroom", "host_bound_headroom",
@@ -275,6 +286,14 @@ def placeholder(value):
     return "<str>"
 
 
+def verdict_fits_its_kernels(verdict: str, kernels_unrecorded: bool) -> bool:
+    """docs/metrics.md, "Verdict": with kernels that do not record themselves only compute-bound or unknown
+    may stand, and unknown (kernels_unrecorded) only with them."""
+    if kernels_unrecorded:
+        return verdict in ("compute-bound", "unknown")
+    return verdict != "unknown"
+
+
 def normalize_json(report, norm: Normalizer):
     if not isinstance(report, dict):
         return report
@@ -283,7 +302,8 @@ def normalize_json(report, norm: Normalizer):
     def walk(value, key: str, parents: tuple[str, ...]):
         if norm.measured and key == "verdict" and isinstance(value, dict) \
                 and known_verdict(value.get("verdict", ""), value.get("suggestion", "")) \
-                and value.get("reason") in VERDICT_REASONS[value["verdict"]]:
+                and value.get("reason") in VERDICT_REASONS[value["verdict"]] \
+                and verdict_fits_its_kernels(value["verdict"], bool(value.get("kernels_unrecorded"))):
             return {k: (f"<{k}>" if k in VERDICT_NOISY else walk(v, k, parents + (key,)))
                     for k, v in value.items()}
         if norm.measured and key == "explanations" and isinstance(value, dict) and not parents:
@@ -295,6 +315,8 @@ def normalize_json(report, norm: Normalizer):
             return out
         if norm.measured and "deployment" in parents and key in ("choice", "leaders"):
             return "<paths>"  # which paths lead follows the noise, as the fastest does
+        if norm.measured and "deployment" in parents and key == "next" and (value is None or isinstance(value, str)):
+            return "<next>"  # null when every path leads: with 5 samples all three can be within noise
         if isinstance(value, dict):
             return {k: walk(v, k, parents + (key,)) for k, v in value.items()}
         if isinstance(value, list):

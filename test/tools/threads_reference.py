@@ -17,7 +17,7 @@ Usage:
 
 Tolerances: numbers 1e-6 relative (1e-9 absolute near 0); strings, bools and null exactly.
 
-Questions the doc leaves open, and the choice made here (Q1..Q17):
+Questions the doc leaves open, and the choice made here (Q1..Q18):
   Q1  `round(50 ms / m)`: the rounding of halves is not stated. Half away from zero (C++ std::round),
       not Python's half-to-even; m in ns, so 50 ms = 5e7. A path with m <= 0 (no samples) has no
       defined calls_per_round: not checked.
@@ -36,8 +36,8 @@ Questions the doc leaves open, and the choice made here (Q1..Q17):
       a wrong `scales` shows as its own mismatch and possibly a limit mismatch.
   Q8  "fewer than two counts measured": fewer than two points.
   Q9  `host_share` "unknown" is JSON null; it is also checked to be the path's
-      split.verdict.host_bound_share when the split has a verdict, and null otherwise ("when there is a
-      split").
+      split.verdict.host_bound_share when the split has a verdict other than "unknown", and null
+      otherwise ("when there is a split whose verdict is known").
   Q10 The doc does not say what `runner_instances` is for a path other than `aoti`: only `aoti`'s is
       checked (= the largest count). `holds_gil` is checked false for `aoti` (the C++ loader) and true
       for every other asked path (all Python paths).
@@ -61,6 +61,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q17):
       report written before it existed lacks it). T is the path's `samples_ns`; the ratio's median of T
       is that of the samples (equal to `wall_ns.median`). A non-null value must have a
       `threads-callers-slower` warning that names the path.
+  Q18 The limit's rule 1 reads `caller_slowdown`: the value recomputed here (as Q7), and only where the
+      report has the key, so a report written before 2026-12-05 (whose limit did not read it) is
+      checked against the other rules.
 """
 
 import gzip
@@ -137,10 +140,11 @@ def scaling(t, t_se, t1, t1_se, n):
             "scales": n > 1 and g > 1.96 * se}                   # Q6
 
 
-def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda):
-    """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n."""
+def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False):
+    """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n; `slow`: the
+    path has a caller_slowdown (Q18)."""
     enough = n * max(1, intra_op_threads) >= cores
-    if npoints < 2:                                              # Q8
+    if npoints < 2 or slow:                                      # Q8, Q18
         return "unknown"
     if scales:
         return "cores" if (not cuda and enough) else "none"
@@ -165,8 +169,9 @@ def caller_slowdown(one, timing):
     return p50 / m if p50 / m >= 2 and d > 0 and d > 1.96 * se else None
 
 
-def compute(conc):
-    """The expected derived fields of a measured concurrency object: (points, limit)."""
+def compute(conc, slow=False):
+    """The expected derived fields of a measured concurrency object: (points, limit); `slow`: its
+    caller_slowdown as recomputed here is not None (Q18)."""
     pts = conc["points"]
     figs = [point_throughput(p) for p in pts]
     t1, t1_se = figs[0] if pts and figs[0] is not None else (None, None)
@@ -185,7 +190,7 @@ def compute(conc):
     if len(pts) < 2 or "scales" in out[-1]:
         n, sc = (pts[-1]["threads"], out[-1].get("scales", False)) if pts else (0, False)
         lim = limit_rule(len(pts), n, sc, conc["holds_gil"], conc["host_share"], conc["cores"],
-                         conc["intra_op_threads"], conc["cuda"])
+                         conc["intra_op_threads"], conc["cuda"], slow)
     return out, lim
 
 # ---------------------------------------------------------------- comparing
@@ -213,7 +218,9 @@ class Checker:
 def verdict_host_share(p):
     split = p.get("split")
     verdict = split.get("verdict") if isinstance(split, dict) else None
-    return verdict.get("host_bound_share") if isinstance(verdict, dict) else None
+    # Q9: a verdict that is unknown (kernels_unrecorded among its reasons) gives no share
+    known = isinstance(verdict, dict) and verdict.get("verdict") != "unknown"
+    return verdict.get("host_bound_share") if known else None
 
 
 def check_path(ck, rep, p, threads):
@@ -254,7 +261,8 @@ def check_path(ck, rep, p, threads):
                latency_count(rounds, q["threads"], q["calls_per_round"]))
         ck.fact(f"{w}.round_ns", all(r > 0 for r in q["round_ns"]), "a round_ns is not positive")
     # the derived figures
-    exp, lim = compute(conc)
+    slow = caller_slowdown(pts[0], p.get("samples_ns") or []) if "caller_slowdown" in conc else None  # Q17, Q18
+    exp, lim = compute(conc, slow is not None)
     for k, (q, e) in enumerate(zip(pts, exp)):
         w = f"{where}.points[{k}] (threads {q.get('threads')})"
         for key, v in e.items():
@@ -265,7 +273,7 @@ def check_path(ck, rep, p, threads):
     if lim is not None:
         ck.cmp(f"{where}.limit", conc.get("limit"), lim)
     if "caller_slowdown" in conc:                               # Q17
-        ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], caller_slowdown(pts[0], p.get("samples_ns") or []))
+        ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], slow)
         slow = [w for w in rep.get("warnings", []) if w.get("code") == "threads-callers-slower"]
         named = any(f" {p['name']} " in w.get("message", "") for w in slow)
         if conc["caller_slowdown"] is not None:
@@ -333,11 +341,11 @@ def synthetic():
             conc = {"points": [synthetic_point(1, cpr, T1), synthetic_point(2, cpr, t2)],
                     "holds_gil": gil, "host_share": share, "runner_instances": 2 if name == "aoti" else 0,
                     "cores": 2, "intra_op_threads": 2, "cuda": False, "limit": None, "unavailable": None}
-            exp, lim = compute(conc)
+            conc["caller_slowdown"] = caller_slowdown(conc["points"][0], p["samples_ns"])
+            exp, lim = compute(conc, conc["caller_slowdown"] is not None)
             for q, e in zip(conc["points"], exp):
                 q.update(e)
             conc["limit"] = lim
-            conc["caller_slowdown"] = caller_slowdown(conc["points"][0], p["samples_ns"])
             if conc["caller_slowdown"] is not None:
                 rep["warnings"].append({"code": "threads-callers-slower",
                                         "message": f"--threads: ...: {name} {conc['caller_slowdown']:.1f}x (...)"})
@@ -407,6 +415,11 @@ def self_test():
     assert limit_rule(2, 2, False, False, 0.9, 2, 2, True) == "device"            # 4: before 5
     assert limit_rule(2, 2, False, True, 0.49, 2, 2, False) == "cores"            # 5: 4 >= 2
     assert limit_rule(2, 2, False, False, 0.9, 3, 1, False) == "unknown"          # 6: 2 < 3, CPU, no GIL
+    # 1: a caller_slowdown makes any of the above unknown (Q18)
+    for args in ((2, 2, True, False, 0.9, 2, 2, False), (2, 2, True, False, 0.9, 8, 2, False),
+                 (2, 2, False, True, None, 8, 1, True), (2, 2, False, False, 0.9, 2, 2, True),
+                 (2, 2, False, True, 0.49, 2, 2, False)):
+        assert limit_rule(*args) != "unknown" and limit_rule(*args, True) == "unknown", args
     # a whole path: N = 1 and 2 with 2 model instances, and what the limit becomes
     conc = {"points": [synthetic_point(1, 10, T1), synthetic_point(2, 10, [20000] * 9)], "holds_gil": False,
             "host_share": 0.9, "cores": 2, "intra_op_threads": 2, "cuda": False}
@@ -429,7 +442,7 @@ def self_test():
     ck, measured, note = check(rep, "self-test")
     assert not ck.bad and measured == 2 and note is None, ck.bad
     checked = ck.count
-    assert [p["concurrency"]["limit"] for p in rep["paths"][:2]] == ["cores", "cores"]
+    assert [p["concurrency"]["limit"] for p in rep["paths"][:2]] == ["unknown", "cores"]  # aoti's is slow (Q18)
     assert rep["paths"][0]["concurrency"]["caller_slowdown"] > 2 and rep["paths"][1]["concurrency"]["caller_slowdown"] is None
     assert rep["paths"][0]["concurrency"]["points"][0]["calls_per_round"] == 5
     fields = ("calls_per_s", "calls_per_s_se", "p50_ns", "p99_ns", "scaling", "scaling_low", "scaling_high")

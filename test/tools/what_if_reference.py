@@ -39,7 +39,7 @@ max_abs_diff); integer fields exactly, and they must be JSON integers (ready_ns,
 fx_cache_hits, fx_cache_misses and the base's, extra_run_peak_bytes); booleans, strings and null
 exactly.
 
-Questions the doc leaves open, and the choice made here (Q1..Q16):
+Questions the doc leaves open, and the choice made here (Q1..Q18):
   Q1  The median is the doc's quantile at q = 0.5 ("Summary statistics": y_lo + (y_hi - y_lo)(p - lo),
       p = 0.5 (n - 1)), computed on the sorted samples; MAD is that median of |x_i - median|. Both are
       recomputed from `samples_ns`, not read from `wall_ns` (which "Summary statistics" defines from
@@ -101,6 +101,11 @@ Questions the doc leaves open, and the choice made here (Q1..Q16):
   Q17 ... except `graph_pool_bytes`, which came with device memory ("Device memory"): in a report where
       no path's `memory` has a `device` key (written before device memory was read), the entries may
       lack it, and it is then not checked. ("New fields may appear without a bump", report-schema.md.)
+  Q18 `base_cache_lookup_ns` and `beyond_guards` (2026-12-05) are checked where the report has them (an
+      older report lacks both): the lookup is the base path's `dynamo_ranges.cache_lookup_ns.median`
+      (the JSON keeps that summary, not the per-call values), null when the base has no
+      `dynamo_ranges` or its `iterations` is 0; `beyond_guards` is recomputed from this script's own
+      `saved` figures, and not compared when `saved_low_ns` is within 1e-6 of the lookup.
 """
 
 import copy
@@ -270,7 +275,18 @@ def predates_device_memory(paths):
                    for p in (paths.values() if isinstance(paths, dict) else paths))
 
 
-def check_entry(ck, w, e, paths, base_s, device, asked):
+GUARD_SETTINGS = ("skip-guards", "skip-module-guards")
+
+
+def base_lookup(base):
+    """The base's median "TorchDynamo Cache Lookup" time per call, or None (Q18)."""
+    ranges = base.get("dynamo_ranges") if isinstance(base, dict) else None
+    if not isinstance(ranges, dict) or not ranges.get("iterations"):
+        return None
+    return sub(ranges.get("cache_lookup_ns"), "median")
+
+
+def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None):
     setting = e.get("setting")
     _, path_name, own_compile, fragments = SPEC[setting]
     older = predates_device_memory(paths)
@@ -328,9 +344,17 @@ def check_entry(ck, w, e, paths, base_s, device, asked):
             ck.cmp(f"{w}.negligible (|{fig['value_ns']:.6g}| vs 1% of median(base) = {limit:.6g})",
                    e.get("negligible", ABSENT),
                    bool(own_compile and fig["significant"] and abs(fig["value_ns"]) < limit))
+        # "beyond_guards": a guard setting whose saving's interval lies above all of the base's lookup (Q18)
+        if "beyond_guards" in e and not (lookup is not None and near(fig["low"], lookup)) and not near(abs(fig["value_ns"]), limit):
+            negligible = bool(own_compile and fig["significant"] and abs(fig["value_ns"]) < limit)
+            want = bool(setting in GUARD_SETTINGS and lookup is not None and fig["significant"] and not negligible
+                        and fig["value_ns"] > 0 and fig["low"] > lookup)
+            ck.cmp(f"{w}.beyond_guards (saved_low {fig['low']:.6g} vs lookup {show(lookup)})", e["beyond_guards"], want)
     else:
         ck.cmp(f"{w}.saved", saved, None)
         ck.cmp(f"{w}.negligible", e.get("negligible", ABSENT), False)
+        if "beyond_guards" in e:
+            ck.cmp(f"{w}.beyond_guards", e["beyond_guards"], False)
         ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), None)
         ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), None)
         if not applicable:
@@ -389,6 +413,10 @@ def check(rep, label):
     bex = base.get("execution") if base is not None else None
     for f in ("fx_cache_hits", "fx_cache_misses"):
         ck.cmp_int(f"what_if.base_{f}", wi.get(f"base_{f}", ABSENT), sub(bex, f))
+    lookup = base_lookup(base)
+    if "base_cache_lookup_ns" in wi:                              # Q18
+        ck.cmp("what_if.base_cache_lookup_ns (paths[compile].dynamo_ranges.cache_lookup_ns.median)",
+               wi["base_cache_lookup_ns"], lookup)
     entries = wi.get("entries", ABSENT)
     if not isinstance(entries, list):
         ck.fact("what_if.entries", False, f"not a list: {show(entries)[:80]}")
@@ -403,7 +431,7 @@ def check(rep, label):
             continue
         seen.add(s)
         n += 1
-        check_entry(ck, f"what_if.entries[{k}] ({s})", e, paths, base_s, device, asked)
+        check_entry(ck, f"what_if.entries[{k}] ({s})", e, paths, base_s, device, asked, lookup)
     if base_s == [] or base_s is None:
         ck.fact("what_if.entries[].saved", not any(isinstance(e, dict) and e.get("saved") for e in entries),
                 "base_measured is false but an entry has saved")
@@ -466,10 +494,10 @@ LABELS = {"skip-guards": 'torch.compiler.set_stance("default", skip_guard_eval_u
 
 
 def entry(setting, saved=None, low=None, high=None, outputs=(None, None), costs=(None, None, None, None, None),
-          not_applicable=None, unavailable=None):
+          not_applicable=None, unavailable=None, beyond_guards=False):
     e = {"setting": setting, "label": LABELS[setting], "path": SPEC[setting][1],
          "applicable": not_applicable is None, "not_applicable": not_applicable, "unavailable": unavailable,
-         "saved": None, "negligible": False, "saved_low_ns": low, "saved_high_ns": high,
+         "saved": None, "negligible": False, "beyond_guards": beyond_guards, "saved_low_ns": low, "saved_high_ns": high,
          "outputs_match": outputs[0], "max_abs_diff": outputs[1], "ready_ns": costs[0],
          "fx_cache_hits": costs[1], "fx_cache_misses": costs[2], "extra_run_peak_bytes": costs[3],
          "graph_pool_bytes": costs[4] if len(costs) > 4 else None}
@@ -513,15 +541,20 @@ def hand_worked():
     cw = [1700, 1500, 1600]
     # cuda-graphs: not applicable on the CPU (compile:reduce-overhead not built)
     # autotune: its build failed: compile:max-autotune-no-cudagraphs absent from paths[], every figure null
+    # The base's "TorchDynamo Cache Lookup" takes 50 ns per call (its dynamo_ranges): skip-guards' interval
+    #   [69.660, 530.340] lies above it, so beyond_guards (Q18); skip-module-guards is within noise.
+    based = path(BASE, "path", base, 5_000_000, oc(True, 1e-6), 4096, (0, 2))
+    based["dynamo_ranges"] = {"iterations": 5, "cache_lookup_ns": {"median": 50.0}, "outside_region_ns": {"median": 0.0}}
     a = report("cpu", ["eager", "compile"], False, [
         path("eager", "path", [500, 600, 700], 0, None),
-        path(BASE, "path", base, 5_000_000, oc(True, 1e-6), 4096, (0, 2)),
+        based,
         path("compile/no-guards", "what-if", ng, 0, oc(True, 0.0), 0),
         path("compile:no-module-guards", "what-if", nmg, 3_000_000, oc(False, 0.5), 8192, (2, 0)),
         path("compile:cpp-wrapper", "what-if", cw, 7_000_000, oc(True, 2e-7), 0, (0, 2)),
     ], {"base": BASE, "base_measured": True, "base_ready_ns": 5_000_000, "base_fx_cache_hits": 0,
-        "base_fx_cache_misses": 2, "entries": [
-        entry("skip-guards", (300.0, 117.52058102861342, True), 69.6596611839177, 530.3403388160823, (True, 0.0)),
+        "base_fx_cache_misses": 2, "base_cache_lookup_ns": 50.0, "entries": [
+        entry("skip-guards", (300.0, 117.52058102861342, True), 69.6596611839177, 530.3403388160823, (True, 0.0),
+              beyond_guards=True),
         entry("skip-module-guards", (50.0, 124.64939966147352, False), -194.3128233364881, 294.3128233364881,
               (False, 0.5), (3_000_000, 2, 0, 4096)),
         entry("cpp-wrapper", (-400.0, 135.70107818438237, True), -665.9741132413894, -134.02588675861057,
@@ -548,7 +581,7 @@ def hand_worked():
         path("compile:max-autotune-no-cudagraphs", "what-if", [1250], 2_000_000, oc(True, 1e-4, BASE),
              fx=(0, 1), memory=False),
     ], {"base": BASE, "base_measured": True, "base_ready_ns": 4_000_000, "base_fx_cache_hits": 1,
-        "base_fx_cache_misses": 0, "entries": [
+        "base_fx_cache_misses": 0, "base_cache_lookup_ns": None, "entries": [
         entry("skip-guards", (0.0, 0.0, False), 0.0, 0.0, (True, 0.0)),
         entry("skip-module-guards", unavailable="its path has no measured iterations", outputs=(True, 0.0)),
         entry("cpp-wrapper", not_applicable="its build failed: this torch cannot build it"),
@@ -613,6 +646,12 @@ def self_test():
     corruptions = [
         ("a 25% saving said negligible", a, lambda r: ent(r, 0).update(negligible=True),
          "(skip-guards).negligible"),
+        ("a saving above the whole lookup not said beyond the guards", a,
+         lambda r: ent(r, 0).update(beyond_guards=False), "(skip-guards).beyond_guards"),
+        ("a saving within noise said beyond the guards", a,
+         lambda r: ent(r, 1).update(beyond_guards=True), "(skip-module-guards).beyond_guards"),
+        ("a wrong base_cache_lookup_ns", a, lambda r: r["what_if"].update(base_cache_lookup_ns=60.0),
+         "what_if.base_cache_lookup_ns"),
         ("a wrong saved value (301 for 300)", a, lambda r: ent(r, 0)["saved"].update(value_ns=301.0),
          "(skip-guards).saved.value_ns:"),
         ("a saved value of means, not medians", a, lambda r: ent(r, 1)["saved"].update(value_ns=1220.0 - 1175.0),

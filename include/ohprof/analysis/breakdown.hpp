@@ -24,6 +24,7 @@ struct VerdictContext {
   bool no_launches = false;             // a GPU timeline whose timed ops all lack their launch call
   bool whole_recording_window = false;  // Timeline::whole_recording_window
   std::vector<EventCount> unread_device_events;  // Timeline::unread_device_events
+  bool kernels_unrecorded = false;               // Timeline::kernels_unrecorded
 };
 
 // The verdict from a summary (analyze_timeline already fills PathBreakdown::verdict with it).

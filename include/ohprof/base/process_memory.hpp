@@ -24,6 +24,13 @@ std::optional<ProcessMemory> read_process_memory();
 // read later is the process's peak since its start, not the phase's).
 bool reset_peak_rss();
 
+// The most the process held during a phase above what it held at its start (`before`, read after the
+// reset; `after`, read at its end): max(after's VmHWM, after's VmRSS, before's VmRSS) - before's VmRSS.
+// The kernel's resident-set counters are approximate (per-CPU), and it raises its high-water mark when
+// memory is unmapped, not when an allocator hands pages back with madvise, so VmHWM can end a little below
+// `before`; the process did hold `before`, so a phase's peak is never negative (docs/metrics.md, "Memory").
+std::int64_t peak_above_start(const ProcessMemory& before, const ProcessMemory& after);
+
 // For a process that reads traces and measures nothing (analyze): glibc's malloc keeps the memory it frees
 // for the next allocation, in its heap, instead of giving large blocks back to the kernel, so a vector
 // that grows reuses pages already touched rather than faulting in fresh ones (docs/analyze.md, "Speed and

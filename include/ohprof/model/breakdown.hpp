@@ -224,6 +224,7 @@ OHPROF_ENUM_CLASS(Verdict, OHPROF_VERDICT_VALUES)
   X(no_device_work, "no_device_work")                /* unknown: no device op ran in any window */                                           \
   X(no_launches, "no_launches")                      /* unknown: device ops, but none has its launch call in the data */                     \
   X(startup_without_steps, "startup_without_steps")  /* unknown: no iterations marked, and start-up calls dominate the one window */         \
+  X(kernels_unrecorded, "kernels_unrecorded")        /* unknown: CPU kernels that do not record themselves count as dispatch; not busy-led */ \
   X(dominant_share, "dominant_share")                /* one share of wall time is at least kDominantSharePercent, kShareLeadPercent ahead */ \
   X(close_shares, "close_shares")                    /* mixed: no share does */
 OHPROF_ENUM_CLASS(VerdictReason, OHPROF_VERDICT_REASON_VALUES)
@@ -279,6 +280,9 @@ struct PathVerdict {
   std::optional<double> device_wait_headroom;
   bool host_headroom_negligible = true;  // 100 W < kNegligibleHeadroomPercent (W - host_bound)
   std::vector<EventCount> unread_device_events;  // Timeline::unread_device_events (unread_device_events)
+  // Timeline::kernels_unrecorded: some of the path's CPU kernels do not record themselves, so their time is
+  // in host_bound_share (dispatch), which is then an upper bound, and busy_share a lower one.
+  bool kernels_unrecorded = false;
 };
 
 // One collective's kernel (a DeviceOp with `communication`) whose start lies in an iteration window

@@ -33,6 +33,7 @@ struct DeploymentRow {
   std::optional<std::int64_t> device_build_bytes;  // PathDeviceMemory::build_used_bytes (CUDA)
   std::optional<std::int64_t> graph_pool_bytes;    // PathDeviceMemory::graph_pool_bytes (CUDA graphs)
   std::optional<double> host_share;  // the split's host-bound share of wall time
+  bool host_share_at_most = false;   // an upper bound: some kernels do not record themselves (verdict)
   bool outputs_differ = false;       // its output check failed: left out of every criterion
 };
 

@@ -33,6 +33,7 @@ std::string axis_name(const SweepAxis& axis);
 // "batch-64", "input0-dim1-64": the point's report file name, without ".json".
 std::string point_file_stem(const SweepAxis& axis, std::int64_t value);
 // The inputs with the axis set to `value`; an error naming the input when it has no such dimension.
+// `--batch` leaves zero-dimensional inputs as they are (an error when every input is one).
 Result<std::vector<InputSpec>> apply_axis(const std::vector<InputSpec>& inputs, const SweepAxis& axis, std::int64_t value);
 
 #define OHPROF_POINT_STATUS_VALUES(X) \

@@ -132,6 +132,10 @@ struct Timeline {
   // Habana's, MTIA events of unknown names; docs/analyze.md, "What is read"), by category: with no busy
   // time, the device's time is unknown, not zero.
   std::vector<EventCount> unread_device_events;
+  // Known to the session, not the collector: some of the kernels the path runs do not record themselves
+  // (on the CPU, Inductor's generated kernels without cpp.enable_kernel_profile), so their time is not an
+  // op and counts as host time (docs/metrics.md, "Verdict").
+  bool kernels_unrecorded = false;
 };
 
 }  // namespace ohprof

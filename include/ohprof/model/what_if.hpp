@@ -51,6 +51,10 @@ struct WhatIfEntry {
   std::optional<Estimate> saved;  // median(base) − median(path), timing pass; > 0: the setting is faster
   bool significant = false;       // saved's 95% interval excludes zero (docs/metrics.md, "Significance")
   bool negligible = false;        // significant, but |saved| < kWhatIfNegligibleShare · median(base)
+  // A guard setting (skip-guards, skip-module-guards) whose saving's 95% interval lies above all of the
+  // base's guard evaluation (WhatIfLedger::base_cache_lookup_ns): not all of it is the setting's
+  // (docs/metrics.md, "What-if ledger").
+  bool beyond_guards = false;
   std::optional<bool> outputs_match;     // the path's output check against the reference (eager)
   std::optional<double> max_abs_diff;    // from that check
   // Its cost, for a setting that compiles on its own (what_if_compiles): its ready-in time in this
@@ -74,6 +78,9 @@ struct WhatIfLedger {
   std::int64_t base_ready_ns = 0;  // the base's ready-in time (PathResult::load_ns)
   std::optional<std::int64_t> base_fx_cache_hits;    // and its compile's FX-graph cache lookups
   std::optional<std::int64_t> base_fx_cache_misses;
+  // The median of the base's "TorchDynamo Cache Lookup" ranges per call (DynamoRanges, split pass; CPU
+  // collector only): its cache lookup with every guard it evaluates, which bounds what a guard setting saves.
+  std::optional<double> base_cache_lookup_ns;
   std::vector<WhatIfEntry> entries;  // what_if_settings()'s order
 };
 

@@ -38,11 +38,11 @@ Result<std::vector<InputSpec>> apply_axis(const std::vector<InputSpec>& inputs, 
     out[i].shape[static_cast<std::size_t>(axis.dim)] = value;
     set = true;
   }
-  if (!set && out.empty()) return make_error(ExitCode::usage_error, "the model has no inputs, so there is nothing to sweep");
   if (!set) {
     return make_error(ExitCode::usage_error,
-                      "every input is zero-dimensional ([]), so --batch has no dimension to sweep: give the inputs a "
-                      "batch dimension, or sweep another axis with --dim");
+                      out.empty() ? "the model has no inputs, so there is nothing to sweep"
+                                  : "every input is zero-dimensional ([]), so --batch has no dimension to sweep: give "
+                                    "the inputs a batch dimension, or sweep another axis with --dim");
   }
   return out;
 }

@@ -22,30 +22,35 @@ namespace ohprof {
 
 namespace {
 
-// Whether some of the path's CPU kernels do not record themselves, so that the RecordFunction collector
-// cannot see them (docs/metrics.md, "Verdict"). An AOTI package's code says whether it was built with
-// cpp.enable_kernel_profile, and which of its kernels were never recorded (for `aoti`, the attribution the
-// report shows; a profiled package's unrecorded kernels did not run); torch.compile's Inductor kernels
-// record themselves only when compiled with --kernel-profile; eager's ATen operators always do.
-bool some_kernels_unrecorded(Report& report, PathResult& path, const SplitCollection& collection, const Runtime& runtime,
-                             bool kernel_profile, std::int64_t first_iteration, std::int64_t last_iteration) {
-  if (collection.collector != CollectorKind::record_function) return false;
-  const std::string_view base = std::string_view(path.name).substr(0, path.name.find('/'));  // a variant's path
-  const std::optional<PathKind> kind = parse_path_kind(base);
-  if (!kind) return false;
-  if (*kind != PathKind::aoti && *kind != PathKind::aoti_python) return path_kind_info(*kind).compiled && !kernel_profile;
+bool runs_a_package(PathKind kind) { return kind == PathKind::aoti || kind == PathKind::aoti_python; }
+
+// An AOTI path's package code on the CPU collector: which of its kernels were recorded. `aoti` (the package
+// run by the C++ loader) keeps it in the report, with its warning; nullopt when the code cannot be read
+// (for `aoti`, a kernel-attribution-failed warning).
+std::optional<KernelAttributionSummary> package_attribution(Report& report, PathResult& path, PathKind kind,
+                                                            const SplitCollection& collection, const Runtime& runtime,
+                                                            std::int64_t first_iteration, std::int64_t last_iteration) {
   auto attribution = runtime.attribute_package_kernels(path.artifact, collection.cpu_events, first_iteration,
                                                        last_iteration);
-  const auto unrecorded = [](const KernelAttributionSummary& a) { return !a.records_kernels && !a.unattributed.empty(); };
-  if (*kind == PathKind::aoti_python) return attribution.ok() ? unrecorded(attribution->summary) : !kernel_profile;
-  // the package's kernels, run by the C++ loader: the report shows which were seen
+  if (kind != PathKind::aoti) return attribution.ok() ? std::optional(attribution->summary) : std::nullopt;
   if (!attribution.ok()) {
     add_warning(report, Warning{WarningCode::kernel_attribution_failed, "kernel attribution: " + attribution.error().message});
-    return !kernel_profile;
+    return std::nullopt;
   }
   path.kernel_attribution = attribution->summary;
   if (attribution->warning) add_warning(report, *attribution->warning);
-  return unrecorded(attribution->summary);
+  return attribution->summary;
+}
+
+// Whether some of a CPU path's kernels do not record themselves, so that the RecordFunction collector cannot
+// see them (docs/metrics.md, "Verdict"). An AOTI package's code says whether it was built with
+// cpp.enable_kernel_profile and which of its kernels were never recorded (a profiled package's unrecorded
+// kernels did not run); torch.compile's Inductor kernels record themselves only when compiled with
+// --kernel-profile, which also decides when the package's code cannot be read; eager's ATen operators
+// always do.
+bool kernels_unrecorded(PathKind kind, const std::optional<KernelAttributionSummary>& attribution, bool kernel_profile) {
+  if (runs_a_package(kind) && attribution) return !attribution->records_kernels && !attribution->unattributed.empty();
+  return (runs_a_package(kind) || path_kind_info(kind).compiled) && !kernel_profile;
 }
 
 }  // namespace
@@ -53,8 +58,15 @@ bool some_kernels_unrecorded(Report& report, PathResult& path, const SplitCollec
 void attach_split(Report& report, PathResult& path, const SplitCollection& collection, Timeline timeline,
                   const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, bool kernel_profile,
                   std::int64_t first_iteration, std::int64_t last_iteration) {
-  timeline.kernels_unrecorded =
-      some_kernels_unrecorded(report, path, collection, runtime, kernel_profile, first_iteration, last_iteration);
+  const std::string_view base = std::string_view(path.name).substr(0, path.name.find('/'));  // a variant's path
+  const std::optional<PathKind> kind = parse_path_kind(base);
+  if (collection.collector == CollectorKind::record_function && kind) {
+    const auto attribution =
+        runs_a_package(*kind)
+            ? package_attribution(report, path, *kind, collection, runtime, first_iteration, last_iteration)
+            : std::nullopt;
+    timeline.kernels_unrecorded = kernels_unrecorded(*kind, attribution, kernel_profile);
+  }
   path.breakdown = analyze_timeline(timeline);
   path.first_iteration_ops = first_iteration_sequence(timeline);
   path.split_collector = collection.collector;

@@ -88,7 +88,7 @@ Status no_trace_to_export(Report& report, const std::string& path, const std::st
 Status no_split(Report& report, const std::string& reason, const std::string& export_trace);
 
 // `kernel_profile`: compare built its compiled paths with --kernel-profile, so that Inductor's CPU kernels
-// record themselves (some_kernels_unrecorded sets the timeline's kernels_unrecorded before the analysis).
+// record themselves (kernels_unrecorded sets the timeline's flag before the analysis).
 void attach_split(Report& report, PathResult& path, const SplitCollection& collection, Timeline timeline,
                   const std::vector<std::int64_t>& split_wall_ns, const Runtime& runtime, bool kernel_profile,
                   std::int64_t first_iteration, std::int64_t last_iteration);

@@ -60,7 +60,8 @@ DTYPES = {
 }
 
 PYTHON_PATHS = ("aoti:python", "eager", "compile", "compile:reduce-overhead",
-                "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper", "compile:no-module-guards")
+                "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper", "compile:no-module-guards",
+                "compile:again")
 
 # Variants of a compiled path that peel one layer of host work each (docs/metrics.md, "Layers"):
 # "<path>/<variant>". Which variants each path has is decided in C++ (include/ohprof/model/explanation.hpp);
@@ -457,9 +458,10 @@ def tolerance(torch, dtype):
 
 def compile_settings(torch, mode, kernel_profile=False):
     """A compile path's mode ("default", "reduce-overhead", "max-autotune-no-cudagraphs", "cpp-wrapper",
-    "no-module-guards") as torch.compile's arguments: (mode=, the Inductor config patches its first call
-    runs under, options= or None). mode= and options= are never both set (torch.compile refuses that).
-    A mode the torch in use cannot offer is OhprofError(ENVIRONMENT_ERROR)."""
+    "no-module-guards", "again") as torch.compile's arguments: (mode=, the Inductor config patches its first
+    call runs under, options= or None). mode= and options= are never both set (torch.compile refuses that).
+    "again" is the default mode's (its own compile, in a fresh cache, is Session._compile's). A mode the torch
+    in use cannot offer is OhprofError(ENVIRONMENT_ERROR)."""
     patches = {}
     options = None
     if mode == "cpp-wrapper":
@@ -473,7 +475,20 @@ def compile_settings(torch, mode, kernel_profile=False):
                                                  f"torch.compiler.skip_guard_on_all_nn_modules_unsafe, which torch "
                                                  f"{torch.__version__} does not have (torch >= 2.8 has it)")
         options = {"guard_filter_fn": guard_filter}
-    return (None if mode in ("default", "cpp-wrapper", "no-module-guards") else mode), patches, options
+    return (None if mode in ("default", "cpp-wrapper", "no-module-guards", "again") else mode), patches, options
+
+
+def fresh_inductor_cache(torch):
+    """compile:again's context (docs/metrics.md, "What-if ledger", the A/A check): Inductor's in-memory caches
+    cleared and an empty temporary cache folder for the compile inside it, so that nothing compiled before is
+    reused: its kernels, wrapper and buffers are loaded anew, elsewhere in memory. The folder is deleted on
+    leaving; what was loaded from it stays mapped."""
+    utils = importlib.import_module("torch._inductor.utils")
+    fresh = getattr(utils, "fresh_cache", None) or getattr(utils, "fresh_inductor_cache", None)  # its older name
+    if fresh is None:
+        raise OhprofError(ENVIRONMENT_ERROR, f"compile:again needs torch._inductor.utils.fresh_cache, which torch "
+                                             f"{torch.__version__} does not have")
+    return fresh()
 
 
 # A cold-start process's first statements (python -c; python/ohprof/_cold_start.py): the clock first, then
@@ -1435,9 +1450,10 @@ class Session:
             else contextlib.nullcontext()
         counts_before = dynamo_counts(torch)
         start = time.perf_counter()
+        fresh = fresh_inductor_cache(torch) if mode == "again" else contextlib.nullcontext()
         try:
             fn = torch.compile(module, dynamic=False, mode=compile_mode, options=compile_options)
-            with torch._inductor.config.patch(patches):
+            with fresh, torch._inductor.config.patch(patches):
                 with recording:
                     fn(*self.inputs, **self.kwargs)
                 _sync(torch, self.device)()

@@ -1,5 +1,6 @@
 #include "ohprof/analysis/what_if.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "ohprof/analysis/explanation.hpp"
@@ -12,6 +13,13 @@ const PathResult* find_path(const std::vector<PathResult>& paths, const std::str
     if (path.name == name) return &path;
   }
   return nullptr;
+}
+
+// A path's build error, whichever of the context's maps holds it ("" when neither does).
+std::string build_error(const WhatIfContext& context, const std::string& path) {
+  if (const auto it = context.not_offered.find(path); it != context.not_offered.end()) return it->second;
+  if (const auto it = context.failed.find(path); it != context.failed.end()) return it->second;
+  return "";
 }
 
 }  // namespace
@@ -37,6 +45,26 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       ledger.base_fx_cache_misses = base->execution->facts.fx_cache_misses;
     }
   }
+  // The A/A check first: its bound is the floor the separately compiled settings are judged against.
+  const PathResult* again = find_path(paths, ledger.again.path);
+  if (!ledger.base_measured) {
+    ledger.again.unavailable = "the base path " + ledger.base + " was not measured";
+  } else if (const std::string why = build_error(context, ledger.again.path); !why.empty()) {
+    ledger.again.unavailable = "its build failed: " + why;
+  } else if (again == nullptr) {
+    ledger.again.unavailable = "not built";
+  } else if (again->wall.count == 0) {
+    ledger.again.unavailable = "no measured iterations";
+  } else {
+    ledger.again.moved = difference_of_medians(base->wall, again->wall);
+    ledger.again.significant = significant(*ledger.again.moved);
+  }
+  if (ledger.base_measured) {
+    const double share = kWhatIfNegligibleShare * base->wall.median;
+    const double moved = ledger.again.moved ? kWhatIfAgainFactor * std::abs(ledger.again.moved->value_ns) : 0.0;
+    ledger.floor_from_again = moved > share;
+    ledger.placement_floor_ns = std::max(share, moved);
+  }
   for (const WhatIfSetting& setting : what_if_settings()) {
     WhatIfEntry entry;
     entry.setting = setting.setting;
@@ -53,9 +81,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
     }
     const PathResult* path = find_path(paths, setting.path);
     if (!ledger.base_measured) {
-      std::string why;  // the base's build error, whichever map holds it
-      if (const auto it = context.failed.find(ledger.base); it != context.failed.end()) why = it->second;
-      if (const auto it = context.not_offered.find(ledger.base); it != context.not_offered.end()) why = it->second;
+      const std::string why = build_error(context, ledger.base);
       entry.unavailable = !why.empty()      ? "the base path " + ledger.base + " was not built: " + why
                           : base == nullptr ? "the base path " + ledger.base + " was not built"
                                             : "the base path " + ledger.base + " has no measured iterations";
@@ -82,7 +108,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       entry.significant = significant(*entry.saved);
       // Placement moves only separately compiled paths: skip-guards runs the base's compiled code.
       entry.negligible = entry.significant && what_if_compiles(setting.setting) &&
-                         std::abs(entry.saved->value_ns) < kWhatIfNegligibleShare * base->wall.median;
+                         std::abs(entry.saved->value_ns) < ledger.placement_floor_ns;
       if (what_if_compiles(setting.setting)) {
         entry.ready_ns = path->load_ns;
         if (path->execution) {

@@ -115,8 +115,8 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
                 "torch.compile paths with a cold, a warm and a portable-artifacts cache (docs/metrics.md, \"Cold start\")");
   app->add_flag("--what-if", flags->what_if,
                 "Measure what each compile setting buys against the compile path, in the same rounds: guards "
-                "skipped, guards on nn.Module attributes dropped, the C++ wrapper, CUDA graphs, autotuning "
-                "(docs/metrics.md, \"What-if ledger\")");
+                "skipped, guards on nn.Module attributes dropped, the C++ wrapper, CUDA graphs, autotuning; and "
+                "the compile path built again (an A/A check of placement) (docs/metrics.md, \"What-if ledger\")");
   add_export_options(app, flags->exports, kReportJsonHelp, kReportHtmlHelp, kSplitTraceHelp);
   app->add_option("--dump-code", flags->dump_code,
                   "After measuring, write each path's graph, generated code, compile trace and kernels (with their "

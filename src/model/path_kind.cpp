@@ -13,7 +13,8 @@ const std::vector<PathKindInfo>& path_kinds() {
                                                {PathKind::compile_reduce_overhead,      "compile:reduce-overhead",            false, true,  false},
                                                {PathKind::compile_max_autotune_no_cudagraphs, "compile:max-autotune-no-cudagraphs", false, true, true},
                                                {PathKind::compile_cpp_wrapper,          "compile:cpp-wrapper",                false, true,  true},
-                                               {PathKind::compile_no_module_guards,     "compile:no-module-guards",           false, true,  true}};
+                                               {PathKind::compile_no_module_guards,     "compile:no-module-guards",           false, true,  true},
+                                               {PathKind::compile_again,                "compile:again",                      false, true,  true}};
   return kinds;
 }
 

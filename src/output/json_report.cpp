@@ -557,6 +557,7 @@ static json trace_source_to_json(const std::optional<TraceSource>& trace) {
 
 json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
   if (!ledger) return nullptr;
+  const WhatIfAgain& again = ledger->again;
   json entries = json::array();
   for (const WhatIfEntry& e : ledger->entries) {
     entries.push_back(json{{"setting", to_string(e.setting)},
@@ -584,7 +585,14 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
               {"base_fx_cache_hits", optional_integer(ledger->base_fx_cache_hits)},
               {"base_fx_cache_misses", optional_integer(ledger->base_fx_cache_misses)},
               {"base_cache_lookup_ns", optional_number(ledger->base_cache_lookup_ns)},
-              {"entries", entries}};
+              {"entries", entries},
+              {"again", json{{"path", again.path},
+                             {"unavailable", again.unavailable.empty() ? json(nullptr) : json(again.unavailable)},
+                             {"moved", optional_estimate(again.moved)},
+                             {"moved_low_ns", again.moved ? json(interval_low(*again.moved)) : json(nullptr)},
+                             {"moved_high_ns", again.moved ? json(interval_high(*again.moved)) : json(nullptr)}}},
+              {"placement_floor_ns", ledger->placement_floor_ns},
+              {"floor_from_again", ledger->floor_from_again}};
 }
 
 json deployment_to_json(const std::optional<DeploymentSummary>& d) {

@@ -531,6 +531,16 @@ WhatIfLedger what_if_from_json(const json& j) {
     read(e, "graph_pool_bytes", entry.graph_pool_bytes);
     return entry;
   });
+  if (const auto again = j.find("again"); again != j.end() && again->is_object()) {
+    read(*again, "path", ledger.again.path);
+    read(*again, "unavailable", ledger.again.unavailable);
+    read_object(*again, "moved", ledger.again.moved, estimate_from_json);
+    ledger.again.significant = ledger.again.moved && significant(*ledger.again.moved);
+  } else {
+    ledger.again.unavailable = "not in this report (its ohprof predates the A/A check)";
+  }
+  read(j, "placement_floor_ns", ledger.placement_floor_ns);
+  read(j, "floor_from_again", ledger.floor_from_again);
   return ledger;
 }
 

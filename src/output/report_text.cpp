@@ -490,6 +490,10 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
                            : std::string();
     if (!e.significant) {
       text = fmt::format("within noise: {} per call ({} contains zero)", format_duration(saved.value_ns), interval);
+    } else if (e.negligible && ledger.floor_from_again) {
+      text = fmt::format("negligible: {} per call ({}{}; within {}, what placement alone can move, by {} built again)",
+                         format_duration(saved.value_ns), interval, share, format_duration(ledger.placement_floor_ns),
+                         ledger.base);
     } else if (e.negligible) {
       text = fmt::format("negligible: {} per call ({}{}; below {:g}%, what a repeated run moves)",
                          format_duration(saved.value_ns), interval, share, 100.0 * kWhatIfNegligibleShare);
@@ -524,6 +528,30 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
   return text;
 }
 
+std::string what_if_again_text(const WhatIfLedger& ledger, double base_median_ns) {
+  const std::string floor =
+      ledger.placement_floor_ns <= 0 ? std::string()
+      : ledger.floor_from_again
+          ? fmt::format("; a setting compiled on its own is named beyond {} per call ({:.2f} times that, which "
+                        "placement alone stays within 95% of the time)",
+                        format_duration(ledger.placement_floor_ns), kWhatIfAgainFactor)
+          : fmt::format("; a setting compiled on its own is named beyond {} per call ({:g}% of {}'s median)",
+                        format_duration(ledger.placement_floor_ns), 100.0 * kWhatIfNegligibleShare, ledger.base);
+  const WhatIfAgain& again = ledger.again;
+  if (!again.moved) return "not measured: " + again.unavailable + floor;
+  const Estimate& moved = *again.moved;
+  const std::string interval =
+      fmt::format("95% interval {} to {}", format_duration(interval_low(moved)), format_duration(interval_high(moved)));
+  if (!again.significant) {
+    return fmt::format("within noise: {} per call ({} contains zero){}", format_duration(moved.value_ns), interval, floor);
+  }
+  const std::string share = base_median_ns > 0 ? fmt::format("; {:.1f}% of {}'s {}", 100.0 * moved.value_ns / base_median_ns,
+                                                             ledger.base, format_duration(base_median_ns))
+                                               : std::string();
+  return fmt::format("moved {} per call ({}{}): the same settings, placement alone{}", format_duration(moved.value_ns),
+                     interval, share, floor);
+}
+
 double what_if_base_median(const Report& report) {
   if (!report.what_if) return 0;
   for (const PathResult& path : report.paths) {
@@ -533,12 +561,13 @@ double what_if_base_median(const Report& report) {
 }
 
 std::vector<std::string> what_if_lines(const WhatIfLedger& ledger, double base_median_ns) {
-  std::size_t width = 0;
+  std::size_t width = std::string(kWhatIfAgainLabel).size();
   for (const WhatIfEntry& e : ledger.entries) width = std::max(width, std::string(to_string(e.setting)).size());
   std::vector<std::string> lines;
   for (const WhatIfEntry& e : ledger.entries) {
     lines.push_back(fmt::format("{:<{}}  {}", to_string(e.setting), width, what_if_entry_text(e, ledger, base_median_ns)));
   }
+  lines.push_back(fmt::format("{:<{}}  {}", kWhatIfAgainLabel, width, what_if_again_text(ledger, base_median_ns)));
   return lines;
 }
 

@@ -1,6 +1,9 @@
 // compare --what-if's ledger (docs/metrics.md, "What-if ledger"), each figure computed by hand.
 #include "ohprof/analysis/what_if.hpp"
 
+#include <cmath>
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "ohprof/base/stats.hpp"
@@ -145,6 +148,74 @@ TEST(WhatIfLedger, ASignificantEffectBelowOnePercentOfTheBaseIsNegligible) {
   EXPECT_DOUBLE_EQ(ledger.entries[2].saved->value_ns, -1100.0);
   EXPECT_FALSE(ledger.entries[4].significant);
   EXPECT_FALSE(ledger.entries[4].negligible);
+}
+
+// The A/A check: the base compiled again moves by placement alone; kWhatIfAgainFactor times what it moved
+// raises the floor a separately compiled setting must pass, when that exceeds 1% of the base's median.
+TEST(WhatIfLedger, TheBaseCompiledAgainSetsTheFloorWhenItMovesMoreThanOnePercentOverItsFactor) {
+  const std::vector<std::int64_t> base(5, 100'000);  // median 100000, se 0: 1% is 1000 ns
+  // compile:again 200 ns slower, se 0: moved -200 ns; the floor 11.0264 * 200 = 2205.29 ns.
+  // The guard filter's 1500 ns saving (> 1%) is now within it: negligible. The C++ wrapper's 2500 ns
+  // cost passes it. Skipping the guards (1500 ns) runs the base's code: never negligible.
+  const std::vector<PathResult> paths{path("compile", base), path("compile/no-guards", std::vector<std::int64_t>(5, 98'500)),
+                                      path("compile:no-module-guards", std::vector<std::int64_t>(5, 98'500)),
+                                      path("compile:cpp-wrapper", std::vector<std::int64_t>(5, 102'500)),
+                                      path(kWhatIfAgain, std::vector<std::int64_t>(5, 100'200))};
+  const WhatIfLedger ledger = what_if_ledger(paths, WhatIfContext{});
+  EXPECT_EQ(ledger.again.path, "compile:again");
+  ASSERT_TRUE(ledger.again.moved.has_value());
+  EXPECT_DOUBLE_EQ(ledger.again.moved->value_ns, -200.0);
+  EXPECT_TRUE(ledger.again.significant);
+  EXPECT_TRUE(ledger.again.unavailable.empty());
+  EXPECT_NEAR(ledger.placement_floor_ns, 2205.29, 0.01);
+  EXPECT_TRUE(ledger.floor_from_again);
+  EXPECT_FALSE(ledger.entries[0].negligible);
+  EXPECT_TRUE(ledger.entries[1].negligible);
+  EXPECT_FALSE(ledger.entries[2].negligible);
+  // The value, not its interval, sets it: again {99900, 100050, 100200, 100350, 100500} has median 100200
+  // too, and a spread of its own (MAD 150), and gives the same floor.
+  std::vector<PathResult> spread = paths;
+  spread[4] = path(kWhatIfAgain, {99'900, 100'050, 100'200, 100'350, 100'500});
+  EXPECT_DOUBLE_EQ(what_if_ledger(spread, WhatIfContext{}).placement_floor_ns, ledger.placement_floor_ns);
+  // An A/A check that moved 50 ns: 11.03 * 50 = 551 ns < 1000 ns, the share is the floor.
+  std::vector<PathResult> small = paths;
+  small[4] = path(kWhatIfAgain, std::vector<std::int64_t>(5, 99'950));
+  const WhatIfLedger within = what_if_ledger(small, WhatIfContext{});
+  EXPECT_DOUBLE_EQ(within.again.moved->value_ns, 50.0);
+  EXPECT_DOUBLE_EQ(within.placement_floor_ns, 1000.0);
+  EXPECT_FALSE(within.floor_from_again);
+  EXPECT_FALSE(within.entries[1].negligible);
+  // Not built: the share alone, and why.
+  std::vector<PathResult> none(paths.begin(), paths.end() - 1);
+  WhatIfContext failed;
+  failed.failed[kWhatIfAgain] = "no C++ compiler";
+  const WhatIfLedger without = what_if_ledger(none, failed);
+  EXPECT_FALSE(without.again.moved.has_value());
+  EXPECT_EQ(without.again.unavailable, "its build failed: no C++ compiler");
+  EXPECT_DOUBLE_EQ(without.placement_floor_ns, 1000.0);
+  EXPECT_EQ(what_if_ledger(none, WhatIfContext{}).again.unavailable, "not built");
+  EXPECT_EQ(what_if_ledger({path("compile", {})}, WhatIfContext{}).again.unavailable,
+            "the base path compile was not measured");
+  EXPECT_DOUBLE_EQ(what_if_ledger({path("compile", {})}, WhatIfContext{}).placement_floor_ns, 0.0);
+}
+
+// kWhatIfAgainFactor solves its equation, and, independently of the closed form, placement alone (three
+// independent normal builds: base X, setting Y, rebuild Z) keeps |X - Y| within it times |X - Z| 95% of the time.
+TEST(WhatIfLedger, TheAgainFactorIsTheNinetyFivePercentPointOfTheRatioOfTwoBuildDifferences) {
+  const double c = kWhatIfAgainFactor;
+  const double pi = std::acos(-1.0);
+  const double scale = std::sqrt(3.0) / 2;
+  EXPECT_NEAR((std::atan((c - 0.5) / scale) + std::atan((c + 0.5) / scale)) / pi, 0.95, 1e-12);
+  std::mt19937_64 rng(20261205);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  constexpr int kDraws = 1'000'000;
+  int within = 0;
+  for (int i = 0; i < kDraws; ++i) {
+    const double x = normal(rng), y = normal(rng), z = normal(rng);
+    if (std::abs(x - y) <= c * std::abs(x - z)) ++within;
+  }
+  // binomial se at 0.95 over 1e6 draws: 0.000218; 5 se
+  EXPECT_NEAR(static_cast<double>(within) / kDraws, 0.95, 0.0011);
 }
 
 // A guard setting cannot save more than all of the base's guard evaluation (its "TorchDynamo Cache Lookup"

@@ -591,7 +591,8 @@ TEST_F(CompareE2E, WhatIfLedgersEachCompileSettingAgainstCompile) {
                                                       {"compile/no-guards", "what-if"},
                                                       {"compile:no-module-guards", "what-if"},
                                                       {"compile:cpp-wrapper", "what-if"},
-                                                      {"compile:max-autotune-no-cudagraphs", "what-if"}}));
+                                                      {"compile:max-autotune-no-cudagraphs", "what-if"},
+                                                      {"compile:again", "what-if"}}));
   ASSERT_EQ(ledger["entries"].size(), 5u);
   for (const auto& entry : ledger["entries"]) {
     if (entry["setting"] == "cuda-graphs") {
@@ -603,6 +604,15 @@ TEST_F(CompareE2E, WhatIfLedgersEachCompileSettingAgainstCompile) {
     EXPECT_TRUE(entry["outputs_match"].get<bool>()) << entry.dump();
   }
   EXPECT_GT(ledger["entries"][0]["saved"]["value_ns"].get<double>(), 0) << attempts;
+  // The A/A check: compiled anew in a fresh cache (misses only), its outputs those of the base.
+  EXPECT_TRUE(ledger["again"]["moved"].is_object()) << ledger["again"].dump();
+  for (const auto& path : report["paths"]) {
+    if (path["name"] != "compile:again") continue;
+    EXPECT_EQ(path["execution"]["fx_cache_hits"].get<std::int64_t>(), 0) << path["execution"].dump();
+    EXPECT_GE(path["execution"]["fx_cache_misses"].get<std::int64_t>(), 1) << path["execution"].dump();
+    EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["output_check"].dump();
+  }
+  EXPECT_NE(result.out.find("\n  built again         "), std::string::npos) << result.out;
   EXPECT_TRUE(ledger["entries"][0]["ready_ns"].is_null());
   EXPECT_GT(ledger["entries"][1]["ready_ns"].get<std::int64_t>(), 0);
   // The guard filter's compile is its own: Dynamo ran it, and its FX-graph cache lookups were counted.

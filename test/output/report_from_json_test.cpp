@@ -188,6 +188,10 @@ Report full_report() {
   entry.fx_cache_hits = 3;
   entry.fx_cache_misses = 4;
   ledger.entries = {entry};
+  ledger.again.moved = estimate(-40, 5);
+  ledger.again.significant = true;
+  ledger.placement_floor_ns = 441.06;
+  ledger.floor_from_again = true;
   r.what_if = ledger;
   DeploymentSummary d;
   d.rows = {DeploymentRow{"aoti", 150.0, 2, 8.5e4, 2e9, 1e9, 1000, 3000, 10, 70, 0.75, true, true}};
@@ -265,6 +269,11 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_TRUE(r.paths[0].execution->facts.cuda_graphs_expected);
   EXPECT_EQ(r.paths[0].execution->measured_compiles[0].event.end_ns, 900);  // its duration
   EXPECT_TRUE(r.what_if->entries[0].significant);
+  ASSERT_TRUE(r.what_if->again.moved.has_value());
+  EXPECT_EQ(r.what_if->again.moved->value_ns, -40.0);
+  EXPECT_TRUE(r.what_if->again.significant);  // made again from moved
+  EXPECT_EQ(r.what_if->placement_floor_ns, 441.06);
+  EXPECT_TRUE(r.what_if->floor_from_again);
   EXPECT_EQ(r.warnings[1].code, WarningCode::cold_start_outputs_differ);
 }
 
@@ -274,8 +283,15 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   j["paths"][0].erase("memory");
   j["config"]["compare"].erase("threads");
   j.erase("deployment");
+  j["what_if"].erase("again");
+  j["what_if"].erase("placement_floor_ns");
+  j["what_if"].erase("floor_from_again");
   j["paths"][0]["split"]["summary"]["totals"].erase("full_queue_iterations");
   const Report r = report_from_json(j);
+  ASSERT_TRUE(r.what_if.has_value());
+  EXPECT_FALSE(r.what_if->again.moved.has_value());
+  EXPECT_EQ(r.what_if->again.unavailable, "not in this report (its ohprof predates the A/A check)");
+  EXPECT_EQ(r.what_if->placement_floor_ns, 0.0);
   EXPECT_FALSE(r.paths[0].concurrency.has_value());
   EXPECT_FALSE(r.paths[0].memory.has_value());
   EXPECT_TRUE(r.config.compare->threads.empty());

@@ -769,8 +769,10 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   autotune.setting = CompileSetting::autotune;
   autotune.unavailable = "its build failed: boom";
   ledger.entries = {guards, modules, cpp, graphs, autotune, small};
+  ledger.again.unavailable = "not built";
+  ledger.placement_floor_ns = 400;  // 1% of 40 us
   const std::vector<std::string> lines = what_if_lines(ledger, 40'000);
-  ASSERT_EQ(lines.size(), 6u);
+  ASSERT_EQ(lines.size(), 7u);
   EXPECT_EQ(lines[0], "skip-guards         saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's "
                       "40.00 us); outputs match; no compile of its own");
   EXPECT_EQ(lines[1], "skip-module-guards  within noise: 50 ns per call (95% interval -146 ns to 246 ns contains zero); "
@@ -781,6 +783,31 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   EXPECT_EQ(lines[4], "autotune            not measured: its build failed: boom");
   EXPECT_EQ(lines[5], "autotune            negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of "
                       "compile's 40.00 us; below 1%, what a repeated run moves); outputs match");
+  EXPECT_EQ(lines[6], "built again         not measured: not built; a setting compiled on its own is named beyond "
+                      "400 ns per call (1% of compile's median)");
+  // The A/A check moved 60 ns (95%: 40.4 to 79.6 ns): the floor is 11.03 times that, 661.6 ns, and a negligible
+  // line says so.
+  WhatIfLedger aa = ledger;
+  aa.again.unavailable.clear();
+  aa.again.moved = Estimate{60, 10};
+  aa.again.significant = true;
+  aa.placement_floor_ns = 661.6;
+  aa.floor_from_again = true;
+  aa.entries = {small};
+  const std::vector<std::string> moved = what_if_lines(aa, 40'000);
+  ASSERT_EQ(moved.size(), 2u);
+  EXPECT_EQ(moved[0], "autotune     negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of compile's "
+                      "40.00 us; within 662 ns, what placement alone can move, by compile built again); outputs match");
+  EXPECT_EQ(moved[1], "built again  moved 60 ns per call (95% interval 40 ns to 80 ns; 0.1% of compile's 40.00 us): "
+                      "the same settings, placement alone; a setting compiled on its own is named beyond 662 ns per "
+                      "call (11.03 times that, which placement alone stays within 95% of the time)");
+  aa.again.moved = Estimate{50, 100};
+  aa.again.significant = false;
+  aa.placement_floor_ns = 400;
+  aa.floor_from_again = false;
+  EXPECT_EQ(what_if_again_text(aa, 40'000),
+            "within noise: 50 ns per call (95% interval -146 ns to 246 ns contains zero); a setting compiled on its "
+            "own is named beyond 400 ns per call (1% of compile's median)");
   // A guard setting that saves more than all of the base's guard evaluation takes.
   ledger.base_cache_lookup_ns = 1500;
   ledger.entries = {guards};

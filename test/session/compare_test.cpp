@@ -968,9 +968,9 @@ TEST(ComparePaths, WhatIfBuildsEachApplicableSettingOnceInTheSameRoundsAndLedger
   // On the CPU, CUDA graphs do not apply: compile:reduce-overhead is never built (the fake lists the builds that
   // succeeded; compile:max-autotune-no-cudagraphs was tried and failed, below).
   EXPECT_EQ(world.built, (std::vector<std::string>{"aoti", "compile:cpp-wrapper", "eager", "compile", "compile/no-guards",
-                                                   "compile:no-module-guards"}));
+                                                   "compile:no-module-guards", "compile:again"}));
   EXPECT_EQ(path_named(report, "compile:cpp-wrapper").role, PathRole::path);
-  for (const char* name : {"compile", "compile/no-guards", "compile:no-module-guards"}) {
+  for (const char* name : {"compile", "compile/no-guards", "compile:no-module-guards", "compile:again"}) {
     const PathResult& path = path_named(report, name);
     EXPECT_EQ(path.role, PathRole::what_if) << name;
     EXPECT_EQ(path.wall.count, 5u) << name;  // measured in the timing pass's rounds
@@ -1021,10 +1021,15 @@ TEST(ComparePaths, WhatIfBuildsEachApplicableSettingOnceInTheSameRoundsAndLedger
   EXPECT_FALSE(autotune.saved.has_value());
   EXPECT_NE(autotune.unavailable.find("its build failed: torch.compile (max-autotune) failed"), std::string::npos)
       << autotune.unavailable;
+  // The A/A check, compiled last, measured in the same rounds against the base.
+  ASSERT_TRUE(ledger.again.moved.has_value()) << ledger.again.unavailable;
+  EXPECT_DOUBLE_EQ(ledger.again.moved->value_ns, saved_of("compile:again").value_ns);
+  EXPECT_GE(ledger.placement_floor_ns, 0.01 * base.wall.median);
   // The table prints the ledger; the what-if paths are not printed as paths.
   const std::string table = format_run_table(report);
   EXPECT_NE(table.find("what if (each setting changed alone from compile"), std::string::npos) << table;
   EXPECT_NE(table.find("cuda-graphs         not applicable: CUDA graphs need a CUDA device"), std::string::npos) << table;
+  EXPECT_NE(table.find("\n  built again         "), std::string::npos) << table;
   EXPECT_EQ(table.find("\npath compile  ("), std::string::npos) << table;
   EXPECT_NE(table.find("\npath compile:cpp-wrapper  ("), std::string::npos) << table;
   const nlohmann::json json = report_to_json(report);
@@ -1043,7 +1048,8 @@ TEST(ComparePaths, WhatIfNamesASettingTheTorchLacksAsNotApplicableAndCUDAGraphsA
   const SessionOutcome outcome = compare_paths(options, world.runtime());
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
   EXPECT_EQ(world.built, (std::vector<std::string>{"eager", "compile", "compile/no-guards", "compile:cpp-wrapper",
-                                                   "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs"}));
+                                                   "compile:reduce-overhead", "compile:max-autotune-no-cudagraphs",
+                                                   "compile:again"}));
   const WhatIfLedger& ledger = *outcome.report->what_if;
   EXPECT_NE(ledger.entries[1].not_applicable.find("skip_guard_on_all_nn_modules_unsafe"), std::string::npos);
   EXPECT_TRUE(ledger.entries[1].unavailable.empty());

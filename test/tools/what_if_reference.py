@@ -18,6 +18,12 @@ ledger that the docs define:
     `memory.device.graph_pool_bytes`);
   - for the ledger: `base` ("compile"), `base_measured`, `base_ready_ns`, `base_fx_cache_hits`,
     `base_fx_cache_misses`;
+  - the A/A check (`again`): `moved` = median(base) - median(compile:again) with the same se and
+    significance, `moved_low_ns`, `moved_high_ns`, `unavailable`; and the floor, `placement_floor_ns` =
+    max(0.01 * median(base), c * |moved.value_ns|) (0 without base samples), with `floor_from_again` (the
+    second term is the larger), against which `negligible` is judged. c is found here by bisection from
+    the doc's equation, (atan((c - 1/2) / (sqrt(3)/2)) + atan((c + 1/2) / (sqrt(3)/2))) / pi = 0.95, not
+    read from the report or the code;
 
 and it checks the shape the docs state: the five entries in the documented order, each setting's
 path, its label (as far as the doc gives it, Q9), `applicable` == (`not_applicable` is null),
@@ -106,6 +112,12 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       (the JSON keeps that summary, not the per-call values), null when the base has no
       `dynamo_ranges` or its `iterations` is 0; `beyond_guards` is recomputed from this script's own
       `saved` figures, and not compared when `saved_low_ns` is within 1e-6 of the lookup.
+  Q19 `again`, `placement_floor_ns` and `floor_from_again` (2026-12-05, the A/A check) are checked where
+      the report has `again` (an older report lacks all three; its `negligible` is then judged against
+      1% of median(base), as its ohprof did). `again.unavailable` must be a non-empty string exactly when
+      `moved` is null; `moved` is expected exactly when the base and `compile:again` both have samples.
+      `negligible` and `floor_from_again` are not compared when |saved| (resp. the A/A's bound) is within
+      1e-6 of the floor (resp. of the 1% share). `compile:again` counts as a path the ledger uses (Q11).
 """
 
 import copy
@@ -121,6 +133,21 @@ Z95 = 1.96
 ROBUST_SIGMA = 1.4826                    # sigma = 1.4826 * MAD
 SE_MEDIAN = math.sqrt(math.pi / 2)       # se(median) = sqrt(pi/2) * sigma / sqrt(n)
 BASE = "compile"
+AGAIN = "compile:again"                  # the A/A check: the base compiled again (Q19)
+
+
+def again_factor():
+    """docs/metrics.md, "What-if ledger": the c with P(|S| <= c |M|) = 0.95 for S/M Cauchy(1/2, sqrt(3)/2)."""
+    scale = math.sqrt(3) / 2
+    inside = lambda c: (math.atan((c - 0.5) / scale) + math.atan((c + 0.5) / scale)) / math.pi  # noqa: E731
+    lo, hi = 1.0, 1000.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if inside(mid) < 0.95 else (lo, mid)
+    return lo
+
+
+AGAIN_FACTOR = again_factor()
 ABSENT = object()                        # Q16
 
 # setting, its path, compiles on its own (has the costs), label fragments (Q9)
@@ -286,7 +313,7 @@ def base_lookup(base):
     return sub(ranges.get("cache_lookup_ns"), "median")
 
 
-def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None):
+def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, floor=None):
     setting = e.get("setting")
     _, path_name, own_compile, fragments = SPEC[setting]
     older = predates_device_memory(paths)
@@ -337,11 +364,12 @@ def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None):
                        saved.get("significant", ABSENT), fig["significant"])
         ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), fig["low"])
         ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), fig["high"])
-        # "negligible": significant, and |saved| < 1% of the base's median (wall.median; Q1's median)
-        # (only for a setting that compiles on its own: skip-guards runs the base's compiled code)
-        limit = NEGLIGIBLE_SHARE * median(base_s)
+        # "negligible": significant, and |saved| < the floor: 1% of the base's median (wall.median; Q1's
+        # median) or the A/A check's bound (Q19) (only for a setting that compiles on its own: skip-guards
+        # runs the base's compiled code)
+        limit = NEGLIGIBLE_SHARE * median(base_s) if floor is None else floor
         if not near(abs(fig["value_ns"]), limit):
-            ck.cmp(f"{w}.negligible (|{fig['value_ns']:.6g}| vs 1% of median(base) = {limit:.6g})",
+            ck.cmp(f"{w}.negligible (|{fig['value_ns']:.6g}| vs the floor {limit:.6g})",
                    e.get("negligible", ABSENT),
                    bool(own_compile and fig["significant"] and abs(fig["value_ns"]) < limit))
         # "beyond_guards": a guard setting whose saving's interval lies above all of the base's lookup (Q18)
@@ -384,6 +412,48 @@ def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None):
         ck.cmp_int(f"{w}.{f}", e.get(f, ABSENT), want)
 
 
+def check_again(ck, wi, paths, base_s):
+    """The A/A check and the floor (Q19); returns the floor `negligible` is judged against (None: 1% of the
+    base's median, for a report without `again`)."""
+    again = wi.get("again", ABSENT)
+    if again is ABSENT:
+        return None
+    if not isinstance(again, dict):
+        ck.fact("what_if.again", False, f"not an object: {show(again)[:80]}")
+        return None
+    ck.cmp("what_if.again.path", again.get("path", ABSENT), AGAIN)
+    p = paths.get(AGAIN)
+    again_s = (samples_of(ck, p) if p is not None else []) or []
+    fig = saved_figures(base_s, again_s) if base_s and again_s else None
+    moved, unav = again.get("moved", ABSENT), again.get("unavailable", ABSENT)
+    if fig is None:
+        ck.cmp("what_if.again.moved", moved, None)
+        ck.fact("what_if.again.unavailable", isinstance(unav, str) and unav != "",
+                f"expected a reason (base {len(base_s or [])} sample(s), {AGAIN} {len(again_s)}), report has {show(unav)}")
+        for f in ("moved_low_ns", "moved_high_ns"):
+            ck.cmp(f"what_if.again.{f}", again.get(f, ABSENT), None)
+    else:
+        ck.cmp("what_if.again.unavailable", unav, None)
+        if not isinstance(moved, dict):
+            ck.fact("what_if.again.moved", False, f"expected {{value_ns {fig['value_ns']}, se_ns {fig['se_ns']}}} "
+                                                  f"(base and {AGAIN} measured), report has {show(moved)}")
+        else:
+            ck.cmp("what_if.again.moved.value_ns", moved.get("value_ns", ABSENT), fig["value_ns"])
+            ck.cmp("what_if.again.moved.se_ns", moved.get("se_ns", ABSENT), fig["se_ns"])
+            if fig["se_ns"] == 0 or not near(abs(fig["value_ns"]), Z95 * fig["se_ns"]):
+                ck.cmp("what_if.again.moved.significant", moved.get("significant", ABSENT), fig["significant"])
+        ck.cmp("what_if.again.moved_low_ns", again.get("moved_low_ns", ABSENT), fig["low"])
+        ck.cmp("what_if.again.moved_high_ns", again.get("moved_high_ns", ABSENT), fig["high"])
+    share = NEGLIGIBLE_SHARE * median(base_s) if base_s else 0.0
+    bound = AGAIN_FACTOR * abs(fig["value_ns"]) if fig is not None else 0.0
+    floor = max(share, bound)
+    ck.cmp(f"what_if.placement_floor_ns (max(1% of median(base) {share:.6g}, {AGAIN_FACTOR:.6g} |moved| {bound:.6g}))",
+           wi.get("placement_floor_ns", ABSENT), floor)
+    if not near(bound, share):
+        ck.cmp("what_if.floor_from_again", wi.get("floor_from_again", ABSENT), bound > share)
+    return floor
+
+
 def check(rep, label):
     """Returns (Checker, entries checked; None when the report's what_if is null)."""
     ck = Checker(label)
@@ -417,6 +487,7 @@ def check(rep, label):
     if "base_cache_lookup_ns" in wi:                              # Q18
         ck.cmp("what_if.base_cache_lookup_ns (paths[compile].dynamo_ranges.cache_lookup_ns.median)",
                wi["base_cache_lookup_ns"], lookup)
+    floor = check_again(ck, wi, paths, base_s)
     entries = wi.get("entries", ABSENT)
     if not isinstance(entries, list):
         ck.fact("what_if.entries", False, f"not a list: {show(entries)[:80]}")
@@ -431,13 +502,15 @@ def check(rep, label):
             continue
         seen.add(s)
         n += 1
-        check_entry(ck, f"what_if.entries[{k}] ({s})", e, paths, base_s, device, asked, lookup)
+        check_entry(ck, f"what_if.entries[{k}] ({s})", e, paths, base_s, device, asked, lookup, floor)
     if base_s == [] or base_s is None:
         ck.fact("what_if.entries[].saved", not any(isinstance(e, dict) and e.get("saved") for e in entries),
                 "base_measured is false but an entry has saved")
     # roles (Q11)
     used = {BASE} | {e.get("path") for e in entries
                      if isinstance(e, dict) and e.get("applicable") is True and e.get("setting") in SPEC}
+    if "again" in wi:
+        used.add(AGAIN)
     explain = cfg.get("explain")
     if asked is not None:
         for name in sorted(x for x in used if isinstance(x, str) and x in paths):
@@ -506,6 +579,12 @@ def entry(setting, saved=None, low=None, high=None, outputs=(None, None), costs=
     return e
 
 
+def again_of(moved=None, low=None, high=None, unavailable=None):
+    return {"path": AGAIN, "unavailable": unavailable,
+            "moved": None if moved is None else {"value_ns": moved[0], "se_ns": moved[1], "significant": moved[2]},
+            "moved_low_ns": low, "moved_high_ns": high}
+
+
 def report(device, asked, explain, paths, what_if, ratios=()):
     return {"schema_version": 4, "kind": "compare", "context": {"device": {"type": device, "index": 0, "name": "x"}},
             "config": {"compare": {"paths": asked, "explain": explain, "what_if": what_if is not None}},
@@ -543,6 +622,13 @@ def hand_worked():
     # autotune: its build failed: compile:max-autotune-no-cudagraphs absent from paths[], every figure null
     # The base's "TorchDynamo Cache Lookup" takes 50 ns per call (its dynamo_ranges): skip-guards' interval
     #   [69.660, 530.340] lies above it, so beyond_guards (Q18); skip-module-guards is within noise.
+    # The A/A check, compile:again: 1250 1150 1350 1300 1200 -> sorted 1150 1200 1250 1300 1350, median 1250;
+    #   |x - 1250| = 0 100 100 50 50 -> MAD 50, se = 1.85816 * 50 / sqrt(5) = 41.5498. moved = 1200 - 1250 =
+    #   -50; se = sqrt(83.0996^2 + 41.5498^2) = 92.9082 (= SE4); 1.96 se = 182.100 > 50: within noise;
+    #   [-232.100, 132.100]. c = 11.0264296 (the root of the doc's equation: at c = 11.0264296,
+    #   atan(10.5264/0.866025) = 1.48871 and atan(11.5264/0.866025) = 1.49580, sum / pi = 0.95000).
+    #   Floor = max(1% of 1200 = 12, 11.0264296 * 50 = 551.321) = 551.321, from the A/A check. The
+    #   cpp-wrapper's cost, |-400| < 551.3 and significant: negligible now.
     based = path(BASE, "path", base, 5_000_000, oc(True, 1e-6), 4096, (0, 2))
     based["dynamo_ranges"] = {"iterations": 5, "cache_lookup_ns": {"median": 50.0}, "outside_region_ns": {"median": 0.0}}
     a = report("cpu", ["eager", "compile"], False, [
@@ -551,14 +637,17 @@ def hand_worked():
         path("compile/no-guards", "what-if", ng, 0, oc(True, 0.0), 0),
         path("compile:no-module-guards", "what-if", nmg, 3_000_000, oc(False, 0.5), 8192, (2, 0)),
         path("compile:cpp-wrapper", "what-if", cw, 7_000_000, oc(True, 2e-7), 0, (0, 2)),
+        path(AGAIN, "what-if", [1250, 1150, 1350, 1300, 1200], 9_000_000, oc(True, 0.0), 0, (0, 2)),
     ], {"base": BASE, "base_measured": True, "base_ready_ns": 5_000_000, "base_fx_cache_hits": 0,
-        "base_fx_cache_misses": 2, "base_cache_lookup_ns": 50.0, "entries": [
+        "base_fx_cache_misses": 2, "base_cache_lookup_ns": 50.0,
+        "again": again_of((-50.0, SE4, False), -232.1000269184281, 132.1000269184281),
+        "placement_floor_ns": 551.3214798908083, "floor_from_again": True, "entries": [
         entry("skip-guards", (300.0, 117.52058102861342, True), 69.6596611839177, 530.3403388160823, (True, 0.0),
               beyond_guards=True),
         entry("skip-module-guards", (50.0, 124.64939966147352, False), -194.3128233364881, 294.3128233364881,
               (False, 0.5), (3_000_000, 2, 0, 4096)),
-        entry("cpp-wrapper", (-400.0, 135.70107818438237, True), -665.9741132413894, -134.02588675861057,
-              (True, 2e-7), (7_000_000, 0, 2, -4096)),
+        dict(entry("cpp-wrapper", (-400.0, 135.70107818438237, True), -665.9741132413894, -134.02588675861057,
+                   (True, 2e-7), (7_000_000, 0, 2, -4096)), negligible=True),
         entry("cuda-graphs", not_applicable="CUDA graphs need a CUDA device"),
         entry("autotune", unavailable="its build failed: ModuleNotFoundError"),
     ]}, ratios=[{"faster": "eager", "slower": "compile"}])
@@ -572,6 +661,9 @@ def hand_worked():
     # cuda-graphs: 700 600 700 700 -> median 700, MAD 0; saved 1000 - 700 = 300, se 0: significant; its
     #   memory pass left a 4096-byte graph pool (memory.device), and no extra calls peak (the base has no memory)
     # autotune: one sample 1250: se 0 (n < 2); saved 1000 - 1250 = -250, se 0: significant cost
+    # The A/A check: 1025 1025 1025 -> median 1025, se 0; moved 1000 - 1025 = -25, significant; [-25, -25].
+    #   Floor = max(1% of 1000 = 10, 11.0264296 * 25 = 275.661) = 275.661: autotune's |-250| < 275.7 is
+    #   negligible (it compiles on its own); cuda-graphs' 300 is not.
     b = report("cuda", ["compile", "compile:reduce-overhead"], True, [
         path(BASE, "path", [1000, 1100, 1000, 1000], 4_000_000, None, fx=(1, 0), memory=False),
         path("compile:reduce-overhead", "path", [700, 600, 700, 700], 9_000_000, oc(True, 0.0, BASE),
@@ -580,13 +672,17 @@ def hand_worked():
         path("compile:no-module-guards", "what-if", [], 1_000_000, oc(True, 0.0, BASE), fx=(1, 0), memory=False),
         path("compile:max-autotune-no-cudagraphs", "what-if", [1250], 2_000_000, oc(True, 1e-4, BASE),
              fx=(0, 1), memory=False),
+        path(AGAIN, "what-if", [1025, 1025, 1025], 3_000_000, oc(True, 0.0, BASE), fx=(0, 1), memory=False),
     ], {"base": BASE, "base_measured": True, "base_ready_ns": 4_000_000, "base_fx_cache_hits": 1,
-        "base_fx_cache_misses": 0, "base_cache_lookup_ns": None, "entries": [
+        "base_fx_cache_misses": 0, "base_cache_lookup_ns": None,
+        "again": again_of((-25.0, 0.0, True), -25.0, -25.0), "placement_floor_ns": 275.6607399454041,
+        "floor_from_again": True, "entries": [
         entry("skip-guards", (0.0, 0.0, False), 0.0, 0.0, (True, 0.0)),
         entry("skip-module-guards", unavailable="its path has no measured iterations", outputs=(True, 0.0)),
         entry("cpp-wrapper", not_applicable="its build failed: this torch cannot build it"),
         entry("cuda-graphs", (300.0, 0.0, True), 300.0, 300.0, (True, 0.0), (9_000_000, 0, 3, None, 4096)),
-        entry("autotune", (-250.0, 0.0, True), -250.0, -250.0, (True, 1e-4), (2_000_000, 0, 1, None)),
+        dict(entry("autotune", (-250.0, 0.0, True), -250.0, -250.0, (True, 1e-4), (2_000_000, 0, 1, None)),
+             negligible=True),
     ]})
     # ---- report C: CPU, --paths aoti, the base compile not built (absent): base_measured false,
     # base_fx_cache_* null, base_ready_ns 0; every applicable entry unavailable. compile:cpp-wrapper was built and measured
@@ -595,7 +691,8 @@ def hand_worked():
         path("aoti", "path", [100, 110, 120], 2_000, None),
         path("compile:cpp-wrapper", "what-if", [500, 600, 700], 1_500_000, oc(True, 0.0, "aoti"), 0, (0, 1)),
     ], {"base": BASE, "base_measured": False, "base_ready_ns": 0, "base_fx_cache_hits": None,
-        "base_fx_cache_misses": None, "entries": [
+        "base_fx_cache_misses": None, "again": again_of(unavailable="the base path compile was not measured"),
+        "placement_floor_ns": 0.0, "floor_from_again": False, "entries": [
         entry("skip-guards", unavailable="the base path compile was not built: RuntimeError"),
         entry("skip-module-guards", unavailable="the base path compile was not built: RuntimeError"),
         entry("cpp-wrapper", unavailable="the base path compile was not built: RuntimeError", outputs=(True, 0.0)),
@@ -718,6 +815,29 @@ def self_test():
         ("a wrong base_ready_ns", a, lambda r: r["what_if"].update(base_ready_ns=4_999_999), "what_if.base_ready_ns:"),
         ("a wrong base_measured", c, lambda r: r["what_if"].update(base_measured=True), "what_if.base_measured:"),
         ("a wrong base", a, lambda r: r["what_if"].update(base="eager"), "what_if.base:"),
+        ("a floor of 1% although the A/A check's bound is larger", a,
+         lambda r: r["what_if"].update(placement_floor_ns=12.0), "what_if.placement_floor_ns"),
+        ("a floor from the A/A check's interval bound, not c times its value", a,
+         lambda r: r["what_if"].update(placement_floor_ns=232.1000269184281), "what_if.placement_floor_ns"),
+        ("a floor of Student's t with 1 df (12.706) times the A/A value", a,
+         lambda r: r["what_if"].update(placement_floor_ns=12.706 * 50), "what_if.placement_floor_ns"),
+        ("a cost within the A/A floor not said negligible", a, lambda r: ent(r, 2).update(negligible=False),
+         "(cpp-wrapper).negligible"),
+        ("floor_from_again false where the A/A bound set it", a,
+         lambda r: r["what_if"].update(floor_from_again=False), "what_if.floor_from_again"),
+        ("a setting within the A/A floor not said negligible", b, lambda r: ent(r, 4).update(negligible=False),
+         "(autotune).negligible"),
+        ("the A/A check's moved with the wrong sign (again - base)", a,
+         lambda r: r["what_if"]["again"]["moved"].update(value_ns=50.0), "what_if.again.moved.value_ns"),
+        ("a wrong moved_low_ns", b, lambda r: r["what_if"]["again"].update(moved_low_ns=-35.0),
+         "what_if.again.moved_low_ns"),
+        ("an A/A figure without its base measured", c,
+         lambda r: r["what_if"]["again"].update(moved={"value_ns": 1.0, "se_ns": 0.0, "significant": True}),
+         "what_if.again.moved"),
+        ("an A/A check without a reason for no figure", c, lambda r: r["what_if"]["again"].update(unavailable=None),
+         "what_if.again.unavailable"),
+        ("the A/A path with role path though not asked", b, lambda r: pth(r, AGAIN).update(role="path"),
+         "paths[compile:again].role:"),
         ("entries out of order", a, lambda r: r["what_if"]["entries"].reverse(), "(the doc's order)"),
         ("an entry left out", a, lambda r: r["what_if"]["entries"].pop(), "(the doc's order)"),
         ("a wrong setting -> path", a, lambda r: ent(r, 2).update(path="compile"), "(cpp-wrapper).path:"),

@@ -15,10 +15,20 @@ namespace ohprof {
 // The compiled path every setting is measured against: torch.compile's default mode.
 inline constexpr const char* kWhatIfBase = "compile";
 
-// A significant effect smaller than this share of the base's median is "negligible": separately compiled
-// paths move by up to about 1% from one process to the next (their code and buffers land
-// elsewhere in memory), which one run's interval does not cover (docs/metrics.md, "What-if ledger").
+// The A/A check: the base's own settings compiled again, in a fresh Inductor cache, so that its code, weights
+// and buffers are its own. Its difference from the base is placement alone (docs/metrics.md, "What-if ledger").
+inline constexpr const char* kWhatIfAgain = "compile:again";
+
+// A significant effect of a separately compiled setting below the placement floor is "negligible": separately
+// compiled paths move by where their code and buffers land in memory, which one run's interval does not cover
+// (docs/metrics.md, "What-if ledger"). The floor is the larger of this share of the base's median and
+// kWhatIfAgainFactor times what the A/A check moved.
 inline constexpr double kWhatIfNegligibleShare = 0.01;
+// If placement alone moves each build by an independent normal amount, a setting's saving S = X − Y and the A/A
+// check's M = X − Z (X the base's, Y the setting's, Z the rebuild's) are normal with correlation 1/2, so S/M
+// follows a Cauchy law of location 1/2 and scale √3/2, and |S| ≤ c·|M| with probability 95% for this c, the
+// root of (atan((c − 1/2)/(√3/2)) + atan((c + 1/2)/(√3/2)))/π = 0.95.
+inline constexpr double kWhatIfAgainFactor = 11.026429597816165;
 
 // One setting, changed alone from the base path.
 #define OHPROF_COMPILE_SETTING_VALUES(X)                                                                                                            \
@@ -50,7 +60,7 @@ struct WhatIfEntry {
   std::string unavailable;      // why it applies but was not measured (its build failed; no samples)
   std::optional<Estimate> saved;  // median(base) − median(path), timing pass; > 0: the setting is faster
   bool significant = false;       // saved's 95% interval excludes zero (docs/metrics.md, "Significance")
-  bool negligible = false;        // significant, but |saved| < kWhatIfNegligibleShare · median(base)
+  bool negligible = false;        // significant, compiled on its own, and |saved| < WhatIfLedger::placement_floor_ns
   // A guard setting (skip-guards, skip-module-guards) whose saving's 95% interval lies above all of the
   // base's guard evaluation (WhatIfLedger::base_cache_lookup_ns): not all of it is the setting's
   // (docs/metrics.md, "What-if ledger").
@@ -71,6 +81,14 @@ struct WhatIfEntry {
   std::optional<std::int64_t> fx_cache_misses;
 };
 
+// The A/A check's line: the base against itself compiled again (kWhatIfAgain).
+struct WhatIfAgain {
+  std::string path = kWhatIfAgain;
+  std::string unavailable;        // why it has no figure (its build failed; no samples; the base's)
+  std::optional<Estimate> moved;  // median(base) − median(again), timing pass: placement alone
+  bool significant = false;       // moved's 95% interval excludes zero
+};
+
 // The ledger of one compare run.
 struct WhatIfLedger {
   std::string base = kWhatIfBase;
@@ -82,6 +100,11 @@ struct WhatIfLedger {
   // collector only): its cache lookup with every guard it evaluates, which bounds what a guard setting saves.
   std::optional<double> base_cache_lookup_ns;
   std::vector<WhatIfEntry> entries;  // what_if_settings()'s order
+  WhatIfAgain again;
+  // What a separately compiled setting's significant effect must reach to be named: max(kWhatIfNegligibleShare ·
+  // median(base), kWhatIfAgainFactor · |again.moved|); 0 when the base has no samples.
+  double placement_floor_ns = 0;
+  bool floor_from_again = false;  // the A/A check's term set the floor (it exceeds the share)
 };
 
 }  // namespace ohprof

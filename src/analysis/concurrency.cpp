@@ -63,6 +63,11 @@ std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleS
   return ratio;
 }
 
+bool gil_share_within_noise(const PathConcurrency& path) {
+  return path.holds_gil && path.host_share && path.host_share_se &&
+         !significant(Estimate{*path.host_share - kGilHostShare, *path.host_share_se});
+}
+
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   const ConcurrencyContext& context = path.context;
   if (path.points.size() < 2) return ConcurrencyLimit::unknown;
@@ -73,7 +78,11 @@ ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   const bool cores_full =
       !context.cuda && context.cores > 0 && top.threads * std::max(1, context.intra_op_threads) >= context.cores;
   if (top.scales) return cores_full ? ConcurrencyLimit::cores : ConcurrencyLimit::none;
-  if (path.holds_gil && (!path.host_share || *path.host_share >= kGilHostShare)) return ConcurrencyLimit::gil;
+  if (path.holds_gil) {
+    // Its share too near 50% to read: the GIL or what the rules below name, not told apart.
+    if (gil_share_within_noise(path)) return ConcurrencyLimit::unknown;
+    if (!path.host_share || *path.host_share >= kGilHostShare) return ConcurrencyLimit::gil;
+  }
   if (context.cuda) return ConcurrencyLimit::device;
   if (cores_full) return ConcurrencyLimit::cores;
   return ConcurrencyLimit::unknown;

@@ -68,6 +68,21 @@ std::string peel(const std::vector<PathResult>& paths, const std::string& path, 
   return floor;
 }
 
+// Why a path's split busy time is not its kernels' time (its verdict's kernels_unrecorded): an AOTI package whose
+// code says it was built without kernel profiling (its kernel attribution was read), or Inductor kernels
+// compiled without --kernel-profile.
+std::string kernels_unrecorded_reason(const PathResult& path) {
+  if (path.kernel_attribution) {
+    return fmt::format("the AOTI package of path {} was built without cpp.enable_kernel_profile, so its CPU kernels do "
+                       "not record themselves; rebuild it with --kernel-profile",
+                       path.name);
+  }
+  return fmt::format("{}: on the CPU, Inductor's generated kernels record themselves only when compiled with "
+                     "--kernel-profile; without it part of the kernels' time would count as host time; rerun with "
+                     "--kernel-profile",
+                     path.name);
+}
+
 }  // namespace
 
 double median_standard_error(const SampleSummary& summary) {
@@ -114,8 +129,12 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
   const auto split_b = split_samples(*b);
   const auto split_floor_a = split_samples(*floor_a);
   const auto split_floor_b = split_samples(*floor_b);
-  if (!context.kernels_unrecorded.empty()) {
-    out.missing.push_back("kernel time and the wrapper term: " + context.kernels_unrecorded);
+  const PathResult* const sides[] = {a, b, floor_a, floor_b};
+  const auto unrecorded = std::find_if(std::begin(sides), std::end(sides), [](const PathResult* p) {
+    return p->breakdown && p->breakdown->verdict.kernels_unrecorded;
+  });
+  if (unrecorded != std::end(sides)) {
+    out.missing.push_back("kernel time and the wrapper term: " + kernels_unrecorded_reason(**unrecorded));
   } else if (!split_a || !split_b || !split_floor_a || !split_floor_b) {
     const PathResult* without = !split_a ? a : !split_b ? b : !split_floor_a ? floor_a : floor_b;
     out.missing.push_back(fmt::format("kernel time and the wrapper term: {}: {}", without->name,

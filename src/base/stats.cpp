@@ -139,4 +139,24 @@ Histogram histogram_to(std::span<const double> values, std::size_t bins, double 
   return h;
 }
 
+std::optional<double> share_of_sums_se(std::span<const std::int64_t> part, std::span<const std::int64_t> whole) {
+  const std::size_t n = part.size();
+  if (n < 2 || whole.size() != n) return std::nullopt;
+  double sum_part = 0;
+  double sum_whole = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sum_part += static_cast<double>(part[i]);
+    sum_whole += static_cast<double>(whole[i]);
+  }
+  if (!(sum_whole > 0)) return std::nullopt;
+  const double share = sum_part / sum_whole;
+  double squares = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double residual = static_cast<double>(part[i]) - share * static_cast<double>(whole[i]);
+    squares += residual * residual;
+  }
+  const double count = static_cast<double>(n);
+  return std::sqrt(squares / (count * (count - 1))) / (sum_whole / count);
+}
+
 }  // namespace ohprof

@@ -46,6 +46,10 @@ struct Part {
 constexpr Part kBusy{"busy", "busy (device work running)", "#4e79a7"};
 constexpr Part kCpuBusy{"busy", "busy (CPU kernels)", "#4e79a7"};
 constexpr Part kDispatch{"dispatch", "dispatch (host work around the kernels)", "#f28e2b"};
+// A CPU path whose Inductor kernels do not record themselves (the verdict's kernels_unrecorded): its dispatch
+// holds them too, so it is an upper bound of the host work (docs/metrics.md, "Verdict").
+constexpr Part kDispatchWithKernels{"dispatch", "dispatch, with the Inductor kernels that do not record themselves (at most this much host work)",
+                                    "#9c755f"};
 constexpr Part kBlocking{"blocking", "host-bound: blocking (sync, blocking copy)", "#e15759"};
 constexpr Part kLaunch{"launch", "host-bound: launch calls", "#f28e2b"};
 constexpr Part kOtherApi{"other_api", "host-bound: other API (allocation, queries)", "#edc948"};
@@ -61,15 +65,16 @@ struct Segment {
 // A window's split in drawing order: busy, the host-bound time by host state (or a CPU run's dispatch),
 // device-wait. The parts add up to the window's wall time (docs/metrics.md, "The identities").
 std::vector<Segment> segments(std::int64_t busy, const HostStates& h, std::int64_t device_wait, bool cpu,
-                              std::optional<std::int64_t> dispatch) {
-  if (cpu) return {{kCpuBusy, busy}, {kDispatch, dispatch.value_or(0)}};
+                              std::optional<std::int64_t> dispatch, bool kernels_unrecorded) {
+  if (cpu) return {{kCpuBusy, busy}, {kernels_unrecorded ? kDispatchWithKernels : kDispatch, dispatch.value_or(0)}};
   return {{kBusy, busy},           {kBlocking, h.blocking_ns}, {kLaunch, h.launch_ns}, {kOtherApi, h.other_api_ns},
           {kHarness, h.harness_ns}, {kFramework, h.framework_ns}, {kDeviceWait, device_wait}};
 }
 
-std::vector<Segment> totals_segments(const BreakdownSummary& s) {
-  const BreakdownTotals& t = s.totals;
-  return segments(t.gpu.busy_ns, t.host_states, t.gpu.device_wait_ns, s.cpu_kernels, t.dispatch_ns);
+std::vector<Segment> totals_segments(const PathBreakdown& b) {
+  const BreakdownTotals& t = b.summary.totals;
+  return segments(t.gpu.busy_ns, t.host_states, t.gpu.device_wait_ns, b.summary.cpu_kernels, t.dispatch_ns,
+                  b.verdict.kernels_unrecorded);
 }
 
 // A legend of these parts, in this order.
@@ -85,7 +90,8 @@ std::string legend_of(const std::vector<Part>& parts) {
 // The legend of the parts drawn, in drawing order (a CPU run's and a GPU run's parts never mix).
 std::string legend(const std::vector<Part>& drawn) {
   std::vector<Part> parts;
-  for (const Part& p : {kBusy, kCpuBusy, kDispatch, kBlocking, kLaunch, kOtherApi, kHarness, kFramework, kDeviceWait}) {
+  for (const Part& p : {kBusy, kCpuBusy, kDispatch, kDispatchWithKernels, kBlocking, kLaunch, kOtherApi, kHarness, kFramework,
+                        kDeviceWait}) {
     if (std::any_of(drawn.begin(), drawn.end(), [&](const Part& d) { return std::string_view(d.label) == p.label; })) {
       parts.push_back(p);
     }
@@ -117,7 +123,7 @@ std::string report_split_bars(const Report& r) {
     const double wall = static_cast<double>(s.totals.wall_ns);
     svg += fmt::format("<text class=\"ohprof-split-label\" x=\"0\" y=\"{}\">{}</text>\n", num(y + 16), esc(p.name));
     double x = label_w;
-    for (const Segment& seg : totals_segments(s)) {
+    for (const Segment& seg : totals_segments(*p.breakdown)) {
       if (seg.ns <= 0) continue;
       if (std::none_of(shown.begin(), shown.end(), [&](const Part& q) { return std::string_view(q.label) == seg.part.label; })) {
         shown.push_back(seg.part);
@@ -229,7 +235,8 @@ std::string report_iteration_columns(const Report& r) {
       const IterationBreakdown& it = b.iterations[i];
       double y = top + plot_h;
       for (const Segment& seg :
-           segments(it.gpu.busy_ns, it.host_states, it.gpu.device_wait_ns, b.summary.cpu_kernels, it.dispatch_ns)) {
+           segments(it.gpu.busy_ns, it.host_states, it.gpu.device_wait_ns, b.summary.cpu_kernels, it.dispatch_ns,
+                    b.verdict.kernels_unrecorded)) {
         if (seg.ns <= 0) continue;
         if (std::none_of(shown.begin(), shown.end(), [&](const Part& q) { return std::string_view(q.label) == seg.part.label; })) {
           shown.push_back(seg.part);

@@ -313,6 +313,8 @@ json concurrency_to_json(const std::optional<PathConcurrency>& c) {
   return {{"points", std::move(points)},
           {"holds_gil", c->holds_gil},
           {"host_share", c->host_share ? json(*c->host_share) : json(nullptr)},
+          {"host_share_se", c->host_share_se ? json(*c->host_share_se) : json(nullptr)},
+          {"host_share_within_noise", c->host_share_within_noise},
           {"runner_instances", c->runner_instances},
           {"cores", c->context.cores},
           {"intra_op_threads", c->context.intra_op_threads},

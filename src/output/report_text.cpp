@@ -730,6 +730,12 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
     return "unknown: the scaling is against a slow 1-caller point, so it measures the caller threads' own cost too "
            "(warning threads-callers-slower)";
   }
+  if (c.host_share_within_noise && c.host_share && c.host_share_se) {
+    const Estimate share{*c.host_share, *c.host_share_se};
+    return fmt::format("unknown: the GIL or not: host-bound {:.1f}% of its wall time (95% interval {:.1f}% to {:.1f}%), "
+                       "within noise of the 50% above which the GIL is named",
+                       100.0 * share.value_ns, 100.0 * interval_low(share), 100.0 * interval_high(share));
+  }
   return "unknown";
 }
 

@@ -42,24 +42,10 @@ std::string default_cache_dir() {
 // The explanations of the measured report (docs/metrics.md, "Explanation"): the pairs asked for, or each
 // path against the fastest.
 void explain_gaps(Report& report, const CompareOptions& options, const std::map<std::string, std::string>& unavailable) {
+  // The paths whose Inductor kernels do not record themselves (their verdicts' kernels_unrecorded) leave the
+  // kernel and wrapper terms unknown: explain_gap reads that from each side.
   ExplainContext context;
   context.unavailable = unavailable;
-  // The RecordFunction collector (CPU) sees Inductor's generated kernels only when they record themselves.
-  const bool record_function = std::any_of(report.paths.begin(), report.paths.end(), [](const PathResult& p) {
-    return p.split_collector == CollectorKind::record_function;
-  });
-  if (record_function && !options.kernel_profile) {
-    context.kernels_unrecorded =
-        "on the CPU, Inductor's generated kernels record themselves only when compiled with --kernel-profile; "
-        "without it part of the kernels' time would count as host time; rerun with --kernel-profile";
-  }
-  for (const auto& path : report.paths) {
-    if (path.kernel_attribution && !path.kernel_attribution->records_kernels && context.kernels_unrecorded.empty()) {
-      context.kernels_unrecorded = fmt::format(
-          "the AOTI package of path {} was built without cpp.enable_kernel_profile, so its CPU kernels do not "
-          "record themselves; rebuild it with --kernel-profile", path.name);
-    }
-  }
   if (options.explain_pairs.empty()) {
     report.explanations = explain_against_fastest(report.paths, context);
     return;

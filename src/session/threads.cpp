@@ -48,6 +48,12 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     concurrency.context = context;
     if (path.breakdown && path.breakdown->verdict.verdict != Verdict::unknown) {
       concurrency.host_share = path.breakdown->verdict.host_bound_share;
+      std::vector<std::int64_t> host_bound, wall;
+      for (const IterationBreakdown& it : path.breakdown->iterations) {
+        host_bound.push_back(it.gpu.host_bound_ns);
+        wall.push_back(it.wall_ns);
+      }
+      concurrency.host_share_se = share_of_sums_se(host_bound, wall);
     }
     ThreadsTarget target{i, runners[i], {}, calls_per_round(path.wall.median), {}, {}, ""};
     for (int t = 0; t < most && target.failed.empty(); ++t) {
@@ -108,6 +114,8 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     scale_against_one(concurrency.points);
     concurrency.caller_slowdown = one_caller_slowdown(concurrency.points.front(), path.wall);
     concurrency.limit = concurrency_limit(concurrency);  // reads caller_slowdown
+    concurrency.host_share_within_noise =
+        concurrency.limit == ConcurrencyLimit::unknown && gil_share_within_noise(concurrency);
   }
   // The callers hold inputs and (Python) objects: give them back before the report is written.
   targets.clear();

@@ -125,6 +125,39 @@ TEST(ConcurrencyLimit, TheRuleInItsOrder) {
   EXPECT_STREQ(to_string(ConcurrencyLimit::gil), "gil");
 }
 
+// The GIL rule reads the host share with its spread: a share whose 95% interval contains 50% is not read.
+TEST(ConcurrencyLimit, AHostShareWithinNoiseOfHalfIsNotRead) {
+  const ConcurrencyContext cpu2{2, 1, false};
+  // 0.494 +- 1.96 * 0.004 = [0.48616, 0.50184]: contains 0.5, so neither the GIL nor the cores: unknown
+  PathConcurrency near = path_with(false, 2, true, 0.494, cpu2);
+  near.host_share_se = 0.004;
+  EXPECT_TRUE(gil_share_within_noise(near));
+  EXPECT_EQ(concurrency_limit(near), ConcurrencyLimit::unknown);
+  // 0.513 +- 0.00784 = [0.50516, 0.52084]: above, the GIL
+  PathConcurrency above = path_with(false, 2, true, 0.513, cpu2);
+  above.host_share_se = 0.004;
+  EXPECT_FALSE(gil_share_within_noise(above));
+  EXPECT_EQ(concurrency_limit(above), ConcurrencyLimit::gil);
+  // 0.48 +- 0.00784 = [0.47216, 0.48784]: below, the rules after the GIL's (the cores, on 2 cores)
+  PathConcurrency below = path_with(false, 2, true, 0.48, cpu2);
+  below.host_share_se = 0.004;
+  EXPECT_FALSE(gil_share_within_noise(below));
+  EXPECT_EQ(concurrency_limit(below), ConcurrencyLimit::cores);
+  // without a spread (an older report): the share alone, as before
+  near.host_share_se.reset();
+  EXPECT_FALSE(gil_share_within_noise(near));
+  EXPECT_EQ(concurrency_limit(near), ConcurrencyLimit::cores);
+  // not a Python path: the share is not the GIL's
+  PathConcurrency cpp = path_with(false, 2, false, 0.494, cpu2);
+  cpp.host_share_se = 0.004;
+  EXPECT_FALSE(gil_share_within_noise(cpp));
+  EXPECT_EQ(concurrency_limit(cpp), ConcurrencyLimit::cores);
+  // a path that scales: the cores, whatever its share
+  PathConcurrency scales = path_with(true, 2, true, 0.494, cpu2);
+  scales.host_share_se = 0.004;
+  EXPECT_EQ(concurrency_limit(scales), ConcurrencyLimit::cores);
+}
+
 // docs/metrics.md, "Slower on a caller thread". The timing pass {40, 50, 60, 50, 50}: median 50, MAD 0, so
 // its median's standard error is 0.
 TEST(OneCallerSlowdown, TheRatioWhenAtLeastTwiceAndSignificant) {

@@ -182,10 +182,14 @@ TEST(ExplainGap, WithoutASplitTheKernelsWrapperAndResidualAreAbsentAndNamed) {
   EXPECT_DOUBLE_EQ(e.floor_gap.value_ns, 13000);
 }
 
+// A side whose verdict says its kernels do not record themselves (kernels_unrecorded, docs/metrics.md, "Verdict"):
+// its busy time is not its kernels' time, so the kernel and wrapper terms are unknown, and the reason names it.
 TEST(ExplainGap, KernelsThatDoNotRecordThemselvesMakeTheKernelTermUnknown) {
-  ExplainContext context;
-  context.kernels_unrecorded = "rerun with --kernel-profile";
-  const GapExplanation e = explain_gap(compile_and_aoti(), "compile", "aoti", context);
+  std::vector<PathResult> paths = compile_and_aoti();
+  for (PathResult& p : paths) {
+    if (p.name == "compile") p.breakdown->verdict.kernels_unrecorded = true;
+  }
+  const GapExplanation e = explain_gap(paths, "compile", "aoti");
   EXPECT_TRUE(e.measured);
   EXPECT_FALSE(e.kernels.has_value());
   EXPECT_FALSE(e.wrapper.has_value());
@@ -193,7 +197,22 @@ TEST(ExplainGap, KernelsThatDoNotRecordThemselvesMakeTheKernelTermUnknown) {
   EXPECT_EQ(e.layers.size(), 4u);  // the layers are wall-time differences: still measured
   EXPECT_DOUBLE_EQ(e.floor_gap.value_ns, 3600);
   ASSERT_EQ(e.missing.size(), 1u);
-  EXPECT_EQ(e.missing[0], "kernel time and the wrapper term: rerun with --kernel-profile");
+  EXPECT_EQ(e.missing[0], "kernel time and the wrapper term: compile: on the CPU, Inductor's generated kernels record "
+                          "themselves only when compiled with --kernel-profile; without it part of the kernels' time "
+                          "would count as host time; rerun with --kernel-profile");
+  // An AOTI package whose code was read (its kernel attribution) and says it was built without profiling.
+  paths = compile_and_aoti();
+  for (PathResult& p : paths) {
+    if (p.name != "aoti") continue;
+    p.breakdown->verdict.kernels_unrecorded = true;
+    p.kernel_attribution = KernelAttributionSummary{};
+  }
+  EXPECT_EQ(explain_gap(paths, "compile", "aoti").missing.at(0),
+            "kernel time and the wrapper term: the AOTI package of path aoti was built without "
+            "cpp.enable_kernel_profile, so its CPU kernels do not record themselves; rebuild it with --kernel-profile");
+  // No side unrecorded (eager's ATen operators always record; a profiled package's kernels do): the terms are
+  // computed, whatever the run's --kernel-profile was.
+  EXPECT_TRUE(explain_gap(compile_and_aoti(), "compile", "aoti").kernels.has_value());
 }
 
 // Spread, computed by hand. Five samples each; a sample "m + d" for d in (-2, -1, 0, 1, 2) * s has

@@ -169,6 +169,21 @@ TEST(StudentT, TabulatedValuesAndTheNextLowerBetweenThem) {
   EXPECT_TRUE(std::isnan(student_t_975(0)));
 }
 
+// Parts {1, 2, 3} of wholes {2, 4, 5}: R = 6/11 = 0.545455; residuals 1 - 2R = -0.090909, 2 - 4R = -0.181818,
+// 3 - 5R = 0.272727; squares sum 0.115702; / (3 * 2) = 0.0192837; sqrt 0.138866; / mean(whole) 11/3 = 0.0378725.
+TEST(ShareOfSumsSe, TheRatioEstimatorsLinearisedStandardError) {
+  const std::vector<std::int64_t> part{1, 2, 3};
+  const std::vector<std::int64_t> whole{2, 4, 5};
+  ASSERT_TRUE(share_of_sums_se(part, whole).has_value());
+  EXPECT_NEAR(*share_of_sums_se(part, whole), 0.0378725264, 1e-9);
+  // every iteration the same share: no spread
+  EXPECT_DOUBLE_EQ(*share_of_sums_se(std::vector<std::int64_t>{1, 2, 3}, std::vector<std::int64_t>{2, 4, 6}), 0.0);
+  // one iteration, sizes that differ, no whole: none
+  EXPECT_FALSE(share_of_sums_se(std::vector<std::int64_t>{1}, std::vector<std::int64_t>{2}).has_value());
+  EXPECT_FALSE(share_of_sums_se(part, std::vector<std::int64_t>{2, 4}).has_value());
+  EXPECT_FALSE(share_of_sums_se(part, std::vector<std::int64_t>{0, 0, 0}).has_value());
+}
+
 TEST(Histogram, EqualBinsFromTheMinimumToTheUpperQuantileAndTheRestAbove) {
   // 0..10 in 5 bins of width 2 up to the maximum: [0,2) holds 0 and 1, ..., the last [8,10] holds 8, 9, 10
   std::vector<double> v;

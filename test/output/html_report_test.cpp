@@ -57,6 +57,25 @@ TEST(FormatHtml, TheSplitBarsWidthsAreTheShares) {
   EXPECT_EQ(attributes(html, "ohprof-seg", "data-path"), (std::vector<std::string>{"aoti", "aoti"}));
 }
 
+// A CPU path whose Inductor kernels do not record themselves: its dispatch part holds them, and its legend
+// and title say so (docs/metrics.md, "Verdict"); the other paths keep the plain dispatch.
+TEST(FormatHtml, ADispatchThatHoldsUnrecordedKernelsIsNamedSo) {
+  Report r = compare_report();
+  PathResult compile = test::measured_path("compile", {30000, 40000});
+  compile.breakdown = test::cpu_breakdown();
+  compile.breakdown->verdict.kernels_unrecorded = true;
+  r.paths.push_back(compile);
+  const std::string html = format_html(r);
+  EXPECT_EQ(attributes(html, "ohprof-seg", "data-part"), (std::vector<std::string>{"busy", "dispatch", "busy", "dispatch"}));
+  EXPECT_EQ(attributes(html, "ohprof-seg", "fill"), (std::vector<std::string>{"#4e79a7", "#f28e2b", "#4e79a7", "#9c755f"}));
+  EXPECT_NE(html.find("<title>compile: dispatch, with the Inductor kernels that do not record themselves (at most this "
+                      "much host work) 25.0% (2.500 us per iteration)</title>"),
+            std::string::npos);
+  EXPECT_NE(html.find("</i>dispatch (host work around the kernels)</span><span class=\"ohprof-legend\" "
+                      "data-part=\"dispatch\"><i style=\"background:#9c755f\"></i>dispatch, with the Inductor kernels"),
+            std::string::npos) << html;
+}
+
 TEST(FormatHtml, AHistogramHoldsEverySampleUpToItsQuantile) {
   const std::string html = format_html(compare_report());
   // 20 samples: 2 * ceil(sqrt(20)) = 10 bins up to the maximum (fewer than 100 samples: nothing left out)

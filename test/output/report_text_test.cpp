@@ -670,6 +670,15 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   c.runner_instances = 0;
   c.holds_gil = true;
   EXPECT_EQ(concurrency_lines(c, 0).back(), "limit: the GIL (its calls run Python under it; host-bound 81.8% of its wall time)");
+  // A share within noise of 50%: 0.494 +- 1.96 * 0.004 = 48.6% to 50.2%.
+  PathConcurrency near = c;
+  near.limit = ConcurrencyLimit::unknown;
+  near.host_share = 0.494;
+  near.host_share_se = 0.004;
+  near.host_share_within_noise = true;
+  EXPECT_EQ(concurrency_lines(near, 0).back(),
+            "limit: unknown: the GIL or not: host-bound 49.4% of its wall time (95% interval 48.6% to 50.2%), within "
+            "noise of the 50% above which the GIL is named");
   c.unavailable = "interrupted";
   EXPECT_EQ(concurrency_lines(c, 0), (std::vector<std::string>{"unavailable: interrupted"}));
   EXPECT_EQ(rate_text(950), "950");

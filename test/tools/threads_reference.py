@@ -64,6 +64,12 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
   Q18 The limit's rule 1 reads `caller_slowdown`: the value recomputed here (as Q7), and only where the
       report has the key, so a report written before 2026-12-05 (whose limit did not read it) is
       checked against the other rules.
+  Q19 `host_share_se` and `host_share_within_noise` (2026-12-05) are checked where the report has them
+      (an older report lacks both, and its limit is checked without the share's noise rule): the se is
+      recomputed from the path's `split.iterations[]` (`gpu.host_bound_ns` over `wall_ns`, the ratio
+      estimator's formula in the doc), null when `host_share` is null or there are fewer than 2
+      iterations; the limit's share rule reads the recomputed se, and `host_share_within_noise` is
+      (limit "unknown" and the share's interval contains 0.5, for a path that holds the GIL).
 """
 
 import gzip
@@ -140,14 +146,38 @@ def scaling(t, t_se, t1, t1_se, n):
             "scales": n > 1 and g > 1.96 * se}                   # Q6
 
 
-def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False):
+def share_se(iterations):
+    """docs/metrics.md, "The limit": the standard error of sum(h) / sum(w) over the split's iterations,
+    sqrt(sum (h_i - R w_i)^2 / (n (n - 1))) / mean(w); None for fewer than 2 or sum(w) <= 0 (Q19)."""
+    pairs = [((it.get("gpu") or {}).get("host_bound_ns"), it.get("wall_ns")) for it in iterations or []]
+    if len(pairs) < 2 or any(not isinstance(h, int) or not isinstance(w, int) for h, w in pairs):
+        return None
+    sh, sw, n = sum(h for h, _ in pairs), sum(w for _, w in pairs), len(pairs)
+    if sw <= 0:
+        return None
+    r = sh / sw
+    return math.sqrt(sum((h - r * w) ** 2 for h, w in pairs) / (n * (n - 1))) / (sw / n)
+
+
+def share_within_noise(holds_gil, host_share, se):
+    """The share's 95% interval contains 0.5: not significant (|share - 0.5| <= 1.96 se; with se 0, share
+    == 0.5) for a path that holds the GIL (Q19)."""
+    if not holds_gil or host_share is None or se is None:
+        return False
+    d = host_share - 0.5
+    return not (abs(d) > 1.96 * se if se > 0 else d != 0)
+
+
+def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False, se=None):
     """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n; `slow`: the
-    path has a caller_slowdown (Q18)."""
+    path has a caller_slowdown (Q18); `se`: the share's standard error (Q19)."""
     enough = n * max(1, intra_op_threads) >= cores
     if npoints < 2 or slow:                                      # Q8, Q18
         return "unknown"
     if scales:
         return "cores" if (not cuda and enough) else "none"
+    if share_within_noise(holds_gil, host_share, se):            # Q19
+        return "unknown"
     if holds_gil and (host_share is None or host_share >= 0.5):
         return "gil"
     if cuda:
@@ -169,9 +199,9 @@ def caller_slowdown(one, timing):
     return p50 / m if p50 / m >= 2 and d > 0 and d > 1.96 * se else None
 
 
-def compute(conc, slow=False):
+def compute(conc, slow=False, se=None):
     """The expected derived fields of a measured concurrency object: (points, limit); `slow`: its
-    caller_slowdown as recomputed here is not None (Q18)."""
+    caller_slowdown as recomputed here is not None (Q18); `se`: its share's se as recomputed here (Q19)."""
     pts = conc["points"]
     figs = [point_throughput(p) for p in pts]
     t1, t1_se = figs[0] if pts and figs[0] is not None else (None, None)
@@ -190,7 +220,7 @@ def compute(conc, slow=False):
     if len(pts) < 2 or "scales" in out[-1]:
         n, sc = (pts[-1]["threads"], out[-1].get("scales", False)) if pts else (0, False)
         lim = limit_rule(len(pts), n, sc, conc["holds_gil"], conc["host_share"], conc["cores"],
-                         conc["intra_op_threads"], conc["cuda"], slow)
+                         conc["intra_op_threads"], conc["cuda"], slow, se)
     return out, lim
 
 # ---------------------------------------------------------------- comparing
@@ -262,7 +292,12 @@ def check_path(ck, rep, p, threads):
         ck.fact(f"{w}.round_ns", all(r > 0 for r in q["round_ns"]), "a round_ns is not positive")
     # the derived figures
     slow = caller_slowdown(pts[0], p.get("samples_ns") or []) if "caller_slowdown" in conc else None  # Q17, Q18
-    exp, lim = compute(conc, slow is not None)
+    se = None
+    if "host_share_se" in conc:                                 # Q19
+        split = p.get("split") if isinstance(p.get("split"), dict) else {}
+        se = share_se(split.get("iterations")) if conc.get("host_share") is not None else None
+        ck.cmp(f"{where}.host_share_se (split.iterations)", conc["host_share_se"], se)
+    exp, lim = compute(conc, slow is not None, se)
     for k, (q, e) in enumerate(zip(pts, exp)):
         w = f"{where}.points[{k}] (threads {q.get('threads')})"
         for key, v in e.items():
@@ -272,6 +307,9 @@ def check_path(ck, rep, p, threads):
                 ck.cmp(f"{w}.{key}", q[key], v)
     if lim is not None:
         ck.cmp(f"{where}.limit", conc.get("limit"), lim)
+        if "host_share_within_noise" in conc:                   # Q19
+            ck.cmp(f"{where}.host_share_within_noise", conc["host_share_within_noise"],
+                   lim == "unknown" and share_within_noise(conc.get("holds_gil"), conc.get("host_share"), se))
     if "caller_slowdown" in conc:                               # Q17
         ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], slow)
         slow = [w for w in rep.get("warnings", []) if w.get("code") == "threads-callers-slower"]
@@ -340,7 +378,8 @@ def synthetic():
             cpr = calls_per_round(m)
             conc = {"points": [synthetic_point(1, cpr, T1), synthetic_point(2, cpr, t2)],
                     "holds_gil": gil, "host_share": share, "runner_instances": 2 if name == "aoti" else 0,
-                    "cores": 2, "intra_op_threads": 2, "cuda": False, "limit": None, "unavailable": None}
+                    "cores": 2, "intra_op_threads": 2, "cuda": False, "limit": None, "unavailable": None,
+                    "host_share_se": None, "host_share_within_noise": False}
             conc["caller_slowdown"] = caller_slowdown(conc["points"][0], p["samples_ns"])
             exp, lim = compute(conc, conc["caller_slowdown"] is not None)
             for q, e in zip(conc["points"], exp):
@@ -415,6 +454,18 @@ def self_test():
     assert limit_rule(2, 2, False, False, 0.9, 2, 2, True) == "device"            # 4: before 5
     assert limit_rule(2, 2, False, True, 0.49, 2, 2, False) == "cores"            # 5: 4 >= 2
     assert limit_rule(2, 2, False, False, 0.9, 3, 1, False) == "unknown"          # 6: 2 < 3, CPU, no GIL
+    # 3 with the share's se (Q19): 0.494 +- 1.96 . 0.004 = 0.48616 .. 0.50184 contains 0.5: unknown, before
+    # the device and the cores; 0.513 (0.50516 ..): the GIL; 0.48 (.. 0.48784): on to the cores
+    assert limit_rule(2, 2, False, True, 0.494, 2, 2, False, se=0.004) == "unknown"
+    assert limit_rule(2, 2, False, True, 0.494, 8, 1, True, se=0.004) == "unknown"
+    assert limit_rule(2, 2, False, True, 0.513, 2, 2, False, se=0.004) == "gil"
+    assert limit_rule(2, 2, False, True, 0.48, 2, 2, False, se=0.004) == "cores"
+    assert limit_rule(2, 2, False, False, 0.494, 2, 2, False, se=0.004) == "cores"   # no GIL: not read
+    assert limit_rule(2, 2, True, True, 0.494, 2, 2, False, se=0.004) == "cores"     # 2 first
+    # the share's se, by hand: h {1, 2, 3} of w {2, 4, 5}: R = 6/11; residuals -1/11, -2/11, 3/11;
+    # squares 14/121 = 0.115702; / 6 = 0.0192837; sqrt 0.138866; / (11/3) = 0.0378725
+    its = [{"gpu": {"host_bound_ns": h}, "wall_ns": w} for h, w in ((1, 2), (2, 4), (3, 5))]
+    assert close(share_se(its), 0.0378725264, 1e-9) and share_se(its[:1]) is None and share_se([]) is None
     # 1: a caller_slowdown makes any of the above unknown (Q18)
     for args in ((2, 2, True, False, 0.9, 2, 2, False), (2, 2, True, False, 0.9, 8, 2, False),
                  (2, 2, False, True, None, 8, 1, True), (2, 2, False, False, 0.9, 2, 2, True),
@@ -462,6 +513,9 @@ def self_test():
                            (lambda r: r["paths"][0]["wall_ns"].update(median=9574.0), "calls_per_round"),
                            (lambda r: r["paths"][2].update(concurrency=r["paths"][1]["concurrency"]), "variant"),
                            (lambda r: r["paths"][1]["concurrency"].update(host_share=None), "host_share"),
+                           (lambda r: r["paths"][1]["concurrency"].update(host_share_se=0.01), "host_share_se"),
+                           (lambda r: r["paths"][1]["concurrency"].update(host_share_within_noise=True),
+                            "host_share_within_noise"),
                            (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=3.0), ".caller_slowdown:"),
                            (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=None), ".caller_slowdown:"),
                            (lambda r: r.update(warnings=[]), "no threads-callers-slower warning names it"),

@@ -46,8 +46,12 @@ inline constexpr double kSlowCallerRatio = 2.0;
 // ("Spread of a difference") over one.latency_ns and the timing samples. None otherwise.
 std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleSummary& timing);
 
+// Whether the GIL rule cannot read a path's host share: the path holds the GIL and host_share ± 1.96 ·
+// host_share_se contains kGilHostShare (the difference is not significant). False without host_share_se.
+bool gil_share_within_noise(const PathConcurrency& path);
+
 // The limit at the largest count measured (docs/metrics.md, "Concurrent callers").
-// Reads path.points, holds_gil, host_share and context.
+// Reads path.points, holds_gil, host_share, host_share_se, caller_slowdown and context.
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path);
 
 }  // namespace ohprof

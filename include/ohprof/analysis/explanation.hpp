@@ -28,9 +28,6 @@ Estimate operator-(const Estimate& a, const Estimate& b);
 struct ExplainContext {
   // The variants that could not be built, with the reason (they end their chain).
   std::map<std::string, std::string> unavailable;
-  // Why the split pass's busy time is not the kernels' time (CPU kernels that do not record
-  // themselves), or empty: the kernels and wrapper terms are then unknown, not guessed.
-  std::string kernels_unrecorded;
 };
 
 // Why `slower` took longer than `faster`, from the measured paths and variants of one compare run.

@@ -1,6 +1,7 @@
 #pragma once
 // Summary statistics of a sample (docs/metrics.md, "Summary statistics").
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -79,5 +80,10 @@ Histogram histogram_to(std::span<const double> values, std::size_t bins, double 
 // Statistical Methods, section 1.3.6.7.2); between and beyond tabulated values the next lower one's
 // (the wider interval). dof < 1: NaN.
 double student_t_975(int dof);
+
+// The standard error of a share of sums, R = Σ part_i / Σ whole_i over n paired values (the ratio
+// estimator's linearised variance): sqrt(Σ (part_i − R · whole_i)² / (n (n − 1))) / mean(whole).
+// None for n < 2, sizes that differ, or Σ whole ≤ 0.
+std::optional<double> share_of_sums_se(std::span<const std::int64_t> part, std::span<const std::int64_t> whole);
 
 }  // namespace ohprof

@@ -51,6 +51,10 @@ struct PathConcurrency {
   std::vector<ThreadsPoint> points;        // by thread count, 1 first
   bool holds_gil = false;                  // a Python path: every call runs Python under the GIL
   std::optional<double> host_share;        // its split's host-bound share of wall time (verdict), when known
+  // That share's standard error over the split's iterations (share_of_sums_se), when host_share is known.
+  std::optional<double> host_share_se;
+  // The limit is unknown and the GIL rule could not read the share: its 95% interval contains the rule's 50%.
+  bool host_share_within_noise = false;
   std::int64_t runner_instances = 0;       // the AOTI C++ runner's model instances (num_runners); 0: not that path
   ConcurrencyContext context;              // what the limit rule read besides the points
   ConcurrencyLimit limit = ConcurrencyLimit::unknown;  // at the largest count measured

@@ -61,7 +61,11 @@ DTYPES = {
 
 PYTHON_PATHS = ("aoti:python", "eager", "compile", "compile:reduce-overhead",
                 "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper", "compile:no-module-guards",
-                "compile:again")
+                "compile:again", "compile:again-2")
+
+# The A/A check's rebuilds (compile --what-if; docs/metrics.md, "What-if ledger"): the default mode, each
+# compiled in a fresh Inductor cache.
+REBUILD_MODES = ("again", "again-2")
 
 # Variants of a compiled path that peel one layer of host work each (docs/metrics.md, "Layers"):
 # "<path>/<variant>". Which variants each path has is decided in C++ (include/ohprof/model/explanation.hpp);
@@ -458,9 +462,9 @@ def tolerance(torch, dtype):
 
 def compile_settings(torch, mode, kernel_profile=False):
     """A compile path's mode ("default", "reduce-overhead", "max-autotune-no-cudagraphs", "cpp-wrapper",
-    "no-module-guards", "again") as torch.compile's arguments: (mode=, the Inductor config patches its first
+    "no-module-guards", "again", "again-2") as torch.compile's arguments: (mode=, the Inductor config patches its first
     call runs under, options= or None). mode= and options= are never both set (torch.compile refuses that).
-    "again" is the default mode's (its own compile, in a fresh cache, is Session._compile's). A mode the torch
+    "again" and "again-2" are the default mode's (each its own compile, in a fresh cache, is Session._compile's). A mode the torch
     in use cannot offer is OhprofError(ENVIRONMENT_ERROR)."""
     patches = {}
     options = None
@@ -475,11 +479,11 @@ def compile_settings(torch, mode, kernel_profile=False):
                                                  f"torch.compiler.skip_guard_on_all_nn_modules_unsafe, which torch "
                                                  f"{torch.__version__} does not have (torch >= 2.8 has it)")
         options = {"guard_filter_fn": guard_filter}
-    return (None if mode in ("default", "cpp-wrapper", "no-module-guards", "again") else mode), patches, options
+    return (None if mode in ("default", "cpp-wrapper", "no-module-guards") + REBUILD_MODES else mode), patches, options
 
 
 def fresh_inductor_cache(torch):
-    """compile:again's context (docs/metrics.md, "What-if ledger", the A/A check): Inductor's in-memory caches
+    """compile:again's and compile:again-2's context (docs/metrics.md, "What-if ledger", the A/A check): Inductor's in-memory caches
     cleared and an empty temporary cache folder for the compile inside it, so that nothing compiled before is
     reused: its kernels, wrapper and buffers are loaded anew, elsewhere in memory. The folder is deleted on
     leaving; what was loaded from it stays mapped."""
@@ -1450,7 +1454,7 @@ class Session:
             else contextlib.nullcontext()
         counts_before = dynamo_counts(torch)
         start = time.perf_counter()
-        fresh = fresh_inductor_cache(torch) if mode == "again" else contextlib.nullcontext()
+        fresh = fresh_inductor_cache(torch) if mode in REBUILD_MODES else contextlib.nullcontext()
         try:
             fn = torch.compile(module, dynamic=False, mode=compile_mode, options=compile_options)
             with fresh, torch._inductor.config.patch(patches):

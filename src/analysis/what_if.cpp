@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ohprof/analysis/explanation.hpp"
+#include "ohprof/base/stats.hpp"
 
 namespace ohprof {
 namespace {
@@ -31,6 +32,34 @@ std::string what_if_not_applicable(CompileSetting setting, DeviceKind device) {
   return "";
 }
 
+PlacementBand placement_band(double base_median_ns, const std::vector<double>& moved_ns) {
+  PlacementBand band;
+  if (base_median_ns <= 0) return band;
+  // The n medians, the base's first: median(rebuild) = median(base) − moved.
+  std::vector<double> medians{base_median_ns};
+  for (const double m : moved_ns) medians.push_back(base_median_ns - m);
+  const double n = static_cast<double>(medians.size());
+  band.builds = static_cast<int>(medians.size());
+  const double share = kWhatIfNegligibleShare * base_median_ns;
+  band.low_ns = -share;
+  band.high_ns = share;
+  if (band.builds < 2) return band;
+  double mean = 0;
+  for (const double g : medians) mean += g / n;
+  double squares = 0;
+  for (const double g : medians) squares += (g - mean) * (g - mean);
+  band.spread_ns = std::sqrt(squares / (n - 1));
+  band.t = student_t_975(band.builds - 1);
+  band.center_ns = base_median_ns - mean;
+  band.half_width_ns = band.t * band.spread_ns * std::sqrt(1 + 1 / n);
+  const double low = band.center_ns - band.half_width_ns;
+  const double high = band.center_ns + band.half_width_ns;
+  band.from_again = low < -share || high > share;
+  band.low_ns = std::min(low, -share);
+  band.high_ns = std::max(high, share);
+  return band;
+}
+
 WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfContext& context) {
   WhatIfLedger ledger;
   const PathResult* base = find_path(paths, ledger.base);
@@ -45,26 +74,28 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       ledger.base_fx_cache_misses = base->execution->facts.fx_cache_misses;
     }
   }
-  // The A/A check first: its bound is the floor the separately compiled settings are judged against.
-  const PathResult* again = find_path(paths, ledger.again.path);
-  if (!ledger.base_measured) {
-    ledger.again.unavailable = "the base path " + ledger.base + " was not measured";
-  } else if (const std::string why = build_error(context, ledger.again.path); !why.empty()) {
-    ledger.again.unavailable = "its build failed: " + why;
-  } else if (again == nullptr) {
-    ledger.again.unavailable = "not built";
-  } else if (again->wall.count == 0) {
-    ledger.again.unavailable = "no measured iterations";
-  } else {
-    ledger.again.moved = difference_of_medians(base->wall, again->wall);
-    ledger.again.significant = significant(*ledger.again.moved);
+  // The A/A check first: its band is what the separately compiled settings are judged against.
+  std::vector<double> moved;
+  for (const char* name : kWhatIfRebuilds) {
+    WhatIfAgain line;
+    line.path = name;
+    const PathResult* again = find_path(paths, line.path);
+    if (!ledger.base_measured) {
+      line.unavailable = "the base path " + ledger.base + " was not measured";
+    } else if (const std::string why = build_error(context, line.path); !why.empty()) {
+      line.unavailable = "its build failed: " + why;
+    } else if (again == nullptr) {
+      line.unavailable = "not built";
+    } else if (again->wall.count == 0) {
+      line.unavailable = "no measured iterations";
+    } else {
+      line.moved = difference_of_medians(base->wall, again->wall);
+      line.significant = significant(*line.moved);
+      moved.push_back(line.moved->value_ns);
+    }
+    ledger.again.push_back(std::move(line));
   }
-  if (ledger.base_measured) {
-    const double share = kWhatIfNegligibleShare * base->wall.median;
-    const double moved = ledger.again.moved ? kWhatIfAgainFactor * std::abs(ledger.again.moved->value_ns) : 0.0;
-    ledger.floor_from_again = moved > share;
-    ledger.placement_floor_ns = std::max(share, moved);
-  }
+  ledger.placement = placement_band(ledger.base_measured ? base->wall.median : 0.0, moved);
   for (const WhatIfSetting& setting : what_if_settings()) {
     WhatIfEntry entry;
     entry.setting = setting.setting;
@@ -108,7 +139,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       entry.significant = significant(*entry.saved);
       // Placement moves only separately compiled paths: skip-guards runs the base's compiled code.
       entry.negligible = entry.significant && what_if_compiles(setting.setting) &&
-                         std::abs(entry.saved->value_ns) < ledger.placement_floor_ns;
+                         entry.saved->value_ns > ledger.placement.low_ns && entry.saved->value_ns < ledger.placement.high_ns;
       if (what_if_compiles(setting.setting)) {
         entry.ready_ns = path->load_ns;
         if (path->execution) {

@@ -67,7 +67,8 @@ void add_model_flags(CLI::App* app, ModelFlags& flags, bool exported, const std:
   app->add_option("--paths", flags.paths,
                   "Comma-separated paths: aoti (LibTorch's C++ loader), aoti:python (aoti_load_package), compile, "
                   "compile:reduce-overhead, compile:max-autotune-no-cudagraphs, compile:cpp-wrapper, "
-                  "compile:no-module-guards, compile:again (compile built again: an A/A check), eager")
+                  "compile:no-module-guards, compile:again and compile:again-2 (compile built again: the A/A check), "
+                  "eager")
       ->capture_default_str();
   app->add_option("--compile-source", flags.compile_source,
                   "Where eager and compile start: module (the --model's nn.Module, as users compile it; the "

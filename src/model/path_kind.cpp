@@ -14,7 +14,8 @@ const std::vector<PathKindInfo>& path_kinds() {
                                                {PathKind::compile_max_autotune_no_cudagraphs, "compile:max-autotune-no-cudagraphs", false, true, true},
                                                {PathKind::compile_cpp_wrapper,          "compile:cpp-wrapper",                false, true,  true},
                                                {PathKind::compile_no_module_guards,     "compile:no-module-guards",           false, true,  true},
-                                               {PathKind::compile_again,                "compile:again",                      false, true,  true}};
+                                               {PathKind::compile_again,                "compile:again",                      false, true,  true},
+                                               {PathKind::compile_again_2,              "compile:again-2",                    false, true,  true}};
   return kinds;
 }
 

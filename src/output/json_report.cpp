@@ -559,7 +559,15 @@ static json trace_source_to_json(const std::optional<TraceSource>& trace) {
 
 json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
   if (!ledger) return nullptr;
-  const WhatIfAgain& again = ledger->again;
+  json rebuilds = json::array();
+  for (const WhatIfAgain& a : ledger->again) {
+    rebuilds.push_back(json{{"path", a.path},
+                            {"unavailable", a.unavailable.empty() ? json(nullptr) : json(a.unavailable)},
+                            {"moved", optional_estimate(a.moved)},
+                            {"moved_low_ns", a.moved ? json(interval_low(*a.moved)) : json(nullptr)},
+                            {"moved_high_ns", a.moved ? json(interval_high(*a.moved)) : json(nullptr)}});
+  }
+  const PlacementBand& band = ledger->placement;
   json entries = json::array();
   for (const WhatIfEntry& e : ledger->entries) {
     entries.push_back(json{{"setting", to_string(e.setting)},
@@ -581,20 +589,32 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
                            {"extra_run_peak_bytes", optional_integer(e.extra_run_peak_bytes)},
                            {"graph_pool_bytes", optional_integer(e.graph_pool_bytes)}});
   }
-  return json{{"base", ledger->base},
-              {"base_measured", ledger->base_measured},
-              {"base_ready_ns", ledger->base_ready_ns},
-              {"base_fx_cache_hits", optional_integer(ledger->base_fx_cache_hits)},
-              {"base_fx_cache_misses", optional_integer(ledger->base_fx_cache_misses)},
-              {"base_cache_lookup_ns", optional_number(ledger->base_cache_lookup_ns)},
-              {"entries", entries},
-              {"again", json{{"path", again.path},
-                             {"unavailable", again.unavailable.empty() ? json(nullptr) : json(again.unavailable)},
-                             {"moved", optional_estimate(again.moved)},
-                             {"moved_low_ns", again.moved ? json(interval_low(*again.moved)) : json(nullptr)},
-                             {"moved_high_ns", again.moved ? json(interval_high(*again.moved)) : json(nullptr)}}},
-              {"placement_floor_ns", ledger->placement_floor_ns},
-              {"floor_from_again", ledger->floor_from_again}};
+  json j{{"base", ledger->base},
+         {"base_measured", ledger->base_measured},
+         {"base_ready_ns", ledger->base_ready_ns},
+         {"base_fx_cache_hits", optional_integer(ledger->base_fx_cache_hits)},
+         {"base_fx_cache_misses", optional_integer(ledger->base_fx_cache_misses)},
+         {"base_cache_lookup_ns", optional_number(ledger->base_cache_lookup_ns)},
+         {"entries", entries}};
+  // An older report read back is written as it was read (docs/report-schema.md): its rule is not this one's.
+  switch (band.rule) {
+    case PlacementRule::absent: break;
+    case PlacementRule::floor:
+      j["again"] = rebuilds.empty() ? json(nullptr) : rebuilds.front();
+      j["placement_floor_ns"] = band.high_ns;
+      j["floor_from_again"] = band.from_again;
+      break;
+    case PlacementRule::prediction:
+      // The first rebuild alone, as schema 4 first wrote it (docs/report-schema.md), then all of them.
+      j["again"] = rebuilds.empty() ? json(nullptr) : rebuilds.front();
+      j["rebuilds"] = rebuilds;
+      j["placement"] = json{{"builds", band.builds},          {"spread_ns", band.spread_ns},
+                            {"t", band.t},                    {"center_ns", band.center_ns},
+                            {"half_width_ns", band.half_width_ns}, {"low_ns", band.low_ns},
+                            {"high_ns", band.high_ns},        {"from_again", band.from_again}};
+      break;
+  }
+  return j;
 }
 
 json deployment_to_json(const std::optional<DeploymentSummary>& d) {

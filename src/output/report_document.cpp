@@ -86,8 +86,12 @@ void what_if(const Report& r, std::vector<Block>& blocks) {
   for (const WhatIfEntry& e : w.entries) {
     t.rows.push_back({name(to_string(e.setting)), name(setting_label(e.setting)), text(what_if_entry_text(e, w, base_median))});
   }
-  t.rows.push_back({name(kWhatIfAgainLabel), text("the same settings, compiled again in a fresh Inductor cache (" + w.again.path + ")"),
-                    text(what_if_again_text(w, base_median))});
+  for (const WhatIfAgain& again : w.again) {
+    t.rows.push_back({name(what_if_again_label(again)),
+                      text("the same settings, compiled again in a fresh Inductor cache (" + again.path + ")"),
+                      text(what_if_again_text(again, w, base_median))});
+  }
+  t.rows.push_back({name(kWhatIfPlacementLabel), text("the band the builds above give"), text(what_if_placement_text(w))});
   blocks.push_back(doc::Table{std::move(t), "ohprof-what-if"});
 }
 

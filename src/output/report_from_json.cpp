@@ -533,16 +533,45 @@ WhatIfLedger what_if_from_json(const json& j) {
     read(e, "graph_pool_bytes", entry.graph_pool_bytes);
     return entry;
   });
-  if (const auto again = j.find("again"); again != j.end() && again->is_object()) {
-    read(*again, "path", ledger.again.path);
-    read(*again, "unavailable", ledger.again.unavailable);
-    read_object(*again, "moved", ledger.again.moved, estimate_from_json);
-    ledger.again.significant = ledger.again.moved && significant(*ledger.again.moved);
+  const auto again_from_json = [](const json& a) {
+    WhatIfAgain again;
+    read(a, "path", again.path);
+    read(a, "unavailable", again.unavailable);
+    read_object(a, "moved", again.moved, estimate_from_json);
+    again.significant = again.moved && significant(*again.moved);
+    return again;
+  };
+  PlacementBand& band = ledger.placement;
+  const auto again = j.find("again");
+  if (const auto rebuilds = j.find("rebuilds"); rebuilds != j.end() && rebuilds->is_array()) {
+    for (const json& a : *rebuilds) ledger.again.push_back(again_from_json(a));
+    if (const auto p = j.find("placement"); p != j.end() && p->is_object()) {
+      read(*p, "builds", band.builds);
+      read(*p, "spread_ns", band.spread_ns);
+      read(*p, "t", band.t);
+      read(*p, "center_ns", band.center_ns);
+      read(*p, "half_width_ns", band.half_width_ns);
+      read(*p, "low_ns", band.low_ns);
+      read(*p, "high_ns", band.high_ns);
+      read(*p, "from_again", band.from_again);
+    }
+  } else if (again != j.end() && again->is_object()) {
+    // An ohprof of 2026-12-05: one rebuild, and a floor on |saved| (docs/metrics.md, "What-if ledger").
+    ledger.again.push_back(again_from_json(*again));
+    band.rule = PlacementRule::floor;
+    double floor = 0;
+    read(j, "placement_floor_ns", floor);
+    read(j, "floor_from_again", band.from_again);
+    band.low_ns = -floor;
+    band.high_ns = floor;
+    band.builds = !ledger.base_measured ? 0 : ledger.again.back().moved ? 2 : 1;
   } else {
-    ledger.again.unavailable = "not in this report (its ohprof predates the A/A check)";
+    WhatIfAgain none;
+    none.path = kWhatIfRebuilds[0];
+    none.unavailable = "not in this report (its ohprof predates the A/A check)";
+    ledger.again.push_back(std::move(none));
+    band.rule = PlacementRule::absent;
   }
-  read(j, "placement_floor_ns", ledger.placement_floor_ns);
-  read(j, "floor_from_again", ledger.floor_from_again);
   return ledger;
 }
 

@@ -490,10 +490,10 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
                            : std::string();
     if (!e.significant) {
       text = fmt::format("within noise: {} per call ({} contains zero)", format_duration(saved.value_ns), interval);
-    } else if (e.negligible && ledger.floor_from_again) {
-      text = fmt::format("negligible: {} per call ({}{}; within {}, what placement alone can move, by {} built again)",
-                         format_duration(saved.value_ns), interval, share, format_duration(ledger.placement_floor_ns),
-                         ledger.base);
+    } else if (e.negligible && ledger.placement.from_again) {
+      text = fmt::format("negligible: {} per call ({}{}; inside {} to {}, where placement alone puts {} built again)",
+                         format_duration(saved.value_ns), interval, share, format_duration(ledger.placement.low_ns),
+                         format_duration(ledger.placement.high_ns), ledger.base);
     } else if (e.negligible) {
       text = fmt::format("negligible: {} per call ({}{}; below {:g}%, what a repeated run moves)",
                          format_duration(saved.value_ns), interval, share, 100.0 * kWhatIfNegligibleShare);
@@ -528,28 +528,56 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
   return text;
 }
 
-std::string what_if_again_text(const WhatIfLedger& ledger, double base_median_ns) {
-  const std::string floor =
-      ledger.placement_floor_ns <= 0 ? std::string()
-      : ledger.floor_from_again
-          ? fmt::format("; a setting compiled on its own is named beyond {} per call ({:.2f} times that, which "
-                        "placement alone stays within 95% of the time)",
-                        format_duration(ledger.placement_floor_ns), kWhatIfAgainFactor)
-          : fmt::format("; a setting compiled on its own is named beyond {} per call ({:g}% of {}'s median)",
-                        format_duration(ledger.placement_floor_ns), 100.0 * kWhatIfNegligibleShare, ledger.base);
-  const WhatIfAgain& again = ledger.again;
-  if (!again.moved) return "not measured: " + again.unavailable + floor;
+std::string what_if_again_label(const WhatIfAgain& again) {
+  const std::string_view path = again.path;
+  const std::size_t colon = path.find(':');
+  return "built " + std::string(colon == std::string_view::npos ? path : path.substr(colon + 1));
+}
+
+std::string what_if_again_text(const WhatIfAgain& again, const WhatIfLedger& ledger, double base_median_ns) {
+  if (!again.moved) return "not measured: " + again.unavailable;
   const Estimate& moved = *again.moved;
   const std::string interval =
       fmt::format("95% interval {} to {}", format_duration(interval_low(moved)), format_duration(interval_high(moved)));
   if (!again.significant) {
-    return fmt::format("within noise: {} per call ({} contains zero){}", format_duration(moved.value_ns), interval, floor);
+    return fmt::format("within noise: {} per call ({} contains zero)", format_duration(moved.value_ns), interval);
   }
   const std::string share = base_median_ns > 0 ? fmt::format("; {:.1f}% of {}'s {}", 100.0 * moved.value_ns / base_median_ns,
                                                              ledger.base, format_duration(base_median_ns))
                                                : std::string();
-  return fmt::format("moved {} per call ({}{}): the same settings, placement alone{}", format_duration(moved.value_ns),
-                     interval, share, floor);
+  return fmt::format("moved {} per call ({}{}): the same settings, placement alone", format_duration(moved.value_ns),
+                     interval, share);
+}
+
+std::string what_if_placement_text(const WhatIfLedger& ledger) {
+  const PlacementBand& band = ledger.placement;
+  if (band.rule == PlacementRule::absent) return "not in this report (its ohprof predates the A/A check)";
+  if (band.rule == PlacementRule::floor) {
+    return fmt::format("a setting compiled on its own was named beyond {} per call either way (the rule of the ohprof "
+                       "that wrote this report: the larger of {:g}% of {}'s median and 11.03 x what one rebuild moved)",
+                       format_duration(band.high_ns), 100.0 * kWhatIfNegligibleShare, ledger.base);
+  }
+  if (band.builds == 0) return "unknown: " + ledger.base + " has no measured iterations";
+  const std::string share_text = fmt::format("{:g}% of {}'s median", 100.0 * kWhatIfNegligibleShare, ledger.base);
+  if (band.builds < 2) {
+    return fmt::format("a setting compiled on its own is named outside {} to {} per call ({}); no rebuild of {} was "
+                       "measured to tell how far placement alone moves it",
+                       format_duration(band.low_ns), format_duration(band.high_ns), share_text, ledger.base);
+  }
+  const std::string builds =
+      fmt::format("where placement alone puts a further build of {}, 95% of the time, from its {} builds here (their "
+                  "medians' spread {}; Student's prediction interval, t = {:.3f})",
+                  ledger.base, band.builds, format_duration(band.spread_ns), band.t);
+  if (!band.from_again) {
+    return fmt::format("a setting compiled on its own is named outside {} to {} per call ({}), which covers {}",
+                       format_duration(band.low_ns), format_duration(band.high_ns), share_text, builds);
+  }
+  // The share replaced one edge: it reaches further than the rebuilds' interval on that side.
+  const bool widened = band.low_ns < band.center_ns - band.half_width_ns - 1e-9 ||
+                       band.high_ns > band.center_ns + band.half_width_ns + 1e-9;
+  return fmt::format("a setting compiled on its own is named outside {} to {} per call: {}{}", format_duration(band.low_ns),
+                     format_duration(band.high_ns), builds,
+                     widened ? fmt::format(", widened to {} on the narrower side", share_text) : std::string());
 }
 
 double what_if_base_median(const Report& report) {
@@ -561,13 +589,17 @@ double what_if_base_median(const Report& report) {
 }
 
 std::vector<std::string> what_if_lines(const WhatIfLedger& ledger, double base_median_ns) {
-  std::size_t width = std::string(kWhatIfAgainLabel).size();
+  std::size_t width = std::string(kWhatIfPlacementLabel).size();
   for (const WhatIfEntry& e : ledger.entries) width = std::max(width, std::string(to_string(e.setting)).size());
+  for (const WhatIfAgain& again : ledger.again) width = std::max(width, what_if_again_label(again).size());
   std::vector<std::string> lines;
   for (const WhatIfEntry& e : ledger.entries) {
     lines.push_back(fmt::format("{:<{}}  {}", to_string(e.setting), width, what_if_entry_text(e, ledger, base_median_ns)));
   }
-  lines.push_back(fmt::format("{:<{}}  {}", kWhatIfAgainLabel, width, what_if_again_text(ledger, base_median_ns)));
+  for (const WhatIfAgain& again : ledger.again) {
+    lines.push_back(fmt::format("{:<{}}  {}", what_if_again_label(again), width, what_if_again_text(again, ledger, base_median_ns)));
+  }
+  lines.push_back(fmt::format("{:<{}}  {}", kWhatIfPlacementLabel, width, what_if_placement_text(ledger)));
   return lines;
 }
 

@@ -314,7 +314,8 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     for (const WhatIfSetting& setting : what_if_settings()) {
       if (what_if_not_applicable(setting.setting, device).empty()) wanted.push_back(setting.path);
     }
-    wanted.push_back(kWhatIfAgain);  // the A/A check, last: a compile of its own (fresh cache) after the others
+    // The A/A check, last: compiles of their own (each in a fresh cache) after the others.
+    wanted.insert(wanted.end(), kWhatIfRebuilds.begin(), kWhatIfRebuilds.end());
     for (const std::string& name : wanted) {
       if (built(name)) continue;
       if (const auto failed = unavailable_variants.find(name); failed != unavailable_variants.end()) {

@@ -20,7 +20,7 @@ TEST(PathKind, EachNameOnceAndItsKindBack) {
   }
   EXPECT_EQ(names, (std::set<std::string>{"aoti", "aoti:python", "eager", "compile", "compile:reduce-overhead",
                                           "compile:max-autotune-no-cudagraphs", "compile:cpp-wrapper",
-                                          "compile:no-module-guards", "compile:again"}));
+                                          "compile:no-module-guards", "compile:again", "compile:again-2"}));
   // variants and other names are no path compare builds
   for (const char* other : {"", "compile/no-guards", "compile:reduce-overhead/graph", "Compile", "aoti:", "torch"}) {
     EXPECT_FALSE(parse_path_kind(other).has_value()) << other;

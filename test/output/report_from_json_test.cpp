@@ -188,10 +188,15 @@ Report full_report() {
   entry.fx_cache_hits = 3;
   entry.fx_cache_misses = 4;
   ledger.entries = {entry};
-  ledger.again.moved = estimate(-40, 5);
-  ledger.again.significant = true;
-  ledger.placement_floor_ns = 441.06;
-  ledger.floor_from_again = true;
+  WhatIfAgain again;
+  again.path = "compile:again";
+  again.moved = estimate(-40, 5);
+  again.significant = true;
+  WhatIfAgain failed;
+  failed.path = "compile:again-2";
+  failed.unavailable = "its build failed: no compiler";
+  ledger.again = {again, failed};
+  ledger.placement = PlacementBand{PlacementRule::prediction, 2, 28.28, 12.706, -20, 440.1, -460.1, 420.1, true};
   r.what_if = ledger;
   DeploymentSummary d;
   d.rows = {DeploymentRow{"aoti", 150.0, 2, 8.5e4, 2e9, 1e9, 1000, 3000, 10, 70, 0.75, true, true}};
@@ -269,11 +274,16 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_TRUE(r.paths[0].execution->facts.cuda_graphs_expected);
   EXPECT_EQ(r.paths[0].execution->measured_compiles[0].event.end_ns, 900);  // its duration
   EXPECT_TRUE(r.what_if->entries[0].significant);
-  ASSERT_TRUE(r.what_if->again.moved.has_value());
-  EXPECT_EQ(r.what_if->again.moved->value_ns, -40.0);
-  EXPECT_TRUE(r.what_if->again.significant);  // made again from moved
-  EXPECT_EQ(r.what_if->placement_floor_ns, 441.06);
-  EXPECT_TRUE(r.what_if->floor_from_again);
+  ASSERT_EQ(r.what_if->again.size(), 2u);
+  ASSERT_TRUE(r.what_if->again[0].moved.has_value());
+  EXPECT_EQ(r.what_if->again[0].moved->value_ns, -40.0);
+  EXPECT_TRUE(r.what_if->again[0].significant);  // made again from moved
+  EXPECT_EQ(r.what_if->again[1].unavailable, "its build failed: no compiler");
+  EXPECT_EQ(r.what_if->placement.rule, PlacementRule::prediction);
+  EXPECT_EQ(r.what_if->placement.builds, 2);
+  EXPECT_EQ(r.what_if->placement.low_ns, -460.1);
+  EXPECT_EQ(r.what_if->placement.high_ns, 420.1);
+  EXPECT_TRUE(r.what_if->placement.from_again);
   EXPECT_EQ(r.warnings[1].code, WarningCode::cold_start_outputs_differ);
 }
 
@@ -284,14 +294,17 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   j["config"]["compare"].erase("threads");
   j.erase("deployment");
   j["what_if"].erase("again");
-  j["what_if"].erase("placement_floor_ns");
-  j["what_if"].erase("floor_from_again");
+  j["what_if"].erase("rebuilds");
+  j["what_if"].erase("placement");
   j["paths"][0]["split"]["summary"]["totals"].erase("full_queue_iterations");
   const Report r = report_from_json(j);
   ASSERT_TRUE(r.what_if.has_value());
-  EXPECT_FALSE(r.what_if->again.moved.has_value());
-  EXPECT_EQ(r.what_if->again.unavailable, "not in this report (its ohprof predates the A/A check)");
-  EXPECT_EQ(r.what_if->placement_floor_ns, 0.0);
+  ASSERT_EQ(r.what_if->again.size(), 1u);
+  EXPECT_FALSE(r.what_if->again[0].moved.has_value());
+  EXPECT_EQ(r.what_if->again[0].unavailable, "not in this report (its ohprof predates the A/A check)");
+  EXPECT_EQ(r.what_if->placement.rule, PlacementRule::absent);
+  EXPECT_FALSE(report_to_json(r)["what_if"].contains("again"));  // written again as it was read
+  EXPECT_FALSE(report_to_json(r)["what_if"].contains("placement"));
   EXPECT_FALSE(r.paths[0].concurrency.has_value());
   EXPECT_FALSE(r.paths[0].memory.has_value());
   EXPECT_TRUE(r.config.compare->threads.empty());
@@ -311,6 +324,39 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   bad["paths"][0]["load_ns"] = "soon";
   refused(bad, "'load_ns': type must be number, but is string");
   refused(json::array(), "not a JSON object");
+}
+
+// A report of 2026-12-05's ohprof: one rebuild (`again` an object) and a floor on |saved|, read as a band
+// [-floor, floor] under that rule.
+TEST(ReportFromJson, AnOlderLedgersOneRebuildAndFloorReadAsTheirOwnRule) {
+  json j = report_to_json(full_report());
+  j["what_if"]["again"] = {{"path", "compile:again"}, {"unavailable", nullptr},
+                           {"moved", {{"value_ns", -40.0}, {"se_ns", 5.0}, {"significant", true}}},
+                           {"moved_low_ns", -49.8}, {"moved_high_ns", -30.2}};
+  j["what_if"].erase("rebuilds");
+  j["what_if"].erase("placement");
+  j["what_if"]["placement_floor_ns"] = 441.06;
+  j["what_if"]["floor_from_again"] = true;
+  const Report r = report_from_json(j);
+  ASSERT_EQ(r.what_if->again.size(), 1u);
+  EXPECT_EQ(r.what_if->again[0].moved->value_ns, -40.0);
+  const PlacementBand& band = r.what_if->placement;
+  EXPECT_EQ(band.rule, PlacementRule::floor);
+  EXPECT_EQ(band.low_ns, -441.06);
+  EXPECT_EQ(band.high_ns, 441.06);
+  EXPECT_TRUE(band.from_again);
+  EXPECT_EQ(band.builds, 2);
+  // Written again, it keeps its own layout: what its rule was, not this ohprof's band.
+  const json rewritten = report_to_json(r)["what_if"];
+  EXPECT_EQ(rewritten["again"], j["what_if"]["again"]);
+  EXPECT_EQ(rewritten["placement_floor_ns"], 441.06);
+  EXPECT_EQ(rewritten["floor_from_again"], true);
+  EXPECT_FALSE(rewritten.contains("placement"));
+  EXPECT_FALSE(rewritten.contains("rebuilds"));
+  EXPECT_NE(what_if_placement_text(*r.what_if).find("beyond 441 ns per call either way (the rule of the ohprof that "
+                                                     "wrote this report"),
+            std::string::npos)
+      << what_if_placement_text(*r.what_if);
 }
 
 TEST(ReportFromJson, AContainerOfTheWrongTypeIsRefusedByNameAndNullReadsAsTheDefault) {

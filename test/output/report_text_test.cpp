@@ -778,10 +778,15 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   autotune.setting = CompileSetting::autotune;
   autotune.unavailable = "its build failed: boom";
   ledger.entries = {guards, modules, cpp, graphs, autotune, small};
-  ledger.again.unavailable = "not built";
-  ledger.placement_floor_ns = 400;  // 1% of 40 us
+  WhatIfAgain again;
+  again.path = "compile:again";
+  again.unavailable = "not built";
+  WhatIfAgain again2 = again;
+  again2.path = "compile:again-2";
+  ledger.again = {again, again2};
+  ledger.placement = PlacementBand{PlacementRule::prediction, 1, 0, 0, 0, 0, -400, 400, false};  // 1% of 40 us
   const std::vector<std::string> lines = what_if_lines(ledger, 40'000);
-  ASSERT_EQ(lines.size(), 7u);
+  ASSERT_EQ(lines.size(), 9u);
   EXPECT_EQ(lines[0], "skip-guards         saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's "
                       "40.00 us); outputs match; no compile of its own");
   EXPECT_EQ(lines[1], "skip-module-guards  within noise: 50 ns per call (95% interval -146 ns to 246 ns contains zero); "
@@ -792,37 +797,53 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   EXPECT_EQ(lines[4], "autotune            not measured: its build failed: boom");
   EXPECT_EQ(lines[5], "autotune            negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of "
                       "compile's 40.00 us; below 1%, what a repeated run moves); outputs match");
-  EXPECT_EQ(lines[6], "built again         not measured: not built; a setting compiled on its own is named beyond "
-                      "400 ns per call (1% of compile's median)");
-  // The A/A check moved 60 ns (95%: 40.4 to 79.6 ns): the floor is 11.03 times that, 661.6 ns, and a negligible
-  // line says so.
+  EXPECT_EQ(lines[6], "built again         not measured: not built");
+  EXPECT_EQ(lines[7], "built again-2       not measured: not built");
+  EXPECT_EQ(lines[8], "placement           a setting compiled on its own is named outside -400 ns to 400 ns per call (1% "
+                      "of compile's median); no rebuild of compile was measured to tell how far placement alone moves it");
+  // The rebuilds moved 600 ns (95%: 580.4 to 619.6 ns) and -200 ns: medians 40000, 39400, 40200, spread 416.33,
+  // centre 133.33, half width 4.303 * 416.33 * sqrt(4/3) = 2068.6: the band -1935.3 to 2201.9 ns, and a
+  // negligible line says so.
   WhatIfLedger aa = ledger;
-  aa.again.unavailable.clear();
-  aa.again.moved = Estimate{60, 10};
-  aa.again.significant = true;
-  aa.placement_floor_ns = 661.6;
-  aa.floor_from_again = true;
+  aa.again[0].unavailable.clear();
+  aa.again[0].moved = Estimate{600, 10};
+  aa.again[0].significant = true;
+  aa.again[1].unavailable.clear();
+  aa.again[1].moved = Estimate{-200, 150};  // 95%: -494 to 94: within noise
+  aa.placement = PlacementBand{PlacementRule::prediction, 3, 416.33, 4.303, 133.33, 2068.6, 133.33 - 2068.6, 133.33 + 2068.6, true};
   aa.entries = {small};
   const std::vector<std::string> moved = what_if_lines(aa, 40'000);
-  ASSERT_EQ(moved.size(), 2u);
-  EXPECT_EQ(moved[0], "autotune     negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of compile's "
-                      "40.00 us; within 662 ns, what placement alone can move, by compile built again); outputs match");
-  EXPECT_EQ(moved[1], "built again  moved 60 ns per call (95% interval 40 ns to 80 ns; 0.1% of compile's 40.00 us): "
-                      "the same settings, placement alone; a setting compiled on its own is named beyond 662 ns per "
-                      "call (11.03 times that, which placement alone stays within 95% of the time)");
-  aa.again.moved = Estimate{50, 100};
-  aa.again.significant = false;
-  aa.placement_floor_ns = 400;
-  aa.floor_from_again = false;
-  EXPECT_EQ(what_if_again_text(aa, 40'000),
-            "within noise: 50 ns per call (95% interval -146 ns to 246 ns contains zero); a setting compiled on its "
-            "own is named beyond 400 ns per call (1% of compile's median)");
+  ASSERT_EQ(moved.size(), 4u);
+  EXPECT_EQ(moved[0], "autotune       negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of compile's "
+                      "40.00 us; inside -1.935 us to 2.202 us, where placement alone puts compile built again); outputs "
+                      "match");
+  EXPECT_EQ(moved[1], "built again    moved 600 ns per call (95% interval 580 ns to 620 ns; 1.5% of compile's 40.00 us): "
+                      "the same settings, placement alone");
+  EXPECT_EQ(moved[2], "built again-2  within noise: -200 ns per call (95% interval -494 ns to 94 ns contains zero)");
+  EXPECT_EQ(moved[3], "placement      a setting compiled on its own is named outside -1.935 us to 2.202 us per call: "
+                      "where placement alone puts a further build of compile, 95% of the time, from its 3 builds here "
+                      "(their medians' spread 416 ns; Student's prediction interval, t = 4.303)");
+  // One edge widened to the share (1000 ns, past the rebuilds' high edge, -233.33 + 1004.03 = 770.70).
+  aa.placement = PlacementBand{PlacementRule::prediction, 3, 202.07, 4.303, -233.33, 1004.03, -233.33 - 1004.03, 1000, true};
+  EXPECT_EQ(what_if_placement_text(aa),
+            "a setting compiled on its own is named outside -1.237 us to 1.000 us per call: where placement alone puts "
+            "a further build of compile, 95% of the time, from its 3 builds here (their medians' spread 202 ns; "
+            "Student's prediction interval, t = 4.303), widened to 1% of compile's median on the narrower side");
+  // Both edges the share's.
+  aa.placement = PlacementBand{PlacementRule::prediction, 3, 40.41, 4.303, -6.67, 200.81, -400, 400, false};
+  EXPECT_EQ(what_if_placement_text(aa),
+            "a setting compiled on its own is named outside -400 ns to 400 ns per call (1% of compile's median), which "
+            "covers where placement alone puts a further build of compile, 95% of the time, from its 3 builds here "
+            "(their medians' spread 40 ns; Student's prediction interval, t = 4.303)");
+  aa.placement = PlacementBand{};
+  aa.placement.rule = PlacementRule::absent;
+  EXPECT_EQ(what_if_placement_text(aa), "not in this report (its ohprof predates the A/A check)");
   // A guard setting that saves more than all of the base's guard evaluation takes.
   ledger.base_cache_lookup_ns = 1500;
   ledger.entries = {guards};
   ledger.entries[0].beyond_guards = true;
   EXPECT_EQ(what_if_lines(ledger, 40'000)[0],
-            "skip-guards  saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's 40.00 "
+            "skip-guards    saves 2.000 us per call (95% interval 1.804 us to 2.196 us; 5.0% of compile's 40.00 "
             "us), more than all of compile's guard evaluation takes (its \"TorchDynamo Cache Lookup\" range, 1.500 us "
             "in the split pass), so not all of it is guard evaluation; outputs match; no compile of its own");
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks tools/gpu-check-summary on real reports (docs/results/cpu-tiny-mlp-b1-2026-12-01.json.gz, a compare run
-with layer variants and explanations, schema 4) and on
+with layer variants and explanations, schema 4; cpu-what-if-rebuilds-run01-2026-12-06.json.gz, a what-if ledger)
+and on
 a report edited to hold what a GPU run can hold: a path whose split was unavailable, a failed output
 check, CUPTI's lost-record counters. Each expected line is built here from the JSON fields named in
 docs/report-schema.md, so a summary that reads another field (as an earlier version did: "wall" for
@@ -83,9 +84,17 @@ def main(argv):
     edited["warnings"] = [{"code": "cupti-buffer-unreadable",
                            "message": "an activity buffer could not be read to its end: CUPTI_ERROR_INVALID_KIND"}]
 
+    # compare --what-if: a real ledger (docs/results/cpu-what-if-rebuilds-run01-2026-12-06.json.gz), its settings,
+    # the A/A check's rebuilds and the placement band
+    with gzip.open(os.path.join(source, "docs", "results", "cpu-what-if-rebuilds-run01-2026-12-06.json.gz"), "rt",
+                   encoding="utf-8") as f:
+        what_if = json.load(f)
+
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "a-real.json"), "w", encoding="utf-8") as f:
             json.dump(report, f)
+        with open(os.path.join(folder, "d-what-if.json"), "w", encoding="utf-8") as f:
+            json.dump(what_if, f)
         with open(os.path.join(folder, "b-edited.json"), "w", encoding="utf-8") as f:
             json.dump(edited, f)
         with open(os.path.join(folder, "c-broken.json"), "w", encoding="utf-8") as f:
@@ -160,6 +169,24 @@ def main(argv):
            "CUPTI_ERROR_INVALID_KIND")
     for w in report.get("warnings", []):
         expect(f"  warning [{w['code']}]: {w['message']}" if isinstance(w, dict) else f"  warning: {w}")
+    def us(ns):
+        return f"{ns / 1e3:.1f} us" if abs(ns) < 1e7 else f"{ns / 1e6:.3f} ms"
+
+    ledger = what_if["what_if"]
+    for e in ledger["entries"]:
+        if e["not_applicable"]:
+            expect(f"  what-if {e['setting']}: not applicable: {e['not_applicable']}")
+        elif e["saved"]:
+            if not any(line.startswith(f"  what-if {e['setting']}: saved {us(e['saved']['value_ns'])} "
+                                       f"[{us(e['saved_low_ns'])}, {us(e['saved_high_ns'])}]") for line in lines):
+                fail(f"no what-if line for {e['setting']}\n{text}")
+    if len(ledger["rebuilds"]) != 2:
+        fail("the what-if report should hold two rebuilds")
+    for a in ledger["rebuilds"]:
+        expect(f"  what-if {a['path']}: moved {us(a['moved']['value_ns'])} [{us(a['moved_low_ns'])}, "
+               f"{us(a['moved_high_ns'])}]")
+    band = ledger["placement"]
+    expect(f"  what-if placement band: {us(band['low_ns'])} to {us(band['high_ns'])} ({band['builds']} builds)")
     if not any(line.startswith("b-edited.json: compare on NVIDIA H200 (cuda)") for line in lines):
         fail(f"no header line for the edited report\n{text}")
     if not any(line.startswith("c-broken.json: unreadable") for line in lines):

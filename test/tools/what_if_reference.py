@@ -18,12 +18,20 @@ ledger that the docs define:
     `memory.device.graph_pool_bytes`);
   - for the ledger: `base` ("compile"), `base_measured`, `base_ready_ns`, `base_fx_cache_hits`,
     `base_fx_cache_misses`;
-  - the A/A check (`again`): `moved` = median(base) - median(compile:again) with the same se and
-    significance, `moved_low_ns`, `moved_high_ns`, `unavailable`; and the floor, `placement_floor_ns` =
-    max(0.01 * median(base), c * |moved.value_ns|) (0 without base samples), with `floor_from_again` (the
-    second term is the larger), against which `negligible` is judged. c is found here by bisection from
-    the doc's equation, (atan((c - 1/2) / (sqrt(3)/2)) + atan((c + 1/2) / (sqrt(3)/2))) / pi = 0.95, not
-    read from the report or the code;
+  - the A/A check (`rebuilds`, one line per rebuild, `compile:again` then `compile:again-2`, and `again`
+    the first of them): `moved` =
+    median(base) - median(rebuild) with the same se and significance, `moved_low_ns`, `moved_high_ns`,
+    `unavailable`; and the placement band (`placement`): with g the medians of the base and of each
+    rebuild that has samples (n = `builds` of them), `spread_ns` = their sample standard deviation,
+    `t` = Student's 0.975 point for n - 1 degrees of freedom (the doc's NIST values), `center_ns` =
+    median(base) - mean(g), `half_width_ns` = t * spread * sqrt(1 + 1/n), `low_ns` = min(center -
+    half, -1% of median(base)), `high_ns` = max(center + half, +1%), `from_again` (an edge is the
+    rebuilds'); with n = 1 only the share, and all 0 without base samples. `negligible` is judged
+    against the band: low < saved < high. A report of the previous ohprof (`again` alone, with
+    `placement_floor_ns` and `floor_from_again`) is checked by its own rule: `placement_floor_ns` =
+    max(0.01 * median(base), c * |moved.value_ns|), c found here by bisection from the doc's equation,
+    (atan((c - 1/2) / (sqrt(3)/2)) + atan((c + 1/2) / (sqrt(3)/2))) / pi = 0.95, and `negligible` as
+    |saved| < that floor;
 
 and it checks the shape the docs state: the five entries in the documented order, each setting's
 path, its label (as far as the doc gives it, Q9), `applicable` == (`not_applicable` is null),
@@ -118,6 +126,14 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       `moved` is null; `moved` is expected exactly when the base and `compile:again` both have samples.
       `negligible` and `floor_from_again` are not compared when |saved| (resp. the A/A's bound) is within
       1e-6 of the floor (resp. of the 1% share). `compile:again` counts as a path the ledger uses (Q11).
+  Q20 `rebuilds` and `placement` (2026-12-06, two rebuilds): the list must hold the rebuilds in the
+      doc's order, each checked as in Q19 against its own path, and `again` is checked as the first of
+      them; a rebuild enters the band exactly when
+      it has `moved` (the base and it have samples). `spread_ns` is the sample standard deviation
+      (divisor n - 1), computed from the medians recomputed here; `spread_ns`, `t`, `center_ns` and
+      `half_width_ns` are 0 when n < 2. `negligible` and `from_again` are not compared when the value
+      (resp. an edge of the rebuilds' interval) is within 1e-6 of an edge (resp. of the share). Every
+      rebuild counts as a path the ledger uses (Q11).
 """
 
 import copy
@@ -134,6 +150,10 @@ ROBUST_SIGMA = 1.4826                    # sigma = 1.4826 * MAD
 SE_MEDIAN = math.sqrt(math.pi / 2)       # se(median) = sqrt(pi/2) * sigma / sqrt(n)
 BASE = "compile"
 AGAIN = "compile:again"                  # the A/A check: the base compiled again (Q19)
+REBUILDS = ("compile:again", "compile:again-2")  # the A/A check's rebuilds, in the doc's order (Q20)
+# Student's t, upper 2.5% points by degrees of freedom (docs/metrics.md, "What-if ledger": NIST/SEMATECH
+# e-Handbook, section 1.3.6.7.2)
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
 
 
 def again_factor():
@@ -313,7 +333,7 @@ def base_lookup(base):
     return sub(ranges.get("cache_lookup_ns"), "median")
 
 
-def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, floor=None):
+def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, band=None):
     setting = e.get("setting")
     _, path_name, own_compile, fragments = SPEC[setting]
     older = predates_device_memory(paths)
@@ -364,17 +384,18 @@ def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, floor=None)
                        saved.get("significant", ABSENT), fig["significant"])
         ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), fig["low"])
         ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), fig["high"])
-        # "negligible": significant, and |saved| < the floor: 1% of the base's median (wall.median; Q1's
-        # median) or the A/A check's bound (Q19) (only for a setting that compiles on its own: skip-guards
-        # runs the base's compiled code)
-        limit = NEGLIGIBLE_SHARE * median(base_s) if floor is None else floor
-        if not near(abs(fig["value_ns"]), limit):
-            ck.cmp(f"{w}.negligible (|{fig['value_ns']:.6g}| vs the floor {limit:.6g})",
-                   e.get("negligible", ABSENT),
-                   bool(own_compile and fig["significant"] and abs(fig["value_ns"]) < limit))
+        # "negligible": significant and inside the placement band (Q20; an older report: |saved| < its floor,
+        # Q19, or 1% of the base's median), only for a setting that compiles on its own: skip-guards runs the
+        # base's compiled code
+        share = NEGLIGIBLE_SHARE * median(base_s)
+        low, high = band if band is not None else (-share, share)
+        v = fig["value_ns"]
+        on_edge = near(v, low) or near(v, high)
+        negligible = bool(own_compile and fig["significant"] and low < v < high)
+        if not on_edge:
+            ck.cmp(f"{w}.negligible ({v:.6g} vs the band {low:.6g} to {high:.6g})", e.get("negligible", ABSENT), negligible)
         # "beyond_guards": a guard setting whose saving's interval lies above all of the base's lookup (Q18)
-        if "beyond_guards" in e and not (lookup is not None and near(fig["low"], lookup)) and not near(abs(fig["value_ns"]), limit):
-            negligible = bool(own_compile and fig["significant"] and abs(fig["value_ns"]) < limit)
+        if "beyond_guards" in e and not (lookup is not None and near(fig["low"], lookup)) and not on_edge:
             want = bool(setting in GUARD_SETTINGS and lookup is not None and fig["significant"] and not negligible
                         and fig["value_ns"] > 0 and fig["low"] > lookup)
             ck.cmp(f"{w}.beyond_guards (saved_low {fig['low']:.6g} vs lookup {show(lookup)})", e["beyond_guards"], want)
@@ -412,46 +433,103 @@ def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, floor=None)
         ck.cmp_int(f"{w}.{f}", e.get(f, ABSENT), want)
 
 
-def check_again(ck, wi, paths, base_s):
-    """The A/A check and the floor (Q19); returns the floor `negligible` is judged against (None: 1% of the
-    base's median, for a report without `again`)."""
-    again = wi.get("again", ABSENT)
-    if again is ABSENT:
-        return None
-    if not isinstance(again, dict):
-        ck.fact("what_if.again", False, f"not an object: {show(again)[:80]}")
-        return None
-    ck.cmp("what_if.again.path", again.get("path", ABSENT), AGAIN)
-    p = paths.get(AGAIN)
+def check_rebuild(ck, w, again, name, paths, base_s):
+    """One rebuild's line of the A/A check (Q19, Q20); returns its recomputed `moved` figures, or None."""
+    ck.cmp(f"{w}.path", again.get("path", ABSENT), name)
+    p = paths.get(name)
     again_s = (samples_of(ck, p) if p is not None else []) or []
     fig = saved_figures(base_s, again_s) if base_s and again_s else None
     moved, unav = again.get("moved", ABSENT), again.get("unavailable", ABSENT)
     if fig is None:
-        ck.cmp("what_if.again.moved", moved, None)
-        ck.fact("what_if.again.unavailable", isinstance(unav, str) and unav != "",
-                f"expected a reason (base {len(base_s or [])} sample(s), {AGAIN} {len(again_s)}), report has {show(unav)}")
+        ck.cmp(f"{w}.moved", moved, None)
+        ck.fact(f"{w}.unavailable", isinstance(unav, str) and unav != "",
+                f"expected a reason (base {len(base_s or [])} sample(s), {name} {len(again_s)}), report has {show(unav)}")
         for f in ("moved_low_ns", "moved_high_ns"):
-            ck.cmp(f"what_if.again.{f}", again.get(f, ABSENT), None)
+            ck.cmp(f"{w}.{f}", again.get(f, ABSENT), None)
     else:
-        ck.cmp("what_if.again.unavailable", unav, None)
+        ck.cmp(f"{w}.unavailable", unav, None)
         if not isinstance(moved, dict):
-            ck.fact("what_if.again.moved", False, f"expected {{value_ns {fig['value_ns']}, se_ns {fig['se_ns']}}} "
-                                                  f"(base and {AGAIN} measured), report has {show(moved)}")
+            ck.fact(f"{w}.moved", False, f"expected {{value_ns {fig['value_ns']}, se_ns {fig['se_ns']}}} "
+                                         f"(base and {name} measured), report has {show(moved)}")
         else:
-            ck.cmp("what_if.again.moved.value_ns", moved.get("value_ns", ABSENT), fig["value_ns"])
-            ck.cmp("what_if.again.moved.se_ns", moved.get("se_ns", ABSENT), fig["se_ns"])
+            ck.cmp(f"{w}.moved.value_ns", moved.get("value_ns", ABSENT), fig["value_ns"])
+            ck.cmp(f"{w}.moved.se_ns", moved.get("se_ns", ABSENT), fig["se_ns"])
             if fig["se_ns"] == 0 or not near(abs(fig["value_ns"]), Z95 * fig["se_ns"]):
-                ck.cmp("what_if.again.moved.significant", moved.get("significant", ABSENT), fig["significant"])
-        ck.cmp("what_if.again.moved_low_ns", again.get("moved_low_ns", ABSENT), fig["low"])
-        ck.cmp("what_if.again.moved_high_ns", again.get("moved_high_ns", ABSENT), fig["high"])
-    share = NEGLIGIBLE_SHARE * median(base_s) if base_s else 0.0
-    bound = AGAIN_FACTOR * abs(fig["value_ns"]) if fig is not None else 0.0
-    floor = max(share, bound)
-    ck.cmp(f"what_if.placement_floor_ns (max(1% of median(base) {share:.6g}, {AGAIN_FACTOR:.6g} |moved| {bound:.6g}))",
-           wi.get("placement_floor_ns", ABSENT), floor)
-    if not near(bound, share):
-        ck.cmp("what_if.floor_from_again", wi.get("floor_from_again", ABSENT), bound > share)
-    return floor
+                ck.cmp(f"{w}.moved.significant", moved.get("significant", ABSENT), fig["significant"])
+        ck.cmp(f"{w}.moved_low_ns", again.get("moved_low_ns", ABSENT), fig["low"])
+        ck.cmp(f"{w}.moved_high_ns", again.get("moved_high_ns", ABSENT), fig["high"])
+    return fig
+
+
+def placement_band(base_s, moved):
+    """docs/metrics.md, "What-if ledger": the band from the base's median and the rebuilds' `moved` values."""
+    if not base_s:
+        return {"builds": 0, "spread_ns": 0.0, "t": 0.0, "center_ns": 0.0, "half_width_ns": 0.0,
+                "low_ns": 0.0, "high_ns": 0.0, "from_again": False}
+    g0 = median(base_s)
+    share = NEGLIGIBLE_SHARE * g0
+    g = [g0] + [g0 - m for m in moved]
+    n = len(g)
+    if n < 2:
+        return {"builds": 1, "spread_ns": 0.0, "t": 0.0, "center_ns": 0.0, "half_width_ns": 0.0,
+                "low_ns": -share, "high_ns": share, "from_again": False}
+    mean = sum(g) / n
+    spread = math.sqrt(sum((x - mean) ** 2 for x in g) / (n - 1))
+    t = T975[n - 1]
+    center = g0 - mean
+    half = t * spread * math.sqrt(1 + 1 / n)
+    lo, hi = center - half, center + half
+    return {"builds": n, "spread_ns": spread, "t": t, "center_ns": center, "half_width_ns": half,
+            "low_ns": min(lo, -share), "high_ns": max(hi, share), "from_again": lo < -share or hi > share,
+            "_edges": (lo, hi), "_share": share}
+
+
+def check_again(ck, wi, paths, base_s):
+    """The A/A check and the band `negligible` is judged against, as (low, high) (Q19, Q20); None for a report
+    without `again` (1% of the base's median, as its ohprof did)."""
+    again = wi.get("again", ABSENT)
+    if again is ABSENT:
+        return None
+    rebuilds = wi.get("rebuilds", ABSENT)
+    if rebuilds is ABSENT and isinstance(again, dict):            # the ohprof of 2026-12-05's (Q19)
+        fig = check_rebuild(ck, "what_if.again", again, AGAIN, paths, base_s)
+        share = NEGLIGIBLE_SHARE * median(base_s) if base_s else 0.0
+        bound = AGAIN_FACTOR * abs(fig["value_ns"]) if fig is not None else 0.0
+        floor = max(share, bound)
+        ck.cmp(f"what_if.placement_floor_ns (max(1% of median(base) {share:.6g}, {AGAIN_FACTOR:.6g} |moved| {bound:.6g}))",
+               wi.get("placement_floor_ns", ABSENT), floor)
+        if not near(bound, share):
+            ck.cmp("what_if.floor_from_again", wi.get("floor_from_again", ABSENT), bound > share)
+        return (-floor, floor)
+    if not isinstance(rebuilds, list):
+        ck.fact("what_if.rebuilds", False, f"not a list: {show(rebuilds)[:80]}")
+        return None
+    ck.cmp("what_if.rebuilds[].path (the doc's rebuilds, in order)",
+           [a.get("path") if isinstance(a, dict) else None for a in rebuilds], list(REBUILDS))
+    # `again` is the first rebuild's object, as the first A/A check wrote it (Q20)
+    if isinstance(again, dict):
+        check_rebuild(ck, "what_if.again", again, AGAIN, paths, base_s)
+    else:
+        ck.fact("what_if.again", False, f"expected rebuilds[0]'s object, report has {show(again)[:80]}")
+    moved = []
+    for k, a in enumerate(rebuilds):
+        if not isinstance(a, dict) or k >= len(REBUILDS):
+            continue
+        fig = check_rebuild(ck, f"what_if.rebuilds[{k}]", a, REBUILDS[k], paths, base_s)
+        if fig is not None:
+            moved.append(fig["value_ns"])
+    want = placement_band(base_s, moved)
+    got = wi.get("placement", ABSENT)
+    if not isinstance(got, dict):
+        ck.fact("what_if.placement", False, f"not an object: {show(got)[:80]}")
+        return (want["low_ns"], want["high_ns"])
+    ck.cmp_int("what_if.placement.builds", got.get("builds", ABSENT), want["builds"])
+    for f in ("spread_ns", "t", "center_ns", "half_width_ns", "low_ns", "high_ns"):
+        ck.cmp(f"what_if.placement.{f}", got.get(f, ABSENT), want[f])
+    edges = want.get("_edges")
+    if edges is None or not (near(-edges[0], want["_share"]) or near(edges[1], want["_share"])):
+        ck.cmp("what_if.placement.from_again", got.get("from_again", ABSENT), want["from_again"])
+    return (want["low_ns"], want["high_ns"])
 
 
 def check(rep, label):
@@ -487,7 +565,7 @@ def check(rep, label):
     if "base_cache_lookup_ns" in wi:                              # Q18
         ck.cmp("what_if.base_cache_lookup_ns (paths[compile].dynamo_ranges.cache_lookup_ns.median)",
                wi["base_cache_lookup_ns"], lookup)
-    floor = check_again(ck, wi, paths, base_s)
+    band = check_again(ck, wi, paths, base_s)
     entries = wi.get("entries", ABSENT)
     if not isinstance(entries, list):
         ck.fact("what_if.entries", False, f"not a list: {show(entries)[:80]}")
@@ -502,14 +580,16 @@ def check(rep, label):
             continue
         seen.add(s)
         n += 1
-        check_entry(ck, f"what_if.entries[{k}] ({s})", e, paths, base_s, device, asked, lookup, floor)
+        check_entry(ck, f"what_if.entries[{k}] ({s})", e, paths, base_s, device, asked, lookup, band)
     if base_s == [] or base_s is None:
         ck.fact("what_if.entries[].saved", not any(isinstance(e, dict) and e.get("saved") for e in entries),
                 "base_measured is false but an entry has saved")
     # roles (Q11)
     used = {BASE} | {e.get("path") for e in entries
                      if isinstance(e, dict) and e.get("applicable") is True and e.get("setting") in SPEC}
-    if "again" in wi:
+    if isinstance(wi.get("rebuilds"), list):
+        used.update(REBUILDS)
+    elif isinstance(wi.get("again"), dict):
         used.add(AGAIN)
     explain = cfg.get("explain")
     if asked is not None:
@@ -579,8 +659,8 @@ def entry(setting, saved=None, low=None, high=None, outputs=(None, None), costs=
     return e
 
 
-def again_of(moved=None, low=None, high=None, unavailable=None):
-    return {"path": AGAIN, "unavailable": unavailable,
+def again_of(moved=None, low=None, high=None, unavailable=None, name=AGAIN):
+    return {"path": name, "unavailable": unavailable,
             "moved": None if moved is None else {"value_ns": moved[0], "se_ns": moved[1], "significant": moved[2]},
             "moved_low_ns": low, "moved_high_ns": high}
 
@@ -597,9 +677,15 @@ def report(device, asked, explain, paths, what_if, ratios=()):
 SE5, SE4, SE3 = 83.09959977431568, 92.90817699919802, 107.28112200080875
 
 
+def band_of(builds, spread, t, center, half, low, high, from_again):
+    return {"builds": builds, "spread_ns": spread, "t": t, "center_ns": center, "half_width_ns": half,
+            "low_ns": low, "high_ns": high, "from_again": from_again}
+
+
 def hand_worked():
     """Small reports whose every figure was worked by hand (the comments); all must check clean."""
-    # ---- report A: CPU, --paths eager,compile (eager the reference), no explain, --what-if.
+    # ---- report A: CPU, --paths eager,compile (eager the reference), no explain, --what-if; written by the
+    # ohprof of 2026-12-05 (one rebuild, `again` an object, and a floor: Q19).
     # base compile: 1300 1000 1500 1200 1100 -> sorted 1000 1100 1200 1300 1500, median 1200;
     #   |x - 1200| = 100 200 300 0 100 -> sorted 0 100 100 200 300, MAD 100; se = SE5 = 83.0996
     base = [1300, 1000, 1500, 1200, 1100]
@@ -660,28 +746,35 @@ def hand_worked():
     # cpp-wrapper: not applicable (this torch cannot build it)
     # cuda-graphs: 700 600 700 700 -> median 700, MAD 0; saved 1000 - 700 = 300, se 0: significant; its
     #   memory pass left a 4096-byte graph pool (memory.device), and no extra calls peak (the base has no memory)
-    # autotune: one sample 1250: se 0 (n < 2); saved 1000 - 1250 = -250, se 0: significant cost
-    # The A/A check: 1025 1025 1025 -> median 1025, se 0; moved 1000 - 1025 = -25, significant; [-25, -25].
-    #   Floor = max(1% of 1000 = 10, 11.0264296 * 25 = 275.661) = 275.661: autotune's |-250| < 275.7 is
-    #   negligible (it compiles on its own); cuda-graphs' 300 is not.
+    # autotune: one sample 1050: se 0 (n < 2); saved 1000 - 1050 = -50, se 0: significant cost
+    # The A/A check (this ohprof's, Q20): compile:again 1025 1025 1025 -> median 1025, se 0; moved 1000 - 1025 =
+    #   -25, significant; [-25, -25]. compile:again-2 990 990 990 -> median 990; moved +10, significant.
+    #   The band: medians 1000 1025 990, n = 3, mean 1005; deviations -5 20 -15, squares 25 400 225, sum 650;
+    #   spread sqrt(650 / 2) = 18.0277564; t(2) = 4.303; half width 4.303 * 18.0277564 * sqrt(4/3) = 89.574088;
+    #   centre 1000 - 1005 = -5: [-94.574088, 84.574088], both edges past 1% of 1000 = 10: from_again.
+    #   autotune's -50 is inside: negligible (it compiles on its own); cuda-graphs' 300 is not.
     b = report("cuda", ["compile", "compile:reduce-overhead"], True, [
         path(BASE, "path", [1000, 1100, 1000, 1000], 4_000_000, None, fx=(1, 0), memory=False),
         path("compile:reduce-overhead", "path", [700, 600, 700, 700], 9_000_000, oc(True, 0.0, BASE),
              fx=(0, 3), pool=4096),
         path("compile/no-guards", "variant", [1000, 1000, 1000], 0, oc(True, 0.0, BASE), memory=False),
         path("compile:no-module-guards", "what-if", [], 1_000_000, oc(True, 0.0, BASE), fx=(1, 0), memory=False),
-        path("compile:max-autotune-no-cudagraphs", "what-if", [1250], 2_000_000, oc(True, 1e-4, BASE),
+        path("compile:max-autotune-no-cudagraphs", "what-if", [1050], 2_000_000, oc(True, 1e-4, BASE),
              fx=(0, 1), memory=False),
         path(AGAIN, "what-if", [1025, 1025, 1025], 3_000_000, oc(True, 0.0, BASE), fx=(0, 1), memory=False),
+        path(REBUILDS[1], "what-if", [990, 990, 990], 3_000_000, oc(True, 0.0, BASE), fx=(0, 1), memory=False),
     ], {"base": BASE, "base_measured": True, "base_ready_ns": 4_000_000, "base_fx_cache_hits": 1,
         "base_fx_cache_misses": 0, "base_cache_lookup_ns": None,
-        "again": again_of((-25.0, 0.0, True), -25.0, -25.0), "placement_floor_ns": 275.6607399454041,
-        "floor_from_again": True, "entries": [
+        "again": again_of((-25.0, 0.0, True), -25.0, -25.0),
+        "rebuilds": [again_of((-25.0, 0.0, True), -25.0, -25.0), again_of((10.0, 0.0, True), 10.0, 10.0, name=REBUILDS[1])],
+        "placement": band_of(3, 18.027756377319946, 4.303, -5.0, 89.57408795702769, -94.57408795702769,
+                             84.57408795702769, True),
+        "entries": [
         entry("skip-guards", (0.0, 0.0, False), 0.0, 0.0, (True, 0.0)),
         entry("skip-module-guards", unavailable="its path has no measured iterations", outputs=(True, 0.0)),
         entry("cpp-wrapper", not_applicable="its build failed: this torch cannot build it"),
         entry("cuda-graphs", (300.0, 0.0, True), 300.0, 300.0, (True, 0.0), (9_000_000, 0, 3, None, 4096)),
-        dict(entry("autotune", (-250.0, 0.0, True), -250.0, -250.0, (True, 1e-4), (2_000_000, 0, 1, None)),
+        dict(entry("autotune", (-50.0, 0.0, True), -50.0, -50.0, (True, 1e-4), (2_000_000, 0, 1, None)),
              negligible=True),
     ]})
     # ---- report C: CPU, --paths aoti, the base compile not built (absent): base_measured false,
@@ -691,8 +784,11 @@ def hand_worked():
         path("aoti", "path", [100, 110, 120], 2_000, None),
         path("compile:cpp-wrapper", "what-if", [500, 600, 700], 1_500_000, oc(True, 0.0, "aoti"), 0, (0, 1)),
     ], {"base": BASE, "base_measured": False, "base_ready_ns": 0, "base_fx_cache_hits": None,
-        "base_fx_cache_misses": None, "again": again_of(unavailable="the base path compile was not measured"),
-        "placement_floor_ns": 0.0, "floor_from_again": False, "entries": [
+        "base_fx_cache_misses": None,
+        "again": again_of(unavailable="the base path compile was not measured"),
+        "rebuilds": [again_of(unavailable="the base path compile was not measured"),
+                     again_of(unavailable="the base path compile was not measured", name=REBUILDS[1])],
+        "placement": band_of(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False), "entries": [
         entry("skip-guards", unavailable="the base path compile was not built: RuntimeError"),
         entry("skip-module-guards", unavailable="the base path compile was not built: RuntimeError"),
         entry("cpp-wrapper", unavailable="the base path compile was not built: RuntimeError", outputs=(True, 0.0)),
@@ -825,17 +921,44 @@ def self_test():
          "(cpp-wrapper).negligible"),
         ("floor_from_again false where the A/A bound set it", a,
          lambda r: r["what_if"].update(floor_from_again=False), "what_if.floor_from_again"),
-        ("a setting within the A/A floor not said negligible", b, lambda r: ent(r, 4).update(negligible=False),
+        ("a setting inside the placement band not said negligible", b, lambda r: ent(r, 4).update(negligible=False),
          "(autotune).negligible"),
+        ("a band whose spread divides by n, not n - 1", b,
+         lambda r: r["what_if"]["placement"].update(spread_ns=math.sqrt(650 / 3)), "what_if.placement.spread_ns"),
+        ("a band with the normal's 1.96 for Student's t", b,
+         lambda r: r["what_if"]["placement"].update(t=1.96), "what_if.placement.t"),
+        ("a band without the prediction's sqrt(1 + 1/n)", b,
+         lambda r: r["what_if"]["placement"].update(half_width_ns=4.303 * 18.027756377319946),
+         "what_if.placement.half_width_ns"),
+        ("a band centred on zero, not on median(base) - mean", b,
+         lambda r: r["what_if"]["placement"].update(center_ns=0.0), "what_if.placement.center_ns"),
+        ("a band's low edge symmetric to its high one", b,
+         lambda r: r["what_if"]["placement"].update(low_ns=-84.57408795702769), "what_if.placement.low_ns"),
+        ("a band that counts the rebuilds but not the base", b,
+         lambda r: r["what_if"]["placement"].update(builds=2), "what_if.placement.builds"),
+        ("from_again false where the rebuilds set the edges", b,
+         lambda r: r["what_if"]["placement"].update(from_again=False), "what_if.placement.from_again"),
+        ("a band without a base (not all 0)", c,
+         lambda r: r["what_if"]["placement"].update(builds=1), "what_if.placement.builds"),
+        ("a second rebuild's moved with the wrong sign", b,
+         lambda r: r["what_if"]["rebuilds"][1]["moved"].update(value_ns=-10.0), "what_if.rebuilds[1].moved.value_ns"),
+        ("a rebuild left out of the A/A check", b, lambda r: r["what_if"]["rebuilds"].pop(),
+         "what_if.rebuilds[].path (the doc's rebuilds, in order)"),
+        ("the rebuilds in the wrong order", b, lambda r: r["what_if"]["rebuilds"].reverse(),
+         "what_if.rebuilds[].path (the doc's rebuilds, in order)"),
+        ("again not the first rebuild's object", b, lambda r: r["what_if"].update(again=r["what_if"]["rebuilds"][1]),
+         "what_if.again.path"),
+        ("the second rebuild's path with role path though not asked", b,
+         lambda r: pth(r, REBUILDS[1]).update(role="path"), "paths[compile:again-2].role:"),
         ("the A/A check's moved with the wrong sign (again - base)", a,
          lambda r: r["what_if"]["again"]["moved"].update(value_ns=50.0), "what_if.again.moved.value_ns"),
-        ("a wrong moved_low_ns", b, lambda r: r["what_if"]["again"].update(moved_low_ns=-35.0),
-         "what_if.again.moved_low_ns"),
+        ("a wrong moved_low_ns", b, lambda r: r["what_if"]["rebuilds"][0].update(moved_low_ns=-35.0),
+         "what_if.rebuilds[0].moved_low_ns"),
         ("an A/A figure without its base measured", c,
-         lambda r: r["what_if"]["again"].update(moved={"value_ns": 1.0, "se_ns": 0.0, "significant": True}),
-         "what_if.again.moved"),
-        ("an A/A check without a reason for no figure", c, lambda r: r["what_if"]["again"].update(unavailable=None),
-         "what_if.again.unavailable"),
+         lambda r: r["what_if"]["rebuilds"][0].update(moved={"value_ns": 1.0, "se_ns": 0.0, "significant": True}),
+         "what_if.rebuilds[0].moved"),
+        ("an A/A check without a reason for no figure", c, lambda r: r["what_if"]["rebuilds"][1].update(unavailable=None),
+         "what_if.rebuilds[1].unavailable"),
         ("the A/A path with role path though not asked", b, lambda r: pth(r, AGAIN).update(role="path"),
          "paths[compile:again].role:"),
         ("entries out of order", a, lambda r: r["what_if"]["entries"].reverse(), "(the doc's order)"),

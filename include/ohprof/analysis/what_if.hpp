@@ -21,6 +21,11 @@ struct WhatIfContext {
   std::map<std::string, std::string> failed;       // path -> why its build failed otherwise
 };
 
+// The placement band (PlacementBand) from the base's median and its measured rebuilds' differences from it
+// (WhatIfAgain::moved's values, median(base) − median(rebuild)); base_median_ns ≤ 0: the base has no samples
+// (builds 0, the band [0, 0]).
+PlacementBand placement_band(double base_median_ns, const std::vector<double>& moved_ns);
+
 // The ledger: each setting of what_if_settings() against the base path (kWhatIfBase), in that order.
 WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfContext& context);
 

@@ -19,6 +19,7 @@ enum class PathKind {
   compile_cpp_wrapper,                 // Inductor's C++ wrapper (cpp_wrapper=True)
   compile_no_module_guards,            // the guard filter that skips the nn.Module guards
   compile_again,                       // the default mode compiled again in a fresh Inductor cache (an A/A check)
+  compile_again_2,                     // and a second time, in another fresh cache (the A/A check's second rebuild)
 };
 
 // What a path kind is. `name` is its name on the command line and in reports.

@@ -2,6 +2,7 @@
 // compare --what-if: what each compile setting a user can change in their own deployment buys, measured
 // against the compiled path it changes, in the same interleaved rounds (docs/metrics.md, "What-if ledger").
 // Plain data; which path measures each setting is defined here once (what_if_settings).
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,20 +16,15 @@ namespace ohprof {
 // The compiled path every setting is measured against: torch.compile's default mode.
 inline constexpr const char* kWhatIfBase = "compile";
 
-// The A/A check: the base's own settings compiled again, in a fresh Inductor cache, so that its code, weights
-// and buffers are its own. Its difference from the base is placement alone (docs/metrics.md, "What-if ledger").
-inline constexpr const char* kWhatIfAgain = "compile:again";
+// The A/A check: the base's own settings compiled again, each time in a fresh Inductor cache, so that each
+// build's code, weights and buffers are its own. Their differences from the base are placement alone
+// (docs/metrics.md, "What-if ledger"). Built in this order, after every setting's path.
+inline constexpr std::array<const char*, 2> kWhatIfRebuilds{"compile:again", "compile:again-2"};
 
-// A significant effect of a separately compiled setting below the placement floor is "negligible": separately
+// A significant effect of a separately compiled setting inside the placement band is "negligible": separately
 // compiled paths move by where their code and buffers land in memory, which one run's interval does not cover
-// (docs/metrics.md, "What-if ledger"). The floor is the larger of this share of the base's median and
-// kWhatIfAgainFactor times what the A/A check moved.
+// (docs/metrics.md, "What-if ledger"). The band always covers at least ± this share of the base's median.
 inline constexpr double kWhatIfNegligibleShare = 0.01;
-// If placement alone moves each build by an independent normal amount, a setting's saving S = X − Y and the A/A
-// check's M = X − Z (X the base's, Y the setting's, Z the rebuild's) are normal with correlation 1/2, so S/M
-// follows a Cauchy law of location 1/2 and scale √3/2, and |S| ≤ c·|M| with probability 95% for this c, the
-// root of (atan((c − 1/2)/(√3/2)) + atan((c + 1/2)/(√3/2)))/π = 0.95.
-inline constexpr double kWhatIfAgainFactor = 11.026429597816165;
 
 // One setting, changed alone from the base path.
 #define OHPROF_COMPILE_SETTING_VALUES(X)                                                                                                            \
@@ -60,7 +56,7 @@ struct WhatIfEntry {
   std::string unavailable;      // why it applies but was not measured (its build failed; no samples)
   std::optional<Estimate> saved;  // median(base) − median(path), timing pass; > 0: the setting is faster
   bool significant = false;       // saved's 95% interval excludes zero (docs/metrics.md, "Significance")
-  bool negligible = false;        // significant, compiled on its own, and |saved| < WhatIfLedger::placement_floor_ns
+  bool negligible = false;        // significant, compiled on its own, and saved inside WhatIfLedger::placement
   // A guard setting (skip-guards, skip-module-guards) whose saving's 95% interval lies above all of the
   // base's guard evaluation (WhatIfLedger::base_cache_lookup_ns): not all of it is the setting's
   // (docs/metrics.md, "What-if ledger").
@@ -81,12 +77,35 @@ struct WhatIfEntry {
   std::optional<std::int64_t> fx_cache_misses;
 };
 
-// The A/A check's line: the base against itself compiled again (kWhatIfAgain).
+// One line of the A/A check: the base against one of its rebuilds (kWhatIfRebuilds).
 struct WhatIfAgain {
-  std::string path = kWhatIfAgain;
+  std::string path;               // its path, "compile:again", ...
   std::string unavailable;        // why it has no figure (its build failed; no samples; the base's)
-  std::optional<Estimate> moved;  // median(base) − median(again), timing pass: placement alone
+  std::optional<Estimate> moved;  // median(base) − median(rebuild), timing pass: placement alone
   bool significant = false;       // moved's 95% interval excludes zero
+};
+
+// Where placement alone puts a separately compiled setting's saving, 95% of the time (docs/metrics.md,
+// "What-if ledger"). The base and its measured rebuilds are n = builds draws of one build's median; a setting
+// that changes nothing is one more draw, so it falls within Student's prediction interval
+// mean ± t(n−1) · s · √(1 + 1/n) of them, and its saving, median(base) − its median, within
+// center_ns ± half_width_ns, center_ns = median(base) − mean. The band, [low_ns, high_ns], is that interval
+// widened where needed to ± kWhatIfNegligibleShare · median(base); with no measured rebuild it is that alone.
+enum class PlacementRule {
+  prediction,  // this ohprof's: the prediction interval above
+  floor,       // read from an older report: |saved| < max(1% of median(base), 11.03 · |moved| of one rebuild), ±low/high
+  absent,      // read from a report older than the A/A check: no band recorded
+};
+struct PlacementBand {
+  PlacementRule rule = PlacementRule::prediction;
+  int builds = 0;            // n: the base and its measured rebuilds (0: the base has no samples)
+  double spread_ns = 0;      // s: the sample standard deviation of their medians (n ≥ 2)
+  double t = 0;              // student_t_975(n − 1) (n ≥ 2)
+  double center_ns = 0;      // median(base) − the mean of the n medians
+  double half_width_ns = 0;  // t · s · √(1 + 1/n)
+  double low_ns = 0;
+  double high_ns = 0;
+  bool from_again = false;   // the rebuilds' interval set an edge (it reaches past the share on that side)
 };
 
 // The ledger of one compare run.
@@ -100,11 +119,8 @@ struct WhatIfLedger {
   // collector only): its cache lookup with every guard it evaluates, which bounds what a guard setting saves.
   std::optional<double> base_cache_lookup_ns;
   std::vector<WhatIfEntry> entries;  // what_if_settings()'s order
-  WhatIfAgain again;
-  // What a separately compiled setting's significant effect must reach to be named: max(kWhatIfNegligibleShare ·
-  // median(base), kWhatIfAgainFactor · |again.moved|); 0 when the base has no samples.
-  double placement_floor_ns = 0;
-  bool floor_from_again = false;  // the A/A check's term set the floor (it exceeds the share)
+  std::vector<WhatIfAgain> again;    // the A/A check, one line per rebuild, kWhatIfRebuilds' order
+  PlacementBand placement;           // what a separately compiled setting's effect must leave to be named
 };
 
 }  // namespace ohprof

@@ -66,14 +66,19 @@ std::vector<std::string> cold_start_lines(const PathColdStart& cold_start);
 // compare --what-if (docs/metrics.md, "What-if ledger"): one line per setting, "skip-guards   saves 2.23 us
 // per call (95% interval 2.10 us to 2.36 us; 4.9% of compile's 45.1 us); outputs match; no compile of its
 // own", "within noise: ..." when the interval contains zero, "not applicable: ..." or "not measured: ...";
-// then the A/A check's line, under kWhatIfAgainLabel. `base_median_ns`: the base path's median wall time (0: not
+// then the A/A check's lines, one per rebuild ("built again", "built again-2"), and the placement band's line
+// (kWhatIfPlacementLabel). `base_median_ns`: the base path's median wall time (0: not
 // quoted).
 std::vector<std::string> what_if_lines(const WhatIfLedger& ledger, double base_median_ns);
 // One entry's sentence of those lines (after the setting's name): the Markdown and HTML reports' too.
 std::string what_if_entry_text(const WhatIfEntry& entry, const WhatIfLedger& ledger, double base_median_ns);
-// The A/A check's line: what the base compiled again moved, and the floor a setting compiled on its own must pass.
-inline constexpr const char* kWhatIfAgainLabel = "built again";
-std::string what_if_again_text(const WhatIfLedger& ledger, double base_median_ns);
+// An A/A check's line: its label ("built again", "built again-2", from its path) and what that rebuild of the
+// base moved.
+std::string what_if_again_label(const WhatIfAgain& again);
+std::string what_if_again_text(const WhatIfAgain& again, const WhatIfLedger& ledger, double base_median_ns);
+// The placement band's line: what a setting compiled on its own must save or cost to be named, and from what.
+inline constexpr const char* kWhatIfPlacementLabel = "placement";
+std::string what_if_placement_text(const WhatIfLedger& ledger);
 // The base's median wall time in `report` (0 when it has no samples or there is no ledger).
 double what_if_base_median(const Report& report);
 

@@ -490,7 +490,7 @@ def fresh_inductor_cache(torch):
     utils = importlib.import_module("torch._inductor.utils")
     fresh = getattr(utils, "fresh_cache", None) or getattr(utils, "fresh_inductor_cache", None)  # its older name
     if fresh is None:
-        raise OhprofError(ENVIRONMENT_ERROR, f"compile:again needs torch._inductor.utils.fresh_cache, which torch "
+        raise OhprofError(ENVIRONMENT_ERROR, f"compile:again and compile:again-2 need torch._inductor.utils.fresh_cache, which torch "
                                              f"{torch.__version__} does not have")
     return fresh()
 

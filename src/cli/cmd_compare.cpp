@@ -116,7 +116,7 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   app->add_flag("--what-if", flags->what_if,
                 "Measure what each compile setting buys against the compile path, in the same rounds: guards "
                 "skipped, guards on nn.Module attributes dropped, the C++ wrapper, CUDA graphs, autotuning; and "
-                "the compile path built again (an A/A check of placement) (docs/metrics.md, \"What-if ledger\")");
+                "the compile path built twice more (the A/A check of placement) (docs/metrics.md, \"What-if ledger\")");
   add_export_options(app, flags->exports, kReportJsonHelp, kReportHtmlHelp, kSplitTraceHelp);
   app->add_option("--dump-code", flags->dump_code,
                   "After measuring, write each path's graph, generated code, compile trace and kernels (with their "

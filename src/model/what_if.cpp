@@ -16,6 +16,19 @@ const char* setting_label(CompileSetting setting) {
 
 bool what_if_compiles(CompileSetting setting) { return setting != CompileSetting::skip_guards; }
 
+bool rebuilds_hold(const PlacementBand& band, double saved_ns) {
+  return band.builds >= 2 && saved_ns > band.center_ns - band.half_width_ns &&
+         saved_ns < band.center_ns + band.half_width_ns;
+}
+
+// placement_band sets each edge to the rebuilds' (center ∓ half width) or to the share, whichever reaches further.
+bool low_edge_widened(const PlacementBand& band) {
+  return band.builds >= 2 && band.low_ns < band.center_ns - band.half_width_ns;
+}
+bool high_edge_widened(const PlacementBand& band) {
+  return band.builds >= 2 && band.high_ns > band.center_ns + band.half_width_ns;
+}
+
 const std::vector<WhatIfSetting>& what_if_settings() {
   static const std::vector<WhatIfSetting> settings{
       {CompileSetting::skip_guards, "compile/no-guards"},

@@ -564,7 +564,6 @@ WhatIfLedger what_if_from_json(const json& j) {
     read(j, "floor_from_again", band.from_again);
     band.low_ns = -floor;
     band.high_ns = floor;
-    band.builds = !ledger.base_measured ? 0 : ledger.again.back().moved ? 2 : 1;
   } else {
     WhatIfAgain none;
     none.path = kWhatIfRebuilds[0];

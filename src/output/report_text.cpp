@@ -490,8 +490,12 @@ std::string what_if_entry_text(const WhatIfEntry& e, const WhatIfLedger& ledger,
                            : std::string();
     if (!e.significant) {
       text = fmt::format("within noise: {} per call ({} contains zero)", format_duration(saved.value_ns), interval);
-    } else if (e.negligible && ledger.placement.from_again) {
-      text = fmt::format("negligible: {} per call ({}{}; inside {} to {}, where placement alone puts {} built again)",
+    } else if (e.negligible && ledger.placement.rule == PlacementRule::floor && ledger.placement.from_again) {
+      text = fmt::format("negligible: {} per call ({}{}; within {}, the floor of the ohprof that wrote this report)",
+                         format_duration(saved.value_ns), interval, share, format_duration(ledger.placement.high_ns));
+    } else if (e.negligible && rebuilds_hold(ledger.placement, saved.value_ns)) {
+      text = fmt::format("negligible: {} per call ({}{}; inside {} to {}, where a further build of {} lands 95% of the "
+                         "time)",
                          format_duration(saved.value_ns), interval, share, format_duration(ledger.placement.low_ns),
                          format_duration(ledger.placement.high_ns), ledger.base);
     } else if (e.negligible) {
@@ -559,25 +563,22 @@ std::string what_if_placement_text(const WhatIfLedger& ledger) {
   }
   if (band.builds == 0) return "unknown: " + ledger.base + " has no measured iterations";
   const std::string share_text = fmt::format("{:g}% of {}'s median", 100.0 * kWhatIfNegligibleShare, ledger.base);
+  const std::string named = fmt::format("a setting compiled on its own is named only outside {} to {} per call (as saved: "
+                                        "positive is faster",
+                                        format_duration(band.low_ns), format_duration(band.high_ns));
   if (band.builds < 2) {
-    return fmt::format("a setting compiled on its own is named outside {} to {} per call ({}); no rebuild of {} was "
-                       "measured to tell how far placement alone moves it",
-                       format_duration(band.low_ns), format_duration(band.high_ns), share_text, ledger.base);
+    return fmt::format("{}; {}); no rebuild of {} was measured to tell where a further build lands", named, share_text,
+                       ledger.base);
   }
   const std::string builds =
-      fmt::format("where placement alone puts a further build of {}, 95% of the time, from its {} builds here (their "
-                  "medians' spread {}; Student's prediction interval, t = {:.3f})",
+      fmt::format("where a further build of {} lands 95% of the time, by its {} builds here (their medians' spread {}: "
+                  "placement and this run's noise; Student's prediction interval, t = {:.3f})",
                   ledger.base, band.builds, format_duration(band.spread_ns), band.t);
-  if (!band.from_again) {
-    return fmt::format("a setting compiled on its own is named outside {} to {} per call ({}), which covers {}",
-                       format_duration(band.low_ns), format_duration(band.high_ns), share_text, builds);
-  }
-  // The share replaced one edge: it reaches further than the rebuilds' interval on that side.
-  const bool widened = band.low_ns < band.center_ns - band.half_width_ns - 1e-9 ||
-                       band.high_ns > band.center_ns + band.half_width_ns + 1e-9;
-  return fmt::format("a setting compiled on its own is named outside {} to {} per call: {}{}", format_duration(band.low_ns),
-                     format_duration(band.high_ns), builds,
-                     widened ? fmt::format(", widened to {} on the narrower side", share_text) : std::string());
+  if (!band.from_again) return fmt::format("{}; {}), which covers {}", named, share_text, builds);
+  const bool low = low_edge_widened(band), high = high_edge_widened(band);
+  return fmt::format("{}): {}{}", named, builds,
+                     !low && !high ? std::string()
+                                   : fmt::format(", widened to {} on the {} side", share_text, low ? "low" : "high"));
 }
 
 double what_if_base_median(const Report& report) {

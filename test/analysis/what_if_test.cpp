@@ -193,6 +193,35 @@ TEST(WhatIfLedger, TheBaseAndItsRebuildsSetThePlacementBandByStudentsPredictionI
   EXPECT_TRUE(ledger.entries[2].significant);
   EXPECT_FALSE(ledger.entries[4].negligible);  // autotune, +2300 > 2176.93
   EXPECT_TRUE(ledger.entries[4].significant);
+  // A saving exactly on an edge is outside the band (low < saved < high): named. Rebuilds equal to the base give
+  // s = 0 and the band the share's, ±1000 ns exactly: the guard filter's +1000 and the C++ wrapper's -1000 sit on
+  // its edges, autotuning's +999 inside.
+  {
+    const std::vector<PathResult> on_edge{
+        path("compile", base), path("compile:no-module-guards", std::vector<std::int64_t>(5, 99'000)),
+        path("compile:cpp-wrapper", std::vector<std::int64_t>(5, 101'000)),
+        path("compile:max-autotune-no-cudagraphs", std::vector<std::int64_t>(5, 99'001)),
+        path("compile:again", base), path("compile:again-2", base)};
+    const WhatIfLedger at = what_if_ledger(on_edge, WhatIfContext{});
+    EXPECT_EQ(at.placement.builds, 3);
+    EXPECT_DOUBLE_EQ(at.placement.half_width_ns, 0.0);
+    EXPECT_DOUBLE_EQ(at.placement.high_ns, 1000.0);
+    EXPECT_FALSE(at.placement.from_again);
+    EXPECT_TRUE(at.entries[1].significant);
+    EXPECT_FALSE(at.entries[1].negligible);  // +1000 == high
+    EXPECT_FALSE(at.entries[2].negligible);  // -1000 == low
+    EXPECT_TRUE(at.entries[4].negligible);   // +999
+    // The share set both edges: the rebuilds' own interval (a point) holds nothing, and both edges are widened.
+    EXPECT_FALSE(rebuilds_hold(at.placement, 999.0));
+    EXPECT_TRUE(low_edge_widened(at.placement));
+    EXPECT_TRUE(high_edge_widened(at.placement));
+  }
+  // The rebuilds' own interval of the first band, [-2376.93, 2176.93], holds the guard filter's +1500 and not the
+  // C++ wrapper's -2500; neither edge is the share's.
+  EXPECT_TRUE(rebuilds_hold(band, 1500.0));
+  EXPECT_FALSE(rebuilds_hold(band, -2500.0));
+  EXPECT_FALSE(low_edge_widened(band));
+  EXPECT_FALSE(high_edge_widened(band));
   // The medians, not their intervals, set it: again {100400, 100500, 100600, 100700, 100800} has median
   // 100600 too, and a spread of its own, and gives the same band.
   std::vector<PathResult> spread = paths;

@@ -799,8 +799,9 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
                       "compile's 40.00 us; below 1%, what a repeated run moves); outputs match");
   EXPECT_EQ(lines[6], "built again         not measured: not built");
   EXPECT_EQ(lines[7], "built again-2       not measured: not built");
-  EXPECT_EQ(lines[8], "placement           a setting compiled on its own is named outside -400 ns to 400 ns per call (1% "
-                      "of compile's median); no rebuild of compile was measured to tell how far placement alone moves it");
+  EXPECT_EQ(lines[8], "placement           a setting compiled on its own is named only outside -400 ns to 400 ns per call "
+                      "(as saved: positive is faster; 1% of compile's median); no rebuild of compile was measured to "
+                      "tell where a further build lands");
   // The rebuilds moved 600 ns (95%: 580.4 to 619.6 ns) and -200 ns: medians 40000, 39400, 40200, spread 416.33,
   // centre 133.33, half width 4.303 * 416.33 * sqrt(4/3) = 2068.6: the band -1935.3 to 2201.9 ns, and a
   // negligible line says so.
@@ -815,26 +816,41 @@ TEST(WhatIfLines, OneLinePerSettingWithItsIntervalOutputsAndCost) {
   const std::vector<std::string> moved = what_if_lines(aa, 40'000);
   ASSERT_EQ(moved.size(), 4u);
   EXPECT_EQ(moved[0], "autotune       negligible: -150 ns per call (95% interval -248 ns to -52 ns; -0.4% of compile's "
-                      "40.00 us; inside -1.935 us to 2.202 us, where placement alone puts compile built again); outputs "
-                      "match");
+                      "40.00 us; inside -1.935 us to 2.202 us, where a further build of compile lands 95% of the time); "
+                      "outputs match");
   EXPECT_EQ(moved[1], "built again    moved 600 ns per call (95% interval 580 ns to 620 ns; 1.5% of compile's 40.00 us): "
                       "the same settings, placement alone");
   EXPECT_EQ(moved[2], "built again-2  within noise: -200 ns per call (95% interval -494 ns to 94 ns contains zero)");
-  EXPECT_EQ(moved[3], "placement      a setting compiled on its own is named outside -1.935 us to 2.202 us per call: "
-                      "where placement alone puts a further build of compile, 95% of the time, from its 3 builds here "
-                      "(their medians' spread 416 ns; Student's prediction interval, t = 4.303)");
+  EXPECT_EQ(moved[3], "placement      a setting compiled on its own is named only outside -1.935 us to 2.202 us per call "
+                      "(as saved: positive is faster): where a further build of compile lands 95% of the time, by its 3 "
+                      "builds here (their medians' spread 416 ns: placement and this run's noise; Student's prediction "
+                      "interval, t = 4.303)");
   // One edge widened to the share (1000 ns, past the rebuilds' high edge, -233.33 + 1004.03 = 770.70).
   aa.placement = PlacementBand{PlacementRule::prediction, 3, 202.07, 4.303, -233.33, 1004.03, -233.33 - 1004.03, 1000, true};
   EXPECT_EQ(what_if_placement_text(aa),
-            "a setting compiled on its own is named outside -1.237 us to 1.000 us per call: where placement alone puts "
-            "a further build of compile, 95% of the time, from its 3 builds here (their medians' spread 202 ns; "
-            "Student's prediction interval, t = 4.303), widened to 1% of compile's median on the narrower side");
+            "a setting compiled on its own is named only outside -1.237 us to 1.000 us per call (as saved: positive is "
+            "faster): where a further build of compile lands 95% of the time, by its 3 builds here (their medians' "
+            "spread 202 ns: placement and this run's noise; Student's prediction interval, t = 4.303), widened to 1% "
+            "of compile's median on the high side");
+  // A negligible saving on the widened side is inside because of the share, and says so; one the rebuilds' own
+  // interval holds says theirs (base median 100 us: 1% is the 1000 ns edge).
+  WhatIfEntry wide = small;
+  wide.saved = Estimate{900, 20};
+  EXPECT_NE(what_if_entry_text(wide, aa, 100'000).find("; below 1%, what a repeated run moves)"), std::string::npos)
+      << what_if_entry_text(wide, aa, 100'000);
+  wide.saved = Estimate{-900, 20};
+  EXPECT_NE(what_if_entry_text(wide, aa, 100'000).find("; inside -1.237 us to 1.000 us, where a further build of compile"),
+            std::string::npos)
+      << what_if_entry_text(wide, aa, 100'000);
   // Both edges the share's.
   aa.placement = PlacementBand{PlacementRule::prediction, 3, 40.41, 4.303, -6.67, 200.81, -400, 400, false};
   EXPECT_EQ(what_if_placement_text(aa),
-            "a setting compiled on its own is named outside -400 ns to 400 ns per call (1% of compile's median), which "
-            "covers where placement alone puts a further build of compile, 95% of the time, from its 3 builds here "
-            "(their medians' spread 40 ns; Student's prediction interval, t = 4.303)");
+            "a setting compiled on its own is named only outside -400 ns to 400 ns per call (as saved: positive is "
+            "faster; 1% of compile's median), which covers where a further build of compile lands 95% of the time, by "
+            "its 3 builds here (their medians' spread 40 ns: placement and this run's noise; Student's prediction "
+            "interval, t = 4.303)");
+  aa.placement = PlacementBand{};  // the base has no samples
+  EXPECT_EQ(what_if_placement_text(aa), "unknown: compile has no measured iterations");
   aa.placement = PlacementBand{};
   aa.placement.rule = PlacementRule::absent;
   EXPECT_EQ(what_if_placement_text(aa), "not in this report (its ohprof predates the A/A check)");

@@ -1035,15 +1035,13 @@ TEST(ComparePaths, WhatIfBuildsEachApplicableSettingOnceInTheSameRoundsAndLedger
   const PlacementBand expected = placement_band(base.wall.median, moved);
   EXPECT_DOUBLE_EQ(ledger.placement.low_ns, expected.low_ns);
   EXPECT_DOUBLE_EQ(ledger.placement.high_ns, expected.high_ns);
-  EXPECT_LE(ledger.placement.low_ns, -0.01 * base.wall.median);
-  EXPECT_GE(ledger.placement.high_ns, 0.01 * base.wall.median);
   // The table prints the ledger; the what-if paths are not printed as paths.
   const std::string table = format_run_table(report);
   EXPECT_NE(table.find("what if (each setting changed alone from compile"), std::string::npos) << table;
   EXPECT_NE(table.find("cuda-graphs         not applicable: CUDA graphs need a CUDA device"), std::string::npos) << table;
   EXPECT_NE(table.find("\n  built again         "), std::string::npos) << table;
   EXPECT_NE(table.find("\n  built again-2       "), std::string::npos) << table;
-  EXPECT_NE(table.find("\n  placement           a setting compiled on its own is named outside"), std::string::npos) << table;
+  EXPECT_NE(table.find("\n  placement           a setting compiled on its own is named only outside"), std::string::npos) << table;
   EXPECT_EQ(table.find("\npath compile  ("), std::string::npos) << table;
   EXPECT_NE(table.find("\npath compile:cpp-wrapper  ("), std::string::npos) << table;
   const nlohmann::json json = report_to_json(report);
@@ -1240,12 +1238,12 @@ TEST(ComparePathsThreads, CountsOutOfRangeAreUsageErrors) {
   }
 }
 
-// docs/metrics.md, "Slower on a caller thread": aoti's timing-pass calls take 5 ms and its caller's 12 ms
-// (2.4x), compile's 5 ms in both; only aoti gets a caller_slowdown, and the one warning names it alone.
+// docs/metrics.md, "Slower on a caller thread": aoti's timing-pass calls take 5 ms and its caller's 20 ms
+// (4x), compile's 5 ms in both; only aoti gets a caller_slowdown, and the one warning names it alone.
 TEST(ComparePathsThreads, ACallerThreadSlowerThanTheMeasuringThreadIsSaidWithItsRatio) {
   FakeWorld world;
   world.aoti.duration_ns = [](int) { return std::int64_t{5'000'000}; };
-  world.aoti.thread_call_ns = 12'000'000;
+  world.aoti.thread_call_ns = 20'000'000;  // 4x: clear of the 2x rule even when a loaded machine slows the 5 ms calls
   world.python["compile"].duration_ns = [](int) { return std::int64_t{5'000'000}; };
   world.python["compile"].thread_call_ns = 5'000'000;
   CompareOptions options = options_for({"aoti", "compile"});
@@ -1256,7 +1254,7 @@ TEST(ComparePathsThreads, ACallerThreadSlowerThanTheMeasuringThreadIsSaidWithIts
   const PathConcurrency& aoti = *path_named(report, "aoti").concurrency;
   ASSERT_TRUE(aoti.caller_slowdown.has_value());
   EXPECT_DOUBLE_EQ(*aoti.caller_slowdown, aoti.points[0].p50_ns / path_named(report, "aoti").wall.median);
-  EXPECT_GT(*aoti.caller_slowdown, 2.3);  // 12 ms spun against 5 ms (the clocks differ by a few us)
+  EXPECT_GT(*aoti.caller_slowdown, 2.5);  // 20 ms spun against 5 ms (the clocks differ by a few us; load slows both)
   EXPECT_FALSE(path_named(report, "compile").concurrency->caller_slowdown.has_value());
   EXPECT_TRUE(has_warning(report, WarningCode::threads_callers_slower, "a call on a caller thread took longer than on "
                                                                         "the measuring thread: aoti "));

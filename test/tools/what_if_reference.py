@@ -488,9 +488,9 @@ def check_again(ck, wi, paths, base_s):
     """The A/A check and the band `negligible` is judged against, as (low, high) (Q19, Q20); None for a report
     without `again` (1% of the base's median, as its ohprof did)."""
     again = wi.get("again", ABSENT)
-    if again is ABSENT:
-        return None
     rebuilds = wi.get("rebuilds", ABSENT)
+    if rebuilds is ABSENT and again is ABSENT:                   # older than the A/A check
+        return None
     if rebuilds is ABSENT and isinstance(again, dict):            # the ohprof of 2026-12-05's (Q19)
         fig = check_rebuild(ck, "what_if.again", again, AGAIN, paths, base_s)
         share = NEGLIGIBLE_SHARE * median(base_s) if base_s else 0.0
@@ -948,6 +948,11 @@ def self_test():
          "what_if.rebuilds[].path (the doc's rebuilds, in order)"),
         ("again not the first rebuild's object", b, lambda r: r["what_if"].update(again=r["what_if"]["rebuilds"][1]),
          "what_if.again.path"),
+        ("again left out beside rebuilds (the band still checked)", b, lambda r: r["what_if"].pop("again"),
+         "what_if.again: expected rebuilds[0]'s object"),
+        ("again left out and a wrong band", b,
+         lambda r: (r["what_if"].pop("again"), r["what_if"]["placement"].update(low_ns=-1e9)),
+         "what_if.placement.low_ns"),
         ("the second rebuild's path with role path though not asked", b,
          lambda r: pth(r, REBUILDS[1]).update(role="path"), "paths[compile:again-2].role:"),
         ("the A/A check's moved with the wrong sign (again - base)", a,

@@ -85,8 +85,8 @@ struct WhatIfAgain {
   bool significant = false;       // moved's 95% interval excludes zero
 };
 
-// Where placement alone puts a separately compiled setting's saving, 95% of the time (docs/metrics.md,
-// "What-if ledger"). The base and its measured rebuilds are n = builds draws of one build's median; a setting
+// Where a separately compiled setting's saving lands, 95% of the time, when the setting changes nothing: a
+// further build's placement and this run's noise on its median (docs/metrics.md, "What-if ledger"). The base and its measured rebuilds are n = builds draws of one build's median; a setting
 // that changes nothing is one more draw, so it falls within Student's prediction interval
 // mean ± t(n−1) · s · √(1 + 1/n) of them, and its saving, median(base) − its median, within
 // center_ns ± half_width_ns, center_ns = median(base) − mean. The band, [low_ns, high_ns], is that interval
@@ -107,6 +107,14 @@ struct PlacementBand {
   double high_ns = 0;
   bool from_again = false;   // the rebuilds' interval set an edge (it reaches past the share on that side)
 };
+
+// Whether the rebuilds' own interval, center_ns ± half_width_ns (builds ≥ 2), holds a saving: inside the band
+// because of the rebuilds, not only because of the share.
+bool rebuilds_hold(const PlacementBand& band, double saved_ns);
+// Whether the share set the band's low (high) edge in place of the rebuilds' interval, which it reaches past
+// there (builds ≥ 2).
+bool low_edge_widened(const PlacementBand& band);
+bool high_edge_widened(const PlacementBand& band);
 
 // The ledger of one compare run.
 struct WhatIfLedger {

@@ -333,6 +333,20 @@ def base_lookup(base):
     return sub(ranges.get("cache_lookup_ns"), "median")
 
 
+def check_estimate(ck, where, got, fig, measured):
+    """An estimate ({"value_ns", "se_ns", "significant"}) against this script's figures; the flag by Q3."""
+    if not isinstance(got, dict):
+        ck.fact(where, False, f"expected {{value_ns {fig['value_ns']}, se_ns {fig['se_ns']}, significant "
+                              f"{json.dumps(fig['significant'])}}} ({measured}), report has {show(got)}")
+        return
+    ck.cmp(f"{where}.value_ns", got.get("value_ns", ABSENT), fig["value_ns"])
+    ck.cmp(f"{where}.se_ns", got.get("se_ns", ABSENT), fig["se_ns"])
+    thr = Z95 * fig["se_ns"]
+    if fig["se_ns"] == 0 or not near(abs(fig["value_ns"]), thr):     # Q3
+        ck.cmp(f"{where}.significant (|{fig['value_ns']:.6g}| vs 1.96 se = {thr:.6g})", got.get("significant", ABSENT),
+               fig["significant"])
+
+
 def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, band=None):
     setting = e.get("setting")
     _, path_name, own_compile, fragments = SPEC[setting]
@@ -372,16 +386,7 @@ def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, band=None):
     if measured:
         fig = saved_figures(base_s, path_s)
         ck.cmp(f"{w}.unavailable", unav, None)
-        if not isinstance(saved, dict):
-            ck.fact(f"{w}.saved", False, f"expected {{value_ns {fig['value_ns']}, se_ns {fig['se_ns']}, significant "
-                                         f"{json.dumps(fig['significant'])}}} (base and path measured), report has {show(saved)}")
-        else:
-            ck.cmp(f"{w}.saved.value_ns", saved.get("value_ns", ABSENT), fig["value_ns"])
-            ck.cmp(f"{w}.saved.se_ns", saved.get("se_ns", ABSENT), fig["se_ns"])
-            thr = Z95 * fig["se_ns"]
-            if fig["se_ns"] == 0 or not near(abs(fig["value_ns"]), thr):     # Q3
-                ck.cmp(f"{w}.saved.significant (|{fig['value_ns']:.6g}| vs 1.96 se = {thr:.6g})",
-                       saved.get("significant", ABSENT), fig["significant"])
+        check_estimate(ck, f"{w}.saved", saved, fig, "base and path measured")
         ck.cmp(f"{w}.saved_low_ns", e.get("saved_low_ns", ABSENT), fig["low"])
         ck.cmp(f"{w}.saved_high_ns", e.get("saved_high_ns", ABSENT), fig["high"])
         # "negligible": significant and inside the placement band (Q20; an older report: |saved| < its floor,
@@ -448,14 +453,7 @@ def check_rebuild(ck, w, again, name, paths, base_s):
             ck.cmp(f"{w}.{f}", again.get(f, ABSENT), None)
     else:
         ck.cmp(f"{w}.unavailable", unav, None)
-        if not isinstance(moved, dict):
-            ck.fact(f"{w}.moved", False, f"expected {{value_ns {fig['value_ns']}, se_ns {fig['se_ns']}}} "
-                                         f"(base and {name} measured), report has {show(moved)}")
-        else:
-            ck.cmp(f"{w}.moved.value_ns", moved.get("value_ns", ABSENT), fig["value_ns"])
-            ck.cmp(f"{w}.moved.se_ns", moved.get("se_ns", ABSENT), fig["se_ns"])
-            if fig["se_ns"] == 0 or not near(abs(fig["value_ns"]), Z95 * fig["se_ns"]):
-                ck.cmp(f"{w}.moved.significant", moved.get("significant", ABSENT), fig["significant"])
+        check_estimate(ck, f"{w}.moved", moved, fig, f"base and {name} measured")
         ck.cmp(f"{w}.moved_low_ns", again.get("moved_low_ns", ABSENT), fig["low"])
         ck.cmp(f"{w}.moved_high_ns", again.get("moved_high_ns", ABSENT), fig["high"])
     return fig

@@ -608,10 +608,7 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
       // The first rebuild alone, as schema 4 first wrote it (docs/report-schema.md), then all of them.
       j["again"] = rebuilds.empty() ? json(nullptr) : rebuilds.front();
       j["rebuilds"] = rebuilds;
-      j["placement"] = json{{"builds", band.builds},          {"spread_ns", band.spread_ns},
-                            {"t", band.t},                    {"center_ns", band.center_ns},
-                            {"half_width_ns", band.half_width_ns}, {"low_ns", band.low_ns},
-                            {"high_ns", band.high_ns},        {"from_again", band.from_again}};
+      j["placement"] = fields_to_json(band, fields::kPlacementBand);
       break;
   }
   return j;

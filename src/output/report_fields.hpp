@@ -123,6 +123,14 @@ inline constexpr auto kDeploymentRow =
                field("host_share_at_most", &DeploymentRow::host_share_at_most),
                field("outputs_differ", &DeploymentRow::outputs_differ)};
 
+// The what-if ledger's placement band (docs/metrics.md, "What-if ledger"); its rule is not written: a band read
+// from JSON under this list is this ohprof's (PlacementRule::prediction).
+inline constexpr auto kPlacementBand =
+    std::tuple{field("builds", &PlacementBand::builds),       field("spread_ns", &PlacementBand::spread_ns),
+               field("t", &PlacementBand::t),                 field("center_ns", &PlacementBand::center_ns),
+               field("half_width_ns", &PlacementBand::half_width_ns), field("low_ns", &PlacementBand::low_ns),
+               field("high_ns", &PlacementBand::high_ns),     field("from_again", &PlacementBand::from_again)};
+
 // A path's verdict and the numbers that decided it; its writer adds waited_stream, unread_device_events
 // and the suggestion.
 inline constexpr auto kVerdict = std::tuple{

@@ -546,14 +546,7 @@ WhatIfLedger what_if_from_json(const json& j) {
   if (const auto rebuilds = j.find("rebuilds"); rebuilds != j.end() && rebuilds->is_array()) {
     for (const json& a : *rebuilds) ledger.again.push_back(again_from_json(a));
     if (const auto p = j.find("placement"); p != j.end() && p->is_object()) {
-      read(*p, "builds", band.builds);
-      read(*p, "spread_ns", band.spread_ns);
-      read(*p, "t", band.t);
-      read(*p, "center_ns", band.center_ns);
-      read(*p, "half_width_ns", band.half_width_ns);
-      read(*p, "low_ns", band.low_ns);
-      read(*p, "high_ns", band.high_ns);
-      read(*p, "from_again", band.from_again);
+      band = fields_from_json<PlacementBand>(*p, fields::kPlacementBand);
     }
   } else if (again != j.end() && again->is_object()) {
     // An ohprof of 2026-12-05: one rebuild, and a floor on |saved| (docs/metrics.md, "What-if ledger").

@@ -86,8 +86,9 @@ struct WhatIfAgain {
 };
 
 // Where a separately compiled setting's saving lands, 95% of the time, when the setting changes nothing: a
-// further build's placement and this run's noise on its median (docs/metrics.md, "What-if ledger"). The base and its measured rebuilds are n = builds draws of one build's median; a setting
-// that changes nothing is one more draw, so it falls within Student's prediction interval
+// further build's placement and this run's noise on its median (docs/metrics.md, "What-if ledger"). The base
+// and its measured rebuilds are n = builds draws of one build's median; a setting that changes nothing is one
+// more draw, so it falls within Student's prediction interval
 // mean ± t(n−1) · s · √(1 + 1/n) of them, and its saving, median(base) − its median, within
 // center_ns ± half_width_ns, center_ns = median(base) − mean. The band, [low_ns, high_ns], is that interval
 // widened where needed to ± kWhatIfNegligibleShare · median(base); with no measured rebuild it is that alone.

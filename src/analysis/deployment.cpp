@@ -99,7 +99,7 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
     if (p->wall.count > 0) latency.push_back({p, p->wall.median});
   }
   if (auto l = leaders_of(DeployCriterion::latency, candidates, latency, lower, [](const PathResult& best, const PathResult& other) {
-        return !significant(difference_of_medians(other.wall, best.wall));
+        return !significant(wall_difference(other, best));
       })) {
     out.criteria.push_back(*l);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 #include <numbers>
 
 #include "ohprof/analysis/breakdown.hpp"
@@ -57,7 +58,7 @@ std::string peel(const std::vector<PathResult>& paths, const std::string& path, 
     layer.path = path;
     layer.upper = step.upper;
     layer.lower = step.lower;
-    layer.estimate = difference_of_medians(upper->wall, lower->wall);
+    layer.estimate = wall_difference(*upper, *lower);
     layer.sign = sign;
     if (upper->breakdown && lower->breakdown) {
       layer.kernels_differ = !diff_kernel_sets(*upper->breakdown, *lower->breakdown).same_set();
@@ -96,6 +97,34 @@ Estimate difference_of_medians(const SampleSummary& a, const SampleSummary& b) {
   return Estimate{a.median - b.median, std::hypot(sa, sb)};
 }
 
+std::optional<double> round_paired_se(std::span<const std::int64_t> a, std::span<const int> a_rounds,
+                                      std::span<const std::int64_t> b, std::span<const int> b_rounds) {
+  if (a_rounds.size() != a.size() || b_rounds.size() != b.size()) return std::nullopt;
+  const auto blocks = [](std::span<const std::int64_t> values, std::span<const int> rounds) {
+    std::map<int, std::vector<double>> out;
+    for (std::size_t i = 0; i < values.size(); ++i) out[rounds[i]].push_back(static_cast<double>(values[i]));
+    return out;
+  };
+  const auto blocks_a = blocks(a, a_rounds);
+  const auto blocks_b = blocks(b, b_rounds);
+  std::vector<double> differences;
+  for (const auto& [round, values] : blocks_a) {
+    const auto other = blocks_b.find(round);
+    if (other == blocks_b.end()) continue;
+    differences.push_back(summarize(values).median - summarize(other->second).median);
+  }
+  if (differences.size() < 2) return std::nullopt;
+  return median_standard_error(summarize(differences));
+}
+
+Estimate wall_difference(const PathResult& a, const PathResult& b) {
+  Estimate out = difference_of_medians(a.wall, b.wall);
+  if (const auto paired = round_paired_se(a.wall_ns, a.wall_rounds, b.wall_ns, b.wall_rounds)) {
+    out.se_ns = std::max(out.se_ns, *paired);
+  }
+  return out;
+}
+
 Estimate operator+(const Estimate& a, const Estimate& b) { return {a.value_ns + b.value_ns, std::hypot(a.se_ns, b.se_ns)}; }
 Estimate operator-(const Estimate& a, const Estimate& b) { return {a.value_ns - b.value_ns, std::hypot(a.se_ns, b.se_ns)}; }
 
@@ -111,7 +140,7 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     return out;
   }
   out.measured = true;
-  out.gap = difference_of_medians(a->wall, b->wall);
+  out.gap = wall_difference(*a, *b);
   out.within_noise = !significant(out.gap);
 
   // Host: each side's chain down to its floor.
@@ -122,7 +151,7 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
   const PathResult* floor_a = find_path(paths, out.floor_slower);
   const PathResult* floor_b = find_path(paths, out.floor_faster);
   const bool same_floor = floor_a == floor_b;
-  out.floor_gap = same_floor ? Estimate{} : difference_of_medians(floor_a->wall, floor_b->wall);
+  out.floor_gap = same_floor ? Estimate{} : wall_difference(*floor_a, *floor_b);
 
   // Device: the kernels' time and set, from the split pass; then what the floors spend around them.
   const auto split_a = split_samples(*a);
@@ -144,12 +173,11 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     out.kernels_same = diff_kernel_sets(*a->breakdown, *b->breakdown).same_set();
     if (split_b->wall.median > 0) out.faster_kernel_share = split_b->busy.median / split_b->wall.median;
     // A floor's host time: its timing-pass median less its split-pass busy median (the timing pass has
-    // no collector to slow the host down). One floor on both sides: no wrapper difference, exactly.
-    const auto host = [](const PathResult& floor, const SplitSamples& split) {
-      return Estimate{floor.wall.median, median_standard_error(floor.wall)} -
-             Estimate{split.busy.median, median_standard_error(split.busy)};
-    };
-    out.wrapper = same_floor ? Estimate{} : host(*floor_a, *split_floor_a) - host(*floor_b, *split_floor_b);
+    // no collector to slow the host down); the wrapper term is the floors' difference of it, taken as the
+    // difference of their wall medians (paired by round) less that of their busy medians. One floor on
+    // both sides: no wrapper difference, exactly.
+    out.wrapper = same_floor ? Estimate{}
+                             : out.floor_gap - difference_of_medians(split_floor_a->busy, split_floor_b->busy);
     // gap - sum(sign * layers) telescopes to median(floor_slower) - median(floor_faster), so the residual
     // is what the floors' kernel time differs from their paths': (busy(floor_a) - busy(a)) -
     // (busy(floor_b) - busy(b)), each 0 exactly where the floor is the path itself.
@@ -189,7 +217,7 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     if (path.wall.median >= a->wall.median) continue;
     GapRemedy remedy;
     remedy.path = path.name;
-    remedy.saved = difference_of_medians(a->wall, path.wall);
+    remedy.saved = wall_difference(*a, path);
     remedy.share_of_gap = out.gap.value_ns != 0 ? remedy.saved.value_ns / out.gap.value_ns : 0;
     out.remedies.push_back(std::move(remedy));
   }

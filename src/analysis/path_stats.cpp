@@ -45,7 +45,7 @@ std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& pat
   for (const auto& path : paths) {
     if (path.role != PathRole::path || &path == fastest || path.wall.count == 0) continue;
     const Ratio ratio = ratio_of_medians(path.wall, fastest->wall);
-    const Estimate gap = difference_of_medians(path.wall, fastest->wall);
+    const Estimate gap = wall_difference(path, *fastest);
     PathRatio out{fastest->name, path.name, ratio.value, ratio.stddev};
     if (fastest->wall.median > 0) {
       out.low = 1.0 + interval_low(gap) / fastest->wall.median;

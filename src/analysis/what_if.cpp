@@ -89,7 +89,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
     } else if (again->wall.count == 0) {
       line.unavailable = "no measured iterations";
     } else {
-      line.moved = difference_of_medians(base->wall, again->wall);
+      line.moved = wall_difference(*base, *again);
       line.significant = significant(*line.moved);
       moved.push_back(line.moved->value_ns);
     }
@@ -135,7 +135,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       entry.max_abs_diff = path->output_check->max_abs_diff;
     }
     if (entry.unavailable.empty()) {
-      entry.saved = difference_of_medians(base->wall, path->wall);
+      entry.saved = wall_difference(*base, *path);
       entry.significant = significant(*entry.saved);
       // Placement moves only separately compiled paths: skip-guards runs the base's compiled code.
       entry.negligible = entry.significant && what_if_compiles(setting.setting) &&

@@ -138,6 +138,7 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
         outcome = timed_iteration(paths[p], static_cast<std::int64_t>(measured.size()), false, clock_ns, window);
         if (outcome.ok()) {
           measured.push_back(window);
+          result.paths[p].rounds.push_back(round);
           result.paths[p].running.add(static_cast<double>(window.end_ns - window.start_ns));
         }
       }

@@ -401,6 +401,7 @@ json path_to_json(const PathResult& path, std::optional<PathKind> kind) {
            {"load_ns", path.load_ns},
            {"warmup_ns", path.warmup_ns},
            {"samples_ns", path.wall_ns},
+           {"sample_rounds", path.wall_rounds},
            {"wall_ns", summary_to_json(path.wall)},
            {"stop_reason", stop_reason_text(path.stop_reason)},
            {"output_check", output_check_to_json(path.output_check)},

@@ -386,6 +386,11 @@ PathResult path_from_json(const json& j) {
   read(j, "load_ns", p.load_ns);
   read(j, "warmup_ns", p.warmup_ns);
   p.wall_ns = j.at("samples_ns").get<std::vector<std::int64_t>>();
+  read(j, "sample_rounds", p.wall_rounds);  // reports before 2026-12-06 have none: their samples are not paired
+  if (!p.wall_rounds.empty() && p.wall_rounds.size() != p.wall_ns.size()) {
+    throw std::runtime_error(fmt::format("paths[{}].sample_rounds has {} entries for {} samples_ns", p.name,
+                                         p.wall_rounds.size(), p.wall_ns.size()));
+  }
   p.wall.median = std::numeric_limits<double>::quiet_NaN();  // no summary: no median (not 0)
   read_object(j, "wall_ns", p.wall, summary_from_json);
   read_stop_reason(j, "stop_reason", p.stop_reason);

@@ -412,6 +412,8 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
       path.execution = check_timing_pass(
           facts[i], compiles_in_iterations(events, measured.paths[i].iterations, MeasuredPass::timing), all.size());
       path.wall_ns = kept_samples(all, *path.execution);
+      const std::vector<int>& rounds = measured.paths[i].rounds;
+      path.wall_rounds.assign(rounds.end() - static_cast<std::ptrdiff_t>(path.wall_ns.size()), rounds.end());
       path.execution->excluded_samples_ns.assign(all.begin(), all.end() - static_cast<std::ptrdiff_t>(path.wall_ns.size()));
       path.wall = summarize_ns(path.wall_ns);
       path.stop_reason = measured.stop_reason;

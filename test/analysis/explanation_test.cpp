@@ -87,6 +87,46 @@ TEST(MedianStandardError, IsTheNormalAsymptoticWithTheRobustSigma) {
   EXPECT_DOUBLE_EQ(diff.se_ns, 5);
 }
 
+// docs/metrics.md, "Spread of a difference": two paths measured in three rounds of two calls each.
+//   a: 10 10 | 30 30 | 20 20, block medians 10, 30, 20; b: 20 20 | 10 10 | 50 50, block medians 20, 10, 50.
+//   d = -10, 20, -30: median -10, |d + 10| = 0, 30, 20, MAD 20; paired se = sqrt(pi/2) * 1.4826 * 20 / sqrt(3)
+//   = 1.8581635 * 20 / 1.7320508 = 21.4562 ns.
+//   Independent: a sorted 10 10 20 20 30 30, median 20, |a - 20| = 0 0 10 10 10 10, MAD 10, se 1.8581635 * 10 /
+//   sqrt(6) = 7.5860; b sorted 10 10 20 20 50 50, median 20, MAD 10, se 7.5860; together 10.7281 ns.
+TEST(RoundPairedSe, IsTheSpreadOfThePerRoundDifferences) {
+  const std::vector<std::int64_t> a{10, 10, 30, 30, 20, 20};
+  const std::vector<std::int64_t> b{20, 20, 10, 10, 50, 50};
+  const std::vector<int> rounds{0, 0, 1, 1, 2, 2};
+  const auto paired = round_paired_se(a, rounds, b, rounds);
+  ASSERT_TRUE(paired.has_value());
+  EXPECT_NEAR(*paired, 21.4562, 1e-4);
+  // A round only one path ran in is left out: rounds 0 and 1 in common, d = -10, 20: median 5, MAD 15,
+  // se 1.8581635 * 15 / sqrt(2) = 19.7088.
+  const std::vector<int> shifted{0, 0, 1, 1, 7, 7};
+  EXPECT_NEAR(*round_paired_se(a, rounds, b, shifted), 19.7088, 1e-4);
+  // Fewer than two common rounds, or samples without their rounds: none.
+  EXPECT_FALSE(round_paired_se(a, rounds, b, std::vector<int>{0, 0, 5, 5, 7, 7}).has_value());
+  EXPECT_FALSE(round_paired_se(a, std::vector<int>{}, b, rounds).has_value());
+
+  PathResult pa = make_path("a", a);
+  PathResult pb = make_path("b", b);
+  // Without rounds (run, an older report): the independent form.
+  EXPECT_NEAR(wall_difference(pa, pb).se_ns, 10.7281, 1e-4);
+  EXPECT_DOUBLE_EQ(wall_difference(pa, pb).value_ns, 0);
+  // With them: the larger, here the paired one.
+  pa.wall_rounds = rounds;
+  pb.wall_rounds = rounds;
+  EXPECT_NEAR(wall_difference(pa, pb).se_ns, 21.4562, 1e-4);
+  // Drift common to a round cancels in the pairs (b = a + 5 in every round: d = -5, -5, -5, MAD 0), and the
+  // independent form is kept: 10.7281.
+  PathResult drift = make_path("b", std::vector<std::int64_t>{15, 15, 35, 35, 25, 25});
+  drift.wall_rounds = rounds;
+  EXPECT_EQ(*round_paired_se(a, rounds, drift.wall_ns, rounds), 0.0);
+  const Estimate d = wall_difference(pa, drift);
+  EXPECT_DOUBLE_EQ(d.value_ns, -5);
+  EXPECT_NEAR(d.se_ns, 10.7281, 1e-4);
+}
+
 TEST(ExplainGap, SplitsTheGapIntoKernelsLayersWrapperAndResidual) {
   const auto paths = compile_and_aoti();
   const GapExplanation e = explain_gap(paths, "compile", "aoti");

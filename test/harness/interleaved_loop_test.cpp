@@ -67,6 +67,9 @@ TEST(InterleavedLoop, BlocksRunConsecutiveIterationsOfOnePathAndStopAtMaxRuns) {
   EXPECT_EQ(result.rounds, 3);
   EXPECT_EQ(result.paths[0].wall_ns().size(), 5u);
   EXPECT_EQ(result.paths[1].wall_ns().size(), 5u);
+  // Each measured iteration's round, as the order above: a in rounds 0, 0, 1, 1, 2.
+  EXPECT_EQ(result.paths[0].rounds, (std::vector<int>{0, 0, 1, 1, 2}));
+  EXPECT_EQ(result.paths[1].rounds, (std::vector<int>{0, 0, 1, 1, 2}));
 }
 
 TEST(InterleavedLoop, TimeLimitSaysWhichCriterionIsUnmet) {

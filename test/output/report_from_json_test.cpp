@@ -55,6 +55,7 @@ Report full_report() {
   aoti.source = PathSource::aoti_package;
   aoti.load_ns = 42;
   aoti.warmup_ns = {900, 800};
+  aoti.wall_rounds = {0, 0, 1};
   aoti.stop_reason = StopReason(StopCode::max_runs_reached, "aoti: time 0.1 s < 0.5 s");
   aoti.breakdown = test::gpu_breakdown();
   PathBreakdown& b = *aoti.breakdown;  // what the hand-built split leaves at its defaults, set
@@ -264,6 +265,7 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_EQ(r.kind, ReportKind::compare);
   ASSERT_EQ(r.paths.size(), 2u);
   EXPECT_EQ(r.paths[0].stop_reason, StopReason(StopCode::max_runs_reached, "aoti: time 0.1 s < 0.5 s"));
+  EXPECT_EQ(r.paths[0].wall_rounds, (std::vector<int>{0, 0, 1}));
   EXPECT_EQ(r.paths[1].role, PathRole::variant);
   EXPECT_EQ(r.paths[1].stop_reason.code, StopCode::time_limit);
   EXPECT_EQ(r.stop_reason.code, StopCode::in_progress);
@@ -297,7 +299,9 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   j["what_if"].erase("rebuilds");
   j["what_if"].erase("placement");
   j["paths"][0]["split"]["summary"]["totals"].erase("full_queue_iterations");
+  j["paths"][0].erase("sample_rounds");
   const Report r = report_from_json(j);
+  EXPECT_TRUE(r.paths[0].wall_rounds.empty());  // samples not paired by round
   ASSERT_TRUE(r.what_if.has_value());
   ASSERT_EQ(r.what_if->again.size(), 1u);
   EXPECT_FALSE(r.what_if->again[0].moved.has_value());
@@ -323,6 +327,9 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   bad = report_to_json(full_report());
   bad["paths"][0]["load_ns"] = "soon";
   refused(bad, "'load_ns': type must be number, but is string");
+  bad = report_to_json(full_report());
+  bad["paths"][0]["sample_rounds"] = json::array({0, 1});
+  refused(bad, "paths[aoti].sample_rounds has 2 entries for 3 samples_ns");
   refused(json::array(), "not a JSON object");
 }
 

@@ -148,6 +148,7 @@ TEST(ComparePaths, BuildsThePathsInOrderAndDescribesThem) {
   for (const auto& path : report.paths) {
     EXPECT_EQ(path.warmup_ns.size(), 1u) << path.name;
     EXPECT_EQ(path.wall_ns.size(), 4u) << path.name;
+    EXPECT_EQ(path.wall_rounds, (std::vector<int>{0, 1, 2, 3})) << path.name;  // one iteration a round
     EXPECT_EQ(path.stop_reason, StopReason{StopCode::converged}) << path.name;
     // Timing pass 1 + 4, split pass kSplitWarmups + min(4, 100); enter() around every one of them; then
     // the memory pass's kMemoryCalls calls in one enter() (docs/metrics.md, "Memory").
@@ -424,6 +425,9 @@ TEST(ComparePaths, ACompileInsideTheTimingPassLeavesOutTheSamplesUpToItAndWarns)
   EXPECT_EQ(compile.wall.count, 6u);
   EXPECT_LT(*std::max_element(compile.wall_ns.begin(), compile.wall_ns.end()), 3'000'000);
   EXPECT_EQ(path_named(report, "aoti").wall_ns.size(), 10u);
+  // Each kept sample keeps its round (one iteration a round): compile's of rounds 4..9, aoti's of 0..9.
+  EXPECT_EQ(compile.wall_rounds, (std::vector<int>{4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(path_named(report, "aoti").wall_rounds, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
   EXPECT_TRUE(path_named(report, "aoti").execution->measured_compiles.empty());
   EXPECT_TRUE(has_warning(report, WarningCode::compiled_while_measuring,
                           "path compile: the framework compiled inside 2 measured iteration(s) (timing iteration 3: "

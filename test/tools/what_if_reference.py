@@ -8,8 +8,10 @@ and with the Python standard library only. For every report whose `what_if` is n
 from `paths[i]` (`samples_ns`, `load_ns`, `output_check`, `memory`, `execution`), every figure of the
 ledger that the docs define:
 
-  - per entry: `saved.value_ns` = median(base) - median(path) over `samples_ns`; `saved.se_ns` =
-    sqrt(se(base)^2 + se(path)^2) with se(median) = sqrt(pi/2) * 1.4826 * MAD / sqrt(n) (0 for n < 2);
+  - per entry: `saved.value_ns` = median(base) - median(path) over `samples_ns`; `saved.se_ns` = the
+    larger of sqrt(se(base)^2 + se(path)^2), with se(median) = sqrt(pi/2) * 1.4826 * MAD / sqrt(n) (0
+    for n < 2), and the round-paired se: with `sample_rounds`, d_r = median(base's samples of round r) -
+    median(path's) over the rounds both have samples in, se(median) of those d_r (only with 2 or more);
     `saved.significant` (|value| > 1.96 se; with se = 0, value != 0); `saved_low_ns`, `saved_high_ns`
     = value -/+ 1.96 se; `outputs_match`, `max_abs_diff` (the path's `output_check`); `ready_ns` (the
     path's `load_ns`, only for a setting that compiles on its own: not `skip-guards`);
@@ -134,6 +136,10 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       `half_width_ns` are 0 when n < 2. `negligible` and `from_again` are not compared when the value
       (resp. an edge of the rebuilds' interval) is within 1e-6 of an edge (resp. of the share). Every
       rebuild counts as a path the ledger uses (Q11).
+  Q21 `sample_rounds` (2026-12-06, "Spread of a difference"): a report without it, or with it empty, has
+      no round-paired se (the independent form alone). When present it must be a list of non-negative
+      integers as long as `samples_ns`; a round in which only one of the two paths has samples is left
+      out of the d_r.
 """
 
 import copy
@@ -237,10 +243,27 @@ def significant(value, se):
     return abs(value) > Z95 * se
 
 
+def round_paired_se(base, path):
+    """docs/metrics.md, "Spread of a difference": se(median) of the per-round differences of the two
+    paths' medians, over the rounds both have samples in; None without rounds or with fewer than 2."""
+    a_rounds, b_rounds = getattr(base, "rounds", None), getattr(path, "rounds", None)
+    if a_rounds is None or b_rounds is None:
+        return None
+    by_round = ({}, {})
+    for side, xs, rs in ((0, base, a_rounds), (1, path, b_rounds)):
+        for x, r in zip(xs, rs):
+            by_round[side].setdefault(r, []).append(x)
+    d = [median(by_round[0][r]) - median(by_round[1][r]) for r in sorted(by_round[0]) if r in by_round[1]]
+    return se_median(d) if len(d) >= 2 else None
+
+
 def saved_figures(base, path):
     """The `saved` estimate of a setting: median(base) - median(path) and the se of a difference."""
     value = median(base) - median(path)
     se = math.sqrt(se_median(base) ** 2 + se_median(path) ** 2)
+    paired = round_paired_se(base, path)
+    if paired is not None:
+        se = max(se, paired)
     return {"value_ns": value, "se_ns": se, "significant": significant(value, se),
             "low": value - Z95 * se, "high": value + Z95 * se}
 
@@ -284,12 +307,28 @@ class Checker:
             self.bad.append(f"{self.label}: {where}: {what}")
 
 
+class Samples(list):
+    """A path's samples_ns, with its sample_rounds in `rounds` (None: the report pairs none, Q21)."""
+    rounds = None
+
+
 def samples_of(ck, p):
-    """A path's samples_ns as a list of integers, or None (with a mismatch) when unusable."""
+    """A path's samples_ns as Samples, or None (with a mismatch) when unusable."""
     s = p.get("samples_ns", ABSENT)
     ok = isinstance(s, list) and all(is_int(x) for x in s)
     ck.fact(f"paths[{p.get('name')}].samples_ns", ok, f"not a list of integers: {show(s)[:120]}")
-    return s if ok else None
+    if not ok:
+        return None
+    out = Samples(s)
+    r = p.get("sample_rounds", ABSENT)
+    if r is ABSENT or r == []:
+        return out
+    ok = isinstance(r, list) and len(r) == len(s) and all(is_int(x) and x >= 0 for x in r)
+    ck.fact(f"paths[{p.get('name')}].sample_rounds", ok,
+            f"not a list of {len(s)} non-negative integers: {show(r)[:120]}")
+    if ok:
+        out.rounds = list(r)
+    return out
 
 
 def sub(obj, key):
@@ -815,6 +854,19 @@ def self_test():
     f = saved_figures([1300, 1000, 1500, 1200, 1100], [1700, 1500, 1600])
     assert f["value_ns"] == -400 and near(f["se_ns"], math.hypot(SE5, SE3)) and f["significant"]
     assert near(f["high"], -134.02588675861057)
+    # "Spread of a difference", paired by round, by hand: block medians 10, 30, 20 against 20, 10, 50;
+    # d = -10, 20, -30, median -10, MAD 20: se = k * 20 / sqrt(3) = 21.4562244, above the independent
+    # hypot(k * 10 / sqrt(6), k * 10 / sqrt(6)) = 10.7281122
+    a, b = Samples([10, 10, 30, 30, 20, 20]), Samples([20, 20, 10, 10, 50, 50])
+    a.rounds = b.rounds = [0, 0, 1, 1, 2, 2]
+    assert near(round_paired_se(a, b), k * 20 / math.sqrt(3)) and abs(k * 20 / math.sqrt(3) - 21.4562244) < 1e-6
+    f = saved_figures(a, b)
+    assert f["value_ns"] == 0 and near(f["se_ns"], k * 20 / math.sqrt(3))
+    b.rounds = [0, 0, 4, 4, 5, 5]   # one round in common: no paired se, the independent one
+    assert round_paired_se(a, b) is None and near(saved_figures(a, b)["se_ns"], math.hypot(k * 10 / math.sqrt(6), k * 10 / math.sqrt(6)))
+    b.rounds = [0, 0, 1, 1, 2, 2]
+    b[:] = [15, 15, 35, 35, 25, 25]  # the same drift in every round: d = -5 three times, paired se 0, the independent one kept
+    assert round_paired_se(a, b) == 0 and near(saved_figures(a, b)["se_ns"], math.hypot(k * 10 / math.sqrt(6), k * 10 / math.sqrt(6)))
     # "Significance", by hand: 2000 +- 1000 significant, 1960 +- 1000 not, -2500 +- 1000 significant
     assert significant(2000, 1000) and not significant(1960, 1000) and significant(-2500, 1000)
     assert significant(300, 0) and not significant(0, 0)
@@ -857,6 +909,14 @@ def self_test():
          "(skip-guards).saved.se_ns:"),
         ("an se summed, not in quadrature", a, lambda r: ent(r, 2)["saved"].update(se_ns=SE5 + SE3),
          "(cpp-wrapper).saved.se_ns:"),
+        # block medians 1300, 1150 (base) and 800, 1000 (no-guards): d = 500, 150, MAD 175, paired se
+        # k * 175 / sqrt(2) = 229.9, above the independent 117.5 the report keeps
+        ("the sample rounds ignored (the independent se kept)", a,
+         lambda r: (pth(r, BASE).update(sample_rounds=[0, 0, 0, 1, 1]),
+                    pth(r, "compile/no-guards").update(sample_rounds=[0, 0, 1, 1, 1])),
+         "(skip-guards).saved.se_ns:"),
+        ("sample_rounds shorter than samples_ns", a, lambda r: pth(r, BASE).update(sample_rounds=[0, 0]),
+         f"paths[{BASE}].sample_rounds"),
         ("a wrong significant flag (within noise said significant)", a,
          lambda r: ent(r, 1)["saved"].update(significant=True), "(skip-module-guards).saved.significant"),
         ("a wrong significant flag (a cost said within noise)", a,

@@ -2,6 +2,8 @@
 // The explanation of a wall-time gap between two measured paths in named layers of host work
 // (docs/metrics.md, "Explanation"). Pure functions over the report's plain structs.
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,18 @@ double median_standard_error(const SampleSummary& summary);
 // median(a) - median(b), with the standard error sqrt(se(a)^2 + se(b)^2) (the two samples taken as
 // independent).
 Estimate difference_of_medians(const SampleSummary& a, const SampleSummary& b);
+
+// The standard error of a difference of two samples measured in the same interleaved rounds, from the
+// rounds (docs/metrics.md, "Spread of a difference"): for each round both have samples in, d = median of
+// a's samples in it - median of b's; the standard error of the median of those d (as
+// median_standard_error). nullopt for fewer than 2 such rounds, or rounds not given for every sample.
+std::optional<double> round_paired_se(std::span<const std::int64_t> a, std::span<const int> a_rounds,
+                                      std::span<const std::int64_t> b, std::span<const int> b_rounds);
+
+// Two paths' wall times (timing pass) compared: median(a) - median(b), with the larger of the
+// independent standard error (difference_of_medians) and the round-paired one (round_paired_se), so that
+// neither calls that share a block's machine state nor drift common to a round narrow the interval.
+Estimate wall_difference(const PathResult& a, const PathResult& b);
 
 // The sum and difference of estimates, their errors added in quadrature.
 Estimate operator+(const Estimate& a, const Estimate& b);

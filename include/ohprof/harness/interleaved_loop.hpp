@@ -30,6 +30,7 @@ struct InterleavedPath {
 struct InterleavedPathResult {
   std::vector<std::int64_t> warmup_ns;
   std::vector<IterationWindow> iterations;
+  std::vector<int> rounds;  // the round of each measured iteration (same length as iterations), from 0
   RunningStats running;  // of the measured wall times, for the stopping rule
   [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
 };

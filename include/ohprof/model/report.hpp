@@ -202,6 +202,10 @@ struct PathResult {
   std::int64_t load_ns = 0;           // time to load / build the path before the first call
   std::vector<std::int64_t> warmup_ns;  // warm-up iteration wall times, not in the statistics
   std::vector<std::int64_t> wall_ns;    // measured iteration wall times
+  // compare: the interleaved round (from 0) each of wall_ns was measured in, same length; empty where the
+  // samples were not measured in rounds (run, analyze). Pairs two paths' samples by round
+  // (docs/metrics.md, "Spread of a difference").
+  std::vector<int> wall_rounds;
   SampleSummary wall;                 // summary of wall_ns
   StopReason stop_reason;             // why measurement stopped
   std::string split_unavailable_reason;  // why no device-time split exists, when none does

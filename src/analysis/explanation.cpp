@@ -117,12 +117,43 @@ std::optional<double> round_paired_se(std::span<const std::int64_t> a, std::span
   return median_standard_error(summarize(differences));
 }
 
-Estimate wall_difference(const PathResult& a, const PathResult& b) {
-  Estimate out = difference_of_medians(a.wall, b.wall);
-  if (const auto paired = round_paired_se(a.wall_ns, a.wall_rounds, b.wall_ns, b.wall_rounds)) {
-    out.se_ns = std::max(out.se_ns, *paired);
+namespace {
+
+// The independent estimate with its error raised to the round-paired one where that is larger.
+Estimate widened(Estimate independent, std::optional<double> paired) {
+  if (paired) independent.se_ns = std::max(independent.se_ns, *paired);
+  return independent;
+}
+
+// A path's split-pass busy times and their rounds (empty unless every analysed iteration has one).
+struct BusySamples {
+  std::vector<std::int64_t> values;
+  std::vector<int> rounds;
+};
+
+BusySamples busy_samples(const PathBreakdown& breakdown) {
+  BusySamples out;
+  bool every_round = true;
+  for (const IterationBreakdown& iteration : breakdown.iterations) {
+    out.values.push_back(iteration.gpu.busy_ns);
+    if (iteration.round) out.rounds.push_back(*iteration.round);
+    every_round = every_round && iteration.round.has_value();
   }
+  if (!every_round) out.rounds.clear();
   return out;
+}
+
+}  // namespace
+
+Estimate wall_difference(const PathResult& a, const PathResult& b) {
+  return widened(difference_of_medians(a.wall, b.wall), round_paired_se(a.wall_ns, a.wall_rounds, b.wall_ns, b.wall_rounds));
+}
+
+Estimate busy_difference(const PathResult& a, const PathResult& b) {
+  const BusySamples sa = busy_samples(*a.breakdown);
+  const BusySamples sb = busy_samples(*b.breakdown);
+  return widened(difference_of_medians(a.breakdown->summary.gpu.busy_ns, b.breakdown->summary.gpu.busy_ns),
+                 round_paired_se(sa.values, sa.rounds, sb.values, sb.rounds));
 }
 
 Estimate operator+(const Estimate& a, const Estimate& b) { return {a.value_ns + b.value_ns, std::hypot(a.se_ns, b.se_ns)}; }
@@ -169,24 +200,22 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     out.missing.push_back(fmt::format("kernel time and the wrapper term: {}: {}", without->name,
                                       split_missing_reason(*without)));
   } else {
-    out.kernels = difference_of_medians(split_a->busy, split_b->busy);
+    out.kernels = busy_difference(*a, *b);
     out.kernels_same = diff_kernel_sets(*a->breakdown, *b->breakdown).same_set();
     if (split_b->wall.median > 0) out.faster_kernel_share = split_b->busy.median / split_b->wall.median;
     // A floor's host time: its timing-pass median less its split-pass busy median (the timing pass has
     // no collector to slow the host down); the wrapper term is the floors' difference of it, taken as the
     // difference of their wall medians (paired by round) less that of their busy medians. One floor on
     // both sides: no wrapper difference, exactly.
-    out.wrapper = same_floor ? Estimate{}
-                             : out.floor_gap - difference_of_medians(split_floor_a->busy, split_floor_b->busy);
+    out.wrapper = same_floor ? Estimate{} : out.floor_gap - busy_difference(*floor_a, *floor_b);
     // gap - sum(sign * layers) telescopes to median(floor_slower) - median(floor_faster), so the residual
     // is what the floors' kernel time differs from their paths': (busy(floor_a) - busy(a)) -
     // (busy(floor_b) - busy(b)), each 0 exactly where the floor is the path itself.
-    const auto drift = [](const PathResult& path, const SplitSamples& split, const PathResult& floor,
-                          const SplitSamples& floor_split) {
+    const auto drift = [](const PathResult& path, const PathResult& floor) {
       if (&path == &floor) return Estimate{};
-      return difference_of_medians(floor_split.busy, split.busy);
+      return busy_difference(floor, path);
     };
-    const Estimate residual = drift(*a, *split_a, *floor_a, *split_floor_a) - drift(*b, *split_b, *floor_b, *split_floor_b);
+    const Estimate residual = drift(*a, *floor_a) - drift(*b, *floor_b);
     // The same number as floor_gap - kernels - wrapper, written as the identity computes it.
     out.residual = Estimate{out.floor_gap.value_ns - out.kernels->value_ns - out.wrapper->value_ns, residual.se_ns};
     // A share of a gap that is noise says nothing.

@@ -62,6 +62,7 @@ json iteration_to_json(const IterationBreakdown& it) {
     streams.push_back(std::move(entry));
   }
   return json{{"index", it.index},
+              {"round", it.round ? json(*it.round) : json(nullptr)},
               {"start_ns", it.start_ns},
               {"end_ns", it.end_ns},
               {"wall_ns", it.wall_ns},

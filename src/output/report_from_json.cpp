@@ -120,6 +120,7 @@ HostStates host_states_from_json(const json& j) { return fields_from_json<HostSt
 IterationBreakdown iteration_from_json(const json& j) {
   IterationBreakdown it;
   read(j, "index", it.index);
+  read(j, "round", it.round);  // absent before 2026-12-06: not paired by round
   read(j, "start_ns", it.start_ns);
   read(j, "end_ns", it.end_ns);
   read(j, "wall_ns", it.wall_ns);

@@ -82,6 +82,14 @@ Status measure_split_pass(Report& report, const std::vector<InterleavedPath>& pl
     const std::int64_t last = first + kIterationsPerPath - 1;
     attach_split(report, report.paths[p], *collection, select_iterations(collection->timeline, first, last),
                  measured.paths[p].wall_ns(), runtime, options.kernel_profile, first, last);
+    // Each analysed iteration's round, so that two paths' busy times pair by round (docs/metrics.md,
+    // "Spread of a difference"); its index is its place among the path's measured iterations.
+    const std::vector<int>& rounds = measured.paths[p].rounds;
+    for (IterationBreakdown& iteration : report.paths[p].breakdown->iterations) {
+      if (iteration.index >= 0 && static_cast<std::size_t>(iteration.index) < rounds.size()) {
+        iteration.round = rounds[static_cast<std::size_t>(iteration.index)];
+      }
+    }
   }
   for (std::size_t p = 1; p < report.paths.size(); ++p) {
     if (report.paths[p].role != PathRole::path) continue;

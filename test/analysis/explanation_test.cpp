@@ -127,6 +127,27 @@ TEST(RoundPairedSe, IsTheSpreadOfThePerRoundDifferences) {
   EXPECT_NEAR(d.se_ns, 10.7281, 1e-4);
 }
 
+// The split pass's busy times pair by their iterations' rounds the same way (the same numbers as above, as
+// busy times); an iteration without a round (a report before 2026-12-06) leaves the independent form.
+TEST(RoundPairedSe, BusyTimesPairByTheirIterationsRounds) {
+  const auto with_busy = [](const std::string& name, const std::vector<std::int64_t>& busy, std::vector<std::optional<int>> rounds) {
+    PathResult path = make_path(name, std::vector<std::int64_t>(busy.size(), 100), 0, 100);
+    for (std::size_t i = 0; i < busy.size(); ++i) {
+      path.breakdown->iterations[i].gpu.busy_ns = busy[i];
+      path.breakdown->iterations[i].round = rounds[i];
+    }
+    summarize_split(path);
+    return path;
+  };
+  const std::vector<std::optional<int>> rounds{0, 0, 1, 1, 2, 2};
+  const PathResult a = with_busy("a", {10, 10, 30, 30, 20, 20}, rounds);
+  const PathResult b = with_busy("b", {20, 20, 10, 10, 50, 50}, rounds);
+  EXPECT_DOUBLE_EQ(busy_difference(a, b).value_ns, 0);
+  EXPECT_NEAR(busy_difference(a, b).se_ns, 21.4562, 1e-4);
+  const PathResult unpaired = with_busy("b", {20, 20, 10, 10, 50, 50}, {0, 0, 1, 1, 2, std::nullopt});
+  EXPECT_NEAR(busy_difference(a, unpaired).se_ns, 10.7281, 1e-4);
+}
+
 TEST(ExplainGap, SplitsTheGapIntoKernelsLayersWrapperAndResidual) {
   const auto paths = compile_and_aoti();
   const GapExplanation e = explain_gap(paths, "compile", "aoti");

@@ -34,6 +34,10 @@ std::optional<double> round_paired_se(std::span<const std::int64_t> a, std::span
 // neither calls that share a block's machine state nor drift common to a round narrow the interval.
 Estimate wall_difference(const PathResult& a, const PathResult& b);
 
+// The same for two paths' split-pass busy times (split.iterations[i].gpu.busy_ns, paired by their `round`);
+// both must have a breakdown.
+Estimate busy_difference(const PathResult& a, const PathResult& b);
+
 // The sum and difference of estimates, their errors added in quadrature.
 Estimate operator+(const Estimate& a, const Estimate& b);
 Estimate operator-(const Estimate& a, const Estimate& b);

@@ -81,6 +81,8 @@ struct StreamSplit {
 // One iteration window, split.
 struct IterationBreakdown {
   std::int64_t index = 0;       // IterationWindow::index
+  // compare's split pass: the interleaved round (from 0) the iteration ran in; absent elsewhere (run, analyze).
+  std::optional<int> round;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::int64_t wall_ns = 0;     // end - start

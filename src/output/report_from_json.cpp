@@ -10,6 +10,7 @@
 // them anew.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -391,6 +392,9 @@ PathResult path_from_json(const json& j) {
   if (!p.wall_rounds.empty() && p.wall_rounds.size() != p.wall_ns.size()) {
     throw std::runtime_error(fmt::format("paths[{}].sample_rounds has {} entries for {} samples_ns", p.name,
                                          p.wall_rounds.size(), p.wall_ns.size()));
+  }
+  if (std::any_of(p.wall_rounds.begin(), p.wall_rounds.end(), [](int round) { return round < 0; })) {
+    throw std::runtime_error(fmt::format("paths[{}].sample_rounds holds a negative round", p.name));
   }
   p.wall.median = std::numeric_limits<double>::quiet_NaN();  // no summary: no median (not 0)
   read_object(j, "wall_ns", p.wall, summary_from_json);

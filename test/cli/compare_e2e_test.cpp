@@ -644,6 +644,10 @@ TEST_F(CompareE2E, WhatIfLedgersEachCompileSettingAgainstCompile) {
   const auto reference = testing::run_program(
       {"python3", OHPROF_SOURCE_DIR "/test/tools/what_if_reference.py", "--check", report_path});
   EXPECT_EQ(reference.exit_code, 0) << reference.out << reference.err;
+  // The ratio's interval from the samples and their rounds (docs/metrics.md, "Spread of a difference").
+  const auto spread = testing::run_program(
+      {"python3", OHPROF_SOURCE_DIR "/test/tools/spread_reference.py", "--check", report_path});
+  EXPECT_EQ(spread.exit_code, 0) << spread.out << spread.err;
 }
 
 TEST_F(CompareE2E, BadFlagsAreUsageErrors) {

@@ -330,6 +330,8 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   bad = report_to_json(full_report());
   bad["paths"][0]["sample_rounds"] = json::array({0, 1});
   refused(bad, "paths[aoti].sample_rounds has 2 entries for 3 samples_ns");
+  bad["paths"][0]["sample_rounds"] = json::array({0, -1, 1});
+  refused(bad, "paths[aoti].sample_rounds holds a negative round");
   refused(json::array(), "not a JSON object");
 }
 

@@ -524,6 +524,7 @@ TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {
     for (std::size_t i = 0; i < 3; ++i) {
       const IterationBreakdown& it = path.breakdown->iterations[i];
       EXPECT_EQ(it.index, static_cast<std::int64_t>(i));  // shifted back to the path's own numbering
+      EXPECT_EQ(it.round, static_cast<int>(i));            // one iteration a round: the i-th in round i
       EXPECT_EQ(it.wall_ns, split_walls[i]);
       EXPECT_EQ(it.gpu.own_ops, two_kernels ? 2u : 1u);
       EXPECT_EQ(it.gpu.busy_ns, two_kernels ? 40'000 : 20'000);

@@ -81,7 +81,7 @@ struct StreamSplit {
 // One iteration window, split.
 struct IterationBreakdown {
   std::int64_t index = 0;       // IterationWindow::index
-  // compare's split pass: the interleaved round (from 0) the iteration ran in; absent elsewhere (run, analyze).
+  // The split pass's round (from 0) the iteration ran in (run, compare); absent for analyze.
   std::optional<int> round;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;

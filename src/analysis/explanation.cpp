@@ -97,24 +97,30 @@ Estimate difference_of_medians(const SampleSummary& a, const SampleSummary& b) {
   return Estimate{a.median - b.median, std::hypot(sa, sb)};
 }
 
+RoundMedians round_medians(std::span<const std::int64_t> values, std::span<const int> rounds) {
+  if (rounds.size() != values.size() || values.empty()) return {};
+  std::map<int, std::vector<double>> blocks;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (rounds[i] < 0) return {};
+    blocks[rounds[i]].push_back(static_cast<double>(values[i]));
+  }
+  RoundMedians out(static_cast<std::size_t>(blocks.rbegin()->first) + 1);
+  for (const auto& [round, block] : blocks) out[static_cast<std::size_t>(round)] = summarize(block).median;
+  return out;
+}
+
+std::optional<double> paired_se(const RoundMedians& a, const RoundMedians& b, double (*pair)(double, double)) {
+  std::vector<double> per_round;
+  for (std::size_t r = 0; r < a.size() && r < b.size(); ++r) {
+    if (a[r] && b[r]) per_round.push_back(pair(*a[r], *b[r]));
+  }
+  if (per_round.size() < 2) return std::nullopt;
+  return median_standard_error(summarize(per_round));
+}
+
 std::optional<double> round_paired_se(std::span<const std::int64_t> a, std::span<const int> a_rounds,
                                       std::span<const std::int64_t> b, std::span<const int> b_rounds) {
-  if (a_rounds.size() != a.size() || b_rounds.size() != b.size()) return std::nullopt;
-  const auto blocks = [](std::span<const std::int64_t> values, std::span<const int> rounds) {
-    std::map<int, std::vector<double>> out;
-    for (std::size_t i = 0; i < values.size(); ++i) out[rounds[i]].push_back(static_cast<double>(values[i]));
-    return out;
-  };
-  const auto blocks_a = blocks(a, a_rounds);
-  const auto blocks_b = blocks(b, b_rounds);
-  std::vector<double> differences;
-  for (const auto& [round, values] : blocks_a) {
-    const auto other = blocks_b.find(round);
-    if (other == blocks_b.end()) continue;
-    differences.push_back(summarize(values).median - summarize(other->second).median);
-  }
-  if (differences.size() < 2) return std::nullopt;
-  return median_standard_error(summarize(differences));
+  return paired_se(round_medians(a, a_rounds), round_medians(b, b_rounds), [](double x, double y) { return x - y; });
 }
 
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ohprof/analysis/explanation.hpp"  // median_standard_error
+#include "ohprof/analysis/explanation.hpp"  // median_standard_error, paired_se
 
 namespace ohprof {
 namespace {
@@ -103,6 +103,11 @@ SweepRatio point_ratio(const SweepPathPoint& slower, const SweepPathPoint& faste
   const double mf = faster.wall_ns.median;
   r.ratio = ms / mf;
   r.se = r.ratio * std::hypot(median_standard_error(slower.wall_ns) / ms, median_standard_error(faster.wall_ns) / mf);
+  // Paired by round where the point kept its rounds: the spread of the per-round ratios, when larger.
+  if (const auto paired = paired_se(slower.round_medians_ns, faster.round_medians_ns,
+                                    [](double s, double f) { return s / f; })) {
+    r.se = std::max(r.se, *paired);
+  }
   r.low = r.ratio - kZ95 * r.se;
   r.high = r.ratio + kZ95 * r.se;
   r.within = r.low <= 1 + tolerance && r.high >= 1 - tolerance;

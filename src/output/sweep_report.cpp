@@ -61,6 +61,12 @@ json ratio_to_json(const SweepRatio& r) {
               {"low", r.low},       {"high", r.high},     {"within", r.within}};
 }
 
+json round_medians_json(const std::vector<std::optional<double>>& medians) {
+  json out = json::array();
+  for (const auto& m : medians) out.push_back(optional_number(m));
+  return out;
+}
+
 json point_to_json(const SweepPoint& p) {
   json paths = json::array();
   for (const SweepPathPoint& path : p.paths) {
@@ -79,7 +85,8 @@ json point_to_json(const SweepPoint& p) {
                          {"busy_ns", optional_number(path.busy_ns)},
                          {"host_ns", optional_number(path.host_ns)},
                          {"collector_ratio", optional_number(path.collector_ratio)},
-                         {"outputs_match", path.outputs_match ? json(*path.outputs_match) : json(nullptr)}});
+                         {"outputs_match", path.outputs_match ? json(*path.outputs_match) : json(nullptr)},
+                         {"round_medians_ns", round_medians_json(path.round_medians_ns)}});
   }
   json ratios = json::array();
   for (const auto& r : p.ratios) ratios.push_back(ratio_to_json(r));
@@ -196,6 +203,9 @@ SweepPathPoint path_point_from_json(const json& j) {
   out.host_ns = optional_number_at(j, "host_ns");
   out.collector_ratio = optional_number_at(j, "collector_ratio");
   if (!j.at("outputs_match").is_null()) out.outputs_match = j.at("outputs_match").get<bool>();
+  if (const auto it = j.find("round_medians_ns"); it != j.end() && !it->is_null()) {  // absent before 2026-12-06
+    for (const json& m : *it) out.round_medians_ns.push_back(m.is_null() ? std::nullopt : std::optional<double>(m.get<double>()));
+  }
   SweepPathFigures& f = out.figures;
   f.latency_ns = number_at(j, "latency_ns");
   f.latency_se_ns = number_at(j, "latency_se_ns");

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "ohprof/analysis/explanation.hpp"  // round_medians
 #include "ohprof/analysis/sweep.hpp"
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/console.hpp"
@@ -64,6 +65,7 @@ std::vector<SweepPathPoint> summarize_point(const Report& report) {
     SweepPathPoint p;
     p.name = path.name;
     p.wall_ns = path.wall;
+    p.round_medians_ns = round_medians(path.wall_ns, path.wall_rounds);
     if (path.breakdown && path.breakdown->summary.wall_ns.count > 0) {
       p.busy_ns = path.breakdown->summary.gpu.busy_ns.median;
       p.host_ns = path.breakdown->summary.gpu.host_bound_ns.median;

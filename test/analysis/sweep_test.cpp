@@ -62,6 +62,25 @@ TEST(SweepFigures, RatioIntervalAndTheToleranceBand) {
   EXPECT_TRUE(point_ratio(path("a", 1040, 60 / kSeFactor), path("b", 1000, 20 / kSeFactor), 0.0).within);
 }
 
+// docs/sweep.md, "Pairs": medians 120 and 20 (MAD 10, 6 samples each): ratio 6, independent se
+// 6 * kSeFactor * 10 / sqrt(6) * sqrt(1 / 120^2 + 1 / 20^2) = 2.30717; per-round medians 110, 150, 120 against
+// 20, 10, 50: ratios 5.5, 15, 2.4, median 5.5, MAD 3.1, paired se kSeFactor * 3.1 / sqrt(3) = 3.32571, the
+// larger. Rounds 0 and 2 only in common: ratios 5.5, 2.4, MAD 1.55, kSeFactor * 1.55 / sqrt(2) = 2.03657,
+// smaller: the independent se.
+TEST(SweepFigures, ARatioPairsByRoundWhereThePointKeptItsRounds) {
+  SweepPathPoint a{"compile", wall(120, 10, 6), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  SweepPathPoint b{"aoti", wall(20, 10, 6), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  EXPECT_NEAR(point_ratio(a, b, 0.05).se, 2.30717, 1e-5);
+  a.round_medians_ns = {110, 150, 120};
+  b.round_medians_ns = {20, 10, 50};
+  const SweepRatio r = point_ratio(a, b, 0.05);
+  EXPECT_DOUBLE_EQ(r.ratio, 6);
+  EXPECT_NEAR(r.se, 3.32571, 1e-5);
+  EXPECT_NEAR(r.low, 6 - 1.96 * 3.32571, 1e-4);
+  b.round_medians_ns = {20, std::nullopt, 50, 7};
+  EXPECT_NEAR(point_ratio(a, b, 0.05).se, 2.30717, 1e-5);
+}
+
 std::vector<SweepRatio> series(std::initializer_list<bool> within) {
   std::vector<SweepRatio> out;
   for (bool w : within) out.push_back(SweepRatio{"a", "b", 1, 0, 1, 1, w});

@@ -3,7 +3,7 @@
 
 Written from docs/sweep.md ("What it computes") and docs/report-schema.md ("The sweep report") alone,
 without reading ohprof's C++, and with the Python standard library only. From each point's raw inputs
-(value, status, each path's wall_ns {count, median, mad}, busy_ns, host_ns) and config (paths,
+(value, status, each path's wall_ns {count, median, mad}, busy_ns, host_ns, round_medians_ns) and config (paths,
 tolerance, fit_tolerance) it recomputes every derived field and compares it with the report.
 
 Usage:
@@ -46,6 +46,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q15):
   Q15 Found here: a point off the line at the largest value has leverage, so the first rule (leave
       out the largest plain residual) left out another point or absorbed it; the doc now leaves out
       by deleted residual (the point's e against the fit of the others), self-test (b').
+  Q16 `round_medians_ns` (2026-12-06, "Pairs"): absent, null or [] means no rounds (the independent se
+      alone); a round where either path's entry is null or missing is left out; the median of the
+      per-round ratios is the mean of the two middle values for an even count.
 """
 
 import itertools
@@ -109,6 +112,24 @@ def wall(p):
 def se_m(p):
     w = wall(p)
     return 0.0 if w["count"] < 2 else SE_FACTOR * w["mad"] / math.sqrt(w["count"])
+
+
+def median(xs):
+    s = sorted(xs)
+    return (s[(len(s) - 1) // 2] + s[len(s) // 2]) / 2
+
+
+def ratio_se(a, b):
+    """docs/sweep.md, "Pairs": se of median(a) / median(b), widened to the round-paired se where larger."""
+    ma, mb = wall(a)["median"], wall(b)["median"]
+    r = ma / mb
+    se = r * math.sqrt((se_m(a) / ma) ** 2 + (se_m(b) / mb) ** 2)
+    ra, rb = a.get("round_medians_ns") or [], b.get("round_medians_ns") or []       # Q16
+    q = [x / y for x, y in zip(ra, rb) if x is not None and y is not None]
+    if len(q) >= 2:
+        m = median(q)
+        se = max(se, SE_FACTOR * median([abs(x - m) for x in q]) / math.sqrt(len(q)))
+    return r, se
 
 
 def measured(point):
@@ -195,9 +216,7 @@ def compute(rep):
         within = []
         for i in common:
             ps, pf = meas[i][slower], meas[i][faster]
-            ms_, mf = wall(ps)["median"], wall(pf)["median"]
-            r = ms_ / mf
-            se = r * math.sqrt((se_m(ps) / ms_) ** 2 + (se_m(pf) / mf) ** 2)
+            r, se = ratio_se(ps, pf)
             lo, hi = r - 1.96 * se, r + 1.96 * se
             w = lo <= 1 + tol and hi >= 1 - tol
             within.append(w)
@@ -220,8 +239,7 @@ def compute(rep):
                 exp_points[i]["paths"][name]["to_baseline"] = None
                 continue
             b = ms[baseline]
-            r = wall(p)["median"] / wall(b)["median"]
-            se = r * math.sqrt((se_m(p) / wall(p)["median"]) ** 2 + (se_m(b) / wall(b)["median"]) ** 2)
+            r, se = ratio_se(p, b)
             exp_points[i]["paths"][name]["to_baseline"] = {"ratio": r, "se": se, "low": r - 1.96 * se,
                                                            "high": r + 1.96 * se}
     fits = []
@@ -350,6 +368,15 @@ def self_test():
     for dof, t in ((1, 12.706), (2, 4.303), (5, 2.571), (10, 2.228), (30, 2.042)):
         assert abs(t_quantile(0.975, dof) - t) < 5e-4, (dof, t_quantile(0.975, dof))
     assert abs(t_quantile(0.975, 10 ** 7) - 1.959964) < 1e-5
+    # "Pairs", by hand: medians 120 and 20 (MAD 10, n 6 each): ratio 6, independent se
+    # 6 * K * 10 / sqrt(6) * sqrt(1/120^2 + 1/20^2) = 2.3071678; per-round ratios 110/20, 150/10, 120/50 =
+    # 5.5, 15, 2.4: median 5.5, MAD 3.1, paired se K * 3.1 / sqrt(3) = 3.3257148, the larger.
+    a = {"wall_ns": {"median": 120, "mad": 10, "count": 6}, "round_medians_ns": [110, 150, 120]}
+    b = {"wall_ns": {"median": 20, "mad": 10, "count": 6}, "round_medians_ns": [20, 10, 50]}
+    assert ratio_se(a, b)[0] == 6 and close(ratio_se(a, b)[1], 3.3257147820250714)
+    assert close(ratio_se(dict(a, round_medians_ns=None), b)[1], 2.3071677661605996)
+    # rounds 0 and 2 in common: 5.5 and 2.4, MAD 1.55, K * 1.55 / sqrt(2) = 2.037 < 2.307: the independent one
+    assert close(ratio_se(a, dict(b, round_medians_ns=[20, None, 50, 7]))[1], 2.3071677661605996)
     # (a) exact line m = 1000 + 10 x
     xs = [1, 2, 4, 8]
     f = fit([(x, 1000.0 + 10 * x, {"host_ns": 900.0}) for x in xs], 0.10)

@@ -22,6 +22,15 @@ double median_standard_error(const SampleSummary& summary);
 // independent).
 Estimate difference_of_medians(const SampleSummary& a, const SampleSummary& b);
 
+// The median of `values` in each interleaved round: index = round, nullopt where no value is in it. Empty
+// unless every value has a (non-negative) round.
+using RoundMedians = std::vector<std::optional<double>>;
+RoundMedians round_medians(std::span<const std::int64_t> values, std::span<const int> rounds);
+
+// se(median) (as median_standard_error) of pair(a_r, b_r) over the rounds both have a median in; nullopt for
+// fewer than 2 such rounds.
+std::optional<double> paired_se(const RoundMedians& a, const RoundMedians& b, double (*pair)(double, double));
+
 // The standard error of a difference of two samples measured in the same interleaved rounds, from the
 // rounds (docs/metrics.md, "Spread of a difference"): for each round both have samples in, d = median of
 // a's samples in it - median of b's; the standard error of the median of those d (as

@@ -66,6 +66,10 @@ struct SweepPathPoint {
   std::optional<double> host_ns;           // split: median host-bound time per iteration
   std::optional<double> collector_ratio;   // split pass / interleaved pass, medians
   std::optional<bool> outputs_match;       // null: not checked
+  // The median of the path's samples of each interleaved round (index = round; null: none in that round),
+  // so that two paths' ratio pairs by round (docs/sweep.md, "Pairs"); empty where the point's report had
+  // no rounds (a sweep before 2026-12-06).
+  std::vector<std::optional<double>> round_medians_ns;
   SweepPathFigures figures;                // derived (analyze_sweep); zero at points not measured
 };
 

@@ -118,11 +118,6 @@ std::optional<double> paired_se(const RoundMedians& a, const RoundMedians& b, do
   return median_standard_error(summarize(per_round));
 }
 
-std::optional<double> round_paired_se(std::span<const std::int64_t> a, std::span<const int> a_rounds,
-                                      std::span<const std::int64_t> b, std::span<const int> b_rounds) {
-  return paired_se(round_medians(a, a_rounds), round_medians(b, b_rounds), [](double x, double y) { return x - y; });
-}
-
 namespace {
 
 // The independent estimate with its error raised to the round-paired one where that is larger.
@@ -131,35 +126,34 @@ Estimate widened(Estimate independent, std::optional<double> paired) {
   return independent;
 }
 
-// A path's split-pass busy times and their rounds (empty unless every analysed iteration has one).
-struct BusySamples {
+// A path's split-pass busy times by round; none unless every analysed iteration has its round (an iteration
+// without one counts as round -1, which round_medians refuses).
+RoundMedians busy_round_medians(const PathBreakdown& breakdown) {
   std::vector<std::int64_t> values;
   std::vector<int> rounds;
-};
-
-BusySamples busy_samples(const PathBreakdown& breakdown) {
-  BusySamples out;
-  bool every_round = true;
   for (const IterationBreakdown& iteration : breakdown.iterations) {
-    out.values.push_back(iteration.gpu.busy_ns);
-    if (iteration.round) out.rounds.push_back(*iteration.round);
-    every_round = every_round && iteration.round.has_value();
+    values.push_back(iteration.gpu.busy_ns);
+    rounds.push_back(iteration.round.value_or(-1));
   }
-  if (!every_round) out.rounds.clear();
-  return out;
+  return round_medians(values, rounds);
 }
 
+double minus(double x, double y) { return x - y; }
+
 }  // namespace
+
+std::optional<double> round_paired_se(std::span<const std::int64_t> a, std::span<const int> a_rounds,
+                                      std::span<const std::int64_t> b, std::span<const int> b_rounds) {
+  return paired_se(round_medians(a, a_rounds), round_medians(b, b_rounds), minus);
+}
 
 Estimate wall_difference(const PathResult& a, const PathResult& b) {
   return widened(difference_of_medians(a.wall, b.wall), round_paired_se(a.wall_ns, a.wall_rounds, b.wall_ns, b.wall_rounds));
 }
 
 Estimate busy_difference(const PathResult& a, const PathResult& b) {
-  const BusySamples sa = busy_samples(*a.breakdown);
-  const BusySamples sb = busy_samples(*b.breakdown);
   return widened(difference_of_medians(a.breakdown->summary.gpu.busy_ns, b.breakdown->summary.gpu.busy_ns),
-                 round_paired_se(sa.values, sa.rounds, sb.values, sb.rounds));
+                 paired_se(busy_round_medians(*a.breakdown), busy_round_medians(*b.breakdown), minus));
 }
 
 Estimate operator+(const Estimate& a, const Estimate& b) { return {a.value_ns + b.value_ns, std::hypot(a.se_ns, b.se_ns)}; }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -20,17 +21,31 @@ using testing::make_temp_dir;
 using testing::read_file;
 using testing::run_ohprof;
 
+// Whether point a's scaling is significantly above point b's (docs/metrics.md, "Significance"): each
+// point's 95% interval is scaling ± 1.96 · se, so se = (high − low) / (2 · 1.96), and the difference of
+// two independent scalings is significant when it exceeds 1.96 · sqrt(se_a² + se_b²). (Asking that the
+// two intervals not overlap asks for more: up to 2.77 of the difference's own standard errors. On a
+// loaded CI machine the GIL-bound path's interval once reached 1.27 over a runner whose lower edge was
+// 1.13, a difference of 1.96 standard errors.)
+bool significantly_above(const json& a, const json& b) {
+  const auto se = [](const json& point) {
+    return (point["scaling_high"].get<double>() - point["scaling_low"].get<double>()) / (2 * 1.96);
+  };
+  const double difference = a["scaling"].get<double>() - b["scaling"].get<double>();
+  return difference > 1.96 * std::hypot(se(a), se(b));
+}
+
 TEST(ThreadsE2E, TheAotiRunnerScalesBetterThanAGilBoundPathWhichDoesNot) {
   ::setenv("PYTHONPATH", OHPROF_SOURCE_DIR "/examples/models", 1);
   ::setenv("OMP_NUM_THREADS", "1", 1);
   const std::string dir = make_temp_dir("threads");
   const std::string report_path = dir + "/threads.json";
-  // A statistical claim on a shared machine: measured up to twice, and both halves of it must hold in
-  // one run (each run's figures are printed when they do not).
+  // A statistical claim on a shared machine: measured up to three times, and both halves of it must hold
+  // in one run (each run's figures are printed when they do not).
   json report;
   testing::CommandOutput result;
   std::string attempts;
-  for (int attempt = 1; attempt <= 2; ++attempt) {
+  for (int attempt = 1; attempt <= 3; ++attempt) {
     result = run_ohprof({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths", "aoti,compile",
                          "--device", "cpu", "--no-explain", "--threads", "2", "--warmup", "1", "--min-runs", "3",
                          "--max-runs", "3", "--min-time", "0", "--cache-dir", dir + "/cache", "--export-json",
@@ -43,10 +58,7 @@ TEST(ThreadsE2E, TheAotiRunnerScalesBetterThanAGilBoundPathWhichDoesNot) {
                 aoti_two["scaling_low"].dump() + ", " + aoti_two["scaling_high"].dump() + "], compile x" +
                 compile_two["scaling"].dump() + " [" + compile_two["scaling_low"].dump() + ", " +
                 compile_two["scaling_high"].dump() + "]\n";
-    if (aoti_two["scaling_low"].get<double>() > compile_two["scaling_high"].get<double>() &&
-        !compile_two["scales"].get<bool>()) {
-      break;
-    }
+    if (significantly_above(aoti_two, compile_two) && !compile_two["scales"].get<bool>()) break;
   }
   EXPECT_EQ(result.err.find("compile event"), std::string::npos) << result.err;  // no recompile on a new thread
   EXPECT_EQ(report["config"]["compare"]["threads"], json::array({1, 2}));
@@ -62,8 +74,7 @@ TEST(ThreadsE2E, TheAotiRunnerScalesBetterThanAGilBoundPathWhichDoesNot) {
   // (x1.24 to x1.45, lower bounds 1.05 to 1.21) but not always inside the full suite on this shared 2-core
   // VM, where two busy threads do not always get two cores' worth (x1.06 [0.99, 1.14] once): it is
   // printed, not asserted.
-  EXPECT_GT(aoti["points"][1]["scaling_low"].get<double>(), compile["points"][1]["scaling_high"].get<double>())
-      << attempts;
+  EXPECT_TRUE(significantly_above(aoti["points"][1], compile["points"][1])) << attempts;
   EXPECT_FALSE(compile["points"][1]["scales"].get<bool>()) << attempts;
   std::printf("%s", attempts.c_str());
   EXPECT_EQ(compile["limit"], "gil");

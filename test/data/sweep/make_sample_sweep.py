@@ -9,8 +9,10 @@ takes the doubling further, e.g. 65536, where compile and aoti come within the t
 Medians follow aoti 3.8 us + 30 ns/item, compile 40 us + 30 ns/item, eager 25 us + 50 ns/item, with a
 fixed pseudo-random jitter of about 1% and, for eager from batch 4096 on, 30% more (the activations
 leaving a cache level: the fit leaves that point out). The point at batch 2048 failed. The measured
-numbers (median, MAD, count, the split) are made up and rounded as the harness would; every derived
-number (latency_se, throughput, ratios, crossovers, baseline, fits) is computed from them here.
+numbers (median, MAD, count, the split, and each path's median per round where a point has at most 100
+rounds: batch 4096 and up) are made up and rounded as the harness would; every derived number
+(latency_se, throughput, ratios with their round-paired se, crossovers, baseline, fits) is computed from
+them here.
 Standard library only; rerun it after changing the definitions in docs/sweep.md.
 """
 
@@ -28,6 +30,8 @@ MODEL = {"aoti": (3800.0, 30.0, 1200.0, 300.0),
          "compile": (40000.0, 30.0, 1200.0, 500.0),
          "eager": (25000.0, 50.0, 2000.0, 900.0)}
 TOLERANCE = 0.05
+BLOCK = 10                   # calls per path per interleaved round (config.block)
+MAX_MADE_UP_ROUNDS = 100     # points with more rounds get none made up (round_medians)
 FIT_TOLERANCE = 0.10
 FAILED = {2048: ("export failed: out of memory (fake)", 9)}
 # Student's t quantile 0.975 by degrees of freedom (NIST/SEMATECH e-Handbook, 1.3.6.7.2)
@@ -74,21 +78,60 @@ def measure(rng, x):
     return out
 
 
-def derive_path(x, entry):
+def round_medians(x, entries):
+    """Each path's made-up median in each interleaved round (block of BLOCK calls) of the point's compare
+    run, for the points of at most MAX_MADE_UP_ROUNDS rounds; [] for the others, as a point measured
+    before the rounds were kept reads (a sweep resumed across that change has both). A round's median is
+    the path's median times a drift common to every path in that round (sd 2%, which the per-round ratios
+    cancel) and a path's own noise (sd 0.3% to 0.9%, the point's own), so the round-paired se of a ratio
+    is above the independent one at some points and below at others. Where a point has more than 20
+    rounds, its last round was cut short before eager's block: eager's entry there is null."""
+    rounds = entries[0]["wall_ns"]["count"] // BLOCK
+    if rounds > MAX_MADE_UP_ROUNDS:
+        return {e["name"]: [] for e in entries}
+    rng = random.Random(7000 + x)                    # its own stream: the other made-up numbers stay
+    own = 0.003 + 0.006 * rng.random()
+    drift = [rng.gauss(0, 0.02) for _ in range(rounds)]
+    out = {}
+    for e in entries:
+        m = e["wall_ns"]["median"]
+        out[e["name"]] = [float(round(m * (1 + d + rng.gauss(0, own)))) for d in drift]
+    if rounds > 20:
+        out["eager"][-1] = None
+    return out
+
+
+def derive_path(x, entry, medians_by_round):
     m = entry["wall_ns"]["median"]
     se = se_median(entry["wall_ns"])
     tput = x * 1e9 / m
     return {"name": entry["name"], "wall_ns": entry["wall_ns"], "latency_ns": m, "latency_se_ns": se,
             "throughput_per_s": tput, "throughput_se_per_s": tput * se / m, "busy_ns": entry["busy_ns"],
             "host_ns": entry["host_ns"], "collector_ratio": entry["collector_ratio"],
-            "outputs_match": entry["outputs_match"],
-            "round_medians_ns": []}  # no rounds made up: the ratios keep the independent se (docs/sweep.md)
+            "outputs_match": entry["outputs_match"], "round_medians_ns": medians_by_round}
+
+
+def paired_ratio_se(slower, faster):
+    """docs/sweep.md, "Pairs": the round-paired se of the ratio, over the rounds both have a median in;
+    None for fewer than 2 such rounds."""
+    q = [s / f for s, f in zip(slower["round_medians_ns"], faster["round_medians_ns"])
+         if s is not None and f is not None]
+    if len(q) < 2:
+        return None
+    q.sort()
+    mid = (q[(len(q) - 1) // 2] + q[len(q) // 2]) / 2
+    dev = sorted(abs(v - mid) for v in q)
+    mad = (dev[(len(dev) - 1) // 2] + dev[len(dev) // 2]) / 2
+    return math.sqrt(math.pi / 2) * 1.4826 * mad / math.sqrt(len(q))
 
 
 def ratio_entry(slower, faster):
     ms, mf = slower["latency_ns"], faster["latency_ns"]
     r = ms / mf
     se = r * math.sqrt((slower["latency_se_ns"] / ms) ** 2 + (faster["latency_se_ns"] / mf) ** 2)
+    paired = paired_ratio_se(slower, faster)
+    if paired is not None:
+        se = max(se, paired)
     low, high = r - 1.96 * se, r + 1.96 * se
     return {"slower": slower["name"], "faster": faster["name"], "ratio": r, "se": se, "low": low,
             "high": high, "within": low <= 1 + TOLERANCE and high >= 1 - TOLERANCE}
@@ -191,7 +234,9 @@ def make_report(max_batch, stem):
                       artifacts_cached=False, stop_reason={"code": "none", "unmet": "", "text": ""}, warnings=[],
                       passes=[], chosen_pass=0, paths=[], ratios=[])
         else:
-            paths = [derive_path(x, e) for e in measure(rng, x)]
+            entries = measure(rng, x)
+            by_round = round_medians(x, entries)
+            paths = [derive_path(x, e, by_round[e["name"]]) for e in entries]
             elapsed = 20 + 2 * rng.random()
             # --passes 2: the kept pass is the least disturbed (lowest geometric mean of the medians);
             # the other ran on a machine 10-40% slower, pass 1 or pass 2 alternately.

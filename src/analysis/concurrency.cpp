@@ -53,6 +53,29 @@ void scale_against_one(std::vector<ThreadsPoint>& points) {
   }
 }
 
+namespace {
+
+// A point's throughput in each round, N * calls_per_round * 1e9 / round_ns[r]; none for a round without a time.
+RoundMedians round_throughputs(const ThreadsPoint& point) {
+  RoundMedians out;
+  for (const std::int64_t ns : point.round_ns) {
+    out.push_back(ns > 0 ? std::optional<double>(static_cast<double>(point.threads) *
+                                                 static_cast<double>(point.calls_per_round) * 1e9 / static_cast<double>(ns))
+                         : std::nullopt);
+  }
+  return out;
+}
+
+}  // namespace
+
+Estimate throughput_difference(const ThreadsPoint& a, const ThreadsPoint& b) {
+  Estimate out{a.calls_per_s - b.calls_per_s, std::hypot(a.calls_per_s_se, b.calls_per_s_se)};
+  if (const auto paired = paired_se(round_throughputs(a), round_throughputs(b), [](double x, double y) { return x - y; })) {
+    out.se_ns = std::max(out.se_ns, *paired);
+  }
+  return out;
+}
+
 std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleSummary& timing) {
   if (one.threads != 1 || one.latency_ns.empty() || timing.count == 0 || !(timing.median > 0)) return std::nullopt;
   const SampleSummary latency = summarize_ns(one.latency_ns);

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "ohprof/analysis/cold_start.hpp"
+#include "ohprof/analysis/concurrency.hpp"
 #include "ohprof/analysis/explanation.hpp"
 
 namespace ohprof {
@@ -116,9 +117,7 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
     if (point != nullptr && point->threads == top) throughput.push_back({p, point->calls_per_s});
   }
   if (auto l = leaders_of(DeployCriterion::throughput, candidates, throughput, higher, [](const PathResult& best, const PathResult& other) {
-        const ThreadsPoint& a = *top_point(best);
-        const ThreadsPoint& b = *top_point(other);
-        return !significant(Estimate{a.calls_per_s - b.calls_per_s, std::hypot(a.calls_per_s_se, b.calls_per_s_se)});
+        return !significant(throughput_difference(*top_point(best), *top_point(other)));
       })) {
     out.criteria.push_back(*l);
   }

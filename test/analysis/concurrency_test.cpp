@@ -91,6 +91,46 @@ PathConcurrency path_with(bool top_scales, int top_threads, bool gil, std::optio
   return c;
 }
 
+// Two paths' 2-caller points over the same 5 rounds, 5 calls per thread and round: a round's throughput is
+// 2 * 5 * 1e9 / round_ns = 1e10 / round_ns calls/s.
+// a: 1250, 1280, 1250, 1600, 1000 calls/s (median 1250, MAD 30, se 1.2533 * 1.4826 * 30 / sqrt 5 = 24.93).
+// b: 800, 1250, 1000, 1024, 1024 (median 1024, MAD 24, se 19.94). Independent: 226 ± 31.93, significant.
+// Per round a - b: 450, 30, 250, 576, -24 (median 250, MAD 220): the paired se 1.2533 * 1.4826 * 220 /
+// sqrt 5 = 182.82 is the larger, and 226 < 1.96 * 182.82 = 358.3: within noise.
+TEST(ThroughputDifference, PairedByRoundWhenThatIsTheLarger) {
+  const ThreadsPoint a = threads_point(2, 5, {8'000'000, 7'812'500, 8'000'000, 6'250'000, 10'000'000}, {});
+  const ThreadsPoint b = threads_point(2, 5, {12'500'000, 8'000'000, 10'000'000, 9'765'625, 9'765'625}, {});
+  ASSERT_NEAR(a.calls_per_s, 1250, 1e-9);
+  ASSERT_NEAR(b.calls_per_s, 1024, 1e-9);
+  const double k = std::sqrt(std::acos(-1.0) / 2) * 1.4826 / std::sqrt(5.0);
+  EXPECT_NEAR(std::hypot(a.calls_per_s_se, b.calls_per_s_se), std::hypot(k * 30, k * 24), 1e-9);
+  const Estimate d = throughput_difference(a, b);
+  EXPECT_NEAR(d.value_ns, 226, 1e-9);
+  EXPECT_NEAR(d.se_ns, k * 220, 1e-9);
+  EXPECT_FALSE(significant(d));
+  // A round one of them has no time in (a burst without a time) is left out: rounds 0, 1, 2, 4 give
+  // 450, 30, 250, -24 (median 140, deviations 310, 110, 110, 164, MAD 137: 1.2533 * 1.4826 * 137 / 2 = 127.28).
+  ThreadsPoint c = b;
+  c.round_ns[3] = 0;
+  EXPECT_NEAR(throughput_difference(a, c).se_ns, std::sqrt(std::acos(-1.0) / 2) * 1.4826 * 137 / 2, 1e-9);
+}
+
+// Drift common to the rounds: b is 1000, 1024, 1000, 1000, 1024 (median 1000, MAD 0, se 0), so a - b is 250,
+// 256, 250, 600, -24 (MAD 6, paired se 4.99) and the independent 24.93 is kept: 250 ± 24.93, significant.
+// With fewer than 2 rounds in common, the independent form alone.
+TEST(ThroughputDifference, TheIndependentFormWhenTheRoundsShareTheirDrift) {
+  const ThreadsPoint a = threads_point(2, 5, {8'000'000, 7'812'500, 8'000'000, 6'250'000, 10'000'000}, {});
+  const ThreadsPoint b = threads_point(2, 5, {10'000'000, 9'765'625, 10'000'000, 10'000'000, 9'765'625}, {});
+  const double k = std::sqrt(std::acos(-1.0) / 2) * 1.4826 / std::sqrt(5.0);
+  const Estimate d = throughput_difference(a, b);
+  EXPECT_NEAR(d.value_ns, 250, 1e-9);
+  EXPECT_NEAR(d.se_ns, k * 30, 1e-9);
+  EXPECT_TRUE(significant(d));
+  ThreadsPoint one_round = b;
+  one_round.round_ns = {10'000'000};
+  EXPECT_NEAR(throughput_difference(a, one_round).se_ns, std::hypot(a.calls_per_s_se, one_round.calls_per_s_se), 1e-9);
+}
+
 TEST(ConcurrencyLimit, TheRuleInItsOrder) {
   const ConcurrencyContext cpu2{2, 1, false};
   const ConcurrencyContext cpu16{16, 1, false};

@@ -8,6 +8,7 @@
 #include "ohprof/base/stats.hpp"
 
 #include "ohprof/model/concurrency.hpp"
+#include "ohprof/model/explanation.hpp"
 
 namespace ohprof {
 
@@ -35,6 +36,12 @@ ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vecto
 
 // Each point's scaling against the 1-thread point (points.front(), which must have threads == 1).
 void scale_against_one(std::vector<ThreadsPoint>& points);
+
+// Two paths' points at the same count, measured in the same rounds (round_ns[r] is round r's burst), compared:
+// a.calls_per_s - b.calls_per_s, with the larger of the independent error sqrt(se_a^2 + se_b^2) and the
+// round-paired one, se(median) of the per-round throughput differences over the rounds both have (2 or more;
+// docs/metrics.md, "Spread of a difference").
+Estimate throughput_difference(const ThreadsPoint& a, const ThreadsPoint& b);
 
 // A caller thread is "slower" when its calls' p50 is at least this many times the timing pass's median
 // (and the difference is significant).

@@ -105,6 +105,14 @@ def recompiling():
     return model
 
 
+def recompile_limited():
+    """recompiling() in a process whose Dynamo may compile a function only once (recompile_limit 1, as a
+    model that recompiles on every call meets the default 8): where the flip would recompile, Dynamo gives
+    up instead, and compile's calls from then on run forward uncompiled."""
+    torch._dynamo.config.recompile_limit = 1
+    return recompiling()
+
+
 class BrokenGraphMLP(TinyMLP):
     """tiny_mlp with a graph break between its layers: torch.compile makes two graphs."""
 

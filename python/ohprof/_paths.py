@@ -820,12 +820,14 @@ class _DumpWriter:
 COMPILE_EVENT_KINDS = {"DYNAMO": "dynamo-compile", "LAZY_BACKWARD": "dynamo-compile",
                        "TRITON_AUTOTUNING": "autotuning", "CUDAGRAPH_RECORDING": "cuda-graph-recording"}
 CUDA_GRAPH_EAGER = "cuda-graph-eager"
+RECOMPILE_LIMIT = "recompile-limit"
 
 
 class CompileLog:
     """Every compile event of this process: Dynamo's compiles, Inductor's autotuning at first use and
     CUDA-graph recordings, from torch's own compile callbacks (torch._dynamo.callback), and a CUDA-graph
-    tree's eager runs of a graph's function; each with its CLOCK_MONOTONIC interval (the clock of ohprof's
+    tree's eager runs of a graph's function, and Dynamo's giving up on a function at its recompile limit;
+    each with its CLOCK_MONOTONIC interval (the clock of ohprof's
     iteration windows) and, for a recompile, the first guard that failed. One per process (compile_log):
     torch's callbacks are process-wide."""
 
@@ -854,6 +856,24 @@ class CompileLog:
             return reasons
 
         convert_frame.get_and_maybe_log_recompilation_reasons = recording_reasons
+        limit_check = getattr(convert_frame, "exceeds_recompile_limit", None)
+        if limit_check is None:  # a torch without it: a limit hit is not seen, its recompiles before it are
+            return
+        log = self
+
+        def recording_limit(cache_size, compile_id, *args, **kwargs):
+            """Dynamo gives up compiling a function here: from then on a call whose guards match no cached
+            graph runs it uncompiled (docs/metrics.md, "Execution check")."""
+            exceeded, limit_type = limit_check(cache_size, compile_id, *args, **kwargs)
+            if exceeded:
+                value = getattr(torch._dynamo.config, str(limit_type), None)
+                reason, log._reason = log._reason, ""
+                text = f"{limit_type} = {value}" + (f"; last guard failed: {reason}" if reason else "")
+                now = time.monotonic_ns()
+                log.events.append([RECOMPILE_LIMIT, str(compile_id or ""), now, now, text])
+            return exceeded, limit_type
+
+        convert_frame.exceeds_recompile_limit = recording_limit
 
     def _start(self, *args):
         trigger = getattr(getattr(args[0], "callback_trigger", None), "name", "DYNAMO") if args else "DYNAMO"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ohprof/base/format.hpp"
 
@@ -15,6 +16,7 @@ const char* event_words(CompileEventKind kind) {
     case CompileEventKind::autotuning: return "autotuning";
     case CompileEventKind::cuda_graph_recording: return "CUDA-graph recording";
     case CompileEventKind::cuda_graph_eager: return "CUDA-graph eager run";
+    case CompileEventKind::recompile_limit: return "Dynamo's recompile limit";
   }
   return "compile";
 }
@@ -71,9 +73,13 @@ ExecutionCheck check_timing_pass(const ExecutionFacts& facts, const std::vector<
   ExecutionCheck check;
   check.facts = facts;
   check.measured_compiles = timing_compiles;
-  if (!timing_compiles.empty()) {
-    std::int64_t last = -1;
-    for (const auto& c : timing_compiles) last = std::max(last, c.iteration);
+  // The samples up to the last compile are left out; Dynamo giving up compiles nothing, and the calls after it
+  // are what the path now runs (execution_warnings says what that is).
+  std::int64_t last = -1;
+  for (const auto& c : timing_compiles) {
+    if (!gave_up(c.event)) last = std::max(last, c.iteration);
+  }
+  if (last >= 0) {
     const std::int64_t after = static_cast<std::int64_t>(samples) - (last + 1);
     if (after >= kMinKeptAfterCompile) {
       check.excluded_iterations = last + 1;
@@ -109,12 +115,14 @@ std::vector<std::int64_t> kept_samples(const std::vector<std::int64_t>& samples,
 std::vector<Warning> execution_warnings(const std::string& path, bool asked_path, const ExecutionCheck& check,
                                         const std::string& device) {
   std::vector<Warning> out;
-  const auto timing = of_pass(check.measured_compiles, MeasuredPass::timing);
-  const auto split = of_pass(check.measured_compiles, MeasuredPass::split);
+  std::vector<MeasuredCompile> work;
+  std::vector<MeasuredCompile> limits;
+  for (const MeasuredCompile& c : check.measured_compiles) (gave_up(c.event) ? limits : work).push_back(c);
+  const auto timing = of_pass(work, MeasuredPass::timing);
+  const auto split = of_pass(work, MeasuredPass::split);
   if (!timing.empty() || !split.empty()) {
     std::string text = fmt::format("path {}: the framework compiled inside {} measured iteration(s) ({})", path,
-                                   distinct_iterations(timing) + distinct_iterations(split),
-                                   compile_list(check.measured_compiles));
+                                   distinct_iterations(timing) + distinct_iterations(split), compile_list(work));
     if (check.excluded_iterations > 0) {
       text += fmt::format("; its wall times leave out the {} timing-pass samples up to the last compile", check.excluded_iterations);
     } else if (check.pooled) {
@@ -123,6 +131,15 @@ std::vector<Warning> execution_warnings(const std::string& path, bool asked_path
     }
     if (!split.empty()) text += "; its device-time split mixes the programs before and after";
     out.push_back(Warning{WarningCode::compiled_while_measuring, text});
+  }
+  if (!limits.empty()) {
+    const MeasuredCompile& first = limits.front();
+    out.push_back(Warning{WarningCode::recompile_limit_hit,
+                          fmt::format("path {}: Dynamo hit its recompile limit in {} iteration {} ({}): from then on a "
+                                      "call whose guards match no compiled graph runs the model uncompiled, so its "
+                                      "figures after that are not those of compiled code; find what recompiles "
+                                      "(TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit",
+                                      path, to_string(first.pass), first.iteration, first.event.reason)});
   }
   std::int64_t breaks = 0;
   std::vector<std::string> reasons;
@@ -164,6 +181,27 @@ std::vector<Warning> execution_warnings(const std::string& path, bool asked_path
                                       path, ran_on, device)});
   }
   return out;
+}
+
+std::optional<Warning> recompile_limit_outside_measured(const std::vector<CompileEvent>& events,
+                                                        const std::vector<const ExecutionCheck*>& checks,
+                                                        const std::vector<std::string>& dynamo_paths) {
+  for (const CompileEvent& event : events) {
+    if (!gave_up(event)) continue;
+    const bool measured = std::any_of(checks.begin(), checks.end(), [&](const ExecutionCheck* check) {
+      return std::any_of(check->measured_compiles.begin(), check->measured_compiles.end(),
+                         [&](const MeasuredCompile& c) { return c.event == event; });
+    });
+    if (measured) continue;
+    return Warning{WarningCode::recompile_limit_hit,
+                   fmt::format("Dynamo hit its recompile limit outside the measured calls, while a path was built or "
+                               "warmed up ({}): from then on a call whose guards match no compiled graph runs the model "
+                               "uncompiled, so {} may be measuring uncompiled code; find what recompiles "
+                               "(TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit",
+                               event.reason, dynamo_paths.empty() ? std::string("the Dynamo paths")
+                                                                  : fmt::format("{}", fmt::join(dynamo_paths, ", ")))};
+  }
+  return std::nullopt;
 }
 
 }  // namespace ohprof

@@ -415,11 +415,13 @@ std::string execution_text(const ExecutionCheck& check) {
   if (const std::string cache = fx_cache_text(f.fx_cache_hits, f.fx_cache_misses); !cache.empty()) text += "; " + cache;
   if (!f.unobserved.empty()) {
     text += "; compiles not observed (" + f.unobserved + ")";
-  } else if (check.measured_compiles.empty()) {
+  } else if (std::all_of(check.measured_compiles.begin(), check.measured_compiles.end(),
+                         [](const MeasuredCompile& c) { return gave_up(c.event); })) {
     text += "; no compile while measured";
   } else {
     std::vector<std::pair<MeasuredPass, std::int64_t>> iterations;
     for (const MeasuredCompile& c : check.measured_compiles) {
+      if (gave_up(c.event)) continue;
       if (std::find(iterations.begin(), iterations.end(), std::pair{c.pass, c.iteration}) == iterations.end()) {
         iterations.emplace_back(c.pass, c.iteration);
       }
@@ -434,6 +436,12 @@ std::string execution_text(const ExecutionCheck& check) {
     } else {
       text += ", of the split pass only (the wall times hold none)";
     }
+  }
+  for (const MeasuredCompile& c : check.measured_compiles) {
+    if (!gave_up(c.event)) continue;
+    text += fmt::format("; RECOMPILE LIMIT hit in {} iteration {}: later calls that miss its graphs run uncompiled",
+                        to_string(c.pass), c.iteration);
+    break;
   }
   if (f.dynamo || f.cuda_graphs_expected) {
     switch (check.cuda_graphs) {

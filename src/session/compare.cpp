@@ -515,11 +515,18 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     }
     return dump_code(report, sources, session->get(), options.dump_code_dir, runtime);
   };
+  std::vector<const ExecutionCheck*> checks;
+  std::vector<std::string> dynamo_paths;
   for (const PathResult& path : report.paths) {
     if (!path.execution) continue;
+    checks.push_back(&*path.execution);
+    if (path.execution->facts.dynamo) dynamo_paths.push_back(path.name);
     for (auto& warning : execution_warnings(path.name, path.role == PathRole::path, *path.execution, to_string(device))) {
       add_warning(report, std::move(warning));
     }
+  }
+  if (auto warning = recompile_limit_outside_measured((*session)->compile_events(), checks, dynamo_paths)) {
+    add_warning(report, std::move(*warning));
   }
   if (status.ok()) {
     if (measured.stop_reason.code != StopCode::converged && measured.stop_reason.code != StopCode::interrupted) {

@@ -57,6 +57,49 @@ TEST(ExecutionCheck, SamplesUpToTheLastCompileAreLeftOutWhenEnoughFollow) {
   EXPECT_TRUE(execution_warnings("compile", true, clean, "cpu").empty());
 }
 
+// Dynamo giving up at its recompile limit compiles nothing: the samples up to the last real compile are left
+// out (iteration 1: 2 samples), not those up to the limit (iteration 3), and the calls after it stay, with a
+// warning of their own that says what they run; the compile warning lists the compile alone.
+TEST(ExecutionCheck, TheRecompileLimitLeavesNoSampleOutAndIsWarnedOf) {
+  ExecutionFacts facts;
+  facts.dynamo = true;
+  CompileEvent limit = compile_at(7, 7, "0/8", CompileEventKind::recompile_limit);
+  limit.reason = "recompile_limit = 8; last guard failed: self.n == 3 (models.py:9 in forward)";
+  const std::vector<MeasuredCompile> compiles{{MeasuredPass::timing, 1, compile_at(1, 2, "0/7")},
+                                              {MeasuredPass::timing, 3, limit}};
+  const ExecutionCheck check = check_timing_pass(facts, compiles, 10);
+  EXPECT_EQ(check.excluded_iterations, 2);
+  EXPECT_FALSE(check.pooled);
+  const auto warnings = execution_warnings("compile", true, check, "cpu");
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0].code, WarningCode::compiled_while_measuring);
+  EXPECT_EQ(warnings[0].message.find("recompile limit"), std::string::npos) << warnings[0].message;
+  EXPECT_NE(warnings[0].message.find("inside 1 measured iteration(s)"), std::string::npos) << warnings[0].message;
+  EXPECT_EQ(warnings[1].code, WarningCode::recompile_limit_hit);
+  EXPECT_EQ(warnings[1].message,
+            "path compile: Dynamo hit its recompile limit in timing iteration 3 (recompile_limit = 8; last guard failed: "
+            "self.n == 3 (models.py:9 in forward)): from then on a call whose guards match no compiled graph runs the "
+            "model uncompiled, so its figures after that are not those of compiled code; find what recompiles "
+            "(TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit");
+  // The limit alone: nothing left out, one warning.
+  const ExecutionCheck alone = check_timing_pass(facts, {{MeasuredPass::timing, 0, limit}}, 10);
+  EXPECT_EQ(alone.excluded_iterations, 0);
+  EXPECT_FALSE(alone.pooled);
+  ASSERT_EQ(execution_warnings("compile", true, alone, "cpu").size(), 1u);
+  // Hit outside every measured iteration (a warm-up): one report warning naming the Dynamo paths; none when a
+  // path's check holds the event, or when there is no such event.
+  const std::vector<CompileEvent> events{compile_at(1, 2, "0/7"), limit};
+  const auto outside = recompile_limit_outside_measured(events, {}, {"compile", "compile/no-guards"});
+  ASSERT_TRUE(outside.has_value());
+  EXPECT_EQ(outside->code, WarningCode::recompile_limit_hit);
+  EXPECT_NE(outside->message.find("while a path was built or warmed up (recompile_limit = 8;"), std::string::npos)
+      << outside->message;
+  EXPECT_NE(outside->message.find("so compile, compile/no-guards may be measuring uncompiled code"), std::string::npos)
+      << outside->message;
+  EXPECT_FALSE(recompile_limit_outside_measured(events, {&check}, {"compile"}).has_value());
+  EXPECT_FALSE(recompile_limit_outside_measured({compile_at(1, 2)}, {}, {"compile"}).has_value());
+}
+
 TEST(ExecutionCheck, CudaGraphUseFollowsTheFactsAndTheEvents) {
   ExecutionFacts facts;
   facts.dynamo = true;

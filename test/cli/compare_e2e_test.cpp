@@ -542,6 +542,31 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
                                                 " timing samples left out"),
             std::string::npos) << result.out;
 
+  // The same flip where Dynamo may compile forward only once: it gives up instead of recompiling, nothing is
+  // left out, and the calls after it (which run forward uncompiled) are said to be so.
+  const std::string limited_path = m_dir + "/recompile-limit.json";
+  const auto limited = run_ohprof({"compare", "--model", "tiny_models:recompile_limited", "--input", "2,16", "--paths",
+                                   "compile,eager", "--no-explain", "--device", "cpu", "--warmup", "1", "--min-runs",
+                                   "12", "--max-runs", "12", "--min-time", "0", "--block", "1", "--cache-dir", s_cache,
+                                   "--export-json", limited_path});
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  const json limited_report = json::parse(read_file(limited_path));
+  const json& limited_ran = limited_report["paths"][0]["execution"];
+  ASSERT_EQ(limited_report["paths"][0]["name"], "compile");
+  ASSERT_EQ(limited_ran["measured_compiles"].size(), 1u) << limited_ran.dump();
+  EXPECT_EQ(limited_ran["measured_compiles"][0]["kind"], "recompile-limit");
+  EXPECT_NE(limited_ran["measured_compiles"][0]["reason"].get<std::string>().find("recompile_limit = 1; last guard failed: "),
+            std::string::npos) << limited_ran.dump();
+  EXPECT_EQ(limited_ran["excluded_iterations"], 0);
+  EXPECT_EQ(limited_report["paths"][0]["samples_ns"].size(), 12u);
+  bool limit_warned = false;
+  for (const auto& warning : limited_report["warnings"]) {
+    EXPECT_NE(warning["code"], "compiled-while-measuring") << warning.dump();
+    if (warning["code"] == "recompile-limit-hit") limit_warned = true;
+  }
+  EXPECT_TRUE(limit_warned) << limited_report["warnings"].dump();
+  EXPECT_NE(limited.out.find("RECOMPILE LIMIT hit in timing iteration"), std::string::npos) << limited.out;
+
   const std::string broken_path = m_dir + "/graph-break.json";
   const auto broken = run_ohprof(quick({"compare", "--model", "tiny_models:graph_break", "--input", "2,16", "--paths",
                                         "compile,eager", "--cache-dir", s_cache, "--export-json", broken_path}));

@@ -14,7 +14,8 @@ namespace {
 TEST(CompileEventKind, EachNameParsesBackToItsKindAndUnknownNamesAreRejected) {
   std::set<std::string> names;
   for (CompileEventKind kind : {CompileEventKind::dynamo_compile, CompileEventKind::autotuning,
-                                CompileEventKind::cuda_graph_recording, CompileEventKind::cuda_graph_eager}) {
+                                CompileEventKind::cuda_graph_recording, CompileEventKind::cuda_graph_eager,
+                                CompileEventKind::recompile_limit}) {
     const std::string name = to_string(kind);
     EXPECT_TRUE(names.insert(name).second) << name << " twice";
     ASSERT_TRUE(parse_compile_event_kind(name).has_value()) << name;

@@ -3,6 +3,7 @@
 // measured iterations, which of its timing-pass samples are left out because of them, whether its CUDA
 // graphs replayed, and the warnings these call for. Pure functions over plain data.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,10 +34,18 @@ CudaGraphUse cuda_graph_use(const ExecutionCheck& check);
 // The samples the path's figures use: `samples` less the check's excluded leading ones.
 std::vector<std::int64_t> kept_samples(const std::vector<std::int64_t>& samples, const ExecutionCheck& check);
 
-// The warnings a path's check calls for: compiles while measured (compiled-while-measuring), graph breaks
-// of an asked path (graph-breaks), CUDA graphs not replayed or skipped (cuda-graphs-not-replayed), and
-// outputs on another device than the one measured (path-device-differs; `device` "cpu" or "cuda").
+// The warnings a path's check calls for: compiles while measured (compiled-while-measuring), Dynamo's
+// recompile limit hit while measured (recompile-limit-hit), graph breaks of an asked path (graph-breaks),
+// CUDA graphs not replayed or skipped (cuda-graphs-not-replayed), and outputs on another device than the
+// one measured (path-device-differs; `device` "cpu" or "cuda").
 std::vector<Warning> execution_warnings(const std::string& path, bool asked_path, const ExecutionCheck& check,
                                         const std::string& device);
+
+// Dynamo's recompile limit hit outside every measured iteration (while a path was built or warmed up): the
+// first such event of `events` that no check's measured_compiles holds, as a recompile-limit-hit warning that
+// names the Dynamo paths (`dynamo_paths`, which may run uncompiled from then on); none when there is none.
+std::optional<Warning> recompile_limit_outside_measured(const std::vector<CompileEvent>& events,
+                                                        const std::vector<const ExecutionCheck*>& checks,
+                                                        const std::vector<std::string>& dynamo_paths);
 
 }  // namespace ohprof

@@ -14,16 +14,23 @@ namespace ohprof {
 
 // Work the framework does inside a call besides running the program: a Dynamo compile (a recompile after
 // the first), Inductor's autotuning at first use, or, in a CUDA-graph tree, recording a graph or running
-// the graph's function eagerly (its warm-up) instead of replaying.
+// the graph's function eagerly (its warm-up) instead of replaying; or Dynamo giving up on a function at its
+// recompile limit, after which a call whose guards match no cached graph runs the function uncompiled (an
+// instant: start and end are the same).
 #define OHPROF_COMPILE_EVENT_KIND_VALUES(X)       \
   X(dynamo_compile, "dynamo-compile")             \
   X(autotuning, "autotuning")                     \
   X(cuda_graph_recording, "cuda-graph-recording") \
-  X(cuda_graph_eager, "cuda-graph-eager")
+  X(cuda_graph_eager, "cuda-graph-eager")         \
+  X(recompile_limit, "recompile-limit")
 OHPROF_ENUM_CLASS(CompileEventKind, OHPROF_COMPILE_EVENT_KIND_VALUES)
 std::optional<CompileEventKind> parse_compile_event_kind(const std::string& text);
 
 // One such piece of work, on CLOCK_MONOTONIC (the clock of IterationWindow).
+struct CompileEvent;
+// Whether the event is Dynamo giving up at its recompile limit (not work inside the call: no compile).
+bool gave_up(const CompileEvent& event);
+
 struct CompileEvent {
   CompileEventKind kind = CompileEventKind::dynamo_compile;
   std::string compile_id;  // Dynamo's "frame/recompile" ("0/1"), "" when torch gives none

@@ -1192,6 +1192,7 @@ class Session:
             self.user_model = build_model(torch, self.model_spec, self.device)
             if self.inputs is None:
                 self.inputs = make_inputs(torch, self.specs, self.device, self.seed)
+            self._check_inputs_eagerly(torch)
             if self.export_needed:
                 exported = self._export_user_model(torch, cache_root, inputs_digest)
         elif exported:
@@ -1279,6 +1280,21 @@ class Session:
         if not self.aoti_package:
             self.aoti_package = info["aoti_package"]
         return info["exported_program"]
+
+    def _check_inputs_eagerly(self, torch):
+        """One eager call of the user's model on the inputs, before any path is built, as the measuring thread
+        calls it (inference mode): inputs the model rejects (their count, shapes or dtypes) are said to be so
+        in the model's own words, with exit 6, whichever paths were asked for, and not as a failed
+        torch.compile (exit 9) or export of the model (docs/exit-codes.md)."""
+        try:
+            with torch.inference_mode():
+                self.user_model(*self.inputs, **self.kwargs)
+        except Exception as e:
+            given = ", ".join(input_text(s) for s in self.specs) if self.specs else "none"
+            raise OhprofError(INPUT_MISMATCH, f"the model rejects these inputs ({given}) when run eagerly: "
+                                              f"{type(e).__name__}: {_first_line(e)}; pass one --input SHAPE[:DTYPE] "
+                                              "per forward argument, in forward's order, or save them as a tuple "
+                                              "with torch.save and give --inputs FILE") from None
 
     def _specs_from_program(self):
         specs = []

@@ -300,6 +300,7 @@ struct BadModelCase {
   const char* input;
   ExitCode expected;
   const char* message;
+  const char* paths = "aoti,compile,eager";
 };
 
 TEST_F(CompareE2E, BadModelSpecsGiveOneLineErrors) {
@@ -308,11 +309,19 @@ TEST_F(CompareE2E, BadModelSpecsGiveOneLineErrors) {
       {"tiny_models:no_such_factory", "4,16", ExitCode::model_not_found, "has no attribute 'no_such_factory'"},
       {"tiny_models:raises", "4,16", ExitCode::model_error, "raised RuntimeError: this factory always fails"},
       {"tiny_models:not_a_module", "4,16", ExitCode::model_error, "returned int, not a torch.nn.Module"},
-      {"tiny_models:tiny_mlp", "4,16,3,3", ExitCode::input_mismatch, "torch.export failed for these inputs"},
+      // Inputs the model rejects: said in its own words (an eager call before any path is built), whichever
+      // paths were asked for, where without an export path torch.compile's failure once said it (exit 9).
+      {"tiny_models:tiny_mlp", "4,16,3,3", ExitCode::input_mismatch,
+       "the model rejects these inputs (4x16x3x3:float32) when run eagerly: RuntimeError: "},
+      {"tiny_models:tiny_mlp", "4,12", ExitCode::input_mismatch,
+       "the model rejects these inputs (4x12:float32) when run eagerly: RuntimeError: ", "compile,eager"},
+      {"tiny_models:two_inputs", "4,16", ExitCode::input_mismatch,
+       "TypeError: ScaledMLP.forward() missing 1 required positional argument: 'scale'; pass one --input", "compile"},
       {"tiny_models_without_colon", "4,16", ExitCode::usage_error, "must be module:factory"},
   };
   for (const auto& c : cases) {
-    const auto result = run_ohprof(quick({"compare", "--model", c.model, "--input", c.input, "--cache-dir", s_cache}));
+    const auto result = run_ohprof(
+        quick({"compare", "--model", c.model, "--input", c.input, "--paths", c.paths, "--cache-dir", s_cache}));
     EXPECT_EQ(result.exit_code, code(c.expected)) << c.model << ": " << result.err;
     EXPECT_NE(result.err.find(c.message), std::string::npos) << c.model << ": " << result.err;
     EXPECT_EQ(line_count(result.err), 1u) << c.model << ": " << result.err;

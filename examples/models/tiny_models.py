@@ -105,6 +105,19 @@ def recompiling():
     return model
 
 
+class PrintingMLP(TinyMLP):
+    """tiny_mlp that prints a line on every call, as models under development do."""
+
+    def forward(self, x):
+        print("printing_mlp: forward called")
+        return self.fc2(torch.relu(self.fc1(x))) * 0.5
+
+
+def printing():
+    torch.manual_seed(0)
+    return PrintingMLP().eval()
+
+
 def recompile_limited():
     """recompiling() in a process whose Dynamo may compile a function only once (recompile_limit 1, as a
     model that recompiles on every call meets the default 8): where the flip would recompile, Dynamo gives

@@ -41,8 +41,11 @@ def main(argv=None):
         _fail(ENVIRONMENT_ERROR, str(e))
     except KeyboardInterrupt:
         _fail(INTERRUPTED, "interrupted before measuring; nothing was written")
+    # The model's own prints, and any other Python code's, go to stderr: stdout carries ohprof's table or, with
+    # --export-json -, its JSON alone (docs/usage.md, "--export-json"); ohprof writes them on the process's stdout.
+    sys.stdout = sys.stderr
     code = extension.run_cli(argv)
-    sys.stdout.flush()
+    sys.__stdout__.flush()
     sys.stderr.flush()
     os._exit(code)
 

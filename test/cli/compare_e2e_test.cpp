@@ -328,6 +328,17 @@ TEST_F(CompareE2E, BadModelSpecsGiveOneLineErrors) {
   }
 }
 
+// A model that prints on every call: its lines go to stderr, so that stdout holds ohprof's JSON alone with
+// --export-json - (and its table alone without).
+TEST_F(CompareE2E, TheModelsOwnPrintsGoToStderr) {
+  const auto result = run_ohprof(quick({"compare", "--model", "tiny_models:printing", "--input", "4,16", "--paths",
+                                        "compile,eager", "--no-explain", "--cache-dir", s_cache, "--export-json", "-"}));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(result.out);  // throws, failing the test, on anything but JSON
+  EXPECT_EQ(report["paths"].size(), 2u);
+  EXPECT_NE(result.err.find("printing_mlp: forward called"), std::string::npos) << result.err;
+}
+
 // aoti against eager until it is stopped from outside; signalled once the report's first checkpoint
 // exists, that is once at least one round was measured.
 std::vector<std::string> CompareE2E::endless_compare(const std::string& report_path) {

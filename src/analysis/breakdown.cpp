@@ -846,6 +846,7 @@ KernelSetDiff diff_kernel_sets(const PathBreakdown& a, const PathBreakdown& b, s
   KernelSetDiff diff;
   diff.path_a = std::move(path_a);
   diff.path_b = std::move(path_b);
+  diff.partial = a.verdict.kernels_unrecorded || b.verdict.kernels_unrecorded;
   std::map<KernelKey, KernelDiffRow> rows;
   std::map<KernelKey, int> present;  // bit 1: in A, bit 2: in B
   for (const auto& stat : a.kernels) {

@@ -150,7 +150,7 @@ json verdict_to_json(const PathVerdict& v, std::size_t iterations, std::optional
 json kernel_diff_row_to_json(const KernelDiffRow& row) { return fields_to_json(row, fields::kKernelDiffRow); }
 
 json kernel_diff_to_json(const KernelSetDiff& diff) {
-  json out{{"path_a", diff.path_a}, {"path_b", diff.path_b}, {"same_set", diff.same_set()}};
+  json out{{"path_a", diff.path_a}, {"path_b", diff.path_b}, {"same_set", diff.same_set()}, {"partial", diff.partial}};
   for (const auto& [key, rows] : {std::pair{"both", &diff.both}, std::pair{"only_a", &diff.only_a},
                                   std::pair{"only_b", &diff.only_b}}) {
     json list = json::array();

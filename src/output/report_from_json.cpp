@@ -497,6 +497,7 @@ KernelSetDiff kernel_diff_from_json(const json& j) {
   KernelSetDiff d;
   read(j, "path_a", d.path_a);
   read(j, "path_b", d.path_b);
+  read(j, "partial", d.partial);  // absent before 2026-12-06: read as false
   const auto row = [](const json& r) { return fields_from_json<KernelDiffRow>(r, fields::kKernelDiffRow); };
   read_list(j, "both", d.both, row);
   read_list(j, "only_a", d.only_a, row);

@@ -1031,6 +1031,11 @@ std::vector<std::string> explanation_notes(const GapExplanation& e) {
 }
 
 std::string kernel_diff_headline(const KernelSetDiff& diff) {
+  if (diff.partial) {
+    return fmt::format("recorded ops only, not the kernel sets (CPU kernels record themselves only with "
+                       "--kernel-profile): {} in both, {} only in {}, {} only in {}",
+                       diff.both.size(), diff.only_a.size(), diff.path_a, diff.only_b.size(), diff.path_b);
+  }
   if (diff.same_set()) {
     return fmt::format("the same {} kernels; a time difference is host overhead or kernel speed", diff.both.size());
   }

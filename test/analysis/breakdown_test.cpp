@@ -708,6 +708,14 @@ TEST(Breakdown, KernelTableAndKernelSetDiff) {
   ASSERT_EQ(diff.only_b.size(), 1u);
   EXPECT_EQ(diff.only_b[0].name, "fused_relu_add");
   EXPECT_TRUE(diff_kernel_sets(pa, pa).same_set());
+  // Kernels that do not record themselves on either side make the sets partial (docs/metrics.md, "Kernel-set
+  // diff"); the rows are the same.
+  EXPECT_FALSE(diff.partial);
+  PathBreakdown unrecorded = pb;
+  unrecorded.verdict.kernels_unrecorded = true;
+  EXPECT_TRUE(diff_kernel_sets(pa, unrecorded).partial);
+  EXPECT_TRUE(diff_kernel_sets(unrecorded, pa).partial);
+  EXPECT_EQ(diff_kernel_sets(pa, unrecorded).only_b.size(), 1u);
 }
 
 // A nanosecond-by-nanosecond recount of the device timeline, host states and host side, on random

@@ -142,6 +142,7 @@ Report full_report() {
   r.kernel_diffs = {KernelSetDiff{"aoti", "compile", {KernelDiffRow{DeviceOpKind::memcpy, "copy", 1, 2, 3, 4}},
                                   {KernelDiffRow{DeviceOpKind::kernel, "a", 1, 0, 5, 0}},
                                   {KernelDiffRow{DeviceOpKind::memset, "b", 0, 1, 0, 6}}}};
+  r.kernel_diffs[0].partial = true;
   r.ratios = {PathRatio{"aoti", "compile", 1.5, 0.1, 1.3, 1.7, true}};
   GapExplanation e;
   e.slower = "compile";

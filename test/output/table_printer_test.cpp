@@ -56,6 +56,24 @@ Report report_with(const PathBreakdown& breakdown) {
   return report;
 }
 
+// A kernel-set diff of paths whose CPU kernels do not record themselves says what its rows are and concludes
+// nothing; a complete one that finds the same set says so.
+TEST(FormatRunTable, APartialKernelDiffSaysItHoldsRecordedOpsOnly) {
+  Report report = report_with(test::gpu_breakdown());
+  report.kernel_diffs.push_back(
+      diff_kernel_sets(*report.paths[0].breakdown, *report.paths[0].breakdown, "aoti", "compile"));
+  report.kernel_diffs.back().partial = true;
+  std::string table = format_run_table(report);
+  EXPECT_NE(table.find("kernels aoti vs compile: recorded ops only, not the kernel sets (CPU kernels record "
+                       "themselves only with --kernel-profile): 2 in both, 0 only in aoti, 0 only in compile\n"),
+            std::string::npos) << table;
+  EXPECT_EQ(table.find("host overhead or kernel speed"), std::string::npos) << table;
+  report.kernel_diffs.back().partial = false;
+  table = format_run_table(report);
+  EXPECT_NE(table.find("kernels aoti vs compile: the same 2 kernels; a time difference is host overhead or kernel speed"),
+            std::string::npos) << table;
+}
+
 TEST(FormatRunTable, ShowsTheGpuSplitWithSharesOfTheSummedWall) {
   // test::gpu_breakdown: wall 10 us; busy 6, host-bound 3 (blocking 0.5, launch 1, other API 0.3,
   // framework 1.2), device-wait 1 us.

@@ -325,6 +325,9 @@ struct KernelSetDiff {
   std::vector<KernelDiffRow> both;    // sorted by kind, then name
   std::vector<KernelDiffRow> only_a;
   std::vector<KernelDiffRow> only_b;
+  // Some CPU kernels of A or B do not record themselves (either verdict's kernels_unrecorded): the rows are
+  // only the ops that do, not the paths' kernel sets, and nothing follows from their being the same or not.
+  bool partial = false;
   bool same_set() const { return only_a.empty() && only_b.empty(); }
 };
 

@@ -207,10 +207,12 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     // torch.export could not capture a model that runs eagerly: measure the paths that need no export.
     std::vector<std::string> measurable;
     for (const std::string& name : options.paths) (needs_export(name) ? artifacts.not_measured : measurable).push_back(name);
+    // The export's own reason comes first; the hint names the usual causes without claiming which it was.
     const std::string hint =
-        "torch.export needs a forward that takes and returns tensors (or tuples, lists and dicts of them): wrap the "
-        "model so that it returns tensors only, or export it yourself with torch.export.export(..., strict=False) "
-        "and pass --exported (in Python, pass the ExportedProgram as the model)";
+        "if forward returns anything but tensors (or tuples, lists and dicts of them), wrap the model so that it "
+        "returns tensors only; if it branches on a tensor's value (.item(), an if on a tensor), use torch.cond or "
+        "move the branch out of forward; or export it yourself (torch.export.export, strict=False where strict "
+        "tracing fails) and pass --exported (in Python, pass the ExportedProgram as the model)";
     if (measurable.empty()) {
       return {std::nullopt, make_error(ExitCode::input_mismatch, fmt::format("{}; {}", artifacts.export_error, hint))};
     }

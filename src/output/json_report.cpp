@@ -629,7 +629,7 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
                             {"too_few", c.too_few}});
   }
   return json{{"rows", rows}, {"criteria", criteria}, {"choice", d->choice}, {"left_out", d->left_out},
-              {"candidates", d->candidates},
+              {"not_measured", d->not_measured}, {"candidates", d->candidates},
               {"text", deployment_text(*d)}};
 }
 

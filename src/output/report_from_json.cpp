@@ -593,6 +593,7 @@ DeploymentSummary deployment_from_json(const json& j) {
   });
   read(j, "choice", d.choice);
   read(j, "left_out", d.left_out);
+  read(j, "not_measured", d.not_measured);  // absent before 2026-12-06: none
   read(j, "candidates", d.candidates);
   return d;
 }

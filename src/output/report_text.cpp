@@ -707,6 +707,9 @@ std::string deployment_text(const DeploymentSummary& s) {
   if (!has(DeployCriterion::cold_start) && !has(DeployCriterion::warm_start)) missing.push_back("start-up (--cold-start)");
   if (!s.criteria.empty() && !missing.empty()) text += fmt::format("; not measured: {}", fmt::join(missing, ", "));
   if (!s.left_out.empty()) text += fmt::format("; left out, their outputs differ: {}", fmt::join(s.left_out, ", "));
+  if (!s.not_measured.empty()) {
+    text += fmt::format("; not weighed, as torch.export could not capture the model: {}", fmt::join(s.not_measured, ", "));
+  }
   return text;
 }
 

@@ -473,6 +473,11 @@ TEST_F(CompareE2E, AModelThatDoesNotExportStillGetsCompileAgainstEager) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json report = json::parse(read_file(report_path));
   EXPECT_EQ(report["artifacts"]["not_measured"], json::array({"aoti", "aoti:python"}));
+  // The deployment summary says which asked paths it could not weigh.
+  EXPECT_EQ(report["deployment"]["not_measured"], json::array({"aoti", "aoti:python"}));
+  EXPECT_NE(report["deployment"]["text"].get<std::string>().find(
+                "; not weighed, as torch.export could not capture the model: aoti, aoti:python"),
+            std::string::npos) << report["deployment"]["text"];
   EXPECT_NE(report["artifacts"]["export_error"].get<std::string>().find("tiny_models.Cache"), std::string::npos);
   std::set<std::string> measured;
   for (const auto& path : report["paths"]) measured.insert(path["name"].get<std::string>());

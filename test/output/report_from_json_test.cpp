@@ -206,6 +206,7 @@ Report full_report() {
   d.choice = {"aoti"};
   d.candidates = 2;
   d.left_out = {"eager"};
+  d.not_measured = {"aoti:python"};
   r.deployment = d;
   r.stop_reason = StopReason(StopCode::in_progress);
   r.code_dump = CodeDump{"dump", {"a.py"}, {"note"}};

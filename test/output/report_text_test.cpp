@@ -919,6 +919,10 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
             "within noise of the first (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
             "at 2 callers; no figure: aoti:python); cold start: compile 1.000 s and aoti 1.280 s, not told apart (too few "
             "processes: --cold-start=3 or more); left out, their outputs differ: compile:cpp-wrapper");
+  s.not_measured = {"aoti:python"};  // (made up: it is also a row above)
+  EXPECT_EQ(deployment_text(s).substr(deployment_text(s).size() - 106),
+            "outputs differ: compile:cpp-wrapper; not weighed, as torch.export could not capture the model: aoti:python");
+  s.not_measured.clear();
   s.choice = {"aoti", "aoti:python"};
   EXPECT_EQ(deployment_text(s).substr(0, 86),
             "deploy aoti or aoti:python: each leads every criterion measured (the best, or within n");

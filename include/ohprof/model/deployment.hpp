@@ -52,6 +52,7 @@ struct DeploymentSummary {
   std::vector<std::string> choice;         // the paths that lead every criterion (empty: it depends, or fewer than 2 paths)
   std::size_t candidates = 0;              // paths weighed: asked for, with outputs that match
   std::vector<std::string> left_out;       // paths whose outputs differ
+  std::vector<std::string> not_measured;   // paths asked for that could not be measured (artifacts.not_measured)
 };
 
 }  // namespace ohprof

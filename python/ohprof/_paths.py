@@ -229,7 +229,8 @@ def load_factory(spec):
                                            "check the name and PYTHONPATH") from None
     factory = getattr(module, attr, None)
     if factory is None:
-        raise OhprofError(MODEL_NOT_FOUND, f"module '{module_name}' has no attribute '{attr}'")
+        raise OhprofError(MODEL_NOT_FOUND, f"module '{module_name}' has no attribute '{attr}'; after the ':' name a "
+                                           "function of that module that returns the nn.Module")
     return factory
 
 
@@ -238,9 +239,11 @@ def build_model(torch, spec, device):
     try:
         model = factory()
     except Exception as e:  # the user's code: report it in one line
-        raise OhprofError(MODEL_ERROR, f"factory {spec} raised {type(e).__name__}: {_first_line(e)}") from None
+        raise OhprofError(MODEL_ERROR, f"factory {spec} raised {type(e).__name__}: {_first_line(e)}; call it in "
+                                       "Python to see the whole error") from None
     if not isinstance(model, torch.nn.Module):
-        raise OhprofError(MODEL_ERROR, f"factory {spec} returned {type(model).__name__}, not a torch.nn.Module")
+        raise OhprofError(MODEL_ERROR, f"factory {spec} returned {type(model).__name__}, not a torch.nn.Module; make it "
+                                       "return the model (an nn.Module), not its class or outputs")
     return model.eval().to(device)
 
 

@@ -230,13 +230,15 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     check.path = side->name;
     check.cache_lookup = Estimate{ranges.cache_lookup_ns.median, median_standard_error(ranges.cache_lookup_ns)};
     check.outside_region = Estimate{ranges.outside_region_ns.median, median_standard_error(ranges.outside_region_ns)};
+    std::optional<Estimate> dynamo;
     for (const auto& layer : out.layers) {
       if (layer.path != side->name) continue;
       if (layer.layer == HostLayer::guards) check.guards = layer.estimate;
-      if (layer.layer == HostLayer::guards || layer.layer == HostLayer::dynamo) {
-        check.guards_and_dynamo = check.guards_and_dynamo ? *check.guards_and_dynamo + layer.estimate : layer.estimate;
-      }
+      if (layer.layer == HostLayer::dynamo) dynamo = layer.estimate;
     }
+    // Both layers or no sum: the guards alone are not "guards + Dynamo entry" (a path whose Dynamo-entry
+    // variant could not be built has no such layer).
+    if (check.guards && dynamo) check.guards_and_dynamo = *check.guards + *dynamo;
     out.dynamo_ranges.push_back(std::move(check));
   }
 

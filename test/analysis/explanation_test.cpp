@@ -340,6 +340,12 @@ TEST(ExplainGap, DynamosOwnRangesAreSetBesideTheGuardAndDynamoLayers) {
   ASSERT_TRUE(check.guards && check.guards_and_dynamo);
   EXPECT_DOUBLE_EQ(check.guards->value_ns, 2000);              // compile - compile/no-guards
   EXPECT_DOUBLE_EQ(check.guards_and_dynamo->value_ns, 19000);  // 2000 + 17000
+  // Without compile/graph there is no Dynamo-entry layer: no sum, where the guards alone once stood for it.
+  std::erase_if(paths, [](const PathResult& p) { return p.name == "compile/graph"; });
+  const GapExplanation without = explain_gap(paths, "compile", "aoti");
+  ASSERT_EQ(without.dynamo_ranges.size(), 1u);
+  ASSERT_TRUE(without.dynamo_ranges[0].guards.has_value());
+  EXPECT_FALSE(without.dynamo_ranges[0].guards_and_dynamo.has_value());
 }
 
 TEST(ExplainAgainstFastest, EachPathAgainstTheFastestPathNotVariant) {

@@ -1268,13 +1268,8 @@ class Session:
             except OhprofError as e:
                 if e.code != INPUT_MISMATCH or self.compile_source != SOURCE_MODULE:
                     raise
-                # Inputs the model itself rejects stay an input mismatch; a model that runs but does not
-                # export is the export's limit, not the user's mistake.
-                try:
-                    with torch.no_grad():
-                        self.user_model(*self.inputs, **self.kwargs)
-                except Exception:
-                    raise e from None
+                # The model ran eagerly on these inputs (_check_inputs_eagerly, before): a model that runs but
+                # does not export is the export's limit, not the user's mistake.
                 self.export_error = f"torch.export could not capture the model: {getattr(e, 'reason', e.message)}"
                 return ""
             write_json(os.path.join(folder, "key.json"), key_fields)
@@ -1285,19 +1280,29 @@ class Session:
         return info["exported_program"]
 
     def _check_inputs_eagerly(self, torch):
-        """One eager call of the user's model on the inputs, before any path is built, as the measuring thread
-        calls it (inference mode): inputs the model rejects (their count, shapes or dtypes) are said to be so
-        in the model's own words, with exit 6, whichever paths were asked for, and not as a failed
-        torch.compile (exit 9) or export of the model (docs/exit-codes.md)."""
+        """One eager call of the user's model on the inputs (under no_grad, as the export calls it: tensors a
+        model makes on its first call stay usable in and out of inference mode), before any path is built:
+        inputs the model rejects (their count, shapes or dtypes: a TypeError, ValueError, IndexError or
+        RuntimeError) are said to be so in the model's own words, with exit 6, whichever paths were asked
+        for, and not as a failed torch.compile (exit 9) or export of the model; running out of memory, or
+        any other exception, is the model failing (exit 9) (docs/exit-codes.md)."""
+        given = ", ".join(input_text(s) for s in self.specs) if self.specs else "none"
+        out_of_memory = (MemoryError,) + ((torch.OutOfMemoryError,) if hasattr(torch, "OutOfMemoryError") else ())
         try:
-            with torch.inference_mode():
+            with torch.no_grad():
                 self.user_model(*self.inputs, **self.kwargs)
-        except Exception as e:
-            given = ", ".join(input_text(s) for s in self.specs) if self.specs else "none"
+        except out_of_memory as e:
+            raise OhprofError(MODEL_ERROR, f"the model ran out of memory on these inputs ({given}) when run eagerly: "
+                                           f"{_first_line(e)}; use smaller inputs or a device with more memory") from None
+        except (TypeError, ValueError, IndexError, RuntimeError) as e:
             raise OhprofError(INPUT_MISMATCH, f"the model rejects these inputs ({given}) when run eagerly: "
                                               f"{type(e).__name__}: {_first_line(e)}; pass one --input SHAPE[:DTYPE] "
                                               "per forward argument, in forward's order, or save them as a tuple "
                                               "with torch.save and give --inputs FILE") from None
+        except Exception as e:
+            raise OhprofError(MODEL_ERROR, f"the model failed on these inputs ({given}) when run eagerly: "
+                                           f"{type(e).__name__}: {_first_line(e)}; run it eagerly to see the whole "
+                                           "error") from None
 
     def _specs_from_program(self):
         specs = []

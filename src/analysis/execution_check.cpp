@@ -136,10 +136,12 @@ std::vector<Warning> execution_warnings(const std::string& path, bool asked_path
     const MeasuredCompile& first = limits.front();
     out.push_back(Warning{WarningCode::recompile_limit_hit,
                           fmt::format("path {}: Dynamo hit its recompile limit in {} iteration {} ({}): from then on a "
-                                      "call whose guards match no compiled graph runs the model uncompiled, so its "
-                                      "figures after that are not those of compiled code; find what recompiles "
+                                      "call whose guards match no compiled graph runs the model uncompiled, so its {} "
+                                      "after that {} not those of compiled code; find what recompiles "
                                       "(TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit",
-                                      path, to_string(first.pass), first.iteration, first.event.reason)});
+                                      path, to_string(first.pass), first.iteration, first.event.reason,
+                                      first.pass == MeasuredPass::timing ? "wall times" : "device-time split",
+                                      first.pass == MeasuredPass::timing ? "are" : "is")});
   }
   std::int64_t breaks = 0;
   std::vector<std::string> reasons;
@@ -194,10 +196,11 @@ std::optional<Warning> recompile_limit_outside_measured(const std::vector<Compil
     });
     if (measured) continue;
     return Warning{WarningCode::recompile_limit_hit,
-                   fmt::format("Dynamo hit its recompile limit outside the measured calls, while a path was built or "
-                               "warmed up ({}): from then on a call whose guards match no compiled graph runs the model "
-                               "uncompiled, so {} may be measuring uncompiled code; find what recompiles "
-                               "(TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit",
+                   fmt::format("Dynamo hit its recompile limit outside the timing pass's measured calls (in a build, "
+                               "a warm-up or a later pass: memory, split, --threads) ({}): from then on a call whose "
+                               "guards match no compiled graph runs the model uncompiled, so what {} measured after it "
+                               "may be of uncompiled code; find what recompiles (TORCH_LOGS=recompiles) or raise "
+                               "torch._dynamo.config.recompile_limit",
                                event.reason, dynamo_paths.empty() ? std::string("the Dynamo paths")
                                                                   : fmt::format("{}", fmt::join(dynamo_paths, ", ")))};
   }

@@ -485,7 +485,12 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
       for (const auto& runner : runners) raw.push_back(runner.get());
       const ConcurrencyContext context{available_cpus(), torch_info.intra_op_threads, device == DeviceKind::cuda};
       measure_threads(report, raw, options.threads, context,
-                      [&] { return (*session)->compile_events().size(); });
+                      [&] {
+                        // Dynamo giving up compiles nothing: not a compile that took the callers' time.
+                        const std::vector<CompileEvent> events = (*session)->compile_events();
+                        return static_cast<std::size_t>(std::count_if(events.begin(), events.end(),
+                                                                      [](const CompileEvent& e) { return !gave_up(e); }));
+                      });
     }
     // --cold-start, last: fresh processes of each path (they share this machine, not this process).
     if (options.cold_start > 0 && !interrupt_requested()) {

@@ -367,6 +367,10 @@ TEST(ExplainGap, KernelSetsThatDifferAreFlaggedOnThePairAndTheLayer) {
   EXPECT_EQ(e.kernels_same, false);
   EXPECT_TRUE(e.layers[0].kernels_differ);   // compile vs compile/no-guards
   EXPECT_FALSE(e.layers[1].kernels_differ);
+  // Kernels that do not record themselves (a CPU run without --kernel-profile): the recorded ops differing
+  // says nothing of the kernels, so the layer is not flagged.
+  paths[1].breakdown->verdict.kernels_unrecorded = true;
+  EXPECT_FALSE(explain_gap(paths, "compile", "aoti").layers[0].kernels_differ);
 }
 
 }  // namespace

@@ -518,8 +518,8 @@ TEST_F(CompareE2E, AModelThatDoesNotExportStillGetsCompileAgainstEager) {
 
 // The execution check end to end (docs/metrics.md, "Execution check"). tiny_models:recompiling branches on
 // a global that a hook outside Dynamo flips after the 8th call of the model, counting every path's calls:
-// the build's calls come first, so the flip falls inside the measured iterations and compile's next call
-// recompiles there. tiny_models:graph_break breaks its graph once.
+// the eager check of the inputs and the build's calls come first, so the flip falls inside the measured
+// iterations and compile's next call recompiles there. tiny_models:graph_break breaks its graph once.
 TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
   const std::string report_path = m_dir + "/recompile.json";
   const auto result = run_ohprof({"compare", "--model", "tiny_models:recompiling", "--input", "2,16", "--paths",

@@ -41,9 +41,10 @@ std::vector<std::int64_t> kept_samples(const std::vector<std::int64_t>& samples,
 std::vector<Warning> execution_warnings(const std::string& path, bool asked_path, const ExecutionCheck& check,
                                         const std::string& device);
 
-// Dynamo's recompile limit hit outside every measured iteration (while a path was built or warmed up): the
-// first such event of `events` that no check's measured_compiles holds, as a recompile-limit-hit warning that
-// names the Dynamo paths (`dynamo_paths`, which may run uncompiled from then on); none when there is none.
+// Dynamo's recompile limit hit outside every measured iteration (a build, a warm-up, or a later pass: memory,
+// --threads, the split pass's unmeasured calls): the first such event of `events` that no check's
+// measured_compiles holds, as a recompile-limit-hit warning that names the Dynamo paths (`dynamo_paths`, which
+// may run uncompiled from then on); none when there is none.
 std::optional<Warning> recompile_limit_outside_measured(const std::vector<CompileEvent>& events,
                                                         const std::vector<const ExecutionCheck*>& checks,
                                                         const std::vector<std::string>& dynamo_paths);

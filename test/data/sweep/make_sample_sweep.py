@@ -85,7 +85,8 @@ def round_medians(x, entries):
     the path's median times a drift common to every path in that round (sd 2%, which the per-round ratios
     cancel) and a path's own noise (sd 0.3% to 0.9%, the point's own), so the round-paired se of a ratio
     is above the independent one at some points and below at others. Where a point has more than 20
-    rounds, its last round was cut short before eager's block: eager's entry there is null."""
+    rounds, its last round was cut short before eager's block: eager's entry there is null (its made-up
+    wall_ns count is left as the other paths', which the ratios do not read)."""
     rounds = entries[0]["wall_ns"]["count"] // BLOCK
     if rounds > MAX_MADE_UP_ROUNDS:
         return {e["name"]: [] for e in entries}

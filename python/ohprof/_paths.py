@@ -862,18 +862,16 @@ class CompileLog:
         limit_check = getattr(convert_frame, "exceeds_recompile_limit", None)
         if limit_check is None:  # a torch without it: a limit hit is not seen, its recompiles before it are
             return
-        log = self
-
         def recording_limit(cache_size, compile_id, *args, **kwargs):
             """Dynamo gives up compiling a function here: from then on a call whose guards match no cached
             graph runs it uncompiled (docs/metrics.md, "Execution check")."""
             exceeded, limit_type = limit_check(cache_size, compile_id, *args, **kwargs)
             if exceeded:
                 value = getattr(torch._dynamo.config, str(limit_type), None)
-                reason, log._reason = log._reason, ""
+                reason, self._reason = self._reason, ""
                 text = f"{limit_type} = {value}" + (f"; last guard failed: {reason}" if reason else "")
                 now = time.monotonic_ns()
-                log.events.append([RECOMPILE_LIMIT, str(compile_id or ""), now, now, text])
+                self.events.append([RECOMPILE_LIMIT, str(compile_id or ""), now, now, text])
             return exceeded, limit_type
 
         convert_frame.exceeds_recompile_limit = recording_limit

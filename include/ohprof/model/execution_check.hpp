@@ -27,10 +27,6 @@ OHPROF_ENUM_CLASS(CompileEventKind, OHPROF_COMPILE_EVENT_KIND_VALUES)
 std::optional<CompileEventKind> parse_compile_event_kind(const std::string& text);
 
 // One such piece of work, on CLOCK_MONOTONIC (the clock of IterationWindow).
-struct CompileEvent;
-// Whether the event is Dynamo giving up at its recompile limit (not work inside the call: no compile).
-bool gave_up(const CompileEvent& event);
-
 struct CompileEvent {
   CompileEventKind kind = CompileEventKind::dynamo_compile;
   std::string compile_id;  // Dynamo's "frame/recompile" ("0/1"), "" when torch gives none
@@ -39,6 +35,9 @@ struct CompileEvent {
   std::string reason;      // a recompile's first guard failure, as torch words it ("" when not known)
   friend bool operator==(const CompileEvent&, const CompileEvent&) = default;
 };
+
+// Whether the event is Dynamo giving up at its recompile limit (not work inside the call: no compile).
+bool gave_up(const CompileEvent& event);
 
 // The pass a measured iteration belongs to (docs/metrics.md, "Two passes").
 #define OHPROF_MEASURED_PASS_VALUES(X) \

@@ -437,11 +437,11 @@ std::string execution_text(const ExecutionCheck& check) {
       text += ", of the split pass only (the wall times hold none)";
     }
   }
-  for (const MeasuredCompile& c : check.measured_compiles) {
-    if (!gave_up(c.event)) continue;
+  if (const auto limit = std::find_if(check.measured_compiles.begin(), check.measured_compiles.end(),
+                                      [](const MeasuredCompile& c) { return gave_up(c.event); });
+      limit != check.measured_compiles.end()) {
     text += fmt::format("; RECOMPILE LIMIT hit in {} iteration {}: later calls that miss its graphs run uncompiled",
-                        to_string(c.pass), c.iteration);
-    break;
+                        to_string(limit->pass), limit->iteration);
   }
   if (f.dynamo || f.cuda_graphs_expected) {
     switch (check.cuda_graphs) {
@@ -1034,16 +1034,15 @@ std::vector<std::string> explanation_notes(const GapExplanation& e) {
 }
 
 std::string kernel_diff_headline(const KernelSetDiff& diff) {
+  const std::string counts = fmt::format("{} in both, {} only in {}, {} only in {}", diff.both.size(),
+                                         diff.only_a.size(), diff.path_a, diff.only_b.size(), diff.path_b);
   if (diff.partial) {
-    return fmt::format("recorded ops only, not the kernel sets (CPU kernels record themselves only with "
-                       "--kernel-profile): {} in both, {} only in {}, {} only in {}",
-                       diff.both.size(), diff.only_a.size(), diff.path_a, diff.only_b.size(), diff.path_b);
+    return "recorded ops only, not the kernel sets (CPU kernels record themselves only with --kernel-profile): " + counts;
   }
   if (diff.same_set()) {
     return fmt::format("the same {} kernels; a time difference is host overhead or kernel speed", diff.both.size());
   }
-  return fmt::format("{} in both, {} only in {}, {} only in {}", diff.both.size(), diff.only_a.size(), diff.path_a,
-                     diff.only_b.size(), diff.path_b);
+  return counts;
 }
 
 }  // namespace ohprof

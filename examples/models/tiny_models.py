@@ -138,3 +138,21 @@ class BrokenGraphMLP(TinyMLP):
 def graph_break():
     torch.manual_seed(0)
     return BrokenGraphMLP().eval()
+
+
+class UncompiledMLP(TinyMLP):
+    """tiny_mlp whose forward Dynamo is told to skip (torch.compiler.disable, as a library marks code
+    Dynamo cannot trace): torch.compile makes no graph of it, and its calls run it uncompiled."""
+
+    def forward(self, x):
+        return _uncompiled_forward(self, x)
+
+
+def _uncompiled_forward(module, x):
+    import torch._dynamo
+    return torch._dynamo.disable(TinyMLP.forward)(module, x)
+
+
+def dynamo_skipped():
+    torch.manual_seed(0)
+    return UncompiledMLP().eval()

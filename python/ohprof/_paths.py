@@ -824,6 +824,9 @@ COMPILE_EVENT_KINDS = {"DYNAMO": "dynamo-compile", "LAZY_BACKWARD": "dynamo-comp
                        "TRITON_AUTOTUNING": "autotuning", "CUDAGRAPH_RECORDING": "cuda-graph-recording"}
 CUDA_GRAPH_EAGER = "cuda-graph-eager"
 RECOMPILE_LIMIT = "recompile-limit"
+# What a probe call of a Dynamo path ran (probe_compiled_call; include/ohprof/model/execution_check.hpp,
+# CompiledCall).
+COMPILED_CALLS = ("compiled", "guards-missed", "no-frame")
 
 
 class CompileLog:
@@ -982,11 +985,47 @@ def execution_record(dynamo=False, graphs=None, graph_breaks=(), cuda_graphs_exp
             "fx_cache_misses": fx_cache_misses}
 
 
+def probe_compiled_call(torch, compile_log, step, enter=None, leave=None):
+    """One call of a Dynamo path (enter, step, leave) watched by Dynamo's guard-complete hook, which Dynamo
+    calls with True when a frame it looks up finds a compiled graph whose guards match and False when it
+    finds none (docs/metrics.md, "Execution check"). "compiled": every lookup matched; "guards-missed": more
+    lookups missed than Dynamo compiled in the call, so a frame ran uncompiled (after its recompile limit);
+    "no-frame": Dynamo looked up no frame, having skipped the function (it made no graph of it); "" when
+    this torch has no such hook. A hook already set (torch's guard collectives) still decides."""
+    try:
+        from torch._C._dynamo.eval_frame import set_guard_complete_hook
+    except Exception:
+        return ""
+    lookups = []
+    previous = None
+
+    def watch(hit):
+        lookups.append(bool(hit))
+        return previous(hit) if previous is not None else hit
+
+    compiles_before = sum(1 for e in compile_log.events if e[0] == "dynamo-compile")
+    previous = set_guard_complete_hook(watch)
+    try:
+        if enter:
+            enter()
+        try:
+            step()
+        finally:
+            if leave:
+                leave()
+    finally:
+        set_guard_complete_hook(previous)
+    compiled = sum(1 for e in compile_log.events if e[0] == "dynamo-compile") - compiles_before
+    if not lookups:
+        return "no-frame"
+    return "guards-missed" if lookups.count(False) > compiled else "compiled"
+
+
 class PythonPath:
     """One Python-side path: a callable and what it took to build it."""
 
     def __init__(self, name, step, compile_s, outputs, source, enter=None, leave=None, execution=None,
-                 caller=None):
+                 caller=None, probe=None):
         self.name = name
         self.step = step            # runs one iteration, device synchronised; returns nothing
         self.compile_s = compile_s  # torch.compile's first call (0 for eager)
@@ -999,6 +1038,8 @@ class PythonPath:
         self.caller = caller
         # What it runs, as known once built (Session.execution_record; read by src/runtimes/python_session.cpp)
         self.execution = execution or execution_record()
+        # A Dynamo path's probe() makes one call and says what it ran (probe_compiled_call); None otherwise
+        self.probe = probe
 
 
 def fresh_code_copy(torch, module):
@@ -1390,8 +1431,12 @@ class Session:
 
             def caller():
                 return step_on(*_cloned(torch, (args, kwargs)))
+        probe = None
+        if base in self.compiled and variant in ("", "no-guards"):
+            def probe():
+                return probe_compiled_call(torch, self.compile_log, step, enter, leave)
         return PythonPath(name, step, compile_s, outputs, source, enter, leave,
-                          self._execution(base, variant, outputs), caller)
+                          self._execution(base, variant, outputs), caller, probe)
 
     def _execution(self, base, variant, outputs):
         """What path `base` (or its `variant`) runs, as the execution check records it (docs/metrics.md,

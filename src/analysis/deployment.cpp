@@ -89,7 +89,8 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
       row.host_share_at_most = path.breakdown->verdict.kernels_unrecorded;
     }
     row.outputs_differ = path.output_check && !path.output_check->passed;
-    (row.outputs_differ ? out.left_out.push_back(path.name) : candidates.push_back(&path));
+    row.ran_uncompiled = path.execution && ran_uncompiled(*path.execution);
+    (row.outputs_differ || row.ran_uncompiled ? out.left_out.push_back(path.name) : candidates.push_back(&path));
     out.rows.push_back(std::move(row));
   }
   const auto lower = [](double a, double b) { return a < b; };

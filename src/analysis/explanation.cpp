@@ -43,7 +43,16 @@ std::string split_missing_reason(const PathResult& path) {
 std::string peel(const std::vector<PathResult>& paths, const std::string& path, int sign,
                  const std::map<std::string, std::string>& unavailable, GapExplanation& out) {
   std::string floor = path;
-  for (const PeelStep& step : peel_chain(path)) {
+  const std::vector<PeelStep> chain = peel_chain(path);
+  // A path that ran uncompiled code has no layers of compiled code to peel.
+  if (const PathResult* top = find_path(paths, path);
+      !chain.empty() && top != nullptr && top->execution && ran_uncompiled(*top->execution)) {
+    out.missing.push_back(fmt::format("the layers of {}: it ran uncompiled code (execution check), so its variants' "
+                                      "differences are not its layers",
+                                      path));
+    return floor;
+  }
+  for (const PeelStep& step : chain) {
     const PathResult* upper = find_path(paths, step.upper);
     const PathResult* lower = find_path(paths, step.lower);
     if (upper == nullptr || lower == nullptr) {
@@ -51,6 +60,17 @@ std::string peel(const std::vector<PathResult>& paths, const std::string& path, 
       out.missing.push_back(fmt::format("{} of {}: variant {} {}", layer_label(step.layer), path, step.lower,
                                         reason != unavailable.end() ? "not built: " + reason->second
                                                                     : std::string("not measured")));
+      break;
+    }
+    // A variant that ran uncompiled code (the execution check's probe) differs from its neighbour by more
+    // than the layer: the chain ends above it.
+    const PathResult* uncompiled = upper->execution && ran_uncompiled(*upper->execution)   ? upper
+                                   : lower->execution && ran_uncompiled(*lower->execution) ? lower
+                                                                                           : nullptr;
+    if (uncompiled != nullptr) {
+      out.missing.push_back(fmt::format("{} of {}: {} ran uncompiled code (execution check), so the difference is "
+                                        "not that layer alone",
+                                        layer_label(step.layer), path, uncompiled->name));
       break;
     }
     LayerEstimate layer;

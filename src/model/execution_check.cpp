@@ -10,4 +10,15 @@ std::optional<CompileEventKind> parse_compile_event_kind(const std::string& text
 
 std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text) { return parse_enum<CudaGraphUse>(text); }
 
+std::optional<CompiledCall> parse_compiled_call(const std::string& text) { return parse_enum<CompiledCall>(text); }
+
+std::optional<UncompiledBy> uncompiled_by(const ExecutionCheck& check) {
+  if (check.compiled_call == CompiledCall::guards_missed) return UncompiledBy::guards_missed;
+  if (check.compiled_call == CompiledCall::no_frame) return UncompiledBy::no_frame;
+  if (check.facts.dynamo && check.facts.graphs == 0) return UncompiledBy::no_graph;
+  return std::nullopt;
+}
+
+bool ran_uncompiled(const ExecutionCheck& check) { return uncompiled_by(check).has_value(); }
+
 }  // namespace ohprof

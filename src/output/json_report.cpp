@@ -385,6 +385,7 @@ json execution_to_json(const std::optional<ExecutionCheck>& check) {
               {"excluded_samples_ns", check->excluded_samples_ns},
               {"pooled", check->pooled},
               {"cuda_graphs", to_string(check->cuda_graphs)},
+              {"compiled_call", check->compiled_call ? json(to_string(*check->compiled_call)) : json(nullptr)},
               {"cuda_graph_skip_reason", f.cuda_graph_skip_reason},
               {"device", f.device},
               {"unobserved", f.unobserved},
@@ -642,7 +643,7 @@ json report_to_json(const Report& report) {
   for (const auto& ratio : report.ratios) {
     ratios.push_back(json{{"faster", ratio.faster}, {"slower", ratio.slower}, {"ratio", ratio.ratio},
                           {"stddev", ratio.stddev}, {"low", ratio.low}, {"high", ratio.high},
-                          {"significant", ratio.significant}, {"text", ratio_text(ratio)}});
+                          {"significant", ratio.significant}, {"text", ratio_text(ratio, report.paths)}});
   }
   json explanations = json::array();
   for (const auto& explanation : report.explanations) explanations.push_back(explanation_to_json(explanation));

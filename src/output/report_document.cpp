@@ -26,7 +26,7 @@ Inline title_of(const Report& r) {
 doc::Headline headline(const Report& r) {
   doc::Headline h;
   for (const GapExplanation& e : r.explanations) h.answers.push_back({text(explanation_text(e))});
-  for (const PathRatio& ratio : r.ratios) h.lines.push_back({text(ratio_text(ratio))});
+  for (const PathRatio& ratio : r.ratios) h.lines.push_back({text(ratio_text(ratio, r.paths))});
   return h;
 }
 

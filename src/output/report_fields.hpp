@@ -121,7 +121,8 @@ inline constexpr auto kDeploymentRow =
                field("graph_pool_bytes", &DeploymentRow::graph_pool_bytes),
                field("host_share", &DeploymentRow::host_share),
                field("host_share_at_most", &DeploymentRow::host_share_at_most),
-               field("outputs_differ", &DeploymentRow::outputs_differ)};
+               field("outputs_differ", &DeploymentRow::outputs_differ),
+               field("ran_uncompiled", &DeploymentRow::ran_uncompiled)};
 
 // The what-if ledger's placement band (docs/metrics.md, "What-if ledger"); its rule is not written: a band read
 // from JSON under this list is this ohprof's (PlacementRule::prediction).

@@ -312,6 +312,7 @@ ExecutionCheck execution_from_json(const json& j) {
   read(j, "pooled", check.pooled);
   read(j, "cuda_graphs", check.cuda_graphs);
   f.cuda_graphs_expected = check.cuda_graphs != CudaGraphUse::not_applicable;  // as cuda_graph_use decides it
+  read(j, "compiled_call", check.compiled_call);  // absent before 2026-12-06: not probed
   read(j, "cuda_graph_skip_reason", f.cuda_graph_skip_reason);
   read(j, "device", f.device);
   read(j, "unobserved", f.unobserved);

@@ -443,6 +443,17 @@ std::string execution_text(const ExecutionCheck& check) {
     text += fmt::format("; RECOMPILE LIMIT hit in {} iteration {}: later calls that miss its graphs run uncompiled",
                         to_string(limit->pass), limit->iteration);
   }
+  if (const std::optional<UncompiledBy> by = uncompiled_by(check)) {
+    switch (*by) {
+      case UncompiledBy::guards_missed:
+        text += "; RAN UNCOMPILED after the timing pass: its guards matched none of its compiled graphs";
+        break;
+      case UncompiledBy::no_frame:
+        text += "; RAN UNCOMPILED after the timing pass: Dynamo skipped its function (no compiled frame entered)";
+        break;
+      case UncompiledBy::no_graph: text += "; RAN UNCOMPILED: Dynamo made no graph of the model"; break;
+    }
+  }
   if (f.dynamo || f.cuda_graphs_expected) {
     switch (check.cuda_graphs) {
       case CudaGraphUse::not_applicable: text += "; CUDA graphs not applicable"; break;
@@ -680,7 +691,7 @@ std::string deployment_text(const DeploymentSummary& s) {
   std::string text;
   if (s.criteria.empty()) {
     text = "unknown: no path asked for has measured samples";
-    if (!s.left_out.empty()) text += " with matching outputs";
+    if (!s.left_out.empty()) text += " and can be weighed";
   } else {
     std::vector<std::string> parts;
     for (const CriterionLeaders& c : s.criteria) {
@@ -706,7 +717,18 @@ std::string deployment_text(const DeploymentSummary& s) {
   if (!has(DeployCriterion::throughput)) missing.push_back("throughput (--threads)");
   if (!has(DeployCriterion::cold_start) && !has(DeployCriterion::warm_start)) missing.push_back("start-up (--cold-start)");
   if (!s.criteria.empty() && !missing.empty()) text += fmt::format("; not measured: {}", fmt::join(missing, ", "));
-  if (!s.left_out.empty()) text += fmt::format("; left out, their outputs differ: {}", fmt::join(s.left_out, ", "));
+  std::vector<std::string> differ;
+  std::vector<std::string> uncompiled;
+  for (const std::string& path : s.left_out) {
+    const auto row = std::find_if(s.rows.begin(), s.rows.end(), [&](const DeploymentRow& r) { return r.path == path; });
+    const bool only_uncompiled = row != s.rows.end() && row->ran_uncompiled && !row->outputs_differ;
+    (only_uncompiled ? uncompiled : differ).push_back(path);
+  }
+  if (!differ.empty()) text += fmt::format("; left out, their outputs differ: {}", fmt::join(differ, ", "));
+  if (!uncompiled.empty()) {
+    text += fmt::format("; left out, as {} ran uncompiled code (execution check): {}",
+                        uncompiled.size() == 1 ? "it" : "they", fmt::join(uncompiled, ", "));
+  }
   if (!s.not_measured.empty()) {
     text += fmt::format("; not weighed, as torch.export could not capture the model: {}", fmt::join(s.not_measured, ", "));
   }
@@ -868,6 +890,16 @@ std::string ratio_text(const PathRatio& r) {
   }
   return fmt::format("{} and {} are within noise: ratio {:.2f} (95% interval {:.2f} to {:.2f} contains 1)", r.faster,
                      r.slower, r.ratio, r.low, r.high);
+}
+
+std::string ratio_text(const PathRatio& r, const std::vector<PathResult>& paths) {
+  std::vector<std::string> uncompiled;
+  for (const std::string& side : {r.faster, r.slower}) {
+    const auto path = std::find_if(paths.begin(), paths.end(), [&](const PathResult& p) { return p.name == side; });
+    if (path != paths.end() && path->execution && ran_uncompiled(*path->execution)) uncompiled.push_back(side);
+  }
+  if (uncompiled.empty()) return ratio_text(r);
+  return fmt::format("{}; {} ran uncompiled code (execution check)", ratio_text(r), fmt::join(uncompiled, " and "));
 }
 
 namespace {

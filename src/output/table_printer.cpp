@@ -269,7 +269,7 @@ std::string format_run_table(const Report& report) {
     out += fmt::format("\nstopped: {}\n", stop_reason_text(report.stop_reason));
     if (!report.ratios.empty()) out += "\nsummary (ratio of median wall times)\n";
     for (const auto& ratio : report.ratios) {
-      out += "  " + ratio_text(ratio) + "\n";
+      out += "  " + ratio_text(ratio, report.paths) + "\n";
     }
     const bool variants = std::any_of(report.paths.begin(), report.paths.end(),
                                       [](const PathResult& p) { return p.role == PathRole::variant; });

@@ -149,6 +149,7 @@ class PythonPathRunner final : public PathRunner {
         m_enter(path.attr("enter")),
         m_leave(path.attr("leave")),
         m_caller(path.attr("caller")),
+        m_probe(path.attr("probe")),
         m_source(source),
         m_build_ns(build_ns),
         m_outputs(std::move(outputs)),
@@ -160,6 +161,7 @@ class PythonPathRunner final : public PathRunner {
     m_enter = py::object();
     m_leave = py::object();
     m_caller = py::object();
+    m_probe = py::object();
   }
 
   [[nodiscard]] std::string name() const override { return m_name; }
@@ -175,6 +177,20 @@ class PythonPathRunner final : public PathRunner {
   void leave() override {
     call_hook(m_leave);
     m_gil.reset();
+  }
+
+  // ohprof/_paths.py's PythonPath.probe: "compiled", "guards-missed", "no-frame", or "" (not known).
+  std::optional<CompiledCall> compiled_call() override {
+    py::gil_scoped_acquire gil;
+    if (m_probe.is_none()) return std::nullopt;
+    try {
+      return parse_compiled_call(m_probe().cast<std::string>());
+    } catch (py::error_already_set& e) {
+      e.restore();
+      PyErr_Clear();  // the probe is a check's evidence: unknown rather than a failed measurement
+    } catch (const py::cast_error&) {
+    }
+    return std::nullopt;
   }
 
   [[nodiscard]] bool holds_gil() const override { return true; }
@@ -218,6 +234,7 @@ class PythonPathRunner final : public PathRunner {
   py::object m_enter;
   py::object m_leave;
   py::object m_caller;
+  py::object m_probe;
   PathSource m_source = PathSource::module;
   std::optional<Error> m_hook_error;
   std::int64_t m_build_ns = 0;

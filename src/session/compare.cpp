@@ -436,6 +436,13 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   fill(measured);
   Status trace_status = ok_status();  // --export-trace's
   if (status.ok() && !measured.interrupted) {
+    // The execution check's probe: one more call of each Dynamo path, right after its timing pass, says
+    // whether its calls still ran compiled code (docs/metrics.md, "Execution check").
+    for (std::size_t i = 0; i < runners.size(); ++i) {
+      if (report.paths[i].execution && report.paths[i].execution->facts.dynamo) {
+        report.paths[i].execution->compiled_call = runners[i]->compiled_call();
+      }
+    }
     std::vector<std::vector<IterationWindow>> split_windows;
     std::size_t fewest = SIZE_MAX;
     for (const auto& path : report.paths) fewest = std::min(fewest, path.wall_ns.size());

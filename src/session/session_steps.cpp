@@ -65,7 +65,9 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
         runs_a_package(*kind)
             ? package_attribution(report, path, *kind, collection, runtime, first_iteration, last_iteration)
             : std::nullopt;
-    timeline.kernels_unrecorded = kernels_unrecorded(*kind, attribution, kernel_profile);
+    // A compiled path Dynamo made no graph of runs no Inductor kernel: its ops are eager's, which record themselves.
+    const bool no_graph = path.execution && uncompiled_by(*path.execution) == UncompiledBy::no_graph;
+    timeline.kernels_unrecorded = !no_graph && kernels_unrecorded(*kind, attribution, kernel_profile);
   }
   path.breakdown = analyze_timeline(timeline);
   path.first_iteration_ops = first_iteration_sequence(timeline);

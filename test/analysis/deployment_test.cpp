@@ -179,5 +179,28 @@ TEST(DeploymentSummary, APathWhoseOutputsDifferIsLeftOutAndOnlyLatencyWithoutThe
   EXPECT_STREQ(to_string(DeployCriterion::warm_start), "warm-start");
 }
 
+// A path that ran uncompiled code (its execution check's probe) is left out like one whose outputs differ:
+// the fastest here (100 ns) leads nothing, and eager is the one path weighed.
+TEST(DeploymentSummary, APathThatRanUncompiledIsLeftOut) {
+  PathResult fast = path("compile", {100, 110, 120});
+  fast.execution = ExecutionCheck{};
+  fast.execution->facts.dynamo = true;
+  fast.execution->compiled_call = CompiledCall::guards_missed;
+  PathResult slow = path("compile:cpp-wrapper", {2000, 2100, 2200});
+  slow.execution = ExecutionCheck{};
+  slow.execution->facts.dynamo = true;
+  slow.execution->compiled_call = CompiledCall::compiled;
+  const DeploymentSummary s = deployment_summary({path("eager", {1000, 1100, 1200}), fast, slow});
+  ASSERT_EQ(s.rows.size(), 3u);
+  EXPECT_TRUE(s.rows[1].ran_uncompiled);
+  EXPECT_FALSE(s.rows[1].outputs_differ);
+  EXPECT_FALSE(s.rows[2].ran_uncompiled);
+  EXPECT_EQ(s.left_out, (std::vector<std::string>{"compile"}));
+  EXPECT_EQ(s.candidates, 2u);
+  ASSERT_EQ(s.criteria.size(), 1u);
+  EXPECT_EQ(s.criteria[0].leaders, (std::vector<std::string>{"eager"}));
+  EXPECT_EQ(s.choice, (std::vector<std::string>{"eager"}));
+}
+
 }  // namespace
 }  // namespace ohprof

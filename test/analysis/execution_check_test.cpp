@@ -101,6 +101,55 @@ TEST(ExecutionCheck, TheRecompileLimitLeavesNoSampleOutAndIsWarnedOf) {
   EXPECT_FALSE(recompile_limit_outside_measured({compile_at(1, 2)}, {}, {"compile"}).has_value());
 }
 
+// The probe after the timing pass (or a compile that made no graph) says a Dynamo path ran uncompiled code:
+// which reason, and the one warning it calls for, by hand. A probe that found compiled code, none made (a
+// path without Dynamo), or graphs not known, say nothing.
+TEST(ExecutionCheck, APathThatRanUncompiledIsSaidToAndWarnedOf) {
+  ExecutionFacts facts;
+  facts.dynamo = true;
+  facts.graphs = 1;
+  ExecutionCheck check = check_timing_pass(facts, {}, 10);
+  EXPECT_FALSE(uncompiled_by(check).has_value());
+  check.compiled_call = CompiledCall::compiled;
+  EXPECT_FALSE(ran_uncompiled(check));
+  EXPECT_TRUE(execution_warnings("compile", true, check, "cpu").empty());
+
+  check.compiled_call = CompiledCall::guards_missed;
+  EXPECT_EQ(uncompiled_by(check), UncompiledBy::guards_missed);
+  auto warnings = execution_warnings("compile", true, check, "cpu");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].code, WarningCode::ran_uncompiled);
+  EXPECT_EQ(warnings[0].message,
+            "path compile ran uncompiled: a call right after its timing pass found no compiled graph whose guards "
+            "matched (as past Dynamo's recompile limit), so its figures are of calls that ran (at least in part) "
+            "uncompiled, not of compiled code; the explanation peels no layer of it and the deployment summary does "
+            "not weigh it; find what recompiles (TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit");
+  // A variant is in no deployment summary.
+  warnings = execution_warnings("compile/no-guards", false, check, "cpu");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].message.find("the explanation peels no layer at it; find"), std::string::npos) << warnings[0].message;
+
+  check.compiled_call = CompiledCall::no_frame;
+  EXPECT_EQ(uncompiled_by(check), UncompiledBy::no_frame);
+  warnings = execution_warnings("compile", true, check, "cpu");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].message.find("entered no compiled frame (Dynamo skipped its function)"), std::string::npos);
+
+  // No graph at all: uncompiled whatever the probe found (its frames matched, with nothing compiled in them).
+  check.compiled_call = CompiledCall::compiled;
+  check.facts.graphs = 0;
+  EXPECT_EQ(uncompiled_by(check), UncompiledBy::no_graph);
+  warnings = execution_warnings("compile", true, check, "cpu");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].message.find("Dynamo made no graph of the model (0 graphs)"), std::string::npos);
+  // Graphs not known, or a path without Dynamo: nothing said.
+  check.facts.graphs.reset();
+  EXPECT_FALSE(ran_uncompiled(check));
+  ExecutionCheck eager;
+  eager.facts.graphs = 0;
+  EXPECT_FALSE(ran_uncompiled(eager));
+}
+
 TEST(ExecutionCheck, CudaGraphUseFollowsTheFactsAndTheEvents) {
   ExecutionFacts facts;
   facts.dynamo = true;

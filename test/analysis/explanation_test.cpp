@@ -229,6 +229,33 @@ TEST(ExplainGap, AMissingVariantEndsTheChainAndSaysWhy) {
   EXPECT_DOUBLE_EQ(e.residual->value_ns, 0);
 }
 
+// A path that ran uncompiled code (the execution check's probe) has no layers of compiled code: none is
+// peeled, its floor is itself, and the explanation says why. A variant that did ends the chain above it.
+TEST(ExplainGap, APathThatRanUncompiledHasNoLayers) {
+  auto paths = compile_and_aoti();
+  paths[1].execution = ExecutionCheck{};
+  paths[1].execution->facts.dynamo = true;
+  paths[1].execution->compiled_call = CompiledCall::guards_missed;
+  GapExplanation e = explain_gap(paths, "compile", "aoti");
+  EXPECT_TRUE(e.layers.empty());
+  EXPECT_EQ(e.floor_slower, "compile");
+  EXPECT_DOUBLE_EQ(e.floor_gap.value_ns, 26000);  // all of it, compile against aoti
+  ASSERT_EQ(e.missing.size(), 1u);
+  EXPECT_EQ(e.missing[0], "the layers of compile: it ran uncompiled code (execution check), so its variants' "
+                          "differences are not its layers");
+  // The wrapper term: compile's host time against aoti's, (30000 - 2100) - (4000 - 2000).
+  EXPECT_DOUBLE_EQ(e.wrapper->value_ns, 25900);
+
+  paths[1].execution->compiled_call = CompiledCall::compiled;
+  paths[3].execution = paths[1].execution;  // compile/no-guards
+  paths[3].execution->facts.graphs = 0;     // Dynamo made no graph: uncompiled whatever the probe found
+  e = explain_gap(paths, "compile", "aoti");
+  EXPECT_TRUE(e.layers.empty());
+  ASSERT_EQ(e.missing.size(), 1u);
+  EXPECT_EQ(e.missing[0], "guards of compile: compile/no-guards ran uncompiled code (execution check), so the "
+                          "difference is not that layer alone");
+}
+
 TEST(ExplainGap, WithoutASplitTheKernelsWrapperAndResidualAreAbsentAndNamed) {
   std::vector<PathResult> paths{make_path("aoti", flat(4000), std::nullopt, 0, "gemm", PathRole::path),
                                 make_path("eager", flat(17000), std::nullopt, 0, "gemm", PathRole::path)};

@@ -212,6 +212,10 @@ TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
     if (through_dynamo) {
       EXPECT_EQ(ran["graphs"], 1) << name;
       EXPECT_TRUE(ran["graph_breaks"].empty()) << name;
+      // The probe after the timing pass found its compiled graph.
+      EXPECT_EQ(ran["compiled_call"], "compiled") << name;
+    } else {
+      EXPECT_TRUE(ran["compiled_call"].is_null()) << name;
     }
     // Memory (docs/metrics.md, "Memory"): a peak is never below what is kept after it, nor below the
     // resident set it was reset to; the memory pass made its calls.
@@ -551,6 +555,8 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
   // their slowest, which a preempted call on a loaded CI machine can make as slow as a compile (160 ms once).
   const double kept_median = (*compile)["wall_ns"]["median"].get<double>();
   EXPECT_GT(ran["excluded_samples_ns"][static_cast<std::size_t>(excluded - 1)].get<double>(), 10 * kept_median);
+  // After the recompile the path runs its new graph: the probe finds it.
+  EXPECT_EQ(ran["compiled_call"], "compiled") << ran.dump();
   EXPECT_TRUE((*eager)["execution"]["measured_compiles"].empty());
   EXPECT_EQ((*eager)["samples_ns"].size(), 12u);
   bool warned = false;
@@ -591,6 +597,35 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
   }
   EXPECT_TRUE(limit_warned) << limited_report["warnings"].dump();
   EXPECT_NE(limited.out.find("RECOMPILE LIMIT hit in timing iteration"), std::string::npos) << limited.out;
+  // The probe after the timing pass finds the calls running uncompiled: said, warned of, and the path is left
+  // out of the deployment choice.
+  EXPECT_EQ(limited_ran["compiled_call"], "guards-missed") << limited_ran.dump();
+  EXPECT_NE(limited.out.find("RAN UNCOMPILED after the timing pass: its guards matched none of its compiled graphs"),
+            std::string::npos) << limited.out;
+  const auto warned_of = [](const json& report, const std::string& code, const std::string& text) {
+    return std::any_of(report["warnings"].begin(), report["warnings"].end(), [&](const json& w) {
+      return w["code"] == code && w["message"].get<std::string>().find(text) != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(warned_of(limited_report, "ran-uncompiled", "path compile ran uncompiled: a call right after its timing pass"))
+      << limited_report["warnings"].dump();
+  EXPECT_EQ(limited_report["deployment"]["left_out"], json::array({"compile"})) << limited_report["deployment"].dump();
+
+  // A model whose forward Dynamo is told to skip: no graph, so its calls run uncompiled whatever the probe finds.
+  const std::string skipped_path = m_dir + "/dynamo-skipped.json";
+  const auto skipped = run_ohprof(quick({"compare", "--model", "tiny_models:dynamo_skipped", "--input", "2,16", "--paths",
+                                         "compile,eager", "--no-explain", "--cache-dir", s_cache, "--export-json",
+                                         skipped_path}));
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.err;
+  const json skipped_report = json::parse(read_file(skipped_path));
+  ASSERT_EQ(skipped_report["paths"][0]["name"], "compile");
+  EXPECT_EQ(skipped_report["paths"][0]["execution"]["graphs"], 0) << skipped_report["paths"][0]["execution"].dump();
+  EXPECT_NE(skipped_report["paths"][0]["execution"]["text"].get<std::string>().find(
+                "RAN UNCOMPILED: Dynamo made no graph of the model"),
+            std::string::npos) << skipped_report["paths"][0]["execution"].dump();
+  EXPECT_TRUE(warned_of(skipped_report, "ran-uncompiled", "Dynamo made no graph of the model (0 graphs)"))
+      << skipped_report["warnings"].dump();
+  EXPECT_EQ(skipped_report["deployment"]["left_out"], json::array({"compile"}));
 
   const std::string broken_path = m_dir + "/graph-break.json";
   const auto broken = run_ohprof(quick({"compare", "--model", "tiny_models:graph_break", "--input", "2,16", "--paths",

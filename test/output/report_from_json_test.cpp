@@ -105,6 +105,7 @@ Report full_report() {
   check.excluded_samples_ns = {5000};
   check.pooled = true;
   check.cuda_graphs = CudaGraphUse::not_replayed;
+  check.compiled_call = CompiledCall::no_frame;
   aoti.execution = check;
   aoti.memory = PathMemory{1000, 2000, 3000, 3, PathDeviceMemory{10, 20, 30, 40, 50, 60, 70}};
   PathConcurrency threads;
@@ -201,7 +202,7 @@ Report full_report() {
   ledger.placement = PlacementBand{PlacementRule::prediction, 2, 28.28, 12.706, -20, 440.1, -460.1, 420.1, true};
   r.what_if = ledger;
   DeploymentSummary d;
-  d.rows = {DeploymentRow{"aoti", 150.0, 2, 8.5e4, 2e9, 1e9, 1000, 3000, 10, 70, 0.75, true, true}};
+  d.rows = {DeploymentRow{"aoti", 150.0, 2, 8.5e4, 2e9, 1e9, 1000, 3000, 10, 70, 0.75, true, true, true}};
   d.criteria = {CriterionLeaders{DeployCriterion::warm_start, {"aoti"}, "compile", {"eager"}, true}};
   d.choice = {"aoti"};
   d.candidates = 2;
@@ -277,6 +278,8 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   ASSERT_TRUE(r.paths[0].execution.has_value());
   EXPECT_TRUE(r.paths[0].execution->facts.cuda_graphs_expected);
   EXPECT_EQ(r.paths[0].execution->measured_compiles[0].event.end_ns, 900);  // its duration
+  EXPECT_EQ(r.paths[0].execution->compiled_call, CompiledCall::no_frame);
+  EXPECT_TRUE(r.deployment->rows[0].ran_uncompiled);
   EXPECT_TRUE(r.what_if->entries[0].significant);
   ASSERT_EQ(r.what_if->again.size(), 2u);
   ASSERT_TRUE(r.what_if->again[0].moved.has_value());
@@ -302,7 +305,9 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   j["what_if"].erase("placement");
   j["paths"][0]["split"]["summary"]["totals"].erase("full_queue_iterations");
   j["paths"][0].erase("sample_rounds");
+  j["paths"][0]["execution"].erase("compiled_call");
   const Report r = report_from_json(j);
+  EXPECT_FALSE(r.paths[0].execution->compiled_call.has_value());  // not probed
   EXPECT_TRUE(r.paths[0].wall_rounds.empty());  // samples not paired by round
   ASSERT_TRUE(r.what_if.has_value());
   ASSERT_EQ(r.what_if->again.size(), 1u);

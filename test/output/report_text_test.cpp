@@ -470,6 +470,17 @@ TEST(RatioText, AnIntervalThatContainsOneIsWithinNoise) {
   r.high = 1.88;
   r.significant = false;
   EXPECT_EQ(ratio_text(r), "aoti and compile are within noise: ratio 1.36 (95% interval 0.84 to 1.88 contains 1)");
+  // In a report: a side that ran uncompiled code is named after the ratio; the others are not.
+  std::vector<PathResult> paths(2);
+  paths[0].name = "aoti";
+  paths[1].name = "compile";
+  EXPECT_EQ(ratio_text(r, paths), ratio_text(r));
+  paths[1].execution = ExecutionCheck{};
+  paths[1].execution->facts.dynamo = true;
+  paths[1].execution->compiled_call = CompiledCall::compiled;
+  EXPECT_EQ(ratio_text(r, paths), ratio_text(r));
+  paths[1].execution->compiled_call = CompiledCall::guards_missed;
+  EXPECT_EQ(ratio_text(r, paths), ratio_text(r) + "; compile ran uncompiled code (execution check)");
 }
 
 TEST(ExplanationText, TheFasterSidesLayersAreNamedWithTheirPathAndSubtracted) {
@@ -573,6 +584,23 @@ TEST(ExecutionText, EachClauseSaysOneFieldAndCountsAreSpelledForOneAndMany) {
   unobserved.facts.unobserved = "torch._dynamo.callback missing";
   EXPECT_EQ(execution_text(unobserved), "Dynamo, 1 graph, no graph break; compiles not observed (torch._dynamo.callback "
                                         "missing); CUDA graphs not applicable");
+
+  // The probe after the timing pass, or no graph at all: what the path ran instead, in capitals.
+  ExecutionCheck probed = compiled;
+  probed.facts.graphs = 1;
+  probed.facts.graph_breaks.clear();
+  probed.compiled_call = CompiledCall::compiled;
+  EXPECT_EQ(execution_text(probed), "Dynamo, 1 graph, no graph break; no compile while measured; CUDA graphs not applicable");
+  probed.compiled_call = CompiledCall::guards_missed;
+  EXPECT_EQ(execution_text(probed), "Dynamo, 1 graph, no graph break; no compile while measured; RAN UNCOMPILED after the "
+                                    "timing pass: its guards matched none of its compiled graphs; CUDA graphs not applicable");
+  probed.compiled_call = CompiledCall::no_frame;
+  EXPECT_NE(execution_text(probed).find("; RAN UNCOMPILED after the timing pass: Dynamo skipped its function (no compiled "
+                                        "frame entered);"),
+            std::string::npos);
+  probed.compiled_call = std::nullopt;
+  probed.facts.graphs = 0;
+  EXPECT_NE(execution_text(probed).find("; RAN UNCOMPILED: Dynamo made no graph of the model;"), std::string::npos);
 
   ExecutionCheck graphs;
   graphs.facts.dynamo = true;
@@ -919,6 +947,17 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
             "within noise of the first (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
             "at 2 callers; no figure: aoti:python); cold start: compile 1.000 s and aoti 1.280 s, not told apart (too few "
             "processes: --cold-start=3 or more); left out, their outputs differ: compile:cpp-wrapper");
+  // A path that ran uncompiled code is left out with its own reason.
+  DeploymentRow uncompiled;
+  uncompiled.path = "compile:max-autotune-no-cudagraphs";
+  uncompiled.ran_uncompiled = true;
+  s.rows.push_back(uncompiled);
+  s.left_out.push_back(uncompiled.path);
+  const std::string tail = "; left out, their outputs differ: compile:cpp-wrapper; left out, as it ran uncompiled "
+                           "code (execution check): compile:max-autotune-no-cudagraphs";
+  EXPECT_EQ(deployment_text(s).substr(deployment_text(s).size() - tail.size()), tail);
+  s.rows.pop_back();
+  s.left_out.pop_back();
   s.not_measured = {"aoti:python"};  // (made up: it is also a row above)
   EXPECT_EQ(deployment_text(s).substr(deployment_text(s).size() - 106),
             "outputs differ: compile:cpp-wrapper; not weighed, as torch.export could not capture the model: aoti:python");

@@ -470,6 +470,35 @@ TEST(ComparePaths, GraphBreaksAndSkippedCudaGraphsOfAskedPathsAreWarnedAbout) {
   EXPECT_FALSE(has_warning(report, WarningCode::path_device_differs, ""));
 }
 
+// The probe (docs/metrics.md, "Execution check"): one call of each Dynamo path after the timing pass, and
+// none of the others; a path whose probe ran uncompiled code is said to, and left out of the deployment choice.
+TEST(ComparePaths, ADynamoPathIsProbedOnceAfterItsTimingPassAndOneThatRanUncompiledIsLeftOut) {
+  FakeWorld world;
+  world.python["compile"].facts.dynamo = true;
+  world.python["compile"].facts.graphs = 1;
+  world.python["compile"].compiled_call = CompiledCall::guards_missed;
+  world.python["compile:cpp-wrapper"].facts.dynamo = true;
+  world.python["compile:cpp-wrapper"].facts.graphs = 1;
+  world.python["compile:cpp-wrapper"].compiled_call = CompiledCall::compiled;
+  world.python["eager"].compiled_call = CompiledCall::compiled;  // no Dynamo: never asked
+  const SessionOutcome outcome =
+      compare_paths(options_for({"aoti", "compile", "compile:cpp-wrapper", "eager"}, 4), world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  EXPECT_EQ(world.probes["compile"], 1);
+  EXPECT_EQ(world.probes["compile:cpp-wrapper"], 1);
+  EXPECT_EQ(world.probes["eager"], 0);
+  EXPECT_EQ(path_named(report, "compile").execution->compiled_call, CompiledCall::guards_missed);
+  EXPECT_EQ(path_named(report, "compile:cpp-wrapper").execution->compiled_call, CompiledCall::compiled);
+  EXPECT_FALSE(path_named(report, "eager").execution->compiled_call.has_value());
+  EXPECT_FALSE(path_named(report, "aoti").execution->compiled_call.has_value());
+  EXPECT_TRUE(has_warning(report, WarningCode::ran_uncompiled, "path compile ran uncompiled: a call right after its timing pass"));
+  EXPECT_FALSE(has_warning(report, WarningCode::ran_uncompiled, "path compile:cpp-wrapper"));
+  ASSERT_TRUE(report.deployment.has_value());
+  EXPECT_EQ(report.deployment->left_out, (std::vector<std::string>{"compile"}));
+  EXPECT_EQ(report.deployment->candidates, 3u);
+}
+
 // --- the split pass ---------------------------------------------------------------------------------------
 
 TEST(ComparePaths, OneCollectionIsSplitPerPathAndKernelsDiffedAgainstTheFirst) {

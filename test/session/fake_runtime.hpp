@@ -69,6 +69,7 @@ struct RunnerScript {
   // (compile id "0/<call>", reason "fake guard <call>") spanning the call, in FakeWorld::compile_events.
   std::set<int> compile_on_calls;
   ExecutionFacts facts;  // what execution_facts() says
+  std::optional<CompiledCall> compiled_call;  // what compiled_call() says (none: no probe, as a path without one)
   // compare --threads: each thread caller's call spins this long (a Python path's holding the fake GIL,
   // FakeThreads::gil, so that its callers take turns); thread_caller() fails with `thread_caller_error`.
   std::int64_t thread_call_ns = 0;
@@ -180,6 +181,7 @@ class FakeWorld {
   int calls = 0;                                   // run_once calls of every runner together
   std::map<std::string, int> calls_by_path;        // run_once calls per runner name
   std::map<std::string, int> enters;               // enter() calls per runner name
+  std::map<std::string, int> probes;               // compiled_call() probes per runner name
   std::vector<std::string> built;                  // runner names, in the order they were made
   std::vector<AotiLoadOptions> loads;
   std::vector<ModelSessionOptions> opens;

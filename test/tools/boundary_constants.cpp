@@ -1,5 +1,6 @@
 // Prints, as JSON, the constants the Python side of ohprof (python/ohprof/_paths.py) must agree with:
-// exit codes, the --input dtype spellings, the Python paths of compare, their variants and sources. test/tools/python_boundary_check.py
+// exit codes, the --input dtype spellings, the Python paths of compare, their variants and sources, and
+// what a probe call of a Dynamo path may say it ran. test/tools/python_boundary_check.py
 // compares them with the module's own.
 #include <algorithm>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ohprof/base/exit_codes.hpp"
+#include "ohprof/model/execution_check.hpp"
 #include "ohprof/model/explanation.hpp"
 #include "ohprof/model/input_spec.hpp"
 #include "ohprof/session/session.hpp"
@@ -36,6 +38,8 @@ int main() {
   for (PathSource source : {PathSource::module, PathSource::exported_program, PathSource::aoti_package}) {
     out["sources"].push_back(to_string(source));
   }
+  out["compiled_calls"] = nlohmann::json::array();
+  for (const char* text : enum_texts(CompiledCall{})) out["compiled_calls"].push_back(text);
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }

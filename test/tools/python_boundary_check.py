@@ -2,7 +2,8 @@
 """The constants defined on both sides of the Python boundary agree: every exit code python/ohprof/_paths.py
 raises (and python/ohprof/_measure.py exits with) has the number and name C++ gives it (include/ohprof/base/exit_codes.hpp), its dtype spellings are
 exactly those --input accepts in C++ (src/model/input_spec.cpp), and its paths are compare's
-(src/session/compare.cpp) less aoti, in the same order. Imports the module with the standard library
+(src/session/compare.cpp) less aoti, in the same order, and so are the results of a Dynamo path's probe
+call (include/ohprof/model/execution_check.hpp, CompiledCall). Imports the module with the standard library
 only (it imports torch lazily).
 
 Usage: python_boundary_check.py BOUNDARY_CONSTANTS_BINARY SOURCE_DIR
@@ -45,12 +46,14 @@ def main(argv):
     sources = [py.SOURCE_MODULE, py.SOURCE_PROGRAM, py.SOURCE_PACKAGE]
     if sources != cpp["sources"]:
         problems.append(f"path sources differ: Python {sources}, C++ {cpp['sources']}")
+    if list(py.COMPILED_CALLS) != cpp["compiled_calls"]:
+        problems.append(f"probe results differ: Python {list(py.COMPILED_CALLS)}, C++ {cpp['compiled_calls']}")
     for problem in problems:
         print(problem)
     if problems:
         return 1
     print(f"OK {len(declared)} exit codes, {len(py.DTYPES)} dtype spellings, {len(py.PYTHON_PATHS)} paths, "
-          f"{len(py.VARIANTS)} variants and {len(sources)} sources agree")
+          f"{len(py.VARIANTS)} variants, {len(sources)} sources and {len(py.COMPILED_CALLS)} probe results agree")
     return 0
 
 

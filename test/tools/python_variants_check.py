@@ -11,7 +11,8 @@ Checks what the variants rely on and what docs/metrics.md ("Paths", "Layers") sa
      installed, P/inductor a CompiledFxGraph, P/call its current_callable;
   5. a model Dynamo splits into two graphs has no P/graph variant, and says why;
   6. a model returning a cache object: the variants below Dynamo match eager (checked on the graph);
-  7. the execution check's records: a guard failure's text, which paths go through Dynamo.
+  7. the execution check's records: a guard failure's text, which paths go through Dynamo;
+  8. the probe says what a call ran: compiled code, uncompiled past the recompile limit, or no frame.
 Usage: python_variants_check.py SOURCE_DIR CACHE_DIR (the venv's python, with torch).
 """
 import os
@@ -147,12 +148,59 @@ def main() -> int:
             CUDAGraphTreeManager.run_eager = saved
         if result != "ran" or [e[:2] for e in log.events] != [[op.CUDA_GRAPH_EAGER, "0/0"]]:
             problems.append(f"watch_cuda_graph_trees: {result!r}, events {log.events}")
+    # 8. the probe (docs/metrics.md, "Execution check"): a built compile path and its no-guards variant ran
+    # compiled code; a path Dynamo gave up on at its recompile limit finds no graph whose guards match; a
+    # module whose forward Dynamo skips (nothing to compile) enters no frame; and no hook is left behind.
+    from torch._C._dynamo.eval_frame import set_guard_complete_hook
+    with torch.inference_mode():
+        for name in ("compile", "compile/no-guards"):
+            got = session.make_path(name).probe()
+            if got != "compiled":
+                problems.append(f"probe of {name}: {got!r}, not 'compiled'")
+        if session.make_path("eager").probe is not None or session.make_path("compile/graph").probe is not None:
+            problems.append("a path without Dynamo has a probe")
+
+        class Counting(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(16, 16)
+                self.calls = 0
+
+            def forward(self, x):
+                self.calls += 1  # a guard on the count: every call misses the graphs made before
+                return self.fc(x) * self.calls
+
+        limit = torch._dynamo.config.recompile_limit
+        torch._dynamo.config.recompile_limit = 2
+        try:
+            counting = torch.compile(op.fresh_code_copy(torch, Counting().eval()))
+            x = torch.randn(2, 16)
+            for _ in range(4):
+                counting(x)
+            got = op.probe_compiled_call(torch, session.compile_log, lambda: counting(x))
+        finally:
+            torch._dynamo.config.recompile_limit = limit
+        if got != "guards-missed":
+            problems.append(f"probe past the recompile limit: {got!r}, not 'guards-missed'")
+
+        class Skipped(torch.nn.Module):
+            def forward(self, x):
+                return x  # no tensor op: Dynamo makes no graph and skips the frame from then on
+
+        skipped = torch.compile(Skipped())
+        skipped(x)
+        got = op.probe_compiled_call(torch, session.compile_log, lambda: skipped(x))
+        if got != "no-frame":
+            problems.append(f"probe of a skipped forward: {got!r}, not 'no-frame'")
+    if set_guard_complete_hook(None) is not None:
+        problems.append("the probe left its guard-complete hook set")
     for problem in problems:
         print(problem)
     if problems:
         return 1
     print(f"OK: {len(op.VARIANTS)} variants of compile and compile:cpp-wrapper/call compute eager's outputs, "
-          "each compiled path has its own graph, the stance is scoped, a graph break is reported")
+          "each compiled path has its own graph, the stance is scoped, a graph break is reported, the probe tells "
+          "compiled calls from uncompiled ones")
     return 0
 
 

@@ -35,6 +35,7 @@ struct DeploymentRow {
   std::optional<double> host_share;  // the split's host-bound share of wall time
   bool host_share_at_most = false;   // an upper bound: some kernels do not record themselves (verdict)
   bool outputs_differ = false;       // its output check failed: left out of every criterion
+  bool ran_uncompiled = false;       // its execution check's probe ran uncompiled code: left out likewise
 };
 
 // The paths that lead one criterion: the best, then those the measurement cannot tell from it.
@@ -50,8 +51,8 @@ struct DeploymentSummary {
   std::vector<DeploymentRow> rows;         // the paths asked for, in order
   std::vector<CriterionLeaders> criteria;  // the criteria measured for at least one path, in enum order
   std::vector<std::string> choice;         // the paths that lead every criterion (empty: it depends, or fewer than 2 paths)
-  std::size_t candidates = 0;              // paths weighed: asked for, with outputs that match
-  std::vector<std::string> left_out;       // paths whose outputs differ
+  std::size_t candidates = 0;              // paths weighed: asked for, with outputs that match, compiled
+  std::vector<std::string> left_out;       // paths whose outputs differ or that ran uncompiled (their rows say which)
   std::vector<std::string> not_measured;   // paths asked for that could not be measured (artifacts.not_measured)
 };
 

@@ -69,6 +69,15 @@ struct GraphBreak {
 OHPROF_ENUM_CLASS(CudaGraphUse, OHPROF_CUDA_GRAPH_USE_VALUES)
 std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text);
 
+// What one call of a Dynamo path ran, as Dynamo's guard-complete hook saw it (the probe of
+// docs/metrics.md, "Execution check", made right after the timing pass).
+#define OHPROF_COMPILED_CALL_VALUES(X)                                                                           \
+  X(compiled, "compiled")            /* every frame Dynamo looked up found a compiled graph whose guards matched */ \
+  X(guards_missed, "guards-missed")  /* a frame found none and was not compiled again: it ran uncompiled */      \
+  X(no_frame, "no-frame")            /* Dynamo looked up no frame: it skipped the function (no graph of it) */
+OHPROF_ENUM_CLASS(CompiledCall, OHPROF_COMPILED_CALL_VALUES)
+std::optional<CompiledCall> parse_compiled_call(const std::string& text);
+
 // What the path's runtime knows once the path is built (its first call made).
 struct ExecutionFacts {
   bool dynamo = false;                // its calls go through Dynamo (a torch.compile path, its no-guards variant)
@@ -96,8 +105,19 @@ struct ExecutionCheck {
   std::vector<std::int64_t> excluded_samples_ns;  // their wall times, kept in the report (nothing is lost)
   bool pooled = false;  // too few followed the last compile: every sample kept, mixed programs
   CudaGraphUse cuda_graphs = CudaGraphUse::not_applicable;
+  // The probe call after the timing pass (a Dynamo path); null when the path is not one, or the probe was
+  // not made (this torch has no guard-complete hook, the run stopped first).
+  std::optional<CompiledCall> compiled_call;
   friend bool operator==(const ExecutionCheck&, const ExecutionCheck&) = default;
 };
+
+// Why a Dynamo path's figures are of uncompiled code (docs/metrics.md, "Execution check"): its probe call
+// found no graph whose guards matched, or entered no compiled frame; or Dynamo made no graph of the model
+// at all (facts.graphs 0), so that what its frames run is the model's own Python and eager ops.
+enum class UncompiledBy { guards_missed, no_frame, no_graph };
+std::optional<UncompiledBy> uncompiled_by(const ExecutionCheck& check);
+// uncompiled_by has a value: the path's figures are not those of a compiled path.
+bool ran_uncompiled(const ExecutionCheck& check);
 
 // Fewest timing-pass samples after a path's last measured compile for the earlier ones to be left out.
 inline constexpr std::int64_t kMinKeptAfterCompile = 3;

@@ -61,6 +61,7 @@ namespace ohprof {
   X(compiled_while_measuring, "compiled-while-measuring")                /* a Dynamo compile, autotuning or CUDA-graph recording inside a measured iteration */  \
   X(graph_breaks, "graph-breaks")                                        /* Dynamo broke an asked path's graph */                                                \
   X(recompile_limit_hit, "recompile-limit-hit")                          /* Dynamo gave up compiling a function: calls that miss its graphs run uncompiled */    \
+  X(ran_uncompiled, "ran-uncompiled")                                    /* a Dynamo path's probe call after its timing pass ran no compiled graph */            \
   X(cuda_graphs_not_replayed, "cuda-graphs-not-replayed")                /* a reduce-overhead path skipped CUDA graphs, or some measured calls did not replay */ \
   X(path_device_differs, "path-device-differs")                          /* a path's outputs came from another device than the one measured */                   \
   /* compare --threads (docs/metrics.md, "Concurrent callers") */                                                                                                \

@@ -99,6 +99,9 @@ std::string estimate_text(const Estimate& estimate);
 // times faster than compile (95% interval 1.21 to 1.52)", or, when the interval contains one, "aoti and
 // compile are within noise: ratio 1.36 (95% interval 0.84 to 1.88 contains 1)".
 std::string ratio_text(const PathRatio& ratio);
+// The same, in a report whose paths are `paths`: a side that ran uncompiled code (the execution check's
+// probe) is named after it, "; compile ran uncompiled code (execution check)".
+std::string ratio_text(const PathRatio& ratio, const std::vector<PathResult>& paths);
 
 // The wrapper term's name: "Inductor's Python wrapper vs AOTI's C++ runner" (the floors' kinds, or
 // their path names where a floor is not a known kind).

@@ -116,12 +116,17 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       entry.unavailable = !why.empty()      ? "the base path " + ledger.base + " was not built: " + why
                           : base == nullptr ? "the base path " + ledger.base + " was not built"
                                             : "the base path " + ledger.base + " has no measured iterations";
+    } else if (base->execution && ran_uncompiled(*base->execution)) {
+      // A setting's saving is against compiled code, which the base did not run.
+      entry.unavailable = "the base path " + ledger.base + " ran uncompiled code (execution check)";
     } else if (const auto it = context.failed.find(setting.path); it != context.failed.end()) {
       entry.unavailable = "its build failed: " + it->second;
     } else if (path == nullptr) {
       entry.unavailable = "not built";
     } else if (path->wall.count == 0) {
       entry.unavailable = "no measured iterations";
+    } else if (path->execution && ran_uncompiled(*path->execution)) {
+      entry.unavailable = "it ran uncompiled code (execution check)";
     } else if (setting.setting == CompileSetting::cuda_graphs && path->execution &&
                path->execution->cuda_graphs != CudaGraphUse::replayed) {
       // Its times are not of CUDA graphs: the execution check says what ran instead.

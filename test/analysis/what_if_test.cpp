@@ -347,6 +347,35 @@ TEST(WhatIfLedger, CUDAGraphsThatWereNotReplayedGiveNoFigure) {
   EXPECT_DOUBLE_EQ(replayed.entries[3].saved->value_ns, 400.0);
 }
 
+// A saving is against compiled code: a setting's path that ran uncompiled code (the execution check's
+// probe), or a base that did, gives no figure, and says why.
+TEST(WhatIfLedger, ASettingOrABaseThatRanUncompiledGivesNoFigure) {
+  WhatIfContext context;
+  const auto uncompiled = [] {
+    ExecutionCheck check;
+    check.facts.dynamo = true;
+    check.facts.graphs = 1;
+    check.compiled_call = CompiledCall::guards_missed;
+    return check;
+  };
+  PathResult cpp = path("compile:cpp-wrapper", {600, 700, 800, 900, 1000});
+  cpp.execution = uncompiled();
+  WhatIfLedger ledger = what_if_ledger({path("compile", kBase), cpp}, context);
+  EXPECT_FALSE(ledger.entries[2].saved.has_value());
+  EXPECT_EQ(ledger.entries[2].unavailable, "it ran uncompiled code (execution check)");
+  cpp.execution->compiled_call = CompiledCall::compiled;
+  ledger = what_if_ledger({path("compile", kBase), cpp}, context);
+  ASSERT_TRUE(ledger.entries[2].saved.has_value());
+  EXPECT_DOUBLE_EQ(ledger.entries[2].saved->value_ns, 400.0);
+
+  PathResult base = path("compile", kBase);
+  base.execution = uncompiled();
+  ledger = what_if_ledger({base, cpp}, context);
+  EXPECT_TRUE(ledger.base_measured);
+  EXPECT_FALSE(ledger.entries[2].saved.has_value());
+  EXPECT_EQ(ledger.entries[2].unavailable, "the base path compile ran uncompiled code (execution check)");
+}
+
 TEST(WhatIfLedger, WithoutTheBaseNoSettingIsMeasured) {
   WhatIfContext context;
   PathResult guards = path("compile/no-guards", {1, 2, 3});

@@ -191,6 +191,15 @@ SETTINGS = [
 ]
 ORDER = [s[0] for s in SETTINGS]
 SPEC = {s[0]: s for s in SETTINGS}
+def ran_uncompiled(path):
+    """docs/metrics.md, "Execution check", "Ran uncompiled": the probe found guards-missed or no-frame, or
+    a Dynamo path made no graph."""
+    ran = path.get("execution") if isinstance(path, dict) else None
+    if not isinstance(ran, dict):
+        return False
+    return ran.get("compiled_call") in ("guards-missed", "no-frame") or (ran.get("dynamo") is True and ran.get("graphs") == 0)
+
+
 ENTRY_FIELDS = ("setting", "label", "path", "applicable", "not_applicable", "unavailable", "saved", "negligible",
                 "saved_low_ns", "saved_high_ns", "outputs_match", "max_abs_diff", "ready_ns",
                 "fx_cache_hits", "fx_cache_misses", "extra_run_peak_bytes", "graph_pool_bytes")
@@ -418,10 +427,12 @@ def check_entry(ck, w, e, paths, base_s, device, asked, lookup=None, band=None):
     path_s = samples_of(ck, p) if p is not None else []
     if base_s is None or path_s is None:
         return
-    # CUDA graphs whose measured calls did not all replay give no figure (docs: "unavailable").
+    # CUDA graphs whose measured calls did not all replay give no figure (docs: "unavailable"); nor does a
+    # base or path that ran uncompiled code (docs: "Execution check", "Ran uncompiled").
     ran_graphs = sub(p.get("execution") if p is not None else None, "cuda_graphs")
     no_replay = setting == "cuda-graphs" and p is not None and isinstance(ran_graphs, str) and ran_graphs != "replayed"
-    measured = bool(applicable and base_s and path_s and not no_replay)
+    uncompiled = ran_uncompiled(base) or ran_uncompiled(p)
+    measured = bool(applicable and base_s and path_s and not no_replay and not uncompiled)
     if measured:
         fig = saved_figures(base_s, path_s)
         ck.cmp(f"{w}.unavailable", unav, None)
@@ -955,6 +966,13 @@ def self_test():
          lambda r: ent(r, 2).update(saved={"value_ns": 1.0, "se_ns": 0.0, "significant": True}, unavailable=None),
          "(cpp-wrapper).saved:"),
         ("a missing saved (base and path measured)", b, lambda r: ent(r, 4).update(saved=None), "(autotune).saved:"),
+        ("a saved although its path ran uncompiled (its probe found no graph whose guards matched)", a,
+         lambda r: pth(r, "compile:cpp-wrapper").update(execution={"dynamo": True, "graphs": 1,
+                                                                    "compiled_call": "guards-missed"}),
+         "(cpp-wrapper).saved:"),
+        ("a saved although the base ran uncompiled (Dynamo made no graph of it)", a,
+         lambda r: pth(r, BASE).update(execution={"dynamo": True, "graphs": 0, "compiled_call": "compiled"}),
+         "(skip-guards).saved:"),
         ("a wrong fx_cache_hits", a, lambda r: ent(r, 1).update(fx_cache_hits=1), "(skip-module-guards).fx_cache_hits:"),
         ("a wrong base_fx_cache_misses", a, lambda r: r["what_if"].update(base_fx_cache_misses=0),
          "what_if.base_fx_cache_misses:"),

@@ -38,23 +38,40 @@ const PathResult* fastest_path(const std::vector<PathResult>& paths) {
   return fastest;
 }
 
+PathRatio ratio_between(const PathResult& faster, const PathResult& slower) {
+  const Ratio ratio = ratio_of_medians(slower.wall, faster.wall);
+  const Estimate gap = wall_difference(slower, faster);
+  PathRatio out{faster.name, slower.name, ratio.value, ratio.stddev};
+  if (faster.wall.median > 0) {
+    out.low = 1.0 + interval_low(gap) / faster.wall.median;
+    out.high = 1.0 + interval_high(gap) / faster.wall.median;
+  }
+  out.significant = significant(gap);
+  return out;
+}
+
 std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths) {
   std::vector<PathRatio> ratios;
   const PathResult* fastest = fastest_path(paths);
   if (fastest == nullptr) return ratios;
   for (const auto& path : paths) {
     if (path.role != PathRole::path || &path == fastest || path.wall.count == 0) continue;
-    const Ratio ratio = ratio_of_medians(path.wall, fastest->wall);
-    const Estimate gap = wall_difference(path, *fastest);
-    PathRatio out{fastest->name, path.name, ratio.value, ratio.stddev};
-    if (fastest->wall.median > 0) {
-      out.low = 1.0 + interval_low(gap) / fastest->wall.median;
-      out.high = 1.0 + interval_high(gap) / fastest->wall.median;
-    }
-    out.significant = significant(gap);
-    ratios.push_back(out);
+    ratios.push_back(ratio_between(*fastest, path));
   }
   return ratios;
+}
+
+std::vector<PathRatio> slower_paths(const std::vector<PathResult>& paths, const PathResult& path) {
+  std::vector<PathRatio> out;
+  if (path.wall.count == 0) return out;
+  for (const auto& other : paths) {
+    if (other.role != PathRole::path || &other == &path || other.wall.count == 0) continue;
+    if (other.wall.median <= path.wall.median) continue;
+    if (other.execution && ran_uncompiled(*other.execution)) continue;  // not a compiled path's figures
+    const PathRatio ratio = ratio_between(path, other);
+    if (ratio.significant) out.push_back(ratio);
+  }
+  return out;
 }
 
 }  // namespace ohprof

@@ -139,11 +139,12 @@ json event_counts_to_json(const std::vector<EventCount>& counts) {
   return out;
 }
 
-json verdict_to_json(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path) {
+json verdict_to_json(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path,
+                     const std::vector<PathRatio>& slower) {
   json j = fields_to_json(v, fields::kVerdict);
   j["waited_stream"] = v.waited_stream ? stream_key_to_json(*v.waited_stream) : json(nullptr);
   j["unread_device_events"] = event_counts_to_json(v.unread_device_events);
-  j["suggestion"] = verdict_text(v, iterations, path);
+  j["suggestion"] = verdict_text(v, iterations, path, slower);
   return j;
 }
 
@@ -177,7 +178,7 @@ json distributed_to_json(const std::optional<DistributedInfo>& info) {
 
 namespace {
 
-json breakdown_to_json(const PathBreakdown& breakdown, std::optional<PathKind> path) {
+json breakdown_to_json(const PathBreakdown& breakdown, std::optional<PathKind> path, const std::vector<PathRatio>& slower) {
   json iterations = json::array();
   for (const auto& it : breakdown.iterations) iterations.push_back(iteration_to_json(it));
   json kernels = json::array();
@@ -189,7 +190,7 @@ json breakdown_to_json(const PathBreakdown& breakdown, std::optional<PathKind> p
   return json{
       {"available", true},
       {"summary", summary_of_split_to_json(breakdown.summary)},
-      {"verdict", verdict_to_json(breakdown.verdict, breakdown.summary.totals.iterations, path)},
+      {"verdict", verdict_to_json(breakdown.verdict, breakdown.summary.totals.iterations, path, slower)},
       {"counters",
        {{"collection", fields_to_json(breakdown.collection_counters, fields::kCollectionCounters)},
         {"analysis", fields_to_json(breakdown.analysis_counters, fields::kAnalysisCounters)}}},
@@ -395,6 +396,12 @@ json execution_to_json(const std::optional<ExecutionCheck>& check) {
 }
 
 // `kind`: the path kind the verdict's advice reads (advice_path_kind).
+// A ratio's fields (docs/report-schema.md, "ratios"), without its sentence.
+json ratio_fields(const PathRatio& ratio) {
+  return json{{"faster", ratio.faster}, {"slower", ratio.slower}, {"ratio", ratio.ratio}, {"stddev", ratio.stddev},
+              {"low", ratio.low},       {"high", ratio.high},     {"significant", ratio.significant}};
+}
+
 json path_to_json(const PathResult& path, std::optional<PathKind> kind) {
   json out{{"name", path.name},
            {"role", to_string(path.role)},
@@ -411,6 +418,11 @@ json path_to_json(const PathResult& path, std::optional<PathKind> kind) {
            {"memory", memory_to_json(path.memory)},
            {"concurrency", concurrency_to_json(path.concurrency)},
            {"cold_start", cold_start_to_json(path.cold_start)},
+           {"slower_paths", [&] {
+              json out = json::array();
+              for (const PathRatio& ratio : path.slower_paths) out.push_back(ratio_fields(ratio));
+              return out;
+            }()},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
            {"split_collector", to_string(path.split_collector)},
            {"kernel_attribution", attribution_to_json(path.kernel_attribution)},
@@ -419,7 +431,7 @@ json path_to_json(const PathResult& path, std::optional<PathKind> kind) {
                                                        {"outside_region_ns", summary_to_json(path.dynamo_ranges->outside_region_ns)}}
                                                  : json(nullptr)}};
   if (path.breakdown) {
-    out["split"] = breakdown_to_json(*path.breakdown, kind);
+    out["split"] = breakdown_to_json(*path.breakdown, kind, path.slower_paths);
   } else {
     out["split"] = path.split_unavailable_reason.empty()
                        ? json(nullptr)
@@ -641,9 +653,9 @@ json report_to_json(const Report& report) {
   for (const auto& diff : report.kernel_diffs) kernel_diffs.push_back(kernel_diff_to_json(diff));
   json ratios = json::array();
   for (const auto& ratio : report.ratios) {
-    ratios.push_back(json{{"faster", ratio.faster}, {"slower", ratio.slower}, {"ratio", ratio.ratio},
-                          {"stddev", ratio.stddev}, {"low", ratio.low}, {"high", ratio.high},
-                          {"significant", ratio.significant}, {"text", ratio_text(ratio, report.paths)}});
+    json one = ratio_fields(ratio);
+    one["text"] = ratio_text(ratio, report.paths);
+    ratios.push_back(std::move(one));
   }
   json explanations = json::array();
   for (const auto& explanation : report.explanations) explanations.push_back(explanation_to_json(explanation));

@@ -379,6 +379,8 @@ PathColdStart cold_start_from_json(const json& j) {
   return c;
 }
 
+PathRatio ratio_from_json(const json& j);  // below, with the report's ratios
+
 PathResult path_from_json(const json& j) {
   PathResult p;
   p.name = j.at("name").get<std::string>();
@@ -405,6 +407,7 @@ PathResult path_from_json(const json& j) {
   read_object(j, "memory", p.memory, memory_from_json);
   read_object(j, "concurrency", p.concurrency, concurrency_from_json);
   read_object(j, "cold_start", p.cold_start, cold_start_from_json);
+  read_list(j, "slower_paths", p.slower_paths, ratio_from_json);  // absent before 2026-12-06: none cited
   read_object(j, "collector_cost", p.collector_cost,
               [](const json& c) { return fields_from_json<CollectorCost>(c, fields::kCollectorCost); });
 

@@ -34,7 +34,7 @@ std::string split_line(const char* label, const SampleSummary& summary, std::int
 // The device-time split of one path (docs/metrics.md): medians ± σ over iterations; shares of the summed
 // wall time of all iterations (split.summary.totals), which add up exactly where medians need not.
 // `path`: the path's kind, which the verdict's advice reads (verdict_text).
-std::string format_split(const PathBreakdown& split, std::optional<PathKind> path) {
+std::string format_split(const PathBreakdown& split, std::optional<PathKind> path, const std::vector<PathRatio>& slower) {
   const BreakdownSummary& s = split.summary;
   const BreakdownTotals& t = s.totals;
   const std::int64_t wall = t.wall_ns;
@@ -130,7 +130,7 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
         a.ops_invalid_interval, a.invalid_windows, a.duplicate_launch_correlations, c.skipped_events);
   }
   out += fmt::format("    verdict:       {}: {}\n", to_string(split.verdict.verdict),
-                     verdict_text(split.verdict, split.summary.totals.iterations, path));
+                     verdict_text(split.verdict, split.summary.totals.iterations, path, slower));
   const std::string headroom = headroom_line(split.verdict);
   if (!headroom.empty()) out += "    headroom:      " + headroom + "\n";
   if (!split.kernels.empty()) {
@@ -236,7 +236,7 @@ std::string format_run_table(const Report& report) {
     }
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
-      if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path));
+      if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path), path.slower_paths);
       continue;
     }
     out += fmt::format("  wall median:   {}\n", format_duration(wall.median));
@@ -262,7 +262,7 @@ std::string format_run_table(const Report& report) {
                                                 : fmt::format("; NOT attributed (their time counts as dispatch): {}",
                                                               fmt::join(a.unattributed, ", ")));
     }
-    if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path));
+    if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path), path.slower_paths);
   }
   for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);
   if (compare) {

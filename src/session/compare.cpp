@@ -551,6 +551,9 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     }
     if (options.explain) explain_gaps(report, options, unavailable_variants);
     if (options.what_if) report.what_if = what_if_ledger(report.paths, what_if_context);
+    for (PathResult& path : report.paths) {
+      if (path.role == PathRole::path) path.slower_paths = slower_paths(report.paths, path);
+    }
     report.deployment = deployment_summary(report.paths);
     if (report.artifacts) report.deployment->not_measured = report.artifacts->not_measured;
     add_sample_hints(report, /*name_the_path=*/true);

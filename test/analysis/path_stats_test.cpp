@@ -34,6 +34,32 @@ TEST(RatiosAgainstFastest, ComparesTheLowestMedianWithEveryOtherPathInOrder) {
   EXPECT_NEAR(ratios[1].stddev, 2.0 * b, 1e-12);
 }
 
+// The paths slower than one beyond noise, each against it (docs/metrics.md, "Remedies measured slower"):
+// eager {10, 11, 12} median 11; compile {30, 31, 32} median 31 (ratio 31/11); aoti {9, 10, 11} faster; tied
+// {10, 11, 12, 13} median 11.5, within noise; a variant and a path that ran uncompiled are not listed.
+TEST(SlowerPaths, ArePathsAskedForSlowerBeyondNoiseInPathOrder) {
+  std::vector<PathResult> paths{measured("eager", {10, 11, 12}), measured("compile", {30, 31, 32}),
+                                measured("aoti", {9, 10, 11}), measured("tied", {10, 11, 12, 13}),
+                                measured("compile/no-guards", {40, 41, 42}), measured("compile:cpp-wrapper", {50, 51, 52})};
+  paths[4].role = PathRole::variant;
+  paths[5].execution = ExecutionCheck{};
+  paths[5].execution->facts.dynamo = true;
+  paths[5].execution->facts.graphs = 0;  // Dynamo made no graph: not a compiled path's figures
+  const auto slower = slower_paths(paths, paths[0]);
+  ASSERT_EQ(slower.size(), 1u);
+  EXPECT_EQ(slower[0].faster, "eager");
+  EXPECT_EQ(slower[0].slower, "compile");
+  EXPECT_DOUBLE_EQ(slower[0].ratio, 31.0 / 11.0);
+  EXPECT_TRUE(slower[0].significant);
+  // The same figures as the summary's ratio of the two.
+  const PathRatio direct = ratio_between(paths[0], paths[1]);
+  EXPECT_DOUBLE_EQ(slower[0].low, direct.low);
+  EXPECT_DOUBLE_EQ(slower[0].high, direct.high);
+  EXPECT_GT(slower[0].low, 1.0);
+  EXPECT_TRUE(slower_paths(paths, paths[1]).empty());  // the slowest compiled path: none slower
+  EXPECT_TRUE(slower_paths(paths, measured("none", {})).empty());
+}
+
 TEST(RatiosAgainstFastest, NothingMeasuredGivesNoRatios) {
   EXPECT_TRUE(ratios_against_fastest({measured("a", {}), measured("b", {})}).empty());
 }

@@ -133,6 +133,7 @@ Report full_report() {
   state.unavailable = "no cache";
   cold.states = {state};
   aoti.cold_start = cold;
+  aoti.slower_paths = {PathRatio{"aoti", "compile", 3.1, 0.2, 2.9, 3.3, true}};
   r.paths.push_back(aoti);
 
   PathResult variant = test::measured_path("compile/no-guards", {800, 700}, "m.pt2", PathRole::variant);
@@ -279,6 +280,9 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_TRUE(r.paths[0].execution->facts.cuda_graphs_expected);
   EXPECT_EQ(r.paths[0].execution->measured_compiles[0].event.end_ns, 900);  // its duration
   EXPECT_EQ(r.paths[0].execution->compiled_call, CompiledCall::no_frame);
+  ASSERT_EQ(r.paths[0].slower_paths.size(), 1u);
+  EXPECT_EQ(r.paths[0].slower_paths[0].slower, "compile");
+  EXPECT_EQ(r.paths[0].slower_paths[0].high, 3.3);
   EXPECT_TRUE(r.deployment->rows[0].ran_uncompiled);
   EXPECT_TRUE(r.what_if->entries[0].significant);
   ASSERT_EQ(r.what_if->again.size(), 2u);

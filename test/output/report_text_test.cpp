@@ -84,6 +84,48 @@ TEST(VerdictText, ComputeBoundOnTheCpuSaysCpuKernelsAndDispatch) {
   EXPECT_EQ(headroom_text(v), "at most 4.26x with faster kernels, at most 1.31x without the dispatch time");
 }
 
+// A remedy the advice names that the same run measured slower is cited after the advice (docs/metrics.md,
+// "Remedies measured slower"); one the advice does not name, or none, adds nothing.
+TEST(VerdictText, ARemedyMeasuredSlowerIsCitedAfterTheAdvice) {
+  PathVerdict v = verdict(Verdict::compute_bound, 0.846, 0.154, 0, TimeShare::busy, TimeShare::host_bound);
+  v.cpu_kernels = true;
+  v.host_state = HostState::framework;
+  v.host_state_share = 1;
+  const PathRatio compile{"eager", "compile", 3.1, 0.1, 2.9, 3.3, true};
+  const PathRatio cpp{"eager", "compile:cpp-wrapper", 1.5, 0.1, 1.2, 1.8, true};
+  const PathRatio other{"eager", "someone-else", 2.0, 0.1, 1.8, 2.2, true};
+  const std::string plain = verdict_text(v, 100, PathKind::eager);
+  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {other}), plain);
+  // The kernel advice names torch.compile; the host advice on the CPU compile:cpp-wrapper.
+  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {compile, other, cpp}),
+            plain + ". Measured slower than eager in this run, of the remedies named: compile 3.10 times (95% interval "
+                    "2.90 to 3.30); compile:cpp-wrapper 1.50 times (95% interval 1.20 to 1.80)");
+  // Host changes will not help: only the kernel advice is given, and only its remedies cited (torch.compile
+  // paths, compile:cpp-wrapper among them; not the AOTI package, which the host advice names).
+  v.host_headroom_negligible = true;
+  const PathRatio aoti_slower{"eager", "aoti", 1.5, 0.1, 1.2, 1.8, true};
+  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {aoti_slower}), verdict_text(v, 100, PathKind::eager));
+  EXPECT_NE(verdict_text(v, 100, PathKind::eager, {aoti_slower, cpp}).find("remedies named: compile:cpp-wrapper 1.50"),
+            std::string::npos);
+  // A torch.compile path is told of max-autotune, not of itself.
+  const PathRatio autotune{"compile", "compile:max-autotune-no-cudagraphs", 1.2, 0.1, 1.1, 1.3, true};
+  const PathRatio eager{"compile", "eager", 1.1, 0.1, 1.05, 1.15, true};
+  EXPECT_NE(verdict_text(v, 100, PathKind::compile, {eager, autotune})
+                .find(": compile:max-autotune-no-cudagraphs 1.20 times"),
+            std::string::npos);
+  EXPECT_EQ(verdict_text(v, 100, PathKind::compile, {eager}), verdict_text(v, 100, PathKind::compile));
+  // aoti's own host advice names no path; aoti:python's names aoti.
+  PathVerdict host = verdict(Verdict::host_bound, 0.3, 0.7, 0, TimeShare::host_bound, TimeShare::busy);
+  host.cpu_kernels = true;
+  host.host_state = HostState::framework;
+  const PathRatio aoti{"aoti:python", "aoti", 1.2, 0.1, 1.1, 1.3, true};
+  EXPECT_NE(verdict_text(host, 100, PathKind::aoti_python, {aoti}).find("remedies named: aoti 1.20 times"), std::string::npos);
+  const PathRatio python{"aoti", "aoti:python", 1.2, 0.1, 1.1, 1.3, true};
+  EXPECT_EQ(verdict_text(host, 100, PathKind::aoti, {python}), verdict_text(host, 100, PathKind::aoti));
+  // A verdict that names no remedy (unknown) cites none.
+  EXPECT_EQ(verdict_text(PathVerdict{}, 100, PathKind::eager, {compile}), verdict_text(PathVerdict{}, 100, PathKind::eager));
+}
+
 TEST(VerdictText, ComputeBoundWithLargeHostHeadroomGivesBothPiecesOfAdvice) {
   // The training trace of issue 26: busy 57.6%, host-bound 40.1%, device-wait 2.3% (by hand: 1 / 0.424 =
   // 2.358, 1 / 0.599 = 1.669, 1 / 0.977 = 1.024).

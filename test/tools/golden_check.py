@@ -36,7 +36,8 @@ What is normalized (everything else must match byte for byte):
     one of the two forms in full, its "closes it" lines (which follow the measured order of the other
     paths) are dropped and its residual's share of the gap is dropped; in the JSON `within_noise` becomes
     "<within_noise>", `answer` as in the text, a non-null `residual_share` "<float>", `remedies`
-    "<remedies>"; every estimate's `significant` "<significant>", and a ratio's `low`, `high` and `text`
+    "<remedies>"; a path's `slower_paths` "<slower paths>" and its suggestion matched without the remedies
+    measured slower it may cite; every estimate's `significant` "<significant>", and a ratio's `low`, `high` and `text`
     placeholders too. Otherwise, in the JSON every key, type and string is kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
     stream ids) become "<int>" / "<float>"; counts fixed by the command line and the model (runs,
     count, ops, launches, counters, ...) stay exact; array lengths stay.
@@ -154,7 +155,13 @@ def normalized_answer(answer: str) -> str | None:
 VERDICT_LINE = re.compile(r"^(\s+verdict:\s+)(\S+): (.*)$")
 
 
+# A suggestion may end citing the remedies its run measured slower (docs/metrics.md, "Remedies measured
+# slower"): which ones follows the noise, so the known text is matched without it.
+SLOWER_REMEDIES = re.compile(r"\. Measured slower than \S+ in this run, of the remedies named: .*$")
+
+
 def known_verdict(verdict: str, suggestion: str) -> bool:
+    suggestion = SLOWER_REMEDIES.sub("", suggestion)
     return any(v == verdict and p.fullmatch(suggestion) for v, p in VERDICTS)
 
 
@@ -326,6 +333,8 @@ def normalize_json(report, norm: Normalizer):
                                                                   w.get("message", "") if isinstance(w, dict) else "")]
             if norm.measured and key == "remedies" and parents[-1:] == ("explanations",):
                 return "<remedies>"  # which other paths beat the slower one varies with the noise
+            if norm.measured and key == "slower_paths" and parents[-1:] == ("paths",):
+                return "<slower paths>"  # which paths ran slower beyond noise varies with it too
             items = [walk(v, key, parents) for v in value]
             if norm.measured and key == "kernels" and parents[-1:] == ("split",):
                 items.sort(key=lambda k: json.dumps(k, sort_keys=True))  # ordered by total time

@@ -14,6 +14,15 @@ namespace ohprof {
 // (docs/metrics.md, "Ratios"): ratio of medians with the robust spread (ratio_of_medians).
 std::vector<PathRatio> ratios_against_fastest(const std::vector<PathResult>& paths);
 
+// `slower` against `faster`, both with samples: the ratio of medians with its spread, and the 95% interval
+// and significance of the paired difference of medians (docs/metrics.md, "Ratios").
+PathRatio ratio_between(const PathResult& faster, const PathResult& slower);
+
+// The other paths asked for (role path, with samples, not run uncompiled: execution_check.hpp) whose
+// median exceeds `path`'s beyond noise, each against it, in path order (docs/metrics.md, "Advice"); none
+// for a path without samples.
+std::vector<PathRatio> slower_paths(const std::vector<PathResult>& paths, const PathResult& path);
+
 // The measured path asked for (role path, at least one sample) with the lowest median wall time; the
 // first of equals; nullptr when there is none.
 const PathResult* fastest_path(const std::vector<PathResult>& paths);

@@ -219,6 +219,9 @@ struct PathResult {
   std::optional<PathMemory> memory;           // compare: the host memory it took (above); null: not measured
   std::optional<PathConcurrency> concurrency;  // compare --threads: several callers at once (concurrency.hpp)
   std::optional<PathColdStart> cold_start;     // compare --cold-start: fresh processes (cold_start.hpp)
+  // compare: the other paths asked for that ran slower than this one beyond noise (faster = this path),
+  // in path order: the evidence its verdict's advice cites against a remedy it names (docs/metrics.md, "Advice").
+  std::vector<PathRatio> slower_paths;
   // The first analysed iteration's kernels, copies and fills by start (canonical names): --dump-code's
   // call sequence (kernels.json, index.html); not in the report's JSON.
   std::vector<std::string> first_iteration_ops;

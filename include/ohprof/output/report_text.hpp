@@ -23,9 +23,11 @@ std::optional<StopReason> stop_reason_from_text(std::string_view text);
 // decided it: the JSON's `split.verdict.suggestion`, and the table's verdict line after "<verdict>: ".
 // `iterations` is the number of analysed iterations (BreakdownTotals::iterations), quoted with the
 // full-queue count. `path` is the path's kind (advice_path_kind): the AOTI paths and compile:cpp-wrapper are
-// not told to use the AOTInductor C++ wrapper they already have (docs/metrics.md, "Advice").
+// not told to use the AOTInductor C++ wrapper they already have (docs/metrics.md, "Advice"). `slower` are
+// the paths measured slower than this one (PathResult::slower_paths): those among the remedies the advice
+// names are cited after it, with their ratios.
 std::string verdict_text(const PathVerdict& verdict, std::size_t iterations,
-                         std::optional<PathKind> path = std::nullopt);
+                         std::optional<PathKind> path = std::nullopt, const std::vector<PathRatio>& slower = {});
 // The kind verdict_text reads for a path of `report`: parse_path_kind of its name in a run or compare
 // report; none for a variant and for analyze's traces (whose names are file names, "aoti.json" too).
 std::optional<PathKind> advice_path_kind(const Report& report, const PathResult& path);

@@ -211,8 +211,11 @@ std::string format_run_table(const Report& report) {
     const SampleSummary& wall = path.wall;
     out += fmt::format("\npath {}  ({}{})\n", path.name,
                        path.source ? std::string(to_string(*path.source)) + ": " : std::string(), path.artifact);
-    out += fmt::format("  {}{}\n", compare ? "ready in:      " : report.trace ? "read:          " : "load:          ",
-                       format_duration(static_cast<double>(path.load_ns)));
+    // eager is made while the session is prepared: 0 by definition (docs/metrics.md, "Load / build time"), said so.
+    const bool nothing_to_build = compare && parse_path_kind(path.name) == PathKind::eager;
+    out += fmt::format("  {}{}{}\n", compare ? "ready in:      " : report.trace ? "read:          " : "load:          ",
+                       format_duration(static_cast<double>(path.load_ns)),
+                       nothing_to_build ? " (the module as given: nothing to build)" : "");
     if (path.output_check) {
       const PathOutputCheck& check = *path.output_check;
       out += fmt::format("  outputs:       {} vs {} (max abs diff {}, max rel diff {}; atol {:g}, rtol {:g}){}\n",

@@ -1,6 +1,7 @@
 #include "session_steps.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 
@@ -115,20 +116,25 @@ Status no_trace_to_export(Report& report, const std::string& path, const std::st
 }
 
 void add_sample_hints(Report& report, bool name_the_path) {
+  // One outliers warning for all the paths of a compare, each with its count (not one line per path).
+  std::vector<std::string> counts;
   for (const auto& path : report.paths) {
     if (auto hint = slow_first_run_hint(path)) add_warning(report, std::move(*hint));
     if (path.wall.outliers == 0) continue;
     if (name_the_path) {
-      add_warning(report, Warning{WarningCode::outliers,
-                                  fmt::format("path {}: {} of {} iterations are statistical outliers; close other "
-                                              "programs or raise --warmup",
-                                              path.name, path.wall.outliers, path.wall.count)});
+      counts.push_back(fmt::format("{} {} of {}", path.name, path.wall.outliers, path.wall.count));
     } else {
       add_warning(report, Warning{WarningCode::outliers,
                                   fmt::format("{} of {} iterations are statistical outliers; close other programs, "
                                               "pin CPU frequency or raise --warmup/--runs",
                                               path.wall.outliers, path.wall.count)});
     }
+  }
+  if (!counts.empty()) {
+    add_warning(report, Warning{WarningCode::outliers,
+                                fmt::format("iterations that are statistical outliers: {}; close other programs or "
+                                            "raise --warmup",
+                                            fmt::join(counts, ", "))});
   }
 }
 

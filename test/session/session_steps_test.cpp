@@ -219,7 +219,10 @@ TEST(AddSampleHints, SlowFirstRunAndOutliersPerPath) {
   ASSERT_EQ(report.paths[0].wall.outliers, 1u);
   ASSERT_EQ(report.paths[1].wall.outliers, 0u);
 
+  // compare names the paths, all in one warning: c [100 x 4, 900] has one outlier too (its first is no slow one).
   Report named = report;
+  named.paths.push_back(timed_path("c", {100, 100, 100, 100, 900}));
+  ASSERT_EQ(named.paths[2].wall.outliers, 1u);
   add_sample_hints(named, /*name_the_path=*/true);
   EXPECT_EQ(named.warnings,
             (std::vector<Warning>{
@@ -227,7 +230,7 @@ TEST(AddSampleHints, SlowFirstRunAndOutliersPerPath) {
                         "path a: the first measured iteration took 10.0 times the median (a cold start the warm-up did "
                         "not absorb); raise --warmup"},
                 Warning{WarningCode::outliers,
-                        "path a: 1 of 5 iterations are statistical outliers; close other programs or raise --warmup"}}));
+                        "iterations that are statistical outliers: a 1 of 5, c 1 of 5; close other programs or raise --warmup"}}));
 
   Report unnamed = report;
   add_sample_hints(unnamed, /*name_the_path=*/false);

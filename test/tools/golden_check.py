@@ -74,7 +74,8 @@ VERSION_LINE = re.compile(r"^(\d+\.\d+\.\d+) \([0-9a-f]{7,40}(; gzip: (ISA-L|zli
 NOISE_WARNINGS = [
     re.compile(r"\d+ of \d+ iterations are statistical outliers; close other programs, pin CPU frequency or "
                r"raise --warmup/--runs"),
-    re.compile(r"path \S+: \d+ of \d+ iterations are statistical outliers; close other programs or raise --warmup"),
+    re.compile(r"iterations that are statistical outliers: \S+ \d+ of \d+(, \S+ \d+ of \d+)*; close other programs "
+               r"or raise --warmup"),
     re.compile(r"path \S+: the first measured iteration took \d+\.\d times the median \(a cold start the warm-up "
                r"did not absorb\); raise --warmup"),
 ]

@@ -27,6 +27,7 @@ import contextlib
 import html
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -119,6 +120,32 @@ def _torch():
         raise OhprofError(16, str(e)) from None
 
 
+# An error's advice in the command line's words, as this API's caller gives the same thing (docs/usage.md,
+# "Python API"): whole phrases first, then each flag as its keyword argument, longest first so that
+# --max-runs is not read as --runs.
+_API_PHRASES = (
+    ("pass one --input SHAPE[:DTYPE] per forward argument, in forward's order, or save them as a tuple with "
+     "torch.save and give --inputs FILE",
+     "pass `inputs` as a tuple of tensors in forward's order, or as (tuple, dict of keyword inputs)"),
+)
+_API_FLAGS = {"--input": "inputs", "--inputs": "inputs", "--paths": "paths", "--device": "device",
+              "--warmup": "warmup", "--min-runs": "min_runs", "--max-runs": "max_runs", "--runs": "runs",
+              "--min-time": "min_time_s", "--max-rse": "max_rse", "--time-limit": "time_limit_s",
+              "--check-outputs": "check_outputs", "--no-explain": "explain=False",
+              "--kernel-profile": "kernel_profile=True", "--cache-dir": "cache_dir", "--export-trace": "export_trace",
+              "--threads": "threads", "--what-if": "what_if=True", "--batch": "batch"}
+
+
+def _in_api_words(message):
+    """`message` with the command line's flags named as this API's keyword arguments."""
+    for cli, api in _API_PHRASES:
+        message = message.replace(cli, api)
+    for flag in sorted(_API_FLAGS, key=len, reverse=True):
+        name = _API_FLAGS[flag]
+        message = re.sub(re.escape(flag) + r"(?![\w-])", name if "=" in name else f"`{name}`", message)
+    return message
+
+
 def _run(argv, report_path, page_path, verbose):
     try:
         extension = _native.load()
@@ -134,7 +161,7 @@ def _run(argv, report_path, page_path, verbose):
     if code == 130:
         raise KeyboardInterrupt("ohprof: interrupted; the report was not returned")
     if code != 0 and not os.path.exists(report_path):
-        raise OhprofError(code, error or f"ohprof {argv[0]} exited {code}")
+        raise OhprofError(code, _in_api_words(error) if error else f"ohprof {argv[0]} exited {code}")
     with open(report_path) as f:
         data = json.load(f)
     page = ""
@@ -142,7 +169,7 @@ def _run(argv, report_path, page_path, verbose):
         with open(page_path) as f:
             page = f.read()
     if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict)
-        raise OhprofError(code, error or f"ohprof {argv[0]} exited {code}")
+        raise OhprofError(code, _in_api_words(error) if error else f"ohprof {argv[0]} exited {code}")
     return Report(data, page)
 
 

@@ -12,7 +12,8 @@ extension SO, and checks what the child did and printed:
      weights does not (the fingerprint);
   4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
      sizes returns one point per size;
-  5. a bad input raises OhprofError with exit code 6 and the message alone; a non-module is TypeError;
+  5. a bad input raises OhprofError with exit code 6 and the message alone, its advice naming the
+     keyword argument, not the command line's flag; a non-module is TypeError;
      a torch.export.ExportedProgram is measured as --exported (each path's source is the program);
   6. Python's SIGINT handler is back after each call;
   7. _repr_html_ is an iframe whose srcdoc is the report's HTML page; laid out by headless Chromium it
@@ -140,6 +141,8 @@ def main(argv):
     bad = got["bad_input"]
     if not bad or bad[0] != 6 or bad[1].startswith("ohprof") or "the model rejects these inputs" not in bad[1]:
         problems.append(f"a bad input raised {bad}")
+    elif "--input" in bad[1] or "pass `inputs` as a tuple of tensors in forward's order" not in bad[1]:
+        problems.append(f"a bad input's advice is not in the API's words: {bad[1]}")
     want_exported = {"aoti": ["aoti_package", 3], "compile": ["exported_program", 3], "eager": ["exported_program", 3]}
     if got["exported"] != want_exported or got["exported_checks"] != [True, True]:
         problems.append(f"an ExportedProgram: paths {got['exported']} (want {want_exported}), "

@@ -826,7 +826,7 @@ CUDA_GRAPH_EAGER = "cuda-graph-eager"
 RECOMPILE_LIMIT = "recompile-limit"
 # What a probe call of a Dynamo path ran (probe_compiled_call; include/ohprof/model/execution_check.hpp,
 # CompiledCall).
-COMPILED_CALLS = ("compiled", "guards-missed", "no-frame")
+COMPILED_CALLS = ("compiled", "guards-missed", "no-frame", "no-graph")
 
 
 class CompileLog:
@@ -985,13 +985,24 @@ def execution_record(dynamo=False, graphs=None, graph_breaks=(), cuda_graphs_exp
             "fx_cache_misses": fx_cache_misses}
 
 
+def _is_recompile(event):
+    """A Dynamo compile of a frame compiled before: its compile id's recompile count ("0/1") is not 0."""
+    if event[0] != "dynamo-compile":
+        return False
+    count = "".join(c for c in str(event[1]).rpartition("/")[2] if c.isdigit())
+    return bool(count) and int(count) != 0
+
+
 def probe_compiled_call(torch, compile_log, step, enter=None, leave=None):
     """One call of a Dynamo path (enter, step, leave) watched by Dynamo's guard-complete hook, which Dynamo
-    calls with True when a frame it looks up finds a compiled graph whose guards match and False when it
-    finds none (docs/metrics.md, "Execution check"). "compiled": every lookup matched; "guards-missed": more
-    lookups missed than Dynamo compiled in the call, so a frame ran uncompiled (after its recompile limit);
-    "no-frame": Dynamo looked up no frame, having skipped the function (it made no graph of it); "" when
-    this torch has no such hook. A hook already set (torch's guard collectives) still decides."""
+    calls for a frame with cached entries with True when one's guards match and False when none does, and
+    with Inductor's compiled graphs (CompiledFxGraph.__call__) counted as they run (docs/metrics.md,
+    "Execution check"). "no-frame": Dynamo looked up no frame (it skipped the function); "guards-missed":
+    more lookups missed than Dynamo recompiled in the call, so a frame ran uncompiled (past its recompile
+    limit); "no-graph": the frames matched but no compiled graph ran (Dynamo made none, or the code it runs
+    is disabled); "compiled": otherwise. "" when this torch has no such hook, or when Dynamo gave up at its
+    recompile limit inside this very call (the probe changed what it was to watch). A hook already set
+    (torch's guard collectives) still decides."""
     try:
         from torch._C._dynamo.eval_frame import set_guard_complete_hook
     except Exception:
@@ -1003,9 +1014,7 @@ def probe_compiled_call(torch, compile_log, step, enter=None, leave=None):
         lookups.append(bool(hit))
         return previous(hit) if previous is not None else hit
 
-    compiles_before = sum(1 for e in compile_log.events if e[0] == "dynamo-compile")
-    previous = set_guard_complete_hook(watch)
-    try:
+    def call():
         if enter:
             enter()
         try:
@@ -1013,12 +1022,21 @@ def probe_compiled_call(torch, compile_log, step, enter=None, leave=None):
         finally:
             if leave:
                 leave()
+
+    first = len(compile_log.events)
+    previous = set_guard_complete_hook(watch)
+    try:
+        graphs, _ = calling_compiled_graphs(call)
     finally:
         set_guard_complete_hook(previous)
-    compiled = sum(1 for e in compile_log.events if e[0] == "dynamo-compile") - compiles_before
+    during = compile_log.events[first:]
+    if any(e[0] == RECOMPILE_LIMIT for e in during):
+        return ""
     if not lookups:
         return "no-frame"
-    return "guards-missed" if lookups.count(False) > compiled else "compiled"
+    if lookups.count(False) > sum(1 for e in during if _is_recompile(e)):
+        return "guards-missed"
+    return "compiled" if graphs else "no-graph"
 
 
 class PythonPath:

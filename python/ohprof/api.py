@@ -128,7 +128,7 @@ _API_PHRASES = (
      "torch.save and give --inputs FILE",
      "pass `inputs` as a tuple of tensors in forward's order, or as (tuple, dict of keyword inputs)"),
 )
-_API_FLAGS = {"--input": "inputs", "--inputs": "inputs", "--paths": "paths", "--device": "device",
+_API_FLAGS = {"--paths": "paths", "--device": "device",
               "--warmup": "warmup", "--min-runs": "min_runs", "--max-runs": "max_runs", "--runs": "runs",
               "--min-time": "min_time_s", "--max-rse": "max_rse", "--time-limit": "time_limit_s",
               "--check-outputs": "check_outputs", "--no-explain": "explain=False",

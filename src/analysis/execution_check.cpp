@@ -148,8 +148,8 @@ std::vector<Warning> execution_warnings(const std::string& path, bool asked_path
     const char* remedy = "";
     switch (*by) {
       case UncompiledBy::guards_missed:
-        what = "a call right after its timing pass found no compiled graph whose guards matched (as past Dynamo's "
-               "recompile limit)";
+        what = "a call right after its timing pass had a frame whose guards matched none of its compiled entries "
+               "(as past Dynamo's recompile limit)";
         remedy = "find what recompiles (TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit";
         break;
       case UncompiledBy::no_frame:
@@ -157,14 +157,15 @@ std::vector<Warning> execution_warnings(const std::string& path, bool asked_path
         remedy = "see why Dynamo made no graph (TORCH_LOGS=graph_breaks,dynamo)";
         break;
       case UncompiledBy::no_graph:
-        what = "Dynamo made no graph of the model (0 graphs) and its frames run the model's Python and eager ops";
+        what = "a call right after its timing pass ran no compiled graph (Dynamo made none of what it ran, or "
+               "its code is disabled), so its frames run the model's Python and eager ops";
         remedy = "see why Dynamo made no graph (TORCH_LOGS=graph_breaks,dynamo)";
         break;
     }
     out.push_back(Warning{WarningCode::ran_uncompiled,
                           fmt::format("path {} ran uncompiled: {}, so its figures are of calls that ran (at least in "
                                       "part) uncompiled, not of compiled code; the explanation peels no layer {}; {}",
-                                      path, what, asked_path ? "of it and the deployment summary does not weigh it" : "at it",
+                                      path, what, asked_path ? "of it and the deployment summary does not weigh it" : "below it (its chain stops above it)",
                                       remedy)});
   }
   std::int64_t breaks = 0;

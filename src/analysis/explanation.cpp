@@ -268,6 +268,7 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
   for (const auto& path : paths) {
     if (path.role != PathRole::path || path.name == slower || path.name == faster || path.wall.count == 0) continue;
     if (path.wall.median >= a->wall.median) continue;
+    if (path.execution && ran_uncompiled(*path.execution)) continue;  // not a compiled path's figures
     GapRemedy remedy;
     remedy.path = path.name;
     remedy.saved = wall_difference(*a, path);

@@ -15,7 +15,7 @@ std::optional<CompiledCall> parse_compiled_call(const std::string& text) { retur
 std::optional<UncompiledBy> uncompiled_by(const ExecutionCheck& check) {
   if (check.compiled_call == CompiledCall::guards_missed) return UncompiledBy::guards_missed;
   if (check.compiled_call == CompiledCall::no_frame) return UncompiledBy::no_frame;
-  if (check.facts.dynamo && check.facts.graphs == 0) return UncompiledBy::no_graph;
+  if (check.compiled_call == CompiledCall::no_graph) return UncompiledBy::no_graph;
   return std::nullopt;
 }
 

@@ -344,7 +344,8 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations, std::opti
 }
 
 // The path kinds the advice of `v` names as remedies (docs/metrics.md, "Advice"): the kernel advice
-// torch.compile (max-autotune, for a path that is a torch.compile already); the host advice AOTInductor's
+// torch.compile with max-autotune (compile and compile:max-autotune-no-cudagraphs; only the latter for a
+// path that is a torch.compile already); the host advice AOTInductor's
 // C++ wrapper (the AOTI paths), compile:cpp-wrapper on the CPU, torch.compile on a GPU, CUDA graphs
 // (compile:reduce-overhead) and torch.compile where launches are the cost; a path's own host advice the
 // AOTI C++ runner, or nothing.
@@ -356,12 +357,10 @@ std::vector<PathKind> remedies_named(const PathVerdict& v, std::optional<PathKin
       if (info.compiled) out.push_back(info.kind);
     }
   };
+  // "torch.compile mode=max-autotune": the default compile and the autotuning one (not the other modes).
   const auto kernel = [&] {
-    if (compiled_path) {
-      out.push_back(PathKind::compile_max_autotune_no_cudagraphs);
-    } else {
-      add_compile();
-    }
+    if (!compiled_path) out.push_back(PathKind::compile);
+    out.push_back(PathKind::compile_max_autotune_no_cudagraphs);
   };
   const auto host = [&] {
     const HostState state = v.host_state.value_or(HostState::framework);
@@ -516,12 +515,14 @@ std::string execution_text(const ExecutionCheck& check) {
   if (const std::optional<UncompiledBy> by = uncompiled_by(check)) {
     switch (*by) {
       case UncompiledBy::guards_missed:
-        text += "; RAN UNCOMPILED after the timing pass: its guards matched none of its compiled graphs";
+        text += "; RAN UNCOMPILED after the timing pass: a frame's guards matched none of its compiled entries";
         break;
       case UncompiledBy::no_frame:
         text += "; RAN UNCOMPILED after the timing pass: Dynamo skipped its function (no compiled frame entered)";
         break;
-      case UncompiledBy::no_graph: text += "; RAN UNCOMPILED: Dynamo made no graph of the model"; break;
+      case UncompiledBy::no_graph:
+        text += "; RAN UNCOMPILED after the timing pass: no compiled graph ran (Dynamo made none, or its code is disabled)";
+        break;
     }
   }
   if (f.dynamo || f.cuda_graphs_expected) {

@@ -215,7 +215,7 @@ std::string format_run_table(const Report& report) {
     const bool nothing_to_build = compare && parse_path_kind(path.name) == PathKind::eager;
     out += fmt::format("  {}{}{}\n", compare ? "ready in:      " : report.trace ? "read:          " : "load:          ",
                        format_duration(static_cast<double>(path.load_ns)),
-                       nothing_to_build ? " (the module as given: nothing to build)" : "");
+                       nothing_to_build ? " (made while the session was prepared: nothing to build)" : "");
     if (path.output_check) {
       const PathOutputCheck& check = *path.output_check;
       out += fmt::format("  outputs:       {} vs {} (max abs diff {}, max rel diff {}; atol {:g}, rtol {:g}){}\n",

@@ -248,7 +248,7 @@ TEST(ExplainGap, APathThatRanUncompiledHasNoLayers) {
 
   paths[1].execution->compiled_call = CompiledCall::compiled;
   paths[3].execution = paths[1].execution;  // compile/no-guards
-  paths[3].execution->facts.graphs = 0;     // Dynamo made no graph: uncompiled whatever the probe found
+  paths[3].execution->compiled_call = CompiledCall::no_graph;  // its probe ran no compiled graph
   e = explain_gap(paths, "compile", "aoti");
   EXPECT_TRUE(e.layers.empty());
   ASSERT_EQ(e.missing.size(), 1u);

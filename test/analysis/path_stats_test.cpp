@@ -44,7 +44,7 @@ TEST(SlowerPaths, ArePathsAskedForSlowerBeyondNoiseInPathOrder) {
   paths[4].role = PathRole::variant;
   paths[5].execution = ExecutionCheck{};
   paths[5].execution->facts.dynamo = true;
-  paths[5].execution->facts.graphs = 0;  // Dynamo made no graph: not a compiled path's figures
+  paths[5].execution->compiled_call = CompiledCall::no_graph;  // no compiled graph ran: not a compiled path's figures
   const auto slower = slower_paths(paths, paths[0]);
   ASSERT_EQ(slower.size(), 1u);
   EXPECT_EQ(slower[0].faster, "eager");

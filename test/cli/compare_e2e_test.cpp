@@ -600,7 +600,7 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
   // The probe after the timing pass finds the calls running uncompiled: said, warned of, and the path is left
   // out of the deployment choice.
   EXPECT_EQ(limited_ran["compiled_call"], "guards-missed") << limited_ran.dump();
-  EXPECT_NE(limited.out.find("RAN UNCOMPILED after the timing pass: its guards matched none of its compiled graphs"),
+  EXPECT_NE(limited.out.find("RAN UNCOMPILED after the timing pass: a frame's guards matched none of its compiled entries"),
             std::string::npos) << limited.out;
   const auto warned_of = [](const json& report, const std::string& code, const std::string& text) {
     return std::any_of(report["warnings"].begin(), report["warnings"].end(), [&](const json& w) {
@@ -611,7 +611,7 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
       << limited_report["warnings"].dump();
   EXPECT_EQ(limited_report["deployment"]["left_out"], json::array({"compile"})) << limited_report["deployment"].dump();
 
-  // A model whose forward Dynamo is told to skip: no graph, so its calls run uncompiled whatever the probe finds.
+  // A model whose forward calls code Dynamo is told to skip: no graph runs in its calls (the probe's frames match).
   const std::string skipped_path = m_dir + "/dynamo-skipped.json";
   const auto skipped = run_ohprof(quick({"compare", "--model", "tiny_models:dynamo_skipped", "--input", "2,16", "--paths",
                                          "compile,eager", "--no-explain", "--cache-dir", s_cache, "--export-json",
@@ -620,10 +620,12 @@ TEST_F(CompareE2E, ARecompileWhileMeasuredIsCaughtAndItsSamplesLeftOut) {
   const json skipped_report = json::parse(read_file(skipped_path));
   ASSERT_EQ(skipped_report["paths"][0]["name"], "compile");
   EXPECT_EQ(skipped_report["paths"][0]["execution"]["graphs"], 0) << skipped_report["paths"][0]["execution"].dump();
+  EXPECT_EQ(skipped_report["paths"][0]["execution"]["compiled_call"], "no-graph")
+      << skipped_report["paths"][0]["execution"].dump();
   EXPECT_NE(skipped_report["paths"][0]["execution"]["text"].get<std::string>().find(
-                "RAN UNCOMPILED: Dynamo made no graph of the model"),
+                "RAN UNCOMPILED after the timing pass: no compiled graph ran"),
             std::string::npos) << skipped_report["paths"][0]["execution"].dump();
-  EXPECT_TRUE(warned_of(skipped_report, "ran-uncompiled", "Dynamo made no graph of the model (0 graphs)"))
+  EXPECT_TRUE(warned_of(skipped_report, "ran-uncompiled", "ran no compiled graph (Dynamo made none of what it ran"))
       << skipped_report["warnings"].dump();
   EXPECT_EQ(skipped_report["deployment"]["left_out"], json::array({"compile"}));
 

@@ -100,12 +100,14 @@ TEST(VerdictText, ARemedyMeasuredSlowerIsCitedAfterTheAdvice) {
   EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {compile, other, cpp}),
             plain + ". Measured slower than eager in this run, of the remedies named: compile 3.10 times (95% interval "
                     "2.90 to 3.30); compile:cpp-wrapper 1.50 times (95% interval 1.20 to 1.80)");
-  // Host changes will not help: only the kernel advice is given, and only its remedies cited (torch.compile
-  // paths, compile:cpp-wrapper among them; not the AOTI package, which the host advice names).
+  // Host changes will not help: only the kernel advice is given, and only its remedies cited: torch.compile
+  // with max-autotune (compile, compile:max-autotune-no-cudagraphs), not the other modes, nor the AOTI
+  // package, which the host advice names.
   v.host_headroom_negligible = true;
   const PathRatio aoti_slower{"eager", "aoti", 1.5, 0.1, 1.2, 1.8, true};
-  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {aoti_slower}), verdict_text(v, 100, PathKind::eager));
-  EXPECT_NE(verdict_text(v, 100, PathKind::eager, {aoti_slower, cpp}).find("remedies named: compile:cpp-wrapper 1.50"),
+  const PathRatio graphs{"eager", "compile:reduce-overhead", 1.5, 0.1, 1.2, 1.8, true};
+  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {aoti_slower, cpp, graphs}), verdict_text(v, 100, PathKind::eager));
+  EXPECT_NE(verdict_text(v, 100, PathKind::eager, {aoti_slower, compile}).find("remedies named: compile 3.10 times"),
             std::string::npos);
   // A torch.compile path is told of max-autotune, not of itself.
   const PathRatio autotune{"compile", "compile:max-autotune-no-cudagraphs", 1.2, 0.1, 1.1, 1.3, true};
@@ -635,14 +637,15 @@ TEST(ExecutionText, EachClauseSaysOneFieldAndCountsAreSpelledForOneAndMany) {
   EXPECT_EQ(execution_text(probed), "Dynamo, 1 graph, no graph break; no compile while measured; CUDA graphs not applicable");
   probed.compiled_call = CompiledCall::guards_missed;
   EXPECT_EQ(execution_text(probed), "Dynamo, 1 graph, no graph break; no compile while measured; RAN UNCOMPILED after the "
-                                    "timing pass: its guards matched none of its compiled graphs; CUDA graphs not applicable");
+                                    "timing pass: a frame's guards matched none of its compiled entries; CUDA graphs not applicable");
   probed.compiled_call = CompiledCall::no_frame;
   EXPECT_NE(execution_text(probed).find("; RAN UNCOMPILED after the timing pass: Dynamo skipped its function (no compiled "
                                         "frame entered);"),
             std::string::npos);
-  probed.compiled_call = std::nullopt;
-  probed.facts.graphs = 0;
-  EXPECT_NE(execution_text(probed).find("; RAN UNCOMPILED: Dynamo made no graph of the model;"), std::string::npos);
+  probed.compiled_call = CompiledCall::no_graph;
+  EXPECT_NE(execution_text(probed).find("; RAN UNCOMPILED after the timing pass: no compiled graph ran (Dynamo made "
+                                        "none, or its code is disabled);"),
+            std::string::npos);
 
   ExecutionCheck graphs;
   graphs.facts.dynamo = true;

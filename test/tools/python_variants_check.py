@@ -12,7 +12,8 @@ Checks what the variants rely on and what docs/metrics.md ("Paths", "Layers") sa
   5. a model Dynamo splits into two graphs has no P/graph variant, and says why;
   6. a model returning a cache object: the variants below Dynamo match eager (checked on the graph);
   7. the execution check's records: a guard failure's text, which paths go through Dynamo;
-  8. the probe says what a call ran: compiled code, uncompiled past the recompile limit, or no frame.
+  8. the probe says what a call ran: compiled code (also where submodule frames share a cache), uncompiled
+     past the recompile limit, no frame, or frames that run no compiled graph.
 Usage: python_variants_check.py SOURCE_DIR CACHE_DIR (the venv's python, with torch).
 """
 import os
@@ -153,7 +154,7 @@ def main() -> int:
     # module whose forward Dynamo skips (nothing to compile) enters no frame; and no hook is left behind.
     from torch._C._dynamo.eval_frame import set_guard_complete_hook
     with torch.inference_mode():
-        for name in ("compile", "compile/no-guards"):
+        for name in ("compile", "compile/no-guards", "compile:cpp-wrapper"):
             got = session.make_path(name).probe()
             if got != "compiled":
                 problems.append(f"probe of {name}: {got!r}, not 'compiled'")
@@ -192,6 +193,48 @@ def main() -> int:
         got = op.probe_compiled_call(torch, session.compile_log, lambda: skipped(x))
         if got != "no-frame":
             problems.append(f"probe of a skipped forward: {got!r}, not 'no-frame'")
+
+        class Disabled(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(16, 16)
+
+            def forward(self, x):  # Dynamo's frame matches, and runs the disabled function: no graph
+                return torch._dynamo.disable(lambda m, y: torch.relu(m.fc(y)))(self, x)
+
+        disabled = torch.compile(op.fresh_code_copy(torch, Disabled().eval()))
+        disabled(x)
+        got = op.probe_compiled_call(torch, session.compile_log, lambda: disabled(x))
+        if got != "no-graph":
+            problems.append(f"probe of a forward that calls disabled code: {got!r}, not 'no-graph'")
+
+        # Submodules with a graph break: their frames' cache is shared by two compile paths (fresh_code_copy
+        # copies the top forward only), so the second counts no new graph, yet runs compiled graphs.
+        class Inner(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(16, 16)
+
+            def forward(self, x):
+                y = self.fc(x)
+                torch._dynamo.graph_break()
+                return torch.relu(y)
+
+        class Outer(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a, self.b = Inner(), Inner()
+
+            def forward(self, x):
+                return self.b(self.a(x))
+
+        outer = Outer().eval()
+        for mode in ("default", "max-autotune-no-cudagraphs"):
+            fn = torch.compile(op.fresh_code_copy(torch, outer), mode=mode, dynamic=False)
+            fn(x)
+            got = op.probe_compiled_call(torch, session.compile_log, lambda: fn(x))
+            if got != "compiled":
+                problems.append(f"probe of a {mode} compile whose submodules share their frames: {got!r}")
     if set_guard_complete_hook(None) is not None:
         problems.append("the probe left its guard-complete hook set")
     for problem in problems:

@@ -192,12 +192,12 @@ SETTINGS = [
 ORDER = [s[0] for s in SETTINGS]
 SPEC = {s[0]: s for s in SETTINGS}
 def ran_uncompiled(path):
-    """docs/metrics.md, "Execution check", "Ran uncompiled": the probe found guards-missed or no-frame, or
-    a Dynamo path made no graph."""
+    """docs/metrics.md, "Execution check", "Ran uncompiled": the probe found guards-missed, no-frame or
+    no-graph."""
     ran = path.get("execution") if isinstance(path, dict) else None
     if not isinstance(ran, dict):
         return False
-    return ran.get("compiled_call") in ("guards-missed", "no-frame") or (ran.get("dynamo") is True and ran.get("graphs") == 0)
+    return ran.get("compiled_call") in ("guards-missed", "no-frame", "no-graph")
 
 
 ENTRY_FIELDS = ("setting", "label", "path", "applicable", "not_applicable", "unavailable", "saved", "negligible",
@@ -970,8 +970,8 @@ def self_test():
          lambda r: pth(r, "compile:cpp-wrapper").update(execution={"dynamo": True, "graphs": 1,
                                                                     "compiled_call": "guards-missed"}),
          "(cpp-wrapper).saved:"),
-        ("a saved although the base ran uncompiled (Dynamo made no graph of it)", a,
-         lambda r: pth(r, BASE).update(execution={"dynamo": True, "graphs": 0, "compiled_call": "compiled"}),
+        ("a saved although the base ran uncompiled (its probe ran no compiled graph)", a,
+         lambda r: pth(r, BASE).update(execution={"dynamo": True, "graphs": 1, "compiled_call": "no-graph"}),
          "(skip-guards).saved:"),
         ("a wrong fx_cache_hits", a, lambda r: ent(r, 1).update(fx_cache_hits=1), "(skip-module-guards).fx_cache_hits:"),
         ("a wrong base_fx_cache_misses", a, lambda r: r["what_if"].update(base_fx_cache_misses=0),

@@ -71,10 +71,11 @@ std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text);
 
 // What one call of a Dynamo path ran, as Dynamo's guard-complete hook saw it (the probe of
 // docs/metrics.md, "Execution check", made right after the timing pass).
-#define OHPROF_COMPILED_CALL_VALUES(X)                                                                           \
-  X(compiled, "compiled")            /* every frame Dynamo looked up found a compiled graph whose guards matched */ \
-  X(guards_missed, "guards-missed")  /* a frame found none and was not compiled again: it ran uncompiled */      \
-  X(no_frame, "no-frame")            /* Dynamo looked up no frame: it skipped the function (no graph of it) */
+#define OHPROF_COMPILED_CALL_VALUES(X)                                                                         \
+  X(compiled, "compiled")            /* every frame's lookup matched a cached entry, and a compiled graph ran */ \
+  X(guards_missed, "guards-missed")  /* a frame's guards matched no entry and it was not recompiled: uncompiled */ \
+  X(no_frame, "no-frame")            /* Dynamo looked up no frame: it skipped the function */                    \
+  X(no_graph, "no-graph")            /* the frames matched, but no compiled graph ran (none made, or disabled) */
 OHPROF_ENUM_CLASS(CompiledCall, OHPROF_COMPILED_CALL_VALUES)
 std::optional<CompiledCall> parse_compiled_call(const std::string& text);
 
@@ -112,8 +113,7 @@ struct ExecutionCheck {
 };
 
 // Why a Dynamo path's figures are of uncompiled code (docs/metrics.md, "Execution check"): its probe call
-// found no graph whose guards matched, or entered no compiled frame; or Dynamo made no graph of the model
-// at all (facts.graphs 0), so that what its frames run is the model's own Python and eager ops.
+// had a frame whose guards matched no compiled entry, entered no frame, or ran no compiled graph.
 enum class UncompiledBy { guards_missed, no_frame, no_graph };
 std::optional<UncompiledBy> uncompiled_by(const ExecutionCheck& check);
 // uncompiled_by has a value: the path's figures are not those of a compiled path.

@@ -89,7 +89,7 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
       row.host_share_at_most = path.breakdown->verdict.kernels_unrecorded;
     }
     row.outputs_differ = path.output_check && !path.output_check->passed;
-    row.ran_uncompiled = path.execution && ran_uncompiled(*path.execution);
+    row.ran_uncompiled = ran_uncompiled(path);
     (row.outputs_differ || row.ran_uncompiled ? out.left_out.push_back(path.name) : candidates.push_back(&path));
     out.rows.push_back(std::move(row));
   }

@@ -46,7 +46,7 @@ std::string peel(const std::vector<PathResult>& paths, const std::string& path, 
   const std::vector<PeelStep> chain = peel_chain(path);
   // A path that ran uncompiled code has no layers of compiled code to peel.
   if (const PathResult* top = find_path(paths, path);
-      !chain.empty() && top != nullptr && top->execution && ran_uncompiled(*top->execution)) {
+      !chain.empty() && top != nullptr && ran_uncompiled(*top)) {
     out.missing.push_back(fmt::format("the layers of {}: it ran uncompiled code (execution check), so its variants' "
                                       "differences are not its layers",
                                       path));
@@ -64,9 +64,7 @@ std::string peel(const std::vector<PathResult>& paths, const std::string& path, 
     }
     // A variant that ran uncompiled code (the execution check's probe) differs from its neighbour by more
     // than the layer: the chain ends above it.
-    const PathResult* uncompiled = upper->execution && ran_uncompiled(*upper->execution)   ? upper
-                                   : lower->execution && ran_uncompiled(*lower->execution) ? lower
-                                                                                           : nullptr;
+    const PathResult* uncompiled = ran_uncompiled(*upper) ? upper : ran_uncompiled(*lower) ? lower : nullptr;
     if (uncompiled != nullptr) {
       out.missing.push_back(fmt::format("{} of {}: {} ran uncompiled code (execution check), so the difference is "
                                         "not that layer alone",
@@ -268,7 +266,7 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
   for (const auto& path : paths) {
     if (path.role != PathRole::path || path.name == slower || path.name == faster || path.wall.count == 0) continue;
     if (path.wall.median >= a->wall.median) continue;
-    if (path.execution && ran_uncompiled(*path.execution)) continue;  // not a compiled path's figures
+    if (ran_uncompiled(path)) continue;  // not a compiled path's figures
     GapRemedy remedy;
     remedy.path = path.name;
     remedy.saved = wall_difference(*a, path);

@@ -67,7 +67,7 @@ std::vector<PathRatio> slower_paths(const std::vector<PathResult>& paths, const 
   for (const auto& other : paths) {
     if (other.role != PathRole::path || &other == &path || other.wall.count == 0) continue;
     if (other.wall.median <= path.wall.median) continue;
-    if (other.execution && ran_uncompiled(*other.execution)) continue;  // not a compiled path's figures
+    if (ran_uncompiled(other)) continue;  // not a compiled path's figures
     const PathRatio ratio = ratio_between(path, other);
     if (ratio.significant) out.push_back(ratio);
   }

@@ -116,7 +116,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       entry.unavailable = !why.empty()      ? "the base path " + ledger.base + " was not built: " + why
                           : base == nullptr ? "the base path " + ledger.base + " was not built"
                                             : "the base path " + ledger.base + " has no measured iterations";
-    } else if (base->execution && ran_uncompiled(*base->execution)) {
+    } else if (ran_uncompiled(*base)) {
       // A setting's saving is against compiled code, which the base did not run.
       entry.unavailable = "the base path " + ledger.base + " ran uncompiled code (execution check)";
     } else if (const auto it = context.failed.find(setting.path); it != context.failed.end()) {
@@ -125,7 +125,7 @@ WhatIfLedger what_if_ledger(const std::vector<PathResult>& paths, const WhatIfCo
       entry.unavailable = "not built";
     } else if (path->wall.count == 0) {
       entry.unavailable = "no measured iterations";
-    } else if (path->execution && ran_uncompiled(*path->execution)) {
+    } else if (ran_uncompiled(*path)) {
       entry.unavailable = "it ran uncompiled code (execution check)";
     } else if (setting.setting == CompileSetting::cuda_graphs && path->execution &&
                path->execution->cuda_graphs != CudaGraphUse::replayed) {

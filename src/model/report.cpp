@@ -9,6 +9,9 @@
 
 namespace ohprof {
 
+bool ran_uncompiled(const PathResult& path) { return path.execution && ran_uncompiled(*path.execution); }
+
+
 std::string utc_timestamp_now() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};

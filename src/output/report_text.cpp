@@ -967,7 +967,7 @@ std::string ratio_text(const PathRatio& r, const std::vector<PathResult>& paths)
   std::vector<std::string> uncompiled;
   for (const std::string& side : {r.faster, r.slower}) {
     const auto path = std::find_if(paths.begin(), paths.end(), [&](const PathResult& p) { return p.name == side; });
-    if (path != paths.end() && path->execution && ran_uncompiled(*path->execution)) uncompiled.push_back(side);
+    if (path != paths.end() && ran_uncompiled(*path)) uncompiled.push_back(side);
   }
   if (uncompiled.empty()) return ratio_text(r);
   return fmt::format("{}; {} ran uncompiled code (execution check)", ratio_text(r), fmt::join(uncompiled, " and "));

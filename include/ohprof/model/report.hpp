@@ -270,6 +270,10 @@ struct Report {
   std::vector<Warning> warnings;
 };
 
+// The path's execution check says it ran uncompiled code (execution_check.hpp, ran_uncompiled); false
+// without a check.
+bool ran_uncompiled(const PathResult& path);
+
 // Context fields that are the same for every report of this build and process
 // (version, sha, CUDA/CUPTI versions, argv, date, hostname). The device and torch
 // fields are filled by the path that ran.

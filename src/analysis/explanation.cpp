@@ -179,6 +179,11 @@ Estimate busy_difference(const PathResult& a, const PathResult& b) {
 Estimate operator+(const Estimate& a, const Estimate& b) { return {a.value_ns + b.value_ns, std::hypot(a.se_ns, b.se_ns)}; }
 Estimate operator-(const Estimate& a, const Estimate& b) { return {a.value_ns - b.value_ns, std::hypot(a.se_ns, b.se_ns)}; }
 
+bool layers_exceed_range(const Estimate& layer, const Estimate& range) {
+  const Estimate excess = layer - range;
+  return excess.value_ns > 0 && significant(excess) && layer.value_ns >= kLayersExceedRatio * range.value_ns;
+}
+
 GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::string& slower, const std::string& faster,
                            const ExplainContext& context) {
   GapExplanation out;
@@ -259,6 +264,9 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     // Both layers or no sum: the guards alone are not "guards + Dynamo entry" (a path whose Dynamo-entry
     // variant could not be built has no such layer).
     if (check.guards && dynamo) check.guards_and_dynamo = *check.guards + *dynamo;
+    check.guards_exceed_lookup = check.guards && layers_exceed_range(*check.guards, check.cache_lookup);
+    check.layers_exceed_outside =
+        check.guards_and_dynamo && layers_exceed_range(*check.guards_and_dynamo, check.outside_region);
     out.dynamo_ranges.push_back(std::move(check));
   }
 

@@ -258,7 +258,9 @@ json explanation_to_json(const GapExplanation& e) {
                           {"cache_lookup", estimate_to_json(check.cache_lookup)},
                           {"guards", optional_estimate(check.guards)},
                           {"outside_region", estimate_to_json(check.outside_region)},
-                          {"guards_and_dynamo", optional_estimate(check.guards_and_dynamo)}});
+                          {"guards_and_dynamo", optional_estimate(check.guards_and_dynamo)},
+                          {"guards_exceed_lookup", check.guards_exceed_lookup},
+                          {"layers_exceed_outside", check.layers_exceed_outside}});
   }
   const auto kind = [](const std::optional<FloorKind>& k) { return k ? json(to_string(*k)) : json(nullptr); };
   return json{{"slower", e.slower},

@@ -277,6 +277,8 @@ GapExplanation explanation_from_json(const json& j) {
     read_object(r, "guards", check.guards, estimate_from_json);
     read_object(r, "outside_region", check.outside_region, estimate_from_json);
     read_object(r, "guards_and_dynamo", check.guards_and_dynamo, estimate_from_json);
+    read(r, "guards_exceed_lookup", check.guards_exceed_lookup);    // absent before 2026-12-06: false
+    read(r, "layers_exceed_outside", check.layers_exceed_outside);
     return check;
   });
   read(j, "missing", e.missing);

@@ -1004,6 +1004,25 @@ std::string significant_layer_text(const LayerEstimate& layer) {
   return text;
 }
 
+// The layers that hold more than Dynamo's own range that holds what they peel (DynamoRangeCheck), or "".
+std::string views_disagree_text(const DynamoRangeCheck& check) {
+  const auto times = [](const Estimate& layer, const Estimate& range) {
+    return range.value_ns > 0 ? fmt::format("x{:.2f}", layer.value_ns / range.value_ns) : std::string("more than");
+  };
+  std::vector<std::string> parts;
+  if (check.guards_exceed_lookup) {
+    parts.push_back(fmt::format("the guards layer holds {} the lookup range", times(*check.guards, check.cache_lookup)));
+  }
+  if (check.layers_exceed_outside) {
+    parts.push_back(fmt::format("guards + Dynamo entry hold {} the time outside the compiled region",
+                                times(*check.guards_and_dynamo, check.outside_region)));
+  }
+  if (parts.empty()) return "";
+  return fmt::format("the views DISAGREE: {}, beyond noise and beyond x{:.2f}: those layers hold work besides Dynamo's "
+                     "(kernels, caches or code their variants run differently)",
+                     fmt::join(parts, ", "), kLayersExceedRatio);
+}
+
 }  // namespace
 
 std::string explanation_text(const GapExplanation& e) {
@@ -1074,6 +1093,13 @@ std::string explanation_text(const GapExplanation& e) {
                         "interleave in blocks (--block), or use a quieter machine",
                         format_duration(widest_layer_ns));
   }
+  for (const auto& check : e.dynamo_ranges) {
+    if (!check.guards_exceed_lookup && !check.layers_exceed_outside) continue;
+    text += fmt::format(". {}'s {} more than Dynamo's own ranges hold (second view), so {} work besides Dynamo's",
+                        check.path,
+                        check.layers_exceed_outside ? "guards and Dynamo-entry layers hold" : "guards layer holds",
+                        check.layers_exceed_outside ? "they hold" : "it holds");
+  }
   return text;
 }
 
@@ -1120,12 +1146,14 @@ std::vector<ExplanationTerm> explanation_terms(const GapExplanation& e) {
 std::vector<std::string> explanation_notes(const GapExplanation& e) {
   std::vector<std::string> notes;
   for (const auto& check : e.dynamo_ranges) {
-    notes.push_back(fmt::format("second view: {} spends {} in Dynamo's \"TorchDynamo Cache Lookup\" range (guards layer: {}) "
-                                "and {} outside its \"Torch-Compiled Region\" (guards + Dynamo entry: {}); split pass",
-                                check.path, estimate_text(check.cache_lookup),
-                                check.guards ? estimate_text(*check.guards) : std::string("-"),
-                                estimate_text(check.outside_region),
-                                check.guards_and_dynamo ? estimate_text(*check.guards_and_dynamo) : std::string("-")));
+    std::string note = fmt::format("second view: {} spends {} in Dynamo's \"TorchDynamo Cache Lookup\" range (guards layer: {}) "
+                                   "and {} outside its \"Torch-Compiled Region\" (guards + Dynamo entry: {}); split pass",
+                                   check.path, estimate_text(check.cache_lookup),
+                                   check.guards ? estimate_text(*check.guards) : std::string("-"),
+                                   estimate_text(check.outside_region),
+                                   check.guards_and_dynamo ? estimate_text(*check.guards_and_dynamo) : std::string("-"));
+    if (const std::string disagree = views_disagree_text(check); !disagree.empty()) note += "; " + disagree;
+    notes.push_back(std::move(note));
   }
   for (const auto& remedy : e.remedies) {
     notes.push_back(fmt::format("closes it: {} runs {} faster than {}{}", remedy.path, estimate_text(remedy.saved), e.slower,

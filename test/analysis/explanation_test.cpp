@@ -375,6 +375,47 @@ TEST(ExplainGap, DynamosOwnRangesAreSetBesideTheGuardAndDynamoLayers) {
   EXPECT_FALSE(without.dynamo_ranges[0].guards_and_dynamo.has_value());
 }
 
+TEST(LayersExceedRange, BeyondNoiseAndBeyondAQuarter) {
+  // Each by hand: excess = layer - range, se in quadrature; flagged when excess > 1.96 se, excess > 0 and
+  // layer >= 1.25 range.
+  EXPECT_TRUE(layers_exceed_range({2000, 0}, {1500, 0}));     // x1.333, excess 500 with no spread
+  EXPECT_TRUE(layers_exceed_range({1875, 0}, {1500, 0}));     // x1.25 exactly
+  EXPECT_FALSE(layers_exceed_range({1870, 0}, {1500, 0}));    // x1.247: the views' own differences
+  EXPECT_FALSE(layers_exceed_range({2000, 300}, {1500, 0}));  // 500 < 1.96 * 300 = 588: within noise
+  EXPECT_TRUE(layers_exceed_range({2000, 200}, {1500, 150})); // se 250, 1.96 * 250 = 490 < 500
+  EXPECT_FALSE(layers_exceed_range({2000, 200}, {1500, 160})); // se 256.1, 502 > 500
+  EXPECT_TRUE(layers_exceed_range({1000, 0}, {0, 0}));        // a range of zero: any excess beyond noise
+  EXPECT_FALSE(layers_exceed_range({1500, 0}, {2000, 0}));    // the range holds more: what it may (one-sided)
+  EXPECT_FALSE(layers_exceed_range({-500, 0}, {0, 0}));
+}
+
+TEST(ExplainGap, DynamosOwnRangesDisagreeWhereALayerHoldsMoreThanItsRange) {
+  auto paths = compile_and_aoti();  // guards 2000 ns, guards + Dynamo entry 19000 ns, all without spread
+  const auto check_with = [&](std::int64_t lookup, std::int64_t outside) {
+    paths[1].dynamo_ranges = DynamoRanges{5, summarize_ns(flat(lookup)), summarize_ns(flat(outside))};
+    const GapExplanation e = explain_gap(paths, "compile", "aoti");
+    EXPECT_EQ(e.dynamo_ranges.size(), 1u);
+    return e;
+  };
+  GapExplanation e = check_with(1800, 19500);  // 2000 / 1800 = x1.11; 19000 < 19500
+  EXPECT_FALSE(e.dynamo_ranges[0].guards_exceed_lookup);
+  EXPECT_FALSE(e.dynamo_ranges[0].layers_exceed_outside);
+  e = check_with(1500, 19500);  // 2000 / 1500 = x1.33
+  EXPECT_TRUE(e.dynamo_ranges[0].guards_exceed_lookup);
+  EXPECT_FALSE(e.dynamo_ranges[0].layers_exceed_outside);
+  e = check_with(1800, 15000);  // 19000 / 15000 = x1.27
+  EXPECT_FALSE(e.dynamo_ranges[0].guards_exceed_lookup);
+  EXPECT_TRUE(e.dynamo_ranges[0].layers_exceed_outside);
+  e = check_with(1800, 15500);  // 19000 / 15500 = x1.23: the views' own differences
+  EXPECT_FALSE(e.dynamo_ranges[0].layers_exceed_outside);
+  // The lookup with spread: 0.5, 1, 1.5, 2, 2.5 us, median 1500, MAD 500, se = 1.2533141 * 1.4826 * 500 /
+  // sqrt(5) = 415.5 ns; the guards' excess 500 ns < 1.96 * 415.5 = 814 ns: within noise, though x1.33.
+  paths[1].dynamo_ranges = DynamoRanges{5, summarize_ns(std::vector<std::int64_t>{500, 1000, 1500, 2000, 2500}),
+                                        summarize_ns(flat(19500))};
+  e = explain_gap(paths, "compile", "aoti");
+  EXPECT_FALSE(e.dynamo_ranges[0].guards_exceed_lookup);
+}
+
 TEST(ExplainAgainstFastest, EachPathAgainstTheFastestPathNotVariant) {
   const auto paths = compile_and_aoti();  // compile/call (7600) is faster than compile but a variant
   const auto all = explain_against_fastest(paths);

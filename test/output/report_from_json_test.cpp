@@ -165,7 +165,7 @@ Report full_report() {
   e.residual = estimate(50, 4);
   e.residual_share = 0.1;
   e.remedies = {GapRemedy{"compile:reduce-overhead", estimate(300, 9), 0.6}};
-  e.dynamo_ranges = {DynamoRangeCheck{"compile", estimate(1, 1), estimate(2, 1), estimate(3, 1), estimate(4, 1)}};
+  e.dynamo_ranges = {DynamoRangeCheck{"compile", estimate(1, 1), estimate(2, 1), estimate(3, 1), estimate(4, 1), true, true}};
   e.missing = {"compile/call"};
   r.explanations = {e};
   WhatIfLedger ledger;

@@ -451,6 +451,35 @@ TEST(ExplanationText, ReadsLikeTheExpertsAnswerWithEveryTerm) {
             "wrapper vs AOTI's C++ runner 3.600 us; within noise: residual");
 }
 
+// docs/metrics.md, "Layers": the second view's line and the answer say where the views disagree.
+TEST(ExplanationText, ALayerHoldingMoreThanDynamosOwnRangeIsSaidToHoldOtherWork) {
+  GapExplanation e = compile_gap();
+  DynamoRangeCheck check{"compile", {1800, 10}, Estimate{2000, 10}, {15'000, 10}, Estimate{19'000, 14}};
+  e.dynamo_ranges = {check};
+  EXPECT_EQ(explanation_text(e), explanation_text(compile_gap()));  // the views agree: nothing added
+  EXPECT_EQ(explanation_notes(e).front(),
+            "second view: compile spends 1.800 us ± 10 ns in Dynamo's \"TorchDynamo Cache Lookup\" range (guards layer: "
+            "2.000 us ± 10 ns) and 15.00 us ± 10 ns outside its \"Torch-Compiled Region\" (guards + Dynamo entry: 19.00 us "
+            "± 14 ns); split pass");
+  e.dynamo_ranges[0].layers_exceed_outside = true;  // 19000 / 15000 = x1.27
+  EXPECT_EQ(explanation_text(e), explanation_text(compile_gap()) +
+                                     ". compile's guards and Dynamo-entry layers hold more than Dynamo's own ranges hold "
+                                     "(second view), so they hold work besides Dynamo's");
+  EXPECT_EQ(explanation_notes(e).front(),
+            "second view: compile spends 1.800 us ± 10 ns in Dynamo's \"TorchDynamo Cache Lookup\" range (guards layer: "
+            "2.000 us ± 10 ns) and 15.00 us ± 10 ns outside its \"Torch-Compiled Region\" (guards + Dynamo entry: 19.00 us "
+            "± 14 ns); split pass; the views DISAGREE: guards + Dynamo entry hold x1.27 the time outside the compiled "
+            "region, beyond noise and beyond x1.25: those layers hold work besides Dynamo's (kernels, caches or code "
+            "their variants run differently)");
+  e.dynamo_ranges[0].layers_exceed_outside = false;
+  e.dynamo_ranges[0].guards_exceed_lookup = true;  // 2000 / 1800 = x1.11 (the flag alone decides the text)
+  EXPECT_EQ(explanation_text(e), explanation_text(compile_gap()) +
+                                     ". compile's guards layer holds more than Dynamo's own ranges hold (second view), "
+                                     "so it holds work besides Dynamo's");
+  EXPECT_NE(explanation_notes(e).front().find("; the views DISAGREE: the guards layer holds x1.11 the lookup range, beyond"),
+            std::string::npos);
+}
+
 // The rule (docs/metrics.md, "Significance"), by hand: significant when |value| > 1.96 se.
 TEST(Significance, TheNinetyFivePercentIntervalMustExcludeZero) {
   EXPECT_TRUE(significant(Estimate{2000, 1000}));    // exactly two standard errors: 2000 > 1960

@@ -132,6 +132,9 @@ DEPLOYMENT_SENTENCE = re.compile(r"^  (deploy |the choice depends |one path weig
 TERM_WITHIN_NOISE = re.compile(r"; within noise \(its (?:<pct>|95%) interval contains zero\)$")
 HEADROOM_LINE = re.compile(r"^(\s+headroom:\s+)at most .* \(Amdahl's bound on this timeline\)$")
 CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
+# Whether Dynamo's ranges disagree with the layers (docs/metrics.md, "Layers") follows the noise: the second
+# view's line is matched without it, and the flags are "<views>" in the JSON.
+VIEWS_DISAGREE = re.compile(r"; the views DISAGREE: .*$")
 # An explanation's header and answer take one of two forms as the gap is or is not within noise (with
 # few samples on a loaded machine, either): src/output/report_text.cpp, explanation_text.
 WHY_LINE = re.compile(r"^why (\S+) (?:is (?:slower|faster) than|against) (\S+) \((.*)\)$")
@@ -234,6 +237,8 @@ class Normalizer:
                 # an explanation's "closes it" lines follow the measured order of the other paths
                 if CLOSES_LINE.match(line):
                     continue
+                if line.lstrip().startswith("second view: "):
+                    line = VIEWS_DISAGREE.sub("", line)
                 why = WHY_LINE.match(line)
                 if why:
                     line = f"why {why.group(1)} against {why.group(2)} ({why.group(3)})"
@@ -325,6 +330,8 @@ def normalize_json(report, norm: Normalizer):
             return "<paths>"  # which paths lead follows the noise, as the fastest does
         if norm.measured and "deployment" in parents and key == "next" and (value is None or isinstance(value, str)):
             return "<next>"  # null when every path leads: with 5 samples all three can be within noise
+        if norm.measured and key in ("guards_exceed_lookup", "layers_exceed_outside") and "dynamo_ranges" in parents:
+            return "<views>"
         if isinstance(value, dict):
             return {k: walk(v, k, parents + (key,)) for k, v in value.items()}
         if isinstance(value, list):

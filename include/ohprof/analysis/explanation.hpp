@@ -51,6 +51,10 @@ Estimate busy_difference(const PathResult& a, const PathResult& b);
 Estimate operator+(const Estimate& a, const Estimate& b);
 Estimate operator-(const Estimate& a, const Estimate& b);
 
+// Whether a layer estimate (timing pass) holds more than the range of Dynamo's that holds what it peels
+// (split pass): `layer - range` significant and positive, and `layer >= kLayersExceedRatio * range`.
+bool layers_exceed_range(const Estimate& layer, const Estimate& range);
+
 // What the explanation needs to know beyond the measured paths.
 struct ExplainContext {
   // The variants that could not be built, with the reason (they end their chain).

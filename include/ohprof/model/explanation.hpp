@@ -106,7 +106,15 @@ struct DynamoRangeCheck {
   std::optional<Estimate> guards;            // the path's guards layer
   Estimate outside_region;                   // median and se of DynamoRanges::outside_region_ns
   std::optional<Estimate> guards_and_dynamo; // its guards + Dynamo entry layers
+  // The views disagree (docs/metrics.md, "Layers"): a layer holds more than the range that holds what it
+  // peels, beyond noise and by at least kLayersExceedRatio (layers_exceed_range).
+  bool guards_exceed_lookup = false;    // guards against cache_lookup
+  bool layers_exceed_outside = false;   // guards_and_dynamo against outside_region
 };
+
+// How much more than its range a layer must hold for the views to disagree: the views differ by what each
+// counts that the other does not (docs/metrics.md, "Layers"), up to 19% on the walkthrough's models.
+inline constexpr double kLayersExceedRatio = 1.25;
 
 // A faster path measured in the same run, and how much of the gap it closes.
 struct GapRemedy {

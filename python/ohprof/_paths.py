@@ -827,6 +827,8 @@ RECOMPILE_LIMIT = "recompile-limit"
 # What a probe call of a Dynamo path ran (probe_compiled_call; include/ohprof/model/execution_check.hpp,
 # CompiledCall).
 COMPILED_CALLS = ("compiled", "guards-missed", "no-frame", "no-graph")
+# Why a probe could not tell (ProbeUnknown; a call that raises is "probe-failed", said by the caller).
+PROBE_UNKNOWN = ("no-hook", "limit-in-probe")
 
 
 class CompileLog:
@@ -1000,13 +1002,14 @@ def probe_compiled_call(torch, compile_log, step, enter=None, leave=None):
     "Execution check"). "no-frame": Dynamo looked up no frame (it skipped the function); "guards-missed":
     more lookups missed than Dynamo recompiled in the call, so a frame ran uncompiled (past its recompile
     limit); "no-graph": the frames matched but no compiled graph ran (Dynamo made none, or the code it runs
-    is disabled); "compiled": otherwise. "" when this torch has no such hook, or when Dynamo gave up at its
-    recompile limit inside this very call (the probe changed what it was to watch). A hook already set
-    (torch's guard collectives) still decides."""
+    is disabled); "compiled": otherwise. Unknown, and why: "no-hook" when this torch has no such hook,
+    "limit-in-probe" when Dynamo gave up at its recompile limit inside this very call (the probe changed
+    what it was to watch); a call that raises raises. A hook already set (torch's guard collectives) still
+    decides."""
     try:
         from torch._C._dynamo.eval_frame import set_guard_complete_hook
     except Exception:
-        return ""
+        return "no-hook"
     lookups = []
     previous = None
 
@@ -1031,7 +1034,7 @@ def probe_compiled_call(torch, compile_log, step, enter=None, leave=None):
         set_guard_complete_hook(previous)
     during = compile_log.events[first:]
     if any(e[0] == RECOMPILE_LIMIT for e in during):
-        return ""
+        return "limit-in-probe"
     if not lookups:
         return "no-frame"
     if lookups.count(False) > sum(1 for e in during if _is_recompile(e)):

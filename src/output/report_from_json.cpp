@@ -315,6 +315,8 @@ ExecutionCheck execution_from_json(const json& j) {
   read(j, "cuda_graphs", check.cuda_graphs);
   f.cuda_graphs_expected = check.cuda_graphs != CudaGraphUse::not_applicable;  // as cuda_graph_use decides it
   read(j, "compiled_call", check.compiled_call);  // absent before 2026-12-06: not probed
+  read(j, "compiled_call_unknown", check.compiled_call_unknown);  // absent in older reports: null
+  read(j, "compiled_call_error", check.compiled_call_error);
   read(j, "cuda_graph_skip_reason", f.cuda_graph_skip_reason);
   read(j, "device", f.device);
   read(j, "unobserved", f.unobserved);

@@ -525,6 +525,16 @@ std::string execution_text(const ExecutionCheck& check) {
         break;
     }
   }
+  if (check.compiled_call_unknown) {
+    text += "; whether it still ran compiled code after the timing pass: unknown (";
+    switch (*check.compiled_call_unknown) {
+      case ProbeUnknown::not_probed: text += "the run stopped before the check"; break;
+      case ProbeUnknown::no_hook: text += "this torch has no guard-complete hook to check it with"; break;
+      case ProbeUnknown::limit_in_probe: text += "Dynamo hit its recompile limit inside the check's own call"; break;
+      case ProbeUnknown::probe_failed: text += "the check's call failed: " + check.compiled_call_error; break;
+    }
+    text += ")";
+  }
   if (f.dynamo || f.cuda_graphs_expected) {
     switch (check.cuda_graphs) {
       case CudaGraphUse::not_applicable: text += "; CUDA graphs not applicable"; break;

@@ -179,18 +179,29 @@ class PythonPathRunner final : public PathRunner {
     m_gil.reset();
   }
 
-  // ohprof/_paths.py's PythonPath.probe: "compiled", "guards-missed", "no-frame", or "" (not known).
-  std::optional<CompiledCall> compiled_call() override {
+  // ohprof/_paths.py's PythonPath.probe: "compiled", "guards-missed", "no-frame", "no-graph", or why it
+  // cannot tell ("no-hook", "limit-in-probe"); a call that raises is the check's evidence missing, not a
+  // failed measurement.
+  CompiledCallProbe compiled_call() override {
     py::gil_scoped_acquire gil;
-    if (m_probe.is_none()) return std::nullopt;
+    if (m_probe.is_none()) return {};
+    CompiledCallProbe probe;
     try {
-      return parse_compiled_call(m_probe().cast<std::string>());
+      const std::string answer = m_probe().cast<std::string>();
+      probe.result = parse_compiled_call(answer);
+      if (!probe.result) probe.unknown = parse_enum<ProbeUnknown>(answer);
+      if (!probe.result && !probe.unknown) {
+        probe.unknown = ProbeUnknown::probe_failed;
+        probe.error = "the probe answered '" + answer + "'";
+      }
     } catch (py::error_already_set& e) {
-      e.restore();
-      PyErr_Clear();  // the probe is a check's evidence: unknown rather than a failed measurement
-    } catch (const py::cast_error&) {
+      probe.unknown = ProbeUnknown::probe_failed;
+      probe.error = python_error(e, ExitCode::model_error, "the probe's call").message;
+    } catch (const py::cast_error& e) {
+      probe.unknown = ProbeUnknown::probe_failed;
+      probe.error = std::string("the probe's answer: ") + first_line(e.what());
     }
-    return std::nullopt;
+    return probe;
   }
 
   [[nodiscard]] bool holds_gil() const override { return true; }

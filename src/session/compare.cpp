@@ -440,7 +440,10 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     // whether its calls still ran compiled code (docs/metrics.md, "Execution check").
     for (std::size_t i = 0; i < runners.size(); ++i) {
       if (report.paths[i].execution && report.paths[i].execution->facts.dynamo) {
-        report.paths[i].execution->compiled_call = runners[i]->compiled_call();
+        CompiledCallProbe probe = runners[i]->compiled_call();
+        report.paths[i].execution->compiled_call = probe.result;
+        report.paths[i].execution->compiled_call_unknown = probe.unknown;
+        report.paths[i].execution->compiled_call_error = std::move(probe.error);
       }
     }
     std::vector<std::vector<IterationWindow>> split_windows;
@@ -516,6 +519,10 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   } else {
     report.interrupted = report.interrupted || measured.interrupted;
     trace_status = no_split(report, kSplitStoppedReason, options.export_trace);
+    // The run stopped before the probe: each Dynamo path's check says so, rather than nothing.
+    for (PathResult& path : report.paths) {
+      if (path.execution && path.execution->facts.dynamo) path.execution->compiled_call_unknown = ProbeUnknown::not_probed;
+    }
   }
   // --dump-code, after every timed pass (the explanation's included), never inside one; not after Ctrl-C.
   const auto dump_after_measuring = [&]() -> Status {

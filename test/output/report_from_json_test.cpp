@@ -106,6 +106,8 @@ Report full_report() {
   check.pooled = true;
   check.cuda_graphs = CudaGraphUse::not_replayed;
   check.compiled_call = CompiledCall::no_frame;
+  check.compiled_call_unknown = ProbeUnknown::probe_failed;  // both set: each read back on its own
+  check.compiled_call_error = "the probe's call: RuntimeError: x";
   aoti.execution = check;
   aoti.memory = PathMemory{1000, 2000, 3000, 3, PathDeviceMemory{10, 20, 30, 40, 50, 60, 70}};
   PathConcurrency threads;
@@ -280,6 +282,8 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_TRUE(r.paths[0].execution->facts.cuda_graphs_expected);
   EXPECT_EQ(r.paths[0].execution->measured_compiles[0].event.end_ns, 900);  // its duration
   EXPECT_EQ(r.paths[0].execution->compiled_call, CompiledCall::no_frame);
+  EXPECT_EQ(r.paths[0].execution->compiled_call_unknown, ProbeUnknown::probe_failed);
+  EXPECT_EQ(r.paths[0].execution->compiled_call_error, "the probe's call: RuntimeError: x");
   ASSERT_EQ(r.paths[0].slower_paths.size(), 1u);
   EXPECT_EQ(r.paths[0].slower_paths[0].slower, "compile");
   EXPECT_EQ(r.paths[0].slower_paths[0].high, 3.3);

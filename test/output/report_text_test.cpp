@@ -675,6 +675,23 @@ TEST(ExecutionText, EachClauseSaysOneFieldAndCountsAreSpelledForOneAndMany) {
   EXPECT_NE(execution_text(probed).find("; RAN UNCOMPILED after the timing pass: no compiled graph ran (Dynamo made "
                                         "none, or its code is disabled);"),
             std::string::npos);
+  // A probe that could not tell says so, and why.
+  probed.compiled_call.reset();
+  probed.compiled_call_unknown = ProbeUnknown::probe_failed;
+  probed.compiled_call_error = "the probe's call: RuntimeError: boom";
+  EXPECT_EQ(execution_text(probed), "Dynamo, 1 graph, no graph break; no compile while measured; whether it still ran "
+                                    "compiled code after the timing pass: unknown (the check's call failed: the probe's "
+                                    "call: RuntimeError: boom); CUDA graphs not applicable");
+  probed.compiled_call_unknown = ProbeUnknown::not_probed;
+  EXPECT_NE(execution_text(probed).find("; whether it still ran compiled code after the timing pass: unknown (the run "
+                                        "stopped before the check);"),
+            std::string::npos);
+  probed.compiled_call_unknown = ProbeUnknown::no_hook;
+  EXPECT_NE(execution_text(probed).find("unknown (this torch has no guard-complete hook to check it with)"), std::string::npos);
+  probed.compiled_call_unknown = ProbeUnknown::limit_in_probe;
+  EXPECT_NE(execution_text(probed).find("unknown (Dynamo hit its recompile limit inside the check's own call)"),
+            std::string::npos);
+  probed.compiled_call_unknown.reset();
 
   ExecutionCheck graphs;
   graphs.facts.dynamo = true;

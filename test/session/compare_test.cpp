@@ -395,6 +395,21 @@ TEST(ComparePaths, FailingIterationIsAnErrorWithTheSamplesBefore) {
   EXPECT_TRUE(world.collector_starts.empty());  // no split pass
 }
 
+TEST(ComparePaths, ARunThatStoppedBeforeTheProbeSaysEachDynamoPathsCheckIsUnknown) {
+  FakeWorld world;
+  world.python["compile"].facts.dynamo = true;
+  world.python["compile"].compiled_call = CompiledCall::compiled;
+  world.python["compile"].fail_on_call = 2;
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "compile", "eager"}), world.runtime());
+  ASSERT_FALSE(outcome.status.ok());
+  ASSERT_TRUE(outcome.report.has_value());
+  EXPECT_EQ(world.probes["compile"], 0);
+  const ExecutionCheck& compile = *path_named(*outcome.report, "compile").execution;
+  EXPECT_FALSE(compile.compiled_call.has_value());
+  EXPECT_EQ(compile.compiled_call_unknown, ProbeUnknown::not_probed);
+  EXPECT_FALSE(path_named(*outcome.report, "eager").execution->compiled_call_unknown.has_value());  // no Dynamo
+}
+
 // --- the execution check (docs/metrics.md, "Execution check") -------------------------------------------
 
 TEST(ComparePaths, ACompileInsideTheTimingPassLeavesOutTheSamplesUpToItAndWarns) {
@@ -497,6 +512,32 @@ TEST(ComparePaths, ADynamoPathIsProbedOnceAfterItsTimingPassAndOneThatRanUncompi
   ASSERT_TRUE(report.deployment.has_value());
   EXPECT_EQ(report.deployment->left_out, (std::vector<std::string>{"compile"}));
   EXPECT_EQ(report.deployment->candidates, 3u);
+}
+
+// A probe that cannot tell: its reason and error are kept, and the path is not said to have run uncompiled;
+// Dynamo's recompile limit reached inside the probe's call is warned of, as one inside a measured iteration.
+TEST(ComparePaths, AProbeThatCannotTellSaysWhyAndALimitHitInsideItIsWarnedOf) {
+  FakeWorld world;
+  world.python["compile"].facts.dynamo = true;
+  world.python["compile"].probe_unknown = ProbeUnknown::probe_failed;
+  world.python["compile"].probe_error = "the probe's call: RuntimeError: stateful model";
+  world.python["compile:cpp-wrapper"].facts.dynamo = true;
+  world.python["compile:cpp-wrapper"].probe_unknown = ProbeUnknown::limit_in_probe;
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "compile", "compile:cpp-wrapper"}, 4), world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const Report& report = *outcome.report;
+  EXPECT_EQ(world.probes["compile"], 1);
+  const ExecutionCheck& compile = *path_named(report, "compile").execution;
+  EXPECT_FALSE(compile.compiled_call.has_value());
+  EXPECT_EQ(compile.compiled_call_unknown, ProbeUnknown::probe_failed);
+  EXPECT_EQ(compile.compiled_call_error, "the probe's call: RuntimeError: stateful model");
+  EXPECT_FALSE(ran_uncompiled(compile));
+  EXPECT_FALSE(has_warning(report, WarningCode::ran_uncompiled, ""));
+  EXPECT_TRUE(has_warning(report, WarningCode::recompile_limit_hit,
+                          "path compile:cpp-wrapper: Dynamo hit its recompile limit in the execution check's call"));
+  EXPECT_FALSE(has_warning(report, WarningCode::recompile_limit_hit, "path compile: "));  // the probe that failed
+  ASSERT_TRUE(report.deployment.has_value());
+  EXPECT_TRUE(report.deployment->left_out.empty());
 }
 
 // --- the split pass ---------------------------------------------------------------------------------------

@@ -131,11 +131,11 @@ class FakePythonPath final : public PathRunner {
   void enter() override { ++m_world.enters[m_name]; }
   [[nodiscard]] ExecutionFacts execution_facts() const override { return m_script.facts; }
   // The probe, a call like any other (counted in the script's numbering), then what the script says it ran.
-  std::optional<CompiledCall> compiled_call() override {
-    if (!m_script.compiled_call) return std::nullopt;
+  CompiledCallProbe compiled_call() override {
+    if (!m_script.compiled_call && !m_script.probe_unknown) return {};
     ++m_world.probes[m_name];
     (void)fake_iteration(m_world, m_name, m_script);
-    return m_script.compiled_call;
+    return CompiledCallProbe{m_script.compiled_call, m_script.probe_unknown, m_script.probe_error};
   }
   [[nodiscard]] bool holds_gil() const override { return true; }
   // Variants ("compile/no-guards") have no caller, as ohprof/_paths.py's.

@@ -69,7 +69,11 @@ struct RunnerScript {
   // (compile id "0/<call>", reason "fake guard <call>") spanning the call, in FakeWorld::compile_events.
   std::set<int> compile_on_calls;
   ExecutionFacts facts;  // what execution_facts() says
-  std::optional<CompiledCall> compiled_call;  // what compiled_call() says (none: no probe, as a path without one)
+  // What compiled_call() says: a result, or why there is none (with its error); neither: no probe, as a
+  // path without one.
+  std::optional<CompiledCall> compiled_call;
+  std::optional<ProbeUnknown> probe_unknown;
+  std::string probe_error;
   // compare --threads: each thread caller's call spins this long (a Python path's holding the fake GIL,
   // FakeThreads::gil, so that its callers take turns); thread_caller() fails with `thread_caller_error`.
   std::int64_t thread_call_ns = 0;

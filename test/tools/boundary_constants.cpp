@@ -40,6 +40,13 @@ int main() {
   }
   out["compiled_calls"] = nlohmann::json::array();
   for (const char* text : enum_texts(CompiledCall{})) out["compiled_calls"].push_back(text);
+  // The reasons the probe itself gives; probe-failed is said by the C++ caller of a probe that raised.
+  out["probe_unknown"] = nlohmann::json::array();
+  for (const char* text : enum_texts(ProbeUnknown{})) {
+    if (parse_enum<ProbeUnknown>(text) != ProbeUnknown::probe_failed && parse_enum<ProbeUnknown>(text) != ProbeUnknown::not_probed) {
+      out["probe_unknown"].push_back(text);
+    }
+  }
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }

@@ -3,7 +3,8 @@
 raises (and python/ohprof/_measure.py exits with) has the number and name C++ gives it (include/ohprof/base/exit_codes.hpp), its dtype spellings are
 exactly those --input accepts in C++ (src/model/input_spec.cpp), and its paths are compare's
 (src/session/compare.cpp) less aoti, in the same order, and so are the results of a Dynamo path's probe
-call (include/ohprof/model/execution_check.hpp, CompiledCall). Imports the module with the standard library
+call (include/ohprof/model/execution_check.hpp, CompiledCall) and the reasons it gives for not knowing
+(ProbeUnknown, less those the C++ side says itself). Imports the module with the standard library
 only (it imports torch lazily).
 
 Usage: python_boundary_check.py BOUNDARY_CONSTANTS_BINARY SOURCE_DIR
@@ -48,6 +49,8 @@ def main(argv):
         problems.append(f"path sources differ: Python {sources}, C++ {cpp['sources']}")
     if list(py.COMPILED_CALLS) != cpp["compiled_calls"]:
         problems.append(f"probe results differ: Python {list(py.COMPILED_CALLS)}, C++ {cpp['compiled_calls']}")
+    if list(py.PROBE_UNKNOWN) != cpp["probe_unknown"]:
+        problems.append(f"probe's unknowns differ: Python {list(py.PROBE_UNKNOWN)}, C++ {cpp['probe_unknown']}")
     for problem in problems:
         print(problem)
     if problems:

@@ -150,8 +150,9 @@ def main() -> int:
         if result != "ran" or [e[:2] for e in log.events] != [[op.CUDA_GRAPH_EAGER, "0/0"]]:
             problems.append(f"watch_cuda_graph_trees: {result!r}, events {log.events}")
     # 8. the probe (docs/metrics.md, "Execution check"): a built compile path and its no-guards variant ran
-    # compiled code; a path Dynamo gave up on at its recompile limit finds no graph whose guards match; a
-    # module whose forward Dynamo skips (nothing to compile) enters no frame; and no hook is left behind.
+    # compiled code; a path Dynamo gave up on at its recompile limit finds no graph whose guards match, and one
+    # that reaches it in the probe's own call is unknown; a module whose forward Dynamo skips (nothing to
+    # compile) enters no frame; and no hook is left behind.
     from torch._C._dynamo.eval_frame import set_guard_complete_hook
     with torch.inference_mode():
         for name in ("compile", "compile/no-guards", "compile:cpp-wrapper"):
@@ -183,6 +184,18 @@ def main() -> int:
             torch._dynamo.config.recompile_limit = limit
         if got != "guards-missed":
             problems.append(f"probe past the recompile limit: {got!r}, not 'guards-missed'")
+        # Two calls made two entries, the limit: the probe's own call misses both and Dynamo gives up inside
+        # it, so the probe cannot tell what the calls before it ran.
+        torch._dynamo.config.recompile_limit = 2
+        try:
+            counting = torch.compile(op.fresh_code_copy(torch, Counting().eval()))
+            for _ in range(2):
+                counting(x)
+            got = op.probe_compiled_call(torch, session.compile_log, lambda: counting(x))
+        finally:
+            torch._dynamo.config.recompile_limit = limit
+        if got != "limit-in-probe":
+            problems.append(f"probe that hits the recompile limit itself: {got!r}, not 'limit-in-probe'")
 
         class Skipped(torch.nn.Module):
             def forward(self, x):

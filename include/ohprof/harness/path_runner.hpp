@@ -36,9 +36,9 @@ class PathRunner {
   // graphs, the device of its outputs. Empty facts: a path nothing is known of.
   [[nodiscard]] virtual ExecutionFacts execution_facts() const { return {}; }
   // One more call of a Dynamo path, watched by Dynamo's guard-complete hook (docs/metrics.md, "Execution
-  // check"): whether it ran compiled code. None for a path without Dynamo, or where torch has no such hook.
+  // check"): whether it ran compiled code, or why that is unknown. Neither for a path without a probe.
   // Called outside enter()/leave() (it makes them itself); not timed.
-  virtual std::optional<CompiledCall> compiled_call() { return std::nullopt; }
+  virtual CompiledCallProbe compiled_call() { return {}; }
   // compare --threads (docs/metrics.md, "Concurrent callers"): a caller for one of several threads calling
   // this path at once, on its own copy of the inputs; an error where the path cannot be called so.
   virtual Result<std::unique_ptr<ThreadCaller>> thread_caller() {

@@ -79,6 +79,21 @@ std::optional<CudaGraphUse> parse_cuda_graph_use(const std::string& text);
 OHPROF_ENUM_CLASS(CompiledCall, OHPROF_COMPILED_CALL_VALUES)
 std::optional<CompiledCall> parse_compiled_call(const std::string& text);
 
+// Why a Dynamo path's probe gave no CompiledCall: its check is then unknown, and says why.
+#define OHPROF_PROBE_UNKNOWN_VALUES(X)                                                                     \
+  X(not_probed, "not-probed")          /* the run stopped (interrupted, or an error) before the probe */       \
+  X(no_hook, "no-hook")                /* this torch has no guard-complete hook to watch the call with */     \
+  X(limit_in_probe, "limit-in-probe")  /* Dynamo hit its recompile limit inside the probe's own call */      \
+  X(probe_failed, "probe-failed")      /* the probe's call raised (ExecutionCheck::compiled_call_error) */
+OHPROF_ENUM_CLASS(ProbeUnknown, OHPROF_PROBE_UNKNOWN_VALUES)
+
+// What a path's probe returned (PathRunner::compiled_call): a result, or why there is none.
+struct CompiledCallProbe {
+  std::optional<CompiledCall> result;
+  std::optional<ProbeUnknown> unknown;  // set exactly when a Dynamo path's result is not
+  std::string error;                    // probe_failed: the exception, one line
+};
+
 // What the path's runtime knows once the path is built (its first call made).
 struct ExecutionFacts {
   bool dynamo = false;                // its calls go through Dynamo (a torch.compile path, its no-guards variant)
@@ -106,9 +121,11 @@ struct ExecutionCheck {
   std::vector<std::int64_t> excluded_samples_ns;  // their wall times, kept in the report (nothing is lost)
   bool pooled = false;  // too few followed the last compile: every sample kept, mixed programs
   CudaGraphUse cuda_graphs = CudaGraphUse::not_applicable;
-  // The probe call after the timing pass (a Dynamo path); null when the path is not one, or the probe was
-  // not made (this torch has no guard-complete hook, the run stopped first).
+  // The probe call after the timing pass (a Dynamo path); null when the path is not one, or the probe gave
+  // no result, and then compiled_call_unknown says why (null for a path that is not probed at all).
   std::optional<CompiledCall> compiled_call;
+  std::optional<ProbeUnknown> compiled_call_unknown;
+  std::string compiled_call_error;  // probe_failed: what the call raised, one line
   friend bool operator==(const ExecutionCheck&, const ExecutionCheck&) = default;
 };
 

@@ -61,6 +61,29 @@ constexpr const char* kCpuHostAdvice =
 
 std::string percent(double share) { return fmt::format("{:.1f}%", 100.0 * share); }
 
+// A piece of advice: its words, and the paths they name as remedies, which its own run may have measured
+// slower (docs/metrics.md, "Remedies measured slower"). Each piece says what it names where it is written.
+struct Advice {
+  std::string text;
+  std::vector<PathKind> remedies;
+};
+
+// Every torch.compile path kind.
+std::vector<PathKind> compile_kinds() {
+  std::vector<PathKind> out;
+  for (const PathKindInfo& info : path_kinds()) {
+    if (info.compiled) out.push_back(info.kind);
+  }
+  return out;
+}
+
+// "torch.compile mode=max-autotune": the default compile and the autotuning one, not the other modes; for a
+// path that is a torch.compile already, the autotuning one only.
+Advice kernel_advice(std::optional<PathKind> path) {
+  if (path && path_kind_info(*path).compiled) return {kKernelAdvice, {PathKind::compile_max_autotune_no_cudagraphs}};
+  return {kKernelAdvice, {PathKind::compile, PathKind::compile_max_autotune_no_cudagraphs}};
+}
+
 double share_of(const PathVerdict& v, TimeShare share) {
   switch (share) {
     case TimeShare::busy: return v.busy_share;
@@ -134,15 +157,19 @@ struct PathHostAdvice {
   PathKind kind;
   const char* cpu_work;
   const char* remedy;
+  std::optional<PathKind> names;  // the path the remedy names, if any
 };
 constexpr PathHostAdvice kPathHostAdvice[] = {
     {PathKind::aoti, "allocation, operator dispatch",
-     "the path is already AOTInductor's C++ runner, with no Python on its call path; a larger batch amortizes it"},
+     "the path is already AOTInductor's C++ runner, with no Python on its call path; a larger batch amortizes it",
+     std::nullopt},
     {PathKind::aoti_python, "the Python loader, allocation, operator dispatch",
      "calling the package from C++ (the aoti path) drops the Python loader around its runner; a larger batch "
-     "amortizes it"},
+     "amortizes it",
+     PathKind::aoti},
     {PathKind::compile_cpp_wrapper, "guards, allocation, operator dispatch",
-     "AOTInductor's C++ wrapper also drops Dynamo's guards and the Python call; a larger batch amortizes it"},
+     "AOTInductor's C++ wrapper also drops Dynamo's guards and the Python call; a larger batch amortizes it",
+     PathKind::aoti},
 };
 
 const PathHostAdvice* path_host_advice(std::optional<PathKind> path) {
@@ -152,45 +179,58 @@ const PathHostAdvice* path_host_advice(std::optional<PathKind> path) {
   return nullptr;  // the general advice
 }
 
-// The CPU run's host advice.
-std::string cpu_host_advice(std::optional<PathKind> path) {
-  const PathHostAdvice* own = path_host_advice(path);
-  return own ? fmt::format("the host work around the kernels ({}) is the cost: {}", own->cpu_work, own->remedy)
-             : kCpuHostAdvice;
+std::vector<PathKind> own_remedies(const PathHostAdvice& own) {
+  return own.names ? std::vector<PathKind>{*own.names} : std::vector<PathKind>{};
 }
 
-// The GPU run's advice when the host was in no runtime call.
-std::string framework_host_advice(std::optional<PathKind> path) {
+// The CPU run's host advice: AOTInductor's C++ wrapper (both AOTI paths) or compile:cpp-wrapper.
+Advice cpu_host_advice(std::optional<PathKind> path) {
   const PathHostAdvice* own = path_host_advice(path);
-  return std::string("the host between calls is the cost: ") +
-         (own ? own->remedy
-              : "AOTInductor's C++ wrapper removes the Python-side guards and wrappers, torch.compile removes eager "
-                "dispatch, a larger batch amortizes it");
+  if (own) return {fmt::format("the host work around the kernels ({}) is the cost: {}", own->cpu_work, own->remedy), own_remedies(*own)};
+  return {kCpuHostAdvice, {PathKind::aoti, PathKind::aoti_python, PathKind::compile_cpp_wrapper}};
 }
 
-std::string host_advice(const PathVerdict& v, std::optional<PathKind> path) {
+// The GPU run's advice when the host was in no runtime call: AOTInductor's C++ wrapper, torch.compile.
+Advice framework_host_advice(std::optional<PathKind> path) {
+  const PathHostAdvice* own = path_host_advice(path);
+  if (own) return {std::string("the host between calls is the cost: ") + own->remedy, own_remedies(*own)};
+  std::vector<PathKind> remedies{PathKind::aoti, PathKind::aoti_python};
+  for (const PathKind kind : compile_kinds()) remedies.push_back(kind);
+  return {"the host between calls is the cost: AOTInductor's C++ wrapper removes the Python-side guards and wrappers, "
+          "torch.compile removes eager dispatch, a larger batch amortizes it",
+          std::move(remedies)};
+}
+
+Advice host_advice(const PathVerdict& v, std::optional<PathKind> path) {
   if (v.cpu_kernels) return cpu_host_advice(path);
   switch (v.host_state.value_or(HostState::framework)) {
-    case HostState::launch:
-      return "launch calls are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile "
-             "mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as one, and fusion "
-             "(torch.compile) makes fewer";
+    case HostState::launch: {
+      std::vector<PathKind> remedies{PathKind::compile_reduce_overhead};
+      for (const PathKind kind : compile_kinds()) remedies.push_back(kind);
+      return {"launch calls are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile "
+              "mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as one, and fusion "
+              "(torch.compile) makes fewer",
+              std::move(remedies)};
+    }
     case HostState::framework: {
-      std::string out = framework_host_advice(path);
-      if (v.graph_launches_per_iteration > 0) out += " (graph launches present: CUDA graphs are already in use)";
+      Advice out = framework_host_advice(path);
+      if (v.graph_launches_per_iteration > 0) out.text += " (graph launches present: CUDA graphs are already in use)";
       return out;
     }
     case HostState::other_api:
-      return "allocation, initialisation and code loading (a launch call over 100 us loads its kernel): warm up "
-             "longer, keep allocations out of the step (the caching allocator, static shapes)";
+      return {"allocation, initialisation and code loading (a launch call over 100 us loads its kernel): warm up "
+              "longer, keep allocations out of the step (the caching allocator, static shapes)",
+              {}};
     case HostState::harness:
-      return "the only host time left is the measurement's own sync returning after each call: the path is as fast as "
-             "one synchronous call can be; a larger batch, or more work per synchronisation, amortizes it";
+      return {"the only host time left is the measurement's own sync returning after each call: the path is as fast as "
+              "one synchronous call can be; a larger batch, or more work per synchronisation, amortizes it",
+              {}};
     case HostState::blocking:
-      return "synchronisations that find the device idle: remove .item(), .cpu() and blocking copies from the step, "
-             "use non_blocking=True copies from pinned memory";
+      return {"synchronisations that find the device idle: remove .item(), .cpu() and blocking copies from the step, "
+              "use non_blocking=True copies from pinned memory",
+              {}};
   }
-  return "";
+  return {};
 }
 
 std::string device_wait_evidence(const PathVerdict& v) {
@@ -229,10 +269,13 @@ std::string compute_notes(const PathVerdict& v, std::size_t iterations) {
 }
 
 // The advice of one share, for the mixed verdict: "busy: ...", with its own evidence.
-std::string share_advice(const PathVerdict& v, TimeShare share, std::optional<PathKind> path) {
+Advice share_advice(const PathVerdict& v, TimeShare share, std::optional<PathKind> path) {
   switch (share) {
-    case TimeShare::busy:
-      return fmt::format("for the {} part, {}{}", short_name(v, share), kKernelAdvice, communication_note(v));
+    case TimeShare::busy: {
+      Advice kernel = kernel_advice(path);
+      return {fmt::format("for the {} part, {}{}", short_name(v, share), kernel.text, communication_note(v)),
+              std::move(kernel.remedies)};
+    }
     case TimeShare::host_bound: {
       std::string evidence;
       if (!v.cpu_kernels && v.host_state) {
@@ -240,12 +283,13 @@ std::string share_advice(const PathVerdict& v, TimeShare share, std::optional<Pa
         evidence = fmt::format(" ({} of it {}{})", percent(v.host_state_share), host_state_words(*v.host_state),
                                counts.empty() ? counts : "; " + counts);
       }
-      return fmt::format("for the {} part{}, {}", short_name(v, share), evidence, host_advice(v, path));
+      Advice host = host_advice(v, path);
+      return {fmt::format("for the {} part{}, {}", short_name(v, share), evidence, host.text), std::move(host.remedies)};
     }
     case TimeShare::device_wait:
-      return fmt::format("for the device-wait part ({}), {}", device_wait_evidence(v), kDeviceWaitAdvice);
+      return {fmt::format("for the device-wait part ({}), {}", device_wait_evidence(v), kDeviceWaitAdvice), {}};
   }
-  return "";
+  return {};
 }
 
 // "at most 1.67x", or "unbounded" when the part is all of the wall time.
@@ -300,9 +344,10 @@ std::string unknown_text(const PathVerdict& v) {
   return "the evidence does not decide";
 }
 
-std::string verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path) {
+// The verdict's sentence, and the remedies its advice names.
+Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path) {
   switch (v.verdict) {
-    case Verdict::unknown: return unknown_text(v);
+    case Verdict::unknown: return {unknown_text(v), {}};
     case Verdict::compute_bound: {
       // "Host changes will not help" only when removing all host-bound time gains under 5% (Headroom);
       // otherwise the host's advice follows, with what it could gain at most.
@@ -311,20 +356,28 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations, std::opti
       const std::string bound = v.kernels_unrecorded ? "; busy at least that: this path's Inductor kernels do not "
                                                        "record themselves and count as dispatch"
                                                      : "";
-      std::string out =
-          shares_clause(v, TimeShare::busy) + bound + compute_notes(v, iterations) + ". " + capitalized(kKernelAdvice);
-      if (v.host_headroom_negligible) return out + "; host changes will not help";
-      return out + fmt::format(". Removing the {} time could still make it faster, {}: {}", short_name(v, TimeShare::host_bound),
-                               headroom_factor(v.host_bound_headroom), host_advice(v, path));
+      Advice out = kernel_advice(path);
+      out.text = shares_clause(v, TimeShare::busy) + bound + compute_notes(v, iterations) + ". " + capitalized(out.text);
+      if (v.host_headroom_negligible) {
+        out.text += "; host changes will not help";
+        return out;
+      }
+      const Advice host = host_advice(v, path);
+      out.text += fmt::format(". Removing the {} time could still make it faster, {}: {}", short_name(v, TimeShare::host_bound),
+                              headroom_factor(v.host_bound_headroom), host.text);
+      out.remedies.insert(out.remedies.end(), host.remedies.begin(), host.remedies.end());
+      return out;
     }
     case Verdict::host_bound: {
       std::string out = shares_clause(v, TimeShare::host_bound);
       if (!v.cpu_kernels && v.host_state) out += "; " + host_state_evidence(v);
-      return out + ". " + capitalized(host_advice(v, path));
+      Advice host = host_advice(v, path);
+      return {out + ". " + capitalized(host.text), std::move(host.remedies)};
     }
     case Verdict::device_wait_bound:
-      return shares_clause(v, TimeShare::device_wait) + "; " + device_wait_evidence(v) + ". The device waits on the " +
-             "device: " + kDeviceWaitAdvice;
+      return {shares_clause(v, TimeShare::device_wait) + "; " + device_wait_evidence(v) + ". The device waits on the " +
+                  "device: " + kDeviceWaitAdvice,
+              {}};
     case Verdict::mixed: {
       TimeShare third = TimeShare::device_wait;
       for (const TimeShare share : {TimeShare::busy, TimeShare::host_bound, TimeShare::device_wait}) {
@@ -333,72 +386,23 @@ std::string verdict_body(const PathVerdict& v, std::size_t iterations, std::opti
       const std::string rest = v.cpu_kernels && third == TimeShare::device_wait
                                    ? std::string()
                                    : fmt::format("{} {}; ", short_name(v, third), percent(share_of(v, third)));
-      return fmt::format("no share dominates: {} {} and {} {} of wall ({}a verdict needs {}% and a lead of {} "
-                         "points). {}; {}",
-                         long_name(v, v.first), percent(share_of(v, v.first)), short_name(v, v.second),
-                         percent(share_of(v, v.second)), rest, kDominantSharePercent, kShareLeadPercent,
-                         capitalized(share_advice(v, v.first, path)), share_advice(v, v.second, path));
+      Advice first = share_advice(v, v.first, path);
+      const Advice second = share_advice(v, v.second, path);
+      first.text = fmt::format("no share dominates: {} {} and {} {} of wall ({}a verdict needs {}% and a lead of {} "
+                               "points). {}; {}",
+                               long_name(v, v.first), percent(share_of(v, v.first)), short_name(v, v.second),
+                               percent(share_of(v, v.second)), rest, kDominantSharePercent, kShareLeadPercent,
+                               capitalized(first.text), second.text);
+      first.remedies.insert(first.remedies.end(), second.remedies.begin(), second.remedies.end());
+      return first;
     }
   }
-  return "";
-}
-
-// The path kinds the advice of `v` names as remedies (docs/metrics.md, "Advice"): the kernel advice
-// torch.compile with max-autotune (compile and compile:max-autotune-no-cudagraphs; only the latter for a
-// path that is a torch.compile already); the host advice AOTInductor's
-// C++ wrapper (the AOTI paths), compile:cpp-wrapper on the CPU, torch.compile on a GPU, CUDA graphs
-// (compile:reduce-overhead) and torch.compile where launches are the cost; a path's own host advice the
-// AOTI C++ runner, or nothing.
-std::vector<PathKind> remedies_named(const PathVerdict& v, std::optional<PathKind> path) {
-  std::vector<PathKind> out;
-  const bool compiled_path = path && path_kind_info(*path).compiled;
-  const auto add_compile = [&] {
-    for (const PathKindInfo& info : path_kinds()) {
-      if (info.compiled) out.push_back(info.kind);
-    }
-  };
-  // "torch.compile mode=max-autotune": the default compile and the autotuning one (not the other modes).
-  const auto kernel = [&] {
-    if (!compiled_path) out.push_back(PathKind::compile);
-    out.push_back(PathKind::compile_max_autotune_no_cudagraphs);
-  };
-  const auto host = [&] {
-    const HostState state = v.host_state.value_or(HostState::framework);
-    if (!v.cpu_kernels && state == HostState::launch) {
-      out.push_back(PathKind::compile_reduce_overhead);
-      add_compile();
-      return;
-    }
-    if (!v.cpu_kernels && state != HostState::framework) return;
-    if (path == PathKind::aoti_python || path == PathKind::compile_cpp_wrapper) {
-      out.push_back(PathKind::aoti);
-    } else if (path != PathKind::aoti) {
-      out.insert(out.end(), {PathKind::aoti, PathKind::aoti_python});
-      v.cpu_kernels ? out.push_back(PathKind::compile_cpp_wrapper) : add_compile();
-    }
-  };
-  switch (v.verdict) {
-    case Verdict::compute_bound:
-      kernel();
-      if (!v.host_headroom_negligible) host();
-      break;
-    case Verdict::host_bound: host(); break;
-    case Verdict::mixed:
-      for (const TimeShare share : {v.first, v.second}) {
-        if (share == TimeShare::busy) kernel();
-        if (share == TimeShare::host_bound) host();
-      }
-      break;
-    case Verdict::device_wait_bound:
-    case Verdict::unknown: break;
-  }
-  return out;
+  return {};
 }
 
 // ". Measured slower than eager in this run, of the remedies named: compile 3.10 times (95% interval 2.90
 // to 3.31)"; empty when none of them was.
-std::string slower_remedies(const PathVerdict& v, std::optional<PathKind> path, const std::vector<PathRatio>& slower) {
-  const std::vector<PathKind> named = remedies_named(v, path);
+std::string slower_remedies(const std::vector<PathKind>& named, const std::vector<PathRatio>& slower) {
   std::vector<std::string> cited;
   for (const PathRatio& r : slower) {
     const std::optional<PathKind> kind = parse_path_kind(r.slower);
@@ -414,14 +418,15 @@ std::string slower_remedies(const PathVerdict& v, std::optional<PathKind> path, 
 
 std::string verdict_text(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path,
                          const std::vector<PathRatio>& slower) {
-  const std::string evidence = slower_remedies(v, path, slower);
+  const Advice body = verdict_body(v, iterations, path);
+  const std::string evidence = slower_remedies(body.remedies, slower);
   // A trace without steps: the verdict stands, but its one window includes start-up; say so first.
   if (v.whole_recording_window && v.reason != VerdictReason::startup_without_steps &&
       v.reason != VerdictReason::no_iterations) {
     return "no ProfilerStep marks iterations, so this is one window over the whole recording, start-up "
-           "included: " + verdict_body(v, iterations, path) + evidence;
+           "included: " + body.text + evidence;
   }
-  return verdict_body(v, iterations, path) + evidence;
+  return body.text + evidence;
 }
 
 std::optional<PathKind> advice_path_kind(const Report& report, const PathResult& path) {

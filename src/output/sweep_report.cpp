@@ -84,6 +84,7 @@ json point_to_json(const SweepPoint& p) {
                                                               : json(nullptr)},
                          {"busy_ns", optional_number(path.busy_ns)},
                          {"host_ns", optional_number(path.host_ns)},
+                         {"kernels_unrecorded", path.kernels_unrecorded},
                          {"collector_ratio", optional_number(path.collector_ratio)},
                          {"outputs_match", path.outputs_match ? json(*path.outputs_match) : json(nullptr)},
                          {"round_medians_ns", round_medians_json(path.round_medians_ns)}});
@@ -134,7 +135,8 @@ json fit_to_json(const SweepFit& f) {
               {"smallest", optional_integer(f.smallest)},
               {"host_at_smallest_ns", optional_number(f.host_at_smallest_ns)},
               {"busy_at_smallest_ns", optional_number(f.busy_at_smallest_ns)},
-              {"fixed_minus_host_ns", optional_number(f.fixed_minus_host_ns)}};
+              {"fixed_minus_host_ns", optional_number(f.fixed_minus_host_ns)},
+              {"host_upper_bound", f.host_upper_bound}};
 }
 
 json analysis_to_json(const SweepAnalysis& a) {
@@ -201,6 +203,7 @@ SweepPathPoint path_point_from_json(const json& j) {
   out.wall_ns = summary_from_json(j.at("wall_ns"));
   out.busy_ns = optional_number_at(j, "busy_ns");
   out.host_ns = optional_number_at(j, "host_ns");
+  out.kernels_unrecorded = j.value("kernels_unrecorded", false);  // absent before 2026-12-06 (this change)
   out.collector_ratio = optional_number_at(j, "collector_ratio");
   if (!j.at("outputs_match").is_null()) out.outputs_match = j.at("outputs_match").get<bool>();
   if (const auto it = j.find("round_medians_ns"); it != j.end() && !it->is_null()) {  // absent before 2026-12-06
@@ -266,6 +269,7 @@ SweepFit fit_from_json(const json& j) {
   f.host_at_smallest_ns = optional_number_at(j, "host_at_smallest_ns");
   f.busy_at_smallest_ns = optional_number_at(j, "busy_at_smallest_ns");
   f.fixed_minus_host_ns = optional_number_at(j, "fixed_minus_host_ns");
+  f.host_upper_bound = j.value("host_upper_bound", false);
   return f;
 }
 

@@ -88,7 +88,12 @@ std::string fit_text(const SweepFit& f, const std::string& axis) {
   if (f.status == FitStatus::not_linear) {
     out += fmt::format("; NOT LINEAR: residuals up to {:.0f}% remain, do not trust c and k", 100 * *f.max_relative_residual);
   }
-  if (f.host_at_smallest_ns) {
+  if (f.host_at_smallest_ns && f.host_upper_bound) {
+    // Its kernels' time is in the host time (docs/sweep.md, "Fit"): a bound each way, not a value.
+    out += fmt::format("; split host time at {} {}: at most {}, as the path's kernels do not record themselves "
+                       "(c − host at least {})",
+                       axis, *f.smallest, format_duration(*f.host_at_smallest_ns), format_duration(*f.fixed_minus_host_ns));
+  } else if (f.host_at_smallest_ns) {
     out += fmt::format("; split host time at {} {}: {} (c − host {})", axis, *f.smallest, format_duration(*f.host_at_smallest_ns),
                        format_duration(*f.fixed_minus_host_ns));
   } else if (f.smallest) {
@@ -133,10 +138,20 @@ std::string format_sweep_table(const SweepReport& report) {
     const SweepPathFigures* f = figures_of(p, c.paths[i]);
     return f ? format_rate(f->throughput_per_s) : std::string("-");
   });
-  out += "\n" + block(report, "split pass: host / busy per call (medians)", c.paths, [&](const SweepPoint& p, std::size_t i) {
+  bool bounds = false;
+  for (const auto& point : report.points) {
+    for (const auto& path : point.paths) bounds = bounds || (path.kernels_unrecorded && path.host_ns);
+  }
+  const std::string split_title = bounds ? "split pass: host / busy per call (medians; ≤ and ≥: bounds, where a path's kernels "
+                                           "do not record themselves and their time is in the host's)"
+                                         : "split pass: host / busy per call (medians)";
+  out += "\n" + block(report, split_title, c.paths, [&](const SweepPoint& p, std::size_t i) {
     const SweepPathPoint* path = path_index(p, c.paths[i]);
     if (path == nullptr || !path->host_ns || !path->busy_ns) return std::string("-");
-    return format_duration(*path->host_ns) + " / " + format_duration(*path->busy_ns);
+    // Kernels that do not record themselves are in the host time: "≤" and "≥" say each is a bound.
+    const char* at_most = path->kernels_unrecorded ? "≤" : "";
+    const char* at_least = path->kernels_unrecorded ? "≥" : "";
+    return fmt::format("{}{} / {}{}", at_most, format_duration(*path->host_ns), at_least, format_duration(*path->busy_ns));
   });
   std::vector<std::string> pair_names;
   for (const auto& pair : report.analysis.pairs) pair_names.push_back(pair_name(pair.slower, pair.faster));

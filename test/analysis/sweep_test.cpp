@@ -220,7 +220,26 @@ TEST(AnalyzeSweep, PairsAreOrientedAtTheFirstPointAndSkipFailedPoints) {
   EXPECT_EQ(aoti.host_at_smallest_ns, 300.0);
   EXPECT_EQ(aoti.busy_at_smallest_ns, 700.0);
   EXPECT_NEAR(*aoti.fixed_minus_host_ns, -300, 1e-6);
+  EXPECT_FALSE(aoti.host_upper_bound);
   EXPECT_EQ(aoti.points_used, (std::vector<std::int64_t>{1, 2, 8, 16}));
+}
+
+// A path whose kernels do not record themselves at the smallest point: the fit's host time is a bound.
+TEST(AnalyzeSweep, TheFitsHostTimeIsABoundWhereThePathsKernelsDoNotRecordThemselves) {
+  SweepReport report;
+  report.config.paths = {"aoti", "compile"};
+  for (const std::int64_t v : {1, 2, 4}) {
+    report.points.push_back(measured(v, {path("aoti", 1000.0 * static_cast<double>(v), 0, 300.0, 700.0),
+                                         path("compile", 9000.0 + 1000.0 * static_cast<double>(v), 0, 8000.0, 2000.0)}));
+  }
+  report.points[0].paths[1].kernels_unrecorded = true;   // compile at batch 1
+  report.points[1].paths[0].kernels_unrecorded = true;   // aoti at 2 only: not the smallest point
+  const SweepReport out = analyze_sweep(report);
+  ASSERT_EQ(out.analysis.fits.size(), 2u);
+  EXPECT_FALSE(out.analysis.fits[0].host_upper_bound);
+  EXPECT_TRUE(out.analysis.fits[1].host_upper_bound);
+  EXPECT_EQ(out.analysis.fits[1].host_at_smallest_ns, 8000.0);
+  EXPECT_NEAR(*out.analysis.fits[1].fixed_minus_host_ns, 9000 - 8000, 1e-6);  // c = 9000 (10000 at 1, 1000 per item)
 }
 
 TEST(AnalyzeSweep, OnATieTheFirstListedIsTheSlowerAndBaselineIsTheFirstFastest) {

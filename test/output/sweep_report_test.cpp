@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ohprof/analysis/sweep.hpp"
+#include "sweep_text.hpp"  // src/output, the layer's private header
 
 namespace ohprof {
 namespace {
@@ -226,6 +227,8 @@ TEST(SweepReportJson, FromJsonIsToJsonsInverse) {
   report.config.sweep_time_limit_s = std::numeric_limits<double>::infinity();
   report.stop = SweepStop::sweep_time_limit;
   report.warnings = {Warning{WarningCode::sweep_point_failed, "batch 2 failed: export failed; the sweep goes on"}};
+  report.points[0].paths[1].kernels_unrecorded = true;
+  report.analysis.fits[0].host_upper_bound = true;  // read back as written, not recomputed
   // As a file holds it: the infinities are nulls there.
   const json written = json::parse(sweep_to_json(report).dump());
   EXPECT_TRUE(written.at("config").at("sweep_time_limit_s").is_null());
@@ -240,6 +243,9 @@ TEST(SweepReportJson, FromJsonIsToJsonsInverse) {
   ASSERT_TRUE(read.points[0].paths[1].figures.to_baseline);
   EXPECT_EQ(read.points[0].paths[1].figures.to_baseline->ratio, report.points[0].paths[1].figures.to_baseline->ratio);
   EXPECT_EQ(read.analysis.fits.size(), report.analysis.fits.size());
+  EXPECT_TRUE(read.points[0].paths[1].kernels_unrecorded);
+  EXPECT_FALSE(read.points[0].paths[0].kernels_unrecorded);
+  EXPECT_TRUE(read.analysis.fits[0].host_upper_bound);
 }
 
 TEST(SweepReportJson, FromJsonRefusesNamingWhatIsWrong) {
@@ -374,6 +380,35 @@ TEST(SweepTable, SaysEachPointsNumbersAndTheConclusions) {
   EXPECT_NE(table.find("10 [9.95, 10.1]"), std::string::npos) << table;
   EXPECT_NE(table.find("compile/aoti: none in the range"), std::string::npos) << table;
   EXPECT_NE(table.find("aoti: too few points (a fit needs 3)"), std::string::npos) << table;
+  EXPECT_NE(table.find("split pass: host / busy per call (medians)\n"), std::string::npos) << table;
+}
+
+// Kernels that do not record themselves are in the host time (docs/sweep.md): each figure is a bound.
+TEST(SweepTable, HostAndBusyAreBoundsWhereAPathsKernelsDoNotRecordThemselves) {
+  SweepReport r = tiny_report();
+  r.points[0].paths[1].kernels_unrecorded = true;  // compile at batch 1: host 5000, busy 2500
+  const std::string table = format_sweep_table(r);
+  EXPECT_NE(table.find("split pass: host / busy per call (medians; ≤ and ≥: bounds, where a path's kernels do not "
+                       "record themselves and their time is in the host's)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("≤5.000 us / ≥2.500 us"), std::string::npos) << table;
+  EXPECT_NE(table.find("500 ns / 250 ns"), std::string::npos) << table;  // aoti at batch 1: its own figures
+  SweepFit fit;
+  fit.status = FitStatus::fitted;
+  fit.fixed_ns = fit.fixed_low_ns = fit.fixed_high_ns = 9000;
+  fit.per_item_ns = fit.per_item_low_ns = fit.per_item_high_ns = 1000;
+  fit.points_used = {1, 2, 4};
+  fit.smallest = 1;
+  fit.host_at_smallest_ns = 8000;
+  fit.fixed_minus_host_ns = 1000;
+  EXPECT_NE(fit_text(fit, "batch").find("; split host time at batch 1: 8.000 us (c − host 1.000 us)"), std::string::npos)
+      << fit_text(fit, "batch");
+  fit.host_upper_bound = true;
+  EXPECT_NE(fit_text(fit, "batch").find("; split host time at batch 1: at most 8.000 us, as the path's kernels do not "
+                                        "record themselves (c − host at least 1.000 us)"),
+            std::string::npos)
+      << fit_text(fit, "batch");
 }
 
 }  // namespace

@@ -70,6 +70,9 @@ struct SweepPathPoint {
   // so that two paths' ratio pairs by round (docs/sweep.md, "Pairs"); empty where the point's report had
   // no rounds (a sweep before 2026-12-06).
   std::vector<std::optional<double>> round_medians_ns;
+  // Some of the path's CPU kernels do not record themselves (its verdict's kernels_unrecorded): their time
+  // is in host_ns, then an upper bound, and not in busy_ns, then a lower one.
+  bool kernels_unrecorded = false;
   SweepPathFigures figures;                // derived (analyze_sweep); zero at points not measured
 };
 
@@ -143,6 +146,8 @@ struct SweepFit {
   std::optional<double> host_at_smallest_ns;
   std::optional<double> busy_at_smallest_ns;
   std::optional<double> fixed_minus_host_ns;
+  bool host_upper_bound = false;  // the smallest point's kernels_unrecorded: host_at_smallest_ns is at most,
+                                  // and fixed_minus_host_ns at least, what they say
 };
 
 struct SweepAnalysis {

@@ -172,28 +172,27 @@ def main() -> int:
                 self.calls += 1  # a guard on the count: every call misses the graphs made before
                 return self.fc(x) * self.calls
 
-        limit = torch._dynamo.config.recompile_limit
-        torch._dynamo.config.recompile_limit = 2
-        try:
-            counting = torch.compile(op.fresh_code_copy(torch, Counting().eval()))
-            x = torch.randn(2, 16)
-            for _ in range(4):
-                counting(x)
-            got = op.probe_compiled_call(torch, session.compile_log, lambda: counting(x))
-        finally:
-            torch._dynamo.config.recompile_limit = limit
+        x = torch.randn(2, 16)
+
+        def probe_counting(calls):
+            """The probe of a fresh Counting compile after `calls` calls, with a recompile limit of 2."""
+            limit = torch._dynamo.config.recompile_limit
+            torch._dynamo.config.recompile_limit = 2
+            try:
+                counting = torch.compile(op.fresh_code_copy(torch, Counting().eval()))
+                for _ in range(calls):
+                    counting(x)
+                return op.probe_compiled_call(torch, session.compile_log, lambda: counting(x))
+            finally:
+                torch._dynamo.config.recompile_limit = limit
+
+        # Four calls: two entries, the limit hit in the third; the probe's call misses both, uncompiled.
+        got = probe_counting(4)
         if got != "guards-missed":
             problems.append(f"probe past the recompile limit: {got!r}, not 'guards-missed'")
         # Two calls made two entries, the limit: the probe's own call misses both and Dynamo gives up inside
         # it, so the probe cannot tell what the calls before it ran.
-        torch._dynamo.config.recompile_limit = 2
-        try:
-            counting = torch.compile(op.fresh_code_copy(torch, Counting().eval()))
-            for _ in range(2):
-                counting(x)
-            got = op.probe_compiled_call(torch, session.compile_log, lambda: counting(x))
-        finally:
-            torch._dynamo.config.recompile_limit = limit
+        got = probe_counting(2)
         if got != "limit-in-probe":
             problems.append(f"probe that hits the recompile limit itself: {got!r}, not 'limit-in-probe'")
 

@@ -255,15 +255,20 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     check.path = side->name;
     check.cache_lookup = Estimate{ranges.cache_lookup_ns.median, median_standard_error(ranges.cache_lookup_ns)};
     check.outside_region = Estimate{ranges.outside_region_ns.median, median_standard_error(ranges.outside_region_ns)};
-    std::optional<Estimate> dynamo;
+    const LayerEstimate* dynamo = nullptr;
     for (const auto& layer : out.layers) {
       if (layer.path != side->name) continue;
       if (layer.layer == HostLayer::guards) check.guards = layer.estimate;
-      if (layer.layer == HostLayer::dynamo) dynamo = layer.estimate;
+      if (layer.layer == HostLayer::dynamo) dynamo = &layer;
     }
     // Both layers or no sum: the guards alone are not "guards + Dynamo entry" (a path whose Dynamo-entry
-    // variant could not be built has no such layer).
-    if (check.guards && dynamo) check.guards_and_dynamo = *check.guards + *dynamo;
+    // variant could not be built has no such layer). The sum is the difference of the path and the
+    // Dynamo-entry layer's lower variant, as one estimate: the two layers share their middle variant, whose
+    // noise their errors in quadrature would count twice.
+    if (check.guards && dynamo) {
+      const PathResult* graph = find_path(paths, dynamo->lower);
+      check.guards_and_dynamo = graph != nullptr ? wall_difference(*side, *graph) : *check.guards + dynamo->estimate;
+    }
     check.guards_exceed_lookup = check.guards && layers_exceed_range(*check.guards, check.cache_lookup);
     check.layers_exceed_outside =
         check.guards_and_dynamo && layers_exceed_range(*check.guards_and_dynamo, check.outside_region);

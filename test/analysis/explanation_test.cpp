@@ -375,6 +375,23 @@ TEST(ExplainGap, DynamosOwnRangesAreSetBesideTheGuardAndDynamoLayers) {
   EXPECT_FALSE(without.dynamo_ranges[0].guards_and_dynamo.has_value());
 }
 
+// guards + Dynamo entry is compile − compile/graph as one estimate: the noise of compile/no-guards, the
+// variant the two layers share, cancels in the sum. With no-guards' samples 27, 27.5, 28, 28.5, 29 us
+// (median 28000, MAD 500, se 1.2533141 * 1.4826 * 500 / sqrt(5) = 415.5 ns) and the others flat: each
+// layer's se is 415.5 ns, their quadrature 587.6 ns, and the sum's 0 (compile and compile/graph flat).
+TEST(ExplainGap, GuardsAndDynamoEntryIsOneDifferenceWhoseSharedVariantCancels) {
+  auto paths = compile_and_aoti();
+  paths[3] = make_path("compile/no-guards", {27000, 27500, 28000, 28500, 29000}, 2100, 29000);
+  paths[1].dynamo_ranges = DynamoRanges{5, summarize_ns(flat(1800)), summarize_ns(flat(19500))};
+  const GapExplanation e = explain_gap(paths, "compile", "aoti");
+  ASSERT_EQ(e.dynamo_ranges.size(), 1u);
+  const DynamoRangeCheck& check = e.dynamo_ranges[0];
+  ASSERT_TRUE(check.guards && check.guards_and_dynamo);
+  EXPECT_NEAR(check.guards->se_ns, 415.5, 0.1);
+  EXPECT_DOUBLE_EQ(check.guards_and_dynamo->value_ns, 19000);
+  EXPECT_DOUBLE_EQ(check.guards_and_dynamo->se_ns, 0);
+}
+
 TEST(LayersExceedRange, BeyondNoiseAndBeyondAQuarter) {
   // Each by hand: excess = layer - range, se in quadrature; flagged when excess > 1.96 se, excess > 0 and
   // layer >= 1.25 range.

@@ -143,15 +143,6 @@ std::vector<Warning> execution_warnings(const std::string& path, bool asked_path
                                       first.pass == MeasuredPass::timing ? "wall times" : "device-time split",
                                       first.pass == MeasuredPass::timing ? "are" : "is")});
   }
-  if (check.compiled_call_unknown == ProbeUnknown::limit_in_probe && limits.empty()) {
-    out.push_back(Warning{WarningCode::recompile_limit_hit,
-                          fmt::format("path {}: Dynamo hit its recompile limit in the execution check's call right "
-                                      "after the timing pass, so whether its calls ran compiled code is unknown, and "
-                                      "later calls whose guards match no compiled graph (the device-time split's, the "
-                                      "memory and --threads passes') run the model uncompiled; find what recompiles "
-                                      "(TORCH_LOGS=recompiles) or raise torch._dynamo.config.recompile_limit",
-                                      path)});
-  }
   if (const std::optional<UncompiledBy> by = uncompiled_by(check)) {
     const char* what = "";
     const char* remedy = "";
@@ -231,7 +222,8 @@ std::optional<Warning> recompile_limit_outside_measured(const std::vector<Compil
     if (measured) continue;
     return Warning{WarningCode::recompile_limit_hit,
                    fmt::format("Dynamo hit its recompile limit outside the timing pass's measured calls (in a build, "
-                               "a warm-up or a later pass: memory, split, --threads) ({}): from then on a call whose "
+                               "a warm-up, the execution check's probe or a later pass: memory, split, --threads) ({}): "
+                               "from then on a call whose "
                                "guards match no compiled graph runs the model uncompiled, so what {} measured after it "
                                "may be of uncompiled code; find what recompiles (TORCH_LOGS=recompiles) or raise "
                                "torch._dynamo.config.recompile_limit",

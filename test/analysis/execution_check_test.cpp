@@ -92,8 +92,8 @@ TEST(ExecutionCheck, TheRecompileLimitLeavesNoSampleOutAndIsWarnedOf) {
   const auto outside = recompile_limit_outside_measured(events, {}, {"compile", "compile/no-guards"});
   ASSERT_TRUE(outside.has_value());
   EXPECT_EQ(outside->code, WarningCode::recompile_limit_hit);
-  EXPECT_NE(outside->message.find("outside the timing pass's measured calls (in a build, a warm-up or a later pass: "
-                                   "memory, split, --threads) (recompile_limit = 8;"),
+  EXPECT_NE(outside->message.find("outside the timing pass's measured calls (in a build, a warm-up, the execution "
+                                   "check's probe or a later pass: memory, split, --threads) (recompile_limit = 8;"),
             std::string::npos) << outside->message;
   EXPECT_NE(outside->message.find("so what compile, compile/no-guards measured after it may be of uncompiled code"),
             std::string::npos) << outside->message;

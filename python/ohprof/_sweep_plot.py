@@ -254,10 +254,16 @@ def _fits_table(report, axis):
         def iv(v, lo, hi):
             return fmt_ns(v) if v is None or lo is None else f"{fmt_ns(v)} [{fmt_ns(lo)}, {fmt_ns(hi)}]"
         left = ", ".join(f"{o['value']:g} (e = {o['relative_residual']:+.0%})" for o in f.get("points_left_out", []))
+        # The path's kernels do not record themselves at that point: its host time holds them, a bound
+        # (docs/sweep.md, "Fit": host_upper_bound), and so is c − host.
+        bound = bool(f.get("host_upper_bound"))
+
+        def host_cell(f, bound=bound):
+            host = f"{fmt_ns(f.get('host_at_smallest_ns'))} ({axis} {f.get('smallest')})"
+            return f"≤{host}; its kernels do not record themselves" if bound else host
         cells = [f["path"], f["status"], iv(f.get("fixed_ns"), f.get("fixed_low_ns"), f.get("fixed_high_ns")),
                  iv(f.get("per_item_ns"), f.get("per_item_low_ns"), f.get("per_item_high_ns")),
-                 f"{fmt_ns(f.get('host_at_smallest_ns'))} ({axis} {f.get('smallest')})",
-                 fmt_ns(f.get("fixed_minus_host_ns")), left or "none"]
+                 host_cell(f), ("≥" if bound else "") + fmt_ns(f.get("fixed_minus_host_ns")), left or "none"]
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     head = ["path", "status", "fixed cost c [95%]", "per-item cost k [95%]", "host time at the smallest point",
             "c − host", "points left out"]

@@ -536,7 +536,9 @@ std::string execution_text(const ExecutionCheck& check) {
       case ProbeUnknown::not_probed: text += "the run stopped before the check"; break;
       case ProbeUnknown::no_hook: text += "this torch has no guard-complete hook to check it with"; break;
       case ProbeUnknown::limit_in_probe: text += "Dynamo hit its recompile limit inside the check's own call"; break;
-      case ProbeUnknown::probe_failed: text += "the check's call failed: " + check.compiled_call_error; break;
+      case ProbeUnknown::probe_failed:
+        text += check.compiled_call_error.empty() ? std::string("the check failed") : check.compiled_call_error;
+        break;
     }
     text += ")";
   }
@@ -1025,10 +1027,11 @@ std::string views_disagree_text(const DynamoRangeCheck& check) {
     return range.value_ns > 0 ? fmt::format("x{:.2f}", layer.value_ns / range.value_ns) : std::string("more than");
   };
   std::vector<std::string> parts;
-  if (check.guards_exceed_lookup) {
+  // A flag without its estimate (a report edited by hand) says nothing: there is no layer to compare.
+  if (check.guards_exceed_lookup && check.guards) {
     parts.push_back(fmt::format("the guards layer holds {} the lookup range", times(*check.guards, check.cache_lookup)));
   }
-  if (check.layers_exceed_outside) {
+  if (check.layers_exceed_outside && check.guards_and_dynamo) {
     parts.push_back(fmt::format("guards + Dynamo entry hold {} the time outside the compiled region",
                                 times(*check.guards_and_dynamo, check.outside_region)));
   }
@@ -1109,11 +1112,12 @@ std::string explanation_text(const GapExplanation& e) {
                         format_duration(widest_layer_ns));
   }
   for (const auto& check : e.dynamo_ranges) {
-    if (!check.guards_exceed_lookup && !check.layers_exceed_outside) continue;
+    const bool layers = check.layers_exceed_outside && check.guards_and_dynamo;  // as views_disagree_text
+    const bool guards = check.guards_exceed_lookup && check.guards;
+    if (!layers && !guards) continue;
     text += fmt::format(". {}'s {} more than Dynamo's own ranges hold (second view), so {} work besides Dynamo's",
-                        check.path,
-                        check.layers_exceed_outside ? "guards and Dynamo-entry layers hold" : "guards layer holds",
-                        check.layers_exceed_outside ? "they hold" : "it holds");
+                        check.path, layers ? "guards and Dynamo-entry layers hold" : "guards layer holds",
+                        layers ? "they hold" : "it holds");
   }
   return text;
 }

@@ -189,17 +189,19 @@ class PythonPathRunner final : public PathRunner {
     try {
       const std::string answer = m_probe().cast<std::string>();
       probe.result = parse_compiled_call(answer);
-      if (!probe.result) probe.unknown = parse_enum<ProbeUnknown>(answer);
+      // Only the reasons the probe itself gives (the others are this side's to say).
+      const std::optional<ProbeUnknown> why = parse_enum<ProbeUnknown>(answer);
+      if (!probe.result && (why == ProbeUnknown::no_hook || why == ProbeUnknown::limit_in_probe)) probe.unknown = why;
       if (!probe.result && !probe.unknown) {
         probe.unknown = ProbeUnknown::probe_failed;
         probe.error = "the probe answered '" + answer + "'";
       }
     } catch (py::error_already_set& e) {
       probe.unknown = ProbeUnknown::probe_failed;
-      probe.error = python_error(e, ExitCode::model_error, "the probe's call").message;
+      probe.error = python_error(e, ExitCode::model_error, "the probe's call raised").message;
     } catch (const py::cast_error& e) {
       probe.unknown = ProbeUnknown::probe_failed;
-      probe.error = std::string("the probe's answer: ") + first_line(e.what());
+      probe.error = std::string("the probe answered no text: ") + first_line(e.what());
     }
     return probe;
   }

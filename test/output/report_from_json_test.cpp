@@ -314,8 +314,16 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   j["paths"][0]["split"]["summary"]["totals"].erase("full_queue_iterations");
   j["paths"][0].erase("sample_rounds");
   j["paths"][0]["execution"].erase("compiled_call");
+  j["paths"][0]["execution"].erase("compiled_call_unknown");
+  j["paths"][0]["execution"].erase("compiled_call_error");
+  j["explanations"][0]["dynamo_ranges"][0].erase("guards_exceed_lookup");
+  j["explanations"][0]["dynamo_ranges"][0].erase("layers_exceed_outside");
   const Report r = report_from_json(j);
   EXPECT_FALSE(r.paths[0].execution->compiled_call.has_value());  // not probed
+  EXPECT_FALSE(r.paths[0].execution->compiled_call_unknown.has_value());
+  EXPECT_TRUE(r.paths[0].execution->compiled_call_error.empty());
+  EXPECT_FALSE(r.explanations[0].dynamo_ranges[0].guards_exceed_lookup);  // older reports: the views not judged
+  EXPECT_FALSE(r.explanations[0].dynamo_ranges[0].layers_exceed_outside);
   EXPECT_TRUE(r.paths[0].wall_rounds.empty());  // samples not paired by round
   ASSERT_TRUE(r.what_if.has_value());
   ASSERT_EQ(r.what_if->again.size(), 1u);

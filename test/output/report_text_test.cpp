@@ -478,6 +478,24 @@ TEST(ExplanationText, ALayerHoldingMoreThanDynamosOwnRangeIsSaidToHoldOtherWork)
                                      "so it holds work besides Dynamo's");
   EXPECT_NE(explanation_notes(e).front().find("; the views DISAGREE: the guards layer holds x1.11 the lookup range, beyond"),
             std::string::npos);
+  // Both: one clause each, joined; a range of zero has no ratio.
+  e.dynamo_ranges[0].layers_exceed_outside = true;
+  e.dynamo_ranges[0].outside_region = Estimate{0, 0};
+  EXPECT_NE(explanation_notes(e).front().find("; the views DISAGREE: the guards layer holds x1.11 the lookup range, guards "
+                                              "+ Dynamo entry hold more than the time outside the compiled region, beyond"),
+            std::string::npos)
+      << explanation_notes(e).front();
+  EXPECT_NE(explanation_text(e).find(". compile's guards and Dynamo-entry layers hold more"), std::string::npos);
+  // A flag without its estimate (a report edited by hand) adds nothing, and reads nothing that is not there.
+  e.dynamo_ranges[0].guards.reset();
+  e.dynamo_ranges[0].guards_and_dynamo.reset();
+  EXPECT_EQ(explanation_notes(e).front().find("DISAGREE"), std::string::npos);
+  EXPECT_EQ(explanation_text(e).find("Dynamo's own ranges"), std::string::npos);
+  e.dynamo_ranges[0].guards = Estimate{2000, 10};
+  e.dynamo_ranges[0].guards_and_dynamo = Estimate{19'000, 14};
+  // A gap within noise names no layer: nothing is added to its answer.
+  e.within_noise = true;
+  EXPECT_EQ(explanation_text(e).find("Dynamo's own ranges"), std::string::npos);
 }
 
 // The rule (docs/metrics.md, "Significance"), by hand: significant when |value| > 1.96 se.
@@ -678,10 +696,12 @@ TEST(ExecutionText, EachClauseSaysOneFieldAndCountsAreSpelledForOneAndMany) {
   // A probe that could not tell says so, and why.
   probed.compiled_call.reset();
   probed.compiled_call_unknown = ProbeUnknown::probe_failed;
-  probed.compiled_call_error = "the probe's call: RuntimeError: boom";
+  probed.compiled_call_error = "the probe's call raised: RuntimeError: boom";
   EXPECT_EQ(execution_text(probed), "Dynamo, 1 graph, no graph break; no compile while measured; whether it still ran "
-                                    "compiled code after the timing pass: unknown (the check's call failed: the probe's "
-                                    "call: RuntimeError: boom); CUDA graphs not applicable");
+                                    "compiled code after the timing pass: unknown (the probe's call raised: "
+                                    "RuntimeError: boom); CUDA graphs not applicable");
+  probed.compiled_call_error.clear();
+  EXPECT_NE(execution_text(probed).find("unknown (the check failed);"), std::string::npos);
   probed.compiled_call_unknown = ProbeUnknown::not_probed;
   EXPECT_NE(execution_text(probed).find("; whether it still ran compiled code after the timing pass: unknown (the run "
                                         "stopped before the check);"),

@@ -117,6 +117,13 @@ def check(page_path, report, dom):
         if pt.get("status") != "measured" and (pt.get("reason") or "") not in text:
             fails.append(f"point {axis} {pt['value']} ({pt.get('status')}): reason {pt.get('reason')!r} "
                          "not in the page")
+    # A fit whose host time holds the path's kernels says so (docs/sweep.md, "Fit": host_upper_bound).
+    for fit in analysis.get("fits", []):
+        said = "its kernels do not record themselves" in text
+        if fit.get("host_upper_bound") and not said:
+            fails.append(f"fit of {fit['path']}: its host time is a bound, and the page does not say so")
+    if not any(f.get("host_upper_bound") for f in analysis.get("fits", [])) and "do not record themselves" in text:
+        fails.append("the fits table calls a host time a bound that the report does not")
     fails += static_page_fails(page_path, dom, 'docs/sweep.md, "Outputs"')
     return fails
 

@@ -200,9 +200,12 @@ def main() -> int:
             def forward(self, x):
                 return x  # no tensor op: Dynamo makes no graph and skips the frame from then on
 
-        skipped = torch.compile(Skipped())
-        skipped(x)
-        got = op.probe_compiled_call(torch, session.compile_log, lambda: skipped(x))
+        def probe_after_a_call(fn):
+            """The probe of compiled `fn` after one call of it (its compile)."""
+            fn(x)
+            return op.probe_compiled_call(torch, session.compile_log, lambda: fn(x))
+
+        got = probe_after_a_call(torch.compile(Skipped()))
         if got != "no-frame":
             problems.append(f"probe of a skipped forward: {got!r}, not 'no-frame'")
 
@@ -214,9 +217,7 @@ def main() -> int:
             def forward(self, x):  # Dynamo's frame matches, and runs the disabled function: no graph
                 return torch._dynamo.disable(lambda m, y: torch.relu(m.fc(y)))(self, x)
 
-        disabled = torch.compile(op.fresh_code_copy(torch, Disabled().eval()))
-        disabled(x)
-        got = op.probe_compiled_call(torch, session.compile_log, lambda: disabled(x))
+        got = probe_after_a_call(torch.compile(op.fresh_code_copy(torch, Disabled().eval())))
         if got != "no-graph":
             problems.append(f"probe of a forward that calls disabled code: {got!r}, not 'no-graph'")
 
@@ -242,9 +243,7 @@ def main() -> int:
 
         outer = Outer().eval()
         for mode in ("default", "max-autotune-no-cudagraphs"):
-            fn = torch.compile(op.fresh_code_copy(torch, outer), mode=mode, dynamic=False)
-            fn(x)
-            got = op.probe_compiled_call(torch, session.compile_log, lambda: fn(x))
+            got = probe_after_a_call(torch.compile(op.fresh_code_copy(torch, outer), mode=mode, dynamic=False))
             if got != "compiled":
                 problems.append(f"probe of a {mode} compile whose submodules share their frames: {got!r}")
     if set_guard_complete_hook(None) is not None:

@@ -187,15 +187,7 @@ class PythonPathRunner final : public PathRunner {
     if (m_probe.is_none()) return {};
     CompiledCallProbe probe;
     try {
-      const std::string answer = m_probe().cast<std::string>();
-      probe.result = parse_compiled_call(answer);
-      // Only the reasons the probe itself gives (the others are this side's to say).
-      const std::optional<ProbeUnknown> why = parse_enum<ProbeUnknown>(answer);
-      if (!probe.result && (why == ProbeUnknown::no_hook || why == ProbeUnknown::limit_in_probe)) probe.unknown = why;
-      if (!probe.result && !probe.unknown) {
-        probe.unknown = ProbeUnknown::probe_failed;
-        probe.error = "the probe answered '" + answer + "'";
-      }
+      probe = probe_from_answer(m_probe().cast<std::string>());
     } catch (py::error_already_set& e) {
       probe.unknown = ProbeUnknown::probe_failed;
       probe.error = python_error(e, ExitCode::model_error, "the probe's call raised").message;

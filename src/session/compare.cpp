@@ -440,10 +440,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     // whether its calls still ran compiled code (docs/metrics.md, "Execution check").
     for (std::size_t i = 0; i < runners.size(); ++i) {
       if (report.paths[i].execution && report.paths[i].execution->facts.dynamo) {
-        CompiledCallProbe probe = runners[i]->compiled_call();
-        report.paths[i].execution->compiled_call = probe.result;
-        report.paths[i].execution->compiled_call_unknown = probe.unknown;
-        report.paths[i].execution->compiled_call_error = std::move(probe.error);
+        record_probe(*report.paths[i].execution, runners[i]->compiled_call());
       }
     }
     std::vector<std::vector<IterationWindow>> split_windows;

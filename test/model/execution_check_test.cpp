@@ -60,5 +60,45 @@ TEST(CudaGraphUse, EachNameParsesBackToItsUse) {
   EXPECT_STREQ(to_string(MeasuredPass::split), "split");
 }
 
+// The probe's answer (ohprof/_paths.py, PythonPath.probe) read as the real adapter reads it.
+TEST(ProbeFromAnswer, EachResultNameIsTheResult) {
+  for (CompiledCall call : {CompiledCall::compiled, CompiledCall::guards_missed, CompiledCall::no_frame,
+                            CompiledCall::no_graph}) {
+    EXPECT_EQ(probe_from_answer(to_string(call)), (CompiledCallProbe{call, std::nullopt, ""})) << to_string(call);
+  }
+  EXPECT_EQ(probe_from_answer("guards-missed").result, CompiledCall::guards_missed);
+}
+
+TEST(ProbeFromAnswer, TheProbesOwnReasonsAreUnknownWithNoError) {
+  EXPECT_EQ(probe_from_answer("no-hook"), (CompiledCallProbe{std::nullopt, ProbeUnknown::no_hook, ""}));
+  EXPECT_EQ(probe_from_answer("limit-in-probe"), (CompiledCallProbe{std::nullopt, ProbeUnknown::limit_in_probe, ""}));
+}
+
+// The reasons that are this side's to say, read from the probe, are an answer it should not give: the
+// check is then probe-failed with what it answered, never a run that stopped, nor a result.
+TEST(ProbeFromAnswer, AnyOtherAnswerIsProbeFailedWithWhatItSaid) {
+  for (const std::string answer : {"not-probed", "probe-failed", "", "Compiled", "compiled ", "yes"}) {
+    const CompiledCallProbe probe = probe_from_answer(answer);
+    EXPECT_FALSE(probe.result.has_value()) << answer;
+    EXPECT_EQ(probe.unknown, ProbeUnknown::probe_failed) << answer;
+    EXPECT_EQ(probe.error, "the probe answered '" + answer + "'");
+  }
+}
+
+TEST(RecordProbe, TheCheckTakesTheResultOrWhyThereIsNone) {
+  ExecutionCheck check;
+  check.compiled_call_error = "stale";
+  record_probe(check, CompiledCallProbe{CompiledCall::no_graph, std::nullopt, ""});
+  EXPECT_EQ(check.compiled_call, CompiledCall::no_graph);
+  EXPECT_FALSE(check.compiled_call_unknown.has_value());
+  EXPECT_EQ(check.compiled_call_error, "");
+  EXPECT_TRUE(ran_uncompiled(check));
+  record_probe(check, CompiledCallProbe{std::nullopt, ProbeUnknown::probe_failed, "the probe's call raised: E: x"});
+  EXPECT_FALSE(check.compiled_call.has_value());
+  EXPECT_EQ(check.compiled_call_unknown, ProbeUnknown::probe_failed);
+  EXPECT_EQ(check.compiled_call_error, "the probe's call raised: E: x");
+  EXPECT_FALSE(ran_uncompiled(check));
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_runtime.hpp"
+#include "ohprof/base/interrupt.hpp"
 #include "ohprof/session/checkpoint.hpp"
 #include "ohprof/output/report_text.hpp"
 #include "ohprof/analysis/breakdown.hpp"
@@ -408,6 +409,31 @@ TEST(ComparePaths, ARunThatStoppedBeforeTheProbeSaysEachDynamoPathsCheckIsUnknow
   EXPECT_FALSE(compile.compiled_call.has_value());
   EXPECT_EQ(compile.compiled_call_unknown, ProbeUnknown::not_probed);
   EXPECT_FALSE(path_named(*outcome.report, "eager").execution->compiled_call_unknown.has_value());  // no Dynamo
+}
+
+TEST(ComparePaths, ARunInterruptedBeforeTheProbeSaysEachDynamoPathsCheckIsUnknownAndKeepsItsSamples) {
+  FakeWorld world;
+  world.python["compile"].facts.dynamo = true;
+  world.python["compile"].compiled_call = CompiledCall::compiled;
+  // Ctrl-C during compile's fourth call (its timing pass): the loop stops after the current iteration.
+  world.python["compile"].duration_ns = [](int call) {
+    if (call == 3) request_interrupt();
+    return std::int64_t{10'000};
+  };
+  const SessionOutcome outcome = compare_paths(options_for({"aoti", "compile", "eager"}), world.runtime());
+  clear_interrupt();
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  ASSERT_TRUE(outcome.report.has_value());
+  EXPECT_TRUE(outcome.report->interrupted);
+  EXPECT_EQ(world.probes["compile"], 0);
+  const PathResult& compile = path_named(*outcome.report, "compile");
+  EXPECT_FALSE(compile.wall_ns.empty());  // what it measured is kept
+  EXPECT_FALSE(compile.execution->compiled_call.has_value());
+  EXPECT_EQ(compile.execution->compiled_call_unknown, ProbeUnknown::not_probed);
+  EXPECT_EQ(compile.execution->compiled_call_error, "");
+  EXPECT_FALSE(path_named(*outcome.report, "eager").execution->compiled_call_unknown.has_value());
+  EXPECT_FALSE(path_named(*outcome.report, "aoti").execution.has_value() &&
+               path_named(*outcome.report, "aoti").execution->compiled_call_unknown.has_value());
 }
 
 // --- the execution check (docs/metrics.md, "Execution check") -------------------------------------------

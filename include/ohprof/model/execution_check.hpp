@@ -92,7 +92,12 @@ struct CompiledCallProbe {
   std::optional<CompiledCall> result;
   std::optional<ProbeUnknown> unknown;  // set exactly when a Dynamo path's result is not
   std::string error;                    // probe_failed: the exception, one line
+  friend bool operator==(const CompiledCallProbe&, const CompiledCallProbe&) = default;
 };
+// What the Python probe's answer says (ohprof/_paths.py, PythonPath.probe): a CompiledCall's name is the
+// result; "no-hook" and "limit-in-probe" are the reasons it gives for having none; anything else is
+// probe_failed with what it answered (the other reasons are this side's to say).
+CompiledCallProbe probe_from_answer(const std::string& answer);
 
 // What the path's runtime knows once the path is built (its first call made).
 struct ExecutionFacts {
@@ -128,6 +133,8 @@ struct ExecutionCheck {
   std::string compiled_call_error;  // probe_failed: what the call raised, one line
   friend bool operator==(const ExecutionCheck&, const ExecutionCheck&) = default;
 };
+// The check takes the probe's result, or why there is none.
+void record_probe(ExecutionCheck& check, CompiledCallProbe probe);
 
 // Why a Dynamo path's figures are of uncompiled code (docs/metrics.md, "Execution check"): its probe call
 // had a frame whose guards matched no compiled entry, entered no frame, or ran no compiled graph.

@@ -15,7 +15,7 @@ fit's interval bounds use Student's t computed here exactly (incomplete beta + b
 C++ uses a 3-decimal table, so they are compared at 2e-3 relative, or 1e-3 * se when the bound is near 0
 (a table value is off by at most 0.0005, i.e. 0.0005 * se on the bound).
 
-Questions the doc leaves open, and the choice made here (Q1..Q15):
+Questions the doc leaves open, and the choice made here (Q1..Q17):
   Q1  sweep.md names the median `wall.median`; the schema names the object `wall_ns`. Read `wall_ns`
       (falling back to `wall`).
   Q2  "Every two paths form a pair": the order of points[i].ratios and analysis.pairs is not stated.
@@ -49,6 +49,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q15):
   Q16 `round_medians_ns` (2026-12-06, "Pairs"): absent, null or [] means no rounds (the independent se
       alone); a round where either path's entry is null or missing is left out; the median of the
       per-round ratios is the mean of the two middle values for an even count.
+  Q17 `host_upper_bound` (2026-12-06, "Fit"): the smallest point's `kernels_unrecorded`, false where that
+      point has no host time; a report written before the key (no `kernels_unrecorded` either) is not
+      checked for it, as its reader takes both as false.
 """
 
 import itertools
@@ -192,6 +195,11 @@ def fit(pts, tol):
     return f
 
 
+def host_upper_bound(fit_entry, first):
+    """Q17: the smallest point's host time holds kernels (a bound), where it has one."""
+    return fit_entry["host_at_smallest_ns"] is not None and first.get("kernels_unrecorded") is True
+
+
 def compute(rep):
     """The expected derived fields, shaped like the report."""
     cfg, pts = rep["config"], rep["points"]
@@ -246,6 +254,10 @@ def compute(rep):
     for n in names:
         f = fit([(pts[i]["value"], wall(ms[n])["median"], ms[n])
                  for i, ms in enumerate(meas) if n in ms], cfg.get("fit_tolerance", 0.10))
+        first_entry = next((ms[n] for ms in meas if n in ms), {})
+        f["host_upper_bound"] = host_upper_bound(f, first_entry)
+        if "kernels_unrecorded" not in first_entry:
+            f["_before_bounds"] = True                             # Q17
         fits.append(dict(path=n, **f))
     return {"points": exp_points, "analysis": {"baseline": baseline, "pairs": pairs, "fits": fits}}
 
@@ -341,7 +353,9 @@ def check(rep, label):
     def fit_check(where, g, e):
         b = {"fixed_low_ns": e.get("_se_c"), "fixed_high_ns": e.get("_se_c"),
              "per_item_low_ns": e.get("_se_k"), "per_item_high_ns": e.get("_se_k")}
-        ck.dicts(where, g, e, skip=("points_left_out",),
+        skip = ("points_left_out", "host_upper_bound") if e.get("_before_bounds") and "host_upper_bound" not in g \
+            else ("points_left_out",)
+        ck.dicts(where, g, e, skip=skip,
                  bounds={k: v for k, v in b.items() if v is not None})
         gl = g.get("points_left_out", [])
         ck.cmp(f"{where}.points_left_out (values)", [x.get("value") for x in gl],
@@ -437,6 +451,24 @@ def self_test():
     rep["points"][2]["ratios"][0]["se"] *= 1.001
     rep["analysis"]["pairs"].pop()
     assert len(check(rep, "self-test").bad) == 2
+    # (g) Q17: a path whose smallest point's kernels do not record themselves has its host time as a bound;
+    # only the smallest point counts; no host time, no bound; a report from before the key is not held to it.
+    rep = synthetic(vals, {"a": fast, "b": fast, "c": fast})
+    for p in rep["points"][0]["paths"]:
+        p["kernels_unrecorded"] = p["name"] in ("a", "c")
+    rep["points"][0]["paths"][2]["host_ns"] = None
+    for p in rep["points"][1]["paths"]:
+        p["kernels_unrecorded"] = True
+    bounds = {f["path"]: f["host_upper_bound"] for f in compute(rep)["analysis"]["fits"]}
+    assert bounds == {"a": True, "b": False, "c": False}, bounds
+    rep["analysis"] = json.loads(json.dumps(compute(rep)["analysis"]))
+    rep["analysis"]["fits"][0]["host_upper_bound"] = False
+    bad = [b for b in check(rep, "self-test").bad if ".host_upper_bound" in b]
+    assert bad == ["self-test: analysis.fits[0].host_upper_bound: report false, reference true"], bad
+    old = synthetic(vals, {"a": fast})                     # no kernels_unrecorded anywhere: not checked
+    old["analysis"] = json.loads(json.dumps(compute(old)["analysis"]))
+    del old["analysis"]["fits"][0]["host_upper_bound"]
+    assert not [b for b in check(old, "self-test").bad if "host_upper_bound" in b]
     print(f"self-test: ok ({ck.count} fields in the round trip)")
 
 

@@ -58,6 +58,22 @@ def not_exportable():
     return CachingMLP().eval()
 
 
+class BranchingMLP(TinyMLP):
+    """tiny_mlp that branches on a tensor's value: it runs eagerly, and torch.export cannot capture the
+    branch (a data-dependent guard), after tracing the lines before it."""
+
+    def forward(self, x):
+        hidden = torch.relu(self.fc1(x))
+        if hidden.sum().item() > 0:
+            hidden = hidden * 2
+        return self.fc2(hidden)
+
+
+def branches_on_value():
+    torch.manual_seed(0)
+    return BranchingMLP().eval()
+
+
 class ScaledMLP(TinyMLP):
     """tiny_mlp with a second input, for keyword inputs: forward(x, scale)."""
 

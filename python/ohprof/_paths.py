@@ -12,9 +12,11 @@ import contextlib
 import dataclasses
 import hashlib
 import importlib
+import io
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -252,18 +254,47 @@ def check_device(torch, device):
         raise OhprofError(DEVICE_UNAVAILABLE, "--device cuda but no CUDA device is available here; use --device cpu")
 
 
+_TRACED_LINE = re.compile(r"^\s*# File: (.+?):(\d+) in (\S+), code: (.*)$")
+
+
+def last_traced_line(partial_graph):
+    """The last source line of the model that torch.export traced before it failed, from the partial graph
+    it keeps on the exception (`partial_fx_graph`: each node's "# File: PATH:LINE in FUNC, code: CODE"
+    comment): "PATH:LINE in FUNC: CODE", or None when the graph names no line."""
+    last = None
+    for line in str(partial_graph or "").splitlines():
+        match = _TRACED_LINE.match(line)
+        if match:
+            last = match
+    if last is None:
+        return None
+    path, number, function, code = last.groups()
+    return f"{path}:{number} in {function}: {code.strip()}"
+
+
 def export_program(torch, model, inputs, kwargs=None):
-    # torch logs a failing export with its traceback before raising; the one-line error says it all.
+    # torch logs a failing export with its traceback, and prints the partial graph it traced to stderr,
+    # before raising: the one-line error says it all, with the last line of the model the graph traced.
+    # Whatever else is printed meanwhile (warnings) still reaches stderr.
     logging.disable(logging.ERROR)
+    printed = io.StringIO()
     try:
-        with torch.no_grad():
+        with torch.no_grad(), contextlib.redirect_stderr(printed):
             return torch.export.export(model, tuple(inputs), kwargs=kwargs or None)
     except Exception as e:
-        error = OhprofError(INPUT_MISMATCH, f"torch.export failed for these inputs: {_first_line(e)}")
-        error.reason = _first_line(e)  # export's own words, for a model that runs but does not export
+        partial = getattr(e, "partial_fx_graph", None)
+        if partial is not None:
+            printed = io.StringIO(printed.getvalue().replace(f"{partial}\n", ""))  # each wrapper of export prints it
+        reason = _first_line(e)  # export's own words, for a model that runs but does not export
+        where = last_traced_line(partial)
+        if where:
+            reason += f" (the last line the export traced: {where})"
+        error = OhprofError(INPUT_MISMATCH, f"torch.export failed for these inputs: {reason}")
+        error.reason = reason
         raise error from None
     finally:
         logging.disable(logging.NOTSET)
+        sys.stderr.write(printed.getvalue())
 
 
 def aoti_configs(specs, model_label, kernel_profile):

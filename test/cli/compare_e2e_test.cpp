@@ -506,6 +506,15 @@ TEST_F(CompareE2E, AModelThatDoesNotExportStillGetsCompileAgainstEager) {
                                            "--paths", "aoti", "--cache-dir", s_cache}));
   EXPECT_EQ(only_aoti.exit_code, code(ExitCode::input_mismatch)) << only_aoti.err;
   EXPECT_EQ(line_count(only_aoti.err), 1u) << only_aoti.err;
+  // A model export traces partly before it fails (a branch on a tensor's value): the error names the last
+  // line it traced, and the partial graph torch prints to stderr is not printed.
+  const auto branching = run_ohprof(quick({"compare", "--model", "tiny_models:branches_on_value", "--input", "2,16",
+                                           "--paths", "aoti", "--cache-dir", s_cache}));
+  EXPECT_EQ(branching.exit_code, code(ExitCode::input_mismatch)) << branching.err;
+  EXPECT_EQ(line_count(branching.err), 1u) << branching.err;
+  EXPECT_NE(branching.err.find("(the last line the export traced: "), std::string::npos) << branching.err;
+  EXPECT_NE(branching.err.find("tiny_models.py:"), std::string::npos) << branching.err;
+  EXPECT_NE(branching.err.find(" in forward: if hidden.sum().item() > 0:)"), std::string::npos) << branching.err;
   // Inputs the model itself rejects stay an input mismatch (6), whatever paths are asked.
   const auto wrong = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "2,17", "--paths",
                                        "aoti,eager", "--cache-dir", s_cache}));

@@ -264,11 +264,10 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
     // Both layers or no sum: the guards alone are not "guards + Dynamo entry" (a path whose Dynamo-entry
     // variant could not be built has no such layer). The sum is the difference of the path and the
     // Dynamo-entry layer's lower variant, as one estimate: the two layers share their middle variant, whose
-    // noise their errors in quadrature would count twice.
-    if (check.guards && dynamo) {
-      const PathResult* graph = find_path(paths, dynamo->lower);
-      check.guards_and_dynamo = graph != nullptr ? wall_difference(*side, *graph) : *check.guards + dynamo->estimate;
-    }
+    // noise their errors in quadrature would count twice. (A layer exists only where its lower variant was
+    // measured, so `graph` is there; were it not, no sum is better than one with the wrong spread.)
+    const PathResult* graph = dynamo != nullptr ? find_path(paths, dynamo->lower) : nullptr;
+    if (check.guards && graph != nullptr) check.guards_and_dynamo = wall_difference(*side, *graph);
     check.guards_exceed_lookup = check.guards && layers_exceed_range(*check.guards, check.cache_lookup);
     check.layers_exceed_outside =
         check.guards_and_dynamo && layers_exceed_range(*check.guards_and_dynamo, check.outside_region);

@@ -70,8 +70,11 @@ CellTable path_table(const Report& r) {
     }
     if (p->breakdown && p->breakdown->summary.totals.iterations > 0) {
       const PathVerdict& v = p->breakdown->verdict;
-      row.insert(row.end(), {{percent_of_one(v.busy_share)},
-                             {percent_of_one(v.host_bound_share)},
+      // Kernels that do not record themselves count as dispatch: busy at least, dispatch at most.
+      const char* busy_sign = v.kernels_unrecorded ? "≥" : "";
+      const char* host_sign = v.kernels_unrecorded ? "≤" : "";
+      row.insert(row.end(), {{busy_sign + percent_of_one(v.busy_share)},
+                             {host_sign + percent_of_one(v.host_bound_share)},
                              {percent_of_one(v.device_wait_share)},
                              {to_string(v.verdict), Cell::Kind::strong}});
     } else {
@@ -91,7 +94,12 @@ std::string path_table_note(const Report& r) {
   return r.trace ? "Wall times of the trace's iterations; busy, host-bound and device-wait are shares of their summed wall "
                    "time (docs/metrics.md)."
                  : "Wall times from the timing pass; busy, host-bound and device-wait are shares of the split pass's "
-                   "summed wall time (docs/metrics.md).";
+                   "summed wall time (docs/metrics.md)." +
+                       std::string(std::any_of(r.paths.begin(), r.paths.end(),
+                                               [](const PathResult& p) { return p.breakdown && p.breakdown->verdict.kernels_unrecorded; })
+                                       ? " ≥ and ≤: bounds, where a path's kernels do not record themselves and their time is "
+                                         "in the dispatch share."
+                                       : "");
 }
 
 CellTable host_state_table(const Report& r) {

@@ -2,6 +2,7 @@
 // tables (every row as many cells as its header, escaped pipes), each section where its data is, and
 // the numbers the typed reports hold. How GitHub renders it is checked by test/tools/markdown_check.py.
 #include "ohprof/output/markdown_report.hpp"
+#include "ohprof/output/html_report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -132,6 +133,28 @@ TEST(FormatMarkdown, ACompareReportHasItsHeadlineTableVerdictsExplanationAndCont
   EXPECT_NE(md.find("| command | `ohprof compare --paths aoti\\|odd,compile` |"), std::string::npos) << md;
   EXPECT_NE(md.find("| stopped | converged |"), std::string::npos) << md;
   EXPECT_NE(md.find("</details>\n"), std::string::npos) << md;
+}
+
+// A path whose kernels do not record themselves: its busy share is at least, its dispatch share at most, the
+// figure, and the note says what the signs mean; a path whose kernels record themselves keeps plain shares.
+TEST(FormatMarkdown, ThePathTableWritesTheSharesOfAPathWhoseKernelsDoNotRecordThemselvesAsBounds) {
+  Report r = compare_report();
+  const std::string plain = format_markdown(r);
+  EXPECT_EQ(plain.find("≥"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("do not record themselves and their time is in the dispatch share"), std::string::npos) << plain;
+  r.paths[1].breakdown = test::cpu_breakdown();
+  r.paths[1].breakdown->verdict.kernels_unrecorded = true;
+  r.paths[1].breakdown->verdict.verdict = Verdict::unknown;
+  const std::string md = format_markdown(r);
+  expect_well_formed_tables(md);
+  EXPECT_NE(md.find("| `aoti` | 4.000 us | 4.000 us ± 1.000 us | 3 | 75.0% | 25.0% | 0.0% | **compute-bound** |\n"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("| ≥75.0% | ≤25.0% | 0.0% | **unknown** |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find(" ≥ and ≤: bounds, where a path's kernels do not record themselves and their time is in the "
+                    "dispatch share."), std::string::npos) << md;
+  const std::string page = format_html(r);
+  EXPECT_NE(page.find(">≥75.0%<"), std::string::npos);
+  EXPECT_NE(page.find(">≤25.0%<"), std::string::npos);
 }
 
 TEST(FormatMarkdown, TheWhatIfLedgerIsOneRowPerSettingWithWhatTheUserWrites) {

@@ -1174,10 +1174,17 @@ std::vector<std::string> explanation_notes(const GapExplanation& e) {
     if (const std::string disagree = views_disagree_text(check); !disagree.empty()) note += "; " + disagree;
     notes.push_back(std::move(note));
   }
+  // A path that saves time beyond noise closes (part of) the gap; its share of a gap that is itself noise
+  // says nothing. One whose saving is within noise is named as such, with no direction.
   for (const auto& remedy : e.remedies) {
+    if (!significant(remedy.saved)) {
+      notes.push_back(fmt::format("{} against {}: {}, within noise", remedy.path, e.slower, estimate_text(remedy.saved)));
+      continue;
+    }
     notes.push_back(fmt::format("closes it: {} runs {} faster than {}{}", remedy.path, estimate_text(remedy.saved), e.slower,
-                                e.gap.value_ns > 0 ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)
-                                                   : std::string()));
+                                e.gap.value_ns > 0 && !e.within_noise
+                                    ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)
+                                    : std::string()));
   }
   for (const auto& missing : e.missing) notes.push_back("missing: " + missing);
   return notes;

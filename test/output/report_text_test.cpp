@@ -451,6 +451,20 @@ TEST(ExplanationText, ReadsLikeTheExpertsAnswerWithEveryTerm) {
             "wrapper vs AOTI's C++ runner 3.600 us; within noise: residual");
 }
 
+// docs/metrics.md, "Explanation", remedies[]: a path saves time beyond noise or is named within noise, with no
+// direction; the share of a gap is given only where the gap itself is beyond noise.
+TEST(ExplanationText, ARemedyClosesTheGapOnlyBeyondNoise) {
+  GapExplanation e = compile_gap();  // gap 26000 ± 300
+  e.remedies = {GapRemedy{"compile:reduce-overhead", Estimate{13'000, 400}, 0.5},
+                GapRemedy{"compile:cpp-wrapper", Estimate{1230, 900}, 1230.0 / 26'000}};
+  const std::vector<std::string> notes = explanation_notes(e);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0], "closes it: compile:reduce-overhead runs 13.00 us ± 400 ns faster than compile (50% of the gap)");
+  EXPECT_EQ(notes[1], "compile:cpp-wrapper against compile: 1.230 us ± 900 ns, within noise");
+  e.within_noise = true;  // the gap is noise: no share of it
+  EXPECT_EQ(explanation_notes(e)[0], "closes it: compile:reduce-overhead runs 13.00 us ± 400 ns faster than compile");
+}
+
 // docs/metrics.md, "Layers": the second view's line and the answer say where the views disagree.
 TEST(ExplanationText, ALayerHoldingMoreThanDynamosOwnRangeIsSaidToHoldOtherWork) {
   GapExplanation e = compile_gap();

@@ -288,7 +288,8 @@ def render_page(report):
                    "median (usually smaller than the marker). Dotted: each path's fit c + k·x (table below).",
         "throughput": f"{axis} items per second (value × 10⁹ / median wall time), log–log.",
         "ratio": f"Each path's median time over {baseline}'s, with its 95% interval (shaded). Grey band: the "
-                 "tolerance around 1; a dashed line marks where a pair stays within it up to the end of the range.",
+                 "tolerance around 1; a dashed line marks the crossover, from which the pair's 95% interval reaches the "
+                 "band at every point to the end of the range (the paths may be that close, not shown to be).",
     }
     charts = "".join(f"<figure><div id=\"ohprof-chart-{k}\">{svgs[k]}</div>"
                      f"<figcaption>{esc(captions[k])}</figcaption></figure>" for k in ("latency", "throughput", "ratio"))

@@ -63,7 +63,9 @@ Document sweep_document(const SweepReport& r) {
   for (const SweepPair& pair : r.analysis.pairs) {
     Inline line{name(pair.slower), plain(" / "), name(pair.faster), plain(": ")};
     if (pair.crossover) {
-      line.push_back(plain(fmt::format("within {:g}% of each other from {} ", 100 * c.tolerance, axis)));
+      // `within` is the interval reaching the band: closeness not ruled out, not closeness shown.
+      line.push_back(plain(fmt::format("every ratio's 95% interval reaches {:g}..{:g} from {} ", 1 - c.tolerance,
+                                       1 + c.tolerance, axis)));
       line.push_back(strong(std::to_string(*pair.crossover)));
       line.push_back(plain(" on"));
     } else {

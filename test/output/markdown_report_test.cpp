@@ -235,6 +235,28 @@ TEST(FormatSweepMarkdown, EachPointsLatenciesAndRatiosAndTheFits) {
   for (const auto& fit : report.analysis.fits) EXPECT_NE(md.find("- `" + fit.path + "`: "), std::string::npos) << fit.path;
 }
 
+// A crossover is where every later ratio's interval reaches the band: the paths may be that close, which is
+// not shown to be (docs/sweep.md, "Crossover"); the headline says the former.
+TEST(FormatSweepMarkdown, ACrossoverIsWhereTheIntervalsReachTheBandNotWhereThePathsAreClose) {
+  const std::string file = std::string(OHPROF_SOURCE_DIR) + "/test/data/sweep/sample_sweep_crossover.json";
+  std::ifstream in(file);
+  const nlohmann::json sample = nlohmann::json::parse(in);
+  SweepReport report;
+  report.config.model = sample["config"]["model"];
+  report.config.inputs = sample["config"]["inputs"].get<std::vector<std::string>>();
+  report.config.axis.values = sample["config"]["axis"]["values"].get<std::vector<std::int64_t>>();
+  report.config.paths = sample["config"]["paths"].get<std::vector<std::string>>();
+  report.config.kernel_profile = sample["config"]["kernel_profile"];
+  auto points = read_resumable_points(file, report.config);
+  ASSERT_TRUE(points.ok()) << points.error().message;
+  report.points = *points;
+  report = analyze_sweep(report);
+  const std::string md = format_sweep_markdown(report);
+  EXPECT_NE(md.find("- `compile` / `aoti`: every ratio's 95% interval reaches 0.95..1.05 from batch **32768** on\n"),
+            std::string::npos) << md;
+  EXPECT_EQ(md.find("of each other"), std::string::npos) << md;
+}
+
 TEST(FormatDiffMarkdown, TheOutcomeEachPathAndTheSplit) {
   DiffResult d;
   d.base_file = "base.json";

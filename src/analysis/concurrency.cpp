@@ -91,6 +91,19 @@ bool gil_share_within_noise(const PathConcurrency& path) {
          !significant(Estimate{*path.host_share - kGilHostShare, *path.host_share_se});
 }
 
+namespace {
+bool cores_full(const PathConcurrency& path) {
+  const ConcurrencyContext& context = path.context;
+  return !path.points.empty() && !context.cuda && context.cores > 0 &&
+         path.points.back().threads * std::max(1, context.intra_op_threads) >= context.cores;
+}
+}  // namespace
+
+bool gil_share_missing(const PathConcurrency& path) {
+  return path.holds_gil && !path.host_share && path.points.size() >= 2 && !path.caller_slowdown &&
+         !path.points.back().scales && (path.context.cuda || cores_full(path));
+}
+
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   const ConcurrencyContext& context = path.context;
   if (path.points.size() < 2) return ConcurrencyLimit::unknown;
@@ -98,16 +111,16 @@ ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   // it measures the caller threads' own cost too, so no rule below can be read from it.
   if (path.caller_slowdown) return ConcurrencyLimit::unknown;
   const ThreadsPoint& top = path.points.back();
-  const bool cores_full =
-      !context.cuda && context.cores > 0 && top.threads * std::max(1, context.intra_op_threads) >= context.cores;
-  if (top.scales) return cores_full ? ConcurrencyLimit::cores : ConcurrencyLimit::none;
+  const bool full = cores_full(path);
+  if (top.scales) return full ? ConcurrencyLimit::cores : ConcurrencyLimit::none;
   if (path.holds_gil) {
-    // Its share too near 50% to read: the GIL or what the rules below name, not told apart.
-    if (gil_share_within_noise(path)) return ConcurrencyLimit::unknown;
+    // Its share too near 50% to read, or unknown where the device or the cores could be the limit too: the
+    // GIL or what the rules below name, not told apart. Unknown with nothing else shared: the GIL.
+    if (gil_share_within_noise(path) || gil_share_missing(path)) return ConcurrencyLimit::unknown;
     if (!path.host_share || *path.host_share >= kGilHostShare) return ConcurrencyLimit::gil;
   }
   if (context.cuda) return ConcurrencyLimit::device;
-  if (cores_full) return ConcurrencyLimit::cores;
+  if (full) return ConcurrencyLimit::cores;
   return ConcurrencyLimit::unknown;
 }
 

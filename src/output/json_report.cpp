@@ -319,6 +319,7 @@ json concurrency_to_json(const std::optional<PathConcurrency>& c) {
           {"host_share", c->host_share ? json(*c->host_share) : json(nullptr)},
           {"host_share_se", c->host_share_se ? json(*c->host_share_se) : json(nullptr)},
           {"host_share_within_noise", c->host_share_within_noise},
+          {"host_share_missing", c->host_share_missing},
           {"runner_instances", c->runner_instances},
           {"cores", c->context.cores},
           {"intra_op_threads", c->context.intra_op_threads},

@@ -890,6 +890,13 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
                        "within noise of the 50% above which the GIL is named",
                        100.0 * share.value_ns, 100.0 * interval_low(share), 100.0 * interval_high(share));
   }
+  if (c.host_share_missing) {
+    const std::string other = x.cuda ? std::string("the device")
+                                     : fmt::format("the cores ({} callers x {} intra-op thread{} on {} cores)", top,
+                                                   std::max(1, x.intra_op_threads), x.intra_op_threads == 1 ? "" : "s", x.cores);
+    return fmt::format("unknown: the GIL or {}: its host-bound share, which would tell them apart, is unknown (no split, "
+                       "or its verdict is unknown: on the CPU, --kernel-profile)", other);
+  }
   return "unknown";
 }
 

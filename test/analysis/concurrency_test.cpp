@@ -165,6 +165,30 @@ TEST(ConcurrencyLimit, TheRuleInItsOrder) {
   EXPECT_STREQ(to_string(ConcurrencyLimit::gil), "gil");
 }
 
+// A Python path that does not scale, whose host share is unknown: the GIL where nothing else the rules know is
+// shared, unknown where the device or full cores could be the limit too (the share would tell them apart).
+TEST(ConcurrencyLimit, AnUnknownShareNamesTheGilOnlyWhereNothingElseIsShared) {
+  const ConcurrencyContext cpu2{2, 1, false};
+  const ConcurrencyContext cpu16{16, 1, false};
+  const ConcurrencyContext cpu16_8{16, 8, false};  // 2 callers x 8 intra-op threads fill 16 cores
+  const ConcurrencyContext cuda{16, 8, true};
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, {}, cpu16)), ConcurrencyLimit::gil);
+  EXPECT_FALSE(gil_share_missing(path_with(false, 2, true, {}, cpu16)));
+  for (const ConcurrencyContext& context : {cpu2, cpu16_8, cuda}) {
+    const PathConcurrency path = path_with(false, 2, true, {}, context);
+    EXPECT_TRUE(gil_share_missing(path)) << context.cores;
+    EXPECT_EQ(concurrency_limit(path), ConcurrencyLimit::unknown) << context.cores;
+  }
+  // a known share decides as before; a C++ path's share is not the GIL's; a path that scales is not limited
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, 0.6, cpu2)), ConcurrencyLimit::gil);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, 0.6, cuda)), ConcurrencyLimit::gil);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, true, 0.2, cuda)), ConcurrencyLimit::device);
+  EXPECT_FALSE(gil_share_missing(path_with(false, 2, false, {}, cpu2)));
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, false, {}, cpu2)), ConcurrencyLimit::cores);
+  EXPECT_FALSE(gil_share_missing(path_with(true, 2, true, {}, cpu2)));
+  EXPECT_EQ(concurrency_limit(path_with(true, 2, true, {}, cpu2)), ConcurrencyLimit::cores);
+}
+
 // The GIL rule reads the host share with its spread: a share whose 95% interval contains 50% is not read.
 TEST(ConcurrencyLimit, AHostShareWithinNoiseOfHalfIsNotRead) {
   const ConcurrencyContext cpu2{2, 1, false};

@@ -832,6 +832,17 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   EXPECT_EQ(concurrency_lines(near, 0).back(),
             "limit: unknown: the GIL or not: host-bound 49.4% of its wall time (95% interval 48.6% to 50.2%), within "
             "noise of the 50% above which the GIL is named");
+  // An unknown share where the cores could be the limit too (c's context: 2 callers x 1 thread on 2 cores).
+  PathConcurrency missing = c;
+  missing.limit = ConcurrencyLimit::unknown;
+  missing.host_share.reset();
+  missing.host_share_missing = true;
+  EXPECT_EQ(concurrency_lines(missing, 0).back(),
+            "limit: unknown: the GIL or the cores (2 callers x 1 intra-op thread on 2 cores): its host-bound share, "
+            "which would tell them apart, is unknown (no split, or its verdict is unknown: on the CPU, --kernel-profile)");
+  missing.context.cuda = true;
+  EXPECT_NE(concurrency_lines(missing, 0).back().find("limit: unknown: the GIL or the device: its host-bound share"),
+            std::string::npos);
   c.unavailable = "interrupted";
   EXPECT_EQ(concurrency_lines(c, 0), (std::vector<std::string>{"unavailable: interrupted"}));
   EXPECT_EQ(rate_text(950), "950");

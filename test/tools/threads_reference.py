@@ -70,6 +70,10 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       estimator's formula in the doc), null when `host_share` is null or there are fewer than 2
       iterations; the limit's share rule reads the recomputed se, and `host_share_within_noise` is
       (limit "unknown" and the share's interval contains 0.5, for a path that holds the GIL).
+  Q20 `host_share_missing` (2026-12-06): a path that holds the GIL, does not scale, and whose share is
+      null names the GIL only where neither rule 4 (cuda) nor rule 5 (the cores full) could hold; there its
+      limit is "unknown" and `host_share_missing` true. Checked where the report has the key; a report
+      written before it is checked against the rule it was written under (share null: "gil").
 """
 
 import gzip
@@ -168,15 +172,24 @@ def share_within_noise(holds_gil, host_share, se):
     return not (abs(d) > 1.96 * se if se > 0 else d != 0)
 
 
-def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False, se=None):
+def share_missing(holds_gil, host_share, n, intra_op_threads, cores, cuda):
+    """Q20: the GIL rule needs the share, which is null, to tell the GIL from the device or the full cores."""
+    return holds_gil and host_share is None and (cuda or n * max(1, intra_op_threads) >= cores)
+
+
+def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False, se=None,
+               missing_rule=True):
     """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n; `slow`: the
-    path has a caller_slowdown (Q18); `se`: the share's standard error (Q19)."""
+    path has a caller_slowdown (Q18); `se`: the share's standard error (Q19); `missing_rule`: the report
+    has host_share_missing (Q20)."""
     enough = n * max(1, intra_op_threads) >= cores
     if npoints < 2 or slow:                                      # Q8, Q18
         return "unknown"
     if scales:
         return "cores" if (not cuda and enough) else "none"
     if share_within_noise(holds_gil, host_share, se):            # Q19
+        return "unknown"
+    if missing_rule and share_missing(holds_gil, host_share, n, intra_op_threads, cores, cuda):   # Q20
         return "unknown"
     if holds_gil and (host_share is None or host_share >= 0.5):
         return "gil"
@@ -199,7 +212,7 @@ def caller_slowdown(one, timing):
     return p50 / m if p50 / m >= 2 and d > 0 and d > 1.96 * se else None
 
 
-def compute(conc, slow=False, se=None):
+def compute(conc, slow=False, se=None, missing_rule=True):
     """The expected derived fields of a measured concurrency object: (points, limit); `slow`: its
     caller_slowdown as recomputed here is not None (Q18); `se`: its share's se as recomputed here (Q19)."""
     pts = conc["points"]
@@ -220,7 +233,7 @@ def compute(conc, slow=False, se=None):
     if len(pts) < 2 or "scales" in out[-1]:
         n, sc = (pts[-1]["threads"], out[-1].get("scales", False)) if pts else (0, False)
         lim = limit_rule(len(pts), n, sc, conc["holds_gil"], conc["host_share"], conc["cores"],
-                         conc["intra_op_threads"], conc["cuda"], slow, se)
+                         conc["intra_op_threads"], conc["cuda"], slow, se, missing_rule)
     return out, lim
 
 # ---------------------------------------------------------------- comparing
@@ -297,7 +310,7 @@ def check_path(ck, rep, p, threads):
         split = p.get("split") if isinstance(p.get("split"), dict) else {}
         se = share_se(split.get("iterations")) if conc.get("host_share") is not None else None
         ck.cmp(f"{where}.host_share_se (split.iterations)", conc["host_share_se"], se)
-    exp, lim = compute(conc, slow is not None, se)
+    exp, lim = compute(conc, slow is not None, se, "host_share_missing" in conc)   # Q20
     for k, (q, e) in enumerate(zip(pts, exp)):
         w = f"{where}.points[{k}] (threads {q.get('threads')})"
         for key, v in e.items():
@@ -310,6 +323,12 @@ def check_path(ck, rep, p, threads):
         if "host_share_within_noise" in conc:                   # Q19
             ck.cmp(f"{where}.host_share_within_noise", conc["host_share_within_noise"],
                    lim == "unknown" and share_within_noise(conc.get("holds_gil"), conc.get("host_share"), se))
+        if "host_share_missing" in conc:                        # Q20
+            ck.cmp(f"{where}.host_share_missing", conc["host_share_missing"],
+                   lim == "unknown" and share_missing(conc.get("holds_gil"), conc.get("host_share"),
+                                                      pts[-1]["threads"] if pts else 0, conc["intra_op_threads"],
+                                                      conc["cores"], conc["cuda"]) and len(pts) >= 2
+                   and slow is None and not exp[-1].get("scales", False))
     if "caller_slowdown" in conc:                               # Q17
         ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], slow)
         slow = [w for w in rep.get("warnings", []) if w.get("code") == "threads-callers-slower"]
@@ -448,7 +467,11 @@ def self_test():
     assert limit_rule(2, 2, True, False, 0.9, 8, 2, False) == "none"              # 2: 4 < 8
     assert limit_rule(2, 2, True, False, 0.9, 2, 0, False) == "cores"             # 2: 2 . max(1, 0) >= 2
     assert limit_rule(2, 2, True, True, 0.9, 2, 2, True) == "none"                # 2: cuda, even with the GIL
-    assert limit_rule(2, 2, False, True, None, 8, 1, True) == "gil"               # 3: share unknown
+    assert limit_rule(2, 2, False, True, None, 8, 1, True) == "unknown"           # 3: share unknown, cuda (Q20)
+    assert limit_rule(2, 2, False, True, None, 2, 1, False) == "unknown"          # 3: share unknown, cores full
+    assert limit_rule(2, 2, False, True, None, 8, 1, False) == "gil"              # 3: share unknown, nothing else
+    assert limit_rule(2, 2, False, True, None, 8, 1, True, missing_rule=False) == "gil"   # a report before Q20
+    assert limit_rule(2, 2, False, False, None, 2, 1, False) == "cores"           # no GIL: the share is not read
     assert limit_rule(2, 2, False, True, 0.5, 8, 1, True) == "gil"                # 3: share 0.5 (>=)
     assert limit_rule(2, 2, False, True, 0.49, 8, 1, True) == "device"            # 3 fails on share -> 4
     assert limit_rule(2, 2, False, False, 0.9, 2, 2, True) == "device"            # 4: before 5
@@ -468,7 +491,7 @@ def self_test():
     assert close(share_se(its), 0.0378725264, 1e-9) and share_se(its[:1]) is None and share_se([]) is None
     # 1: a caller_slowdown makes any of the above unknown (Q18)
     for args in ((2, 2, True, False, 0.9, 2, 2, False), (2, 2, True, False, 0.9, 8, 2, False),
-                 (2, 2, False, True, None, 8, 1, True), (2, 2, False, False, 0.9, 2, 2, True),
+                 (2, 2, False, True, None, 8, 1, False), (2, 2, False, False, 0.9, 2, 2, True),
                  (2, 2, False, True, 0.49, 2, 2, False)):
         assert limit_rule(*args) != "unknown" and limit_rule(*args, True) == "unknown", args
     # a whole path: N = 1 and 2 with 2 model instances, and what the limit becomes

@@ -56,6 +56,9 @@ std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleS
 // Whether the GIL rule cannot read a path's host share: the path holds the GIL and host_share ± 1.96 ·
 // host_share_se contains kGilHostShare (the difference is not significant). False without host_share_se.
 bool gil_share_within_noise(const PathConcurrency& path);
+// A path that holds the GIL, does not scale, and whose host share is unknown, where the device (CUDA) or the
+// cores (N · max(1, intra-op threads) ≥ cores) could be its limit too: the share would tell them apart.
+bool gil_share_missing(const PathConcurrency& path);
 
 // The limit at the largest count measured (docs/metrics.md, "Concurrent callers").
 // Reads path.points, holds_gil, host_share, host_share_se, caller_slowdown and context.

@@ -55,6 +55,9 @@ struct PathConcurrency {
   std::optional<double> host_share_se;
   // The limit is unknown and the GIL rule could not read the share: its 95% interval contains the rule's 50%.
   bool host_share_within_noise = false;
+  // The limit is unknown as the GIL rule needed the share, which is unknown, to tell the GIL from the device or
+  // the cores (analysis/concurrency.hpp, gil_share_missing).
+  bool host_share_missing = false;
   std::int64_t runner_instances = 0;       // the AOTI C++ runner's model instances (num_runners); 0: not that path
   ConcurrencyContext context;              // what the limit rule read besides the points
   ConcurrencyLimit limit = ConcurrencyLimit::unknown;  // at the largest count measured

@@ -1064,10 +1064,19 @@ std::string explanation_text(const GapExplanation& e) {
     std::string text = fmt::format("{} and {} are within noise: the gap is {} (its 95% interval contains zero); {}",
                                    e.slower, e.faster, estimate_text(e.gap), kernels);
     if (e.faster_kernel_share) {
-      text += *e.faster_kernel_share >= 0.5
-                  ? fmt::format("; kernels dominate ({} of {}'s wall)", percent(*e.faster_kernel_share), e.faster)
-                  : fmt::format("; host work dominates (kernels {} of {}'s wall)", percent(*e.faster_kernel_share),
-                                e.faster);
+      // "Dominates" as the verdict's rule has it: at least kDominantSharePercent of the wall and
+      // kShareLeadPercent ahead of the rest, so a share near one half names neither.
+      const double share = *e.faster_kernel_share;
+      const double lead = static_cast<double>(kShareLeadPercent) / 100.0;
+      const double half = static_cast<double>(kDominantSharePercent) / 100.0;
+      if (share >= half && share - (1 - share) >= lead) {
+        text += fmt::format("; kernels dominate ({} of {}'s wall)", percent(share), e.faster);
+      } else if (1 - share >= half && (1 - share) - share >= lead) {
+        text += fmt::format("; host work dominates (kernels {} of {}'s wall)", percent(share), e.faster);
+      } else {
+        text += fmt::format("; neither kernels nor host work dominates (kernels {} of {}'s wall, within {} points of "
+                            "the rest)", percent(share), e.faster, kShareLeadPercent);
+      }
     }
     return text;
   }

@@ -607,6 +607,17 @@ TEST(ExplanationText, WithinNoiseSaysSoAndWhetherKernelsDominate) {
             "differ (100 ns ± 50 ns); kernels dominate (90.0% of aoti's wall)");
   e.faster_kernel_share = 0.2;
   EXPECT_NE(explanation_text(e).find("host work dominates (kernels 20.0% of aoti's wall)"), std::string::npos);
+  // The verdict's rule: 50% and 10 points ahead of the rest, so 55% and 45% are the edges.
+  e.faster_kernel_share = 0.55;
+  EXPECT_NE(explanation_text(e).find("; kernels dominate (55.0% of aoti's wall)"), std::string::npos);
+  e.faster_kernel_share = 0.45;
+  EXPECT_NE(explanation_text(e).find("; host work dominates (kernels 45.0% of aoti's wall)"), std::string::npos);
+  for (const double share : {0.502, 0.498, 0.54}) {
+    e.faster_kernel_share = share;
+    EXPECT_NE(explanation_text(e).find("; neither kernels nor host work dominates (kernels "), std::string::npos) << share;
+    EXPECT_EQ(explanation_text(e).find(" dominate ("), std::string::npos) << share;
+  }
+  EXPECT_NE(explanation_text(e).find("(kernels 54.0% of aoti's wall, within 10 points of the rest)"), std::string::npos);
 }
 
 TEST(ExplanationText, ANegativeGapIsAMagnitudeFaster) {

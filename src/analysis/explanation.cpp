@@ -79,9 +79,9 @@ std::string peel(const std::vector<PathResult>& paths, const std::string& path, 
     layer.estimate = wall_difference(*upper, *lower);
     layer.sign = sign;
     if (upper->breakdown && lower->breakdown) {
-      // Only a complete diff says the kernels differ: a partial one holds the recorded ops alone.
+      // Only a complete diff says whether the kernels differ: a partial one holds the recorded ops alone.
       const KernelSetDiff diff = diff_kernel_sets(*upper->breakdown, *lower->breakdown);
-      layer.kernels_differ = !diff.partial && !diff.same_set();
+      if (!diff.partial) layer.kernels_differ = !diff.same_set();
     }
     out.layers.push_back(std::move(layer));
     floor = step.lower;

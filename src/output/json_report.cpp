@@ -245,7 +245,7 @@ json explanation_to_json(const GapExplanation& e) {
                           {"lower", layer.lower},
                           {"sign", layer.sign},
                           {"estimate", estimate_to_json(layer.estimate)},
-                          {"kernels_differ", layer.kernels_differ}});
+                          {"kernels_differ", layer.kernels_differ ? json(*layer.kernels_differ) : json(nullptr)}});
   }
   json remedies = json::array();
   for (const auto& remedy : e.remedies) {

@@ -1023,7 +1023,10 @@ std::string significant_layer_text(const LayerEstimate& layer) {
   if (layer.sign < 0) text += " (subtracted)";
   if (layer.estimate.value_ns < 0) {
     text += fmt::format(" (below zero: {} ran slower than {}, which runs more; {})", layer.lower, layer.upper,
-                        layer.kernels_differ ? "they ran different kernel sets" : "caches, or a different code path");
+                        !layer.kernels_differ ? "caches, a different code path, or different kernels (their kernel sets "
+                                                "are not known)"
+                        : *layer.kernels_differ ? "they ran different kernel sets"
+                                                : "caches, or a different code path");
   }
   return text;
 }
@@ -1155,7 +1158,7 @@ std::vector<ExplanationTerm> explanation_terms(const GapExplanation& e) {
     const std::string label = layer.sign > 0 ? std::string(layer_label(layer.layer))
                                              : fmt::format("{}'s {} (subtracted)", layer.path, layer_label(layer.layer));
     terms.push_back({label, layer.estimate,
-                     fmt::format("{} - {}{}", layer.upper, layer.lower, layer.kernels_differ ? "; KERNELS DIFFER" : "")});
+                     fmt::format("{} - {}{}", layer.upper, layer.lower, layer.kernels_differ.value_or(false) ? "; KERNELS DIFFER" : "")});
   }
   if (e.floor_slower != e.floor_faster) {
     if (e.wrapper) {

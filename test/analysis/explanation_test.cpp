@@ -164,7 +164,7 @@ TEST(ExplainGap, SplitsTheGapIntoKernelsLayersWrapperAndResidual) {
     EXPECT_DOUBLE_EQ(e.layers[i].estimate.value_ns, expected[i]) << i;
     EXPECT_EQ(e.layers[i].sign, 1);
     EXPECT_EQ(e.layers[i].path, "compile");
-    EXPECT_FALSE(e.layers[i].kernels_differ);
+    EXPECT_EQ(e.layers[i].kernels_differ, false);
   }
   EXPECT_EQ(e.floor_slower, "compile/call");
   EXPECT_EQ(e.floor_faster, "aoti");
@@ -450,12 +450,12 @@ TEST(ExplainGap, KernelSetsThatDifferAreFlaggedOnThePairAndTheLayer) {
   paths[1] = make_path("compile", flat(30000), 2100, 32000, "fused_gemm", PathRole::path);
   const GapExplanation e = explain_gap(paths, "compile", "aoti");
   EXPECT_EQ(e.kernels_same, false);
-  EXPECT_TRUE(e.layers[0].kernels_differ);   // compile vs compile/no-guards
-  EXPECT_FALSE(e.layers[1].kernels_differ);
+  EXPECT_EQ(e.layers[0].kernels_differ, true);   // compile vs compile/no-guards
+  EXPECT_EQ(e.layers[1].kernels_differ, false);
   // Kernels that do not record themselves (a CPU run without --kernel-profile): the recorded ops differing
-  // says nothing of the kernels, so the layer is not flagged.
+  // says nothing of the kernels: whether they differ is unknown.
   paths[1].breakdown->verdict.kernels_unrecorded = true;
-  EXPECT_FALSE(explain_gap(paths, "compile", "aoti").layers[0].kernels_differ);
+  EXPECT_FALSE(explain_gap(paths, "compile", "aoti").layers[0].kernels_differ.has_value());
 }
 
 }  // namespace

@@ -553,6 +553,10 @@ TEST(ExplanationText, ALayerSignificantlyBelowZeroIsNamedAsSuchNotAsANegativeCos
             std::string::npos) << text;
   e.layers[2].kernels_differ = false;
   EXPECT_NE(explanation_text(e).find("which runs more; caches, or a different code path)"), std::string::npos);
+  e.layers[2].kernels_differ.reset();  // kernel sets not known (a partial diff, or no split)
+  EXPECT_NE(explanation_text(e).find("which runs more; caches, a different code path, or different kernels (their "
+                                     "kernel sets are not known))"),
+            std::string::npos) << explanation_text(e);
 }
 
 TEST(ExplanationText, WhenNoLayerIsResolvedItSaysSoWithTheWidthReachedAndWhatWouldHelp) {

@@ -88,7 +88,9 @@ struct LayerEstimate {
   std::string lower;
   Estimate estimate;  // median(upper) - median(lower), timing pass
   int sign = 1;       // +1: a layer of the slower path (adds to the gap); -1: of the faster path
-  bool kernels_differ = false;  // the two variants ran different kernel sets (split pass)
+  // The two variants ran different kernel sets (split pass); unknown without both splits, or where a kernel
+  // does not record itself (the diff then holds the recorded ops alone).
+  std::optional<bool> kernels_differ;
 };
 
 // A compiled path's own Dynamo ranges in the split pass, as the CPU collector records them: the second

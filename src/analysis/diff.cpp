@@ -268,8 +268,16 @@ std::vector<ComponentChange> split_changes(const SplitTotals& b, const SplitTota
   const auto per = [](std::int64_t total, std::int64_t iterations) {
     return static_cast<double>(total) / static_cast<double>(iterations);
   };
+  // Busy holds only the kernels that record themselves; host_bound and framework hold the others too.
+  const auto bound = [](const SplitTotals& s, std::int64_t SplitTotals::*field) {
+    if (!s.kernels_unrecorded) return SplitBound::exact;
+    if (field == &SplitTotals::busy_ns) return SplitBound::at_least;
+    if (field == &SplitTotals::host_bound_ns || field == &SplitTotals::framework_ns) return SplitBound::at_most;
+    return SplitBound::exact;
+  };
   const auto row = [&](const char* component, std::int64_t SplitTotals::*field) {
-    return ComponentChange{component, per(b.*field, b.iterations), per(n.*field, n.iterations)};
+    return ComponentChange{component, per(b.*field, b.iterations), per(n.*field, n.iterations), bound(b, field),
+                           bound(n, field)};
   };
   return {row("wall", &SplitTotals::wall_ns),           row("busy", &SplitTotals::busy_ns),
           row("host_bound", &SplitTotals::host_bound_ns), row("device_wait", &SplitTotals::device_wait_ns),

@@ -81,13 +81,14 @@ void split_blocks(const DiffResult& d, std::vector<Block>& blocks) {
     std::vector<Cell> row{name(path_label(p))};
     for (const char* component : components) {
       const ComponentChange* c = find_component(p, component);
-      row.push_back(plain(c ? format_duration(c->base_ns) + " → " + format_duration(c->new_ns) : "-"));
+      row.push_back(plain(c ? split_figure(c->base_ns, c->base_bound) + " → " + split_figure(c->new_ns, c->new_bound) : "-"));
     }
     t.rows.push_back(std::move(row));
   }
   if (t.rows.empty()) return;
   blocks.push_back(doc::Paragraph{{strong("Split per iteration"),
-                                   plain(", base → new (each report's split pass; not part of the verdict)")}});
+                                   plain(std::string(", base → new (each report's split pass; not part of the verdict") +
+                                         (split_has_bounds(d) ? std::string("; ") + kSplitBoundsNote : std::string()) + ")")}});
   blocks.push_back(doc::Table{std::move(t), "ohprof-diff-split"});
 }
 

@@ -66,6 +66,7 @@ std::optional<SplitTotals> split_totals_of(const PathResult& path) {
   s.other_api_ns = t.host_states.other_api_ns;
   s.harness_ns = t.host_states.harness_ns;
   s.framework_ns = t.host_states.framework_ns;
+  s.kernels_unrecorded = path.breakdown->verdict.kernels_unrecorded;
   return s;
 }
 
@@ -216,7 +217,8 @@ json diff_to_json(const DiffResult& diff) {
   for (const PathDiff& p : diff.paths) {
     json split = json::array();
     for (const ComponentChange& c : p.split) {
-      split.push_back({{"component", c.component}, {"base_ns", c.base_ns}, {"new_ns", c.new_ns}, {"change_ns", c.new_ns - c.base_ns}});
+      split.push_back({{"component", c.component}, {"base_ns", c.base_ns}, {"new_ns", c.new_ns}, {"change_ns", c.new_ns - c.base_ns},
+                       {"base_bound", to_string(c.base_bound)}, {"new_bound", to_string(c.new_bound)}});
     }
     paths.push_back({{"name", p.name},
                      {"point", p.point ? json(*p.point) : json(nullptr)},

@@ -47,11 +47,14 @@ std::string split_block(const DiffResult& diff) {
     std::vector<std::string> row{path_label(p)};
     for (const char* name : components) {
       const ComponentChange* c = find_component(p, name);
-      row.push_back(c ? fmt::format("{} -> {}", format_duration(c->base_ns), format_duration(c->new_ns)) : "-");
+      row.push_back(c ? fmt::format("{} -> {}", split_figure(c->base_ns, c->base_bound), split_figure(c->new_ns, c->new_bound))
+                      : "-");
     }
     rows.push_back(std::move(row));
   }
-  return "\nsplit per iteration, base -> new (each report's split pass; docs/diff.md):\n" + text_columns(rows, "  ");
+  return fmt::format("\nsplit per iteration, base -> new (each report's split pass; docs/diff.md{}):\n",
+                     split_has_bounds(diff) ? std::string("; ") + kSplitBoundsNote : std::string()) +
+         text_columns(rows, "  ");
 }
 
 std::string deployment_block(const DiffResult& diff) {

@@ -96,6 +96,24 @@ inline std::vector<const char*> components_with_time(const DiffResult& diff) {
   return components;
 }
 
+// A split figure as printed: a bound carries its sign (≥ at least, ≤ at most).
+inline std::string split_figure(double ns, SplitBound bound) {
+  const char* sign = bound == SplitBound::at_least ? "≥" : bound == SplitBound::at_most ? "≤" : "";
+  return sign + format_duration(ns);
+}
+
+// Some split figure is a bound: the block's note says what the signs mean.
+inline bool split_has_bounds(const DiffResult& diff) {
+  return std::any_of(diff.paths.begin(), diff.paths.end(), [](const PathDiff& p) {
+    return std::any_of(p.split.begin(), p.split.end(), [](const ComponentChange& c) {
+      return c.base_bound != SplitBound::exact || c.new_bound != SplitBound::exact;
+    });
+  });
+}
+inline constexpr const char* kSplitBoundsNote =
+    "≥ and ≤: bounds, where a report's kernels of that path do not record themselves and their time is in the "
+    "host-bound time";
+
 // A path's change of one component; null when it has none of that name.
 inline const ComponentChange* find_component(const PathDiff& p, std::string_view name) {
   const auto c = std::find_if(p.split.begin(), p.split.end(), [&](const ComponentChange& x) { return name == x.component; });

@@ -379,6 +379,27 @@ TEST(DiffReports, TheSplitChangesArePerIterationMeansOfTheTotals) {
   EXPECT_DOUBLE_EQ(component("device_wait").new_ns, 100);
   EXPECT_DOUBLE_EQ(component("launch").new_ns, 200);
   EXPECT_DOUBLE_EQ(component("framework").base_ns, 250);
+  for (const ComponentChange& c : split) EXPECT_EQ(c.base_bound, SplitBound::exact) << c.component;
+}
+
+// A report whose kernels do not all record themselves: its busy is at least, its host-bound and framework
+// (where those kernels' time lands) at most, the figure; the other report's are exact.
+TEST(DiffReports, TheSplitOfAReportWhoseKernelsDoNotRecordThemselvesIsBounds) {
+  const auto a = lognormal(20, 1000, 0.05, 97);
+  DigestPath b = path("aoti", a);
+  DigestPath n = path("aoti", a);
+  b.split = SplitTotals{4, 4000, 3000, 1000, 0, 0, 0, 0, 0, 1000};
+  b.split->kernels_unrecorded = true;
+  n.split = SplitTotals{4, 4000, 3000, 1000, 0, 0, 0, 0, 0, 1000};
+  const DiffResult r = diff_reports(digest({b}), digest({n}), fast_config());
+  for (const ComponentChange& c : r.paths[0].split) {
+    const std::string name = c.component;
+    const SplitBound want = name == "busy"                               ? SplitBound::at_least
+                            : name == "host_bound" || name == "framework" ? SplitBound::at_most
+                                                                          : SplitBound::exact;
+    EXPECT_EQ(c.base_bound, want) << name;
+    EXPECT_EQ(c.new_bound, SplitBound::exact) << name;
+  }
 }
 
 // --- deployment figures (docs/diff.md, "Deployment figures"), each worked by hand --------------------------

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ohprof/output/json_report.hpp"
+#include "ohprof/output/markdown_report.hpp"
 #include "sample_breakdown.hpp"
 
 namespace ohprof {
@@ -76,7 +77,14 @@ TEST(ParseReportDigest, ReadsWhatTheReportPrinterWrites) {
   EXPECT_EQ(d.paths[0].split->host_bound_ns, 2500);
   EXPECT_EQ(d.paths[0].split->framework_ns, 2500);
   EXPECT_EQ(d.paths[0].split->launch_ns, 0);
+  EXPECT_FALSE(d.paths[0].split->kernels_unrecorded);
   EXPECT_FALSE(d.paths[1].split.has_value());
+  // a path whose kernels do not record themselves (its verdict says so): its split totals say so too
+  Report unrecorded = compare_report();
+  unrecorded.paths[0].breakdown->verdict.kernels_unrecorded = true;
+  auto bounds = parse(report_to_json(unrecorded));
+  ASSERT_TRUE(bounds.ok()) << bounds.error().message;
+  EXPECT_TRUE(bounds->digest.paths[0].split->kernels_unrecorded);
   EXPECT_TRUE(d.notes.empty());
 }
 
@@ -230,6 +238,28 @@ TEST(FormatDiffTable, PrintsEachPathTheSplitAndTheVerdictWithItsNumbers) {
   EXPECT_NE(table.find("verdict: REGRESSION: compile +20.0% [+15.0%, +25.0%] slower beyond 10% (1 of 2 judged paths)\n"),
             std::string::npos)
       << table;
+}
+
+// A split figure that is a bound carries its sign, in the table, the Markdown and the JSON, and the block's
+// note says what the signs mean; a diff without bounds has no such note.
+TEST(FormatDiffTable, ASplitFigureThatIsABoundCarriesItsSign) {
+  DiffResult d = sample_diff();
+  EXPECT_EQ(format_diff_table(d).find("≥"), std::string::npos);
+  for (ComponentChange& c : d.paths[0].split) {
+    if (std::string(c.component) == "busy") c.new_bound = SplitBound::at_least;
+  }
+  const std::string table = format_diff_table(d);
+  EXPECT_NE(table.find("  compile 40.00 us -> 46.00 us 5.000 us -> ≥5.000 us\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("docs/diff.md; ≥ and ≤: bounds, where a report's kernels of that path do not record themselves "
+                       "and their time is in the host-bound time):\n"),
+            std::string::npos) << table;
+  const std::string md = format_diff_markdown(d);
+  EXPECT_NE(md.find("5.000 us → ≥5.000 us"), std::string::npos) << md;
+  EXPECT_NE(md.find("≥ and ≤: bounds"), std::string::npos) << md;
+  const json j = diff_to_json(d);
+  EXPECT_EQ(j["paths"][0]["split"][1]["component"], "busy");
+  EXPECT_EQ(j["paths"][0]["split"][1]["base_bound"], "exact");
+  EXPECT_EQ(j["paths"][0]["split"][1]["new_bound"], "at-least");
 }
 
 TEST(FormatDiffTable, IncomparableReportsGetTheirReasonsAndNoRows) {

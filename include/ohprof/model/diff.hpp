@@ -38,6 +38,10 @@ struct SplitTotals {
   std::int64_t other_api_ns = 0;
   std::int64_t harness_ns = 0;
   std::int64_t framework_ns = 0;
+  // Some of its kernels do not record themselves (the verdict's kernels_unrecorded: a CPU split without
+  // --kernel-profile): their time is in host_bound (as framework, the time in no runtime call), so busy
+  // is a lower bound and those two upper bounds.
+  bool kernels_unrecorded = false;
 };
 
 // compare --threads: one of a path's points (`concurrency.points`).
@@ -127,10 +131,19 @@ OHPROF_ENUM_CLASS(DiffVerdict, OHPROF_DIFF_VERDICT_VALUES)
 OHPROF_ENUM_CLASS(DiffReason, OHPROF_DIFF_REASON_VALUES)
 
 // A split component's per-iteration mean in each report (totals / iterations).
+// What a split figure is: the time itself, or a bound on it (SplitTotals::kernels_unrecorded).
+#define OHPROF_SPLIT_BOUND_VALUES(X) \
+  X(exact, "exact")                  \
+  X(at_least, "at-least")            \
+  X(at_most, "at-most")
+OHPROF_ENUM_CLASS(SplitBound, OHPROF_SPLIT_BOUND_VALUES)
+
 struct ComponentChange {
   const char* component = "";  // "wall", "busy", "host_bound", "device_wait", "blocking", "launch", ...
   double base_ns = 0;
   double new_ns = 0;
+  SplitBound base_bound = SplitBound::exact;
+  SplitBound new_bound = SplitBound::exact;
 };
 
 // One path (at one point, for sweeps) in both reports.

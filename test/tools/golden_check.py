@@ -33,8 +33,8 @@ What is normalized (everything else must match byte for byte):
     dropped, and a verdict becomes <verdict>: <suggestion> (in the JSON its evidence too). An explanation
     (compare) takes one of two forms as its gap is or is not within noise: its table header becomes "why A
     against B", its answer "<answer: A against B; KERNELS>" (the kernels clause kept) when it matches
-    one of the two forms in full, its "closes it" lines (which follow the measured order of the other
-    paths) are dropped and its residual's share of the gap is dropped; in the JSON `within_noise` becomes
+    one of the two forms in full, its remedy lines ("closes it: ..." or "C against A: ..., within noise",
+    which follow the measured order of the other paths and the noise) are dropped and its residual's share of the gap is dropped; in the JSON `within_noise` becomes
     "<within_noise>", `answer` as in the text, a non-null `residual_share` "<float>", `remedies`
     "<remedies>"; a path's `slower_paths` "<slower paths>" and its suggestion matched without the remedies
     measured slower it may cite; every estimate's `significant` "<significant>", and a ratio's `low`, `high` and `text`
@@ -131,7 +131,9 @@ FX_CACHE_CLAUSE = re.compile(r"(compiled from Inductor's FX-graph cache \(\d+ hi
 DEPLOYMENT_SENTENCE = re.compile(r"^  (deploy |the choice depends |one path weighed|unknown: )")
 TERM_WITHIN_NOISE = re.compile(r"; within noise \(its (?:<pct>|95%) interval contains zero\)$")
 HEADROOM_LINE = re.compile(r"^(\s+headroom:\s+)at most .* \(Amdahl's bound on this timeline\)$")
-CLOSES_LINE = re.compile(r"^\s+closes it: ")  # src/output/table_printer.cpp, format_explanation
+# A remedy's line (report_text.cpp, explanation_notes): "closes it: ..." beyond noise, "C against A: ...,
+# within noise" otherwise; which paths beat the slower one, and whether beyond noise, follow the noise.
+CLOSES_LINE = re.compile(r"^\s+(?:closes it: |\S+ against \S+: <dur> ± <dur>, within noise$)")
 # Whether Dynamo's ranges disagree with the layers (docs/metrics.md, "Layers") follows the noise: the second
 # view's line is matched without it, and the flags are "<views>" in the JSON.
 VIEWS_DISAGREE = re.compile(r"; the views DISAGREE: .*$")
@@ -143,7 +145,7 @@ ANSWER_FORMS = (
     re.compile(rf"(\S+) is <dur> ± <dur> (?:slower|faster) than (\S+): {_KERNELS_CLAUSE}(?:; .*)?"),
     # "95%" is "<pct>" once the percentages are normalized
     re.compile(rf"(\S+) and (\S+) are within noise: the gap is <dur> ± <dur> \(its (?:<pct>|95%) interval contains zero\); "
-               rf"{_KERNELS_CLAUSE}(?:; (?:kernels dominate|host work dominates) \(.*\))?"),
+               rf"{_KERNELS_CLAUSE}(?:; (?:kernels dominate|host work dominates|neither kernels nor host work dominates) \(.*\))?"),
 )
 RESIDUAL_LINE = re.compile(r"^(\s+residual\s+<dur> ± <dur>\s+)(?:<pct> of the gap: )?(in no term above)$")
 

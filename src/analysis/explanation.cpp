@@ -227,7 +227,15 @@ GapExplanation explain_gap(const std::vector<PathResult>& paths, const std::stri
   } else {
     out.kernels = busy_difference(*a, *b);
     out.kernels_same = diff_kernel_sets(*a->breakdown, *b->breakdown).same_set();
-    if (split_b->wall.median > 0) out.faster_kernel_share = split_b->busy.median / split_b->wall.median;
+    // The faster path's own verdict says what dominates its time (the same shares and rule, so the answer
+    // never says otherwise); an unknown verdict says nothing.
+    const PathVerdict& verdict = b->breakdown->verdict;
+    if (verdict.verdict != Verdict::unknown) {
+      out.faster_kernel_share = verdict.busy_share;
+      out.faster_dominant = verdict.verdict == Verdict::compute_bound ? Dominant::kernels
+                            : verdict.verdict == Verdict::host_bound  ? Dominant::host
+                                                                      : Dominant::neither;
+    }
     // A floor's host time: its timing-pass median less its split-pass busy median (the timing pass has
     // no collector to slow the host down); the wrapper term is the floors' difference of it, taken as the
     // difference of their wall medians (paired by round) less that of their busy medians. One floor on

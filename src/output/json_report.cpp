@@ -272,6 +272,7 @@ json explanation_to_json(const GapExplanation& e) {
               {"kernels", optional_estimate(e.kernels)},
               {"kernels_same", e.kernels_same ? json(*e.kernels_same) : json(nullptr)},
               {"faster_kernel_share", e.faster_kernel_share ? json(*e.faster_kernel_share) : json(nullptr)},
+              {"faster_dominant", e.faster_dominant ? json(to_string(*e.faster_dominant)) : json(nullptr)},
               {"layers", layers},
               {"floor_slower", e.floor_slower},
               {"floor_faster", e.floor_faster},

@@ -244,6 +244,7 @@ GapExplanation explanation_from_json(const json& j) {
   read_object(j, "kernels", e.kernels, estimate_from_json);
   read(j, "kernels_same", e.kernels_same);
   read(j, "faster_kernel_share", e.faster_kernel_share);
+  read(j, "faster_dominant", e.faster_dominant);  // absent in older reports: null
   read_list(j, "layers", e.layers, [](const json& l) {
     LayerEstimate layer;
     read(l, "layer", layer.layer);

@@ -1066,19 +1066,18 @@ std::string explanation_text(const GapExplanation& e) {
   if (e.within_noise) {
     std::string text = fmt::format("{} and {} are within noise: the gap is {} (its 95% interval contains zero); {}",
                                    e.slower, e.faster, estimate_text(e.gap), kernels);
-    if (e.faster_kernel_share) {
-      // "Dominates" as the verdict's rule has it: at least kDominantSharePercent of the wall and
-      // kShareLeadPercent ahead of the rest, so a share near one half names neither.
-      const double share = *e.faster_kernel_share;
-      const double lead = static_cast<double>(kShareLeadPercent) / 100.0;
-      const double half = static_cast<double>(kDominantSharePercent) / 100.0;
-      if (share >= half && share - (1 - share) >= lead) {
-        text += fmt::format("; kernels dominate ({} of {}'s wall)", percent(share), e.faster);
-      } else if (1 - share >= half && (1 - share) - share >= lead) {
-        text += fmt::format("; host work dominates (kernels {} of {}'s wall)", percent(share), e.faster);
-      } else {
-        text += fmt::format("; neither kernels nor host work dominates (kernels {} of {}'s wall, within {} points of "
-                            "the rest)", percent(share), e.faster, kShareLeadPercent);
+    // What dominates the faster path's time, as its own verdict found (docs/metrics.md, "Verdict").
+    if (e.faster_kernel_share && e.faster_dominant) {
+      const std::string share = percent(*e.faster_kernel_share);
+      switch (*e.faster_dominant) {
+        case Dominant::kernels: text += fmt::format("; kernels dominate ({} of {}'s wall)", share, e.faster); break;
+        case Dominant::host:
+          text += fmt::format("; host work dominates (kernels {} of {}'s wall)", share, e.faster);
+          break;
+        case Dominant::neither:
+          text += fmt::format("; neither kernels nor host work dominates (kernels {} of {}'s wall; its verdict)", share,
+                              e.faster);
+          break;
       }
     }
     return text;
@@ -1193,17 +1192,18 @@ std::vector<std::string> explanation_notes(const GapExplanation& e) {
     if (const std::string disagree = views_disagree_text(check); !disagree.empty()) note += "; " + disagree;
     notes.push_back(std::move(note));
   }
-  // A path that saves time beyond noise closes (part of) the gap; its share of a gap that is itself noise
-  // says nothing. One whose saving is within noise is named as such, with no direction.
+  // A path that saves time beyond noise closes (part of) the gap; where the gap is itself noise there is no
+  // gap to close, and the saving is said alone. One whose saving is within noise is named as such, with no
+  // direction.
   for (const auto& remedy : e.remedies) {
     if (!significant(remedy.saved)) {
       notes.push_back(fmt::format("{} against {}: {}, within noise", remedy.path, e.slower, estimate_text(remedy.saved)));
-      continue;
+    } else if (e.within_noise || e.gap.value_ns <= 0) {
+      notes.push_back(fmt::format("{} runs {} faster than {}", remedy.path, estimate_text(remedy.saved), e.slower));
+    } else {
+      notes.push_back(fmt::format("closes it: {} runs {} faster than {} ({:.0f}% of the gap)", remedy.path,
+                                  estimate_text(remedy.saved), e.slower, 100.0 * remedy.share_of_gap));
     }
-    notes.push_back(fmt::format("closes it: {} runs {} faster than {}{}", remedy.path, estimate_text(remedy.saved), e.slower,
-                                e.gap.value_ns > 0 && !e.within_noise
-                                    ? fmt::format(" ({:.0f}% of the gap)", 100.0 * remedy.share_of_gap)
-                                    : std::string()));
   }
   for (const auto& missing : e.missing) notes.push_back("missing: " + missing);
   return notes;

@@ -1,6 +1,7 @@
 // The explanation of a gap (analysis/explanation.hpp, docs/metrics.md "Explanation" and "Spread of a
 // difference") on hand-made paths whose every term is computed by hand in the comments.
 #include "ohprof/analysis/explanation.hpp"
+#include "ohprof/analysis/breakdown.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,15 @@ void summarize_split(PathResult& path) {
   }
   path.breakdown->summary.gpu.busy_ns = summarize_ns(busy);
   path.breakdown->summary.wall_ns = summarize_ns(wall);
+  // the totals and the verdict from them (a split whose time outside the kernels is all host-bound)
+  BreakdownTotals& totals = path.breakdown->summary.totals;
+  totals.iterations = busy.size();
+  for (std::size_t i = 0; i < busy.size(); ++i) {
+    totals.wall_ns += wall[i];
+    totals.gpu.busy_ns += busy[i];
+    totals.gpu.host_bound_ns += wall[i] - busy[i];
+  }
+  path.breakdown->verdict = decide_verdict(path.breakdown->summary);
 }
 
 // A path with these wall samples (timing pass) and, when `busy` is given, a split pass of the same
@@ -157,7 +167,10 @@ TEST(ExplainGap, SplitsTheGapIntoKernelsLayersWrapperAndResidual) {
   ASSERT_TRUE(e.kernels.has_value());
   EXPECT_DOUBLE_EQ(e.kernels->value_ns, 100);
   EXPECT_EQ(e.kernels_same, true);
+  // aoti's split: busy 2000 of 4100 (48.8%), host-bound 51.2%: no share leads by 10 points, mixed
+  ASSERT_TRUE(e.faster_kernel_share.has_value());
   EXPECT_DOUBLE_EQ(*e.faster_kernel_share, 2000.0 / 4100.0);
+  EXPECT_EQ(e.faster_dominant, Dominant::neither);
   ASSERT_EQ(e.layers.size(), 4u);
   const double expected[] = {2000, 17000, 2000, 1400};
   for (std::size_t i = 0; i < 4; ++i) {
@@ -351,7 +364,14 @@ TEST(ExplainGap, WithinTwoStandardErrorsIsNoise) {
   EXPECT_DOUBLE_EQ(e.gap.value_ns, -5000);
   EXPECT_NEAR(e.gap.se_ns, 11752.1, 0.1);
   EXPECT_TRUE(e.within_noise);
+  // b's split: busy 90 of 125 us (72%), host-bound 28%: compute-bound, so kernels dominate
+  ASSERT_TRUE(e.faster_kernel_share.has_value());
   EXPECT_DOUBLE_EQ(*e.faster_kernel_share, 90.0 / 125.0);
+  EXPECT_EQ(e.faster_dominant, Dominant::kernels);
+  // a faster path whose verdict is unknown (here: no iteration) says nothing of what dominates
+  paths[1].breakdown->verdict = PathVerdict{};
+  EXPECT_FALSE(explain_gap(paths, "a", "b").faster_dominant.has_value());
+  EXPECT_FALSE(explain_gap(paths, "a", "b").faster_kernel_share.has_value());
 }
 
 TEST(ExplainGap, DynamosOwnRangesAreSetBesideTheGuardAndDynamoLayers) {

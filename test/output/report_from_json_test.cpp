@@ -119,6 +119,9 @@ Report full_report() {
   threads.context = ConcurrencyContext{2, 1, true};
   threads.limit = ConcurrencyLimit::device;
   threads.caller_slowdown = 4.25;
+  threads.host_share_se = 0.01;
+  threads.host_share_within_noise = true;  // each flag read back on its own
+  threads.host_share_missing = true;
   threads.unavailable = "one caller failed";
   aoti.concurrency = threads;
   PathColdStart cold;
@@ -157,6 +160,7 @@ Report full_report() {
   e.kernels = estimate(10, 2);
   e.kernels_same = true;
   e.faster_kernel_share = 0.3;
+  e.faster_dominant = Dominant::host;
   e.layers = {LayerEstimate{HostLayer::aot_wrapper, "compile", "compile/graph", "compile/inductor", estimate(100, 5), -1, true}};
   e.floor_slower = "compile/call";
   e.floor_faster = "aoti";
@@ -284,6 +288,9 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_EQ(r.paths[0].execution->compiled_call, CompiledCall::no_frame);
   EXPECT_EQ(r.paths[0].execution->compiled_call_unknown, ProbeUnknown::probe_failed);
   EXPECT_EQ(r.paths[0].execution->compiled_call_error, "the probe's call: RuntimeError: x");
+  EXPECT_TRUE(r.paths[0].concurrency->host_share_within_noise);
+  EXPECT_TRUE(r.paths[0].concurrency->host_share_missing);
+  EXPECT_EQ(r.explanations[0].faster_dominant, Dominant::host);
   ASSERT_EQ(r.paths[0].slower_paths.size(), 1u);
   EXPECT_EQ(r.paths[0].slower_paths[0].slower, "compile");
   EXPECT_EQ(r.paths[0].slower_paths[0].high, 3.3);

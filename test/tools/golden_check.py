@@ -33,7 +33,7 @@ What is normalized (everything else must match byte for byte):
     dropped, and a verdict becomes <verdict>: <suggestion> (in the JSON its evidence too). An explanation
     (compare) takes one of two forms as its gap is or is not within noise: its table header becomes "why A
     against B", its answer "<answer: A against B; KERNELS>" (the kernels clause kept) when it matches
-    one of the two forms in full, its remedy lines ("closes it: ..." or "C against A: ..., within noise",
+    one of the two forms in full, its remedy lines ("closes it: ...", "C runs ... faster than A" or "C against A: ..., within noise",
     which follow the measured order of the other paths and the noise) are dropped and its residual's share of the gap is dropped; in the JSON `within_noise` becomes
     "<within_noise>", `answer` as in the text, a non-null `residual_share` "<float>", `remedies`
     "<remedies>"; a path's `slower_paths` "<slower paths>" and its suggestion matched without the remedies
@@ -133,7 +133,8 @@ TERM_WITHIN_NOISE = re.compile(r"; within noise \(its (?:<pct>|95%) interval con
 HEADROOM_LINE = re.compile(r"^(\s+headroom:\s+)at most .* \(Amdahl's bound on this timeline\)$")
 # A remedy's line (report_text.cpp, explanation_notes): "closes it: ..." beyond noise, "C against A: ...,
 # within noise" otherwise; which paths beat the slower one, and whether beyond noise, follow the noise.
-CLOSES_LINE = re.compile(r"^\s+(?:closes it: |\S+ against \S+: <dur> ± <dur>, within noise$)")
+CLOSES_LINE = re.compile(r"^\s+(?:closes it: |\S+ against \S+: <dur> ± <dur>, within noise$|"
+                         r"\S+ runs <dur> ± <dur> faster than \S+$)")
 # Whether Dynamo's ranges disagree with the layers (docs/metrics.md, "Layers") follows the noise: the second
 # view's line is matched without it, and the flags are "<views>" in the JSON.
 VIEWS_DISAGREE = re.compile(r"; the views DISAGREE: .*$")

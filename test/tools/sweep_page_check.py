@@ -13,7 +13,9 @@ others; the axis labels; each path in the legends; the reason of every point not
 no http(s) URL in any src or href (nothing fetched at view time).
 --screenshot also writes OUTDIR/sweep.png and checks with Pillow that it is not blank.
 --self-test then checks mutated copies of the page (a series removed, a band emptied, an external
-script, a reason dropped) and fails unless the check catches every one.
+script, a reason dropped, a fit's bound flipped, the ratio caption's qualification dropped) and fails
+unless the check catches every one. Each fit's row must write its host time as a bound exactly where
+the report's host_upper_bound says so.
 
 Prints one line per failed check; exits 1 on failure, 0 on success, 77 (skipped) without Chromium.
 """
@@ -117,15 +119,38 @@ def check(page_path, report, dom):
         if pt.get("status") != "measured" and (pt.get("reason") or "") not in text:
             fails.append(f"point {axis} {pt['value']} ({pt.get('status')}): reason {pt.get('reason')!r} "
                          "not in the page")
-    # A fit whose host time holds the path's kernels says so (docs/sweep.md, "Fit": host_upper_bound).
+    # Each fit's row says its host time is a bound exactly where the report does (docs/sweep.md, "Fit":
+    # host_upper_bound): "≤" and the reason in the host cell, "≥" on c − host; neither in another row.
+    rows = fits_rows(dom)
     for fit in analysis.get("fits", []):
-        said = "its kernels do not record themselves" in text
-        if fit.get("host_upper_bound") and not said:
-            fails.append(f"fit of {fit['path']}: its host time is a bound, and the page does not say so")
-    if not any(f.get("host_upper_bound") for f in analysis.get("fits", [])) and "do not record themselves" in text:
-        fails.append("the fits table calls a host time a bound that the report does not")
+        cells = rows.get(fit["path"])
+        if cells is None or len(cells) < 6:
+            fails.append(f"fit of {fit['path']}: no row of its own in the fits table")
+            continue
+        host, minus = cells[4], cells[5]
+        bound = bool(fit.get("host_upper_bound"))
+        said = host.startswith("≤") and "its kernels do not record themselves" in host and minus.startswith("≥")
+        unsaid = "≤" not in host and "do not record themselves" not in host and "≥" not in minus
+        if bound and not said:
+            fails.append(f"fit of {fit['path']}: its host time is a bound, and its row does not say so: {cells}")
+        if not bound and not unsaid:
+            fails.append(f"fit of {fit['path']}: its row calls its host time a bound, which the report does not: {cells}")
+    # The ratio chart's caption says what a crossover shows, and not more (docs/sweep.md, "Crossover").
+    if "may be that close, not shown to be" not in text:
+        fails.append("the ratio chart's caption does not say that a crossover does not show the paths that close")
     fails += static_page_fails(page_path, dom, 'docs/sweep.md, "Outputs"')
     return fails
+
+
+def fits_rows(dom):
+    """The fits table's rows in DOM, by their first cell (the path): each row's cells' text."""
+    table = re.search(r'<table id="ohprof-fits">(.*?)</table>', dom, re.S)
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", table.group(1) if table else "", re.S):
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+        if cells:
+            rows[cells[0]] = cells
+    return rows
 
 
 def element_span(markup, eid):
@@ -156,6 +181,17 @@ def self_test(binary, page, report, outdir):
     }
     if reason:
         mutants["the failed point's reason dropped"] = good.replace(html.escape(reason), "")
+    # the first fit's row with its bound flipped: a bound unsaid, or one said that the report does not hold
+    table = re.search(r'<table id="ohprof-fits">.*?</tr>(<tr>.*?</tr>)', good, re.S)
+    cells = re.findall(r"<td>(.*?)</td>", table.group(1), re.S)
+    if "≤" in cells[4]:
+        cells[4], cells[5] = cells[4].lstrip("≤").split(";")[0], cells[5].lstrip("≥")
+    else:
+        cells[4], cells[5] = f"≤{cells[4]}; its kernels do not record themselves", f"≥{cells[5]}"
+    flipped = "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+    mutants[f"the fit of {html.unescape(cells[0])}: its host time's bound flipped"] = (
+        good[:table.start(1)] + flipped + good[table.end(1):])
+    mutants["the ratio caption's qualification dropped"] = good.replace("may be that close, not shown to be", "")
     def check_file(path):
         dom, problem = chromium(binary, ["--virtual-time-budget=5000", "--dump-dom"], instrumented(path, CHECK_SCRIPT))
         return [problem] if problem else check(path, report, dom)

@@ -17,7 +17,7 @@ Usage:
 
 Tolerances: numbers 1e-6 relative (1e-9 absolute near 0); strings, bools and null exactly.
 
-Questions the doc leaves open, and the choice made here (Q1..Q18):
+Questions the doc leaves open, and the choice made here (Q1..Q21):
   Q1  `round(50 ms / m)`: the rounding of halves is not stated. Half away from zero (C++ std::round),
       not Python's half-to-even; m in ns, so 50 ms = 5e7. A path with m <= 0 (no samples) has no
       defined calls_per_round: not checked.
@@ -74,6 +74,8 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       null names the GIL only where neither rule 4 (cuda) nor rule 5 (the cores full) could hold; there its
       limit is "unknown" and `host_share_missing` true. Checked where the report has the key; a report
       written before it is checked against the rule it was written under (share null: "gil").
+  Q21 `cores` 0 (the affinity mask could not be read): "the cores full" needs a known count, so rules 2
+      and 5 and Q20 read it as not full (found here: the reference had read N . k >= 0 as full).
 """
 
 import gzip
@@ -174,7 +176,7 @@ def share_within_noise(holds_gil, host_share, se):
 
 def share_missing(holds_gil, host_share, n, intra_op_threads, cores, cuda):
     """Q20: the GIL rule needs the share, which is null, to tell the GIL from the device or the full cores."""
-    return holds_gil and host_share is None and (cuda or n * max(1, intra_op_threads) >= cores)
+    return holds_gil and host_share is None and (cuda or (cores > 0 and n * max(1, intra_op_threads) >= cores))
 
 
 def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False, se=None,
@@ -182,7 +184,7 @@ def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_thread
     """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n; `slow`: the
     path has a caller_slowdown (Q18); `se`: the share's standard error (Q19); `missing_rule`: the report
     has host_share_missing (Q20)."""
-    enough = n * max(1, intra_op_threads) >= cores
+    enough = cores > 0 and n * max(1, intra_op_threads) >= cores          # Q21
     if npoints < 2 or slow:                                      # Q8, Q18
         return "unknown"
     if scales:
@@ -472,6 +474,8 @@ def self_test():
     assert limit_rule(2, 2, False, True, None, 8, 1, False) == "gil"              # 3: share unknown, nothing else
     assert limit_rule(2, 2, False, True, None, 8, 1, True, missing_rule=False) == "gil"   # a report before Q20
     assert limit_rule(2, 2, False, False, None, 2, 1, False) == "cores"           # no GIL: the share is not read
+    assert limit_rule(2, 2, False, True, None, 0, 1, False) == "gil"              # Q21: cores unknown, not full
+    assert limit_rule(2, 2, True, False, 0.9, 0, 1, False) == "none"              # Q21
     assert limit_rule(2, 2, False, True, 0.5, 8, 1, True) == "gil"                # 3: share 0.5 (>=)
     assert limit_rule(2, 2, False, True, 0.49, 8, 1, True) == "device"            # 3 fails on share -> 4
     assert limit_rule(2, 2, False, False, 0.9, 2, 2, True) == "device"            # 4: before 5

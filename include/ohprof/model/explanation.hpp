@@ -67,6 +67,14 @@ const char* floor_label(FloorKind kind);  // "Inductor's Python wrapper", ...
 std::optional<FloorKind> floor_kind(const std::string& floor_path);
 
 // An estimate with its standard error (docs/metrics.md, "Spread of a difference").
+// Which part of a path's time its verdict found dominant: kernels (compute-bound), host work (host-bound),
+// or neither (mixed, device-wait-bound).
+#define OHPROF_DOMINANT_VALUES(X) \
+  X(kernels, "kernels")           \
+  X(host, "host")                 \
+  X(neither, "neither")
+OHPROF_ENUM_CLASS(Dominant, OHPROF_DOMINANT_VALUES)
+
 struct Estimate {
   double value_ns = 0;
   double se_ns = 0;
@@ -134,7 +142,10 @@ struct GapExplanation {
   bool within_noise = false;        // !significant(gap): its 95% interval contains zero
   std::optional<Estimate> kernels;  // median busy(slower) - median busy(faster), split pass
   std::optional<bool> kernels_same; // the two ran the same kernel set
-  std::optional<double> faster_kernel_share;  // median busy / median wall of the faster path, split pass
+  // The faster path's split verdict (docs/metrics.md, "Verdict"): its busy share of the summed wall time,
+  // and which part its verdict found dominant; the answer says it when the gap is within noise.
+  std::optional<double> faster_kernel_share;
+  std::optional<Dominant> faster_dominant;
   std::vector<LayerEstimate> layers;          // the slower path's chain (+), then the faster's (-)
   std::string floor_slower;                   // the chains' floors
   std::string floor_faster;

@@ -864,6 +864,14 @@ std::string rate_text(double per_s) {
   return fmt::format("{:.3g}", per_s);
 }
 
+namespace {
+// The cores as a limit: "the cores (2 callers x 1 intra-op thread on 2 cores)".
+std::string cores_text(int callers, const ConcurrencyContext& x) {
+  return fmt::format("the cores ({} callers x {} intra-op thread{} on {} cores)", callers, std::max(1, x.intra_op_threads),
+                     x.intra_op_threads == 1 ? "" : "s", x.cores);
+}
+}  // namespace
+
 std::string concurrency_limit_text(const PathConcurrency& c) {
   const ConcurrencyContext& x = c.context;
   const int top = c.points.empty() ? 0 : c.points.back().threads;
@@ -873,9 +881,7 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
       return c.host_share ? fmt::format("the GIL (its calls run Python under it; host-bound {:.1f}% of its wall time)",
                                         *c.host_share * 100.0)
                           : std::string("the GIL (its calls run Python under it)");
-    case ConcurrencyLimit::cores:
-      return fmt::format("the cores ({} callers x {} intra-op thread{} on {} cores)", top, std::max(1, x.intra_op_threads),
-                         x.intra_op_threads == 1 ? "" : "s", x.cores);
+    case ConcurrencyLimit::cores: return cores_text(top, x);
     case ConcurrencyLimit::device: return "the device (the callers share it and its stream)";
     case ConcurrencyLimit::unknown: break;
   }
@@ -891,9 +897,7 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
                        100.0 * share.value_ns, 100.0 * interval_low(share), 100.0 * interval_high(share));
   }
   if (c.host_share_missing) {
-    const std::string other = x.cuda ? std::string("the device")
-                                     : fmt::format("the cores ({} callers x {} intra-op thread{} on {} cores)", top,
-                                                   std::max(1, x.intra_op_threads), x.intra_op_threads == 1 ? "" : "s", x.cores);
+    const std::string other = x.cuda ? std::string("the device") : cores_text(top, x);
     return fmt::format("unknown: the GIL or {}: its host-bound share, which would tell them apart, is unknown (no split, "
                        "or its verdict is unknown: on the CPU, --kernel-profile)", other);
   }

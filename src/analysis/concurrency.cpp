@@ -86,8 +86,14 @@ std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleS
   return ratio;
 }
 
+bool scaling_within_noise(const PathConcurrency& path) {
+  if (path.points.size() < 2 || path.caller_slowdown) return false;
+  const ThreadsPoint& top = path.points.back();
+  return !top.scales && top.scaling_high > 1 + kNoGainTolerance;
+}
+
 bool gil_share_within_noise(const PathConcurrency& path) {
-  return path.holds_gil && path.host_share && path.host_share_se &&
+  return path.holds_gil && path.host_share && path.host_share_se && !scaling_within_noise(path) &&
          !significant(Estimate{*path.host_share - kGilHostShare, *path.host_share_se});
 }
 
@@ -101,7 +107,7 @@ bool cores_full(const PathConcurrency& path) {
 
 bool gil_share_missing(const PathConcurrency& path) {
   return path.holds_gil && !path.host_share && path.points.size() >= 2 && !path.caller_slowdown &&
-         !path.points.back().scales && (path.context.cuda || cores_full(path));
+         !path.points.back().scales && !scaling_within_noise(path) && (path.context.cuda || cores_full(path));
 }
 
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
@@ -113,6 +119,8 @@ ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   const ThreadsPoint& top = path.points.back();
   const bool full = cores_full(path);
   if (top.scales) return full ? ConcurrencyLimit::cores : ConcurrencyLimit::none;
+  // Not shown to scale, nor shown not to: its gain could still exceed a tenth of one caller's throughput.
+  if (scaling_within_noise(path)) return ConcurrencyLimit::unknown;
   if (path.holds_gil) {
     // Its share too near 50% to read, or unknown where the device or the cores could be the limit too: the
     // GIL or what the rules below name, not told apart. Unknown with nothing else shared: the GIL.

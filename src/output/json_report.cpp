@@ -319,6 +319,7 @@ json concurrency_to_json(const std::optional<PathConcurrency>& c) {
           {"holds_gil", c->holds_gil},
           {"host_share", c->host_share ? json(*c->host_share) : json(nullptr)},
           {"host_share_se", c->host_share_se ? json(*c->host_share_se) : json(nullptr)},
+          {"scaling_within_noise", c->scaling_within_noise},
           {"host_share_within_noise", c->host_share_within_noise},
           {"host_share_missing", c->host_share_missing},
           {"runner_instances", c->runner_instances},

@@ -345,6 +345,7 @@ PathConcurrency concurrency_from_json(const json& j) {
   read(j, "holds_gil", c.holds_gil);
   read(j, "host_share", c.host_share);
   read(j, "host_share_se", c.host_share_se);
+  read(j, "scaling_within_noise", c.scaling_within_noise);
   read(j, "host_share_within_noise", c.host_share_within_noise);
   read(j, "host_share_missing", c.host_share_missing);
   read(j, "runner_instances", c.runner_instances);

@@ -890,6 +890,12 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
     return "unknown: the scaling is against a slow 1-caller point, so it measures the caller threads' own cost too "
            "(warning threads-callers-slower)";
   }
+  if (c.scaling_within_noise) {
+    const ThreadsPoint& p = c.points.back();
+    return fmt::format("unknown: at {} callers the gain is within noise, and its 95% interval reaches x{:.2f}: whether "
+                       "more callers add calls is not known (a limit is named when the interval lies below x{:.2f})",
+                       p.threads, p.scaling_high, 1 + kNoGainTolerance);
+  }
   if (c.host_share_within_noise && c.host_share && c.host_share_se) {
     const Estimate share{*c.host_share, *c.host_share_se};
     return fmt::format("unknown: the GIL or not: host-bound {:.1f}% of its wall time (95% interval {:.1f}% to {:.1f}%), "

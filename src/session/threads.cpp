@@ -114,6 +114,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     scale_against_one(concurrency.points);
     concurrency.caller_slowdown = one_caller_slowdown(concurrency.points.front(), path.wall);
     concurrency.limit = concurrency_limit(concurrency);  // reads caller_slowdown
+    concurrency.scaling_within_noise = concurrency.limit == ConcurrencyLimit::unknown && scaling_within_noise(concurrency);
     concurrency.host_share_within_noise =
         concurrency.limit == ConcurrencyLimit::unknown && gil_share_within_noise(concurrency);
     concurrency.host_share_missing = concurrency.limit == ConcurrencyLimit::unknown && gil_share_missing(concurrency);

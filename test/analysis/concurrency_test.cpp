@@ -222,6 +222,61 @@ TEST(ConcurrencyLimit, AHostShareWithinNoiseOfHalfIsNotRead) {
   EXPECT_EQ(concurrency_limit(scales), ConcurrencyLimit::cores);
 }
 
+// A gain within noise names a limit only when it is shown small: its scaling's 95% interval below x1.10.
+TEST(ConcurrencyLimit, AGainWithinNoiseThatCouldBeLargeNamesNoLimit) {
+  const ConcurrencyContext cpu2{2, 1, false};
+  const ConcurrencyContext cuda{16, 8, true};
+  // 1 caller 1000 ± 100, 2 callers 1300 ± 150: gain 300 ± 180.28, 1.96 · 180.28 = 353.3 > 300, within noise;
+  // the interval 1 + (300 ± 353.3) / 1000 = [0.9467, 1.6533] reaches above 1.10
+  std::vector<ThreadsPoint> wide{point(1, 1000, 100), point(2, 1300, 150)};
+  scale_against_one(wide);
+  ASSERT_FALSE(wide[1].scales);
+  ASSERT_NEAR(wide[1].scaling_high, 1 + (300 + 1.96 * std::hypot(100.0, 150.0)) / 1000, 1e-12);
+  // 2 callers 1020 ± 30: gain 20 ± 31.62, interval [0.958, 1.082]: below x1.10, so "does not scale"
+  std::vector<ThreadsPoint> narrow{point(1, 1000, 10), point(2, 1020, 30)};
+  scale_against_one(narrow);
+  ASSERT_FALSE(narrow[1].scales);
+  ASSERT_NEAR(narrow[1].scaling_high, 1 + (20 + 1.96 * std::hypot(10.0, 30.0)) / 1000, 1e-12);
+  ASSERT_LT(narrow[1].scaling_high, 1.10);
+  for (const bool gil : {true, false}) {
+    for (const ConcurrencyContext& context : {cpu2, cuda}) {
+      PathConcurrency path = path_with(false, 2, gil, 0.8, context);
+      path.points = wide;
+      EXPECT_TRUE(scaling_within_noise(path));
+      EXPECT_EQ(concurrency_limit(path), ConcurrencyLimit::unknown) << gil << context.cores;
+      // the share rules that come after it do not claim the unknown
+      path.host_share = 0.5;
+      path.host_share_se = 0.01;
+      EXPECT_FALSE(gil_share_within_noise(path));
+      path.host_share.reset();
+      EXPECT_FALSE(gil_share_missing(path));
+      path.points = narrow;
+      path.host_share = 0.8;
+      path.host_share_se.reset();
+      EXPECT_FALSE(scaling_within_noise(path));
+      EXPECT_EQ(concurrency_limit(path), gil ? ConcurrencyLimit::gil : context.cuda ? ConcurrencyLimit::device
+                                                                                     : ConcurrencyLimit::cores);
+    }
+  }
+  // exactly at the tolerance: shown small (the interval must reach above it)
+  PathConcurrency edge = path_with(false, 2, true, 0.8, cpu2);
+  edge.points[1].scaling_high = 1 + kNoGainTolerance;
+  EXPECT_FALSE(scaling_within_noise(edge));
+  edge.points[1].scaling_high = 1.1000001;
+  EXPECT_TRUE(scaling_within_noise(edge));
+  // a slow 1-caller point comes first; one point says nothing; a path that scales is not within noise
+  edge.caller_slowdown = 2.5;
+  EXPECT_FALSE(scaling_within_noise(edge));
+  PathConcurrency one = path_with(false, 2, true, 0.8, cpu2);
+  one.points = {wide[0]};
+  EXPECT_FALSE(scaling_within_noise(one));
+  PathConcurrency scales = path_with(false, 2, true, 0.8, cpu2);
+  scales.points = wide;
+  scales.points[1].scales = true;
+  EXPECT_FALSE(scaling_within_noise(scales));
+  EXPECT_EQ(concurrency_limit(scales), ConcurrencyLimit::cores);
+}
+
 // docs/metrics.md, "Slower on a caller thread". The timing pass {40, 50, 60, 50, 50}: median 50, MAD 0, so
 // its median's standard error is 0.
 TEST(OneCallerSlowdown, TheRatioWhenAtLeastTwiceAndSignificant) {

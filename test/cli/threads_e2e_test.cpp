@@ -82,7 +82,14 @@ TEST(ThreadsE2E, TheAotiRunnerScalesBetterThanAGilBoundPathWhichDoesNot) {
   // where they fill the cores (this 2-core machine) the GIL or the cores, not told apart.
   const bool cores_full = 2 * std::max(1, compile["intra_op_threads"].get<int>()) >= compile["cores"].get<int>();
   EXPECT_TRUE(compile["host_share"].is_null()) << compile.dump();
-  if (cores_full) {
+  // (A gain within noise whose interval reaches above x1.10 names no limit: it has not been seen for this path,
+  // x0.43 to x0.52 with upper ends 0.51 to 0.61 in the recorded runs, but the rule is the report's to apply.)
+  const bool compile_wide = compile["points"][1]["scaling_high"].get<double>() > 1.10;
+  EXPECT_EQ(compile["scaling_within_noise"].get<bool>(), compile_wide) << compile.dump();
+  if (compile_wide) {
+    EXPECT_EQ(compile["limit"], "unknown");
+    EXPECT_NE(result.out.find("limit: unknown: at 2 callers the gain is within noise"), std::string::npos) << result.out;
+  } else if (cores_full) {
     EXPECT_EQ(compile["limit"], "unknown");
     EXPECT_TRUE(compile["host_share_missing"].get<bool>());
     EXPECT_NE(result.out.find("limit: unknown: the GIL or the cores (2 callers x "), std::string::npos) << result.out;
@@ -91,8 +98,12 @@ TEST(ThreadsE2E, TheAotiRunnerScalesBetterThanAGilBoundPathWhichDoesNot) {
     EXPECT_FALSE(compile["host_share_missing"].get<bool>());
     EXPECT_NE(result.out.find("limit: the GIL"), std::string::npos) << result.out;
   }
+  // cores on a 2-core machine; unknown when its gain is within noise and reaches above x1.10 (once in the full
+  // suite: x1.06, 95% interval 0.99 to 1.14)
   const std::string aoti_limit = aoti["limit"].get<std::string>();
-  EXPECT_TRUE(aoti_limit == "cores" || aoti_limit == "none") << aoti_limit;  // cores on a 2-core machine
+  const bool aoti_wide = !aoti["points"][1]["scales"].get<bool>() && aoti["points"][1]["scaling_high"].get<double>() > 1.10;
+  EXPECT_EQ(aoti["scaling_within_noise"].get<bool>(), aoti_wide) << aoti.dump();
+  EXPECT_TRUE(aoti_wide ? aoti_limit == "unknown" : (aoti_limit == "cores" || aoti_limit == "none")) << aoti_limit;
   EXPECT_NE(result.out.find("  threads:       1 caller "), std::string::npos) << result.out;
   // The independent reference recomputes every figure of the points from the JSON.
   const auto reference = testing::run_program(

@@ -120,7 +120,8 @@ Report full_report() {
   threads.limit = ConcurrencyLimit::device;
   threads.caller_slowdown = 4.25;
   threads.host_share_se = 0.01;
-  threads.host_share_within_noise = true;  // each flag read back on its own
+  threads.scaling_within_noise = true;  // each flag read back on its own
+  threads.host_share_within_noise = true;
   threads.host_share_missing = true;
   threads.unavailable = "one caller failed";
   aoti.concurrency = threads;
@@ -288,6 +289,7 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_EQ(r.paths[0].execution->compiled_call, CompiledCall::no_frame);
   EXPECT_EQ(r.paths[0].execution->compiled_call_unknown, ProbeUnknown::probe_failed);
   EXPECT_EQ(r.paths[0].execution->compiled_call_error, "the probe's call: RuntimeError: x");
+  EXPECT_TRUE(r.paths[0].concurrency->scaling_within_noise);
   EXPECT_TRUE(r.paths[0].concurrency->host_share_within_noise);
   EXPECT_TRUE(r.paths[0].concurrency->host_share_missing);
   EXPECT_EQ(r.explanations[0].faster_dominant, Dominant::host);

@@ -862,6 +862,18 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   missing.context.cuda = true;
   EXPECT_NE(concurrency_lines(missing, 0).back().find("limit: unknown: the GIL or the device: its host-bound share"),
             std::string::npos);
+  // A gain within noise that could exceed a tenth: x1.30 (95% interval 0.85 to 1.75), and its limit unknown
+  // before any share rule is read.
+  PathConcurrency wide = near;
+  wide.points[1].scaling = 1.3;
+  wide.points[1].scaling_low = 0.85;
+  wide.points[1].scaling_high = 1.75;
+  wide.scaling_within_noise = true;
+  const std::vector<std::string> wide_lines = concurrency_lines(wide, 0);
+  EXPECT_NE(wide_lines[1].find("x1.30 of 1 caller (within noise: 95% interval 0.85 to 1.75)"), std::string::npos);
+  EXPECT_EQ(wide_lines.back(),
+            "limit: unknown: at 2 callers the gain is within noise, and its 95% interval reaches x1.75: whether more "
+            "callers add calls is not known (a limit is named when the interval lies below x1.10)");
   c.unavailable = "interrupted";
   EXPECT_EQ(concurrency_lines(c, 0), (std::vector<std::string>{"unavailable: interrupted"}));
   EXPECT_EQ(rate_text(950), "950");

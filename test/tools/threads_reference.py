@@ -17,7 +17,7 @@ Usage:
 
 Tolerances: numbers 1e-6 relative (1e-9 absolute near 0); strings, bools and null exactly.
 
-Questions the doc leaves open, and the choice made here (Q1..Q21):
+Questions the doc leaves open, and the choice made here (Q1..Q22):
   Q1  `round(50 ms / m)`: the rounding of halves is not stated. Half away from zero (C++ std::round),
       not Python's half-to-even; m in ns, so 50 ms = 5e7. A path with m <= 0 (no samples) has no
       defined calls_per_round: not checked.
@@ -76,6 +76,10 @@ Questions the doc leaves open, and the choice made here (Q1..Q21):
       written before it is checked against the rule it was written under (share null: "gil").
   Q21 `cores` 0 (the affinity mask could not be read): "the cores full" needs a known count, so rules 2
       and 5 and Q20 read it as not full (found here: the reference had read N . k >= 0 as full).
+  Q22 `scaling_within_noise` (2026-12-06): rule 2's second half, read with the largest count's
+      `scaling_high` as recomputed here (as Q7), `> 1.10` strictly ("reaches above"); checked where the
+      report has the key, and only then does it come before rules 3 to 6 and make the share flags of Q19
+      and Q20 false (a report written before it named a limit from the rules after it).
 """
 
 import gzip
@@ -179,16 +183,27 @@ def share_missing(holds_gil, host_share, n, intra_op_threads, cores, cuda):
     return holds_gil and host_share is None and (cuda or (cores > 0 and n * max(1, intra_op_threads) >= cores))
 
 
+NO_GAIN = 0.10                     # kNoGainTolerance: "does not scale" needs scaling_high <= 1.10 (Q22)
+
+
+def gain_within_noise(npoints, scales, high, slow):
+    """Q22: the largest count's gain is within noise (not scales) yet its interval reaches above 1.10."""
+    return npoints >= 2 and not slow and not scales and high is not None and high > 1 + NO_GAIN
+
+
 def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False, se=None,
-               missing_rule=True):
+               missing_rule=True, high=None, noise_rule=False):
     """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n; `slow`: the
     path has a caller_slowdown (Q18); `se`: the share's standard error (Q19); `missing_rule`: the report
-    has host_share_missing (Q20)."""
+    has host_share_missing (Q20); `high`: the largest count's scaling_high, read when `noise_rule` (the
+    report has scaling_within_noise, Q22)."""
     enough = cores > 0 and n * max(1, intra_op_threads) >= cores          # Q21
     if npoints < 2 or slow:                                      # Q8, Q18
         return "unknown"
     if scales:
         return "cores" if (not cuda and enough) else "none"
+    if noise_rule and gain_within_noise(npoints, scales, high, slow):   # Q22
+        return "unknown"
     if share_within_noise(holds_gil, host_share, se):            # Q19
         return "unknown"
     if missing_rule and share_missing(holds_gil, host_share, n, intra_op_threads, cores, cuda):   # Q20
@@ -214,7 +229,7 @@ def caller_slowdown(one, timing):
     return p50 / m if p50 / m >= 2 and d > 0 and d > 1.96 * se else None
 
 
-def compute(conc, slow=False, se=None, missing_rule=True):
+def compute(conc, slow=False, se=None, missing_rule=True, noise_rule=True):
     """The expected derived fields of a measured concurrency object: (points, limit); `slow`: its
     caller_slowdown as recomputed here is not None (Q18); `se`: its share's se as recomputed here (Q19)."""
     pts = conc["points"]
@@ -235,7 +250,8 @@ def compute(conc, slow=False, se=None, missing_rule=True):
     if len(pts) < 2 or "scales" in out[-1]:
         n, sc = (pts[-1]["threads"], out[-1].get("scales", False)) if pts else (0, False)
         lim = limit_rule(len(pts), n, sc, conc["holds_gil"], conc["host_share"], conc["cores"],
-                         conc["intra_op_threads"], conc["cuda"], slow, se, missing_rule)
+                         conc["intra_op_threads"], conc["cuda"], slow, se, missing_rule,
+                         out[-1].get("scaling_high") if pts else None, noise_rule)
     return out, lim
 
 # ---------------------------------------------------------------- comparing
@@ -312,7 +328,10 @@ def check_path(ck, rep, p, threads):
         split = p.get("split") if isinstance(p.get("split"), dict) else {}
         se = share_se(split.get("iterations")) if conc.get("host_share") is not None else None
         ck.cmp(f"{where}.host_share_se (split.iterations)", conc["host_share_se"], se)
-    exp, lim = compute(conc, slow is not None, se, "host_share_missing" in conc)   # Q20
+    noise_rule = "scaling_within_noise" in conc                  # Q22
+    exp, lim = compute(conc, slow is not None, se, "host_share_missing" in conc, noise_rule)   # Q20
+    within = noise_rule and gain_within_noise(len(pts), exp[-1].get("scales", False) if exp else False,
+                                              exp[-1].get("scaling_high") if exp else None, slow is not None)
     for k, (q, e) in enumerate(zip(pts, exp)):
         w = f"{where}.points[{k}] (threads {q.get('threads')})"
         for key, v in e.items():
@@ -322,15 +341,18 @@ def check_path(ck, rep, p, threads):
                 ck.cmp(f"{w}.{key}", q[key], v)
     if lim is not None:
         ck.cmp(f"{where}.limit", conc.get("limit"), lim)
+        if noise_rule:                                          # Q22
+            ck.cmp(f"{where}.scaling_within_noise", conc["scaling_within_noise"], lim == "unknown" and within)
         if "host_share_within_noise" in conc:                   # Q19
             ck.cmp(f"{where}.host_share_within_noise", conc["host_share_within_noise"],
-                   lim == "unknown" and share_within_noise(conc.get("holds_gil"), conc.get("host_share"), se))
+                   lim == "unknown" and not within and
+                   share_within_noise(conc.get("holds_gil"), conc.get("host_share"), se))
         if "host_share_missing" in conc:                        # Q20
             ck.cmp(f"{where}.host_share_missing", conc["host_share_missing"],
                    lim == "unknown" and share_missing(conc.get("holds_gil"), conc.get("host_share"),
                                                       pts[-1]["threads"] if pts else 0, conc["intra_op_threads"],
                                                       conc["cores"], conc["cuda"]) and len(pts) >= 2
-                   and slow is None and not exp[-1].get("scales", False))
+                   and slow is None and not exp[-1].get("scales", False) and not within)
     if "caller_slowdown" in conc:                               # Q17
         ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], slow)
         slow = [w for w in rep.get("warnings", []) if w.get("code") == "threads-callers-slower"]
@@ -390,7 +412,7 @@ def synthetic():
            "context": {"cpu_threads": 2, "device": {"type": "cpu"}},
            "warnings": [], "paths": []}
     for name, role, m, t2, gil, share in (("aoti", "path", 10e6, [20000] * 9, False, 0.9),
-                                          ("eager", "path", 1e7, [12000] * 9, True, 0.4),
+                                          ("eager", "path", 1e7, [8000] * 9, True, 0.4),
                                           ("eager/x", "variant", 1e7, None, True, 0.4)):
         # aoti's timing samples (400 ns) are far below its caller latencies (1000 + 10 i ns): a caller_slowdown
         p = {"name": name, "role": role, "wall_ns": {"median": m}, "samples_ns": [400] * 5 if name == "aoti" else [m] * 5,
@@ -406,6 +428,7 @@ def synthetic():
             for q, e in zip(conc["points"], exp):
                 q.update(e)
             conc["limit"] = lim
+            conc["scaling_within_noise"] = False
             if conc["caller_slowdown"] is not None:
                 rep["warnings"].append({"code": "threads-callers-slower",
                                         "message": f"--threads: ...: {name} {conc['caller_slowdown']:.1f}x (...)"})
@@ -489,6 +512,17 @@ def self_test():
     assert limit_rule(2, 2, False, True, 0.48, 2, 2, False, se=0.004) == "cores"
     assert limit_rule(2, 2, False, False, 0.494, 2, 2, False, se=0.004) == "cores"   # no GIL: not read
     assert limit_rule(2, 2, True, True, 0.494, 2, 2, False, se=0.004) == "cores"     # 2 first
+    # 2's second half (Q22): not scales, and the interval 0.9572 .. 1.4428 (12000 every round, above) reaches
+    # above 1.10: unknown, before the GIL, the share rules, the device and the cores; at exactly 1.10, or in a
+    # report without the key, the rules after it
+    for args in ((2, 2, False, True, 0.9, 2, 2, False), (2, 2, False, True, None, 8, 1, False),
+                 (2, 2, False, False, 0.9, 2, 2, True), (2, 2, False, True, 0.49, 2, 2, False)):
+        assert limit_rule(*args, high=1.4428, noise_rule=True) == "unknown", args
+        assert limit_rule(*args, high=1.10, noise_rule=True) == limit_rule(*args) != "unknown", args
+        assert limit_rule(*args, high=1.4428, noise_rule=False) == limit_rule(*args), args
+    assert limit_rule(2, 2, True, False, 0.9, 2, 2, False, high=2.2, noise_rule=True) == "cores"   # scales first
+    assert not gain_within_noise(1, False, 1.4428, False) and not gain_within_noise(2, False, 1.4428, True)
+    assert gain_within_noise(2, False, 1.1000001, False) and not gain_within_noise(2, False, 1.1, False)
     # the share's se, by hand: h {1, 2, 3} of w {2, 4, 5}: R = 6/11; residuals -1/11, -2/11, 3/11;
     # squares 14/121 = 0.115702; / 6 = 0.0192837; sqrt 0.138866; / (11/3) = 0.0378725
     its = [{"gpu": {"host_bound_ns": h}, "wall_ns": w} for h, w in ((1, 2), (2, 4), (3, 5))]
@@ -503,6 +537,11 @@ def self_test():
             "host_share": 0.9, "cores": 2, "intra_op_threads": 2, "cuda": False}
     exp, lim = compute(conc)
     assert exp[0]["scaling"] == 1.0 and exp[0]["scales"] is False and exp[1]["scales"] is True and lim == "cores"
+    # a Python path whose 2 callers make 12000 every round: within noise, reaching 1.4428 (Q22): unknown, where
+    # a report without the key names the cores (share 0.4 < 0.5, 2 . 2 >= 2)
+    wide = {"points": [synthetic_point(1, 10, T1), synthetic_point(2, 10, [12000] * 9)], "holds_gil": True,
+            "host_share": 0.4, "cores": 2, "intra_op_threads": 2, "cuda": False}
+    assert compute(wide)[1] == "unknown" and compute(wide, noise_rule=False)[1] == "cores"
     assert close(exp[0]["p50_ns"], 1000 + 10 * 44.5) and close(exp[0]["p99_ns"], 1000 + 10 * 0.99 * 89)
     # caller_slowdown, the C++ test's cases: timing {40, 50, 60, 50, 50} (median 50, MAD 0, se 0)
     T = [40, 50, 60, 50, 50]
@@ -521,6 +560,7 @@ def self_test():
     assert not ck.bad and measured == 2 and note is None, ck.bad
     checked = ck.count
     assert [p["concurrency"]["limit"] for p in rep["paths"][:2]] == ["unknown", "cores"]  # aoti's is slow (Q18)
+    assert rep["paths"][1]["concurrency"]["points"][1]["scaling_high"] < 1 + NO_GAIN
     assert rep["paths"][0]["concurrency"]["caller_slowdown"] > 2 and rep["paths"][1]["concurrency"]["caller_slowdown"] is None
     assert rep["paths"][0]["concurrency"]["points"][0]["calls_per_round"] == 5
     fields = ("calls_per_s", "calls_per_s_se", "p50_ns", "p99_ns", "scaling", "scaling_low", "scaling_high")
@@ -543,6 +583,10 @@ def self_test():
                            (lambda r: r["paths"][1]["concurrency"].update(host_share_se=0.01), "host_share_se"),
                            (lambda r: r["paths"][1]["concurrency"].update(host_share_within_noise=True),
                             "host_share_within_noise"),
+                           (lambda r: r["paths"][1]["concurrency"].update(scaling_within_noise=True),
+                            ".scaling_within_noise:"),
+                           (lambda r: pt(r, 1, 1).update(round_ns=[2 * pt(r, 1, 1)["calls_per_round"] * 1e9 / 12000] * 9),
+                            ".limit:"),
                            (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=3.0), ".caller_slowdown:"),
                            (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=None), ".caller_slowdown:"),
                            (lambda r: r.update(warnings=[]), "no threads-callers-slower warning names it"),

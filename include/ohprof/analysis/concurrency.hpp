@@ -53,15 +53,22 @@ inline constexpr double kSlowCallerRatio = 2.0;
 // ("Spread of a difference") over one.latency_ns and the timing samples. None otherwise.
 std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleSummary& timing);
 
+// A path whose gain at the largest count is within noise (not `scales`) and whose scaling's 95% interval
+// reaches above 1 + kNoGainTolerance (model/concurrency.hpp): whether more callers add calls is not known, so
+// no limit is named. False with fewer than two points or with caller_slowdown (that rule comes first).
+bool scaling_within_noise(const PathConcurrency& path);
+
 // Whether the GIL rule cannot read a path's host share: the path holds the GIL and host_share ± 1.96 ·
-// host_share_se contains kGilHostShare (the difference is not significant). False without host_share_se.
+// host_share_se contains kGilHostShare (the difference is not significant). False without host_share_se, and
+// where scaling_within_noise holds (that rule comes first).
 bool gil_share_within_noise(const PathConcurrency& path);
 // A path that holds the GIL, does not scale, and whose host share is unknown, where the device (CUDA) or the
-// cores (N · max(1, intra-op threads) ≥ cores) could be its limit too: the share would tell them apart.
+// cores (N · max(1, intra-op threads) ≥ cores) could be its limit too: the share would tell them apart. False
+// where scaling_within_noise holds.
 bool gil_share_missing(const PathConcurrency& path);
 
 // The limit at the largest count measured (docs/metrics.md, "Concurrent callers").
-// Reads path.points, holds_gil, host_share, host_share_se, caller_slowdown and context.
+// Reads path.points (their scaling intervals), holds_gil, host_share, host_share_se, caller_slowdown and context.
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path);
 
 }  // namespace ohprof

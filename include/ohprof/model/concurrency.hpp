@@ -18,6 +18,10 @@ namespace ohprof {
   X(unknown, "unknown")  /* it does not scale and none of the above is known to hold */
 OHPROF_ENUM_CLASS(ConcurrencyLimit, OHPROF_CONCURRENCY_LIMIT_VALUES)
 
+// A path is said not to scale only when its scaling's 95% interval lies below 1 + this (a gain of at most a
+// tenth of one caller's throughput): a gain within noise that could be larger names no limit.
+inline constexpr double kNoGainTolerance = 0.10;
+
 // One count of callers: `threads` threads each made `calls_per_round` calls in each round, all starting
 // together; a round's throughput is its calls over the time from their start to the last call's end.
 struct ThreadsPoint {
@@ -53,6 +57,9 @@ struct PathConcurrency {
   std::optional<double> host_share;        // its split's host-bound share of wall time (verdict), when known
   // That share's standard error over the split's iterations (share_of_sums_se), when host_share is known.
   std::optional<double> host_share_se;
+  // The limit is unknown as the largest count's gain is within noise yet could exceed a tenth of one caller's
+  // throughput (analysis/concurrency.hpp, scaling_within_noise): neither "scales" nor "does not scale" is shown.
+  bool scaling_within_noise = false;
   // The limit is unknown and the GIL rule could not read the share: its 95% interval contains the rule's 50%.
   bool host_share_within_noise = false;
   // The limit is unknown as the GIL rule needed the share, which is unknown, to tell the GIL from the device or

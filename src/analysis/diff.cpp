@@ -270,10 +270,11 @@ std::vector<ComponentChange> split_changes(const SplitTotals& b, const SplitTota
   };
   // Busy holds only the kernels that record themselves; host_bound and framework hold the others too.
   const auto bound = [](const SplitTotals& s, std::int64_t SplitTotals::*field) {
-    if (!s.kernels_unrecorded) return SplitBound::exact;
-    if (field == &SplitTotals::busy_ns) return SplitBound::at_least;
-    if (field == &SplitTotals::host_bound_ns || field == &SplitTotals::framework_ns) return SplitBound::at_most;
-    return SplitBound::exact;
+    if (field == &SplitTotals::busy_ns) return busy_bound(s.kernels_unrecorded);
+    if (field == &SplitTotals::host_bound_ns || field == &SplitTotals::framework_ns) {
+      return host_time_bound(s.kernels_unrecorded);
+    }
+    return Bound::exact;
   };
   const auto row = [&](const char* component, std::int64_t SplitTotals::*field) {
     return ComponentChange{component, per(b.*field, b.iterations), per(n.*field, n.iterations), bound(b, field),

@@ -97,16 +97,13 @@ inline std::vector<const char*> components_with_time(const DiffResult& diff) {
 }
 
 // A split figure as printed: a bound carries its sign (≥ at least, ≤ at most).
-inline std::string split_figure(double ns, SplitBound bound) {
-  const char* sign = bound == SplitBound::at_least ? "≥" : bound == SplitBound::at_most ? "≤" : "";
-  return sign + format_duration(ns);
-}
+inline std::string split_figure(double ns, Bound bound) { return with_bound(bound, format_duration(ns)); }
 
 // Some split figure is a bound: the block's note says what the signs mean.
 inline bool split_has_bounds(const DiffResult& diff) {
   return std::any_of(diff.paths.begin(), diff.paths.end(), [](const PathDiff& p) {
     return std::any_of(p.split.begin(), p.split.end(), [](const ComponentChange& c) {
-      return c.base_bound != SplitBound::exact || c.new_bound != SplitBound::exact;
+      return c.base_bound != Bound::exact || c.new_bound != Bound::exact;
     });
   });
 }

@@ -71,10 +71,8 @@ CellTable path_table(const Report& r) {
     if (p->breakdown && p->breakdown->summary.totals.iterations > 0) {
       const PathVerdict& v = p->breakdown->verdict;
       // Kernels that do not record themselves count as dispatch: busy at least, dispatch at most.
-      const char* busy_sign = v.kernels_unrecorded ? "≥" : "";
-      const char* host_sign = v.kernels_unrecorded ? "≤" : "";
-      row.insert(row.end(), {{busy_sign + percent_of_one(v.busy_share)},
-                             {host_sign + percent_of_one(v.host_bound_share)},
+      row.insert(row.end(), {{with_bound(busy_bound(v.kernels_unrecorded), percent_of_one(v.busy_share))},
+                             {with_bound(host_time_bound(v.kernels_unrecorded), percent_of_one(v.host_bound_share))},
                              {percent_of_one(v.device_wait_share)},
                              {to_string(v.verdict), Cell::Kind::strong}});
     } else {

@@ -853,9 +853,19 @@ std::vector<std::string> deployment_cells(const DeploymentSummary& s, const Depl
                                  bytes_cell(row.run_peak_bytes)};
   if (any_device_build(s)) cells.push_back(bytes_cell(row.device_build_bytes));
   if (any_graph_pool(s)) cells.push_back(row.graph_pool_bytes ? format_bytes(*row.graph_pool_bytes) : "-");
-  cells.push_back(row.host_share ? fmt::format("{}{:.1f}%", row.host_share_at_most ? "≤" : "", 100.0 * *row.host_share)
+  cells.push_back(row.host_share ? with_bound(host_time_bound(row.host_share_at_most),
+                                              fmt::format("{:.1f}%", 100.0 * *row.host_share))
                                  : "-");
   return cells;
+}
+
+std::string with_bound(Bound bound, std::string_view figure) {
+  switch (bound) {
+    case Bound::at_least: return fmt::format("≥{}", figure);
+    case Bound::at_most: return fmt::format("≤{}", figure);
+    case Bound::exact: break;
+  }
+  return std::string(figure);
 }
 
 std::string rate_text(double per_s) {

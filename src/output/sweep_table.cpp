@@ -7,6 +7,7 @@
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/markdown_report.hpp"
+#include "ohprof/output/report_text.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "sweep_text.hpp"
@@ -149,9 +150,8 @@ std::string format_sweep_table(const SweepReport& report) {
     const SweepPathPoint* path = path_index(p, c.paths[i]);
     if (path == nullptr || !path->host_ns || !path->busy_ns) return std::string("-");
     // Kernels that do not record themselves are in the host time: "≤" and "≥" say each is a bound.
-    const char* at_most = path->kernels_unrecorded ? "≤" : "";
-    const char* at_least = path->kernels_unrecorded ? "≥" : "";
-    return fmt::format("{}{} / {}{}", at_most, format_duration(*path->host_ns), at_least, format_duration(*path->busy_ns));
+    return with_bound(host_time_bound(path->kernels_unrecorded), format_duration(*path->host_ns)) + " / " +
+           with_bound(busy_bound(path->kernels_unrecorded), format_duration(*path->busy_ns));
   });
   std::vector<std::string> pair_names;
   for (const auto& pair : report.analysis.pairs) pair_names.push_back(pair_name(pair.slower, pair.faster));

@@ -379,7 +379,7 @@ TEST(DiffReports, TheSplitChangesArePerIterationMeansOfTheTotals) {
   EXPECT_DOUBLE_EQ(component("device_wait").new_ns, 100);
   EXPECT_DOUBLE_EQ(component("launch").new_ns, 200);
   EXPECT_DOUBLE_EQ(component("framework").base_ns, 250);
-  for (const ComponentChange& c : split) EXPECT_EQ(c.base_bound, SplitBound::exact) << c.component;
+  for (const ComponentChange& c : split) EXPECT_EQ(c.base_bound, Bound::exact) << c.component;
 }
 
 // A report whose kernels do not all record themselves: its busy is at least, its host-bound and framework
@@ -394,11 +394,11 @@ TEST(DiffReports, TheSplitOfAReportWhoseKernelsDoNotRecordThemselvesIsBounds) {
   const DiffResult r = diff_reports(digest({b}), digest({n}), fast_config());
   for (const ComponentChange& c : r.paths[0].split) {
     const std::string name = c.component;
-    const SplitBound want = name == "busy"                               ? SplitBound::at_least
-                            : name == "host_bound" || name == "framework" ? SplitBound::at_most
-                                                                          : SplitBound::exact;
+    const Bound want = name == "busy"                               ? Bound::at_least
+                            : name == "host_bound" || name == "framework" ? Bound::at_most
+                                                                          : Bound::exact;
     EXPECT_EQ(c.base_bound, want) << name;
-    EXPECT_EQ(c.new_bound, SplitBound::exact) << name;
+    EXPECT_EQ(c.new_bound, Bound::exact) << name;
   }
 }
 

@@ -246,7 +246,7 @@ TEST(FormatDiffTable, ASplitFigureThatIsABoundCarriesItsSign) {
   DiffResult d = sample_diff();
   EXPECT_EQ(format_diff_table(d).find("≥"), std::string::npos);
   for (ComponentChange& c : d.paths[0].split) {
-    if (std::string(c.component) == "busy") c.new_bound = SplitBound::at_least;
+    if (std::string(c.component) == "busy") c.new_bound = Bound::at_least;
   }
   const std::string table = format_diff_table(d);
   EXPECT_NE(table.find("  compile 40.00 us -> 46.00 us 5.000 us -> ≥5.000 us\n"), std::string::npos) << table;

@@ -1155,3 +1155,21 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
 
 }  // namespace
 }  // namespace ohprof
+
+namespace ohprof {
+namespace {
+// One sign for every printed bound: the path table's shares, the sweep's host / busy, the deployment summary's
+// host share and the diff's split figures all write it through with_bound.
+TEST(WithBound, TheSignOfEachBoundAndTheRuleForUnrecordedKernels) {
+  EXPECT_EQ(with_bound(Bound::at_least, "12.5%"), "≥12.5%");
+  EXPECT_EQ(with_bound(Bound::at_most, "4.216 us"), "≤4.216 us");
+  EXPECT_EQ(with_bound(Bound::exact, "671 ns"), "671 ns");
+  // kernels that do not record themselves count as host time: busy at least, host-bound at most
+  EXPECT_EQ(busy_bound(true), Bound::at_least);
+  EXPECT_EQ(host_time_bound(true), Bound::at_most);
+  EXPECT_EQ(busy_bound(false), Bound::exact);
+  EXPECT_EQ(host_time_bound(false), Bound::exact);
+  EXPECT_STREQ(to_string(Bound::at_least), "at-least");
+}
+}  // namespace
+}  // namespace ohprof

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ohprof/base/enum_text.hpp"
+#include "ohprof/model/bound.hpp"
 #include "ohprof/model/cold_start.hpp"
 #include "ohprof/model/report.hpp"
 #include "ohprof/model/warning.hpp"
@@ -131,19 +132,12 @@ OHPROF_ENUM_CLASS(DiffVerdict, OHPROF_DIFF_VERDICT_VALUES)
 OHPROF_ENUM_CLASS(DiffReason, OHPROF_DIFF_REASON_VALUES)
 
 // A split component's per-iteration mean in each report (totals / iterations).
-// What a split figure is: the time itself, or a bound on it (SplitTotals::kernels_unrecorded).
-#define OHPROF_SPLIT_BOUND_VALUES(X) \
-  X(exact, "exact")                  \
-  X(at_least, "at-least")            \
-  X(at_most, "at-most")
-OHPROF_ENUM_CLASS(SplitBound, OHPROF_SPLIT_BOUND_VALUES)
-
 struct ComponentChange {
   const char* component = "";  // "wall", "busy", "host_bound", "device_wait", "blocking", "launch", ...
   double base_ns = 0;
   double new_ns = 0;
-  SplitBound base_bound = SplitBound::exact;
-  SplitBound new_bound = SplitBound::exact;
+  Bound base_bound = Bound::exact;  // SplitTotals::kernels_unrecorded (model/bound.hpp)
+  Bound new_bound = Bound::exact;
 };
 
 // One path (at one point, for sweeps) in both reports.

@@ -7,10 +7,15 @@
 #include <string_view>
 #include <vector>
 
+#include "ohprof/model/bound.hpp"
 #include "ohprof/model/path_kind.hpp"
 #include "ohprof/model/report.hpp"
 
 namespace ohprof {
+
+// A figure as printed with its bound's sign (model/bound.hpp): "≥" before one that is at least, "≤" before one
+// that is at most, nothing before an exact one.
+std::string with_bound(Bound bound, std::string_view figure);
 
 // "runs reached", "converged", "max runs reached (unmet: ...)", "time limit (unmet: ...)",
 // "interrupted", "error", "no paths", "end of trace", "in progress"; "" for none.

@@ -5,6 +5,7 @@
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/ranks_report.hpp"
+#include "ohprof/output/report_text.hpp"
 #include "report_tables.hpp"
 #include "text_columns.hpp"
 
@@ -62,12 +63,14 @@ CellTable ranks_rank_table(const RanksReport& report) {
     const RankTotals& r = report.view.ranks[i];
     const RankDigest* d = i < report.ranks.size() ? &report.ranks[i] : nullptr;
     const double per_step = r.steps > 0 ? static_cast<double>(r.wall_ns) / static_cast<double>(r.steps) : 0;
+    // a share the rank's verdict says cannot be read is "unknown", not the zero (or the rest) it holds
+    const ReadableShares readable = d ? readable_shares(d->verdict_reason) : ReadableShares{};
     t.rows.push_back({Cell{std::to_string(r.rank)},
                       Cell{std::to_string(r.steps)},
                       Cell{r.steps > 0 ? format_duration(per_step) : "-"},
-                      Cell{share(r.busy_ns, r.wall_ns)},
-                      Cell{share(r.host_bound_ns, r.wall_ns)},
-                      Cell{share(r.device_wait_ns, r.wall_ns)},
+                      Cell{readable.busy ? share(r.busy_ns, r.wall_ns) : "unknown"},
+                      Cell{readable.queueing ? share(r.host_bound_ns, r.wall_ns) : "unknown"},
+                      Cell{readable.queueing ? share(r.device_wait_ns, r.wall_ns) : "unknown"},
                       Cell{share(r.communication_ns, r.wall_ns)},
                       Cell{share(r.collective_wait_ns, r.wall_ns)},
                       Cell{fmt::format("{}/{}", r.slowest_steps, r.steps)},

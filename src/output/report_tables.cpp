@@ -70,10 +70,15 @@ CellTable path_table(const Report& r) {
     }
     if (p->breakdown && p->breakdown->summary.totals.iterations > 0) {
       const PathVerdict& v = p->breakdown->verdict;
-      // Kernels that do not record themselves count as dispatch: busy at least, dispatch at most.
-      row.insert(row.end(), {{with_bound(busy_bound(v.kernels_unrecorded), percent_of_one(v.busy_share))},
-                             {with_bound(host_time_bound(v.kernels_unrecorded), percent_of_one(v.host_bound_share))},
-                             {percent_of_one(v.device_wait_share)},
+      // Kernels that do not record themselves count as dispatch: busy at least, dispatch at most. A share the
+      // verdict says cannot be read is "unknown", not the zero (or the rest) it holds.
+      const ReadableShares readable = readable_shares(v.reason);
+      row.insert(row.end(), {{readable.busy ? with_bound(busy_bound(v.kernels_unrecorded), percent_of_one(v.busy_share))
+                                            : "unknown"},
+                             {readable.queueing ? with_bound(host_time_bound(v.kernels_unrecorded),
+                                                             percent_of_one(v.host_bound_share))
+                                                : "unknown"},
+                             {readable.queueing ? percent_of_one(v.device_wait_share) : "unknown"},
                              {to_string(v.verdict), Cell::Kind::strong}});
     } else {
       row.insert(row.end(), {{"-"}, {"-"}, {"-"},

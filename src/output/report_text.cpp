@@ -329,10 +329,11 @@ std::string unknown_text(const PathVerdict& v) {
              "device): there is no device work to judge";
     case VerdictReason::no_launches:
       return fmt::format(
-          "{}, but no device op has its launch call in the data (an accelerator runtime ohprof does not know, or "
-          "launch records lost), so queueing and host-bound time cannot be judged. Record the runtime's API calls "
-          "with the device activity (the profiler's cuda_runtime / cuda_driver events)",
-          shares_clause(v, TimeShare::busy));
+          "{} {} of wall, but no device op has its launch call in the data (an accelerator runtime ohprof does not "
+          "know, or launch records lost), so the rest of the wall time cannot be told apart into host-bound and "
+          "device-wait: both unknown. Record the runtime's API calls with the device activity (the profiler's "
+          "cuda_runtime / cuda_driver events)",
+          long_name(v, TimeShare::busy), percent(v.busy_share));
     case VerdictReason::startup_without_steps:
       return fmt::format(
           "no ProfilerStep marks iterations, and the one window is start-up, not steady state: {}; {}. Record steps: "
@@ -363,8 +364,9 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
         return out;
       }
       const Advice host = host_advice(v, path);
-      out.text += fmt::format(". Removing the {} time could still make it faster, {}: {}", short_name(v, TimeShare::host_bound),
-                              headroom_factor(v.host_bound_headroom), host.text);
+      // The host's advice scoped to its part, as in a mixed verdict: the kernels are the path's main cost.
+      out.text += fmt::format(". Removing the {0} time could still make it faster, {1}; for the {0} part, {2}",
+                              short_name(v, TimeShare::host_bound), headroom_factor(v.host_bound_headroom), host.text);
       out.remedies.insert(out.remedies.end(), host.remedies.begin(), host.remedies.end());
       return out;
     }
@@ -859,6 +861,14 @@ std::vector<std::string> deployment_cells(const DeploymentSummary& s, const Depl
   return cells;
 }
 
+ReadableShares readable_shares(VerdictReason reason) {
+  switch (reason) {
+    case VerdictReason::unread_device_events: return {false, false};
+    case VerdictReason::no_launches: return {true, false};
+    default: return {};
+  }
+}
+
 std::string with_bound(Bound bound, std::string_view figure) {
   switch (bound) {
     case Bound::at_least: return fmt::format("≥{}", figure);
@@ -953,7 +963,8 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
 
 std::vector<std::string> cold_start_lines(const PathColdStart& c) {
   std::vector<std::string> lines{fmt::format(
-      "{} fresh process{} per state; medians: total = process + import + load + compile + first call", c.processes,
+      "{} fresh process{} per state; each figure is its own median over them (the phases' need not add up to the "
+      "total's)", c.processes,
       c.processes == 1 ? "" : "es")};
   for (const ColdStartState& state : c.states) {
     const std::string label = state.cache == CompileCache::none ? std::string("start")
@@ -965,7 +976,7 @@ std::vector<std::string> cold_start_lines(const PathColdStart& c) {
     }
     if (state.median) {
       const ColdStartPhases& m = *state.median;
-      line += fmt::format("{} = {} process + {} import + {} load + {} compile + {} first call (range {} … {}, n = {})",
+      line += fmt::format("{} total; {} process, {} import, {} load, {} compile, {} first call (range {} … {}, n = {})",
                           format_duration(m.total_ns), format_duration(m.process_ns), format_duration(m.import_ns),
                           format_duration(m.load_ns), format_duration(m.compile_ns), format_duration(m.first_call_ns),
                           format_duration(state.min_total_ns), format_duration(state.max_total_ns), state.samples.size());

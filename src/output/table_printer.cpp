@@ -31,6 +31,17 @@ std::string split_line(const char* label, const SampleSummary& summary, std::int
                      note.empty() ? note : "  " + note);
 }
 
+// "    launches:      4 per iteration (1 graph), 4 device ops; queue delay median 10 ns\n"
+std::string launches_line(const BreakdownSummary& s) {
+  std::string out = fmt::format("    launches:      {:g} per iteration ({:g} graph), {:g} device ops", s.launches.median,
+                                s.graph_launches.median, s.gpu_ops.median);
+  if (s.queue_delay_ns.count > 0) {
+    out += fmt::format("; queue delay median {}", format_duration(s.queue_delay_ns.median));
+    if (s.queue_delays_clipped > 0) out += fmt::format(" ({} negative, clipped to 0)", s.queue_delays_clipped);
+  }
+  return out + "\n";
+}
+
 // The device-time split of one path (docs/metrics.md): medians ± σ over iterations; shares of the summed
 // wall time of all iterations (split.summary.totals), which add up exactly where medians need not.
 // `path`: the path's kind, which the verdict's advice reads (verdict_text).
@@ -43,10 +54,16 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
       fmt::format("  device split:  median ± σ over {} iterations; % of their summed wall time\n", s.wall_ns.count);
   if (s.wall_ns.count == 0) {
     out += "  device split:  no iteration windows to split\n";
-  } else if (split.verdict.reason == VerdictReason::unread_device_events) {
+  } else if (!readable_shares(split.verdict.reason).busy) {
     // No busy time read, yet device work recorded: a split of zeros would call it all host-bound.
     out += "  device split:  unknown: the device's events are of categories ohprof does not read (the verdict names "
            "them)\n";
+  } else if (!readable_shares(split.verdict.reason).queueing) {
+    // Busy time read, but no op's launch call: the rest of the wall time is not told apart (the verdict says why).
+    out += header;
+    out += split_line("GPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall, "(an op running)");
+    out += "    host-bound, device-wait: unknown (no device op has its launch call in the data)\n";
+    out += launches_line(s);
   } else if (s.cpu_kernels) {
     // The host runs the kernels itself: nothing is queued, so only busy and dispatch (docs/metrics.md).
     out += header;
@@ -92,13 +109,7 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
                        format_duration(s.launch_api_ns.median), format_duration(s.launch_exposed_ns.median),
                        format_duration(s.launch_hidden_ns.median), format_duration(s.blocking_ns.median),
                        t.blocking_calls, t.blocking_calls == 1 ? "" : "s", format_duration(s.other_api_ns.median));
-    out += fmt::format("    launches:      {:g} per iteration ({:g} graph), {:g} device ops", s.launches.median,
-                       s.graph_launches.median, s.gpu_ops.median);
-    if (s.queue_delay_ns.count > 0) {
-      out += fmt::format("; queue delay median {}", format_duration(s.queue_delay_ns.median));
-      if (s.queue_delays_clipped > 0) out += fmt::format(" ({} negative, clipped to 0)", s.queue_delays_clipped);
-    }
-    out += "\n";
+    out += launches_line(s);
     // Diagnostics: the window's own launches (busy - own busy was carried in from an earlier window).
     out += fmt::format("    own work:      {} of busy from the window's own launches; {} of them ran outside it "
                        "(carried out)\n",

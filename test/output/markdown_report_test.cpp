@@ -157,6 +157,20 @@ TEST(FormatMarkdown, ThePathTableWritesTheSharesOfAPathWhoseKernelsDoNotRecordTh
   EXPECT_NE(page.find(">≤25.0%<"), std::string::npos);
 }
 
+// A share the verdict says cannot be read is "unknown" in the path table (Markdown and HTML), as in the text table.
+TEST(FormatMarkdown, ThePathTableWritesSharesTheVerdictCannotReadAsUnknown) {
+  Report r = compare_report();
+  r.paths[0].breakdown->verdict.verdict = Verdict::unknown;
+  r.paths[0].breakdown->verdict.reason = VerdictReason::no_launches;
+  std::string md = format_markdown(r);
+  expect_well_formed_tables(md);
+  EXPECT_NE(md.find("| 75.0% | unknown | unknown | **unknown** |\n"), std::string::npos) << md;
+  r.paths[0].breakdown->verdict.reason = VerdictReason::unread_device_events;
+  md = format_markdown(r);
+  EXPECT_NE(md.find("| unknown | unknown | unknown | **unknown** |\n"), std::string::npos) << md;
+  EXPECT_NE(format_html(r).find(">unknown<"), std::string::npos);
+}
+
 TEST(FormatMarkdown, TheWhatIfLedgerIsOneRowPerSettingWithWhatTheUserWrites) {
   Report r = compare_report();
   EXPECT_EQ(format_markdown(r).find("What each compile setting buys"), std::string::npos);  // no --what-if

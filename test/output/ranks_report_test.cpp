@@ -262,6 +262,24 @@ TEST(RanksTable, NamesTheJobEachRankAndEachStepsStraggler) {
   EXPECT_NE(html.find("<p class=\"note\">"), std::string::npos);
 }
 
+// A rank whose verdict says its shares cannot be read shows them unknown, not the zeros (or the rest) they hold.
+TEST(RanksTable, SharesTheVerdictCannotReadAreUnknown) {
+  RanksReport r = two_rank_report();
+  r.ranks[0].verdict_reason = VerdictReason::unread_device_events;
+  r.ranks[1].verdict_reason = VerdictReason::no_launches;
+  const std::string markdown = format_ranks_markdown(r);
+  // rank 0: busy, host-bound and device-wait unknown; rank 1: busy read, the other two unknown
+  EXPECT_NE(markdown.find("| 0 | 2 | "), std::string::npos) << markdown;
+  const std::size_t row0 = markdown.find("| 0 | 2 | ");
+  const std::size_t row1 = markdown.find("| 1 | 2 | ");
+  ASSERT_NE(row1, std::string::npos) << markdown;
+  const std::string line0 = markdown.substr(row0, markdown.find('\n', row0) - row0);
+  const std::string line1 = markdown.substr(row1, markdown.find('\n', row1) - row1);
+  EXPECT_NE(line0.find(" | unknown | unknown | unknown | "), std::string::npos) << line0;
+  EXPECT_NE(line1.find("% | unknown | unknown | "), std::string::npos) << line1;
+  EXPECT_EQ(format_ranks_markdown(two_rank_report()).find("| unknown | unknown"), std::string::npos);
+}
+
 TEST(RanksTable, AJobWithoutRanksSaysOnlyWhatFailed) {
   RanksReport r;
   r.failed.push_back(FailedTrace{"a.json", 0, ExitCode::file_not_found, "cannot open 'a.json'"});

@@ -79,7 +79,7 @@ TEST(VerdictText, ComputeBoundOnTheCpuSaysCpuKernelsAndDispatch) {
   v.host_state_share = 1;
   // dispatch 23.5%: 1 / 0.765 = 1.307, so the host's advice follows with its bound
   EXPECT_EQ(verdict_text(v, 100), std::string("CPU kernels busy 76.5% of wall (dispatch 23.5%). ") + kKernelAdvice +
-                                      ". Removing the dispatch time could still make it faster, at most 1.31x: " +
+                                      ". Removing the dispatch time could still make it faster, at most 1.31x; for the dispatch part, " +
                                       kCpuHostAdvice);
   EXPECT_EQ(headroom_text(v), "at most 4.26x with faster kernels, at most 1.31x without the dispatch time");
 }
@@ -136,7 +136,7 @@ TEST(VerdictText, ComputeBoundWithLargeHostHeadroomGivesBothPiecesOfAdvice) {
   v.host_state_share = 0.7;
   const std::string text = verdict_text(v, 10);
   EXPECT_EQ(text.find("host changes will not help"), std::string::npos) << text;
-  EXPECT_NE(text.find(". Removing the host-bound time could still make it faster, at most 1.67x: launch calls are on the "
+  EXPECT_NE(text.find(". Removing the host-bound time could still make it faster, at most 1.67x; for the host-bound part, launch calls are on the "
                       "critical path: CUDA graphs"),
             std::string::npos) << text;
   EXPECT_EQ(headroom_text(v),
@@ -357,10 +357,10 @@ TEST(VerdictText, UnknownSaysWhatIsMissing) {
   v.busy_share = 0.016;
   v.host_bound_share = 0.984;
   EXPECT_EQ(verdict_text(v, 1),
-            "GPU busy 1.6% of wall (host-bound 98.4%, device-wait 0.0%), but no device op has its launch call in the "
-            "data (an accelerator runtime ohprof does not know, or launch records lost), so queueing and host-bound "
-            "time cannot be judged. Record the runtime's API calls with the device activity (the profiler's "
-            "cuda_runtime / cuda_driver events)");
+            "GPU busy 1.6% of wall, but no device op has its launch call in the data (an accelerator runtime ohprof "
+            "does not know, or launch records lost), so the rest of the wall time cannot be told apart into "
+            "host-bound and device-wait: both unknown. Record the runtime's API calls with the device activity (the "
+            "profiler's cuda_runtime / cuda_driver events)");
   v.reason = VerdictReason::startup_without_steps;
   v.busy_share = 0.1;
   v.host_bound_share = 0.85;
@@ -404,7 +404,7 @@ TEST(VerdictText, UnrecordedKernelsGiveTheSharesAsBoundsAndTheRemedy) {
   EXPECT_EQ(verdict_text(v, 100),
             "CPU kernels busy 81.6% of wall (dispatch 18.4%); busy at least that: this path's Inductor kernels do not "
             "record themselves and count as dispatch. Speed up the kernels (torch.compile mode=\"max-autotune\", lower "
-            "precision). Removing the dispatch time could still make it faster, at most 1.23x: the host work around "
+            "precision). Removing the dispatch time could still make it faster, at most 1.23x; for the dispatch part, the host work around "
             "the kernels (Python wrapper, guards, allocation, operator dispatch) is the cost: AOTInductor's C++ "
             "wrapper (or compile:cpp-wrapper), a larger batch");
   EXPECT_EQ(headroom_line(v), "at most 1.23x without the dispatch time (which holds the kernels that do not record "
@@ -911,10 +911,11 @@ TEST(ColdStartLines, AHeaderThenOneLinePerCacheStateWithHowItStandsAgainstCold) 
   c.states = {cold, warm, artifacts, failed};
   const std::vector<std::string> lines = cold_start_lines(c);
   ASSERT_EQ(lines.size(), 5u);
-  EXPECT_EQ(lines[0], "2 fresh processes per state; medians: total = process + import + load + compile + first call");
-  EXPECT_EQ(lines[1], "cold cache      " + format_duration(10e9) + " = " + format_duration(10e6) + " process + " +
-                          format_duration(1.5e9) + " import + " + format_duration(500e6) + " load + " +
-                          format_duration(7.9e9) + " compile + " + format_duration(90e6) + " first call (range " +
+  EXPECT_EQ(lines[0], "2 fresh processes per state; each figure is its own median over them (the phases' need not add "
+                      "up to the total's)");
+  EXPECT_EQ(lines[1], "cold cache      " + format_duration(10e9) + " total; " + format_duration(10e6) + " process, " +
+                          format_duration(1.5e9) + " import, " + format_duration(500e6) + " load, " +
+                          format_duration(7.9e9) + " compile, " + format_duration(90e6) + " first call (range " +
                           format_duration(9e9) + " … " + format_duration(11e9) + ", n = 2); outputs match");
   EXPECT_NE(lines[2].find("; OUTPUTS DIFFER in 1 of 2; x4.00 faster than cold (every start below every cold one)"),
             std::string::npos) << lines[2];

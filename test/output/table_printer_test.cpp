@@ -122,6 +122,22 @@ TEST(FormatRunTable, ShowsTheGpuSplitWithSharesOfTheSummedWall) {
   EXPECT_EQ(table.find("dispatch:"), std::string::npos) << table;  // GPU: no dispatch line
 }
 
+// No op's launch call: busy is read; host-bound and device-wait are not told apart, so no line gives them a share.
+TEST(FormatRunTable, WithoutLaunchCallsOnlyTheBusyTimeIsSplit) {
+  PathBreakdown b = test::gpu_breakdown();
+  b.verdict.verdict = Verdict::unknown;
+  b.verdict.reason = VerdictReason::no_launches;
+  const std::string table = format_run_table(report_with(b));
+  EXPECT_NE(table.find("    GPU busy:      6.000 us ± 0 ns          60.0%  (an op running)\n"
+                       "    host-bound, device-wait: unknown (no device op has its launch call in the data)\n"
+                       "    launches:      4 per iteration (1 graph), 4 device ops"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("    host-bound:    "), std::string::npos) << table;
+  EXPECT_EQ(table.find("    device-wait:   "), std::string::npos) << table;
+  EXPECT_EQ(table.find("framework:"), std::string::npos) << table;
+}
+
 // The verdict's advice reads the path's kind in run and compare reports (advice_path_kind): the table, the
 // JSON's suggestion and the Markdown give the aoti path its own advice; analyze, whose path names are file
 // names, gives the general one even to a trace named "aoti".

@@ -99,7 +99,7 @@ _CPU_HOST = re.escape("the host work around the kernels (") + "(?:" + "|".join(r
     "Python call; a larger batch amortizes it")) + ")"
 # compute-bound: the host's advice follows unless its headroom is negligible (docs/metrics.md, "Headroom")
 _COMPUTE = _KERNELS + (r"(?:; host changes will not help|\. Removing the dispatch time could still make it faster, at most "
-                       rf"\d+\.\d\dx: {_CPU_HOST})")
+                       rf"\d+\.\d\dx; for the dispatch part, {_CPU_HOST})")
 _NEEDS = r"\(a verdict needs 50% and a lead of 10 points\)"
 # a compute-bound verdict of a path whose Inductor kernels do not record themselves (kernels_unrecorded)
 _AT_LEAST = re.escape("; busy at least that: this path's Inductor kernels do not record themselves and count as dispatch")

@@ -220,7 +220,15 @@ namespace {
 // enum's order) that either report measured.
 void add_deployment(DiffResult& result, const DigestPath& b, const DigestPath& n, double threshold) {
   if (!b.throughput.empty() || !n.throughput.empty()) {
-    result.deployment.push_back(diff_throughput(b.name, b.throughput, n.throughput, threshold));
+    DeploymentDiff d = diff_throughput(b.name, b.throughput, n.throughput, threshold);
+    // The callers call the same loaded path: outputs that differ or uncompiled code are theirs too (pooled
+    // samples are the timing pass's alone).
+    const auto calls_flawed = [](const DigestPath& p) { return p.flaw && *p.flaw != DigestFlaw::samples_pooled; };
+    if ((calls_flawed(b) || calls_flawed(n)) && d.verdict != DiffVerdict::unknown) {
+      d.verdict = DiffVerdict::unknown;
+      d.reason = DiffReason::flawed;
+    }
+    result.deployment.push_back(std::move(d));
   }
   const auto state = [](const DigestPath& p, CompileCache cache) -> const DigestStart* {
     for (const DigestStart& s : p.starts) {
@@ -337,6 +345,14 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
     }
     base_terms.emplace_back(br, sorted_samples(*br));
     new_terms.emplace_back(nr, sorted_samples(*nr));
+  }
+  // Figures that are not the path's (outputs that differ, uncompiled code, samples pooled across a compile):
+  // nothing is judged from them, however many there are.
+  if (b.flaw || n.flaw) {
+    d.base_flaw = b.flaw;
+    d.new_flaw = n.flaw;
+    d.reason = DiffReason::flawed;
+    return d;
   }
   for (const auto* side : {&base_terms, &new_terms}) {
     for (const auto& [p, sorted] : *side) {

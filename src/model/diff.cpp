@@ -8,6 +8,13 @@ namespace ohprof {
 
 std::optional<DigestKind> parse_digest_kind(const std::string& text) { return parse_enum<DigestKind>(text); }
 
+std::optional<DigestFlaw> digest_flaw(const PathResult& path) {
+  if (path.output_check && !path.output_check->passed) return DigestFlaw::outputs_differ;
+  if (ran_uncompiled(path)) return DigestFlaw::ran_uncompiled;
+  if (path.execution && path.execution->pooled) return DigestFlaw::samples_pooled;
+  return std::nullopt;
+}
+
 DiffOutcome DiffResult::outcome() const {
   if (!incomparable.empty() && !config.force) return DiffOutcome::incomparable;
   if (judged() == 0) return DiffOutcome::nothing_judged;

@@ -116,6 +116,7 @@ void read_measured_report(const json& j, ReportDigest& d) {
     path.samples_ns = p.wall_ns;
     if (!std::isnan(p.wall.median)) path.median_ns = p.wall.median;
     path.split = split_totals_of(p);
+    path.flaw = digest_flaw(p);
     if (report.kind == ReportKind::compare) {
       path.throughput = throughput_of(p);
       path.starts = starts_of(p);
@@ -231,6 +232,8 @@ json diff_to_json(const DiffResult& diff) {
                      {"high", optional_number(p.high)},
                      {"verdict", to_string(p.verdict)},
                      {"reason", to_string(p.reason)},
+                     {"base_flaw", p.base_flaw ? json(to_string(*p.base_flaw)) : json(nullptr)},
+                     {"new_flaw", p.new_flaw ? json(to_string(*p.new_flaw)) : json(nullptr)},
                      {"split", split}});
   }
   j["paths"] = paths;

@@ -121,8 +121,9 @@ std::string slower_paths_text(const DiffResult& diff) {
 }
 
 std::string nothing_judged_text(const DiffResult& diff) {
-  std::size_t few = 0, none = 0, unmatched = 0, reference = 0;
+  std::size_t few = 0, none = 0, unmatched = 0, reference = 0, flawed = 0;
   for (const PathDiff& p : diff.paths) {
+    flawed += p.reason == DiffReason::flawed ? 1 : 0;
     few += p.reason == DiffReason::too_few_samples ? 1 : 0;
     none += p.reason == DiffReason::no_samples ? 1 : 0;
     unmatched += p.reason == DiffReason::only_in_base || p.reason == DiffReason::only_in_new ? 1 : 0;
@@ -134,6 +135,10 @@ std::string nothing_judged_text(const DiffResult& diff) {
   if (none > 0) why.push_back(fmt::format("{} without samples on a side (a sweep point whose report is missing)", none));
   if (unmatched > 0) why.push_back(fmt::format("{} in one report only (paths are matched by name)", unmatched));
   if (reference > 0) why.push_back(fmt::format("{} where the --relative-to path has no samples", reference));
+  if (flawed > 0) {
+    why.push_back(fmt::format("{} whose figures in a report are not the path's (outputs that differ, uncompiled code, or "
+                              "samples across a compile)", flawed));
+  }
   return fmt::format("no path could be judged: {}", fmt::join(why, "; "));
 }
 

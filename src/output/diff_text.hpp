@@ -1,6 +1,7 @@
 #pragma once
 // Text of the diff's typed results, shared by its table and its Markdown (private to the output layer).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <string>
@@ -33,11 +34,25 @@ inline std::string diff_verdict_text(DiffVerdict verdict, DiffReason reason, con
     case DiffReason::only_in_base: return "only in the base report";
     case DiffReason::only_in_new: return "only in the new report";
     case DiffReason::callers_differ: return "unknown: measured at other numbers of callers";
+    case DiffReason::flawed: return "unknown: a side's figures are not the path's";
+  }
+  return "";
+}
+// What a side's figures are, where they are not the path's: "its outputs differ from the reference path's".
+inline const char* digest_flaw_text(DigestFlaw flaw) {
+  switch (flaw) {
+    case DigestFlaw::outputs_differ: return "its outputs differ from the reference path's";
+    case DigestFlaw::ran_uncompiled: return "it ran uncompiled code after its timing pass";
+    case DigestFlaw::samples_pooled: return "its samples mix the programs before and after a compile";
   }
   return "";
 }
 inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config) {
-  return diff_verdict_text(p.verdict, p.reason, config);
+  if (p.reason != DiffReason::flawed) return diff_verdict_text(p.verdict, p.reason, config);
+  std::vector<std::string> sides;
+  if (p.base_flaw) sides.push_back(fmt::format("in the base report {}", digest_flaw_text(*p.base_flaw)));
+  if (p.new_flaw) sides.push_back(fmt::format("in the new report {}", digest_flaw_text(*p.new_flaw)));
+  return fmt::format("unknown: {}", fmt::join(sides, "; "));
 }
 
 // A deployment figure's verdict: a start's too few processes is said as the rank rule says it.

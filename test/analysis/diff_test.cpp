@@ -235,6 +235,59 @@ TEST(DiffReports, FewerThanTheMinimumSamplesIsUnknown) {
   EXPECT_EQ(r.judged(), 1u);
 }
 
+// A path whose figures in a report are not the path's (docs/diff.md, "Figures that are not the path's") is not
+// judged, however many samples it has and however far it moved: compile's new figures are eager's, 40% faster.
+TEST(DiffReports, APathWhoseFiguresAreNotThePathsIsUnknownWhateverItsChange) {
+  const auto a = lognormal(200, 10000, 0.05, 61);
+  const auto b = lognormal(200, 30000, 0.05, 62);
+  DigestPath uncompiled = path("compile", b, 0.6);
+  uncompiled.flaw = DigestFlaw::ran_uncompiled;
+  const DiffResult r = diff_reports(digest({path("aoti", a), path("compile", b)}),
+                                    digest({path("aoti", a, 1.0), uncompiled}), fast_config());
+  ASSERT_EQ(r.paths.size(), 2u);
+  EXPECT_EQ(r.paths[1].verdict, DiffVerdict::unknown);
+  EXPECT_EQ(r.paths[1].reason, DiffReason::flawed);
+  EXPECT_FALSE(r.paths[1].base_flaw.has_value());
+  EXPECT_EQ(r.paths[1].new_flaw, DigestFlaw::ran_uncompiled);
+  EXPECT_FALSE(r.paths[1].ratio.has_value());
+  EXPECT_TRUE(r.paths[1].base_median_ns.has_value());  // the medians are still shown
+  EXPECT_EQ(r.judged(), 1u);
+  // both sides flawed; and a slower flawed path is no regression either (it is not judged)
+  DigestPath differs = path("compile", b);
+  differs.flaw = DigestFlaw::outputs_differ;
+  DigestPath pooled = path("compile", b, 1.5);
+  pooled.flaw = DigestFlaw::samples_pooled;
+  const DiffResult both = diff_reports(digest({differs}), digest({pooled}), fast_config());
+  EXPECT_EQ(both.paths[0].base_flaw, DigestFlaw::outputs_differ);
+  EXPECT_EQ(both.paths[0].new_flaw, DigestFlaw::samples_pooled);
+  EXPECT_EQ(both.outcome(), DiffOutcome::nothing_judged);
+}
+
+// Its throughput with several callers is of the same loaded path: not judged either, unless the flaw is the
+// timing pass's own (pooled samples).
+TEST(DiffReports, AFlawedPathsThroughputIsNotJudgedUnlessTheFlawIsTheTimingPasssOwn) {
+  const auto b = lognormal(200, 30000, 0.05, 63);
+  // 2 callers: 10k calls/s in the base, 20k in the new report, each ± 100 over 9 rounds: significant, +100%
+  const auto with_calls = [&](double scale, std::optional<DigestFlaw> flaw) {
+    DigestPath p = path("compile", b);
+    p.flaw = flaw;
+    p.throughput = {DigestThroughput{1, 8000, 100, 9}, DigestThroughput{2, 10000 * scale, 100, 9}};
+    return p;
+  };
+  for (const DigestFlaw flaw : {DigestFlaw::outputs_differ, DigestFlaw::ran_uncompiled, DigestFlaw::samples_pooled}) {
+    const DiffResult r = diff_reports(digest({with_calls(1, std::nullopt)}), digest({with_calls(2, flaw)}), fast_config());
+    ASSERT_FALSE(r.deployment.empty());
+    const DeploymentDiff& d = r.deployment.front();
+    EXPECT_EQ(d.measure, DeployMeasure::throughput);
+    if (flaw == DigestFlaw::samples_pooled) {
+      EXPECT_NE(d.verdict, DiffVerdict::unknown) << to_string(flaw);
+    } else {
+      EXPECT_EQ(d.verdict, DiffVerdict::unknown) << to_string(flaw);
+      EXPECT_EQ(d.reason, DiffReason::flawed);
+    }
+  }
+}
+
 TEST(DiffReports, RelativeToCancelsAMachineThatRanEveryPathSlower) {
   const auto a = lognormal(300, 10000, 0.05, 51);
   const auto b = lognormal(300, 30000, 0.05, 52);

@@ -88,6 +88,29 @@ TEST(ParseReportDigest, ReadsWhatTheReportPrinterWrites) {
   EXPECT_TRUE(d.notes.empty());
 }
 
+// Each flaw read from the report's own fields, the first that holds in the documented order.
+TEST(ParseReportDigest, APathWhoseFiguresAreNotThePathsCarriesItsFlaw) {
+  const auto flaw_of = [](const Report& r) {
+    auto parsed = parse(report_to_json(r));
+    EXPECT_TRUE(parsed.ok()) << parsed.error().message;
+    return parsed->digest.paths[0].flaw;
+  };
+  Report r = compare_report();
+  EXPECT_FALSE(flaw_of(r).has_value());
+  r.paths[0].execution = ExecutionCheck{};
+  r.paths[0].execution->pooled = true;
+  EXPECT_EQ(flaw_of(r), DigestFlaw::samples_pooled);
+  r.paths[0].execution->compiled_call = CompiledCall::no_graph;
+  EXPECT_EQ(flaw_of(r), DigestFlaw::ran_uncompiled);
+  r.paths[0].execution->compiled_call = CompiledCall::compiled;
+  EXPECT_EQ(flaw_of(r), DigestFlaw::samples_pooled);
+  r.paths[0].output_check = PathOutputCheck{"eager", false};
+  EXPECT_EQ(flaw_of(r), DigestFlaw::outputs_differ);
+  r.paths[0].output_check->passed = true;
+  r.paths[0].execution->pooled = false;
+  EXPECT_FALSE(flaw_of(r).has_value());
+}
+
 TEST(ParseReportDigest, ARunIsIdentifiedByItsPackageAndAnAnalyzeByNothing) {
   Report run = compare_report();
   run.kind = ReportKind::run;
@@ -238,6 +261,38 @@ TEST(FormatDiffTable, PrintsEachPathTheSplitAndTheVerdictWithItsNumbers) {
   EXPECT_NE(table.find("verdict: REGRESSION: compile +20.0% [+15.0%, +25.0%] slower beyond 10% (1 of 2 judged paths)\n"),
             std::string::npos)
       << table;
+}
+
+// A flawed path's row says what each side's figures are, in the table, the Markdown and the JSON; with nothing
+// else judged, the outcome line counts it.
+TEST(FormatDiffTable, AFlawedPathSaysWhatEachSidesFiguresAre) {
+  DiffResult d = sample_diff();
+  d.paths[0].verdict = DiffVerdict::unknown;
+  d.paths[0].reason = DiffReason::flawed;
+  d.paths[0].ratio.reset();
+  d.paths[0].low.reset();
+  d.paths[0].high.reset();
+  d.paths[0].new_flaw = DigestFlaw::ran_uncompiled;
+  const std::string table = format_diff_table(d);
+  EXPECT_NE(table.find("unknown: in the new report it ran uncompiled code after its timing pass\n"), std::string::npos)
+      << table;
+  EXPECT_NE(format_diff_markdown(d).find("unknown: in the new report it ran uncompiled code after its timing pass"),
+            std::string::npos);
+  const json j = diff_to_json(d);
+  EXPECT_EQ(j["paths"][0]["reason"], "flawed");
+  EXPECT_TRUE(j["paths"][0]["base_flaw"].is_null());
+  EXPECT_EQ(j["paths"][0]["new_flaw"], "ran_uncompiled");
+  EXPECT_TRUE(j["paths"][1]["new_flaw"].is_null());
+  d.paths[0].base_flaw = DigestFlaw::outputs_differ;
+  d.paths[1] = d.paths[0];
+  d.paths[1].name = "aoti";
+  const std::string none = format_diff_table(d);
+  EXPECT_NE(none.find("unknown: in the base report its outputs differ from the reference path's; in the new report it "
+                      "ran uncompiled code after its timing pass"),
+            std::string::npos) << none;
+  EXPECT_NE(none.find("2 whose figures in a report are not the path's (outputs that differ, uncompiled code, or samples "
+                      "across a compile)"),
+            std::string::npos) << none;
 }
 
 // A split figure that is a bound carries its sign, in the table, the Markdown and the JSON, and the block's

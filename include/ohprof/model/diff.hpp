@@ -60,9 +60,21 @@ struct DigestStart {
   std::vector<std::int64_t> totals_ns;
 };
 
+// What makes a path's figures in one report not a measure of the path it names (docs/diff.md, "Figures that are
+// not the path's"), in the order the first that holds is taken.
+#define OHPROF_DIGEST_FLAW_VALUES(X)                                                                                \
+  X(outputs_differ, "outputs_differ")  /* its output check failed against the reference path */                     \
+  X(ran_uncompiled, "ran_uncompiled")  /* a Dynamo path whose probe after the timing pass ran uncompiled code */     \
+  X(samples_pooled, "samples_pooled")  /* its samples mix the programs before and after a compile inside them */
+OHPROF_ENUM_CLASS(DigestFlaw, OHPROF_DIGEST_FLAW_VALUES)
+// The first DigestFlaw that holds for a path of a run or compare report: its output check failed, ran_uncompiled
+// (its execution check's probe), or its execution check pooled the samples across a compile. None otherwise.
+std::optional<DigestFlaw> digest_flaw(const PathResult& path);
+
 // What the diff uses of one path of a report.
 struct DigestPath {
   std::string name;
+  std::optional<DigestFlaw> flaw;      // none: its figures measure the path it names, as far as the report says
   std::optional<std::int64_t> point;   // sweep: the axis value of the point it was measured at
   std::vector<std::int64_t> samples_ns;  // the measured iterations' wall times (empty: none kept)
   std::optional<double> median_ns;      // the report's own wall_ns.median (a sweep point without its report)
@@ -128,7 +140,8 @@ OHPROF_ENUM_CLASS(DiffVerdict, OHPROF_DIFF_VERDICT_VALUES)
   X(reference_missing, "reference_missing")  /* unknown: the --relative-to path lacks samples at this point */                          \
   X(only_in_base, "only_in_base")            /* unknown: the path (or the deployment figure) is not in the new report */                \
   X(only_in_new, "only_in_new")              /* unknown: the path (or the deployment figure) is not in the base report */               \
-  X(callers_differ, "callers_differ")        /* unknown: throughput measured at no common number of callers */
+  X(callers_differ, "callers_differ")        /* unknown: throughput measured at no common number of callers */          \
+  X(flawed, "flawed")                        /* unknown: a side's figures are not the path's (PathDiff::base_flaw, new_flaw) */
 OHPROF_ENUM_CLASS(DiffReason, OHPROF_DIFF_REASON_VALUES)
 
 // A split component's per-iteration mean in each report (totals / iterations).
@@ -155,6 +168,8 @@ struct PathDiff {
   std::optional<double> high;
   DiffVerdict verdict = DiffVerdict::unknown;
   DiffReason reason = DiffReason::too_few_samples;
+  std::optional<DigestFlaw> base_flaw;    // flawed: what each side's figures are, where they are not the path's
+  std::optional<DigestFlaw> new_flaw;
   std::vector<ComponentChange> split;     // both reports have a split; empty otherwise
 };
 

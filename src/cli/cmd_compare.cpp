@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "model_flags.hpp"
+#include "ohprof/model/cold_start.hpp"
 #include "ohprof/base/console.hpp"
 
 namespace ohprof {
@@ -109,10 +110,12 @@ Subcommand add_compare_command(CLI::App& parent, const Invocation& invocation) {
   app->add_option("--threads", flags->threads,
                   "After the timed passes, call each path from N threads at once, for each N comma-separated "
                   "(e.g. 1,2,4; 1 is always measured): throughput, p50 and p99 latency, scaling and the limit hit");
-  app->add_flag("--cold-start{3}", flags->cold_start,
-                "Last, start each path N times (--cold-start=N; 3 without a value) in fresh processes: the time "
-                "from nothing to its first checked result, in process, import, load, compile and first call; "
-                "torch.compile paths with a cold, a warm and a portable-artifacts cache (docs/metrics.md, \"Cold start\")");
+  app->add_flag("--cold-start{" + std::to_string(kColdStartDefaultProcesses) + "}", flags->cold_start,
+                fmt::format("Last, start each path N times (--cold-start=N; {} without a value) in fresh processes: the "
+                            "time from nothing to its first checked result, in process, import, load, compile and first "
+                            "call; torch.compile paths with a cold, a warm and a portable-artifacts cache (docs/metrics.md, "
+                            "\"Cold start\")",
+                            kColdStartDefaultProcesses));
   app->add_flag("--what-if", flags->what_if,
                 "Measure what each compile setting buys against the compile path, in the same rounds: guards "
                 "skipped, guards on nn.Module attributes dropped, the C++ wrapper, CUDA graphs, autotuning; and "

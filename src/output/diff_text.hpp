@@ -57,7 +57,9 @@ inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config
 
 // A deployment figure's verdict: a start's too few processes is said as the rank rule says it.
 inline std::string deployment_verdict_text(const DeploymentDiff& d, const DiffConfig& config) {
-  if (d.reason == DiffReason::too_few_samples) return "unknown: too few processes to order (--cold-start=3 or more)";
+  if (d.reason == DiffReason::too_few_samples) {
+    return fmt::format("unknown: too few processes to order (--cold-start={} or more)", kColdStartDefaultProcesses);
+  }
   if (d.reason == DiffReason::no_samples) return "unknown: no figure on a side (no process finished, or no calls)";
   return diff_verdict_text(d.verdict, d.reason, config);
 }

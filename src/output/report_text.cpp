@@ -762,7 +762,8 @@ std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) 
   const bool starts = c.criterion == DeployCriterion::cold_start || c.criterion == DeployCriterion::warm_start;
   if (c.leaders.size() > 1 && starts) {
     return fmt::format("{}, not told apart ({}{}{})", text,
-                       c.too_few ? "too few processes: --cold-start=3 or more" : "the ranges overlap",
+                       c.too_few ? fmt::format("too few processes: --cold-start={} or more", kColdStartDefaultProcesses)
+                                 : std::string("the ranges overlap"),
                        next.empty() ? std::string() : "; " + next,
                        c.without.empty() ? std::string() : fmt::format("; no figure: {}", fmt::join(c.without, ", ")));
   }
@@ -995,8 +996,8 @@ std::vector<std::string> cold_start_lines(const PathColdStart& c) {
             line += fmt::format("; within noise of cold (x{:.2f}; the ranges overlap)", state.speedup_vs_cold);
             break;
           case ColdStartOrder::too_few:
-            line += fmt::format("; x{:.2f} against cold, too few processes to tell (--cold-start=3 or more)",
-                                state.speedup_vs_cold);
+            line += fmt::format("; x{:.2f} against cold, too few processes to tell (--cold-start={} or more)",
+                                state.speedup_vs_cold, kColdStartDefaultProcesses);
             break;
         }
       }

@@ -67,16 +67,26 @@ TEST(SummarizeColdStart, EachPhaseIsItsOwnMedian) {
 }
 
 TEST(OrderAgainst, FasterOnlyWhenEveryStartIsBelowEveryColdOne) {
-  const std::vector<ColdStartSample> cold{total(100), total(120), total(110)};
-  EXPECT_EQ(order_against({total(50), total(99), total(60)}, cold), ColdStartOrder::faster);
-  EXPECT_EQ(order_against({total(50), total(100), total(60)}, cold), ColdStartOrder::overlapping);  // a tie
-  EXPECT_EQ(order_against({total(121), total(130), total(140)}, cold), ColdStartOrder::slower);
-  EXPECT_EQ(order_against({total(121), total(130)}, cold), ColdStartOrder::too_few);  // C(5, 2) = 10
+  // 4 and 4 processes: C(8, 4) = 70 orders, either named by chance 2 in 70
+  const std::vector<ColdStartSample> cold{total(100), total(120), total(110), total(105)};
+  EXPECT_EQ(order_against({total(50), total(99), total(60), total(70)}, cold), ColdStartOrder::faster);
+  EXPECT_EQ(order_against({total(50), total(100), total(60), total(70)}, cold), ColdStartOrder::overlapping);  // a tie
+  EXPECT_EQ(order_against({total(121), total(130), total(140), total(125)}, cold), ColdStartOrder::slower);
+  EXPECT_EQ(order_against({total(121), total(130)}, cold), ColdStartOrder::too_few);  // C(6, 2) = 15
   EXPECT_EQ(order_against({total(90), total(115)}, cold), ColdStartOrder::overlapping);
-  // 2 and 2 processes: C(4, 2) = 6 orders, 1 in 6 by chance; 1 and 3: C(4, 1) = 4; 2 and 5: C(7, 2) = 21
+  // 3 and 3: C(6, 3) = 20, either order by chance 2 in 20 = 0.10: too few (kColdStartOrderCombinations = 40);
+  // 3 and 4: 35, too few; 3 and 5: 56, named; 2 and 2: 6; 1 and 3: 4; 2 and 5: 21; 2 and 8: 45, named
+  EXPECT_EQ(order_against({total(1), total(2), total(3)}, {total(10), total(11), total(12)}), ColdStartOrder::too_few);
+  EXPECT_EQ(order_against({total(1), total(2), total(3)}, {total(10), total(11), total(12), total(13)}),
+            ColdStartOrder::too_few);
+  EXPECT_EQ(order_against({total(1), total(2), total(3)}, {total(10), total(11), total(12), total(13), total(14)}),
+            ColdStartOrder::faster);
   EXPECT_EQ(order_against({total(1), total(2)}, {total(10), total(11)}), ColdStartOrder::too_few);
   EXPECT_EQ(order_against({total(20)}, {total(10), total(11), total(12)}), ColdStartOrder::too_few);
   EXPECT_EQ(order_against({total(1), total(2)}, {total(10), total(11), total(12), total(13), total(14)}),
+            ColdStartOrder::too_few);
+  EXPECT_EQ(order_against({total(1), total(2)}, {total(10), total(11), total(12), total(13), total(14), total(15),
+                                                 total(16), total(17)}),
             ColdStartOrder::faster);
   EXPECT_EQ(order_against({total(1), total(20)}, {total(10), total(11)}), ColdStartOrder::overlapping);
   EXPECT_FALSE(order_against({}, cold));
@@ -85,10 +95,10 @@ TEST(OrderAgainst, FasterOnlyWhenEveryStartIsBelowEveryColdOne) {
 
 TEST(SummarizePathColdStart, WarmAndArtifactsStandAgainstColdWithTheRatioOfMedians) {
   PathColdStart path;
-  path.processes = 3;
-  ColdStartState cold{CompileCache::cold, {total(900), total(1000), total(1100)}};
-  ColdStartState warm{CompileCache::warm, {total(240), total(250), total(260)}};
-  ColdStartState artifacts{CompileCache::artifacts, {total(950), total(800), total(1200)}};
+  path.processes = 4;
+  ColdStartState cold{CompileCache::cold, {total(900), total(1000), total(1100), total(1000)}};
+  ColdStartState warm{CompileCache::warm, {total(240), total(250), total(260), total(250)}};
+  ColdStartState artifacts{CompileCache::artifacts, {total(950), total(800), total(1200), total(950)}};
   ColdStartState never{CompileCache::artifacts};
   never.unavailable = "no artifacts";
   path.states = {cold, warm, artifacts, never};

@@ -51,10 +51,10 @@ std::vector<PathResult> three_paths() {
   add_threads(aoti, 2, 2000, 10);
   add_threads(eager, 2, 900, 10);
   add_threads(compile, 2, 1000, 10);
-  aoti.cold_start = PathColdStart{3, {state(CompileCache::none, {1'200'000'000, 1'300'000'000, 1'250'000'000})}};
-  eager.cold_start = PathColdStart{3, {state(CompileCache::none, {3'000'000'000, 3'100'000'000, 3'200'000'000})}};
-  compile.cold_start = PathColdStart{3, {state(CompileCache::cold, {14'000'000'000, 15'000'000'000, 16'000'000'000}),
-                                         state(CompileCache::warm, {5'000'000'000, 5'100'000'000, 5'200'000'000})}};
+  aoti.cold_start = PathColdStart{4, {state(CompileCache::none, {1'200'000'000, 1'300'000'000, 1'250'000'000, 1'250'000'000})}};
+  eager.cold_start = PathColdStart{4, {state(CompileCache::none, {3'000'000'000, 3'100'000'000, 3'200'000'000, 3'100'000'000})}};
+  compile.cold_start = PathColdStart{4, {state(CompileCache::cold, {14'000'000'000, 15'000'000'000, 16'000'000'000, 15'000'000'000}),
+                                         state(CompileCache::warm, {5'000'000'000, 5'100'000'000, 5'200'000'000, 5'100'000'000})}};
   aoti.memory = PathMemory{};
   aoti.memory->build_retained_bytes = 1'000'000;
   aoti.memory->run_peak_bytes = 4096;
@@ -96,7 +96,7 @@ TEST(DeploymentSummary, OnePathLeadingEveryCriterionIsTheChoice) {
   EXPECT_EQ(s.criteria[1].criterion, DeployCriterion::throughput);
   EXPECT_EQ(s.criteria[1].leaders, (std::vector<std::string>{"aoti"}));
   EXPECT_EQ(s.criteria[1].next, "compile");
-  // Cold: aoti's 3 totals all below eager's 3: C(6, 3) = 20 orders, so the order is named.
+  // Cold: aoti's 4 totals all below eager's 4: C(8, 4) = 70 orders, so the order is named.
   EXPECT_EQ(s.criteria[2].criterion, DeployCriterion::cold_start);
   EXPECT_EQ(s.criteria[2].leaders, (std::vector<std::string>{"aoti"}));
   EXPECT_EQ(s.criteria[2].next, "eager");
@@ -140,8 +140,8 @@ TEST(DeploymentSummary, APathWithoutAFigureIsNamedAndCannotBeTheChoice) {
 
 TEST(DeploymentSummary, LeadersThatDifferLeaveTheChoiceOpen) {
   std::vector<PathResult> paths = three_paths();
-  // eager now starts fastest: 3 totals all below aoti's.
-  paths[1].cold_start = PathColdStart{3, {state(CompileCache::none, {500'000'000, 600'000'000, 700'000'000})}};
+  // eager now starts fastest: 4 totals all below aoti's.
+  paths[1].cold_start = PathColdStart{4, {state(CompileCache::none, {500'000'000, 600'000'000, 700'000'000, 600'000'000})}};
   const DeploymentSummary s = deployment_summary(paths);
   EXPECT_EQ(s.criteria[2].leaders, (std::vector<std::string>{"eager"}));
   EXPECT_EQ(s.criteria[2].next, "aoti");
@@ -151,7 +151,7 @@ TEST(DeploymentSummary, LeadersThatDifferLeaveTheChoiceOpen) {
 
 TEST(DeploymentSummary, TooFewProcessesToOrderCountAsLeadersAndSaySo) {
   std::vector<PathResult> paths = three_paths();
-  // 2 processes each: C(4, 2) = 6 < 20 orders, even with both of eager's above both of aoti's.
+  // 2 processes each: C(4, 2) = 6 < 40 orders, even with both of eager's above both of aoti's.
   paths[0].cold_start = PathColdStart{2, {state(CompileCache::none, {1'200'000'000, 1'300'000'000})}};
   paths[1].cold_start = PathColdStart{2, {state(CompileCache::none, {3'000'000'000, 3'100'000'000})}};
   paths[2].cold_start.reset();

@@ -504,28 +504,33 @@ TEST(DiffThroughput, TheDifferenceOfTheRatesAgainstItsErrorThenTheThreshold) {
 
 TEST(DiffStart, TheRankRuleOfTheColdStartThenTheThreshold) {
   const auto s = [](CompileCache cache, std::vector<std::int64_t> totals) { return DigestStart{cache, std::move(totals)}; };
-  // every new total above every base total, C(6, 3) = 20 orders: slower; medians 15 / 11 = 1.364.
-  const DigestStart b = s(CompileCache::cold, {10, 11, 12});
-  const DigestStart above = s(CompileCache::cold, {14, 16, 15});
+  // every new total above every base total, C(8, 4) = 70 orders: slower; medians 15 / 11 = 1.364.
+  const DigestStart b = s(CompileCache::cold, {10, 11, 12, 11});
+  const DigestStart above = s(CompileCache::cold, {14, 16, 15, 15});
   DeploymentDiff d = diff_start("compile", CompileCache::cold, &b, &above, 0.10);
   EXPECT_EQ(d.measure, DeployMeasure::start);
   EXPECT_EQ(d.cache, CompileCache::cold);
   EXPECT_EQ(d.base_value, std::optional<double>(11));
   EXPECT_EQ(d.new_value, std::optional<double>(15));
-  EXPECT_EQ(d.new_count, 3u);
+  EXPECT_EQ(d.new_count, 4u);
   EXPECT_DOUBLE_EQ(*d.ratio, 15.0 / 11.0);
   EXPECT_EQ(d.verdict, DiffVerdict::slower);
   // every one below: faster (6 / 11)
-  const DigestStart below = s(CompileCache::cold, {5, 6, 7});
+  const DigestStart below = s(CompileCache::cold, {5, 6, 7, 6});
   d = diff_start("compile", CompileCache::cold, &b, &below, 0.10);
   EXPECT_EQ(d.verdict, DiffVerdict::faster);
   EXPECT_DOUBLE_EQ(*d.ratio, 6.0 / 11.0);
   // ranges overlap: no significant change, however far the medians
-  const DigestStart overlapping = s(CompileCache::cold, {11, 13, 20});
+  const DigestStart overlapping = s(CompileCache::cold, {11, 13, 20, 13});
   d = diff_start("compile", CompileCache::cold, &b, &overlapping, 0.10);
   EXPECT_EQ(d.verdict, DiffVerdict::no_change);
   EXPECT_EQ(d.reason, DiffReason::not_significant);
-  // 2 against 2: C(4, 2) = 6 < 20 orders, too few to tell, apart or overlapping
+  // 2 against 2: C(4, 2) = 6 < 40 orders, too few to tell, apart or overlapping; 3 against 3 too (20: either
+  // order by chance 2 in 20)
+  EXPECT_EQ(diff_start("compile", CompileCache::cold, &b, &above, 0.10).reason, DiffReason::above_threshold);
+  const DigestStart three = s(CompileCache::cold, {10, 11, 12});
+  const DigestStart three_above = s(CompileCache::cold, {14, 16, 15});
+  EXPECT_EQ(diff_start("compile", CompileCache::cold, &three, &three_above, 0.10).reason, DiffReason::too_few_samples);
   const DigestStart two = s(CompileCache::cold, {10, 11});
   const DigestStart two_above = s(CompileCache::cold, {20, 21});
   d = diff_start("compile", CompileCache::cold, &two, &two_above, 0.10);
@@ -539,8 +544,8 @@ TEST(DiffStart, TheRankRuleOfTheColdStartThenTheThreshold) {
   EXPECT_EQ(d.reason, DiffReason::no_samples);
   EXPECT_EQ(d.base_value, std::optional<double>(11));
   // apart (every new total above 12,000), but medians 12,200 / 11,000 = 1.109: within a 15% threshold
-  const DigestStart just = s(CompileCache::cold, {12'100, 12'200, 12'300});
-  const DigestStart b_ms = s(CompileCache::cold, {10'000, 11'000, 12'000});
+  const DigestStart just = s(CompileCache::cold, {12'100, 12'200, 12'300, 12'200});
+  const DigestStart b_ms = s(CompileCache::cold, {10'000, 11'000, 12'000, 11'000});
   d = diff_start("compile", CompileCache::cold, &b_ms, &just, 0.15);
   EXPECT_EQ(d.reason, DiffReason::below_threshold);
   d = diff_start("compile", CompileCache::warm, nullptr, &b, 0.10);
@@ -552,14 +557,15 @@ TEST(DiffReports, DeploymentFiguresOfComparePathsAreDiffedAndASlowerOneIsARegres
   const auto a = lognormal(200, 10000, 0.05, 31);
   DigestPath base_aoti = path("aoti", a);
   base_aoti.throughput = {DigestThroughput{2, 1000, 10, 10}};
-  base_aoti.starts = {DigestStart{CompileCache::none, {10, 11, 12}}};
+  base_aoti.starts = {DigestStart{CompileCache::none, {10, 11, 12, 11}}};
   DigestPath base_compile = path("compile", a);
-  base_compile.starts = {DigestStart{CompileCache::cold, {100, 110, 120}}, DigestStart{CompileCache::warm, {40, 41, 42}}};
+  base_compile.starts = {DigestStart{CompileCache::cold, {100, 110, 120, 110}},
+                         DigestStart{CompileCache::warm, {40, 41, 42, 41}}};
   DigestPath new_aoti = path("aoti", a);
   new_aoti.throughput = {DigestThroughput{2, 700, 10, 10}};  // 30% fewer calls: slower
-  new_aoti.starts = {DigestStart{CompileCache::none, {10, 12, 11}}};
+  new_aoti.starts = {DigestStart{CompileCache::none, {10, 12, 11, 11}}};
   DigestPath new_compile = path("compile", a);
-  new_compile.starts = {DigestStart{CompileCache::cold, {100, 111, 119}}};
+  new_compile.starts = {DigestStart{CompileCache::cold, {100, 111, 119, 110}}};
   const DiffResult r = diff_reports(digest({base_aoti, base_compile}), digest({new_aoti, new_compile}), fast_config());
   ASSERT_EQ(r.paths.size(), 2u);
   EXPECT_EQ(r.paths[0].verdict, DiffVerdict::no_change);  // the same samples: the latency did not move

@@ -33,11 +33,12 @@ TEST(ColdStartE2E, FreshProcessesMatchEagerAndAWarmCompileCacheStartsFaster) {
   const auto result = run_ohprof({"compare", "--model", "tiny_models:tiny_mlp", "--input", "4,16", "--paths",
                                   "aoti,compile", "--device", "cpu", "--no-explain", "--warmup", "1", "--min-runs",
                                   "3", "--max-runs", "3", "--min-time", "0", "--cache-dir", dir + "/cache",
-                                  "--cold-start=3", "--export-json", report_path});
+                                  "--cold-start=4", "--export-json", report_path});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.err.find("cold-start"), std::string::npos) << result.err;  // no cold-start warning
   const json report = json::parse(read_file(report_path));
-  EXPECT_EQ(report["config"]["compare"]["cold_start"], 3);
+  EXPECT_EQ(report["config"]["compare"]["cold_start"], 4);
+  EXPECT_EQ(report["config"]["compare"]["cold_start_min_orders"], 40);
   const json& aoti = report["paths"][0];
   const json& compile = report["paths"][1];
   ASSERT_EQ(aoti["cold_start"]["states"].size(), 1u) << aoti["cold_start"].dump();
@@ -49,7 +50,7 @@ TEST(ColdStartE2E, FreshProcessesMatchEagerAndAWarmCompileCacheStartsFaster) {
       SCOPED_TRACE((*path)["name"].get<std::string>() + " " + state["cache"].get<std::string>());
       EXPECT_EQ(state["failed"], nullptr);
       EXPECT_EQ(state["unavailable"], nullptr);
-      ASSERT_EQ(state["samples"].size(), 3u) << state.dump();
+      ASSERT_EQ(state["samples"].size(), 4u) << state.dump();
       for (const json& sample : state["samples"]) {
         EXPECT_TRUE(sample["output_matches"].get<bool>()) << sample.dump();
         EXPECT_GT(sample["import_ns"].get<std::int64_t>(), 0);
@@ -67,7 +68,7 @@ TEST(ColdStartE2E, FreshProcessesMatchEagerAndAWarmCompileCacheStartsFaster) {
   // Every warm start below every cold one: Inductor's caches on disk spare the C++ kernels' compile
   // (x2.9 to x4.2 on this machine: 5.1 s against 14.7 s, 4.1 s against 14.4 s).
   EXPECT_EQ(state_named(compile, "warm")["against_cold"], "faster") << figures;
-  EXPECT_NE(result.out.find("  cold start:    3 fresh processes per state"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("  cold start:    4 fresh processes per state"), std::string::npos) << result.out;
   // The independent reference recomputes every state's figures from the JSON.
   const auto reference = testing::run_program(
       {"python3", OHPROF_SOURCE_DIR "/test/tools/cold_start_reference.py", "--check", report_path});

@@ -928,7 +928,7 @@ TEST(ColdStartLines, AHeaderThenOneLinePerCacheStateWithHowItStandsAgainstCold) 
   EXPECT_STREQ(to_string(ColdStartOrder::slower), "slower");
   warm.against_cold = ColdStartOrder::too_few;
   c.states = {warm};
-  EXPECT_NE(cold_start_lines(c)[1].find("x4.00 against cold, too few processes to tell (--cold-start=3 or more)"),
+  EXPECT_NE(cold_start_lines(c)[1].find("x4.00 against cold, too few processes to tell (--cold-start=4 or more)"),
             std::string::npos);
   EXPECT_STREQ(to_string(ColdStartOrder::too_few), "too-few");
 }
@@ -1114,7 +1114,7 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
             "the choice depends on what you value: per-call latency: aoti 6.330 us and aoti:python 6.400 us, the others "
             "within noise of the first (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
             "at 2 callers; no figure: aoti:python); cold start: compile 1.000 s and aoti 1.280 s, not told apart (too few "
-            "processes: --cold-start=3 or more); left out, their outputs differ: compile:cpp-wrapper");
+            "processes: --cold-start=4 or more); left out, their outputs differ: compile:cpp-wrapper");
   // A path that ran uncompiled code is left out with its own reason.
   DeploymentRow uncompiled;
   uncompiled.path = "compile:max-autotune-no-cudagraphs";

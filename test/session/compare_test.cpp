@@ -1414,22 +1414,22 @@ TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCa
   FakeWorld world;
   world.cold_start.launches = fake::make_temp_dir("cold-start") + "/launches.log";
   CompareOptions options = options_for({"aoti", "compile"});
-  options.cold_start = 3;
+  options.cold_start = 4;  // 4 and 4: C(8, 4) = 70 orders, so an order is named
   const SessionOutcome outcome = compare_paths(options, world.runtime());
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
   const Report& report = *outcome.report;
-  EXPECT_EQ(report.config.compare->cold_start, 3);
+  EXPECT_EQ(report.config.compare->cold_start, 4);
   ASSERT_EQ(world.cold_start_dirs.size(), 1u);
   EXPECT_FALSE(std::filesystem::exists(world.cold_start_dirs[0])) << "the processes' folder is removed";
 
   const std::vector<Launch> launches = read_launches(world.cold_start.launches);
-  // compile's fill first; then 3 rounds of (aoti none, compile cold, warm, artifacts), rotated by one
-  ASSERT_EQ(launches.size(), 1u + 3 * 4);
+  // compile's fill first; then 4 rounds of (aoti none, compile cold, warm, artifacts), rotated by one
+  ASSERT_EQ(launches.size(), 1u + 4 * 4);
   EXPECT_EQ(launches[0].path + " " + launches[0].cache, "compile fill");
   std::vector<std::string> order;
   for (std::size_t i = 1; i < launches.size(); ++i) order.push_back(launches[i].path + " " + launches[i].cache);
   const std::vector<std::string> units{"aoti none", "compile cold", "compile warm", "compile artifacts"};
-  for (std::size_t round = 0; round < 3; ++round) {
+  for (std::size_t round = 0; round < 4; ++round) {
     for (std::size_t k = 0; k < units.size(); ++k) {
       EXPECT_EQ(order[round * 4 + k], units[(k + round) % units.size()]) << "round " << round << " place " << k;
     }
@@ -1449,16 +1449,16 @@ TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCa
       cold_dirs.insert(l.cache_dir);
     }
   }
-  EXPECT_EQ(cold_dirs.size(), 6u);
+  EXPECT_EQ(cold_dirs.size(), 8u);
 
   const PathResult& aoti = path_named(report, "aoti");
   ASSERT_TRUE(aoti.cold_start);
-  EXPECT_EQ(aoti.cold_start->processes, 3);
+  EXPECT_EQ(aoti.cold_start->processes, 4);
   ASSERT_EQ(aoti.cold_start->states.size(), 1u);
   const ColdStartState& start = aoti.cold_start->states[0];
   EXPECT_EQ(start.cache, CompileCache::none);
-  ASSERT_EQ(start.samples.size(), 3u);
-  for (std::size_t i = 0; i < 3; ++i) {
+  ASSERT_EQ(start.samples.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
     const ColdStartSample& s = start.samples[i];
     EXPECT_EQ(s.round, static_cast<int>(i));
     EXPECT_GE(s.import_ns, 5'000'000);  // the fake sleeps 5 ms for each of import and load
@@ -1493,16 +1493,17 @@ TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCa
   }));
 
   const nlohmann::json json = report_to_json(report);
-  EXPECT_EQ(json["config"]["compare"]["cold_start"], 3);
+  EXPECT_EQ(json["config"]["compare"]["cold_start"], 4);
+  EXPECT_EQ(json["config"]["compare"]["cold_start_min_orders"], 40);
   const nlohmann::json& states = json["paths"][1]["cold_start"]["states"];
   ASSERT_EQ(states.size(), 3u);
   EXPECT_EQ(states[1]["cache"], "warm");
   EXPECT_EQ(states[1]["against_cold"], "faster");
-  EXPECT_EQ(states[1]["samples"].size(), 3u);
+  EXPECT_EQ(states[1]["samples"].size(), 4u);
   EXPECT_EQ(states[0]["samples"][0]["total_ns"], cold.samples[0].total_ns);
   EXPECT_EQ(states[0]["against_cold"], nullptr);
   const std::string table = format_run_table(report);
-  EXPECT_NE(table.find("cold start:    3 fresh processes per state"), std::string::npos) << table;
+  EXPECT_NE(table.find("cold start:    4 fresh processes per state"), std::string::npos) << table;
   EXPECT_NE(table.find("faster than cold (every start below every cold one)"), std::string::npos) << table;
 }
 

@@ -48,6 +48,8 @@ Questions the doc leaves open, and the choice made here (Q1..Q10):
       report's warnings, not which path they name).
   Q10 Phases and totals must be integers (nanoseconds, "exact integer equality"); the medians, min and
       max are compared as numbers (an integer-valued float matches the integer).
+  Q11 The rank rule's fewest orders is config.compare.cold_start_min_orders (40 since 2026-12-06, when
+      naming either order at 3 and 3 had a 0.10 chance); a report without the key was written under 20.
 """
 
 import copy
@@ -82,20 +84,20 @@ def expected_caches(name):                                        # Q7
     return None
 
 
-def rank_rule(totals, cold_totals):                               # Q4: strict
+def rank_rule(totals, cold_totals, min_orders=20):                # Q4: strict; Q11
     """docs/metrics.md, "Figures of a state": faster / slower / overlapping against cold."""
     import math
     below = all(t < c for t in totals for c in cold_totals)
     above = all(t > c for t in totals for c in cold_totals)
     if not below and not above:
         return "overlapping"
-    # fewer than 20 orders of the n + m totals: the order is not a finding
-    if math.comb(len(totals) + len(cold_totals), len(totals)) < 20:
+    # fewer than min_orders orders of the n + m totals: the order is not a finding
+    if math.comb(len(totals) + len(cold_totals), len(totals)) < min_orders:
         return "too-few"
     return "faster" if below else "slower"
 
 
-def state_figures(samples, cache, cold_totals):
+def state_figures(samples, cache, cold_totals, min_orders=20):
     """The expected figures of one state from its samples (Q1, Q2, Q3, Q6). `cold_totals`: the path's cold
     state's totals ([] when it has none). Uses the sum of the phases as each sample's total, so a wrong
     total_ns shows as its own mismatch, not as a cascade."""
@@ -108,7 +110,7 @@ def state_figures(samples, cache, cold_totals):
     out = {"median": median, "min_total_ns": min(totals), "max_total_ns": max(totals),
            "against_cold": None, "speedup_vs_cold": None}
     if cache in ("warm", "artifacts") and cold_totals:
-        out["against_cold"] = rank_rule(totals, cold_totals)
+        out["against_cold"] = rank_rule(totals, cold_totals, min_orders)
         m = median["total_ns"]
         out["speedup_vs_cold"] = statistics.median(cold_totals) / m if m != 0 else "unchecked"
     return out
@@ -154,7 +156,7 @@ def sample_ok(ck, w, s):
     return True
 
 
-def check_state(ck, w, st, processes, cold_totals, warnings):
+def check_state(ck, w, st, processes, cold_totals, warnings, min_orders=20):
     samples = st.get("samples")
     if not isinstance(samples, list):
         ck.fact(f"{w}.samples", False, "missing or not a list")
@@ -179,7 +181,7 @@ def check_state(ck, w, st, processes, cold_totals, warnings):
                     "false but no cold-start-outputs-differ warning")
     if not usable:
         return
-    exp = state_figures(samples, st.get("cache"), cold_totals)
+    exp = state_figures(samples, st.get("cache"), cold_totals, min_orders)
     if exp["median"] is None:
         ck.cmp(f"{w}.median", st.get("median"), None)
     elif not isinstance(st.get("median"), dict):
@@ -199,6 +201,7 @@ def check(rep, label):
     ck = Checker(label)
     warnings = {w.get("code") for w in rep.get("warnings") or [] if isinstance(w, dict)}
     cfg = ((rep.get("config") or {}).get("compare") or {}).get("cold_start")
+    min_orders = ((rep.get("config") or {}).get("compare") or {}).get("cold_start_min_orders", 20)   # Q11
     nstates = 0
     for p in rep.get("paths") or []:
         name = p.get("name", "?")
@@ -231,7 +234,7 @@ def check(rep, label):
                            if all(is_int(s.get(ph)) for ph in PHASES)]
         for st in states:
             nstates += 1
-            check_state(ck, f"{where}.states[{st.get('cache')}]", st, processes, cold_totals, warnings)
+            check_state(ck, f"{where}.states[{st.get('cache')}]", st, processes, cold_totals, warnings, min_orders)
     if nstates == 0:
         ck.fact("paths[].cold_start", False,
                 "no path has a cold_start state: nothing to check (was the report made with --cold-start?)")
@@ -320,6 +323,13 @@ def hand_worked():
 def self_test():
     assert rank_rule([1, 2], [10, 11]) == "too-few"  # C(4, 2) = 6 orders: 1 in 6 by chance
     assert rank_rule([1, 2], [10, 11, 12, 13, 14]) == "faster"  # C(7, 2) = 21
+    # Q11: under 40 orders (either order named: a chance of 2 / C), 3 and 3 (20) and 2 and 5 (21) are too few;
+    # 4 and 4 (70) and 3 and 5 (56) are not; 3 and 4 (35) are
+    assert rank_rule([240, 250, 260], [900, 1000, 1100], 40) == "too-few"
+    assert rank_rule([1, 2], [10, 11, 12, 13, 14], 40) == "too-few"
+    assert rank_rule([1, 2, 3, 4], [10, 11, 12, 13], 40) == "faster"
+    assert rank_rule([20, 21, 22], [10, 11, 12, 13, 14], 40) == "slower"
+    assert rank_rule([1, 2, 3], [10, 11, 12, 13], 40) == "too-few"
     # the building blocks
     assert statistics.median([1000, 1200, 1100, 1300]) == 1150 and statistics.median([500, 300, 400]) == 400
     assert rank_rule([240, 250, 260], [900, 1000, 1100]) == "faster"
@@ -342,6 +352,8 @@ def self_test():
     sts = lambda r, i: r["paths"][i]["cold_start"]["states"]                     # noqa: E731
     # each corruption: (report, change, a string the mismatch line must contain)
     corruptions = [
+        ("a 3-and-3 order named under the 40-order rule (Q11)", a,
+         lambda r: r["config"]["compare"].update(cold_start_min_orders=40), ".against_cold:"),
         ("a wrong median (odd count)", a, lambda r: sts(r, 0)[0]["median"].update(compile_ns=831), ".median.compile_ns:"),
         ("a wrong median (even count: 1100, the lower middle, for 1150)", b,
          lambda r: sts(r, 0)[0]["median"].update(total_ns=1100), "states[cold].median.total_ns:"),

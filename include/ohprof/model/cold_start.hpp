@@ -64,16 +64,20 @@ struct ColdStartPhases {
 
 // How a warm or artifacts state's totals stand against the cold state's, by rank (docs/metrics.md,
 // "Cold start"): faster when every one of its totals is below every cold total, slower when every one
-// is above, otherwise overlapping (within noise). With n and m processes either order happens by chance
-// with probability 1 / C(n+m, n) when the states do not differ: below C(n+m, n) = 20 (3 and 3) an order
-// is too_few, not a finding.
+// is above, otherwise overlapping (within noise). With n and m processes each order happens by chance
+// with probability 1 / C(n+m, n) when the states do not differ, and either is named, so one is named by chance
+// with probability 2 / C(n+m, n): below C(n+m, n) = 40 (that chance above 0.05; 4 and 4 give 70, 3 and 4 only
+// 35) an order is too_few, not a finding.
 #define OHPROF_COLD_START_ORDER_VALUES(X) \
   X(faster, "faster")                     \
   X(slower, "slower")                     \
   X(overlapping, "overlapping")           \
   X(too_few, "too-few")
 OHPROF_ENUM_CLASS(ColdStartOrder, OHPROF_COLD_START_ORDER_VALUES)
-inline constexpr double kColdStartOrderCombinations = 20;
+inline constexpr double kColdStartOrderCombinations = 40;
+// Fresh processes per path and cache state for --cold-start without a value: the fewest whose two states allow
+// kColdStartOrderCombinations orders (C(8, 4) = 70; 3 and 3 give 20).
+inline constexpr int kColdStartDefaultProcesses = 4;
 
 struct ColdStartState {
   CompileCache cache = CompileCache::none;

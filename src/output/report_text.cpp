@@ -324,6 +324,12 @@ std::string unknown_text(const PathVerdict& v) {
           "at least the kernels', so the shares decide no verdict. Measure with --kernel-profile (compare; a "
           "package of your own: examples/export_model.py --kernel-profile)",
           percent(v.host_bound_share), percent(v.busy_share));
+    case VerdictReason::launches_without_ops:
+      return fmt::format("launch calls were recorded ({:g} per iteration), but no device op was read (activity records "
+                         "lost, or a device whose activity ohprof does not read), so the device's time is unknown, not "
+                         "zero. Record the device activity with the launches (torch.profiler's ProfilerActivity.CUDA; "
+                         "a collector's dropped-records count says whether buffers were lost)",
+                         v.launches_per_iteration);
     case VerdictReason::no_device_work:
       return "no device op ran in any window (a trace without device events, or a model that never reached the "
              "device): there is no device work to judge";
@@ -864,7 +870,8 @@ std::vector<std::string> deployment_cells(const DeploymentSummary& s, const Depl
 
 ReadableShares readable_shares(VerdictReason reason) {
   switch (reason) {
-    case VerdictReason::unread_device_events: return {false, false};
+    case VerdictReason::unread_device_events:
+    case VerdictReason::launches_without_ops: return {false, false};
     case VerdictReason::no_launches: return {true, false};
     default: return {};
   }

@@ -56,8 +56,10 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
     out += "  device split:  no iteration windows to split\n";
   } else if (!readable_shares(split.verdict.reason).busy) {
     // No busy time read, yet device work recorded: a split of zeros would call it all host-bound.
-    out += "  device split:  unknown: the device's events are of categories ohprof does not read (the verdict names "
-           "them)\n";
+    out += split.verdict.reason == VerdictReason::launches_without_ops
+               ? "  device split:  unknown: launch calls, but no device op read (the verdict says why)\n"
+               : "  device split:  unknown: the device's events are of categories ohprof does not read (the verdict "
+                 "names them)\n";
   } else if (!readable_shares(split.verdict.reason).queueing) {
     // Busy time read, but no op's launch call: the rest of the wall time is not told apart (the verdict says why).
     out += header;

@@ -46,7 +46,8 @@ Result<AnalyzedTrace> read_and_analyze_trace(const std::string& trace_path, cons
   // read ran on a device all the same: CUDA when its CUDA launch calls are there (the range profiler's),
   // another accelerator otherwise. MTIA's device events, read, are another accelerator's too.
   const Timeline& t = trace.timeline;
-  const bool cpu = (t.ops.empty() && t.unread_device_events.empty()) || !t.ops_have_launches;
+  // Launch calls without ops (records lost) ran on a device all the same.
+  const bool cpu = (t.ops.empty() && t.unread_device_events.empty() && t.launches.empty()) || !t.ops_have_launches;
   const bool accelerator =
       trace.accelerator_ops || (t.ops.empty() && !t.unread_device_events.empty() && t.launches.empty());
   report.context.device.type = cpu ? DeviceKind::cpu : accelerator ? DeviceKind::accelerator : DeviceKind::cuda;

@@ -395,6 +395,13 @@ TEST(Breakdown, UnknownWithoutIterationsDeviceWorkOrLaunches) {
   idle.iterations = {{0, 0, 100}};
   idle.api_calls = {api(0, 10)};
   EXPECT_EQ(analyze_timeline(idle).verdict.reason, VerdictReason::no_device_work);
+  // launch calls but no device op read: the device's time is unknown, not none
+  Timeline lost = idle;
+  lost.launches = {launch(10, 15, 1)};
+  EXPECT_EQ(analyze_timeline(lost).verdict.reason, VerdictReason::launches_without_ops);
+  EXPECT_EQ(analyze_timeline(lost).verdict.verdict, Verdict::unknown);
+  lost.ops_have_launches = false;  // a CPU run: its ops are its kernels, and it has no device launches to read
+  EXPECT_EQ(analyze_timeline(lost).verdict.reason, VerdictReason::no_device_work);
 
   // Device ops none of whose launch calls are in the data (an accelerator runtime ohprof does not read).
   Timeline unknown_runtime;

@@ -157,6 +157,25 @@ TEST(AnalyzeCli, TraceWithoutGpuWorkSaysNoDeviceWork) {
   EXPECT_EQ(verdict["reason"], "no_device_work");
 }
 
+// Launch calls whose kernels were not recorded (a lost buffer): the device ran work of unknown time, so the
+// verdict is not "no device work", the shares are unknown, and the device is not the CPU.
+TEST(AnalyzeCli, LaunchCallsWithoutDeviceOpsAreUnknownDeviceTimeNotNone) {
+  std::string text = kTinyTrace;
+  const std::size_t kernel = text.find(R"(  {"ph": "X", "cat": "kernel")");
+  text.erase(kernel, text.find('\n', kernel) + 1 - kernel);
+  const std::string path = write_temp("launches-no-ops.json", text);
+  const auto result = run_ohprof({"analyze", path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.out, "device split:  unknown: launch calls, but no device op read")) << result.out;
+  EXPECT_TRUE(contains(result.out, "verdict:       unknown: launch calls were recorded (1 per iteration), but no "
+                                   "device op was read")) << result.out;
+  EXPECT_FALSE(contains(result.out, "no device op ran in any window")) << result.out;
+  const auto json_result = run_ohprof({"analyze", path, "--export-json", "-"});
+  const auto report = nlohmann::json::parse(json_result.out);
+  EXPECT_EQ(report["paths"][0]["split"]["verdict"]["reason"], "launches_without_ops");
+  EXPECT_NE(report["context"]["device"]["type"], "cpu");
+}
+
 TEST(AnalyzeCli, SkippableProblemsAreCountedWarnings) {
   std::string text = kTinyTrace;
   text.insert(text.rfind(']'),

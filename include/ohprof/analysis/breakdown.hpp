@@ -25,6 +25,7 @@ struct VerdictContext {
   bool whole_recording_window = false;  // Timeline::whole_recording_window
   std::vector<EventCount> unread_device_events;  // Timeline::unread_device_events
   bool kernels_unrecorded = false;               // Timeline::kernels_unrecorded
+  std::size_t launch_calls = 0;                  // Timeline::launches: device launch calls in the data
 };
 
 // The verdict from a summary (analyze_timeline already fills PathBreakdown::verdict with it).

@@ -223,6 +223,7 @@ OHPROF_ENUM_CLASS(Verdict, OHPROF_VERDICT_VALUES)
 #define OHPROF_VERDICT_REASON_VALUES(X)                                                                                                      \
   X(unread_device_events, "unread_device_events")    /* unknown: no busy time, but device events of categories ohprof does not read */       \
   X(no_iterations, "no_iterations")                  /* unknown: no iteration was analysed */                                                \
+  X(launches_without_ops, "launches_without_ops")    /* unknown: launch calls recorded, but no device op read: not zero */                 \
   X(no_device_work, "no_device_work")                /* unknown: no device op ran in any window */                                           \
   X(no_launches, "no_launches")                      /* unknown: device ops, but none has its launch call in the data */                     \
   X(startup_without_steps, "startup_without_steps")  /* unknown: no iterations marked, and start-up calls dominate the one window */         \

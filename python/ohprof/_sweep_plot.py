@@ -255,7 +255,8 @@ def _fits_table(report, axis):
             return fmt_ns(v) if v is None or lo is None else f"{fmt_ns(v)} [{fmt_ns(lo)}, {fmt_ns(hi)}]"
         left = ", ".join(f"{o['value']:g} (e = {o['relative_residual']:+.0%})" for o in f.get("points_left_out", []))
         # The path's kernels do not record themselves at that point: its host time holds them, a bound
-        # (docs/sweep.md, "Fit": host_upper_bound), and so is c − host.
+        # (docs/sweep.md, "Fit": host_upper_bound), and so is c − host. The signs are the C++ printers' (their
+        # Bound, include/ohprof/model/bound.hpp: "≤" at most, "≥" at least); sweep_page_check compares the two.
         bound = bool(f.get("host_upper_bound"))
 
         def host_cell(f, bound=bound):

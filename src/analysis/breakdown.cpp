@@ -713,7 +713,8 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
   const bool no_launches = timeline.ops_have_launches && timed > 0 && attribution.counters.ops_without_launch == timed;
   result.verdict = decide_verdict(result.summary, VerdictContext{no_launches, timeline.whole_recording_window,
                                                                  timeline.unread_device_events,
-                                                                 timeline.kernels_unrecorded, timeline.launches.size()});
+                                                                 timeline.kernels_unrecorded,
+                                                                 timeline.ops.empty() && !timeline.launches.empty()});
   return result;
 }
 
@@ -807,7 +808,7 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   }
   // Launch calls with no device op read (activity records lost, or a device kind not read): the device ran work
   // whose time is unknown, not zero.
-  if (totals.gpu.busy_ns == 0 && context.launch_calls > 0 && !summary.cpu_kernels) {
+  if (totals.gpu.busy_ns == 0 && context.launches_without_ops && !summary.cpu_kernels) {
     out.reason = VerdictReason::launches_without_ops;
     return out;
   }

@@ -84,7 +84,9 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
         row.graph_pool_bytes = path.memory->device->graph_pool_bytes;
       }
     }
-    if (path.breakdown && path.breakdown->summary.totals.iterations > 0) {
+    // the host-bound share where the verdict says it can be read (not for no_launches, unread device work)
+    if (path.breakdown && path.breakdown->summary.totals.iterations > 0 &&
+        readable_shares(path.breakdown->verdict.reason).queueing) {
       row.host_share = path.breakdown->verdict.host_bound_share;
       row.host_share_at_most = path.breakdown->verdict.kernels_unrecorded;
     }

@@ -227,6 +227,7 @@ void add_deployment(DiffResult& result, const DigestPath& b, const DigestPath& n
     if ((calls_flawed(b) || calls_flawed(n)) && d.verdict != DiffVerdict::unknown) {
       d.verdict = DiffVerdict::unknown;
       d.reason = DiffReason::flawed;
+      d.ratio.reset();  // as a flawed path's: nothing is read from it
     }
     result.deployment.push_back(std::move(d));
   }
@@ -326,6 +327,14 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
   const std::vector<double> n_sorted = sorted_samples(n);
   d.base_median_ns = median_of(b, b_sorted);
   d.new_median_ns = median_of(n, n_sorted);
+  // Figures that are not the path's (outputs that differ, uncompiled code, samples pooled across a compile):
+  // nothing is judged from them, however many there are, nor is their split compared.
+  if (b.flaw || n.flaw) {
+    d.base_flaw = b.flaw;
+    d.new_flaw = n.flaw;
+    d.reason = DiffReason::flawed;
+    return d;
+  }
   if (b.split && n.split && b.split->iterations > 0 && n.split->iterations > 0) d.split = split_changes(*b.split, *n.split);
 
   std::vector<std::pair<const DigestPath*, std::vector<double>>> base_terms;
@@ -345,14 +354,6 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
     }
     base_terms.emplace_back(br, sorted_samples(*br));
     new_terms.emplace_back(nr, sorted_samples(*nr));
-  }
-  // Figures that are not the path's (outputs that differ, uncompiled code, samples pooled across a compile):
-  // nothing is judged from them, however many there are.
-  if (b.flaw || n.flaw) {
-    d.base_flaw = b.flaw;
-    d.new_flaw = n.flaw;
-    d.reason = DiffReason::flawed;
-    return d;
   }
   for (const auto* side : {&base_terms, &new_terms}) {
     for (const auto& [p, sorted] : *side) {

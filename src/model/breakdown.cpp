@@ -8,4 +8,13 @@ std::optional<Verdict> parse_verdict(std::string_view text) { return parse_enum<
 
 std::optional<VerdictReason> parse_verdict_reason(std::string_view text) { return parse_enum<VerdictReason>(text); }
 
+ReadableShares readable_shares(VerdictReason reason) {
+  switch (reason) {
+    case VerdictReason::unread_device_events:
+    case VerdictReason::launches_without_ops: return {false, false};
+    case VerdictReason::no_launches: return {true, false};
+    default: return {};
+  }
+}
+
 }  // namespace ohprof

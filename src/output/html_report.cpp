@@ -101,11 +101,21 @@ std::string legend(const std::vector<Part>& drawn) {
 
 }  // namespace
 
+namespace {
+// A split whose every share can be read (readable_shares): a bar of one that cannot would draw its unread busy
+// time as host-bound (the tables print those shares "unknown"; such a path has no bar).
+bool readable_split(const PathBreakdown& b) {
+  const ReadableShares readable = readable_shares(b.verdict.reason);
+  return readable.busy && readable.queueing;
+}
+}  // namespace
+
 // Each path's split as one bar of its summed wall time, the parts' shares in it.
 std::string report_split_bars(const Report& r) {
   std::vector<const PathResult*> with_split;
   for (const PathResult* p : asked_paths(r)) {
-    if (p->breakdown && p->breakdown->summary.totals.iterations > 0 && p->breakdown->summary.totals.wall_ns > 0) {
+    if (p->breakdown && p->breakdown->summary.totals.iterations > 0 && p->breakdown->summary.totals.wall_ns > 0 &&
+        readable_split(*p->breakdown)) {
       with_split.push_back(p);
     }
   }
@@ -219,7 +229,7 @@ std::string report_iteration_columns(const Report& r) {
   std::string out;
   constexpr std::size_t kMaxDrawn = 400;
   for (const PathResult* p : asked_paths(r)) {
-    if (!p->breakdown || p->breakdown->iterations.empty()) continue;
+    if (!p->breakdown || p->breakdown->iterations.empty() || !readable_split(*p->breakdown)) continue;
     const PathBreakdown& b = *p->breakdown;
     const std::size_t n = std::min(b.iterations.size(), kMaxDrawn);
     std::int64_t tallest = 1;

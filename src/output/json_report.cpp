@@ -220,7 +220,7 @@ json compare_config_to_json(const std::optional<CompareConfig>& config) {
               {"cold_start", config->cold_start},
               // the rank rule's fewest orders (docs/metrics.md, "Cold start"): 20 before 2026-12-06, when either order
               // named at 3 and 3 had a 10% chance
-              {"cold_start_min_orders", static_cast<int>(kColdStartOrderCombinations)},
+              {"cold_start_min_orders", config->cold_start_min_orders},
               {"what_if", config->what_if},
               {"explain_pairs", [&] {
                  json pairs = json::array();

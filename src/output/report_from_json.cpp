@@ -460,6 +460,8 @@ CompareConfig compare_config_from_json(const json& j) {
   read(j, "explain", c.explain);
   read(j, "threads", c.threads);
   read(j, "cold_start", c.cold_start);
+  c.cold_start_min_orders = 20;  // absent: written before the rule counted either order's chance
+  read(j, "cold_start_min_orders", c.cold_start_min_orders);
   read(j, "what_if", c.what_if);
   read_list(j, "explain_pairs", c.explain_pairs, [](const json& pair) {
     return std::pair{pair.at(0).get<std::string>(), pair.at(1).get<std::string>()};

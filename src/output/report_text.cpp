@@ -868,15 +868,6 @@ std::vector<std::string> deployment_cells(const DeploymentSummary& s, const Depl
   return cells;
 }
 
-ReadableShares readable_shares(VerdictReason reason) {
-  switch (reason) {
-    case VerdictReason::unread_device_events:
-    case VerdictReason::launches_without_ops: return {false, false};
-    case VerdictReason::no_launches: return {true, false};
-    default: return {};
-  }
-}
-
 std::string with_bound(Bound bound, std::string_view figure) {
   switch (bound) {
     case Bound::at_least: return fmt::format("≥{}", figure);
@@ -920,9 +911,10 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
   }
   if (c.scaling_within_noise) {
     const ThreadsPoint& p = c.points.back();
-    return fmt::format("unknown: at {} callers the gain is within noise, and its 95% interval reaches x{:.2f}: whether "
-                       "more callers add calls is not known (a limit is named when the interval lies below x{:.2f})",
-                       p.threads, p.scaling_high, 1 + kNoGainTolerance);
+    return fmt::format("unknown: at {} callers the gain is within noise, and its 95% interval reaches above x{:.2f} (to "
+                       "x{:.2f}): whether more callers add calls is not known (a limit is named when it ends at x{:.2f} "
+                       "or below)",
+                       p.threads, 1 + kNoGainTolerance, p.scaling_high, 1 + kNoGainTolerance);
   }
   if (c.host_share_within_noise && c.host_share && c.host_share_se) {
     const Estimate share{*c.host_share, *c.host_share_se};

@@ -400,6 +400,11 @@ TEST(Breakdown, UnknownWithoutIterationsDeviceWorkOrLaunches) {
   lost.launches = {launch(10, 15, 1)};
   EXPECT_EQ(analyze_timeline(lost).verdict.reason, VerdictReason::launches_without_ops);
   EXPECT_EQ(analyze_timeline(lost).verdict.verdict, Verdict::unknown);
+  // ops read, but all outside the window (the window is [0, 100)): they were read, so no device work in it
+  Timeline outside = lost;
+  outside.launches = {launch(200, 205, 1)};
+  outside.ops = {op(210, 240, 7, 1)};
+  EXPECT_EQ(analyze_timeline(outside).verdict.reason, VerdictReason::no_device_work);
   lost.ops_have_launches = false;  // a CPU run: its ops are its kernels, and it has no device launches to read
   EXPECT_EQ(analyze_timeline(lost).verdict.reason, VerdictReason::no_device_work);
 

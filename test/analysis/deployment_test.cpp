@@ -110,6 +110,22 @@ TEST(DeploymentSummary, OnePathLeadingEveryCriterionIsTheChoice) {
 // Throughput from the rounds (test/analysis/concurrency_test.cpp, ThroughputDifference): aoti 1250 calls/s,
 // eager 1024, 226 ± 31.93 by the independent form, but the per-round differences swing (paired se 182.82):
 // eager is within noise of aoti and leads with it; with eager's rounds' drift shared instead, it is not.
+// The host share is the verdict's host-bound share, where the verdict says it can be read.
+TEST(DeploymentSummary, TheHostShareOnlyWhereTheVerdictCanReadIt) {
+  std::vector<PathResult> paths = three_paths();
+  PathBreakdown split;
+  split.summary.totals.iterations = 3;
+  split.verdict.host_bound_share = 0.9;
+  split.verdict.reason = VerdictReason::dominant_share;
+  paths[0].breakdown = split;
+  EXPECT_EQ(deployment_summary(paths).rows[0].host_share, std::optional<double>(0.9));
+  for (const VerdictReason unread :
+       {VerdictReason::no_launches, VerdictReason::unread_device_events, VerdictReason::launches_without_ops}) {
+    paths[0].breakdown->verdict.reason = unread;
+    EXPECT_FALSE(deployment_summary(paths).rows[0].host_share.has_value()) << to_string(unread);
+  }
+}
+
 TEST(DeploymentSummary, ThroughputLeadersArePairedByRound) {
   std::vector<PathResult> paths = three_paths();
   const auto set_top = [](PathResult& p, std::vector<std::int64_t> round_ns) {

@@ -55,6 +55,13 @@ TEST(FormatHtml, TheSplitBarsWidthsAreTheShares) {
   EXPECT_NE(html.find("10.00 us per iteration"), std::string::npos);
   // the path without a split has no bar
   EXPECT_EQ(attributes(html, "ohprof-seg", "data-path"), (std::vector<std::string>{"aoti", "aoti"}));
+  // nor a path whose verdict says its shares cannot be read (a bar would draw unread busy time as host-bound)
+  for (const VerdictReason unread :
+       {VerdictReason::no_launches, VerdictReason::unread_device_events, VerdictReason::launches_without_ops}) {
+    Report r = compare_report();
+    r.paths[0].breakdown->verdict.reason = unread;
+    EXPECT_TRUE(attributes(format_html(r), "ohprof-seg", "data-path").empty()) << to_string(unread);
+  }
 }
 
 // A CPU path whose Inductor kernels do not record themselves: its dispatch part holds them, and its legend
@@ -180,6 +187,9 @@ TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
   EXPECT_EQ(attributes(html, "ohprof-iter-seg", "height"),
             (std::vector<std::string>{"120.00", "10.00", "20.00", "6.00", "24.00", "20.00"}));
   EXPECT_EQ(attributes(html, "ohprof-iter-seg", "data-iteration"), std::vector<std::string>(6, "4"));
+  Report unread = r;
+  unread.paths[0].breakdown->verdict.reason = VerdictReason::launches_without_ops;
+  EXPECT_TRUE(attributes(format_html(unread), "ohprof-iter-seg", "data-part").empty());
   // the kernel table: gpu_breakdown's two kernels
   EXPECT_NE(html.find("<code>gemm</code>"), std::string::npos);
   EXPECT_NE(html.find("<code>HtoD</code>"), std::string::npos);

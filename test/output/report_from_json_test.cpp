@@ -120,8 +120,8 @@ Report full_report() {
   threads.limit = ConcurrencyLimit::device;
   threads.caller_slowdown = 4.25;
   threads.host_share_se = 0.01;
-  threads.scaling_within_noise = true;  // each flag read back on its own
-  threads.host_share_within_noise = true;
+  threads.scaling_within_noise = true;  // each flag read back on its own: a reader that swaps two keys fails
+  threads.host_share_within_noise = false;
   threads.host_share_missing = true;
   threads.unavailable = "one caller failed";
   aoti.concurrency = threads;
@@ -290,7 +290,7 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_EQ(r.paths[0].execution->compiled_call_unknown, ProbeUnknown::probe_failed);
   EXPECT_EQ(r.paths[0].execution->compiled_call_error, "the probe's call: RuntimeError: x");
   EXPECT_TRUE(r.paths[0].concurrency->scaling_within_noise);
-  EXPECT_TRUE(r.paths[0].concurrency->host_share_within_noise);
+  EXPECT_FALSE(r.paths[0].concurrency->host_share_within_noise);
   EXPECT_TRUE(r.paths[0].concurrency->host_share_missing);
   EXPECT_EQ(r.explanations[0].faster_dominant, Dominant::host);
   ASSERT_EQ(r.paths[0].slower_paths.size(), 1u);
@@ -327,7 +327,11 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   j["paths"][0]["execution"].erase("compiled_call_error");
   j["explanations"][0]["dynamo_ranges"][0].erase("guards_exceed_lookup");
   j["explanations"][0]["dynamo_ranges"][0].erase("layers_exceed_outside");
+  ASSERT_EQ(j["config"]["compare"]["cold_start_min_orders"], 40);  // a report written now
+  j["config"]["compare"].erase("cold_start_min_orders");
   const Report r = report_from_json(j);
+  EXPECT_EQ(r.config.compare->cold_start_min_orders, 20);  // written under the rule before 2026-12-06
+  EXPECT_EQ(report_to_json(r)["config"]["compare"]["cold_start_min_orders"], 20);  // and written again as such
   EXPECT_FALSE(r.paths[0].execution->compiled_call.has_value());  // not probed
   EXPECT_FALSE(r.paths[0].execution->compiled_call_unknown.has_value());
   EXPECT_TRUE(r.paths[0].execution->compiled_call_error.empty());

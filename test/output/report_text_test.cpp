@@ -872,8 +872,8 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   const std::vector<std::string> wide_lines = concurrency_lines(wide, 0);
   EXPECT_NE(wide_lines[1].find("x1.30 of 1 caller (within noise: 95% interval 0.85 to 1.75)"), std::string::npos);
   EXPECT_EQ(wide_lines.back(),
-            "limit: unknown: at 2 callers the gain is within noise, and its 95% interval reaches x1.75: whether more "
-            "callers add calls is not known (a limit is named when the interval lies below x1.10)");
+            "limit: unknown: at 2 callers the gain is within noise, and its 95% interval reaches above x1.10 (to x1.75): "
+            "whether more callers add calls is not known (a limit is named when it ends at x1.10 or below)");
   c.unavailable = "interrupted";
   EXPECT_EQ(concurrency_lines(c, 0), (std::vector<std::string>{"unavailable: interrupted"}));
   EXPECT_EQ(rate_text(950), "950");

@@ -130,6 +130,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       not (the `few` case).
   Q17 --threshold 10% and 0.1 are the same threshold, echoed as config.threshold = 0.1.
   Q18 The diff's `base` / `new` fields: the file names as given on the command line.
+  Q19 Figures that are not the path's (2026-12-06): a path with a flaw on either side is unknown/flawed
+      before its split, the reference rule and the sample counts (so a flawed reference path is `flawed`,
+      not `reference_path`), with `base_flaw`/`new_flaw` checked where the diff has the keys.
 """
 
 import argparse
@@ -281,6 +284,21 @@ def context_differs(base, new):
     return gb != gn
 
 
+UNCOMPILED = ("guards-missed", "no-frame", "no-graph")
+
+
+def flaw(p):
+    """docs/diff.md, "Figures that are not the path's": the first that holds, or None."""
+    oc, ex = p.get("output_check") or {}, p.get("execution") or {}
+    if oc and oc.get("passed") is False:
+        return "outputs_differ"
+    if ex.get("compiled_call") in UNCOMPILED:
+        return "ran_uncompiled"
+    if ex.get("pooled") is True:
+        return "samples_pooled"
+    return None
+
+
 def expected(base, new, opts):
     """The reference's diff: {"paths": {name: {...}}, "judged", "outcome", "exit"}."""
     bp, np_ = report_paths(base), report_paths(new)
@@ -297,6 +315,9 @@ def expected(base, new, opts):
         B, N = b["samples_ns"], n["samples_ns"]
         e.update(base_count=len(B), new_count=len(N),
                  base_median_ns=median(B) if B else None, new_median_ns=median(N) if N else None)
+        if flaw(b) or flaw(n):          # before the split and the reference: nothing is read from them
+            e.update(verdict="unknown", reason="flawed", base_flaw=flaw(b), new_flaw=flaw(n), split=None)
+            continue
         mb, mn = split_means(b), split_means(n)
         e["split"] = None if mb is None or mn is None else {
             c: (mb[c], mn[c], mn[c] - mb[c]) for c in COMPONENTS}
@@ -392,6 +413,9 @@ def check_diff(diff, base, new, opts, exit_code, expect=None):
         if e.get("verdict") == "unknown":
             ck.eq(f"{w}.verdict", gv, "unknown")
             ck.eq(f"{w}.reason", gr, e["reason"])
+            if "base_flaw" in g or "base_flaw" in e:           # reports before 2026-12-06 have no flaws
+                ck.eq(f"{w}.base_flaw", g.get("base_flaw"), e.get("base_flaw"))
+                ck.eq(f"{w}.new_flaw", g.get("new_flaw"), e.get("new_flaw"))
             line += f"  verdict {gv}/{gr} (ref unknown/{e['reason']})"
         else:
             lo, hi, ra = g.get("low"), g.get("high"), g.get("ratio")
@@ -761,6 +785,17 @@ def self_test():
     assert rexp["paths"]["b"]["reason"] == "reference_path"
     want = (median(ns["a"]) / median(ns["b"])) / (median(bs["a"]) / median(bs["b"]))
     assert rexp["paths"]["a"]["ratio"] == want and rexp["paths"]["c"]["reason"] == "too_few_samples"
+    # a path whose figures are not the path's: unknown/flawed with each side's flaw, before the reference
+    flawed = json.loads(json.dumps(new))
+    flawed["paths"][0]["output_check"] = {"passed": False}
+    flawed["paths"][1]["execution"] = {"compiled_call": "no-graph", "pooled": True}
+    fexp = expected(base, flawed, opts)
+    assert (fexp["paths"]["a"]["reason"], fexp["paths"]["a"]["new_flaw"]) == ("flawed", "outputs_differ")
+    assert fexp["paths"]["a"]["base_flaw"] is None and fexp["paths"]["a"]["split"] is None
+    assert fexp["paths"]["b"]["new_flaw"] == "ran_uncompiled"                    # the first that holds
+    assert expected(base, flawed, ropts)["paths"]["b"]["reason"] == "flawed"     # before reference_path
+    assert flaw({"execution": {"pooled": True}}) == "samples_pooled" and flaw({}) is None
+    assert flaw({"output_check": {"passed": True}, "execution": {"compiled_call": "compiled"}}) is None
     print(f"self-test: ok ({count} values in the round trip)")
 
 

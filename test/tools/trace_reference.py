@@ -499,7 +499,8 @@ def analyse(path, window=None):
                                "device_queue_max": acc["device_queue_max"], "host": host, "streams": streams})
 
     totals = make_totals(result_windows, stream_keys)
-    verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays, t["unread"], len(launches))
+    verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays, t["unread"],
+                           bool(launches) and not ops)
 
     streams = {}
     for op in ops:
@@ -559,7 +560,7 @@ def median_x2(values):
     return 2 * v[n // 2] if n % 2 else v[n // 2 - 1] + v[n // 2]
 
 
-def make_verdict(totals, windows, timed, whole, delays, unread, launch_calls=0):
+def make_verdict(totals, windows, timed, whole, delays, unread, launches_without_ops=False):
     g, wall = totals["gpu"], totals["wall"]
     shares = {"busy": g["busy"], "host_bound": g["host_bound"], "device_wait": g["device_wait"]}
     order = sorted(SHARES, key=lambda k: (-shares[k], SHARES.index(k)))  # stable: ties in SHARES order
@@ -576,7 +577,7 @@ def make_verdict(totals, windows, timed, whole, delays, unread, launch_calls=0):
         verdict, reason = "unknown", "unread_device_events"
     elif not windows:
         verdict, reason = "unknown", "no_iterations"
-    elif g["busy"] == 0 and launch_calls > 0:   # launch calls, no op read: the device's time is unknown
+    elif g["busy"] == 0 and launches_without_ops:   # launch calls, no op read at all: the device's time is unknown
         verdict, reason = "unknown", "launches_without_ops"
     elif g["busy"] == 0:
         verdict, reason = "unknown", "no_device_work"

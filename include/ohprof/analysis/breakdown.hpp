@@ -25,7 +25,9 @@ struct VerdictContext {
   bool whole_recording_window = false;  // Timeline::whole_recording_window
   std::vector<EventCount> unread_device_events;  // Timeline::unread_device_events
   bool kernels_unrecorded = false;               // Timeline::kernels_unrecorded
-  std::size_t launch_calls = 0;                  // Timeline::launches: device launch calls in the data
+  // Device launch calls in the data (Timeline::launches) with no device op read at all (Timeline::ops empty):
+  // ops read outside the windows are read all the same (no_device_work there is right).
+  bool launches_without_ops = false;
 };
 
 // The verdict from a summary (analyze_timeline already fills PathBreakdown::verdict with it).

@@ -232,6 +232,16 @@ OHPROF_ENUM_CLASS(Verdict, OHPROF_VERDICT_VALUES)
   X(close_shares, "close_shares")                    /* mixed: no share does */
 OHPROF_ENUM_CLASS(VerdictReason, OHPROF_VERDICT_REASON_VALUES)
 
+// Which of a split's shares can be read, by the verdict's reason: none where device work was not read
+// (unread_device_events, launches_without_ops: busy 0 is not zero), and busy alone where no device op has its
+// launch call (no_launches: host-bound and device-wait cannot be told apart). Both otherwise. Every printer,
+// and the deployment summary's host share, reads a share only where this says it can be read.
+struct ReadableShares {
+  bool busy = true;
+  bool queueing = true;  // host-bound and device-wait
+};
+ReadableShares readable_shares(VerdictReason reason);
+
 // The share of the wall time that decides, and how far ahead of the second it must be, in percent of
 // the wall time (compared in integer arithmetic, so 50% is exactly 50%).
 inline constexpr std::int64_t kDominantSharePercent = 50;

@@ -88,6 +88,9 @@ struct CompareConfig {
   std::vector<int> threads;  // --threads: the counts of concurrent callers, 1 first; empty: not measured
   int cold_start = 0;        // --cold-start: fresh processes per path and cache state; 0: not measured
   bool what_if = false;      // --what-if: the compile settings' ledger (what_if.hpp)
+  // The rank rule's fewest orders its cold-start figures were judged under (kColdStartOrderCombinations; a report
+  // read back without the key: 20, the rule before 2026-12-06).
+  int cold_start_min_orders = static_cast<int>(kColdStartOrderCombinations);
 };
 
 struct RunConfig {

@@ -13,15 +13,6 @@
 
 namespace ohprof {
 
-// Which of a split's shares can be read, by the verdict's reason: none where the device's events are of categories
-// ohprof does not read (unread_device_events: its busy 0 is not zero), and busy alone where no device op has its
-// launch call (no_launches: host-bound and device-wait cannot be told apart). Both otherwise.
-struct ReadableShares {
-  bool busy = true;
-  bool queueing = true;  // host-bound and device-wait
-};
-ReadableShares readable_shares(VerdictReason reason);
-
 // A figure as printed with its bound's sign (model/bound.hpp): "≥" before one that is at least, "≤" before one
 // that is at most, nothing before an exact one.
 std::string with_bound(Bound bound, std::string_view figure);

@@ -111,6 +111,8 @@ CellTable host_state_table(const Report& r) {
   t.align = "lrrrrrr";
   for (const PathResult* p : asked_paths(r)) {
     if (!p->breakdown || p->breakdown->summary.totals.iterations == 0 || p->breakdown->summary.cpu_kernels) continue;
+    // the host states split the host-bound time: not where the verdict says it cannot be read
+    if (!readable_shares(p->breakdown->verdict.reason).queueing) continue;
     const BreakdownTotals& totals = p->breakdown->summary.totals;
     const HostStates& h = totals.host_states;
     t.rows.push_back({{p->name, Cell::Kind::name},

@@ -165,8 +165,13 @@ TEST(FormatMarkdown, ThePathTableWritesSharesTheVerdictCannotReadAsUnknown) {
   std::string md = format_markdown(r);
   expect_well_formed_tables(md);
   EXPECT_NE(md.find("| 75.0% | unknown | unknown | **unknown** |\n"), std::string::npos) << md;
+  r.paths[0].breakdown = test::gpu_breakdown();  // a GPU split has a host-state table; an unreadable one has none
+  r.paths[0].breakdown->verdict.verdict = Verdict::unknown;
+  r.paths[0].breakdown->verdict.reason = VerdictReason::dominant_share;
+  ASSERT_NE(format_markdown(r).find("| framework |"), std::string::npos);
   r.paths[0].breakdown->verdict.reason = VerdictReason::unread_device_events;
   md = format_markdown(r);
+  EXPECT_EQ(md.find("| framework |"), std::string::npos) << md;
   EXPECT_NE(md.find("| unknown | unknown | unknown | **unknown** |\n"), std::string::npos) << md;
   EXPECT_NE(format_html(r).find("<td class=\"r\">unknown</td><td class=\"r\">unknown</td><td class=\"r\">unknown</td>"),
             std::string::npos) << format_html(r);

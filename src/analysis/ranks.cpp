@@ -91,10 +91,19 @@ std::optional<StepStraggler> find_straggler(const std::vector<RankInStep>& ranks
                                         median_by([](const RankInStep& r) { return r.split.device_wait_ns; })},
   };
   for (const auto& [cause, excess] : components) {
-    if (excess > 0 && excess > out.cause_excess_ns) {
-      out.cause = cause;
+    if (excess > 0 && excess > out.cause_excess_ns) {  // strictly more: the earlier wins a tie
+      out.largest = cause;
       out.cause_excess_ns = excess;
     }
+  }
+  // docs/ranks.md, "The straggler": level below the floor; else the largest component when it accounts
+  // for the excess, offsetting when it is over twice it, unknown when under half of it (or none exceeds)
+  if (out.excess_share < kStragglerMinExcessShare) {
+    out.cause = StragglerCause::level;
+  } else if (out.cause_excess_ns > kCauseMaxOfExcess * out.excess_ns) {
+    out.cause = StragglerCause::offsetting;
+  } else if (out.largest != StragglerCause::unknown && out.cause_excess_ns >= kCauseMinOfExcess * out.excess_ns) {
+    out.cause = out.largest;
   }
   return out;
 }
@@ -176,7 +185,7 @@ CrossRankView cross_rank_view(const std::vector<RankDigest>& ranks) {
       totals.collective_ns += rank.collective_ns;
       totals.collective_wait_ns += rank.collective_wait_ns;
       totals.active_ns += rank.active_ns;
-      if (step.straggler && step.straggler->rank == rank.rank) ++totals.slowest_steps;
+      if (step.straggler && step.straggler->named() && step.straggler->rank == rank.rank) ++totals.slowest_steps;
     }
     view.steps.push_back(std::move(step));
   }

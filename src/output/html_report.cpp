@@ -435,7 +435,7 @@ constexpr Part kHostBound{"host_bound", "host-bound (nothing queued: the GPU wai
 
 // Each step of the job: one bar per present rank, its wall split into compute, collectives, host-bound
 // and device-wait (they add up to its wall: docs/ranks.md), scaled to the step's longest wall; the
-// straggler's label in bold, the collective wait in the bar's title.
+// straggler's label in bold (none when the step's ranks are level), the collective wait in the bar's title.
 std::string ranks_step_bars(const RanksReport& r) {
   std::string out;
   const double label_w = 130, bar_w = 600, row_h = 26, bar_h = 18;
@@ -448,7 +448,7 @@ std::string ranks_step_bars(const RanksReport& r) {
                        step.step);
     for (std::size_t i = 0; i < step.ranks.size(); ++i) {
       const RankInStep& rank = step.ranks[i];
-      const bool straggler = step.straggler && step.straggler->rank == rank.rank;
+      const bool straggler = step.straggler && step.straggler->named() && step.straggler->rank == rank.rank;
       const double y = 4 + row_h * static_cast<double>(i);
       out += fmt::format("<text class=\"ohprof-rank-label\" x=\"0\" y=\"{}\"{}>rank {}{}</text>\n", num(y + 14),
                          straggler ? " font-weight=\"bold\"" : "", rank.rank, straggler ? " (slowest)" : "");
@@ -480,7 +480,9 @@ std::string ranks_step_bars(const RanksReport& r) {
   if (out.empty()) return "";
   return "<h2>Each step, rank by rank</h2>\n<p class=\"note\">Each bar is a rank's wall time in the step, on its own "
          "device timeline, scaled to the step's longest; hover a part for its time. The slowest rank is the one with the "
-         "most time not spent waiting in collectives (docs/ranks.md).</p>\n" +
+         "most time not spent waiting in collectives; it is marked (slowest) when it is the step's straggler, by " +
+         fmt::format("{:.0f}", 100 * kStragglerMinExcessShare) +
+         "% or more over the median rank (docs/ranks.md).</p>\n" +
          legend_of({kCompute, kCommunication, kHostBound, kDeviceWait}) + out;
 }
 

@@ -118,6 +118,7 @@ json straggler_to_json(const std::optional<StepStraggler>& s) {
               {"excess_ns", s->excess_ns},
               {"excess_share", s->excess_share},
               {"cause", to_string(s->cause)},
+              {"largest", s->largest == StragglerCause::unknown ? json(nullptr) : json(to_string(s->largest))},
               {"cause_excess_ns", s->cause_excess_ns}};
 }
 

@@ -17,9 +17,27 @@ std::string cause_text(StragglerCause cause) {
     case StragglerCause::compute: return "compute";
     case StragglerCause::host_bound: return "host-bound";
     case StragglerCause::device_wait: return "device-wait";
-    case StragglerCause::unknown: break;
+    case StragglerCause::offsetting:
+    case StragglerCause::unknown:
+    case StragglerCause::level: break;
   }
   return "unknown";
+}
+
+std::string signed_duration(double ns);
+
+// The cause cell (docs/ranks.md, "The straggler"): a named part with its excess; otherwise why none is.
+std::string straggler_cause_text(const StepStraggler& g) {
+  const std::string largest = fmt::format("{} {}", cause_text(g.largest), signed_duration(g.cause_excess_ns));
+  switch (g.cause) {
+    case StragglerCause::compute:
+    case StragglerCause::host_bound:
+    case StragglerCause::device_wait: return largest;
+    case StragglerCause::offsetting: return fmt::format("none alone ({}, over twice the excess: offset)", largest);
+    case StragglerCause::level: return fmt::format("level (under {:.0f}%): no straggler", 100 * kStragglerMinExcessShare);
+    case StragglerCause::unknown: break;
+  }
+  return g.largest == StragglerCause::unknown ? "unknown" : fmt::format("unknown ({}, under half the excess)", largest);
 }
 
 std::string signed_duration(double ns) { return (ns >= 0 ? "+" : "-") + format_duration(ns >= 0 ? ns : -ns); }
@@ -91,11 +109,9 @@ CellTable ranks_step_table(const RanksReport& report) {
                           Cell{s.ranks.empty() ? "-" : format_duration(static_cast<double>(s.wall_max_ns))}};
     if (s.straggler) {
       const StepStraggler& g = *s.straggler;
-      row.push_back(Cell{fmt::format("rank {}", g.rank), Cell::Kind::strong});
+      row.push_back(g.named() ? Cell{fmt::format("rank {}", g.rank), Cell::Kind::strong} : Cell{fmt::format("rank {}", g.rank)});
       row.push_back(Cell{fmt::format("{} ({:+.1f}%)", signed_duration(g.excess_ns), 100 * g.excess_share)});
-      row.push_back(Cell{g.cause == StragglerCause::unknown
-                             ? "unknown"
-                             : fmt::format("{} {}", cause_text(g.cause), signed_duration(g.cause_excess_ns))});
+      row.push_back(Cell{straggler_cause_text(g)});
     } else {
       row.insert(row.end(), {Cell{"-"}, Cell{"-"}, Cell{"one rank"}});
     }
@@ -108,14 +124,20 @@ CellTable ranks_step_table(const RanksReport& report) {
 }
 
 std::string ranks_rank_note() {
-  return "busy, host-bound, device-wait (docs/metrics.md), collectives (busy with a collective running) and their wait "
-         "for the other ranks (estimated) as shares of the rank's summed wall time; slowest: steps it was the straggler of";
+  return fmt::format(
+      "busy, host-bound, device-wait (docs/metrics.md), collectives (busy with a collective running) and their wait "
+      "for the other ranks (estimated) as shares of the rank's summed wall time; slowest: the steps it was the straggler "
+      "of (the slowest rank, by {:.0f}% or more)",
+      100 * kStragglerMinExcessShare);
 }
 
 std::string ranks_step_note() {
-  return "slowest: the rank with the most active time (wall minus its wait in collectives), whom the others waited for; "
-         "by: its active time over the median rank's; cause: the part of its step (compute, host-bound, device-wait) "
-         "furthest above the median rank's (docs/ranks.md)";
+  return fmt::format(
+      "slowest: the rank with the most active time (wall minus its wait in collectives), whom the others waited for; "
+      "by: its active time over the median rank's; level: by under {:.0f}% of it, so no rank is the straggler; cause: the "
+      "part of its step (compute, host-bound, device-wait) furthest above the median rank's, named when that is "
+      "{:g} to {:g} times the excess (docs/ranks.md)",
+      100 * kStragglerMinExcessShare, kCauseMinOfExcess, kCauseMaxOfExcess);
 }
 
 std::string format_ranks_table(const RanksReport& report) {

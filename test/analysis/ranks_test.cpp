@@ -119,16 +119,56 @@ TEST(CrossRankView, AStepSomeRanksLackIsKeptWithTheMissingRanksNamed) {
   EXPECT_EQ(view.ranks[1].slowest_steps, 0u);
 }
 
-// Equal active time: the lower rank is the straggler; its excess over the median is 0 and it exceeds no
-// component's median: cause unknown.
-TEST(CrossRankView, TiesGoToTheLowerRankAndACauseItDoesNotHaveIsUnknown) {
+// Equal active time: the lower rank is the slowest; its excess over the median is 0, so the ranks are
+// level (no straggler, no cause), and it exceeds no component's median (no largest part).
+TEST(CrossRankView, TiesGoToTheLowerRankAndAreLevel) {
   const std::vector<RankDigest> ranks{rank(3, {step(5, 100, 50, 30, 20, 0)}), rank(5, {step(5, 100, 50, 30, 20, 0)})};
-  const StepView s = cross_rank_view(ranks).steps[0];
+  const CrossRankView view = cross_rank_view(ranks);
+  const StepView& s = view.steps[0];
   ASSERT_TRUE(s.straggler);
   EXPECT_EQ(s.straggler->rank, 3);
   EXPECT_DOUBLE_EQ(s.straggler->excess_ns, 0);
-  EXPECT_EQ(s.straggler->cause, StragglerCause::unknown);
+  EXPECT_EQ(s.straggler->cause, StragglerCause::level);
+  EXPECT_FALSE(s.straggler->named());
+  EXPECT_EQ(s.straggler->largest, StragglerCause::unknown);
   EXPECT_DOUBLE_EQ(s.straggler->cause_excess_ns, 0);
+  EXPECT_EQ(view.ranks[0].slowest_steps, 0u);
+}
+
+// The floor and the cause rule (docs/ranks.md, "The straggler"), ranks 0 and 1 without collectives
+// (active = wall), rank 0 the slowest of each step:
+//   step 10: walls 1200/1000, median 1100, excess 100 (9.1%); compute 910/500 (median 705, +205),
+//            host-bound 0/300 (-150), device-wait 290/200 (+45): +205 > 2 x 100 -> offsetting
+//   step 11: walls 1180/1000, median 1090, excess 90 (8.3%); each part 60 more on rank 0, so +30 over
+//            its median: the largest (compute, first of the tie) is under 90 / 2 -> unknown
+//   step 12: walls 1100/1000, median 1050, excess 50: 4.76% of the median, under 5% -> level
+//   step 13: walls 1050/950, median 1000, excess 50: 5% exactly, not under -> compute, +50 = the excess
+// The same cases are in test/tools/ranks_reference.py (case "g, h, i, j").
+TEST(CrossRankView, ACauseIsNamedOnlyBeyondTheFloorAndWhenItAccountsForTheExcess) {
+  const std::vector<RankDigest> ranks{
+      rank(0, {step(10, 1200, 910, 0, 290, 0), step(11, 1180, 560, 340, 280, 0), step(12, 1100, 600, 300, 200, 0),
+               step(13, 1050, 550, 300, 200, 0)}),
+      rank(1, {step(10, 1000, 500, 300, 200, 0), step(11, 1000, 500, 280, 220, 0), step(12, 1000, 500, 300, 200, 0),
+               step(13, 950, 450, 300, 200, 0)})};
+  const CrossRankView view = cross_rank_view(ranks);
+  ASSERT_EQ(view.steps.size(), 4u);
+  for (const StepView& s : view.steps) {
+    ASSERT_TRUE(s.straggler);
+    EXPECT_EQ(s.straggler->rank, 0);
+    EXPECT_EQ(s.straggler->largest, StragglerCause::compute) << s.step;
+  }
+  EXPECT_EQ(view.steps[0].straggler->cause, StragglerCause::offsetting);
+  EXPECT_DOUBLE_EQ(view.steps[0].straggler->cause_excess_ns, 205);
+  EXPECT_DOUBLE_EQ(view.steps[0].straggler->excess_ns, 100);
+  EXPECT_EQ(view.steps[1].straggler->cause, StragglerCause::unknown);
+  EXPECT_DOUBLE_EQ(view.steps[1].straggler->cause_excess_ns, 30);
+  EXPECT_EQ(view.steps[2].straggler->cause, StragglerCause::level);
+  EXPECT_DOUBLE_EQ(view.steps[2].straggler->excess_ns, 50);
+  EXPECT_EQ(view.steps[3].straggler->cause, StragglerCause::compute);
+  EXPECT_DOUBLE_EQ(view.steps[3].straggler->excess_share, 0.05);
+  EXPECT_DOUBLE_EQ(view.steps[3].straggler->cause_excess_ns, 50);
+  EXPECT_EQ(view.ranks[0].slowest_steps, 3u);  // steps 10, 11 and 13: not the level one
+  EXPECT_EQ(view.ranks[1].slowest_steps, 0u);
 }
 
 // The straggler is ahead only because it waited less (durations 30 vs 20: rank 0 waited 10): active 90

@@ -18,6 +18,8 @@ TEST(StragglerCause, NamesAreTheJsonsCauses) {
   EXPECT_STREQ(to_string(StragglerCause::host_bound), "host_bound");
   EXPECT_STREQ(to_string(StragglerCause::device_wait), "device_wait");
   EXPECT_STREQ(to_string(StragglerCause::unknown), "unknown");
+  EXPECT_STREQ(to_string(StragglerCause::offsetting), "offsetting");
+  EXPECT_STREQ(to_string(StragglerCause::level), "level");
 }
 
 TEST(Verdict, NamesParseBack) {

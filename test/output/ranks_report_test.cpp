@@ -38,8 +38,10 @@ Report analyze_report(std::int64_t rank, std::int64_t wall_scale = 1) {
     it.index = step;
     it.wall_ns = 1000 * wall_scale + step;
     it.gpu.busy_ns = 600;
-    it.gpu.host_bound_ns = 300 * wall_scale + step;
-    it.gpu.device_wait_ns = 100;
+    // busy + host-bound + device-wait = wall: host-bound 300 + step, device-wait 100 at scale 1; at scale 2
+    // host-bound 1000 + step, device-wait 400
+    it.gpu.host_bound_ns = 300 + 700 * (wall_scale - 1) + step;
+    it.gpu.device_wait_ns = 100 + 300 * (wall_scale - 1);
     it.gpu.communication_ns = 200;
     b.iterations.push_back(it);
     b.collectives.push_back(CollectiveOp{step, StreamKey{0, 40}, 0, "ncclKernel_AllReduce", 10 * step, 150 + step * wall_scale});
@@ -136,7 +138,9 @@ TEST(RanksReportJson, ReadsBackTheDigestsAndFailedTracesItWrote) {
   EXPECT_FALSE(parts->interrupted);
 }
 
-// What the JSON's view says is the view's: rank 1's steps are twice as long (wall 2000+, host-bound 600+).
+// What the JSON's view says is the view's: rank 1's steps are twice as long (wall 2000+, host-bound 1000+).
+// Step 4: active 1004 and 2004 - 4 (median 1502, excess 498); host-bound 304 and 1004 (+350 over the
+// median 654), device-wait 100 and 400 (+150): host-bound, within half to twice the excess.
 TEST(RanksReportJson, WritesTheViewPerStepAndPerRank) {
   const json j = ranks_report_to_json(two_rank_report());
   const json& step = j.at("steps").at(0);
@@ -148,6 +152,9 @@ TEST(RanksReportJson, WritesTheViewPerStepAndPerRank) {
   EXPECT_EQ(step.at("collectives_matched"), 1);
   EXPECT_EQ(step.at("straggler").at("rank"), 1);
   EXPECT_EQ(step.at("straggler").at("cause"), "host_bound");
+  EXPECT_EQ(step.at("straggler").at("largest"), "host_bound");
+  EXPECT_DOUBLE_EQ(step.at("straggler").at("cause_excess_ns").get<double>(), 350);
+  EXPECT_DOUBLE_EQ(step.at("straggler").at("excess_ns").get<double>(), 498);
   EXPECT_EQ(j.at("per_rank").at(1).at("slowest_steps"), 2);
   EXPECT_EQ(j.at("failed").at(0).at("code"), "invalid_trace");
 }
@@ -278,6 +285,40 @@ TEST(RanksTable, SharesTheVerdictCannotReadAreUnknown) {
   EXPECT_NE(line0.find(" | unknown | unknown | unknown | "), std::string::npos) << line0;
   EXPECT_NE(line1.find("% | unknown | unknown | "), std::string::npos) << line1;
   EXPECT_EQ(format_ranks_markdown(two_rank_report()).find("| unknown | unknown"), std::string::npos);
+}
+
+// The cause cell (docs/ranks.md, "The straggler") for each rule: a named part with its excess; level;
+// offsetting; under half; none above. A level step's slowest rank is not in bold: it is no straggler.
+TEST(RanksTable, TheCauseCellSaysWhyNoPartIsNamed) {
+  RanksReport r = two_rank_report();
+  StepStraggler& g = *r.view.steps[0].straggler;
+  g.largest = StragglerCause::device_wait;
+  g.cause_excess_ns = 13.05e6;
+  const auto cause_cell = [&](StragglerCause cause) {
+    g.cause = cause;
+    const std::string markdown = format_ranks_markdown(r);
+    const std::size_t row = markdown.find("| 4 | 2/2 | ");
+    return markdown.substr(row, markdown.find('\n', row) - row);
+  };
+  EXPECT_NE(cause_cell(StragglerCause::device_wait).find("| **rank 1** | "), std::string::npos);
+  EXPECT_NE(cause_cell(StragglerCause::device_wait).find(" | device-wait +13.05 ms | "), std::string::npos)
+      << cause_cell(StragglerCause::device_wait);
+  EXPECT_NE(cause_cell(StragglerCause::offsetting).find(" | none alone (device-wait +13.05 ms, over twice the excess: offset) | "),
+            std::string::npos)
+      << cause_cell(StragglerCause::offsetting);
+  EXPECT_NE(cause_cell(StragglerCause::unknown).find(" | unknown (device-wait +13.05 ms, under half the excess) | "),
+            std::string::npos)
+      << cause_cell(StragglerCause::unknown);
+  const std::string level = cause_cell(StragglerCause::level);
+  EXPECT_NE(level.find(" | level (under 5%): no straggler | "), std::string::npos) << level;
+  EXPECT_NE(level.find("| rank 1 | "), std::string::npos) << level;
+  EXPECT_EQ(level.find("**rank 1**"), std::string::npos) << level;
+  EXPECT_NE(format_ranks_html(r).find("(slowest)"), std::string::npos) << "step 5 still has its straggler";
+  for (StepView& step : r.view.steps) step.straggler->cause = StragglerCause::level;
+  EXPECT_EQ(format_ranks_html(r).find("(slowest)"), std::string::npos) << "a level step marks no rank";
+  g.largest = StragglerCause::unknown;
+  g.cause_excess_ns = 0;
+  EXPECT_NE(cause_cell(StragglerCause::unknown).find(" | unknown | "), std::string::npos) << cause_cell(StragglerCause::unknown);
 }
 
 TEST(RanksTable, AJobWithoutRanksSaysOnlyWhatFailed) {

@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 from decimal import Decimal
+from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -174,15 +175,27 @@ def cross_rank_view(digests):
             top = max(rows, key=lambda row: (row["active_ns"], -row["rank"]))  # ties: the lowest rank
             mid = median([row["active_ns"] for row in rows])
             excess = top["active_ns"] - mid
-            cause, cause_excess = "unknown", 0.0
+            largest, cause_excess = None, 0.0
             for name, field in CAUSES:
                 over = top[field] - median([row[field] for row in rows])
                 if over > 0 and over > cause_excess:  # strictly more: earlier causes win ties
-                    cause, cause_excess = name, float(over)
+                    largest, cause_excess = name, float(over)
+            share = excess / mid if mid else 0.0
+            # docs/ranks.md, "The straggler", in fractions: level under 1/20 of the median; a component
+            # is the cause when its excess is half to twice the step's excess
+            if mid == 0 or Fraction(excess) / Fraction(mid) < Fraction(1, 20):
+                cause = "level"
+            elif largest is not None and Fraction(cause_excess) > 2 * Fraction(excess):
+                cause = "offsetting"
+            elif largest is not None and 2 * Fraction(cause_excess) >= Fraction(excess):
+                cause = largest
+            else:
+                cause = "unknown"
             straggler = {"rank": top["rank"], "active_ns": top["active_ns"], "median_active_ns": mid,
-                         "excess_ns": float(excess), "excess_share": excess / mid if mid else 0.0,
-                         "cause": cause, "cause_excess_ns": cause_excess}
-            per_rank[top["rank"]]["slowest_steps"] += 1
+                         "excess_ns": float(excess), "excess_share": share,
+                         "cause": cause, "largest": largest, "cause_excess_ns": cause_excess}
+            if cause != "level":
+                per_rank[top["rank"]]["slowest_steps"] += 1
         steps_out.append({"step": n, "ranks": rows, "missing_ranks": missing, "wall_min_ns": min(walls),
                           "wall_max_ns": max(walls), "wall_median_ns": median(walls),
                           "collectives_matched": matched, "collectives_unmatched": unmatched,
@@ -302,7 +315,7 @@ def print_view(digests):
         else:
             print(f"    straggler: rank {g['rank']}, active {g['active_ns']}, median {g['median_active_ns']}, "
                   f"excess {g['excess_ns']} ns ({100 * g['excess_share']:.2f}%), cause {g['cause']} "
-                  f"(+{g['cause_excess_ns']} ns)")
+                  f"(largest part {g['largest']}, +{g['cause_excess_ns']} ns)")
     print("per rank:")
     print(fmt.format(*head) + "  {:>5}  {:>7}".format("steps", "slowest"))
     for p in view["per_rank"]:
@@ -325,9 +338,11 @@ def row(rank, wall, busy, hb, dw, comm, compute, coll, wait, active):
     return dict(zip(("rank",) + VIEW_FIELDS, (rank, wall, busy, hb, dw, comm, compute, coll, wait, active)))
 
 
-def strag(rank, active, mid, excess, cause, cause_excess):
+def strag(rank, active, mid, excess, cause, cause_excess, largest=None):
+    largest = largest if largest is not None else (cause if cause_excess > 0 else None)
     return {"rank": rank, "active_ns": active, "median_active_ns": float(mid), "excess_ns": float(excess),
-            "excess_share": excess / mid if mid else 0.0, "cause": cause, "cause_excess_ns": float(cause_excess)}
+            "excess_share": excess / mid if mid else 0.0, "cause": cause, "largest": largest,
+            "cause_excess_ns": float(cause_excess)}
 
 
 def step(n, rows, missing, wmin, wmax, wmed, matched, unmatched, straggler):
@@ -373,14 +388,15 @@ def self_test():
                              step(3, [row(1, 300, 300, 0, 0, 0, 300, 0, 0, 300)], [0], 300, 300, 300, 0, 0, None)],
                    "per_rank": [total(0, 2, 700, 400, 150, 150, 90, 310, 40, 0, 700, 1),
                                 total(1, 2, 700, 500, 150, 50, 0, 500, 0, 0, 700, 0)]})
-    # (c) a tie in active time: ranks 5 and 3 (given in that order), both active 100 -> straggler the
-    # lowest rank, 3; median 100, excess 0, share 0. compute 80/60 (median 70, +10), host-bound 20/10
-    # (median 15, +5), device-wait 0/30 (median 15, -15) -> cause compute, 10.
+    # (c) a tie in active time: ranks 5 and 3 (given in that order), both active 100 -> slowest the
+    # lowest rank, 3; median 100, excess 0, share 0: level (no straggler, slowest_steps 0). compute 80/60
+    # (median 70, +10), host-bound 20/10 (median 15, +5), device-wait 0/30 (median 15, -15) -> largest
+    # compute, 10.
     cases["c"] = ([mk(5, [(0, 100, 60, 10, 30, 0)]), mk(3, [(0, 100, 80, 20, 0, 0)])],
                   {"steps": [step(0, [row(3, 100, 80, 20, 0, 0, 80, 0, 0, 100),
                                       row(5, 100, 60, 10, 30, 0, 60, 0, 0, 100)], [], 100, 100, 100, 0, 0,
-                                  strag(3, 100, 100, 0, "compute", 10))],
-                   "per_rank": [total(3, 1, 100, 80, 20, 0, 0, 80, 0, 0, 100, 1),
+                                  strag(3, 100, 100, 0, "level", 10, "compute"))],
+                   "per_rank": [total(3, 1, 100, 80, 20, 0, 0, 80, 0, 0, 100, 0),
                                 total(5, 1, 100, 60, 10, 30, 0, 60, 0, 0, 100, 0)]})
     # (e) a straggler above no component median: walls 1000 each; one matched collective of durations
     # 300/100/200 (waits 200/0/100) -> active 800/1000/900, straggler r1, median 900, excess 100.
@@ -396,6 +412,30 @@ def self_test():
                    "per_rank": [total(0, 1, 1000, 700, 300, 0, 300, 400, 300, 200, 800, 0),
                                 total(1, 1, 1000, 400, 300, 300, 100, 300, 100, 0, 1000, 1),
                                 total(2, 1, 1000, 500, 200, 300, 200, 300, 200, 100, 900, 0)]})
+    # (g, h, i, j) the cause rule, ranks 0 and 1, no collectives (active = wall), rank 0 the slowest:
+    # step 10: walls 1200/1000, median 1100, excess 100 (9.1%). compute 910/500 (median 705, +205),
+    #   host-bound 0/300 (-150), device-wait 290/200 (+45): compute +205 > 2 x 100 -> offsetting.
+    # step 11: walls 1180/1000, median 1090, excess 90 (8.3%); each part 60 more on rank 0, +30 over
+    #   its median: largest compute 30 < 90 / 2 -> unknown.
+    # step 12: walls 1100/1000, median 1050, excess 50 = 4.76% < 5% -> level (compute +50).
+    # step 13: walls 1050/950, median 1000, excess 50 = 5% exactly -> not level; compute +50 = the
+    #   excess -> compute.
+    # rank 0 is the straggler of steps 10, 11 and 13 (slowest_steps 3), not of 12.
+    cases["g, h, i, j"] = (
+        [mk(0, [(10, 1200, 910, 0, 290, 0), (11, 1180, 560, 340, 280, 0), (12, 1100, 600, 300, 200, 0),
+                (13, 1050, 550, 300, 200, 0)]),
+         mk(1, [(10, 1000, 500, 300, 200, 0), (11, 1000, 500, 280, 220, 0), (12, 1000, 500, 300, 200, 0),
+                (13, 950, 450, 300, 200, 0)])],
+        {"steps": [step(10, [row(0, 1200, 910, 0, 290, 0, 910, 0, 0, 1200), row(1, 1000, 500, 300, 200, 0, 500, 0, 0, 1000)],
+                        [], 1000, 1200, 1100, 0, 0, strag(0, 1200, 1100, 100, "offsetting", 205, "compute")),
+                   step(11, [row(0, 1180, 560, 340, 280, 0, 560, 0, 0, 1180), row(1, 1000, 500, 280, 220, 0, 500, 0, 0, 1000)],
+                        [], 1000, 1180, 1090, 0, 0, strag(0, 1180, 1090, 90, "unknown", 30, "compute")),
+                   step(12, [row(0, 1100, 600, 300, 200, 0, 600, 0, 0, 1100), row(1, 1000, 500, 300, 200, 0, 500, 0, 0, 1000)],
+                        [], 1000, 1100, 1050, 0, 0, strag(0, 1100, 1050, 50, "level", 50, "compute")),
+                   step(13, [row(0, 1050, 550, 300, 200, 0, 550, 0, 0, 1050), row(1, 950, 450, 300, 200, 0, 450, 0, 0, 950)],
+                        [], 950, 1050, 1000, 0, 0, strag(0, 1050, 1000, 50, "compute", 50))],
+         "per_rank": [total(0, 4, 4530, 2620, 940, 970, 0, 2620, 0, 0, 4530, 3),
+                      total(1, 4, 3950, 1950, 1180, 820, 0, 1950, 0, 0, 3950, 0)]})
     failures = 0
     for name, (digests, expected) in cases.items():
         problems = diff(expected, cross_rank_view(digests), f"case {name}")

@@ -66,14 +66,31 @@ struct RankInStep {
   std::int64_t active_ns = 0;           // wall - collective wait
 };
 
-// What the straggler exceeds the median rank in most.
+// Why a step's slowest rank was slowest (docs/ranks.md, "The straggler"): the component (compute,
+// host-bound, device-wait) it exceeds that component's median by the most, when that accounts for the
+// excess; `offsetting` when the largest component exceeds the median by more than twice the excess (the
+// others fall short by more than the excess: no one part is the cause); `unknown` when none accounts for
+// half of it; `level` when the step's ranks are level (the excess under kStragglerMinExcessShare of the
+// median): no rank is the straggler and no cause is named.
 #define OHPROF_STRAGGLER_CAUSE_VALUES(X) \
   X(compute, "compute")                  \
   X(host_bound, "host_bound")            \
   X(device_wait, "device_wait")          \
-  X(unknown, "unknown")
+  X(offsetting, "offsetting")            \
+  X(unknown, "unknown")                  \
+  X(level, "level")
 OHPROF_ENUM_CLASS(StragglerCause, OHPROF_STRAGGLER_CAUSE_VALUES)
 
+// A step's ranks are level when the slowest one's active time exceeds the median by less than this share
+// of the median. One step gives each rank one sample and so no noise of its own; this floor is the
+// documented least excess called a straggler (docs/ranks.md).
+inline constexpr double kStragglerMinExcessShare = 0.05;
+// A component is named the cause when its excess over its median lies in [kCauseMinOfExcess, kCauseMaxOfExcess]
+// times the straggler's excess: it accounts for at least half, and the rest do not offset more than all of it.
+inline constexpr double kCauseMinOfExcess = 0.5;
+inline constexpr double kCauseMaxOfExcess = 2.0;
+
+// The slowest rank of a step with two present ranks or more: the straggler unless the ranks are level.
 struct StepStraggler {
   std::int64_t rank = 0;
   std::int64_t active_ns = 0;
@@ -81,7 +98,12 @@ struct StepStraggler {
   double excess_ns = 0;         // active - median
   double excess_share = 0;      // excess / median (0 when the median is 0)
   StragglerCause cause = StragglerCause::unknown;
-  double cause_excess_ns = 0;   // its cause's component over that component's median (0 when unknown)
+  // the largest of its components' excesses over their medians (0 when it exceeds none); the cause's
+  // excess when a cause is named
+  double cause_excess_ns = 0;
+  StragglerCause largest = StragglerCause::unknown;  // that component (unknown when it exceeds none)
+  // a straggler: not level (the others waited for it beyond the floor)
+  bool named() const { return cause != StragglerCause::level; }
 };
 
 struct StepView {
@@ -93,7 +115,7 @@ struct StepView {
   double wall_median_ns = 0;
   std::size_t collectives_matched = 0;    // matched (stream, ordinal) pairs
   std::size_t collectives_unmatched = 0;  // collective kernels of present ranks in no matched pair
-  std::optional<StepStraggler> straggler;  // with two present ranks or more
+  std::optional<StepStraggler> straggler;  // the slowest rank, with two present ranks or more
 };
 
 // One rank's sums over the steps it is present in.
@@ -109,7 +131,7 @@ struct RankTotals {
   std::int64_t collective_ns = 0;
   std::int64_t collective_wait_ns = 0;
   std::int64_t active_ns = 0;
-  std::size_t slowest_steps = 0;  // steps it was the straggler of
+  std::size_t slowest_steps = 0;  // steps it was the straggler of (not level)
 };
 
 struct CrossRankView {

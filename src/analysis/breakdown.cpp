@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -64,7 +65,7 @@ void sort_by_time(std::vector<TimelineEvent>& events) {
   }
 }
 
-WindowAttribution::WindowAttribution(const Timeline& timeline) {
+WindowAttribution::WindowAttribution(const Timeline& timeline, UnlinkedPending unlinked) {
   counters.ops_total = timeline.ops.size();
   counters.launches_total = timeline.launches.size();
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
@@ -145,6 +146,14 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
   for (const auto& call : timeline.syncs) recording_start = std::min(recording_start, call.start_ns);
   for (const auto& call : timeline.api_calls) recording_start = std::min(recording_start, call.start_ns);
 
+  const auto earliest_launch = [&](std::uint64_t correlation) -> std::int64_t {
+    if (correlation == 0) return recording_start;
+    const auto above = std::lower_bound(launch_by_correlation.begin(), launch_by_correlation.end(), correlation,
+                                        [](const auto& entry, std::uint64_t c) { return entry.first < c; });
+    if (above == launch_by_correlation.begin()) return recording_start;
+    return timeline.launches[std::prev(above)->second].start_ns;
+  };
+
   // Device ops: drop untimed ones; join the rest to their launch call and own window.
   ops.reserve(timeline.ops.size());
   launch_first_op_ns.assign(timeline.launches.size(), kNever);
@@ -176,6 +185,11 @@ WindowAttribution::WindowAttribution(const Timeline& timeline) {
       // Launched before the recording began: correlations count up in launch order.
       if (op.correlation > 0 && op.correlation < lowest_launch_correlation && !timeline.launches.empty()) {
         entry.pending_ns = std::min(recording_start, op.start_ns);
+      } else if (timeline.ops_have_launches) {
+        ++ops_queue_unknown;
+        // The earliest it can have been launched: at the start of the call with the next lower correlation
+        // (correlations count up in launch order), else (no correlation, or none lower) the recording's start.
+        if (unlinked == UnlinkedPending::earliest) entry.pending_ns = std::min(earliest_launch(op.correlation), op.start_ns);
       }
       entry.window = window_at(op.start_ns);
     }
@@ -711,12 +725,43 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
   result.summary.cpu_kernels = !timeline.ops_have_launches;
   const std::size_t timed = attribution.ops.size();
   const bool no_launches = timeline.ops_have_launches && timed > 0 && attribution.counters.ops_without_launch == timed;
-  result.verdict = decide_verdict(result.summary, VerdictContext{no_launches, timeline.whole_recording_window,
-                                                                 timeline.unread_device_events,
-                                                                 timeline.kernels_unrecorded,
-                                                                 timeline.ops.empty() && !timeline.launches.empty()});
+  VerdictContext context{no_launches, timeline.whole_recording_window, timeline.unread_device_events,
+                         timeline.kernels_unrecorded, timeline.ops.empty() && !timeline.launches.empty()};
+  context.ops_queue_unknown = attribution.ops_queue_unknown;
+  context.host_bound_least_ns = result.summary.totals.gpu.host_bound_ns;
+  if (attribution.ops_queue_unknown > 0 && !no_launches) {
+    // The other end of the bounds (docs/metrics.md, "Ops without a launch call"): the same windows with each such
+    // op pending from the earliest its launch can have been. Pending earlier only turns host-bound time into
+    // device-wait time, so this is the least host-bound time.
+    const WindowAttribution earliest(timeline, UnlinkedPending::earliest);
+    std::int64_t least = 0;
+    walk_windows(earliest, [&](std::size_t, std::int64_t start, std::int64_t end, const TimelineState& state) {
+      if (state.device() == SplitSegmentKind::host_bound) accumulate(least, end - start);
+    });
+    context.host_bound_least_ns = std::min(least, context.host_bound_least_ns);
+  }
+  result.verdict = decide_verdict(result.summary, context);
   return result;
 }
+
+namespace {
+
+// The verdict of three shares alone (docs/metrics.md, "Verdict": dominant_share or close_shares): the largest
+// (ties: busy, host-bound, device-wait) decides when it is at least kDominantSharePercent of the wall and
+// kShareLeadPercent ahead of the second.
+Verdict share_verdict(std::int64_t busy, std::int64_t host_bound, std::int64_t device_wait, std::int64_t wall) {
+  std::array<std::pair<TimeShare, std::int64_t>, 3> ranked = {
+      {{TimeShare::busy, busy}, {TimeShare::host_bound, host_bound}, {TimeShare::device_wait, device_wait}}};
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  const bool dominates = at_least_percent(ranked[0].second, wall, kDominantSharePercent) &&
+                         at_least_percent(ranked[0].second - ranked[1].second, wall, kShareLeadPercent);
+  if (!dominates) return Verdict::mixed;
+  return ranked[0].first == TimeShare::busy         ? Verdict::compute_bound
+         : ranked[0].first == TimeShare::host_bound ? Verdict::host_bound
+                                                    : Verdict::device_wait_bound;
+}
+
+}  // namespace
 
 PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext& context) {
   PathVerdict out;
@@ -743,9 +788,18 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
     if (totals.wall_ns <= 0 || part >= totals.wall_ns) return std::nullopt;
     return static_cast<double>(totals.wall_ns) / static_cast<double>(totals.wall_ns - part);
   };
+  // Ops whose queued time is unknown: host-bound lies in [least, host_bound_ns], device-wait in
+  // [device_wait_ns, device_wait_ns + host_bound_ns - least]; busy is exact.
+  out.ops_queue_unknown = context.ops_queue_unknown;
+  const std::int64_t shiftable =
+      context.ops_queue_unknown > 0 ? std::max<std::int64_t>(0, totals.gpu.host_bound_ns - context.host_bound_least_ns) : 0;
+  if (shiftable > 0) {
+    out.host_bound_share_least = share(totals.gpu.host_bound_ns - shiftable);
+    out.device_wait_share_most = share(totals.gpu.device_wait_ns + shiftable);
+  }
   out.busy_headroom = headroom(totals.gpu.busy_ns);
   out.host_bound_headroom = headroom(totals.gpu.host_bound_ns);
-  out.device_wait_headroom = headroom(totals.gpu.device_wait_ns);
+  out.device_wait_headroom = headroom(totals.gpu.device_wait_ns + shiftable);  // Amdahl's bound: the most it can be
   out.host_headroom_negligible =
       !at_least_percent(totals.wall_ns, totals.wall_ns - totals.gpu.host_bound_ns, kNegligibleHeadroomPercent);
 
@@ -823,6 +877,22 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
   if (context.whole_recording_window && out.first == TimeShare::host_bound && out.host_state == HostState::other_api) {
     out.reason = VerdictReason::startup_without_steps;
     return out;
+  }
+  // Under bounds the verdict must be the same wherever in them the split lies: with t of the host-bound time moved
+  // to device-wait, host-bound's lead only shrinks and device-wait's only grows as t grows, and busy's lead is
+  // largest where the two are closest; so the ends and the point(s) where they meet decide for every t.
+  if (shiftable > 0) {
+    const auto classify = [&](std::int64_t t) {
+      return share_verdict(totals.gpu.busy_ns, totals.gpu.host_bound_ns - t, totals.gpu.device_wait_ns + t, totals.wall_ns);
+    };
+    const std::int64_t meet = std::clamp<std::int64_t>((totals.gpu.host_bound_ns - totals.gpu.device_wait_ns) / 2, 0, shiftable);
+    const Verdict at_zero = classify(0);
+    const bool same = classify(shiftable) == at_zero && classify(meet) == at_zero &&
+                      classify(std::min(meet + 1, shiftable)) == at_zero;
+    if (!same) {
+      out.reason = VerdictReason::queue_unknown;
+      return out;
+    }
   }
   if (dominates) {
     out.reason = VerdictReason::dominant_share;

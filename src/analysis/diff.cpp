@@ -278,10 +278,16 @@ std::vector<ComponentChange> split_changes(const SplitTotals& b, const SplitTota
     return static_cast<double>(total) / static_cast<double>(iterations);
   };
   // Busy holds only the kernels that record themselves; host_bound and framework hold the others too.
+  // Where ops without a launch call leave the queue open, host-bound and each host state are at most, device-wait at least.
   const auto bound = [](const SplitTotals& s, std::int64_t SplitTotals::*field) {
     if (field == &SplitTotals::busy_ns) return busy_bound(s.kernels_unrecorded);
+    if (field == &SplitTotals::device_wait_ns) return s.queue_unknown ? Bound::at_least : Bound::exact;
     if (field == &SplitTotals::host_bound_ns || field == &SplitTotals::framework_ns) {
-      return host_time_bound(s.kernels_unrecorded);
+      return host_time_bound(s.kernels_unrecorded || s.queue_unknown);
+    }
+    if (field == &SplitTotals::blocking_ns || field == &SplitTotals::launch_ns || field == &SplitTotals::other_api_ns ||
+        field == &SplitTotals::harness_ns) {
+      return host_time_bound(s.queue_unknown);
     }
     return Bound::exact;
   };

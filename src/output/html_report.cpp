@@ -480,7 +480,7 @@ std::string ranks_step_bars(const RanksReport& r) {
   if (out.empty()) return "";
   return "<h2>Each step, rank by rank</h2>\n<p class=\"note\">Each bar is a rank's wall time in the step, on its own "
          "device timeline, scaled to the step's longest; hover a part for its time. The slowest rank is the one with the "
-         "most time not spent waiting in collectives; it is marked (slowest) when it is the step's straggler, by " +
+         "most time not spent waiting in collectives; its label says so, in bold, when it is the step's straggler, by " +
          fmt::format("{:.0f}", 100 * kStragglerMinExcessShare) +
          "% or more over the median rank (docs/ranks.md).</p>\n" +
          legend_of({kCompute, kCommunication, kHostBound, kDeviceWait}) + out;

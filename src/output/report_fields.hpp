@@ -158,7 +158,10 @@ inline constexpr auto kVerdict = std::tuple{
     field("busy_headroom", &PathVerdict::busy_headroom),
     field("host_bound_headroom", &PathVerdict::host_bound_headroom),
     field("device_wait_headroom", &PathVerdict::device_wait_headroom),
-    field("host_headroom_negligible", &PathVerdict::host_headroom_negligible)};
+    field("host_headroom_negligible", &PathVerdict::host_headroom_negligible),
+    field("ops_queue_unknown", &PathVerdict::ops_queue_unknown),
+    field("host_bound_share_least", &PathVerdict::host_bound_share_least),
+    field("device_wait_share_most", &PathVerdict::device_wait_share_most)};
 
 // An estimate with its standard error; its writer adds significant (docs/metrics.md, "Significance").
 inline constexpr auto kEstimate = std::tuple{field("value_ns", &Estimate::value_ns), field("se_ns", &Estimate::se_ns)};

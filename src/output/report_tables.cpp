@@ -16,7 +16,6 @@ std::string share(std::int64_t part, std::int64_t whole) {
 
 namespace {
 
-std::string percent_of_one(double share) { return fmt::format("{:.1f}%", 100 * share); }
 
 }  // namespace
 
@@ -73,12 +72,9 @@ CellTable path_table(const Report& r) {
       // Kernels that do not record themselves count as dispatch: busy at least, dispatch at most. A share the
       // verdict says cannot be read is "unknown", not the zero (or the rest) it holds.
       const ReadableShares readable = readable_shares(v.reason);
-      row.insert(row.end(), {{readable.busy ? with_bound(busy_bound(v.kernels_unrecorded), percent_of_one(v.busy_share))
-                                            : "unknown"},
-                             {readable.queueing ? with_bound(host_time_bound(v.kernels_unrecorded),
-                                                             percent_of_one(v.host_bound_share))
-                                                : "unknown"},
-                             {readable.queueing ? percent_of_one(v.device_wait_share) : "unknown"},
+      row.insert(row.end(), {{readable.busy ? split_share_text(v, TimeShare::busy) : "unknown"},
+                             {readable.queueing ? split_share_text(v, TimeShare::host_bound) : "unknown"},
+                             {readable.queueing ? split_share_text(v, TimeShare::device_wait) : "unknown"},
                              {to_string(v.verdict), Cell::Kind::strong}});
     } else {
       row.insert(row.end(), {{"-"}, {"-"}, {"-"},
@@ -94,15 +90,21 @@ CellTable path_table(const Report& r) {
 }
 
 std::string path_table_note(const Report& r) {
-  return r.trace ? "Wall times of the trace's iterations; busy, host-bound and device-wait are shares of their summed wall "
-                   "time (docs/metrics.md)."
-                 : "Wall times from the timing pass; busy, host-bound and device-wait are shares of the split pass's "
-                   "summed wall time (docs/metrics.md)." +
-                       std::string(std::any_of(r.paths.begin(), r.paths.end(),
-                                               [](const PathResult& p) { return p.breakdown && p.breakdown->verdict.kernels_unrecorded; })
-                                       ? " ≥ and ≤: bounds, where a path's kernels do not record themselves and their time is "
-                                         "in the dispatch share."
-                                       : "");
+  const auto any_path = [&](auto pred) {
+    return std::any_of(r.paths.begin(), r.paths.end(), [&](const PathResult& p) { return p.breakdown && pred(p.breakdown->verdict); });
+  };
+  std::string out = r.trace ? "Wall times of the trace's iterations; busy, host-bound and device-wait are shares of their summed "
+                              "wall time (docs/metrics.md)."
+                            : "Wall times from the timing pass; busy, host-bound and device-wait are shares of the split "
+                              "pass's summed wall time (docs/metrics.md).";
+  if (any_path([](const PathVerdict& v) { return v.kernels_unrecorded; })) {
+    out += " ≥ and ≤: bounds, where a path's kernels do not record themselves and their time is in the dispatch share.";
+  }
+  if (any_path([](const PathVerdict& v) { return v.host_bound_share_least.has_value(); })) {
+    out += " A range (host-bound, device-wait): device ops without a launch call leave when they were queued unknown "
+           "(docs/metrics.md, \"Ops without a launch call\").";
+  }
+  return out;
 }
 
 CellTable host_state_table(const Report& r) {

@@ -84,15 +84,6 @@ Advice kernel_advice(std::optional<PathKind> path) {
   return {kKernelAdvice, {PathKind::compile, PathKind::compile_max_autotune_no_cudagraphs}};
 }
 
-double share_of(const PathVerdict& v, TimeShare share) {
-  switch (share) {
-    case TimeShare::busy: return v.busy_share;
-    case TimeShare::host_bound: return v.host_bound_share;
-    case TimeShare::device_wait: return v.device_wait_share;
-  }
-  return 0;
-}
-
 // Short names, as the table's lines call them.
 const char* short_name(const PathVerdict& v, TimeShare share) {
   switch (share) {
@@ -114,14 +105,29 @@ const char* long_name(const PathVerdict& v, TimeShare share) {
 }
 
 // "GPU busy 96.3% of wall (host-bound 0.1%, device-wait 3.6%)"; CPU runs leave device-wait out (always 0).
+// Why host-bound and device-wait are ranges (split_share_text), after the shares that print them; "" when exact.
+std::string queue_ranges_note(const PathVerdict& v) {
+  if (!v.host_bound_share_least) return "";
+  return fmt::format("; ranges: {} device op{} {} no launch call in the data, so when {} queued is not known",
+                     v.ops_queue_unknown, v.ops_queue_unknown == 1 ? "" : "s", v.ops_queue_unknown == 1 ? "has" : "have",
+                     v.ops_queue_unknown == 1 ? "it was" : "they were");
+}
+
+// A share in the verdict's sentence: a range where ops without a launch call leave it open; the figure
+// otherwise (where kernels do not record themselves, the sentence says which way each figure is a bound).
+std::string clause_share(const PathVerdict& v, TimeShare share) {
+  if (v.host_bound_share_least && share != TimeShare::busy) return split_share_text(v, share);
+  return percent(share == TimeShare::busy ? v.busy_share : share == TimeShare::host_bound ? v.host_bound_share : v.device_wait_share);
+}
+
 std::string shares_clause(const PathVerdict& v, TimeShare lead) {
   std::string others;
   for (const TimeShare share : {TimeShare::busy, TimeShare::host_bound, TimeShare::device_wait}) {
     if (share == lead || (v.cpu_kernels && share == TimeShare::device_wait)) continue;
     if (!others.empty()) others += ", ";
-    others += fmt::format("{} {}", short_name(v, share), percent(share_of(v, share)));
+    others += fmt::format("{} {}", short_name(v, share), clause_share(v, share));
   }
-  return fmt::format("{} {} of wall ({})", long_name(v, lead), percent(share_of(v, lead)), others);
+  return fmt::format("{} {} of wall ({}{})", long_name(v, lead), clause_share(v, lead), others, queue_ranges_note(v));
 }
 
 const char* host_state_words(HostState state) {
@@ -345,6 +351,15 @@ std::string unknown_text(const PathVerdict& v) {
           "no ProfilerStep marks iterations, and the one window is start-up, not steady state: {}; {}. Record steps: "
           "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations",
           shares_clause(v, TimeShare::host_bound), host_state_evidence(v));
+    case VerdictReason::queue_unknown:
+      return fmt::format(
+          "{} device op{} {} no launch call in the data, so when {} queued is not known: host-bound is {} of wall and "
+          "device-wait {} ({} {}), and the verdict differs within those ranges. Record the runtime's launch calls with "
+          "the device activity (a collector's dropped-records count says whether records were lost)",
+          v.ops_queue_unknown, v.ops_queue_unknown == 1 ? "" : "s", v.ops_queue_unknown == 1 ? "has" : "have",
+          v.ops_queue_unknown == 1 ? "it was" : "they were", split_share_text(v, TimeShare::host_bound),
+          split_share_text(v, TimeShare::device_wait), long_name(v, TimeShare::busy),
+          split_share_text(v, TimeShare::busy));
     case VerdictReason::dominant_share:
     case VerdictReason::close_shares: break;
   }
@@ -393,14 +408,14 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
       }
       const std::string rest = v.cpu_kernels && third == TimeShare::device_wait
                                    ? std::string()
-                                   : fmt::format("{} {}; ", short_name(v, third), percent(share_of(v, third)));
+                                   : fmt::format("{} {}; ", short_name(v, third), clause_share(v, third));
       Advice first = share_advice(v, v.first, path);
       const Advice second = share_advice(v, v.second, path);
       first.text = fmt::format("no share dominates: {} {} and {} {} of wall ({}a verdict needs {}% and a lead of {} "
-                               "points). {}; {}",
-                               long_name(v, v.first), percent(share_of(v, v.first)), short_name(v, v.second),
-                               percent(share_of(v, v.second)), rest, kDominantSharePercent, kShareLeadPercent,
-                               capitalized(first.text), second.text);
+                               "points{}). {}; {}",
+                               long_name(v, v.first), clause_share(v, v.first), short_name(v, v.second),
+                               clause_share(v, v.second), rest, kDominantSharePercent, kShareLeadPercent,
+                               queue_ranges_note(v), capitalized(first.text), second.text);
       first.remedies.insert(first.remedies.end(), second.remedies.begin(), second.remedies.end());
       return first;
     }
@@ -862,10 +877,24 @@ std::vector<std::string> deployment_cells(const DeploymentSummary& s, const Depl
                                  bytes_cell(row.run_peak_bytes)};
   if (any_device_build(s)) cells.push_back(bytes_cell(row.device_build_bytes));
   if (any_graph_pool(s)) cells.push_back(row.graph_pool_bytes ? format_bytes(*row.graph_pool_bytes) : "-");
-  cells.push_back(row.host_share ? with_bound(host_time_bound(row.host_share_at_most),
+  cells.push_back(row.host_share ? with_bound(row.host_share_at_most ? Bound::at_most : Bound::exact,
                                               fmt::format("{:.1f}%", 100.0 * *row.host_share))
                                  : "-");
   return cells;
+}
+
+std::string split_share_text(const PathVerdict& v, TimeShare share) {
+  const auto range = [](double low, double high) { return fmt::format("{:.1f}–{:.1f}%", 100.0 * low, 100.0 * high); };
+  switch (share) {
+    case TimeShare::busy: return with_bound(busy_bound(v.kernels_unrecorded), percent(v.busy_share));
+    case TimeShare::host_bound:
+      if (v.host_bound_share_least) return range(*v.host_bound_share_least, v.host_bound_share);
+      return with_bound(host_time_bound(v.kernels_unrecorded), percent(v.host_bound_share));
+    case TimeShare::device_wait:
+      if (v.device_wait_share_most) return range(v.device_wait_share, *v.device_wait_share_most);
+      return percent(v.device_wait_share);
+  }
+  return "";
 }
 
 std::string with_bound(Bound bound, std::string_view figure) {

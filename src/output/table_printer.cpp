@@ -86,8 +86,14 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
                          format_duration(static_cast<double>(t.gpu.communication_ns)),
                          share(t.gpu.communication_ns, t.gpu.busy_ns));
     }
+    // Ops without a launch call: host-bound at most, device-wait at least (docs/metrics.md, "Ops without a launch call").
+    const PathVerdict& v = split.verdict;
+    const bool ranges = v.host_bound_share_least.has_value();
     out += split_line("host-bound:", s.gpu.host_bound_ns, t.gpu.host_bound_ns, wall,
-                      "(nothing queued: the GPU waits for the host)");
+                      ranges ? fmt::format("(nothing queued: the GPU waits for the host; {} of wall: {} device ops "
+                                           "have no launch call and may have been queued earlier)",
+                                           split_share_text(v, TimeShare::host_bound), v.ops_queue_unknown)
+                             : "(nothing queued: the GPU waits for the host)");
     out += split_line("  blocking:", s.host_blocking_ns, states.blocking_ns, wall, "(host in a sync or blocking copy)");
     out += split_line("  launch:", s.host_launch_ns, states.launch_ns, wall, "(host in a launch call)");
     out += split_line("  other API:", s.host_other_api_ns, states.other_api_ns, wall,
@@ -98,7 +104,9 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
     out += split_line("  framework:", s.host_framework_ns, states.framework_ns, wall,
                       "(in no runtime call: framework, Python, data loading)");
     out += split_line("device-wait:", s.gpu.device_wait_ns, t.gpu.device_wait_ns, wall,
-                      "(work queued, none running: the GPU waits on the GPU)");
+                      ranges ? fmt::format("(work queued, none running: the GPU waits on the GPU; {} of wall)",
+                                           split_share_text(v, TimeShare::device_wait))
+                             : "(work queued, none running: the GPU waits on the GPU)");
     // The full-queue flag is per device; the busiest device's maximum is shown when it differs.
     const std::string device_max =
         t.device_queue_max != t.gpu.queue_max ? fmt::format(" (one device: {})", t.device_queue_max) : std::string();
@@ -123,8 +131,10 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
                            "the device-wait\n",
                            fmt::format("stream {}:{}:", stream.key.device, stream.key.stream),
                            format_duration(ss.busy_ns.median), share(stream.totals.busy_ns, wall),
-                           format_duration(ss.host_bound_ns.median), share(stream.totals.host_bound_ns, wall),
-                           format_duration(ss.device_wait_ns.median), share(stream.totals.device_wait_ns, wall),
+                           format_duration(ss.host_bound_ns.median),
+                           with_bound(ranges ? Bound::at_most : Bound::exact, share(stream.totals.host_bound_ns, wall)),
+                           format_duration(ss.device_wait_ns.median),
+                           with_bound(ranges ? Bound::at_least : Bound::exact, share(stream.totals.device_wait_ns, wall)),
                            share(stream.waited_ns, t.gpu.device_wait_ns));
       }
     }

@@ -362,6 +362,65 @@ TEST(Breakdown, OpsLaunchedBeforeTheRecordingArePendingFromItsStart) {
   EXPECT_EQ(it.gpu.host_bound_ns, 15);
   EXPECT_EQ(result.analysis_counters.ops_without_launch, 2u);
   EXPECT_EQ(it.gpu.queue_max, 2);  // ops 5 and 10 in [3, 6)
+  // docs/metrics.md, "Ops without a launch call": op 20's queued time is unknown. It was launched no earlier
+  // than the call with the next lower correlation (10, starting at 2): pending from 2, [80, 85) would be
+  // device-wait. So host-bound lies in [10, 15] and device-wait in [48, 53]. At 48 nothing dominates (mixed);
+  // at 53 device-wait does (53% of the wall, 16 ahead of busy): the verdict is not known.
+  const PathVerdict& v = result.verdict;
+  EXPECT_EQ(v.ops_queue_unknown, 1u);
+  EXPECT_DOUBLE_EQ(v.host_bound_share, 0.15);
+  EXPECT_DOUBLE_EQ(v.host_bound_share_least.value_or(-1), 0.10);
+  EXPECT_DOUBLE_EQ(v.device_wait_share_most.value_or(-1), 0.53);
+  EXPECT_DOUBLE_EQ(v.device_wait_headroom.value_or(-1), 100.0 / 47.0);  // Amdahl's bound at the most device-wait
+  EXPECT_EQ(v.verdict, Verdict::unknown);
+  EXPECT_EQ(v.reason, VerdictReason::queue_unknown);
+}
+
+// An op without a launch call and without a correlation could have been queued from the recording's start;
+// a verdict that holds at both ends of the bounds stands, with the bounds beside it.
+TEST(Breakdown, AVerdictThatHoldsAcrossTheQueueBoundsStands) {
+  Timeline t;
+  t.iterations = {{0, 0, 100}};
+  t.launches = {launch(0, 1, 10)};
+  // op 10 runs [0, 60): busy 60; op 0 (no correlation, no launch) runs [90, 95): busy 5. Host-bound [60, 90)
+  // and [95, 100): 35; with op 0 pending from the recording's start (0), [60, 90) is device-wait: least 5.
+  t.ops = {op(0, 60, 7, 10), op(90, 95, 7, 0)};
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  const PathVerdict& v = result.verdict;
+  EXPECT_EQ(v.ops_queue_unknown, 1u);
+  EXPECT_DOUBLE_EQ(v.host_bound_share, 0.35);
+  EXPECT_DOUBLE_EQ(v.host_bound_share_least.value_or(-1), 0.05);
+  EXPECT_DOUBLE_EQ(v.device_wait_share_most.value_or(-1), 0.30);
+  // busy 65 against at most 35 of either: compute-bound at every point of the bounds
+  EXPECT_EQ(v.verdict, Verdict::compute_bound);
+  EXPECT_EQ(v.reason, VerdictReason::dominant_share);
+}
+
+// Mixed at both ends, yet busy dominates where host-bound and device-wait meet: not known.
+TEST(Breakdown, UnderQueueBoundsBusyCanLeadInTheMiddleOnly) {
+  BreakdownSummary s;
+  s.totals.iterations = 1;
+  s.totals.wall_ns = 1000;
+  s.totals.gpu.busy_ns = 500;
+  s.totals.gpu.host_bound_ns = 420;
+  s.totals.gpu.device_wait_ns = 80;
+  s.totals.host_states.framework_ns = 420;
+  VerdictContext context;
+  context.ops_queue_unknown = 3;
+  context.host_bound_least_ns = 80;  // up to 340 may be device-wait: at 0 and at 340 busy leads by 8%, mixed;
+                                     // at 170 (250 each) it leads by 25%
+  EXPECT_EQ(decide_verdict(s, context).reason, VerdictReason::queue_unknown);
+  context.host_bound_least_ns = 420;  // nothing can move: exact, mixed
+  const PathVerdict exact = decide_verdict(s, context);
+  EXPECT_EQ(exact.verdict, Verdict::mixed);
+  EXPECT_FALSE(exact.host_bound_share_least);
+  context.host_bound_least_ns = 410;  // 10 may move: busy leads by 8% and 9% at the ends (the meeting point
+                                      // clamps to 10): mixed
+  EXPECT_EQ(decide_verdict(s, context).verdict, Verdict::mixed);
+  EXPECT_DOUBLE_EQ(decide_verdict(s, context).host_bound_share_least.value_or(-1), 0.41);
+  context.host_bound_least_ns = 400;  // 20 may move: at 20 busy leads by exactly 10%: compute-bound there
+  EXPECT_EQ(decide_verdict(s, context).reason, VerdictReason::queue_unknown);
 }
 
 TEST(Breakdown, WithoutStepsStartUpDominatingIsUnknown) {

@@ -92,7 +92,7 @@ TEST(ParseEnum, EveryParseOfTheModelReadsEachOfItsEnumsValues) {
   EXPECT_EQ(names_read_back<SweepStop>([](const std::string& t) { return parse_sweep_stop(t); }), 5);
   EXPECT_EQ(names_read_back<CompileCache>([](const std::string& t) { return parse_compile_cache(t); }), 4);
   EXPECT_EQ(names_read_back<Verdict>([](const std::string& t) { return parse_verdict(t); }), 5);
-  EXPECT_EQ(names_read_back<VerdictReason>([](const std::string& t) { return parse_verdict_reason(t); }), 9);
+  EXPECT_EQ(names_read_back<VerdictReason>([](const std::string& t) { return parse_verdict_reason(t); }), 10);
   EXPECT_EQ(names_read_back<CompileEventKind>([](const std::string& t) { return parse_compile_event_kind(t); }), 5);
   EXPECT_EQ(names_read_back<CudaGraphUse>([](const std::string& t) { return parse_cuda_graph_use(t); }), 4);
   EXPECT_EQ(names_read_back<PathSource>([](const std::string& t) { return parse_path_source(t); }), 3);

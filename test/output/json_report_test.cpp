@@ -239,7 +239,8 @@ TEST(ReportToJson, TheVerdictCarriesItsEvidenceAndTheSameTextAsTheTable) {
                                    "queue_max", "blocking_share", "communication_share", "launches_per_iteration",
                                    "graph_launches_per_iteration", "cpu_kernels", "whole_recording_window",
                                    "kernels_unrecorded", "busy_headroom", "host_bound_headroom", "device_wait_headroom",
-                                   "host_headroom_negligible", "unread_device_events", "suggestion"}));
+                                   "host_headroom_negligible", "ops_queue_unknown", "host_bound_share_least",
+                                   "device_wait_share_most", "unread_device_events", "suggestion"}));
   EXPECT_EQ(verdict["verdict"], "compute-bound");
   EXPECT_EQ(verdict["reason"], "dominant_share");
   EXPECT_EQ(verdict["first"], "busy");

@@ -374,6 +374,31 @@ TEST(VerdictText, UnknownSaysWhatIsMissing) {
             "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations");
 }
 
+// docs/metrics.md, "Ops without a launch call": host-bound and device-wait are ranges in the sentence, which
+// says why; the verdict that differs within them is unknown, with the ranges and what to record.
+TEST(VerdictText, OpsWithoutALaunchCallGiveRangesAndAnUnknownWhereTheVerdictDiffers) {
+  PathVerdict v = verdict(Verdict::compute_bound, 0.577, 0.423, 0.0, TimeShare::busy, TimeShare::host_bound);
+  v.ops_queue_unknown = 22224;
+  v.host_bound_share_least = 0.001;
+  v.device_wait_share_most = 0.422;
+  const std::string start =
+      "GPU busy 57.7% of wall (host-bound 0.1–42.3%, device-wait 0.0–42.2%; ranges: 22224 device ops have no "
+      "launch call in the data, so when they were queued is not known). Speed up";
+  EXPECT_EQ(verdict_text(v, 1).substr(0, start.size()), start);
+  EXPECT_EQ(split_share_text(v, TimeShare::host_bound), "0.1–42.3%");
+  EXPECT_EQ(split_share_text(v, TimeShare::device_wait), "0.0–42.2%");
+  EXPECT_EQ(split_share_text(v, TimeShare::busy), "57.7%");
+  v.verdict = Verdict::unknown;
+  v.reason = VerdictReason::queue_unknown;
+  v.ops_queue_unknown = 1;
+  EXPECT_EQ(verdict_text(v, 1),
+            "1 device op has no launch call in the data, so when it was queued is not known: host-bound is 0.1–42.3% of "
+            "wall and device-wait 0.0–42.2% (GPU busy 57.7%), and the verdict differs within those ranges. Record the "
+            "runtime's launch calls with the device activity (a collector's dropped-records count says whether records "
+            "were lost)");
+  EXPECT_EQ(headroom_line(v), "");
+}
+
 // docs/metrics.md, "Verdict": CPU kernels that do not record themselves. The dispatch share is an upper
 // bound, so the verdict is unknown and its headroom keeps only the dispatch part's bound; a compute-bound
 // verdict stands, with the same headroom line.

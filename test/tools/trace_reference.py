@@ -36,6 +36,7 @@ import argparse
 import bisect
 import gzip
 import json
+import math
 import os
 import re
 import sys
@@ -397,6 +398,18 @@ def analyse(path, window=None):
             op["pending"] = rec_start
         else:
             op["pending"] = op["start"]
+    # docs/metrics.md, "Ops without a launch call": the other ops without one were queued at an unknown
+    # time, no earlier than the start of the launch call with the next lower correlation (else the
+    # recording's start). Pending from there gives the least host-bound time.
+    corrs = sorted(launch_of)
+    queue_unknown = 0
+    for op in timed:
+        op["pending_earliest"] = op["pending"]
+        if op["launch"] is None and not (min_launch_corr is not None and 0 < op["corr"] < min_launch_corr):
+            queue_unknown += 1
+            below = bisect.bisect_left(corrs, op["corr"]) if op["corr"] and op["corr"] > 0 else 0
+            earliest = launch_of[corrs[below - 1]]["start"] if below > 0 else rec_start
+            op["pending_earliest"] = min(earliest, op["start"])
 
     # Streams: every stream with a timed op that was pending in (running implies pending), or was
     # launched by (its own window), any window.
@@ -499,8 +512,13 @@ def analyse(path, window=None):
                                "device_queue_max": acc["device_queue_max"], "host": host, "streams": streams})
 
     totals = make_totals(result_windows, stream_keys)
+    host_bound_least = totals["gpu"]["host_bound"]
+    if queue_unknown and not all(op["launch"] is None for op in timed):
+        earliest_ops = [dict(op, pending=op["pending_earliest"]) for op in timed]
+        host_bound_least = sum(device_split(earliest_ops, w["start"], w["end"], pos)["host_bound"]
+                               for pos, w in enumerate(windows))
     verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays, t["unread"],
-                           bool(launches) and not ops)
+                           bool(launches) and not ops, queue_unknown, host_bound_least)
 
     streams = {}
     for op in ops:
@@ -560,8 +578,25 @@ def median_x2(values):
     return 2 * v[n // 2] if n % 2 else v[n // 2 - 1] + v[n // 2]
 
 
-def make_verdict(totals, windows, timed, whole, delays, unread, launches_without_ops=False):
+def share_verdict(busy, host_bound, device_wait, wall):
+    """The verdict of the three shares alone: the largest >= 0.5 of wall and >= 0.10 ahead, exact integers."""
+    shares = {"busy": busy, "host_bound": host_bound, "device_wait": device_wait}
+    order = sorted(SHARES, key=lambda k: (-shares[k], SHARES.index(k)))
+    if 2 * shares[order[0]] >= wall and 10 * (shares[order[0]] - shares[order[1]]) >= wall:
+        return {"busy": "compute_bound", "host_bound": "host_bound", "device_wait": "device_wait_bound"}[order[0]]
+    return "mixed"
+
+
+def make_verdict(totals, windows, timed, whole, delays, unread, launches_without_ops=False, queue_unknown=0,
+                 host_bound_least=None):
     g, wall = totals["gpu"], totals["wall"]
+    least = g["host_bound"] if host_bound_least is None else host_bound_least
+    shift = g["host_bound"] - least if queue_unknown else 0
+    # Under the bounds the verdict must not depend on where in them the split lies: checked on a grid of
+    # 1001 shifts and both integers around the point where host-bound and device-wait meet.
+    meet = (g["host_bound"] - g["device_wait"]) / 2
+    grid = {shift * k // 1000 for k in range(1001)} | {min(max(t, 0), shift) for t in (math.floor(meet), math.ceil(meet))}
+    within = {share_verdict(g["busy"], g["host_bound"] - t, g["device_wait"] + t, wall) for t in grid} if shift else set()
     shares = {"busy": g["busy"], "host_bound": g["host_bound"], "device_wait": g["device_wait"]}
     order = sorted(SHARES, key=lambda k: (-shares[k], SHARES.index(k)))  # stable: ties in SHARES order
     first, second = order[0], order[1]
@@ -585,6 +620,8 @@ def make_verdict(totals, windows, timed, whole, delays, unread, launches_without
         verdict, reason = "unknown", "no_launches"
     elif whole and first == "host_bound" and host_state == "other_api":
         verdict, reason = "unknown", "startup_without_steps"
+    elif len(within) > 1:
+        verdict, reason = "unknown", "queue_unknown"
     # The largest share >= 0.5 and ahead of the second by >= 0.10, in exact integers.
     elif 2 * shares[first] >= wall and 10 * (shares[first] - shares[second]) >= wall:
         verdict = {"busy": "compute_bound", "host_bound": "host_bound", "device_wait": "device_wait_bound"}[first]
@@ -601,7 +638,8 @@ def make_verdict(totals, windows, timed, whole, delays, unread, launches_without
             # Headroom (docs/metrics.md): host changes are said not to help only when removing all
             # host-bound time gains under 5%: W / (W - H) < 1.05, in exact integers 100 W < 105 (W - H).
             "host_headroom_negligible": 100 * wall < 105 * (wall - g["host_bound"]),
-            "host_bound_headroom": wall / (wall - g["host_bound"]) if wall > g["host_bound"] else None}
+            "host_bound_headroom": wall / (wall - g["host_bound"]) if wall > g["host_bound"] else None,
+            "ops_queue_unknown": queue_unknown, "host_bound_least": least if shift else g["host_bound"]}
 
 
 # ---- output ---------------------------------------------------------------------------------------
@@ -691,7 +729,7 @@ def cpp_text(r):
     out.append(f"     {{Verdict::{v['verdict']}, VerdictReason::{v['reason']}, TimeShare::{v['first']}, "
                f"TimeShare::{v['second']}, {host_state}, {waited}, {v['full_queue_iterations']}, {v['queue_max']}, "
                f"{c_bool(v['whole_recording_window'])}, {v['queue_delay_median_x2']}, "
-               f"{c_bool(v['host_headroom_negligible'])}}}}},")
+               f"{c_bool(v['host_headroom_negligible'])}, {v['ops_queue_unknown']}, {v['host_bound_least']}}}}},")
     return "\n".join(out) + "\n"
 
 

@@ -28,6 +28,10 @@ struct VerdictContext {
   // Device launch calls in the data (Timeline::launches) with no device op read at all (Timeline::ops empty):
   // ops read outside the windows are read all the same (no_device_work there is right).
   bool launches_without_ops = false;
+  // Timed ops whose queued time is unknown (WindowAttribution::ops_queue_unknown), and the summed host-bound
+  // time with each of them pending from the earliest its launch can have been (the least it can be).
+  std::size_t ops_queue_unknown = 0;
+  std::int64_t host_bound_least_ns = 0;
 };
 
 // The verdict from a summary (analyze_timeline already fills PathBreakdown::verdict with it).

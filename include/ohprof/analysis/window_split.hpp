@@ -117,9 +117,14 @@ void sort_by_time(std::vector<TimelineEvent>& events);
 
 // Which window every launch call and device op belongs to, and the walk's events. Move-only: the op
 // groups point into `ops`.
+// When an op whose launch call is not in the data (and was not launched before the recording) starts
+// pending (docs/metrics.md, "Ops without a launch call"): at its own start (the split's figures), or at the
+// earliest its launch can have been (the other end of their bounds).
+enum class UnlinkedPending { at_start, earliest };
+
 class WindowAttribution {
  public:
-  explicit WindowAttribution(const Timeline& timeline);
+  explicit WindowAttribution(const Timeline& timeline, UnlinkedPending unlinked = UnlinkedPending::at_start);
   WindowAttribution(const WindowAttribution&) = delete;
   WindowAttribution& operator=(const WindowAttribution&) = delete;
   WindowAttribution(WindowAttribution&&) = default;
@@ -138,6 +143,9 @@ class WindowAttribution {
   std::vector<std::size_t> ran_in_window_stream;          // per (window, stream): the same, window * streams + stream
   std::vector<TimelineEvent> events;                      // sorted by time (window bounds included), sort_by_time
   AnalysisCounters counters;                              // what could not be attributed, and totals
+  // Timed ops without a launch call in the data that were not launched before the recording (a GPU
+  // timeline only): when they were queued is not known.
+  std::size_t ops_queue_unknown = 0;
 
   // A window's own ops (launched by it), sorted by (start, end): all streams, or those of streams[stream].
   [[nodiscard]] std::span<const AttributedOp* const> own_ops(std::size_t window) const;

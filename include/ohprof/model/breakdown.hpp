@@ -228,6 +228,7 @@ OHPROF_ENUM_CLASS(Verdict, OHPROF_VERDICT_VALUES)
   X(no_launches, "no_launches")                      /* unknown: device ops, but none has its launch call in the data */                     \
   X(startup_without_steps, "startup_without_steps")  /* unknown: no iterations marked, and start-up calls dominate the one window */         \
   X(kernels_unrecorded, "kernels_unrecorded")        /* unknown: CPU kernels that do not record themselves count as dispatch; not busy-led */ \
+  X(queue_unknown, "queue_unknown")                  /* unknown: ops without a launch call leave host-bound and device-wait as bounds, and the verdict differs within them */ \
   X(dominant_share, "dominant_share")                /* one share of wall time is at least kDominantSharePercent, kShareLeadPercent ahead */ \
   X(close_shares, "close_shares")                    /* mixed: no share does */
 OHPROF_ENUM_CLASS(VerdictReason, OHPROF_VERDICT_REASON_VALUES)
@@ -296,6 +297,13 @@ struct PathVerdict {
   // Timeline::kernels_unrecorded: some of the path's CPU kernels do not record themselves, so their time is
   // in host_bound_share (dispatch), which is then an upper bound, and busy_share a lower one.
   bool kernels_unrecorded = false;
+  // Timed ops without a launch call in the data that were not launched before the recording (a GPU timeline):
+  // when they were queued is not known, so host_bound_share is at most and device_wait_share at least what it
+  // says (docs/metrics.md, "Ops without a launch call"). With any, the other ends of the two bounds: the shares
+  // with each such op pending from the earliest its launch can have been. nullopt when there are none.
+  std::size_t ops_queue_unknown = 0;
+  std::optional<double> host_bound_share_least;
+  std::optional<double> device_wait_share_most;
 };
 
 // One collective's kernel (a DeviceOp with `communication`) whose start lies in an iteration window

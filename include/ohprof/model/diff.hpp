@@ -43,6 +43,10 @@ struct SplitTotals {
   // --kernel-profile): their time is in host_bound (as framework, the time in no runtime call), so busy
   // is a lower bound and those two upper bounds.
   bool kernels_unrecorded = false;
+  // Device ops without a launch call leave when they were queued unknown (the verdict's host_bound_share_least
+  // is set; docs/metrics.md, "Ops without a launch call"): host_bound and its host states are upper bounds,
+  // device_wait a lower one.
+  bool queue_unknown = false;
 };
 
 // compare --threads: one of a path's points (`concurrency.points`).

@@ -16,6 +16,10 @@ namespace ohprof {
 // A figure as printed with its bound's sign (model/bound.hpp): "≥" before one that is at least, "≤" before one
 // that is at most, nothing before an exact one.
 std::string with_bound(Bound bound, std::string_view figure);
+// A verdict's share of the wall as printed: with its bound's sign where the path's kernels do not record
+// themselves ("≥17.2%" busy, "≤82.8%" dispatch); as a range where ops without a launch call leave host-bound
+// and device-wait open (docs/metrics.md, "Ops without a launch call": "0.1–42.3%"); else "42.3%".
+std::string split_share_text(const PathVerdict& verdict, TimeShare share);
 
 // "runs reached", "converged", "max runs reached (unmet: ...)", "time limit (unmet: ...)",
 // "interrupted", "error", "no paths", "end of trace", "in progress"; "" for none.

@@ -98,7 +98,8 @@ std::optional<StepStraggler> find_straggler(const std::vector<RankInStep>& ranks
   }
   // docs/ranks.md, "The straggler": level below the floor; else the largest component when it accounts
   // for the excess, offsetting when it is over twice it, unknown when under half of it (or none exceeds)
-  if (out.excess_share < kStragglerMinExcessShare) {
+  // a median of 0 has no share: level only when there is no excess either
+  if (out.median_active_ns > 0 ? out.excess_share < kStragglerMinExcessShare : out.excess_ns <= 0) {
     out.cause = StragglerCause::level;
   } else if (out.cause_excess_ns > kCauseMaxOfExcess * out.excess_ns) {
     out.cause = StragglerCause::offsetting;

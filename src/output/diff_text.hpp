@@ -126,7 +126,8 @@ inline bool split_has_bounds(const DiffResult& diff) {
 }
 inline constexpr const char* kSplitBoundsNote =
     "≥ and ≤: bounds, where a report's kernels of that path do not record themselves and their time is in the "
-    "host-bound time";
+    "host-bound time, or where device ops without a launch call leave when they were queued unknown (host-bound and "
+    "its states at most, device-wait at least)";
 
 // A path's change of one component; null when it has none of that name.
 inline const ComponentChange* find_component(const PathDiff& p, std::string_view name) {

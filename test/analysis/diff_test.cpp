@@ -455,6 +455,26 @@ TEST(DiffReports, TheSplitOfAReportWhoseKernelsDoNotRecordThemselvesIsBounds) {
   }
 }
 
+// A report with device ops without a launch call (docs/metrics.md, "Ops without a launch call"): its host-bound
+// and every host state at most, its device-wait at least; busy exact.
+TEST(DiffReports, TheSplitOfAReportWhoseQueueIsOpenIsBounds) {
+  const auto a = lognormal(20, 1000, 0.05, 97);
+  DigestPath b = path("trace", a);
+  DigestPath n = path("trace", a);
+  b.split = SplitTotals{4, 4000, 3000, 1000, 0, 0, 0, 0, 0, 1000};
+  n.split = SplitTotals{4, 4000, 3000, 1000, 0, 0, 0, 0, 0, 1000};
+  n.split->queue_unknown = true;
+  const DiffResult r = diff_reports(digest({b}), digest({n}), fast_config());
+  for (const ComponentChange& c : r.paths[0].split) {
+    const std::string name = c.component;
+    const bool host = name == "host_bound" || name == "blocking" || name == "launch" || name == "other_api" ||
+                      name == "harness" || name == "framework";
+    const Bound want = host ? Bound::at_most : name == "device_wait" ? Bound::at_least : Bound::exact;
+    EXPECT_EQ(c.new_bound, want) << name;
+    EXPECT_EQ(c.base_bound, Bound::exact) << name;
+  }
+}
+
 // --- deployment figures (docs/diff.md, "Deployment figures"), each worked by hand --------------------------
 
 TEST(DiffThroughput, TheDifferenceOfTheRatesAgainstItsErrorThenTheThreshold) {

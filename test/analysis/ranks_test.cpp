@@ -171,6 +171,27 @@ TEST(CrossRankView, ACauseIsNamedOnlyBeyondTheFloorAndWhenItAccountsForTheExcess
   EXPECT_EQ(view.ranks[1].slowest_steps, 0u);
 }
 
+// The cause rule's bounds are inclusive: walls 1200/1000, median 1100, excess 100 in both steps.
+//   step 20: compute 900/500 (median 700, +200 = exactly twice), host-bound 0/300, device-wait 300/200 -> compute
+//   step 21: compute 600/500 and host-bound 400/300 (+50 each = exactly half; compute first), device-wait 200/200
+//            -> compute
+// A median of 0 has no share: active 0/0/500 (step 22) is a straggler, not level (+500 over 0).
+TEST(CrossRankView, TheCauseBoundsAreInclusiveAndAZeroMedianIsNotLevel) {
+  const std::vector<RankDigest> ranks{rank(0, {step(20, 1200, 900, 0, 300, 0), step(21, 1200, 600, 400, 200, 0)}),
+                                      rank(1, {step(20, 1000, 500, 300, 200, 0), step(21, 1000, 500, 300, 200, 0)})};
+  const CrossRankView view = cross_rank_view(ranks);
+  EXPECT_EQ(view.steps[0].straggler->cause, StragglerCause::compute);
+  EXPECT_DOUBLE_EQ(view.steps[0].straggler->cause_excess_ns, 200);
+  EXPECT_EQ(view.steps[1].straggler->cause, StragglerCause::compute);
+  EXPECT_DOUBLE_EQ(view.steps[1].straggler->cause_excess_ns, 50);
+  const std::vector<RankDigest> zero{rank(0, {step(22, 0, 0, 0, 0, 0)}), rank(1, {step(22, 0, 0, 0, 0, 0)}),
+                                     rank(2, {step(22, 500, 500, 0, 0, 0)})};
+  const StepStraggler g = *cross_rank_view(zero).steps[0].straggler;
+  EXPECT_EQ(g.rank, 2);
+  EXPECT_DOUBLE_EQ(g.excess_share, 0);
+  EXPECT_EQ(g.cause, StragglerCause::compute);  // +500 compute = the excess
+}
+
 // The straggler is ahead only because it waited less (durations 30 vs 20: rank 0 waited 10): active 90
 // and 100, median 95, excess 5; compute (20), host-bound, device-wait are the same on both: unknown.
 TEST(CrossRankView, AStragglerThatWaitedLessButDidNoMoreHasAnUnknownCause) {

@@ -306,7 +306,8 @@ TEST(FormatDiffTable, ASplitFigureThatIsABoundCarriesItsSign) {
   const std::string table = format_diff_table(d);
   EXPECT_NE(table.find("  compile 40.00 us -> 46.00 us 5.000 us -> ≥5.000 us\n"), std::string::npos) << table;
   EXPECT_NE(table.find("docs/diff.md; ≥ and ≤: bounds, where a report's kernels of that path do not record themselves "
-                       "and their time is in the host-bound time):\n"),
+                       "and their time is in the host-bound time, or where device ops without a launch call leave when "
+                       "they were queued unknown (host-bound and its states at most, device-wait at least)):\n"),
             std::string::npos) << table;
   const std::string md = format_diff_markdown(d);
   EXPECT_NE(md.find("5.000 us → ≥5.000 us"), std::string::npos) << md;

@@ -183,7 +183,7 @@ def cross_rank_view(digests):
             share = excess / mid if mid else 0.0
             # docs/ranks.md, "The straggler", in fractions: level under 1/20 of the median; a component
             # is the cause when its excess is half to twice the step's excess
-            if mid == 0 or Fraction(excess) / Fraction(mid) < Fraction(1, 20):
+            if (Fraction(excess) / Fraction(mid) < Fraction(1, 20)) if mid > 0 else excess <= 0:
                 cause = "level"
             elif largest is not None and Fraction(cause_excess) > 2 * Fraction(excess):
                 cause = "offsetting"
@@ -436,6 +436,17 @@ def self_test():
                         [], 950, 1050, 1000, 0, 0, strag(0, 1050, 1000, 50, "compute", 50))],
          "per_rank": [total(0, 4, 4530, 2620, 940, 970, 0, 2620, 0, 0, 4530, 3),
                       total(1, 4, 3950, 1950, 1180, 820, 0, 1950, 0, 0, 3950, 0)]})
+    # (k, l) the bounds are inclusive (walls 1200/1000, median 1100, excess 100): step 20 compute +200, exactly
+    # twice -> compute; step 21 compute and host-bound +50 each, exactly half -> compute (first of the tie).
+    cases["k, l"] = (
+        [mk(0, [(20, 1200, 900, 0, 300, 0), (21, 1200, 600, 400, 200, 0)]),
+         mk(1, [(20, 1000, 500, 300, 200, 0), (21, 1000, 500, 300, 200, 0)])],
+        {"steps": [step(20, [row(0, 1200, 900, 0, 300, 0, 900, 0, 0, 1200), row(1, 1000, 500, 300, 200, 0, 500, 0, 0, 1000)],
+                        [], 1000, 1200, 1100, 0, 0, strag(0, 1200, 1100, 100, "compute", 200)),
+                   step(21, [row(0, 1200, 600, 400, 200, 0, 600, 0, 0, 1200), row(1, 1000, 500, 300, 200, 0, 500, 0, 0, 1000)],
+                        [], 1000, 1200, 1100, 0, 0, strag(0, 1200, 1100, 100, "compute", 50))],
+         "per_rank": [total(0, 2, 2400, 1500, 400, 500, 0, 1500, 0, 0, 2400, 2),
+                      total(1, 2, 2000, 1000, 600, 400, 0, 1000, 0, 0, 2000, 0)]})
     failures = 0
     for name, (digests, expected) in cases.items():
         problems = diff(expected, cross_rank_view(digests), f"case {name}")

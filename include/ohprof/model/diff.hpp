@@ -46,7 +46,7 @@ struct SplitTotals {
   // Device ops without a launch call leave when they were queued unknown (the verdict's host_bound_share_least
   // is set; docs/metrics.md, "Ops without a launch call"): host_bound and its host states are upper bounds,
   // device_wait a lower one.
-  bool queue_unknown = false;
+  bool queue_unknown = false;  // (the bound of ComponentChange's host-bound, host states and device-wait)
 };
 
 // compare --threads: one of a path's points (`concurrency.points`).

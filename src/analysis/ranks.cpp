@@ -28,6 +28,7 @@ struct StepCollectives {
 // One rank's share of a step: its split and its collectives there.
 struct RankStepData {
   std::int64_t rank = 0;
+  bool queue_open = false;
   const RankStep* split = nullptr;
   const StepCollectives* collectives = nullptr;  // null: none
 };
@@ -101,6 +102,8 @@ std::optional<StepStraggler> find_straggler(const std::vector<RankInStep>& ranks
   // a median of 0 has no share: level only when there is no excess either
   if (out.median_active_ns > 0 ? out.excess_share < kStragglerMinExcessShare : out.excess_ns <= 0) {
     out.cause = StragglerCause::level;
+  } else if (std::any_of(ranks.begin(), ranks.end(), [](const RankInStep& r) { return r.queue_open; })) {
+    out.cause = StragglerCause::queue_open;  // host-bound and device-wait are bounds on some rank: no excess is known
   } else if (out.cause_excess_ns > kCauseMaxOfExcess * out.excess_ns) {
     out.cause = StragglerCause::offsetting;
   } else if (out.largest != StragglerCause::unknown && out.cause_excess_ns >= kCauseMinOfExcess * out.excess_ns) {
@@ -144,6 +147,7 @@ CrossRankView cross_rank_view(const std::vector<RankDigest>& ranks) {
       }
       RankStepData data;
       data.rank = ranks[r].rank;
+      data.queue_open = ranks[r].queue_open;
       data.split = it->second;
       if (const auto c = collectives_of[r].find(number); c != collectives_of[r].end()) data.collectives = &c->second;
       present.push_back(std::move(data));
@@ -152,6 +156,7 @@ CrossRankView cross_rank_view(const std::vector<RankDigest>& ranks) {
     for (const RankStepData& data : present) {
       RankInStep rank;
       rank.rank = data.rank;
+      rank.queue_open = data.queue_open;
       rank.split = *data.split;
       rank.compute_ns = data.split->busy_ns - data.split->communication_ns;
       rank.collective_ns = data.collectives ? data.collectives->total_ns : 0;

@@ -61,7 +61,8 @@ json digest_to_json(const RankDigest& d) {
                 {"reason", to_string(d.verdict_reason)},
                 {"busy_share", d.busy_share},
                 {"host_bound_share", d.host_bound_share},
-                {"device_wait_share", d.device_wait_share}}},
+                {"device_wait_share", d.device_wait_share},
+                {"queue_open", d.queue_open}}},
               {"steps", steps},
               {"collectives", collectives},
               {"warnings", warnings_to_json(d.warnings)}};
@@ -84,6 +85,7 @@ RankDigest digest_from_json(const json& j) {
   d.busy_share = v.at("busy_share").get<double>();
   d.host_bound_share = v.at("host_bound_share").get<double>();
   d.device_wait_share = v.at("device_wait_share").get<double>();
+  d.queue_open = v.value("queue_open", false);  // absent before 2026-12-06
   for (const json& s : j.at("steps")) d.steps.push_back(rank_step_from_json(s));
   for (const json& c : j.at("collectives")) d.collectives.push_back(collective_from_json(c));
   std::vector<UnknownText> unknown;  // a later ohprof's warning codes: left out, and said
@@ -216,6 +218,7 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
       d.busy_share = v.busy_share;
       d.host_bound_share = v.host_bound_share;
       d.device_wait_share = v.device_wait_share;
+      d.queue_open = v.host_bound_share_least.has_value();
       for (const IterationBreakdown& it : path.breakdown->iterations) {
         d.steps.push_back(RankStep{it.index, it.wall_ns, it.gpu.busy_ns, it.gpu.host_bound_ns, it.gpu.device_wait_ns,
                                    it.gpu.communication_ns});

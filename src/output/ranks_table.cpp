@@ -18,6 +18,7 @@ std::string cause_text(StragglerCause cause) {
     case StragglerCause::host_bound: return "host-bound";
     case StragglerCause::device_wait: return "device-wait";
     case StragglerCause::offsetting:
+    case StragglerCause::queue_open:
     case StragglerCause::unknown:
     case StragglerCause::level: break;
   }
@@ -35,6 +36,8 @@ std::string straggler_cause_text(const StepStraggler& g) {
     case StragglerCause::device_wait: return largest;
     case StragglerCause::offsetting: return fmt::format("none alone ({}, over twice the excess: offset)", largest);
     case StragglerCause::level: return fmt::format("level (under {:.0f}%): no straggler", 100 * kStragglerMinExcessShare);
+    case StragglerCause::queue_open:
+      return "unknown: a rank's host-bound and device-wait are bounds (device ops without a launch call)";
     case StragglerCause::unknown: break;
   }
   return g.largest == StragglerCause::unknown ? "unknown" : fmt::format("unknown ({}, under half the excess)", largest);
@@ -87,8 +90,12 @@ CellTable ranks_rank_table(const RanksReport& report) {
                       Cell{std::to_string(r.steps)},
                       Cell{r.steps > 0 ? format_duration(per_step) : "-"},
                       Cell{readable.busy ? share(r.busy_ns, r.wall_ns) : "unknown"},
-                      Cell{readable.queueing ? share(r.host_bound_ns, r.wall_ns) : "unknown"},
-                      Cell{readable.queueing ? share(r.device_wait_ns, r.wall_ns) : "unknown"},
+                      // an open queue: host-bound at most, device-wait at least (docs/metrics.md)
+                      Cell{readable.queueing ? with_bound(host_time_bound(d && d->queue_open), share(r.host_bound_ns, r.wall_ns))
+                                             : "unknown"},
+                      Cell{readable.queueing ? with_bound(d && d->queue_open ? Bound::at_least : Bound::exact,
+                                                          share(r.device_wait_ns, r.wall_ns))
+                                             : "unknown"},
                       Cell{share(r.communication_ns, r.wall_ns)},
                       Cell{share(r.collective_wait_ns, r.wall_ns)},
                       Cell{fmt::format("{}/{}", r.slowest_steps, r.steps)},

@@ -171,6 +171,23 @@ TEST(CrossRankView, ACauseIsNamedOnlyBeyondTheFloorAndWhenItAccountsForTheExcess
   EXPECT_EQ(view.ranks[1].slowest_steps, 0u);
 }
 
+// A present rank whose split is open (ops without a launch call: its host-bound and device-wait are bounds) leaves
+// no part's excess known: step 13 above with rank 1 open is not level (5%), and its cause is queue_open. The same
+// case is the reference's "m".
+TEST(CrossRankView, ARankWhoseQueueIsOpenLeavesTheCauseUnknown) {
+  std::vector<RankDigest> ranks{rank(0, {step(13, 1050, 550, 300, 200, 0)}), rank(1, {step(13, 950, 450, 300, 200, 0)})};
+  ranks[1].queue_open = true;
+  const CrossRankView view = cross_rank_view(ranks);
+  const StepStraggler& g = *view.steps[0].straggler;
+  EXPECT_EQ(g.rank, 0);
+  EXPECT_EQ(g.cause, StragglerCause::queue_open);
+  EXPECT_TRUE(g.named());
+  EXPECT_EQ(g.largest, StragglerCause::compute);
+  EXPECT_EQ(view.ranks[0].slowest_steps, 1u);
+  ranks[1].queue_open = false;
+  EXPECT_EQ(cross_rank_view(ranks).steps[0].straggler->cause, StragglerCause::compute);
+}
+
 // The cause rule's bounds are inclusive: walls 1200/1000, median 1100, excess 100 in both steps.
 //   step 20: compute 900/500 (median 700, +200 = exactly twice), host-bound 0/300, device-wait 300/200 -> compute
 //   step 21: compute 600/500 and host-bound 400/300 (+50 each = exactly half; compute first), device-wait 200/200

@@ -74,8 +74,17 @@ TEST(RankDigestFromReport, TakesTheStepsCollectivesVerdictAndRank) {
   EXPECT_EQ(d->verdict, Verdict::mixed);
   EXPECT_EQ(d->verdict_reason, VerdictReason::close_shares);
   EXPECT_DOUBLE_EQ(d->host_bound_share, 0.3);
+  EXPECT_FALSE(d->queue_open);
   ASSERT_EQ(d->warnings.size(), 1u);
   EXPECT_EQ(d->warnings[0].code, WarningCode::ops_without_launch);
+  // a verdict whose queue is open (docs/metrics.md, "Ops without a launch call") makes an open digest
+  Report open = analyze_report(3);
+  open.paths[0].breakdown->verdict.ops_queue_unknown = 2;
+  open.paths[0].breakdown->verdict.host_bound_share_least = 0.1;
+  open.paths[0].breakdown->verdict.device_wait_share_most = 0.3;
+  auto o = rank_digest_from_report(report_to_json(open), "r3.json", std::nullopt);
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_TRUE(o->queue_open);
 }
 
 TEST(RankDigestFromReport, WithoutARankThePositionIsTheRankElseItIsAnError) {
@@ -124,7 +133,8 @@ RanksReport two_rank_report() {
 }
 
 TEST(RanksReportJson, ReadsBackTheDigestsAndFailedTracesItWrote) {
-  const RanksReport r = two_rank_report();
+  RanksReport r = two_rank_report();
+  r.ranks[1].queue_open = true;  // read back too (docs/ranks.md, "The straggler")
   const json j = ranks_report_to_json(r);
   EXPECT_EQ(j.at("kind"), "ranks");
   EXPECT_EQ(j.at("job").at("ranks"), 2);
@@ -306,6 +316,10 @@ TEST(RanksTable, TheCauseCellSaysWhyNoPartIsNamed) {
   EXPECT_NE(cause_cell(StragglerCause::offsetting).find(" | none alone (device-wait +13.05 ms, over twice the excess: offset) | "),
             std::string::npos)
       << cause_cell(StragglerCause::offsetting);
+  EXPECT_NE(cause_cell(StragglerCause::queue_open)
+                .find(" | unknown: a rank's host-bound and device-wait are bounds (device ops without a launch call) | "),
+            std::string::npos)
+      << cause_cell(StragglerCause::queue_open);
   EXPECT_NE(cause_cell(StragglerCause::unknown).find(" | unknown (device-wait +13.05 ms, under half the excess) | "),
             std::string::npos)
       << cause_cell(StragglerCause::unknown);

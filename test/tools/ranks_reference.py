@@ -73,7 +73,10 @@ def digest(path, position):
     backend = info["backend"] if isinstance(info.get("backend"), str) else ""
 
     # The windows as the reference analysis keeps them: sorted by (start, end), ends clipped.
-    windows = trace_reference.analyse(path)["windows"]
+    analysed = trace_reference.analyse(path)
+    windows = analysed["windows"]
+    # docs/metrics.md, "Ops without a launch call": the split is open when the least host-bound time is below it
+    queue_open = analysed["verdict"]["host_bound_least"] < analysed["totals"]["gpu"]["host_bound"]
     steps = [{"step": w["index"], "wall_ns": w["end"] - w["start"], "busy_ns": w["gpu"]["busy"],
               "host_bound_ns": w["gpu"]["host_bound"], "device_wait_ns": w["gpu"]["device_wait"],
               "communication_ns": w["gpu"]["communication"]} for w in windows]
@@ -108,7 +111,7 @@ def digest(path, position):
         collectives.append({"step": windows[pos]["index"], "stream": stream, "ordinal": ordinal,
                             "name": name, "start_ns": start, "duration_ns": end - start})
     return {"rank": rank, "rank_from": rank_from, "world_size": world_size, "backend": backend,
-            "trace": path, "steps": steps, "collectives": collectives}
+            "trace": path, "steps": steps, "collectives": collectives, "verdict": {"queue_open": queue_open}}
 
 
 def digests_of(paths, first_position=0):
@@ -133,6 +136,7 @@ def cross_rank_view(digests):
     """docs/ranks.md, "The cross-rank view, step by step", from digests alone."""
     digests = sorted(digests, key=lambda d: d["rank"])
     ranks = [d["rank"] for d in digests]
+    digest_of = {d["rank"]: d for d in digests}
     step_of = {d["rank"]: {s["step"]: s for s in d["steps"]} for d in digests}
     colls_of = {r: {} for r in ranks}  # rank -> step -> [collective]
     for d in digests:
@@ -183,8 +187,11 @@ def cross_rank_view(digests):
             share = excess / mid if mid else 0.0
             # docs/ranks.md, "The straggler", in fractions: level under 1/20 of the median; a component
             # is the cause when its excess is half to twice the step's excess
+            open_queue = any(digest_of[row["rank"]].get("verdict", {}).get("queue_open", False) for row in rows)
             if (Fraction(excess) / Fraction(mid) < Fraction(1, 20)) if mid > 0 else excess <= 0:
                 cause = "level"
+            elif open_queue:  # some rank's host-bound and device-wait are bounds: no part's excess is known
+                cause = "queue_open"
             elif largest is not None and Fraction(cause_excess) > 2 * Fraction(excess):
                 cause = "offsetting"
             elif largest is not None and 2 * Fraction(cause_excess) >= Fraction(excess):
@@ -325,10 +332,11 @@ def print_view(digests):
 
 # ---- self-test ------------------------------------------------------------------------------------
 
-def mk(rank, steps, collectives=()):
+def mk(rank, steps, collectives=(), queue_open=False):
     """A hand-made digest: steps as (step, wall, busy, host_bound, device_wait, communication),
     collectives as (step, stream, ordinal, name, duration)."""
     return {"rank": rank, "rank_from": "position", "world_size": None, "backend": "", "trace": f"r{rank}",
+            "verdict": {"queue_open": queue_open},
             "steps": [dict(zip(("step",) + STEP_FIELDS, s)) for s in steps],
             "collectives": [{"step": c[0], "stream": c[1], "ordinal": c[2], "name": c[3], "start_ns": 0,
                              "duration_ns": c[4]} for c in collectives]}
@@ -447,6 +455,14 @@ def self_test():
                         [], 1000, 1200, 1100, 0, 0, strag(0, 1200, 1100, 100, "compute", 50))],
          "per_rank": [total(0, 2, 2400, 1500, 400, 500, 0, 1500, 0, 0, 2400, 2),
                       total(1, 2, 2000, 1000, 600, 400, 0, 1000, 0, 0, 2000, 0)]})
+    # (m) step 13 of case j with rank 1's split open (ops without a launch call): excess 5%, not level, but
+    # no part's excess is known -> queue_open; rank 0 is still the straggler.
+    cases["m"] = (
+        [mk(0, [(13, 1050, 550, 300, 200, 0)]), mk(1, [(13, 950, 450, 300, 200, 0)], queue_open=True)],
+        {"steps": [step(13, [row(0, 1050, 550, 300, 200, 0, 550, 0, 0, 1050), row(1, 950, 450, 300, 200, 0, 450, 0, 0, 950)],
+                        [], 950, 1050, 1000, 0, 0, strag(0, 1050, 1000, 50, "queue_open", 50, "compute"))],
+         "per_rank": [total(0, 1, 1050, 550, 300, 200, 0, 550, 0, 0, 1050, 1),
+                      total(1, 1, 950, 450, 300, 200, 0, 450, 0, 0, 950, 0)]})
     failures = 0
     for name, (digests, expected) in cases.items():
         problems = diff(expected, cross_rank_view(digests), f"case {name}")

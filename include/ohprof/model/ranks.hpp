@@ -53,6 +53,10 @@ struct RankDigest {
   double host_bound_share = 0;
   double device_wait_share = 0;
   std::vector<Warning> warnings;  // the rank's own (its trace's and its analysis')
+  // Its verdict's host_bound_share_least is set: device ops without a launch call leave when they were queued
+  // unknown, so its host-bound figures are at most and its device-wait at least what they say (docs/metrics.md,
+  // "Ops without a launch call"). Absent in a digest written before 2026-12-06: false.
+  bool queue_open = false;
   friend bool operator==(const RankDigest&, const RankDigest&) = default;
 };
 
@@ -64,19 +68,22 @@ struct RankInStep {
   std::int64_t collective_ns = 0;       // sum of its collectives' durations in the step
   std::int64_t collective_wait_ns = 0;  // over its matched collectives: duration - the shortest's
   std::int64_t active_ns = 0;           // wall - collective wait
+  bool queue_open = false;              // the digest's: its host-bound and device-wait are bounds
 };
 
 // Why a step's slowest rank was slowest (docs/ranks.md, "The straggler"): the component (compute,
 // host-bound, device-wait) it exceeds that component's median by the most, when that accounts for the
 // excess; `offsetting` when the largest component exceeds the median by more than twice the excess (the
 // others fall short by more than the excess: no one part is the cause); `unknown` when none accounts for
-// half of it; `level` when the step's ranks are level (the excess under kStragglerMinExcessShare of the
+// half of it; `queue_open` when a present rank's split is open (its host-bound and device-wait are bounds, so
+// no part's excess is known); `level` when the step's ranks are level (the excess under kStragglerMinExcessShare of the
 // median): no rank is the straggler and no cause is named.
 #define OHPROF_STRAGGLER_CAUSE_VALUES(X) \
   X(compute, "compute")                  \
   X(host_bound, "host_bound")            \
   X(device_wait, "device_wait")          \
   X(offsetting, "offsetting")            \
+  X(queue_open, "queue_open")            \
   X(unknown, "unknown")                  \
   X(level, "level")
 OHPROF_ENUM_CLASS(StragglerCause, OHPROF_STRAGGLER_CAUSE_VALUES)

@@ -274,7 +274,7 @@ SweepReport analyze_sweep(SweepReport report) {
       fit.host_at_smallest_ns = smallest->host_ns;
       fit.busy_at_smallest_ns = smallest->busy_ns;
       if (fit.fixed_ns && smallest->host_ns) fit.fixed_minus_host_ns = *fit.fixed_ns - *smallest->host_ns;
-      fit.host_upper_bound = smallest->host_ns && smallest->kernels_unrecorded;
+      fit.host_upper_bound = smallest->host_ns && (smallest->kernels_unrecorded || smallest->queue_open);
     }
     report.analysis.fits.push_back(std::move(fit));
   }

@@ -953,8 +953,9 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
   }
   if (c.host_share_missing) {
     const std::string other = x.cuda ? std::string("the device") : cores_text(top, x);
-    return fmt::format("unknown: the GIL or {}: its host-bound share, which would tell them apart, is unknown (no split, "
-                       "or its verdict is unknown: on the CPU, --kernel-profile)", other);
+    return fmt::format("unknown: the GIL or {}: its host-bound share, which would tell them apart, is unknown (no split; "
+                       "its verdict unknown: on the CPU, --kernel-profile; or a range: device ops without a launch call)",
+                       other);
   }
   return "unknown";
 }

@@ -85,6 +85,7 @@ json point_to_json(const SweepPoint& p) {
                          {"busy_ns", optional_number(path.busy_ns)},
                          {"host_ns", optional_number(path.host_ns)},
                          {"kernels_unrecorded", path.kernels_unrecorded},
+                         {"queue_open", path.queue_open},
                          {"collector_ratio", optional_number(path.collector_ratio)},
                          {"outputs_match", path.outputs_match ? json(*path.outputs_match) : json(nullptr)},
                          {"round_medians_ns", round_medians_json(path.round_medians_ns)}});
@@ -204,6 +205,7 @@ SweepPathPoint path_point_from_json(const json& j) {
   out.busy_ns = optional_number_at(j, "busy_ns");
   out.host_ns = optional_number_at(j, "host_ns");
   out.kernels_unrecorded = j.value("kernels_unrecorded", false);  // absent before 2026-12-06 (this change)
+  out.queue_open = j.value("queue_open", false);                  // absent before 2026-12-06
   out.collector_ratio = optional_number_at(j, "collector_ratio");
   if (!j.at("outputs_match").is_null()) out.outputs_match = j.at("outputs_match").get<bool>();
   if (const auto it = j.find("round_medians_ns"); it != j.end() && !it->is_null()) {  // absent before 2026-12-06

@@ -90,9 +90,9 @@ std::string fit_text(const SweepFit& f, const std::string& axis) {
     out += fmt::format("; NOT LINEAR: residuals up to {:.0f}% remain, do not trust c and k", 100 * *f.max_relative_residual);
   }
   if (f.host_at_smallest_ns && f.host_upper_bound) {
-    // Its kernels' time is in the host time (docs/sweep.md, "Fit"): a bound each way, not a value.
-    out += fmt::format("; split host time at {} {}: at most {}, as the path's kernels do not record themselves "
-                       "(c − host at least {})",
+    // Its kernels' time is in the host time, or its queue is open (docs/sweep.md, "Fit"): a bound each way, not a value.
+    out += fmt::format("; split host time at {} {}: at most {}, as the path's kernels do not record themselves or "
+                       "device ops without a launch call leave its queue open (c − host at least {})",
                        axis, *f.smallest, format_duration(*f.host_at_smallest_ns), format_duration(*f.fixed_minus_host_ns));
   } else if (f.host_at_smallest_ns) {
     out += fmt::format("; split host time at {} {}: {} (c − host {})", axis, *f.smallest, format_duration(*f.host_at_smallest_ns),
@@ -141,16 +141,17 @@ std::string format_sweep_table(const SweepReport& report) {
   });
   bool bounds = false;
   for (const auto& point : report.points) {
-    for (const auto& path : point.paths) bounds = bounds || (path.kernels_unrecorded && path.host_ns);
+    for (const auto& path : point.paths) bounds = bounds || ((path.kernels_unrecorded || path.queue_open) && path.host_ns);
   }
   const std::string split_title = bounds ? "split pass: host / busy per call (medians; ≤ and ≥: bounds, where a path's kernels "
-                                           "do not record themselves and their time is in the host's)"
+                                           "do not record themselves and their time is in the host's, or device ops "
+                                           "without a launch call leave when they were queued unknown)"
                                          : "split pass: host / busy per call (medians)";
   out += "\n" + block(report, split_title, c.paths, [&](const SweepPoint& p, std::size_t i) {
     const SweepPathPoint* path = path_index(p, c.paths[i]);
     if (path == nullptr || !path->host_ns || !path->busy_ns) return std::string("-");
     // Kernels that do not record themselves are in the host time: "≤" and "≥" say each is a bound.
-    return with_bound(host_time_bound(path->kernels_unrecorded), format_duration(*path->host_ns)) + " / " +
+    return with_bound(host_time_bound(path->kernels_unrecorded || path->queue_open), format_duration(*path->host_ns)) + " / " +
            with_bound(busy_bound(path->kernels_unrecorded), format_duration(*path->busy_ns));
   });
   std::vector<std::string> pair_names;

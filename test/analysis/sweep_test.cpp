@@ -240,6 +240,11 @@ TEST(AnalyzeSweep, TheFitsHostTimeIsABoundWhereThePathsKernelsDoNotRecordThemsel
   EXPECT_TRUE(out.analysis.fits[1].host_upper_bound);
   EXPECT_EQ(out.analysis.fits[1].host_at_smallest_ns, 8000.0);
   EXPECT_NEAR(*out.analysis.fits[1].fixed_minus_host_ns, 9000 - 8000, 1e-6);  // c = 9000 (10000 at 1, 1000 per item)
+  // an open queue at the smallest point bounds it the same way (docs/sweep.md, queue_open)
+  report.points[0].paths[1].kernels_unrecorded = false;
+  EXPECT_FALSE(analyze_sweep(report).analysis.fits[1].host_upper_bound);
+  report.points[0].paths[1].queue_open = true;
+  EXPECT_TRUE(analyze_sweep(report).analysis.fits[1].host_upper_bound);
 }
 
 TEST(AnalyzeSweep, OnATieTheFirstListedIsTheSlowerAndBaselineIsTheFirstFastest) {

@@ -883,7 +883,8 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   missing.host_share_missing = true;
   EXPECT_EQ(concurrency_lines(missing, 0).back(),
             "limit: unknown: the GIL or the cores (2 callers x 1 intra-op thread on 2 cores): its host-bound share, "
-            "which would tell them apart, is unknown (no split, or its verdict is unknown: on the CPU, --kernel-profile)");
+            "which would tell them apart, is unknown (no split; its verdict unknown: on the CPU, --kernel-profile; or a "
+            "range: device ops without a launch call)");
   missing.context.cuda = true;
   EXPECT_NE(concurrency_lines(missing, 0).back().find("limit: unknown: the GIL or the device: its host-bound share"),
             std::string::npos);

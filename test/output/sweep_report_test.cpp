@@ -228,6 +228,7 @@ TEST(SweepReportJson, FromJsonIsToJsonsInverse) {
   report.stop = SweepStop::sweep_time_limit;
   report.warnings = {Warning{WarningCode::sweep_point_failed, "batch 2 failed: export failed; the sweep goes on"}};
   report.points[0].paths[1].kernels_unrecorded = true;
+  report.points[0].paths[0].queue_open = true;
   report.analysis.fits[0].host_upper_bound = true;  // read back as written, not recomputed
   // As a file holds it: the infinities are nulls there.
   const json written = json::parse(sweep_to_json(report).dump());
@@ -245,6 +246,8 @@ TEST(SweepReportJson, FromJsonIsToJsonsInverse) {
   EXPECT_EQ(read.analysis.fits.size(), report.analysis.fits.size());
   EXPECT_TRUE(read.points[0].paths[1].kernels_unrecorded);
   EXPECT_FALSE(read.points[0].paths[0].kernels_unrecorded);
+  EXPECT_TRUE(read.points[0].paths[0].queue_open);
+  EXPECT_FALSE(read.points[0].paths[1].queue_open);
   EXPECT_TRUE(read.analysis.fits[0].host_upper_bound);
 }
 
@@ -389,11 +392,15 @@ TEST(SweepTable, HostAndBusyAreBoundsWhereAPathsKernelsDoNotRecordThemselves) {
   r.points[0].paths[1].kernels_unrecorded = true;  // compile at batch 1: host 5000, busy 2500
   const std::string table = format_sweep_table(r);
   EXPECT_NE(table.find("split pass: host / busy per call (medians; ≤ and ≥: bounds, where a path's kernels do not "
-                       "record themselves and their time is in the host's)"),
+                       "record themselves and their time is in the host's, or device ops without a launch call leave "
+                       "when they were queued unknown)"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("≤5.000 us / ≥2.500 us"), std::string::npos) << table;
   EXPECT_NE(table.find("500 ns / 250 ns"), std::string::npos) << table;  // aoti at batch 1: its own figures
+  r.points[0].paths[0].queue_open = true;  // an open queue: host at most, busy exact
+  EXPECT_NE(format_sweep_table(r).find("≤500 ns / 250 ns"), std::string::npos) << format_sweep_table(r);
+  r.points[0].paths[0].queue_open = false;
   SweepFit fit;
   fit.status = FitStatus::fitted;
   fit.fixed_ns = fit.fixed_low_ns = fit.fixed_high_ns = 9000;
@@ -406,7 +413,8 @@ TEST(SweepTable, HostAndBusyAreBoundsWhereAPathsKernelsDoNotRecordThemselves) {
       << fit_text(fit, "batch");
   fit.host_upper_bound = true;
   EXPECT_NE(fit_text(fit, "batch").find("; split host time at batch 1: at most 8.000 us, as the path's kernels do not "
-                                        "record themselves (c − host at least 1.000 us)"),
+                                        "record themselves or device ops without a launch call leave its queue open "
+                                        "(c − host at least 1.000 us)"),
             std::string::npos)
       << fit_text(fit, "batch");
 }

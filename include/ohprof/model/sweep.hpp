@@ -74,6 +74,9 @@ struct SweepPathPoint {
   // is in host_ns, then an upper bound, and not in busy_ns, then a lower one.
   bool kernels_unrecorded = false;
   SweepPathFigures figures;                // derived (analyze_sweep); zero at points not measured
+  // Device ops without a launch call leave when they were queued unknown (the verdict's host_bound_share_least
+  // is set, docs/metrics.md): host_ns is then an upper bound; busy_ns is exact. Absent before 2026-12-06: false.
+  bool queue_open = false;
 };
 
 // A pair's ratio at one point.
@@ -146,7 +149,7 @@ struct SweepFit {
   std::optional<double> host_at_smallest_ns;
   std::optional<double> busy_at_smallest_ns;
   std::optional<double> fixed_minus_host_ns;
-  bool host_upper_bound = false;  // the smallest point's kernels_unrecorded: host_at_smallest_ns is at most,
+  bool host_upper_bound = false;  // the smallest point's kernels_unrecorded or queue_open: host_at_smallest_ns is at most,
                                   // and fixed_minus_host_ns at least, what they say
 };
 

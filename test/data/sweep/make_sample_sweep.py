@@ -75,7 +75,7 @@ def measure(rng, x):
         split_wall = m + collector
         # --kernel-profile: every kernel records itself, so no path's host time holds kernels
         out.append({"name": p, "wall_ns": wall, "busy_ns": busy, "host_ns": float(round(split_wall - busy)),
-                    "kernels_unrecorded": False,
+                    "kernels_unrecorded": False, "queue_open": False,
                     "collector_ratio": split_wall / m, "outputs_match": None if p == "eager" else True})
     return out
 
@@ -111,6 +111,7 @@ def derive_path(x, entry, medians_by_round):
     return {"name": entry["name"], "wall_ns": entry["wall_ns"], "latency_ns": m, "latency_se_ns": se,
             "throughput_per_s": tput, "throughput_se_per_s": tput * se / m, "busy_ns": entry["busy_ns"],
             "host_ns": entry["host_ns"], "kernels_unrecorded": entry["kernels_unrecorded"],
+            "queue_open": entry["queue_open"],
             "collector_ratio": entry["collector_ratio"],
             "outputs_match": entry["outputs_match"], "round_medians_ns": medians_by_round}
 
@@ -223,7 +224,7 @@ def analysis(points):
                      "max_relative_residual": f.get("max_e"), "smallest": smallest,
                      "host_at_smallest_ns": host, "busy_at_smallest_ns": entry["busy_ns"],
                      "fixed_minus_host_ns": None if host is None or f["c"] is None else f["c"] - host,
-                     "host_upper_bound": host is not None and entry["kernels_unrecorded"]})
+                     "host_upper_bound": host is not None and (entry["kernels_unrecorded"] or entry["queue_open"])})
     return {"baseline": baseline, "pairs": pairs, "fits": fits}
 
 

@@ -90,7 +90,7 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
       row.host_share = path.breakdown->verdict.host_bound_share;
       // at most: kernels that do not record themselves, or ops whose queued time is unknown (docs/metrics.md)
       row.host_share_at_most = path.breakdown->verdict.kernels_unrecorded ||
-                               path.breakdown->verdict.host_bound_share_least.has_value();
+                               path.breakdown->verdict.queue_open();
     }
     row.outputs_differ = path.output_check && !path.output_check->passed;
     row.ran_uncompiled = ran_uncompiled(path);

@@ -67,7 +67,7 @@ std::optional<SplitTotals> split_totals_of(const PathResult& path) {
   s.harness_ns = t.host_states.harness_ns;
   s.framework_ns = t.host_states.framework_ns;
   s.kernels_unrecorded = path.breakdown->verdict.kernels_unrecorded;
-  s.queue_unknown = path.breakdown->verdict.host_bound_share_least.has_value();
+  s.queue_unknown = path.breakdown->verdict.queue_open();
   return s;
 }
 

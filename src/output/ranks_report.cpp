@@ -218,7 +218,7 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
       d.busy_share = v.busy_share;
       d.host_bound_share = v.host_bound_share;
       d.device_wait_share = v.device_wait_share;
-      d.queue_open = v.host_bound_share_least.has_value();
+      d.queue_open = v.queue_open();
       for (const IterationBreakdown& it : path.breakdown->iterations) {
         d.steps.push_back(RankStep{it.index, it.wall_ns, it.gpu.busy_ns, it.gpu.host_bound_ns, it.gpu.device_wait_ns,
                                    it.gpu.communication_ns});

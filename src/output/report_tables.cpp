@@ -100,7 +100,7 @@ std::string path_table_note(const Report& r) {
   if (any_path([](const PathVerdict& v) { return v.kernels_unrecorded; })) {
     out += " ≥ and ≤: bounds, where a path's kernels do not record themselves and their time is in the dispatch share.";
   }
-  if (any_path([](const PathVerdict& v) { return v.host_bound_share_least.has_value(); })) {
+  if (any_path([](const PathVerdict& v) { return v.queue_open(); })) {
     out += " A range (host-bound, device-wait): device ops without a launch call leave when they were queued unknown "
            "(docs/metrics.md, \"Ops without a launch call\").";
   }

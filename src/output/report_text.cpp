@@ -107,7 +107,7 @@ const char* long_name(const PathVerdict& v, TimeShare share) {
 // "GPU busy 96.3% of wall (host-bound 0.1%, device-wait 3.6%)"; CPU runs leave device-wait out (always 0).
 // Why host-bound and device-wait are ranges (split_share_text), after the shares that print them; "" when exact.
 std::string queue_ranges_note(const PathVerdict& v) {
-  if (!v.host_bound_share_least) return "";
+  if (!v.queue_open()) return "";
   return fmt::format("; ranges: {} device op{} {} no launch call in the data, so when {} queued is not known",
                      v.ops_queue_unknown, v.ops_queue_unknown == 1 ? "" : "s", v.ops_queue_unknown == 1 ? "has" : "have",
                      v.ops_queue_unknown == 1 ? "it was" : "they were");

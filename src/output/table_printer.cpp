@@ -88,7 +88,7 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
     }
     // Ops without a launch call: host-bound at most, device-wait at least (docs/metrics.md, "Ops without a launch call").
     const PathVerdict& v = split.verdict;
-    const bool ranges = v.host_bound_share_least.has_value();
+    const bool ranges = v.queue_open();
     out += split_line("host-bound:", s.gpu.host_bound_ns, t.gpu.host_bound_ns, wall,
                       ranges ? fmt::format("(nothing queued: the GPU waits for the host; {} of wall: {} device ops "
                                            "have no launch call and may have been queued earlier)",

@@ -70,7 +70,7 @@ std::vector<SweepPathPoint> summarize_point(const Report& report) {
       p.busy_ns = path.breakdown->summary.gpu.busy_ns.median;
       p.host_ns = path.breakdown->summary.gpu.host_bound_ns.median;
       p.kernels_unrecorded = path.breakdown->verdict.kernels_unrecorded;
-      p.queue_open = path.breakdown->verdict.host_bound_share_least.has_value();
+      p.queue_open = path.breakdown->verdict.queue_open();
     }
     if (path.collector_cost) p.collector_ratio = path.collector_cost->ratio;
     if (path.output_check) p.outputs_match = path.output_check->passed;

@@ -48,7 +48,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     concurrency.context = context;
     // a share that is a range (ops without a launch call, docs/metrics.md) is not read as one figure
     if (path.breakdown && path.breakdown->verdict.verdict != Verdict::unknown &&
-        !path.breakdown->verdict.host_bound_share_least) {
+        !path.breakdown->verdict.queue_open()) {
       concurrency.host_share = path.breakdown->verdict.host_bound_share;
       std::vector<std::int64_t> host_bound, wall;
       for (const IterationBreakdown& it : path.breakdown->iterations) {

@@ -304,6 +304,8 @@ struct PathVerdict {
   std::size_t ops_queue_unknown = 0;
   std::optional<double> host_bound_share_least;
   std::optional<double> device_wait_share_most;
+  // The queue is open: host_bound_share (and every host-bound figure) at most, device_wait_share at least.
+  bool queue_open() const { return host_bound_share_least.has_value(); }
 };
 
 // One collective's kernel (a DeviceOp with `communication`) whose start lies in an iteration window

@@ -849,14 +849,13 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
     out.reason = VerdictReason::no_iterations;
     return out;
   }
-  const std::int64_t first = ranked[0].second;
-  const std::int64_t second = ranked[1].second;
-  const bool dominates = at_least_percent(first, totals.wall_ns, kDominantSharePercent) &&
-                         at_least_percent(first - second, totals.wall_ns, kShareLeadPercent);
+  // The verdict of the shares alone (dominant_share or close_shares), as measured.
+  const Verdict by_shares =
+      share_verdict(totals.gpu.busy_ns, totals.gpu.host_bound_ns, totals.gpu.device_wait_ns, totals.wall_ns);
   // Kernels that do not record themselves count as dispatch: busy is a lower bound and dispatch an upper
   // one, so only a busy share that already dominates decides (compute-bound); host-bound and mixed are not
   // known, and with none recorded the kernels are not absent (no_device_work).
-  if (context.kernels_unrecorded && !(dominates && out.first == TimeShare::busy)) {
+  if (context.kernels_unrecorded && by_shares != Verdict::compute_bound) {
     out.reason = VerdictReason::kernels_unrecorded;
     return out;
   }
@@ -886,23 +885,15 @@ PathVerdict decide_verdict(const BreakdownSummary& summary, const VerdictContext
       return share_verdict(totals.gpu.busy_ns, totals.gpu.host_bound_ns - t, totals.gpu.device_wait_ns + t, totals.wall_ns);
     };
     const std::int64_t meet = std::clamp<std::int64_t>((totals.gpu.host_bound_ns - totals.gpu.device_wait_ns) / 2, 0, shiftable);
-    const Verdict at_zero = classify(0);
-    const bool same = classify(shiftable) == at_zero && classify(meet) == at_zero &&
-                      classify(std::min(meet + 1, shiftable)) == at_zero;
+    const bool same = classify(shiftable) == by_shares && classify(meet) == by_shares &&
+                      classify(std::min(meet + 1, shiftable)) == by_shares;
     if (!same) {
       out.reason = VerdictReason::queue_unknown;
       return out;
     }
   }
-  if (dominates) {
-    out.reason = VerdictReason::dominant_share;
-    out.verdict = out.first == TimeShare::busy         ? Verdict::compute_bound
-                  : out.first == TimeShare::host_bound ? Verdict::host_bound
-                                                       : Verdict::device_wait_bound;
-  } else {
-    out.reason = VerdictReason::close_shares;
-    out.verdict = Verdict::mixed;
-  }
+  out.verdict = by_shares;
+  out.reason = by_shares == Verdict::mixed ? VerdictReason::close_shares : VerdictReason::dominant_share;
   return out;
 }
 

@@ -106,11 +106,16 @@ const char* long_name(const PathVerdict& v, TimeShare share) {
 
 // "GPU busy 96.3% of wall (host-bound 0.1%, device-wait 3.6%)"; CPU runs leave device-wait out (always 0).
 // Why host-bound and device-wait are ranges (split_share_text), after the shares that print them; "" when exact.
+// "22224 device ops have no launch call in the data, so when they were queued is not known"
+std::string queue_unknown_clause(const PathVerdict& v) {
+  const bool one = v.ops_queue_unknown == 1;
+  return fmt::format("{} device op{} {} no launch call in the data, so when {} queued is not known", v.ops_queue_unknown,
+                     one ? "" : "s", one ? "has" : "have", one ? "it was" : "they were");
+}
+
 std::string queue_ranges_note(const PathVerdict& v) {
   if (!v.queue_open()) return "";
-  return fmt::format("; ranges: {} device op{} {} no launch call in the data, so when {} queued is not known",
-                     v.ops_queue_unknown, v.ops_queue_unknown == 1 ? "" : "s", v.ops_queue_unknown == 1 ? "has" : "have",
-                     v.ops_queue_unknown == 1 ? "it was" : "they were");
+  return "; ranges: " + queue_unknown_clause(v);
 }
 
 // A share in the verdict's sentence: a range where ops without a launch call leave it open; the figure
@@ -353,11 +358,10 @@ std::string unknown_text(const PathVerdict& v) {
           shares_clause(v, TimeShare::host_bound), host_state_evidence(v));
     case VerdictReason::queue_unknown:
       return fmt::format(
-          "{} device op{} {} no launch call in the data, so when {} queued is not known: host-bound is {} of wall and "
-          "device-wait {} ({} {}), and the verdict differs within those ranges. Record the runtime's launch calls with "
-          "the device activity (a collector's dropped-records count says whether records were lost)",
-          v.ops_queue_unknown, v.ops_queue_unknown == 1 ? "" : "s", v.ops_queue_unknown == 1 ? "has" : "have",
-          v.ops_queue_unknown == 1 ? "it was" : "they were", split_share_text(v, TimeShare::host_bound),
+          "{}: host-bound is {} of wall and device-wait {} ({} {}), and the verdict differs within those ranges. Record "
+          "the runtime's launch calls with the device activity (a collector's dropped-records count says whether "
+          "records were lost)",
+          queue_unknown_clause(v), split_share_text(v, TimeShare::host_bound),
           split_share_text(v, TimeShare::device_wait), long_name(v, TimeShare::busy),
           split_share_text(v, TimeShare::busy));
     case VerdictReason::dominant_share:

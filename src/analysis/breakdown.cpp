@@ -733,12 +733,23 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
     // The other end of the bounds (docs/metrics.md, "Ops without a launch call"): the same windows with each such
     // op pending from the earliest its launch can have been. Pending earlier only turns host-bound time into
     // device-wait time, so this is the least host-bound time.
+    // Each iteration's least too (IterationBreakdown::host_bound_least_ns); the total is their sum.
     const WindowAttribution earliest(timeline, UnlinkedPending::earliest);
-    std::int64_t least = 0;
-    walk_windows(earliest, [&](std::size_t, std::int64_t start, std::int64_t end, const TimelineState& state) {
-      if (state.device() == SplitSegmentKind::host_bound) accumulate(least, end - start);
+    std::vector<std::int64_t> least(result.iterations.size(), 0);
+    walk_windows(earliest, [&](std::size_t w, std::int64_t start, std::int64_t end, const TimelineState& state) {
+      if (state.device() == SplitSegmentKind::host_bound) accumulate(least[w], end - start);
     });
-    context.host_bound_least_ns = std::min(least, context.host_bound_least_ns);
+    std::int64_t total = 0;
+    for (std::size_t w = 0; w < result.iterations.size(); ++w) {
+      IterationBreakdown& it = result.iterations[w];
+      it.host_bound_least_ns = std::min(least[w], it.gpu.host_bound_ns);
+      accumulate(total, *it.host_bound_least_ns);
+    }
+    context.host_bound_least_ns = std::min(total, context.host_bound_least_ns);
+    // nothing could move (the verdict's bounds are then exact): no iteration has a range either
+    if (context.host_bound_least_ns == result.summary.totals.gpu.host_bound_ns) {
+      for (IterationBreakdown& it : result.iterations) it.host_bound_least_ns.reset();
+    }
   }
   result.verdict = decide_verdict(result.summary, context);
   return result;

@@ -37,7 +37,8 @@ std::string esc(const std::string& text) {
 
 std::string num(double v) { return fmt::format("{:.1f}", v); }
 
-// One part of a split bar: its key (the data-part attribute and the JSON's name), its legend, its colour.
+// One part of a split bar: its key (the data-part attribute and the JSON's name), its legend, its colour
+// (kHostOrWait's is the stripes of kHatch, a pattern each figure defines).
 struct Part {
   const char* key;
   const char* label;
@@ -56,6 +57,31 @@ constexpr Part kOtherApi{"other_api", "host-bound: other API (allocation, querie
 constexpr Part kHarness{"harness", "host-bound: harness (ohprof's own sync)", "#b07aa1"};
 constexpr Part kFramework{"framework", "host-bound: framework (Python, dispatch, data loading)", "#ff9da7"};
 constexpr Part kDeviceWait{"device_wait", "device-wait (queued work waiting on the device)", "#76b7b2"};
+// A path whose queue is open (PathVerdict::queue_open: device ops without a launch call, docs/metrics.md "Ops
+// without a launch call"): its host-bound time is known only as a range, so its bar draws the least host-bound
+// time, the part that is one or the other, and the least device-wait time; the host states, which split the most
+// host-bound time, are in the table.
+constexpr Part kHostBoundLeast{"host_bound", "host-bound, at least (by what the host was doing: the table)", "#ff9da7"};
+constexpr Part kHostOrWait{"host_bound_or_device_wait",
+                           "host-bound or device-wait (device ops without a launch call: when they were queued is unknown)",
+                           "stripes"};
+constexpr Part kDeviceWaitLeast{"device_wait", "device-wait, at least (queued work waiting on the device)", "#76b7b2"};
+
+// The stripes of kHostOrWait: host-bound's colour and device-wait's. `id` is unique in the page.
+std::string hatch_defs(std::string_view id) {
+  return fmt::format("<defs><pattern id=\"{}\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\" "
+                     "patternTransform=\"rotate(45)\"><rect width=\"8\" height=\"8\" fill=\"{}\"/><rect width=\"4\" "
+                     "height=\"8\" fill=\"{}\"/></pattern></defs>\n",
+                     id, kHostBoundLeast.color, kDeviceWaitLeast.color);
+}
+std::string fill_of(const Part& part, std::string_view hatch_id) {
+  return std::string_view(part.key) == kHostOrWait.key ? fmt::format("url(#{})", hatch_id) : std::string(part.color);
+}
+std::string swatch_of(const Part& part) {
+  return std::string_view(part.key) == kHostOrWait.key
+             ? fmt::format("repeating-linear-gradient(45deg,{0} 0 3px,{1} 3px 6px)", kHostBoundLeast.color, kDeviceWaitLeast.color)
+             : std::string(part.color);
+}
 
 struct Segment {
   Part part;
@@ -64,17 +90,37 @@ struct Segment {
 
 // A window's split in drawing order: busy, the host-bound time by host state (or a CPU run's dispatch),
 // device-wait. The parts add up to the window's wall time (docs/metrics.md, "The identities").
+// `host_bound_least`: set where the path's queue is open, the least host-bound time (0 where a report from
+// before 2026-12-07 has none for the window): busy, that least, the rest of the host-bound time as one or the
+// other, device-wait.
 std::vector<Segment> segments(std::int64_t busy, const HostStates& h, std::int64_t device_wait, bool cpu,
-                              std::optional<std::int64_t> dispatch, bool kernels_unrecorded) {
+                              std::optional<std::int64_t> dispatch, bool kernels_unrecorded,
+                              std::optional<std::int64_t> host_bound_least) {
   if (cpu) return {{kCpuBusy, busy}, {kernels_unrecorded ? kDispatchWithKernels : kDispatch, dispatch.value_or(0)}};
+  if (host_bound_least) {
+    const std::int64_t most = h.blocking_ns + h.launch_ns + h.other_api_ns + h.harness_ns + h.framework_ns;
+    const std::int64_t least = std::clamp<std::int64_t>(*host_bound_least, 0, most);
+    return {{kBusy, busy}, {kHostBoundLeast, least}, {kHostOrWait, most - least}, {kDeviceWaitLeast, device_wait}};
+  }
   return {{kBusy, busy},           {kBlocking, h.blocking_ns}, {kLaunch, h.launch_ns}, {kOtherApi, h.other_api_ns},
           {kHarness, h.harness_ns}, {kFramework, h.framework_ns}, {kDeviceWait, device_wait}};
 }
 
 std::vector<Segment> totals_segments(const PathBreakdown& b) {
   const BreakdownTotals& t = b.summary.totals;
+  std::optional<std::int64_t> least;
+  if (b.verdict.host_bound_share_least) {
+    least = std::llround(*b.verdict.host_bound_share_least * static_cast<double>(t.wall_ns));
+  }
   return segments(t.gpu.busy_ns, t.host_states, t.gpu.device_wait_ns, b.summary.cpu_kernels, t.dispatch_ns,
-                  b.verdict.kernels_unrecorded);
+                  b.verdict.kernels_unrecorded, least);
+}
+
+std::vector<Segment> iteration_segments(const PathBreakdown& b, const IterationBreakdown& it) {
+  std::optional<std::int64_t> least;
+  if (b.verdict.queue_open()) least = it.host_bound_least_ns.value_or(0);
+  return segments(it.gpu.busy_ns, it.host_states, it.gpu.device_wait_ns, b.summary.cpu_kernels, it.dispatch_ns,
+                  b.verdict.kernels_unrecorded, least);
 }
 
 // A legend of these parts, in this order.
@@ -82,7 +128,7 @@ std::string legend_of(const std::vector<Part>& parts) {
   std::string out = "<div class=\"legend\">";
   for (const Part& p : parts) {
     out += fmt::format("<span class=\"ohprof-legend\" data-part=\"{}\"><i style=\"background:{}\"></i>{}</span>", p.key,
-                       p.color, esc(p.label));
+                       swatch_of(p), esc(p.label));
   }
   return out + "</div>\n";
 }
@@ -91,7 +137,7 @@ std::string legend_of(const std::vector<Part>& parts) {
 std::string legend(const std::vector<Part>& drawn) {
   std::vector<Part> parts;
   for (const Part& p : {kBusy, kCpuBusy, kDispatch, kDispatchWithKernels, kBlocking, kLaunch, kOtherApi, kHarness, kFramework,
-                        kDeviceWait}) {
+                        kHostBoundLeast, kHostOrWait, kDeviceWait, kDeviceWaitLeast}) {
     if (std::any_of(drawn.begin(), drawn.end(), [&](const Part& d) { return std::string_view(d.label) == p.label; })) {
       parts.push_back(p);
     }
@@ -107,6 +153,21 @@ namespace {
 bool readable_split(const PathBreakdown& b) {
   const ReadableShares readable = readable_shares(b.verdict.reason);
   return readable.busy && readable.queueing;
+}
+
+// What the striped part means, where a drawn path's queue is open ("" where none is).
+std::string open_queue_note(const std::vector<const PathResult*>& drawn) {
+  std::vector<std::string> names;
+  for (const PathResult* p : drawn) {
+    if (p->breakdown->verdict.queue_open()) {
+      names.push_back(fmt::format("<code>{}</code> ({})", esc(p->name), queue_unknown_clause(p->breakdown->verdict)));
+    }
+  }
+  if (names.empty()) return "";
+  return fmt::format(" Striped: time that is host-bound or device-wait, not known which, in {} (docs/metrics.md, \"Ops "
+                     "without a launch call\"); the host states of such a path, in the table, split the most "
+                     "host-bound time.",
+                     fmt::join(names, ", "));
 }
 }  // namespace
 
@@ -125,6 +186,8 @@ std::string report_split_bars(const Report& r) {
   std::string svg = fmt::format("<svg class=\"ohprof-split\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
                                 "role=\"img\" aria-label=\"the split of each path\">\n",
                                 num(label_w + bar_w + 200), num(height));
+  constexpr std::string_view kHatchId = "ohprof-hatch-split";
+  svg += hatch_defs(kHatchId);
   std::vector<Part> shown;
   for (std::size_t i = 0; i < with_split.size(); ++i) {
     const PathResult& p = *with_split[i];
@@ -143,8 +206,9 @@ std::string report_split_bars(const Report& r) {
       const double per_iteration = static_cast<double>(seg.ns) / static_cast<double>(s.totals.iterations);
       svg += fmt::format("<rect class=\"ohprof-seg\" data-path=\"{}\" data-part=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" "
                          "height=\"{}\" fill=\"{}\"><title>{}: {} {:.1f}% ({} per iteration)</title></rect>\n",
-                         esc(p.name), seg.part.key, num(x), num(y), fmt::format("{:.2f}", w), num(bar_h), seg.part.color,
-                         esc(p.name), esc(seg.part.label), 100 * share, format_duration(per_iteration));
+                         esc(p.name), seg.part.key, num(x), num(y), fmt::format("{:.2f}", w), num(bar_h),
+                         fill_of(seg.part, kHatchId), esc(p.name), esc(seg.part.label), 100 * share,
+                         format_duration(per_iteration));
       if (w >= 44) {
         svg += fmt::format("<text class=\"ohprof-seg-text\" x=\"{}\" y=\"{}\">{:.0f}%</text>\n", num(x + w / 2), num(y + 15),
                            100 * share);
@@ -158,8 +222,8 @@ std::string report_split_bars(const Report& r) {
   return "<h2>Where each path's time goes</h2>\n<p class=\"note\">Each bar is a path's summed wall time in its " +
          std::string(r.trace ? "trace's iterations" : "split pass") +
          " (100%), split on the device's own timeline (docs/metrics.md); hover a part for its share and time per "
-         "iteration.</p>\n" +
-         svg + legend(shown);
+         "iteration." +
+         open_queue_note(with_split) + "</p>\n" + svg + legend(shown);
 }
 
 // Each path's wall-time distribution: a histogram of its samples up to their 99th percentile (100
@@ -228,8 +292,11 @@ std::string report_distributions(const Report& r) {
 std::string report_iteration_columns(const Report& r) {
   std::string out;
   constexpr std::size_t kMaxDrawn = 400;
+  int figure = 0;
+  std::vector<const PathResult*> drawn;
   for (const PathResult* p : asked_paths(r)) {
     if (!p->breakdown || p->breakdown->iterations.empty() || !readable_split(*p->breakdown)) continue;
+    drawn.push_back(p);
     const PathBreakdown& b = *p->breakdown;
     const std::size_t n = std::min(b.iterations.size(), kMaxDrawn);
     std::int64_t tallest = 1;
@@ -240,13 +307,13 @@ std::string report_iteration_columns(const Report& r) {
     std::string svg = fmt::format("<svg class=\"ohprof-iterations\" data-path=\"{0}\" width=\"{1}\" height=\"{2}\" "
                                   "viewBox=\"0 0 {1} {2}\" role=\"img\" aria-label=\"the split of each iteration of {0}\">\n",
                                   esc(p->name), num(w), num(h));
+    const std::string hatch_id = fmt::format("ohprof-hatch-iterations-{}", figure++);
+    if (b.verdict.queue_open()) svg += hatch_defs(hatch_id);
     std::vector<Part> shown;
     for (std::size_t i = 0; i < n; ++i) {
       const IterationBreakdown& it = b.iterations[i];
       double y = top + plot_h;
-      for (const Segment& seg :
-           segments(it.gpu.busy_ns, it.host_states, it.gpu.device_wait_ns, b.summary.cpu_kernels, it.dispatch_ns,
-                    b.verdict.kernels_unrecorded)) {
+      for (const Segment& seg : iteration_segments(b, it)) {
         if (seg.ns <= 0) continue;
         if (std::none_of(shown.begin(), shown.end(), [&](const Part& q) { return std::string_view(q.label) == seg.part.label; })) {
           shown.push_back(seg.part);
@@ -257,7 +324,7 @@ std::string report_iteration_columns(const Report& r) {
                            "height=\"{}\" fill=\"{}\"><title>iteration {}: {} {} of {}</title></rect>\n",
                            it.index, seg.part.key, fmt::format("{:.2f}", left + col_w * static_cast<double>(i)),
                            fmt::format("{:.2f}", y), fmt::format("{:.2f}", std::max(col_w - 1, 1.0)), fmt::format("{:.2f}", sh),
-                           seg.part.color, it.index, esc(seg.part.label), format_duration(static_cast<double>(seg.ns)),
+                           fill_of(seg.part, hatch_id), it.index, esc(seg.part.label), format_duration(static_cast<double>(seg.ns)),
                            format_duration(static_cast<double>(it.wall_ns)));
       }
     }
@@ -274,8 +341,8 @@ std::string report_iteration_columns(const Report& r) {
   }
   if (out.empty()) return "";
   return "<h2>Each iteration's split</h2>\n<p class=\"note\">One column per iteration, its height the iteration's wall "
-         "time.</p>\n" +
-         out;
+         "time." +
+         open_queue_note(drawn) + "</p>\n" + out;
 }
 
 namespace {

@@ -81,7 +81,8 @@ json iteration_to_json(const IterationBreakdown& it) {
               {"graph_launches", it.graph_launches},
               {"gpu_ops", it.gpu.own_ops},  // docs/metrics.md: gpu_ops is gpu.own_ops
               {"queue_delays_ns", it.queue_delays_ns},
-              {"queue_delays_clipped", it.queue_delays_clipped}};
+              {"queue_delays_clipped", it.queue_delays_clipped},
+              {"host_bound_least_ns", optional_integer(it.host_bound_least_ns)}};
 }
 
 json totals_to_json(const BreakdownTotals& totals, bool cpu_kernels) {

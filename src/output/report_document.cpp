@@ -129,6 +129,7 @@ Document report_document(const Report& r) {
                                    text(fmt::format(" (shares of {} summed wall time)",
                                                     r.trace ? "the iterations'" : "the split pass's"))}});
     blocks.push_back(doc::Table{std::move(states), "ohprof-host-states"});
+    if (std::string note = host_state_table_note(r); !note.empty()) blocks.push_back(doc::Note{{text(std::move(note))}});
   }
   verdicts(r, blocks);
   execution(r, blocks);

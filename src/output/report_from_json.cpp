@@ -144,6 +144,7 @@ IterationBreakdown iteration_from_json(const json& j) {
   read(j, "graph_launches", it.graph_launches);
   read(j, "queue_delays_ns", it.queue_delays_ns);
   read(j, "queue_delays_clipped", it.queue_delays_clipped);
+  read(j, "host_bound_least_ns", it.host_bound_least_ns);  // absent before 2026-12-07
   return it;
 }
 

@@ -107,6 +107,15 @@ std::string path_table_note(const Report& r) {
   return out;
 }
 
+std::string host_state_table_note(const Report& r) {
+  const bool open = std::any_of(r.paths.begin(), r.paths.end(), [](const PathResult& p) {
+    return p.breakdown && !p.breakdown->summary.cpu_kernels && p.breakdown->verdict.queue_open();
+  });
+  return open ? "≤: at most, where device ops without a launch call leave the host-bound time a range: the states split "
+                "its upper end (docs/metrics.md, \"Ops without a launch call\")."
+              : "";
+}
+
 CellTable host_state_table(const Report& r) {
   CellTable t;
   t.header = {"path", "blocking", "launch", "other API", "harness", "framework", "launches / iteration"};
@@ -117,12 +126,15 @@ CellTable host_state_table(const Report& r) {
     if (!readable_shares(p->breakdown->verdict.reason).queueing) continue;
     const BreakdownTotals& totals = p->breakdown->summary.totals;
     const HostStates& h = totals.host_states;
+    // an open queue (ops without a launch call): the states split the most host-bound time, each at most
+    const Bound bound = p->breakdown->verdict.queue_open() ? Bound::at_most : Bound::exact;
+    const auto state = [&](std::int64_t ns) { return Cell{with_bound(bound, share(ns, totals.wall_ns))}; };
     t.rows.push_back({{p->name, Cell::Kind::name},
-                      {share(h.blocking_ns, totals.wall_ns)},
-                      {share(h.launch_ns, totals.wall_ns)},
-                      {share(h.other_api_ns, totals.wall_ns)},
-                      {share(h.harness_ns, totals.wall_ns)},
-                      {share(h.framework_ns, totals.wall_ns)},
+                      state(h.blocking_ns),
+                      state(h.launch_ns),
+                      state(h.other_api_ns),
+                      state(h.harness_ns),
+                      state(h.framework_ns),
                       {fmt::format("{:g}", p->breakdown->summary.launches.median)}});
   }
   return t;

@@ -31,6 +31,8 @@ std::string path_table_note(const Report& report);
 // Per path with a split on a device timeline (not CPU kernels): the host-bound time's host states as
 // shares of the summed wall time, and launches per iteration. No rows without such a path.
 CellTable host_state_table(const Report& report);
+// What host_state_table's ≤ means, where a path's queue is open; "" where none is.
+std::string host_state_table_note(const Report& report);
 // The collapsed context: command, versions, device, host, date (`live`: a run of this process, with its
 // thread count), then `extra`.
 std::vector<std::pair<std::string, std::string>> context_rows(const RunContext& context, bool live,

@@ -47,6 +47,12 @@ std::optional<StopReason> stop_reason_from_text(std::string_view text) {
   return std::nullopt;
 }
 
+std::string queue_unknown_clause(const PathVerdict& v) {
+  const bool one = v.ops_queue_unknown == 1;
+  return fmt::format("{} device op{} {} no launch call in the data, so when {} queued is not known", v.ops_queue_unknown,
+                     one ? "" : "s", one ? "has" : "have", one ? "it was" : "they were");
+}
+
 namespace {
 
 // A size with its sign: "+52.4 MB", "-4.10 kB" (a difference of two readings).
@@ -106,13 +112,6 @@ const char* long_name(const PathVerdict& v, TimeShare share) {
 
 // "GPU busy 96.3% of wall (host-bound 0.1%, device-wait 3.6%)"; CPU runs leave device-wait out (always 0).
 // Why host-bound and device-wait are ranges (split_share_text), after the shares that print them; "" when exact.
-// "22224 device ops have no launch call in the data, so when they were queued is not known"
-std::string queue_unknown_clause(const PathVerdict& v) {
-  const bool one = v.ops_queue_unknown == 1;
-  return fmt::format("{} device op{} {} no launch call in the data, so when {} queued is not known", v.ops_queue_unknown,
-                     one ? "" : "s", one ? "has" : "have", one ? "it was" : "they were");
-}
-
 std::string queue_ranges_note(const PathVerdict& v) {
   if (!v.queue_open()) return "";
   return "; ranges: " + queue_unknown_clause(v);

@@ -94,15 +94,17 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
                                            "have no launch call and may have been queued earlier)",
                                            split_share_text(v, TimeShare::host_bound), v.ops_queue_unknown)
                              : "(nothing queued: the GPU waits for the host)");
-    out += split_line("  blocking:", s.host_blocking_ns, states.blocking_ns, wall, "(host in a sync or blocking copy)");
-    out += split_line("  launch:", s.host_launch_ns, states.launch_ns, wall, "(host in a launch call)");
+    // the host states split the most host-bound time: each at most, where the queue is open
+    const auto state = [&](std::string_view what) { return fmt::format("({}{})", what, ranges ? "; at most" : ""); };
+    out += split_line("  blocking:", s.host_blocking_ns, states.blocking_ns, wall, state("host in a sync or blocking copy"));
+    out += split_line("  launch:", s.host_launch_ns, states.launch_ns, wall, state("host in a launch call"));
     out += split_line("  other API:", s.host_other_api_ns, states.other_api_ns, wall,
-                      "(allocation, initialisation, code loading, queries)");
+                      state("allocation, initialisation, code loading, queries"));
     if (states.harness_ns > 0) {
-      out += split_line("  harness:", s.host_harness_ns, states.harness_ns, wall, "(ohprof's own end-of-iteration sync)");
+      out += split_line("  harness:", s.host_harness_ns, states.harness_ns, wall, state("ohprof's own end-of-iteration sync"));
     }
     out += split_line("  framework:", s.host_framework_ns, states.framework_ns, wall,
-                      "(in no runtime call: framework, Python, data loading)");
+                      state("in no runtime call: framework, Python, data loading"));
     out += split_line("device-wait:", s.gpu.device_wait_ns, t.gpu.device_wait_ns, wall,
                       ranges ? fmt::format("(work queued, none running: the GPU waits on the GPU; {} of wall)",
                                            split_share_text(v, TimeShare::device_wait))

@@ -396,6 +396,44 @@ TEST(Breakdown, AnOpWithoutALaunchCallPendsAtTheEarliestFromTheNextLowerCallsSta
   EXPECT_DOUBLE_EQ(result.verdict.device_wait_share_most.value_or(-1), 0.49);  // 2 measured + 47 moved
 }
 
+// Each iteration has its own least host-bound time, and the verdict's is their sum. Recording from 0 (a query).
+// Iteration 0 [0, 100): launch 10 [2, 3) of op 10 [4, 6): host-bound [0, 3) + [6, 100) = 97, all linked, so
+// its least is 97 too. Iteration 1 [100, 200): launch 30 [120, 121) of op 30 [122, 124); op 35 (no launch) runs
+// [150, 160). As measured host-bound [100, 121) + [124, 150) + [160, 200) = 87; with op 35 pending from 120,
+// [120, 121) and [124, 150) are device-wait: least [100, 120) + [160, 200) = 60. Path: 184 of 200 at most,
+// 157 at least.
+TEST(Breakdown, EachIterationKeepsItsLeastHostBoundTime) {
+  Timeline t;
+  t.iterations = {{0, 0, 100}, {1, 100, 200}};
+  t.api_calls = {api(0, 1, 1, "cudaEventQuery")};
+  t.launches = {launch(2, 3, 10), launch(120, 121, 30)};
+  t.ops = {op(4, 6, 7, 10), op(122, 124, 7, 30), op(150, 160, 7, 35)};
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  ASSERT_EQ(result.iterations.size(), 2u);
+  EXPECT_EQ(result.iterations[0].gpu.host_bound_ns, 97);
+  EXPECT_EQ(result.iterations[0].host_bound_least_ns, std::optional<std::int64_t>(97));
+  EXPECT_EQ(result.iterations[1].gpu.host_bound_ns, 87);
+  EXPECT_EQ(result.iterations[1].host_bound_least_ns, std::optional<std::int64_t>(60));
+  EXPECT_DOUBLE_EQ(result.verdict.host_bound_share, 0.92);
+  EXPECT_DOUBLE_EQ(result.verdict.host_bound_share_least.value_or(-1), 0.785);
+}
+
+// Where an op without a launch call could not have been queued earlier than it ran (its next-lower call's
+// launch is its own start), nothing moves: the bounds are exact and no iteration has a least.
+TEST(Breakdown, NoIterationHasALeastWhenNothingCouldMove) {
+  Timeline t;
+  t.iterations = {{0, 0, 100}};
+  t.api_calls = {api(0, 1, 1, "cudaEventQuery")};
+  t.launches = {launch(40, 41, 30)};
+  t.ops = {op(42, 44, 7, 30), op(40, 50, 7, 35)};  // op 35 runs from 40: pending from 40 moves nothing
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  EXPECT_EQ(result.verdict.ops_queue_unknown, 1u);
+  EXPECT_FALSE(result.verdict.host_bound_share_least);
+  EXPECT_FALSE(result.iterations.at(0).host_bound_least_ns);
+}
+
 // An op without a launch call and without a correlation could have been queued from the recording's start;
 // a verdict that holds at both ends of the bounds stands, with the bounds beside it.
 TEST(Breakdown, AVerdictThatHoldsAcrossTheQueueBoundsStands) {

@@ -170,7 +170,8 @@ TEST(FormatDiffHtml, TheSameDocumentAsTheMarkdown) {
   EXPECT_TRUE(html.ends_with("</body>\n</html>\n"));
 }
 
-TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
+// An analyze report of t.json, one path "t" with gpu_breakdown's split.
+Report analyze_report() {
   Report r;
   r.kind = ReportKind::analyze;
   r.context = make_base_context({"ohprof", "analyze", "t.json"});
@@ -179,6 +180,11 @@ TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
   PathResult p = test::measured_path("t", {10'000});
   p.breakdown = test::gpu_breakdown();
   r.paths.push_back(p);
+  return r;
+}
+
+TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
+  const Report r = analyze_report();
   const std::string html = format_html(r);
   // gpu_breakdown's iteration of 10 us: busy 6, blocking 0.5, launch 1, other API 0.3, framework 1.2,
   // device-wait 1 (harness 0: not drawn), each a share of the 200-pixel column of the tallest iteration
@@ -193,6 +199,46 @@ TEST(FormatHtml, AnAnalyzeReportDrawsEachIterationsSplit) {
   // the kernel table: gpu_breakdown's two kernels
   EXPECT_NE(html.find("<code>gemm</code>"), std::string::npos);
   EXPECT_NE(html.find("<code>HtoD</code>"), std::string::npos);
+}
+
+// An open queue (ops without a launch call): host-bound is a range, so the bar and each column draw busy,
+// the least host-bound time, the rest of it striped (host-bound or device-wait), and device-wait at least;
+// not the host states, which split the upper end (docs/metrics.md, "Ops without a launch call").
+TEST(FormatHtml, AnOpenQueueDrawsTheLeastHostBoundAndAStripedRest) {
+  Report r = analyze_report();
+  // gpu_breakdown: wall 10 us, busy 6, host-bound 3 (at most), device-wait 1; at least 1.2 us host-bound
+  PathBreakdown& b = *r.paths[0].breakdown;
+  b.verdict.ops_queue_unknown = 40;
+  b.verdict.host_bound_share_least = 0.12;
+  b.verdict.device_wait_share_most = 0.28;
+  b.iterations[0].host_bound_least_ns = 1200;
+  const std::string html = format_html(r);
+  const std::vector<std::string> parts{"busy", "host_bound", "host_bound_or_device_wait", "device_wait"};
+  EXPECT_EQ(attributes(html, "ohprof-seg", "data-part"), parts);
+  // on the 560-pixel bar: 60%, 12%, 18%, 10%
+  EXPECT_EQ(attributes(html, "ohprof-seg", "width"), (std::vector<std::string>{"336.00", "67.20", "100.80", "56.00"}));
+  EXPECT_EQ(attributes(html, "ohprof-seg", "fill"),
+            (std::vector<std::string>{"#4e79a7", "#ff9da7", "url(#ohprof-hatch-split)", "#76b7b2"}));
+  EXPECT_NE(html.find("<pattern id=\"ohprof-hatch-split\""), std::string::npos);
+  EXPECT_EQ(attributes(html, "ohprof-iter-seg", "data-part"), parts);
+  // the 200-pixel column of the one iteration
+  EXPECT_EQ(attributes(html, "ohprof-iter-seg", "height"), (std::vector<std::string>{"120.00", "24.00", "36.00", "20.00"}));
+  EXPECT_NE(html.find("<pattern id=\"ohprof-hatch-iterations-0\""), std::string::npos);
+  EXPECT_NE(html.find("Striped: time that is host-bound or device-wait, not known which, in <code>t</code> (40 device ops "
+                      "have no launch call in the data"),
+            std::string::npos);
+  EXPECT_NE(html.find("host-bound or device-wait (device ops without a launch call"), std::string::npos);  // the legend
+  // the host-state table: each state at most
+  EXPECT_NE(html.find("<td class=\"r\">≤5.0%</td><td class=\"r\">≤10.0%</td><td class=\"r\">≤3.0%</td>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("≤: at most, where device ops without a launch call"), std::string::npos);
+
+  // a report written before 2026-12-07 has no iteration's least: the column draws all of host-bound striped
+  r.paths[0].breakdown->iterations[0].host_bound_least_ns.reset();
+  const std::string old = format_html(r);
+  EXPECT_EQ(attributes(old, "ohprof-iter-seg", "data-part"),
+            (std::vector<std::string>{"busy", "host_bound_or_device_wait", "device_wait"}));
+  EXPECT_EQ(attributes(old, "ohprof-iter-seg", "height"), (std::vector<std::string>{"120.00", "60.00", "20.00"}));
 }
 
 // --dump-code's index (format_code_index): two paths by hand.

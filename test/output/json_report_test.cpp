@@ -125,7 +125,7 @@ TEST(ReportToJson, EachIterationHasExactlyTheFieldsOfDocsMetrics) {
             (std::set<std::string>{"index", "round", "start_ns", "end_ns", "wall_ns", "gpu", "device_queue_max", "host_states", "streams",
                                    "launch_api_ns", "launch_exposed_ns", "launch_hidden_ns", "blocking_ns",
                                    "blocking_calls", "other_api_ns", "dispatch_ns", "launches", "graph_launches",
-                                   "gpu_ops", "queue_delays_ns", "queue_delays_clipped"}));
+                                   "gpu_ops", "queue_delays_ns", "queue_delays_clipped", "host_bound_least_ns"}));
   EXPECT_EQ(keys_of(it["gpu"]), kDeviceSplitKeys);
   std::set<std::string> stream_keys = kDeviceSplitKeys;
   stream_keys.insert({"device", "stream", "waited_ns"});
@@ -177,6 +177,7 @@ TEST(ReportToJson, EachIterationHasExactlyTheFieldsOfDocsMetrics) {
   EXPECT_EQ(it["gpu_ops"], 4);
   EXPECT_EQ(it["queue_delays_ns"], (std::vector<std::int64_t>{10, 0, 30}));
   EXPECT_EQ(it["queue_delays_clipped"], 1);
+  EXPECT_TRUE(it["host_bound_least_ns"].is_null());  // the queue is not open
 }
 
 TEST(ReportToJson, TheSummaryHasTheStatisticsAndTheTotals) {

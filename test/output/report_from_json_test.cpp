@@ -70,6 +70,7 @@ Report full_report() {
   b.iterations[0].gpu.communication_ns = b.summary.totals.gpu.communication_ns = 60;
   b.iterations[0].host_states.harness_ns = b.summary.totals.host_states.harness_ns = 70;
   b.iterations[0].dispatch_ns = 77;
+  b.iterations[0].host_bound_least_ns = 1200;
   b.summary.totals.full_queue_iterations = 1;
   b.collectives = {CollectiveOp{2, StreamKey{1, 9}, 1, "nccl:all_reduce", 1000, 250}};
   b.verdict.unread_device_events = {{"mtia_op", 4}};

@@ -15,7 +15,9 @@ the rows of each table. Checks, from the JSON alone (`paths[]` with role "path")
   * the split bars: a path with an available split and a positive `split.summary.totals.wall_ns` has one
     segment for each part with time in its totals (busy; then blocking, launch, other_api, harness,
     framework from `totals.host_states` and device_wait from `totals.gpu`; for CPU kernels busy and
-    dispatch `totals.dispatch_ns`), and no other; each segment's width over the bar's is the part's
+    dispatch `totals.dispatch_ns`; where `split.verdict.host_bound_share_least` is set, busy, host_bound
+    (that share of the wall), host_bound_or_device_wait (the rest of `gpu.host_bound_ns`) and device_wait,
+    and each iteration's from its `host_bound_least_ns`), and no other; each segment's width over the bar's is the part's
     share of `totals.wall_ns` within 0.2 percentage points (plus a pixel); every segment drawn inside its SVG;
   * the distributions: each path with 5 samples or more has a histogram with bars and a median line
     inside it; the others none;
@@ -48,7 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_check import (SKIP, check_laid_out_page, check_mutants, chromium_binary,  # noqa: E402
                            parse, static_page_fails)
 
-TRACES = ("nccl_data", "queue_full_training", "event_sync_multi_stream", "triton_example", "cpu_only")
+TRACES = ("nccl_data", "queue_full_training", "event_sync_multi_stream", "triton_example", "cpu_only", "mtia_training")
 
 MEASURE = """<script>
 window.addEventListener("load", function () {
@@ -75,14 +77,30 @@ GPU_PARTS = (("busy", ("gpu", "busy_ns")), ("blocking", ("host_states", "blockin
              ("device_wait", ("gpu", "device_wait_ns")))
 
 
-def parts_of(window, cpu):
-    """{part: ns} of a split window (totals or an iteration), the parts with time only."""
+def parts_of(window, cpu, least=None):
+    """{part: ns} of a split window (totals or an iteration), the parts with time only. `least`: where the
+    path's queue is open (split.verdict.host_bound_share_least not null), the window's least host-bound time:
+    then busy, host_bound (that least), host_bound_or_device_wait (the rest of gpu.host_bound_ns), device_wait."""
     if cpu:
         busy = window["gpu"]["busy_ns"]
         parts = {"busy": busy, "dispatch": window.get("dispatch_ns") or 0}
+    elif least is not None:
+        most = window["gpu"]["host_bound_ns"]
+        parts = {"busy": window["gpu"]["busy_ns"], "host_bound": least, "host_bound_or_device_wait": most - least,
+                 "device_wait": window["gpu"]["device_wait_ns"]}
     else:
         parts = {name: window[a][b] for name, (a, b) in GPU_PARTS}
     return {k: v for k, v in parts.items() if v > 0}
+
+
+def least_of(split, window, totals):
+    """The least host-bound time of a window where the path's queue is open; None where it is not."""
+    share = (split.get("verdict") or {}).get("host_bound_share_least")
+    if share is None:
+        return None
+    if totals:
+        return round(share * window["wall_ns"])
+    return window.get("host_bound_least_ns") or 0
 
 
 def asked(report):
@@ -101,7 +119,7 @@ def check(page, report, measured, dom):
         segs = [e for e in svg if e["cls"] == "ohprof-seg" and e["path"] == name]
         if totals and totals["wall_ns"] > 0:
             cpu = split["summary"].get("cpu_kernels", False)
-            want = parts_of(totals, cpu)
+            want = parts_of(totals, cpu, least_of(split, totals, True))
             got = [e["part"] for e in segs]
             if sorted(got) != sorted(want):
                 fails.append(f"{name}: split bar parts {got}, the JSON's {sorted(want)}")
@@ -111,7 +129,9 @@ def check(page, report, measured, dom):
                     share = want[e["part"]] / totals["wall_ns"]
                     if abs(e["w"] / bar - share) > 0.002 + 1 / bar:
                         fails.append(f"{name}: {e['part']} is {e['w'] / bar:.4f} of the bar, {share:.4f} of the wall time")
-                if not e["inside"] or not e["w"] > 0:
+                # a part under half a hundredth of a pixel is written 0.00 wide (its title still gives it)
+                tiny = e["part"] in want and bar * want[e["part"]] / totals["wall_ns"] < 0.005
+                if not e["inside"] or not (e["w"] > 0 or tiny):
                     fails.append(f"{name}: {e['part']} segment not drawn inside its svg ({e['w']:.1f} px wide)")
         elif segs:
             fails.append(f"{name}: a split bar, but the JSON has no split")
@@ -132,11 +152,11 @@ def check(page, report, measured, dom):
             for e in cols:
                 by_iteration.setdefault(e["iteration"], []).append(e)
             scale = max((sum(x["h"] for x in v) for v in by_iteration.values()), default=0)
-            if len(by_iteration) != len([it for it in iterations if parts_of(it, cpu)]):
+            if len(by_iteration) != len([it for it in iterations if parts_of(it, cpu, least_of(split, it, False))]):
                 fails.append(f"{name}: {len(by_iteration)} iteration columns, {len(iterations)} iterations in the JSON")
             for it in iterations:
                 drawn = {e["part"]: e["h"] for e in by_iteration.get(str(it["index"]), [])}
-                for part, ns in parts_of(it, cpu).items():
+                for part, ns in parts_of(it, cpu, least_of(split, it, False)).items():
                     want_h = scale * ns / tallest if tallest else 0
                     if abs(drawn.get(part, 0) - want_h) > 1.0:
                         fails.append(f"{name}: iteration {it['index']} {part} {drawn.get(part, 0):.1f} px high, "

@@ -109,6 +109,10 @@ struct IterationBreakdown {
   // Per launch call with at least one timed op: first op start - launch call end, negative clipped to 0.
   std::vector<std::int64_t> queue_delays_ns;
   std::size_t queue_delays_clipped = 0;  // how many were negative before clipping
+  // Set where the path's queue is open (PathVerdict::queue_open: device ops without a launch call): the
+  // iteration's host-bound time with each such op pending from the earliest its launch can have been, the
+  // least its host-bound time can be (gpu.host_bound_ns is the most); docs/metrics.md, "Ops without a launch call".
+  std::optional<std::int64_t> host_bound_least_ns;
 };
 
 // Medians and spread over iterations of the per-iteration quantities.

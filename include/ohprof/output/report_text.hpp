@@ -20,6 +20,9 @@ std::string with_bound(Bound bound, std::string_view figure);
 // themselves ("≥17.2%" busy, "≤82.8%" dispatch); as a range where ops without a launch call leave host-bound
 // and device-wait open (docs/metrics.md, "Ops without a launch call": "0.1–42.3%"); else "42.3%".
 std::string split_share_text(const PathVerdict& verdict, TimeShare share);
+// Why a path's host-bound and device-wait are ranges (PathVerdict::queue_open): "22224 device ops have no
+// launch call in the data, so when they were queued is not known".
+std::string queue_unknown_clause(const PathVerdict& verdict);
 
 // "runs reached", "converged", "max runs reached (unmet: ...)", "time limit (unmet: ...)",
 // "interrupted", "error", "no paths", "end of trace", "in progress"; "" for none.

@@ -41,16 +41,9 @@ Result<AnalyzedTrace> read_and_analyze_trace(const std::string& trace_path, cons
   Report& report = out.report;
   report.kind = ReportKind::analyze;
   report.context = make_base_context(argv);
-  // A trace with no device events ran on the CPU alone (its verdict says "no device work"); so did a
-  // CPU run's trace of ohprof's own, whose ops are CPU kernels. One whose device events ohprof does not
-  // read ran on a device all the same: CUDA when its CUDA launch calls are there (the range profiler's),
-  // another accelerator otherwise. MTIA's device events, read, are another accelerator's too.
   const Timeline& t = trace.timeline;
-  // Launch calls without ops (records lost) ran on a device all the same.
-  const bool cpu = (t.ops.empty() && t.unread_device_events.empty() && t.launches.empty()) || !t.ops_have_launches;
-  const bool accelerator =
-      trace.accelerator_ops || (t.ops.empty() && !t.unread_device_events.empty() && t.launches.empty());
-  report.context.device.type = cpu ? DeviceKind::cpu : accelerator ? DeviceKind::accelerator : DeviceKind::cuda;
+  const bool cpu = trace_device_kind(trace) == DeviceKind::cpu;
+  report.context.device.type = trace_device_kind(trace);
   report.context.device.index = cpu ? -1 : trace.device_index;
   report.context.device.name = t.ops.empty() && cpu ? std::string() : trace.device_name;
 

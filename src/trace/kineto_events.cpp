@@ -212,14 +212,16 @@ MtiaRuntimeCall mtia_runtime_call(std::string_view name) {
 namespace {
 
 enum class Category {
-  none, kernel, memcpy, memset, runtime, annotation, flow, mtia_device, mtia_runtime, known_unused, device_unread, unknown
+  none, kernel, memcpy, memset, runtime, xpu_runtime, annotation, flow, mtia_device, mtia_runtime, known_unused,
+  device_unread, unknown
 };
 
 Category classify_category(std::string_view cat) {
   if (is(cat, "kernel")) return Category::kernel;
   if (is(cat, "gpu_memcpy")) return Category::memcpy;
   if (is(cat, "gpu_memset")) return Category::memset;
-  if (is(cat, "cuda_runtime") || is(cat, "cuda_driver") || is(cat, "xpu_runtime")) return Category::runtime;
+  if (is(cat, "cuda_runtime") || is(cat, "cuda_driver")) return Category::runtime;
+  if (is(cat, "xpu_runtime")) return Category::xpu_runtime;
   if (is(cat, "user_annotation")) return Category::annotation;
   if (is(cat, "cpu_op") || is(cat, "async_cpu_to_gpu") || is(cat, "python_function")) {
     return Category::known_unused;  // the most frequent of the list below, first
@@ -391,10 +393,11 @@ class KinetoEvents::Meaning {
       case Category::kernel: return add_device_op(DeviceOpKind::kernel);
       case Category::memcpy: return add_device_op(DeviceOpKind::memcpy);
       case Category::memset: return add_device_op(DeviceOpKind::memset);
-      case Category::runtime: return add_api_call();
+      case Category::runtime: return add_api_call(Runtime::cuda);
+      case Category::xpu_runtime: return add_api_call(Runtime::xpu);
       case Category::flow: return add_flow();
       case Category::mtia_device: return add_mtia_device_event();
-      case Category::mtia_runtime: return add_api_call(/*mtia=*/true);
+      case Category::mtia_runtime: return add_api_call(Runtime::mtia);
       case Category::annotation:
         if (is_profiler_step) return add_profiler_step();
         ignore(m_event->cat);
@@ -504,9 +507,14 @@ class KinetoEvents::Meaning {
     }
   }
 
+  // Whose runtime a call is: cuda_runtime / cuda_driver (CUDA's, HIP's, an older PyTorch's Runtime), xpu_runtime,
+  // mtia_runtime.
+  enum class Runtime { cuda, xpu, mtia };
+
   // A runtime or driver call: CUDA's, HIP's, XPU's, an older PyTorch's (by launch_kind_of_api and
-  // is_sync_api), or MTIA's (`mtia`: by mtia_runtime_call, whose stages are not read).
-  void add_api_call(bool mtia = false) {
+  // is_sync_api), or MTIA's (by mtia_runtime_call, whose stages are not read).
+  void add_api_call(Runtime runtime) {
+    const bool mtia = runtime == Runtime::mtia;
     // ohprof's own traces say what each call is (the collector knew it by its callback id, not its name)
     const std::optional<OhprofCall> tagged = mtia ? std::nullopt : ohprof_call_of(as_integer(m_event->ohprof_call));
     std::optional<LaunchKind> named;
@@ -561,6 +569,8 @@ class KinetoEvents::Meaning {
     call.iteration = as_integer(m_event->ohprof_iteration);
     m_trace.timeline.launches.push_back(std::move(call));
     ++m_trace.stats.kept;
+    KinetoTrace::LaunchRuntimes& runtimes = m_trace.launch_runtimes;
+    (runtime == Runtime::cuda ? runtimes.cuda : runtime == Runtime::xpu ? runtimes.xpu : runtimes.mtia) = true;
   }
 
   void add_profiler_step() {
@@ -662,9 +672,10 @@ Status finish_trace(KinetoTrace& trace, KinetoEvents::Meaning& sax, const std::m
                           "their correlation, nor an ac2g flow from one); they count as device time but cannot be "
                           "attributed to a launch",
                           without_launch, timeline.ops.size())
-            : fmt::format("{} of {} GPU operations have no launch call in the trace (no cuda_runtime/cuda_driver launch "
+            : fmt::format("{} of {} GPU operations have no launch call in the trace (no {} launch "
                           "with their args.correlation); they count as GPU time but cannot be attributed to a launch",
-                          without_launch, timeline.ops.size())});
+                          without_launch, timeline.ops.size(),
+                          trace.launch_runtimes.xpu && !trace.launch_runtimes.cuda ? "xpu_runtime" : "cuda_runtime/cuda_driver")});
   }
 
   // Iterations.

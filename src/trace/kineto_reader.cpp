@@ -495,6 +495,21 @@ Result<KinetoTrace> parse_kineto_trace_text(std::string_view json, const std::st
   return trace;
 }
 
+DeviceKind trace_device_kind(const KinetoTrace& trace) {
+  const Timeline& t = trace.timeline;
+  // No device events, launches or unread device events: the CPU alone (its verdict says "no device work");
+  // so did a CPU run's trace of ohprof's own, whose ops are CPU kernels. Launch calls without ops (records
+  // lost), or device events ohprof does not read, ran on a device all the same.
+  if ((t.ops.empty() && t.unread_device_events.empty() && t.launches.empty()) || !t.ops_have_launches) return DeviceKind::cpu;
+  const KinetoTrace::LaunchRuntimes& by = trace.launch_runtimes;
+  if (trace.accelerator_ops || (by.mtia && !by.cuda && !by.xpu)) return DeviceKind::accelerator;
+  if (by.xpu && !by.cuda) return DeviceKind::xpu;
+  // device events ohprof does not read, and no launch call to say whose: another accelerator's; with CUDA's
+  // launch calls (the range profiler's), CUDA's
+  if (t.ops.empty() && !t.unread_device_events.empty() && t.launches.empty()) return DeviceKind::accelerator;
+  return DeviceKind::cuda;
+}
+
 Result<KinetoTrace> read_kineto_trace(const std::string& path, JsonReading reading) {
   OHPROF_ASSIGN_OR_RETURN(auto input, GzipInputBuffer::open(path));
   GzipInputBuffer& buffer = *input;

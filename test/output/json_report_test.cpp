@@ -85,7 +85,7 @@ TEST(ContextFromJson, IsContextToJsonsInverseAndReadsAnAbsentKeyAsEmpty) {
     (void)context_from_json(unknown);
     ADD_FAILURE() << "an unknown device type was read";
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "device type 'tpu' is none of cpu, cuda, accelerator");
+    EXPECT_STREQ(e.what(), "device type 'tpu' is none of cpu, cuda, accelerator, xpu");
   }
 }
 

@@ -924,6 +924,41 @@ TEST(KinetoReaderXpu, UnifiedRuntimeEnqueuesAreLaunchesAndItsWaitsAreSyncs) {
   EXPECT_EQ(t.counters.ops_without_launch, 0u);
 }
 
+// The device a trace names (docs/analyze.md, "The device"): whose launch calls and whose device events.
+TEST(KinetoReaderDevice, TheRuntimeThatLaunchedNamesTheDeviceWhereTheOpsDoNot) {
+  // XPU: its kernels are under `kernel` like CUDA's; its launches under xpu_runtime say whose
+  const KinetoTrace xpu = parse_ok(wrap(api("urEnqueueKernelLaunch", "1", "2", 1, "xpu_runtime") + "," + kernel("5", "10", 1)));
+  EXPECT_TRUE(xpu.launch_runtimes.xpu);
+  EXPECT_FALSE(xpu.launch_runtimes.cuda);
+  EXPECT_EQ(trace_device_kind(xpu), DeviceKind::xpu);
+  // the same kernel launched by CUDA's runtime (or HIP's, under the same category): cuda
+  const KinetoTrace cuda = parse_ok(wrap(api("cudaLaunchKernel", "1", "2", 1) + "," + kernel("5", "10", 1)));
+  EXPECT_TRUE(cuda.launch_runtimes.cuda);
+  EXPECT_EQ(trace_device_kind(cuda), DeviceKind::cuda);
+  const KinetoTrace hip = parse_ok(wrap(api("hipLaunchKernel", "1", "2", 1) + "," + kernel("5", "10", 1)));
+  EXPECT_EQ(trace_device_kind(hip), DeviceKind::cuda);
+  // launch calls whose ops were lost: the launching runtime still says the device
+  EXPECT_EQ(trace_device_kind(parse_ok(wrap(api("urEnqueueKernelLaunch", "1", "2", 1, "xpu_runtime")))), DeviceKind::xpu);
+  EXPECT_EQ(trace_device_kind(parse_ok(wrap(api("cudaLaunchKernel", "1", "2", 1)))), DeviceKind::cuda);
+  const KinetoTrace mtia = parse_ok(wrap(
+      R"({"ph": "X", "cat": "mtia_runtime", "name": "runFunction - job_prep", "pid": 10, "tid": 11, "ts": 1, "dur": 2,
+          "args": {"correlation": 1}})"));
+  ASSERT_EQ(mtia.timeline.launches.size(), 1u);
+  EXPECT_TRUE(mtia.launch_runtimes.mtia);
+  EXPECT_EQ(trace_device_kind(mtia), DeviceKind::accelerator);
+  // an XPU sync or allocation is not a launch: with no device work, the CPU alone
+  const KinetoTrace host_only = parse_ok(wrap(
+      R"({"ph": "X", "cat": "xpu_runtime", "name": "urUSMDeviceAlloc", "pid": 10, "tid": 11, "ts": 0, "dur": 1})"));
+  EXPECT_FALSE(host_only.launch_runtimes.xpu);
+  EXPECT_EQ(trace_device_kind(host_only), DeviceKind::cpu);
+  // an XPU kernel whose launch is not in the trace: the warning names the XPU runtime
+  const KinetoTrace lost = parse_ok(wrap(api("urEnqueueKernelLaunch", "1", "2", 1, "xpu_runtime") + "," +
+                                         kernel("5", "10", 1) + "," + kernel("20", "5", 9)));
+  ASSERT_EQ(lost.warnings.size(), 1u);
+  EXPECT_NE(lost.warnings[0].message.find("(no xpu_runtime launch with their args.correlation)"), std::string::npos)
+      << lost.warnings[0].message;
+}
+
 // ---- the window and the general parser agree (JsonReading) -------------------------------------
 
 TEST(KinetoReader, AnEventWithoutANameHasNoneNotThePreviousEventsName) {

@@ -33,11 +33,14 @@ inline constexpr int kReportSchemaVersion = 4;
   X(analyze, "analyze")
 OHPROF_ENUM_CLASS(ReportKind, OHPROF_REPORT_KIND_VALUES)
 
-// accelerator: an analysed trace's device whose events ohprof does not read (MTIA, ...; docs/analyze.md)
+// accelerator: an analysed trace's device that is not a CUDA or ROCm GPU nor an Intel XPU (MTIA, one whose
+// events ohprof does not read; docs/analyze.md). xpu: an analysed trace's Intel GPU (its launch calls are
+// the xpu_runtime's).
 #define OHPROF_DEVICE_KIND_VALUES(X) \
   X(cpu, "cpu")                      \
   X(cuda, "cuda")                    \
-  X(accelerator, "accelerator")
+  X(accelerator, "accelerator")      \
+  X(xpu, "xpu")
 OHPROF_ENUM_CLASS(DeviceKind, OHPROF_DEVICE_KIND_VALUES)
 
 // What recorded a path's device split.

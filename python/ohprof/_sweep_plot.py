@@ -184,8 +184,11 @@ def draw(report):
         for j, coll in enumerate(bars.lines[2]):
             coll.set_gid(f"ohprof-latency-err-{_id(p)}-{j}")
         f = fits.get(p) or {}
-        if f.get("fixed_ns") is not None and f.get("per_item_ns") is not None:
-            fx = [values[0] * (values[-1] / values[0]) ** (i / 60) for i in range(61)]
+        used = f.get("points_used") or []
+        if f.get("fixed_ns") is not None and f.get("per_item_ns") is not None and used:
+            # the line over the values it describes (docs/sweep.md, "Fit"), not the points it left out beyond them
+            lo, hi = min(used), max(used)
+            fx = [lo * (hi / lo) ** (i / 60) for i in range(61)]
             fy = [(f["fixed_ns"] + f["per_item_ns"] * x) / 1e3 for x in fx]
             if min(fy) > 0:
                 ax.plot(fx, fy, ls=":", lw=1, color=color[p], gid=f"ohprof-fit-{_id(p)}")
@@ -261,10 +264,19 @@ def _fits_table(report, axis):
 
         def host_cell(f, bound=bound):
             host = f"{fmt_ns(f.get('host_at_smallest_ns'))} ({axis} {f.get('smallest')})"
-            return f"≤{host}; its kernels do not record themselves" if bound else host
+            return (f"≤{host}; its kernels do not record themselves, or device ops without a launch call leave "
+                    "its queue open") if bound else host
+
+        # c − host only where c describes the smallest point: a fit that left it out describes the others
+        # (docs/sweep.md, "Fit"; a report written before 2026-12-07 still holds a number there)
+        used = f.get("points_used") or []
+        if f.get("smallest") is not None and used and f["smallest"] not in used:
+            minus = f"– ({axis} {f['smallest']:g} is outside the fit: c describes {axis} {min(used):g} … {max(used):g})"
+        else:
+            minus = ("≥" if bound else "") + fmt_ns(f.get("fixed_minus_host_ns"))
         cells = [f["path"], f["status"], iv(f.get("fixed_ns"), f.get("fixed_low_ns"), f.get("fixed_high_ns")),
                  iv(f.get("per_item_ns"), f.get("per_item_low_ns"), f.get("per_item_high_ns")),
-                 host_cell(f), ("≥" if bound else "") + fmt_ns(f.get("fixed_minus_host_ns")), left or "none"]
+                 host_cell(f), minus, left or "none"]
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     head = ["path", "status", "fixed cost c [95%]", "per-item cost k [95%]", "host time at the smallest point",
             "c − host", "points left out"]
@@ -286,7 +298,7 @@ def render_page(report):
            f"tolerance {cfg.get('tolerance', 0.05):g}, fit tolerance {cfg.get('fit_tolerance', 0.1):g}")
     captions = {
         "latency": f"Median wall time per call against {axis}, log–log; bars: ±1.96 standard errors of the "
-                   "median (usually smaller than the marker). Dotted: each path's fit c + k·x (table below).",
+                   "median (usually smaller than the marker). Dotted: each path's fit c + k·x, over the values it describes (table below).",
         "throughput": f"{axis} items per second (value × 10⁹ / median wall time), log–log.",
         "ratio": f"Each path's median time over {baseline}'s, with its 95% interval (shaded). Grey band: the "
                  "tolerance around 1; a dashed line marks the crossover, from which the pair's 95% interval reaches the "

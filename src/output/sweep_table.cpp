@@ -77,10 +77,14 @@ std::string ratio_text(const SweepRatio& r) { return fmt::format("{:.3g} [{:.3g}
 
 std::string fit_text(const SweepFit& f, const std::string& axis) {
   if (f.status == FitStatus::too_few_points || !f.fixed_ns) return "too few points (a fit needs 3)";
-  std::string out = fmt::format("c = {} [{}, {}], k = {} [{}, {}] per item; {} points", format_duration(*f.fixed_ns),
+  // the values c and k describe: the points used, first … last
+  const std::string used = f.points_used.empty() ? std::string()
+                                                 : fmt::format("{} {} … {}", axis, f.points_used.front(), f.points_used.back());
+  const std::string over = used.empty() ? used : " over " + used;
+  std::string out = fmt::format("c = {} [{}, {}], k = {} [{}, {}] per item{}; {} points", format_duration(*f.fixed_ns),
                                 format_duration(*f.fixed_low_ns), format_duration(*f.fixed_high_ns),
                                 format_duration(*f.per_item_ns), format_duration(*f.per_item_low_ns),
-                                format_duration(*f.per_item_high_ns), f.points_used.size());
+                                format_duration(*f.per_item_high_ns), over, f.points_used.size());
   if (!f.points_left_out.empty()) {
     std::vector<std::string> left;
     for (const auto& p : f.points_left_out) left.push_back(fmt::format("{} ({:+.0f}%)", p.value, 100 * p.relative_residual));
@@ -89,7 +93,11 @@ std::string fit_text(const SweepFit& f, const std::string& axis) {
   if (f.status == FitStatus::not_linear) {
     out += fmt::format("; NOT LINEAR: residuals up to {:.0f}% remain, do not trust c and k", 100 * *f.max_relative_residual);
   }
-  if (f.host_at_smallest_ns && f.host_upper_bound) {
+  if (f.host_at_smallest_ns && !f.fixed_minus_host_ns) {
+    // the fit left the smallest point out: c describes the others, not it (docs/sweep.md, "Fit")
+    out += fmt::format("; split host time at {} {}: {}{}, outside the fit (c describes {}, not {} {})", axis, *f.smallest,
+                       f.host_upper_bound ? "at most " : "", format_duration(*f.host_at_smallest_ns), used, axis, *f.smallest);
+  } else if (f.host_at_smallest_ns && f.host_upper_bound) {
     // Its kernels' time is in the host time, or its queue is open (docs/sweep.md, "Fit"): a bound each way, not a value.
     out += fmt::format("; split host time at {} {}: at most {}, as the path's kernels do not record themselves or "
                        "device ops without a launch call leave its queue open (c − host at least {})",

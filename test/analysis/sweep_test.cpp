@@ -247,6 +247,24 @@ TEST(AnalyzeSweep, TheFitsHostTimeIsABoundWhereThePathsKernelsDoNotRecordThemsel
   EXPECT_TRUE(analyze_sweep(report).analysis.fits[1].host_upper_bound);
 }
 
+// A fit that leaves the smallest point out (a GPU path flat while overhead-bound) describes the others: its c
+// is not compared with the host time there. 1: 5000 (host 4000); 2, 4, 8, 16: 1000 + 10 x. The first point is
+// 80% off the line through the others: left out; c = 1000 lies below its time, and c − host would read −3000.
+TEST(AnalyzeSweep, NoFixedMinusHostWhereTheFitLeftTheSmallestPointOut) {
+  SweepReport report;
+  report.config.paths = {"aoti"};
+  report.points.push_back(measured(1, {path("aoti", 5000.0, 0, 4000.0, 1000.0)}));
+  for (const std::int64_t v : {2, 4, 8, 16}) {
+    report.points.push_back(measured(v, {path("aoti", 1000.0 + 10.0 * static_cast<double>(v), 0, 500.0, 500.0)}));
+  }
+  const SweepFit fit = analyze_sweep(report).analysis.fits.at(0);
+  EXPECT_EQ(fit.points_used, (std::vector<std::int64_t>{2, 4, 8, 16}));
+  EXPECT_NEAR(fit.fixed_ns.value_or(-1), 1000, 1e-6);
+  EXPECT_EQ(fit.smallest, 1);
+  EXPECT_EQ(fit.host_at_smallest_ns, 4000.0);  // still given
+  EXPECT_FALSE(fit.fixed_minus_host_ns);
+}
+
 TEST(AnalyzeSweep, OnATieTheFirstListedIsTheSlowerAndBaselineIsTheFirstFastest) {
   SweepReport report;
   report.config.paths = {"eager", "aoti"};

@@ -417,6 +417,15 @@ TEST(SweepTable, HostAndBusyAreBoundsWhereAPathsKernelsDoNotRecordThemselves) {
                                         "(c − host at least 1.000 us)"),
             std::string::npos)
       << fit_text(fit, "batch");
+  EXPECT_NE(fit_text(fit, "batch").find("per item over batch 1 … 4; 3 points"), std::string::npos) << fit_text(fit, "batch");
+  // the fit left the smallest point out: no c − host there, and the line says what c describes
+  fit.host_upper_bound = false;
+  fit.points_used = {2, 4, 8};
+  fit.fixed_minus_host_ns.reset();
+  EXPECT_NE(fit_text(fit, "batch").find("per item over batch 2 … 8; 3 points; split host time at batch 1: 8.000 us, "
+                                        "outside the fit (c describes batch 2 … 8, not batch 1)"),
+            std::string::npos)
+      << fit_text(fit, "batch");
 }
 
 }  // namespace

@@ -129,8 +129,14 @@ def check(page_path, report, dom):
             continue
         host, minus = cells[4], cells[5]
         bound = bool(fit.get("host_upper_bound"))
-        said = host.startswith("≤") and "its kernels do not record themselves" in host and minus.startswith("≥")
-        unsaid = "≤" not in host and "do not record themselves" not in host and "≥" not in minus
+        # where the fit left the smallest point out, c − host is not given (docs/sweep.md, "Fit")
+        used = fit.get("points_used") or []
+        outside = fit.get("smallest") is not None and bool(used) and fit["smallest"] not in used
+        if outside != ("outside the fit" in minus):
+            fails.append(f"fit of {fit['path']}: its c − host cell {minus!r}, and the smallest point is "
+                         f"{'not ' if outside else ''}among those used {used}")
+        said = host.startswith("≤") and "its queue open" in host and (outside or minus.startswith("≥"))
+        unsaid = "≤" not in host and "its queue open" not in host and "≥" not in minus
         if bound and not said:
             fails.append(f"fit of {fit['path']}: its host time is a bound, and its row does not say so: {cells}")
         if not bound and not unsaid:

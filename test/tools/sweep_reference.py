@@ -49,9 +49,12 @@ Questions the doc leaves open, and the choice made here (Q1..Q17):
   Q16 `round_medians_ns` (2026-12-06, "Pairs"): absent, null or [] means no rounds (the independent se
       alone); a round where either path's entry is null or missing is left out; the median of the
       per-round ratios is the mean of the two middle values for an even count.
-  Q17 `host_upper_bound` (2026-12-06, "Fit"): the smallest point's `kernels_unrecorded`, false where that
-      point has no host time; a report written before the key (no `kernels_unrecorded` either) is not
-      checked for it, as its reader takes both as false.
+  Q17 `host_upper_bound` (2026-12-06, "Fit"): the smallest point's `kernels_unrecorded` or `queue_open`,
+      false where that point has no host time; a report written before the key (no `kernels_unrecorded`
+      either) is not checked for it, as its reader takes both as false.
+  Q18 `fixed_minus_host_ns` (2026-12-07, "Fit"): null where the smallest point is not among `points_used`
+      (the fit left it out: c describes the others). A report whose `context.date` is before 2026-12-07
+      was written by the rule before, c − host whatever the points used, and is checked against that.
 """
 
 import itertools
@@ -191,13 +194,15 @@ def fit(pts, tol):
                               for x, m, _ in pts if x not in kept],          # Q7, Q8
              _se_c=se_c, _se_k=se_k)
     host = f["host_at_smallest_ns"]
-    f["fixed_minus_host_ns"] = None if host is None else c - host
+    # Q18: c − host only where the smallest point is among those used
+    f["fixed_minus_host_ns"] = None if host is None or f["smallest"] not in kept else c - host
     return f
 
 
 def host_upper_bound(fit_entry, first):
     """Q17: the smallest point's host time holds kernels (a bound), where it has one."""
-    return fit_entry["host_at_smallest_ns"] is not None and first.get("kernels_unrecorded") is True
+    return fit_entry["host_at_smallest_ns"] is not None and (first.get("kernels_unrecorded") is True
+                                                             or first.get("queue_open") is True)
 
 
 def compute(rep):
@@ -258,6 +263,10 @@ def compute(rep):
         f["host_upper_bound"] = host_upper_bound(f, first_entry)
         if "kernels_unrecorded" not in first_entry:
             f["_before_bounds"] = True                             # Q17
+        written = (rep.get("context") or {}).get("date") or ""
+        if written and written < "2026-12-07" and f.get("fixed_ns") is not None \
+                and f["host_at_smallest_ns"] is not None:       # Q18: the rule before it
+            f["fixed_minus_host_ns"] = f["fixed_ns"] - f["host_at_smallest_ns"]
         fits.append(dict(path=n, **f))
     return {"points": exp_points, "analysis": {"baseline": baseline, "pairs": pairs, "fits": fits}}
 
@@ -469,6 +478,13 @@ def self_test():
     old["analysis"] = json.loads(json.dumps(compute(old)["analysis"]))
     del old["analysis"]["fits"][0]["host_upper_bound"]
     assert not [b for b in check(old, "self-test").bad if "host_upper_bound" in b]
+    # (h) Q18: an overhead-bound first point (5000 against the line's 1010) is left out, so c (1000) does not
+    # describe it: no c − host there, though its host time is given
+    f = fit([(1, 5000.0, {"host_ns": 4000.0})] + [(x, 1000.0 + 10 * x, {}) for x in (2, 4, 8, 16)], 0.10)
+    assert f["points_used"] == [2, 4, 8, 16] and close(f["fixed_ns"], 1000), f
+    assert f["host_at_smallest_ns"] == 4000.0 and f["fixed_minus_host_ns"] is None, f
+    # and a queue_open smallest point makes its host time a bound, like kernels_unrecorded
+    assert host_upper_bound({"host_at_smallest_ns": 1.0}, {"queue_open": True})
     print(f"self-test: ok ({ck.count} fields in the round trip)")
 
 

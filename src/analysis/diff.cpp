@@ -358,6 +358,12 @@ PathDiff diff_path(const DigestPath& b, const DigestPath& n, const ReportDigest&
       d.reason = DiffReason::reference_missing;
       return d;
     }
+    // the ratio divides by the reference's median: figures that are not the reference's (its row says which)
+    // would move every path's ratio, so none is judged against them
+    if (br->flaw || nr->flaw) {
+      d.reason = DiffReason::reference_flawed;
+      return d;
+    }
     base_terms.emplace_back(br, sorted_samples(*br));
     new_terms.emplace_back(nr, sorted_samples(*nr));
   }

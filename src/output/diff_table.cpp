@@ -121,13 +121,14 @@ std::string slower_paths_text(const DiffResult& diff) {
 }
 
 std::string nothing_judged_text(const DiffResult& diff) {
-  std::size_t few = 0, none = 0, unmatched = 0, reference = 0, flawed = 0;
+  std::size_t few = 0, none = 0, unmatched = 0, reference = 0, flawed = 0, reference_flawed = 0;
   for (const PathDiff& p : diff.paths) {
     flawed += p.reason == DiffReason::flawed ? 1 : 0;
     few += p.reason == DiffReason::too_few_samples ? 1 : 0;
     none += p.reason == DiffReason::no_samples ? 1 : 0;
     unmatched += p.reason == DiffReason::only_in_base || p.reason == DiffReason::only_in_new ? 1 : 0;
     reference += p.reason == DiffReason::reference_missing ? 1 : 0;
+    reference_flawed += p.reason == DiffReason::reference_flawed ? 1 : 0;
   }
   std::vector<std::string> why;
   if (diff.paths.empty()) why.push_back("the reports have no paths");
@@ -135,6 +136,9 @@ std::string nothing_judged_text(const DiffResult& diff) {
   if (none > 0) why.push_back(fmt::format("{} without samples on a side (a sweep point whose report is missing)", none));
   if (unmatched > 0) why.push_back(fmt::format("{} in one report only (paths are matched by name)", unmatched));
   if (reference > 0) why.push_back(fmt::format("{} where the --relative-to path has no samples", reference));
+  if (reference_flawed > 0) {
+    why.push_back(fmt::format("{} against a --relative-to path whose figures in a report are not its own", reference_flawed));
+  }
   if (flawed > 0) {
     why.push_back(fmt::format("{} whose figures in a report are not the path's (outputs that differ, uncompiled code, or "
                               "samples across a compile)", flawed));

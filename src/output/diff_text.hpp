@@ -35,6 +35,7 @@ inline std::string diff_verdict_text(DiffVerdict verdict, DiffReason reason, con
     case DiffReason::only_in_new: return "only in the new report";
     case DiffReason::callers_differ: return "unknown: measured at other numbers of callers";
     case DiffReason::flawed: return "unknown: a side's figures are not the path's";
+    case DiffReason::reference_flawed: return "unknown: the reference's figures in a report are not its own (its row says why)";
   }
   return "";
 }

@@ -306,6 +306,42 @@ TEST(DiffReports, RelativeToCancelsAMachineThatRanEveryPathSlower) {
   EXPECT_EQ(diff_reports(base, slower_compile, relative).outcome(), DiffOutcome::regression);
 }
 
+// A flawed --relative-to path: the ratio would divide by figures that are not the reference's, so no path is
+// judged against it (reference_flawed); the reference's own row says its flaw; every flaw counts.
+TEST(DiffReports, NoPathIsJudgedAgainstAFlawedReference) {
+  const auto a = lognormal(300, 10000, 0.05, 71);
+  const auto b = lognormal(300, 30000, 0.05, 72);
+  const ReportDigest base = digest({path("aoti", a), path("compile", b)});
+  DiffConfig relative = fast_config();
+  relative.relative_to = "aoti";
+  for (const DigestFlaw flaw : {DigestFlaw::outputs_differ, DigestFlaw::ran_uncompiled, DigestFlaw::samples_pooled}) {
+    DigestPath reference = path("aoti", a, 1.25);
+    reference.flaw = flaw;
+    // compile 50% slower against a reference 25% slower: without the flaw, a regression
+    const DiffResult r = diff_reports(base, digest({reference, path("compile", b, 1.25 * 1.5)}), relative);
+    ASSERT_EQ(r.paths.size(), 2u);
+    EXPECT_EQ(r.paths[0].reason, DiffReason::flawed) << to_string(flaw);  // the reference's own row
+    EXPECT_EQ(r.paths[0].new_flaw, flaw);
+    EXPECT_EQ(r.paths[1].verdict, DiffVerdict::unknown) << to_string(flaw);
+    EXPECT_EQ(r.paths[1].reason, DiffReason::reference_flawed) << to_string(flaw);
+    EXPECT_FALSE(r.paths[1].ratio);
+    EXPECT_FALSE(r.paths[1].new_flaw);  // compile's own figures are its own
+    EXPECT_EQ(r.outcome(), DiffOutcome::nothing_judged) << to_string(flaw);
+  }
+  // a flawed base-side reference counts the same
+  DigestPath flawed_base_reference = path("aoti", a);
+  flawed_base_reference.flaw = DigestFlaw::ran_uncompiled;
+  const DiffResult r = diff_reports(digest({flawed_base_reference, path("compile", b)}),
+                                    digest({path("aoti", a), path("compile", b, 1.5)}), relative);
+  EXPECT_EQ(r.paths[1].reason, DiffReason::reference_flawed);
+  // without --relative-to, compile is judged on its own
+  EXPECT_EQ(diff_reports(digest({flawed_base_reference, path("compile", b)}), digest({path("aoti", a), path("compile", b, 1.5)}),
+                         fast_config())
+                .paths[1]
+                .verdict,
+            DiffVerdict::slower);
+}
+
 TEST(DiffReports, ARelativeToPathMissingFromAReportMakesThemIncomparable) {
   const auto a = lognormal(50, 1000, 0.1, 61);
   DiffConfig relative = fast_config();

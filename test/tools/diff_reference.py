@@ -17,6 +17,7 @@ The cases --check runs (each `ohprof diff TB TN --export-json OUT --quiet [optio
 copies; threshold 10%, alpha 0.05, 10000 resamples, seed 0 on the binary's side):
   plain            TB vs TN
   relative         TB vs TN --relative-to aoti   (skipped when a report has no path "aoti")
+  relative-flawed  TB vs TN with aoti's outputs differing, --relative-to aoti: nothing judged (Q20)
   x1.2             TB vs TB with every samples_ns value multiplied by 1.2 and rounded: every path
                    `slower`, outcome `regression`, exit 13 (docs/diff.md, the sentence after the example)
   few              TB vs TN both cut to 9 samples (< kMinDiffSamples = 10): every path `unknown`
@@ -133,6 +134,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
   Q19 Figures that are not the path's (2026-12-06): a path with a flaw on either side is unknown/flawed
       before its split, the reference rule and the sample counts (so a flawed reference path is `flawed`,
       not `reference_path`), with `base_flaw`/`new_flaw` checked where the diff has the keys.
+  Q20 A flawed --relative-to path (2026-12-07): every other path is unknown/`reference_flawed` once its own
+      flaws, the reference rule and a missing reference are read (before the sample counts), with its
+      split still compared (its own figures are its own) and no ratio.
 """
 
 import argparse
@@ -325,6 +329,9 @@ def expected(base, new, opts):
         if ref is not None:
             if name == ref:
                 e.update(verdict="unknown", reason="reference_path")
+                continue
+            if flaw(bp[ref]) or flaw(np_[ref]):                  # Q20
+                e.update(verdict="unknown", reason="reference_flawed")
                 continue
             sets += [bp[ref]["samples_ns"], np_[ref]["samples_ns"]]
         if min(len(s) for s in sets) < MIN_SAMPLES:
@@ -521,6 +528,15 @@ def scaled(rep, factor):
     return out
 
 
+def with_flaw(rep, name):
+    """A copy in which path `name`'s outputs differ from the reference path's (its figures are not its own)."""
+    out = copy.deepcopy(rep)
+    for p in out["paths"]:
+        if p.get("name") == name:
+            p["output_check"] = dict(p.get("output_check") or {}, passed=False)
+    return out
+
+
 def lattice(rep, centre):
     """A copy whose every path has the samples centre - 10 .. centre + 10, 501 of them: median = centre."""
     out = copy.deepcopy(rep)
@@ -548,6 +564,8 @@ def check_main(args):
     cases = [
         ("plain", tb, tn, [], {}),
         ("relative", tb, tn, ["--relative-to", "aoti"], {"relative_to": "aoti"}),
+        ("relative-flawed", tb, with_flaw(tn, "aoti"), ["--relative-to", "aoti"],          # Q20
+         {"relative_to": "aoti", "expect_outcome": "nothing_judged"}),
         ("x1.2", tb, scaled(tb, 1.2), [], {"expect_outcome": "regression",
                                              "expect_verdict": ("slower", "above_threshold")}),
         ("few", trimmed(tb, MIN_SAMPLES - 1), trimmed(tn, MIN_SAMPLES - 1), [],
@@ -560,7 +578,7 @@ def check_main(args):
          {"expect_outcome": "regression", "expect_verdict": ("slower", "above_threshold")}),
     ]
     if "aoti" not in report_paths(tb) or "aoti" not in report_paths(tn):
-        cases = [c for c in cases if c[0] != "relative"]
+        cases = [c for c in cases if not c[0].startswith("relative")]
     bad = 0
     with tempfile.TemporaryDirectory(prefix="diff_reference.") as tmp:
         for label, b, n, extra, more in cases:
@@ -794,6 +812,8 @@ def self_test():
     assert fexp["paths"]["a"]["base_flaw"] is None and fexp["paths"]["a"]["split"] is None
     assert fexp["paths"]["b"]["new_flaw"] == "ran_uncompiled"                    # the first that holds
     assert expected(base, flawed, ropts)["paths"]["b"]["reason"] == "flawed"     # before reference_path
+    assert expected(base, flawed, ropts)["paths"]["c"]["reason"] == "reference_flawed"   # Q20: against b
+    assert expected(base, flawed, dict(ropts, relative_to="c"))["paths"]["a"]["reason"] == "flawed"  # its own first
     assert flaw({"execution": {"pooled": True}}) == "samples_pooled" and flaw({}) is None
     assert flaw({"output_check": {"passed": True}, "execution": {"compiled_call": "compiled"}}) is None
     print(f"self-test: ok ({count} values in the round trip)")

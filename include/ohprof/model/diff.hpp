@@ -145,7 +145,8 @@ OHPROF_ENUM_CLASS(DiffVerdict, OHPROF_DIFF_VERDICT_VALUES)
   X(only_in_base, "only_in_base")            /* unknown: the path (or the deployment figure) is not in the new report */                \
   X(only_in_new, "only_in_new")              /* unknown: the path (or the deployment figure) is not in the base report */               \
   X(callers_differ, "callers_differ")        /* unknown: throughput measured at no common number of callers */          \
-  X(flawed, "flawed")                        /* unknown: a side's figures are not the path's (PathDiff::base_flaw, new_flaw) */
+  X(flawed, "flawed")                        /* unknown: a side's figures are not the path's (PathDiff::base_flaw, new_flaw) */ \
+  X(reference_flawed, "reference_flawed")    /* unknown: the --relative-to path's figures in a report are not its own (its row: flawed) */
 OHPROF_ENUM_CLASS(DiffReason, OHPROF_DIFF_REASON_VALUES)
 
 // A split component's per-iteration mean in each report (totals / iterations).

@@ -531,9 +531,19 @@ inline void expect_totals_and_verdict(const PathBreakdown& split, const TraceExp
   if (shift > 0) {
     EXPECT_DOUBLE_EQ(v.host_bound_share_least.value_or(-1), share(wv.host_bound_least, want.wall)) << at;
     EXPECT_DOUBLE_EQ(v.device_wait_share_most.value_or(-1), share(want.gpu.device_wait + shift, want.wall)) << at;
+    // each iteration's least (the page's columns draw it): between 0 and its host-bound time, summing to the pin
+    std::int64_t summed = 0;
+    for (const IterationBreakdown& it : split.iterations) {
+      ASSERT_TRUE(it.host_bound_least_ns.has_value()) << at << " iteration " << it.index;
+      EXPECT_GE(*it.host_bound_least_ns, 0) << at;
+      EXPECT_LE(*it.host_bound_least_ns, it.gpu.host_bound_ns) << at;
+      summed += *it.host_bound_least_ns;
+    }
+    EXPECT_EQ(summed, wv.host_bound_least) << at;
   } else {
     EXPECT_FALSE(v.host_bound_share_least) << at;
     EXPECT_FALSE(v.device_wait_share_most) << at;
+    for (const IterationBreakdown& it : split.iterations) EXPECT_FALSE(it.host_bound_least_ns) << at;
   }
   if (want.wall > want.gpu.device_wait + std::max<std::int64_t>(shift, 0)) {  // the most device-wait can be
     EXPECT_DOUBLE_EQ(v.device_wait_headroom.value_or(-1), headroom(want.gpu.device_wait + std::max<std::int64_t>(shift, 0))) << at;

@@ -23,6 +23,9 @@ Usage:
       # compare with `OHPROF analyze TRACE... --export-json - --quiet`: exit 1 on any difference,
       # 77 when OHPROF does not exist
   test/tools/ranks_reference.py --self-test                  # hand-computed cases (+ the real pair)
+  test/tools/ranks_reference.py --check-synthetic --binary OHPROF
+      # a written 3-rank job whose steps are level and have each cause (compute, host_bound, offsetting,
+      # unknown): the reference must name them as designed, and the binary's report match it
 """
 
 import argparse
@@ -493,6 +496,63 @@ def self_test():
     return 1 if failures else 0
 
 
+# ---- a synthetic job whose steps have every kind of straggler ---------------------------------------
+
+# Per step, each rank's (wall, kernel, device-wait) in microseconds: a launch call of 5 us opens the window,
+# the kernel starts `device-wait` after the call ends and runs `kernel`; the rest of the window is host-bound.
+# Ranks 0 and 1 are (1000, 600, 0): active 1000, busy 600, host-bound 400. Rank 2 is the straggler:
+SYNTHETIC_STEPS = {
+    1: (1000, 600, 0),    # level: no excess
+    2: (1200, 800, 0),    # compute: +200 of +200
+    3: (1100, 1000, 0),   # offsetting: compute +400, host-bound -300, of +100
+    4: (1300, 700, 100),  # unknown: compute, host-bound and device-wait +100 each, of +300
+    5: (1200, 600, 0),    # host_bound: +200 of +200
+}
+SYNTHETIC_CAUSES = {1: "level", 2: "compute", 3: "offsetting", 4: "unknown", 5: "host_bound"}
+
+
+def synthetic_job(directory):
+    """Writes the three ranks' traces of SYNTHETIC_STEPS under `directory`; returns their paths."""
+    paths = []
+    for rank in range(3):
+        events, correlation = [], 0
+        for n, straggler in SYNTHETIC_STEPS.items():
+            wall, kernel, wait = straggler if rank == 2 else (1000, 600, 0)
+            start = 2000 * n
+            correlation += 1
+            events += [
+                {"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{n}", "pid": 1, "tid": 1,
+                 "ts": start, "dur": wall},
+                {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                 "ts": start, "dur": 5, "args": {"correlation": correlation}},
+                {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": start + 5 + wait,
+                 "dur": kernel, "args": {"device": 0, "stream": 7, "correlation": correlation}},
+            ]
+        # the recording goes on after the last step (a step is clipped to the recording's end)
+        events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaEventQuery", "pid": 1, "tid": 1,
+                       "ts": 2000 * (len(SYNTHETIC_STEPS) + 1), "dur": 1, "args": {"correlation": 0}})
+        path = os.path.join(directory, f"rank-{rank}.json")
+        with open(path, "w") as f:
+            json.dump({"schemaVersion": 1, "distributedInfo": {"rank": rank, "world_size": 3, "backend": "nccl"},
+                       "traceEvents": events}, f)
+        paths.append(path)
+    return paths
+
+
+def check_synthetic(binary):
+    """The synthetic job through the binary: the reference names each step's cause as designed, and the
+    binary's report matches the reference's field for field."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="ranks_reference.") as tmp:
+        paths = synthetic_job(tmp)
+        view = cross_rank_view(digests_of(paths))
+        causes = {s["step"]: s["straggler"]["cause"] for s in view["steps"]}
+        if causes != SYNTHETIC_CAUSES:
+            print(f"ranks_reference: the synthetic job's causes are {causes}, designed {SYNTHETIC_CAUSES}")
+            return 1
+        return check(binary, paths, 0)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("traces", nargs="*")
@@ -501,9 +561,15 @@ def main():
     parser.add_argument("--binary", help="the ohprof binary for --check")
     parser.add_argument("--first-position", type=int, default=0, help="as ohprof analyze --first-position")
     parser.add_argument("--self-test", action="store_true", help="run the hand-computed cases")
+    parser.add_argument("--check-synthetic", action="store_true",
+                        help="write a job whose steps have each straggler cause and compare the binary's report")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
+    if args.check_synthetic:
+        if not args.binary:
+            parser.error("--check-synthetic needs --binary PATH")
+        return check_synthetic(args.binary)
     if not args.traces:
         parser.error("give one or more traces (or --self-test)")
     if args.check:

@@ -146,12 +146,23 @@ WindowAttribution::WindowAttribution(const Timeline& timeline, UnlinkedPending u
   for (const auto& call : timeline.syncs) recording_start = std::min(recording_start, call.start_ns);
   for (const auto& call : timeline.api_calls) recording_start = std::min(recording_start, call.start_ns);
 
+  // The earliest an op without a launch call can have been launched, by its correlation: correlations count
+  // up in the order the launch calls begin, so its call began no earlier than every call of a lower
+  // correlation. latest_start_upto[i]: the latest start of the (canonical) calls launch_by_correlation[0..i].
+  std::vector<std::int64_t> latest_start_upto;
+  if (unlinked == UnlinkedPending::earliest) {
+    latest_start_upto.reserve(launch_by_correlation.size());
+    for (const auto& [correlation, call] : launch_by_correlation) {
+      const std::int64_t start = timeline.launches[call].start_ns;
+      latest_start_upto.push_back(latest_start_upto.empty() ? start : std::max(latest_start_upto.back(), start));
+    }
+  }
   const auto earliest_launch = [&](std::uint64_t correlation) -> std::int64_t {
     if (correlation == 0) return recording_start;
     const auto above = std::lower_bound(launch_by_correlation.begin(), launch_by_correlation.end(), correlation,
                                         [](const auto& entry, std::uint64_t c) { return entry.first < c; });
     if (above == launch_by_correlation.begin()) return recording_start;
-    return timeline.launches[std::prev(above)->second].start_ns;
+    return latest_start_upto[static_cast<std::size_t>(above - launch_by_correlation.begin()) - 1];
   };
 
   // Device ops: drop untimed ones; join the rest to their launch call and own window.
@@ -187,7 +198,7 @@ WindowAttribution::WindowAttribution(const Timeline& timeline, UnlinkedPending u
         entry.pending_ns = std::min(recording_start, op.start_ns);
       } else if (timeline.ops_have_launches) {
         ++ops_queue_unknown;
-        // The earliest it can have been launched: at the start of the call with the next lower correlation
+        // The earliest it can have been launched: the latest start of the calls with a lower correlation
         // (correlations count up in launch order), else (no correlation, or none lower) the recording's start.
         if (unlinked == UnlinkedPending::earliest) entry.pending_ns = std::min(earliest_launch(op.correlation), op.start_ns);
       }

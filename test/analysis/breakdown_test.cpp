@@ -376,8 +376,8 @@ TEST(Breakdown, OpsLaunchedBeforeTheRecordingArePendingFromItsStart) {
   EXPECT_EQ(v.reason, VerdictReason::queue_unknown);
 }
 
-// The earliest an op without a launch call can have been queued is the start of the call with the next lower
-// correlation: not the recording's start, not the lowest call, not that call's end. Recording from 0 (a query);
+// One launching thread: the earliest an op without a launch call can have been queued is the start of the call with the next
+// lower correlation: not the recording's start, not the lowest call, not that call's end. Recording from 0 (a query);
 // launch 10 [2, 3) of op 10 [4, 6); launch 30 [40, 41) of op 30 [42, 44); op 35 (no launch) runs [90, 95).
 // As measured: host-bound [0, 3) + [6, 41) + [44, 90) + [95, 100) = 89. With op 35 pending from 40 (launch 30's
 // start): [44, 90) and [40, 41) become device-wait: least 3 + 34 + 5 = 42 (from 0 it would be 5; from 2, 7; from
@@ -394,6 +394,25 @@ TEST(Breakdown, AnOpWithoutALaunchCallPendsAtTheEarliestFromTheNextLowerCallsSta
   EXPECT_EQ(result.verdict.ops_queue_unknown, 1u);
   EXPECT_DOUBLE_EQ(result.verdict.host_bound_share_least.value_or(-1), 0.42);
   EXPECT_DOUBLE_EQ(result.verdict.device_wait_share_most.value_or(-1), 0.49);  // 2 measured + 47 moved
+}
+
+// Correlations count up in the order launch calls begin, so an op without a launch call was launched no earlier
+// than the latest start of all lower correlations' calls, not only the next lower one's (two threads launch).
+// Recording from 0 (a query). Thread 1: launch 10 [2, 3) of op 10 [4, 6); launch 30 [40, 41) of op 30 [42, 44).
+// Thread 2: launch 20 [60, 61) of op 20 [62, 64). Op 35 (no launch) runs [90, 95). As measured host-bound
+// [0, 3) + [6, 40) + [40, 41) + [44, 61) + [64, 90) + [95, 100) = 86. Pending from 60 (launch 20's start, the
+// latest below 35): [60, 61) and [64, 90) are device-wait: least 59 (from 40, launch 30's, it would be 42).
+TEST(Breakdown, AnOpWithoutALaunchCallPendsFromTheLatestStartOfTheLowerCorrelations) {
+  Timeline t;
+  t.iterations = {{0, 0, 100}};
+  t.api_calls = {api(0, 1, 1, "cudaEventQuery")};
+  t.launches = {launch(2, 3, 10), launch(40, 41, 30), launch(60, 61, 20, LaunchKind::kernel, std::nullopt, "cudaLaunchKernel", 2)};
+  t.ops = {op(4, 6, 7, 10), op(42, 44, 7, 30), op(62, 64, 7, 20), op(90, 95, 7, 35)};
+  const PathBreakdown result = analyze_timeline(t);
+  expect_identities(result);
+  EXPECT_EQ(result.iterations.at(0).gpu.host_bound_ns, 86);
+  EXPECT_EQ(result.iterations.at(0).host_bound_least_ns, std::optional<std::int64_t>(59));
+  EXPECT_DOUBLE_EQ(result.verdict.host_bound_share_least.value_or(-1), 0.59);
 }
 
 // Each iteration has its own least host-bound time, and the verdict's is their sum. Recording from 0 (a query).

@@ -34,6 +34,7 @@ Usage:
 
 import argparse
 import bisect
+import itertools
 import gzip
 import json
 import math
@@ -399,16 +400,17 @@ def analyse(path, window=None):
         else:
             op["pending"] = op["start"]
     # docs/metrics.md, "Ops without a launch call": the other ops without one were queued at an unknown
-    # time, no earlier than the start of the launch call with the next lower correlation (else the
+    # time, no earlier than the latest start of the launch calls with a lower correlation (else the
     # recording's start). Pending from there gives the least host-bound time.
     corrs = sorted(launch_of)
+    latest = list(itertools.accumulate((launch_of[c]["start"] for c in corrs), max))
     queue_unknown = 0
     for op in timed:
         op["pending_earliest"] = op["pending"]
         if op["launch"] is None and not (min_launch_corr is not None and 0 < op["corr"] < min_launch_corr):
             queue_unknown += 1
             below = bisect.bisect_left(corrs, op["corr"]) if op["corr"] and op["corr"] > 0 else 0
-            earliest = launch_of[corrs[below - 1]]["start"] if below > 0 else rec_start
+            earliest = latest[below - 1] if below > 0 else rec_start
             op["pending_earliest"] = min(earliest, op["start"])
 
     # Streams: every stream with a timed op that was pending in (running implies pending), or was

@@ -271,7 +271,7 @@ def _fits_table(report, axis):
         # (docs/sweep.md, "Fit"; a report written before 2026-12-07 still holds a number there)
         used = f.get("points_used") or []
         if f.get("smallest") is not None and used and f["smallest"] not in used:
-            minus = f"– ({axis} {f['smallest']:g} is outside the fit: c describes {axis} {min(used):g} … {max(used):g})"
+            minus = f"– ({axis} {f['smallest']} is outside the fit: c describes {axis} {min(used)} … {max(used)})"
         else:
             minus = ("≥" if bound else "") + fmt_ns(f.get("fixed_minus_host_ns"))
         cells = [f["path"], f["status"], iv(f.get("fixed_ns"), f.get("fixed_low_ns"), f.get("fixed_high_ns")),

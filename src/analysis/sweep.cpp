@@ -274,7 +274,7 @@ SweepReport analyze_sweep(SweepReport report) {
       fit.host_at_smallest_ns = smallest->host_ns;
       fit.busy_at_smallest_ns = smallest->busy_ns;
       // c − host only where c describes the smallest point: a fit that left it out describes the others
-      // (a GPU path's flat overhead-bound points, docs/sweep.md "Fit"), and c can lie above that point's time
+      // (a GPU path's flat overhead-bound points, docs/sweep.md "Fit"), and c − host there compares unrelated figures
       const bool in_fit = std::find(fit.points_used.begin(), fit.points_used.end(), smallest_value) != fit.points_used.end();
       if (fit.fixed_ns && smallest->host_ns && in_fit) fit.fixed_minus_host_ns = *fit.fixed_ns - *smallest->host_ns;
       fit.host_upper_bound = smallest->host_ns && (smallest->kernels_unrecorded || smallest->queue_open);

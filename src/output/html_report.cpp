@@ -61,7 +61,7 @@ constexpr Part kDeviceWait{"device_wait", "device-wait (queued work waiting on t
 // without a launch call"): its host-bound time is known only as a range, so its bar draws the least host-bound
 // time, the part that is one or the other, and the least device-wait time; the host states, which split the most
 // host-bound time, are in the table.
-constexpr Part kHostBoundLeast{"host_bound", "host-bound, at least (by what the host was doing: the table)", "#ff9da7"};
+constexpr Part kHostBoundLeast{"host_bound", "host-bound, at least", "#b6465f"};
 constexpr Part kHostOrWait{"host_bound_or_device_wait",
                            "host-bound or device-wait (device ops without a launch call: when they were queued is unknown)",
                            "stripes"};
@@ -108,9 +108,16 @@ std::vector<Segment> segments(std::int64_t busy, const HostStates& h, std::int64
 
 std::vector<Segment> totals_segments(const PathBreakdown& b) {
   const BreakdownTotals& t = b.summary.totals;
+  // the sum of the iterations' least (what the columns draw); from the share in a report whose iterations
+  // have none (before 2026-12-07)
   std::optional<std::int64_t> least;
   if (b.verdict.host_bound_share_least) {
-    least = std::llround(*b.verdict.host_bound_share_least * static_cast<double>(t.wall_ns));
+    const bool each = !b.iterations.empty() && std::all_of(b.iterations.begin(), b.iterations.end(), [](const IterationBreakdown& it) {
+      return it.host_bound_least_ns.has_value();
+    });
+    std::int64_t summed = 0;
+    for (const IterationBreakdown& it : b.iterations) summed += it.host_bound_least_ns.value_or(0);
+    least = each ? summed : std::llround(*b.verdict.host_bound_share_least * static_cast<double>(t.wall_ns));
   }
   return segments(t.gpu.busy_ns, t.host_states, t.gpu.device_wait_ns, b.summary.cpu_kernels, t.dispatch_ns,
                   b.verdict.kernels_unrecorded, least);
@@ -500,11 +507,23 @@ constexpr Part kHostBound{"host_bound", "host-bound (nothing queued: the GPU wai
 
 }  // namespace
 
+namespace {
+// The parts of the step bars: a rank's split exact, or open (its queue: the least host-bound, the striped rest,
+// device-wait at least); both kinds where the job has both.
+std::vector<Part> ranks_legend(bool any_open, bool any_exact) {
+  std::vector<Part> parts{kCompute, kCommunication};
+  if (any_exact || !any_open) parts.insert(parts.end(), {kHostBound, kDeviceWait});
+  if (any_open) parts.insert(parts.end(), {kHostBoundLeast, kHostOrWait, kDeviceWaitLeast});
+  return parts;
+}
+}  // namespace
+
 // Each step of the job: one bar per present rank, its wall split into compute, collectives, host-bound
 // and device-wait (they add up to its wall: docs/ranks.md), scaled to the step's longest wall; the
 // straggler's label in bold (none when the step's ranks are level), the collective wait in the bar's title.
 std::string ranks_step_bars(const RanksReport& r) {
   std::string out;
+  bool any_open = false, any_exact = false;
   const double label_w = 130, bar_w = 600, row_h = 26, bar_h = 18;
   for (const StepView& step : r.view.steps) {
     if (step.ranks.empty() || step.wall_max_ns <= 0) continue;
@@ -513,6 +532,10 @@ std::string ranks_step_bars(const RanksReport& r) {
                        "viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"step {} per rank\">\n",
                        step.step, step.step, num(label_w + bar_w + 190), num(height), num(label_w + bar_w + 190), num(height),
                        step.step);
+    const std::string hatch_id = fmt::format("ohprof-hatch-step-{}", step.step);
+    if (std::any_of(step.ranks.begin(), step.ranks.end(), [](const RankInStep& rank) { return rank.queue_open; })) {
+      out += hatch_defs(hatch_id);
+    }
     for (std::size_t i = 0; i < step.ranks.size(); ++i) {
       const RankInStep& rank = step.ranks[i];
       const bool straggler = step.straggler && step.straggler->named() && step.straggler->rank == rank.rank;
@@ -520,17 +543,26 @@ std::string ranks_step_bars(const RanksReport& r) {
       out += fmt::format("<text class=\"ohprof-rank-label\" x=\"0\" y=\"{}\"{}>rank {}{}</text>\n", num(y + 14),
                          straggler ? " font-weight=\"bold\"" : "", rank.rank, straggler ? " (slowest)" : "");
       double x = label_w;
-      const Segment parts[] = {{kCompute, rank.compute_ns},
-                               {kCommunication, rank.split.communication_ns},
-                               {kHostBound, rank.split.host_bound_ns},
-                               {kDeviceWait, rank.split.device_wait_ns}};
+      // an open queue (ops without a launch call): the least host-bound time, the rest striped as host-bound or
+      // device-wait, device-wait at least (as the path's bars; the least 0 in a digest from before 2026-12-07)
+      std::vector<Segment> parts{{kCompute, rank.compute_ns}, {kCommunication, rank.split.communication_ns}};
+      if (rank.queue_open) {
+        const std::int64_t least = std::clamp<std::int64_t>(rank.split.host_bound_least_ns.value_or(0), 0, rank.split.host_bound_ns);
+        parts.insert(parts.end(), {{kHostBoundLeast, least},
+                                   {kHostOrWait, rank.split.host_bound_ns - least},
+                                   {kDeviceWaitLeast, rank.split.device_wait_ns}});
+        any_open = true;
+      } else {
+        any_exact = true;
+        parts.insert(parts.end(), {{kHostBound, rank.split.host_bound_ns}, {kDeviceWait, rank.split.device_wait_ns}});
+      }
       for (const Segment& seg : parts) {
         if (seg.ns <= 0) continue;
         const double w = bar_w * static_cast<double>(seg.ns) / static_cast<double>(step.wall_max_ns);
         out += fmt::format("<rect class=\"ohprof-rank-seg\" data-step=\"{}\" data-rank=\"{}\" data-part=\"{}\" x=\"{}\" "
                            "y=\"{}\" width=\"{:.2f}\" height=\"{}\" fill=\"{}\"><title>rank {}, step {}: {} {} ({:.1f}% of its "
                            "wall){}</title></rect>\n",
-                           step.step, rank.rank, seg.part.key, num(x), num(y), w, num(bar_h), seg.part.color, rank.rank,
+                           step.step, rank.rank, seg.part.key, num(x), num(y), w, num(bar_h), fill_of(seg.part, hatch_id), rank.rank,
                            step.step, esc(seg.part.label), format_duration(static_cast<double>(seg.ns)),
                            100.0 * static_cast<double>(seg.ns) / static_cast<double>(rank.split.wall_ns),
                            seg.part.key == std::string_view("communication")
@@ -549,8 +581,13 @@ std::string ranks_step_bars(const RanksReport& r) {
          "device timeline, scaled to the step's longest; hover a part for its time. The slowest rank is the one with the "
          "most time not spent waiting in collectives; its label says so, in bold, when it is the step's straggler, by " +
          fmt::format("{:.0f}", 100 * kStragglerMinExcessShare) +
-         "% or more over the median rank (docs/ranks.md).</p>\n" +
-         legend_of({kCompute, kCommunication, kHostBound, kDeviceWait}) + out;
+         "% or more over the median rank (docs/ranks.md)." +
+         (any_open ? " Striped: time that is host-bound or device-wait, not known which, in a rank whose device ops "
+                     "without a launch call leave when they were queued unknown (docs/metrics.md, \"Ops without a launch "
+                     "call\")."
+                   : "") +
+         "</p>\n" +
+         legend_of(ranks_legend(any_open, any_exact)) + out;
 }
 
 

@@ -33,15 +33,24 @@ std::int64_t non_negative(const json& j, const char* key) {
 
 
 json rank_step_to_json(const RankStep& s) {
-  return json{{"step", s.step},           {"wall_ns", s.wall_ns},
-              {"busy_ns", s.busy_ns},     {"host_bound_ns", s.host_bound_ns},
-              {"device_wait_ns", s.device_wait_ns}, {"communication_ns", s.communication_ns}};
+  return json{{"step", s.step},
+              {"wall_ns", s.wall_ns},
+              {"busy_ns", s.busy_ns},
+              {"host_bound_ns", s.host_bound_ns},
+              {"device_wait_ns", s.device_wait_ns},
+              {"communication_ns", s.communication_ns},
+              {"host_bound_least_ns", s.host_bound_least_ns ? json(*s.host_bound_least_ns) : json(nullptr)}};
 }
 
 RankStep rank_step_from_json(const json& j) {
-  return RankStep{j.at("step").get<std::int64_t>(),          j.at("wall_ns").get<std::int64_t>(),
-                  j.at("busy_ns").get<std::int64_t>(),       j.at("host_bound_ns").get<std::int64_t>(),
-                  j.at("device_wait_ns").get<std::int64_t>(), j.at("communication_ns").get<std::int64_t>()};
+  RankStep s{j.at("step").get<std::int64_t>(),          j.at("wall_ns").get<std::int64_t>(),
+             j.at("busy_ns").get<std::int64_t>(),       j.at("host_bound_ns").get<std::int64_t>(),
+             j.at("device_wait_ns").get<std::int64_t>(), j.at("communication_ns").get<std::int64_t>()};
+  // absent (or null) before 2026-12-07
+  if (const auto least = j.find("host_bound_least_ns"); least != j.end() && !least->is_null()) {
+    s.host_bound_least_ns = least->get<std::int64_t>();
+  }
+  return s;
 }
 
 json digest_to_json(const RankDigest& d) {
@@ -221,7 +230,7 @@ Result<RankDigest> rank_digest_from_report(const json& report, const std::string
       d.queue_open = v.queue_open();
       for (const IterationBreakdown& it : path.breakdown->iterations) {
         d.steps.push_back(RankStep{it.index, it.wall_ns, it.gpu.busy_ns, it.gpu.host_bound_ns, it.gpu.device_wait_ns,
-                                   it.gpu.communication_ns});
+                                   it.gpu.communication_ns, it.host_bound_least_ns});
       }
       std::stable_sort(d.steps.begin(), d.steps.end(), [](const RankStep& a, const RankStep& b) { return a.step < b.step; });
       d.collectives = path.breakdown->collectives;

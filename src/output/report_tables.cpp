@@ -108,8 +108,10 @@ std::string path_table_note(const Report& r) {
 }
 
 std::string host_state_table_note(const Report& r) {
+  // a row of host_state_table (its filter) with ≤ in it
   const bool open = std::any_of(r.paths.begin(), r.paths.end(), [](const PathResult& p) {
-    return p.breakdown && !p.breakdown->summary.cpu_kernels && p.breakdown->verdict.queue_open();
+    return p.breakdown && p.breakdown->summary.totals.iterations > 0 && !p.breakdown->summary.cpu_kernels &&
+           readable_shares(p.breakdown->verdict.reason).queueing && p.breakdown->verdict.queue_open();
   });
   return open ? "≤: at most, where device ops without a launch call leave the host-bound time a range: the states split "
                 "its upper end (docs/metrics.md, \"Ops without a launch call\")."

@@ -514,6 +514,8 @@ class KinetoEvents::Meaning {
   // A runtime or driver call: CUDA's, HIP's, XPU's, an older PyTorch's (by launch_kind_of_api and
   // is_sync_api), or MTIA's (by mtia_runtime_call, whose stages are not read).
   void add_api_call(Runtime runtime) {
+    KinetoTrace::Runtimes& called = m_trace.runtimes;
+    (runtime == Runtime::cuda ? called.cuda : runtime == Runtime::xpu ? called.xpu : called.mtia) = true;
     const bool mtia = runtime == Runtime::mtia;
     // ohprof's own traces say what each call is (the collector knew it by its callback id, not its name)
     const std::optional<OhprofCall> tagged = mtia ? std::nullopt : ohprof_call_of(as_integer(m_event->ohprof_call));
@@ -569,8 +571,6 @@ class KinetoEvents::Meaning {
     call.iteration = as_integer(m_event->ohprof_iteration);
     m_trace.timeline.launches.push_back(std::move(call));
     ++m_trace.stats.kept;
-    KinetoTrace::LaunchRuntimes& runtimes = m_trace.launch_runtimes;
-    (runtime == Runtime::cuda ? runtimes.cuda : runtime == Runtime::xpu ? runtimes.xpu : runtimes.mtia) = true;
   }
 
   void add_profiler_step() {
@@ -675,7 +675,7 @@ Status finish_trace(KinetoTrace& trace, KinetoEvents::Meaning& sax, const std::m
             : fmt::format("{} of {} GPU operations have no launch call in the trace (no {} launch "
                           "with their args.correlation); they count as GPU time but cannot be attributed to a launch",
                           without_launch, timeline.ops.size(),
-                          trace.launch_runtimes.xpu && !trace.launch_runtimes.cuda ? "xpu_runtime" : "cuda_runtime/cuda_driver")});
+                          trace.runtimes.xpu && !trace.runtimes.cuda ? "xpu_runtime" : "cuda_runtime/cuda_driver")});
   }
 
   // Iterations.

@@ -501,7 +501,7 @@ DeviceKind trace_device_kind(const KinetoTrace& trace) {
   // so did a CPU run's trace of ohprof's own, whose ops are CPU kernels. Launch calls without ops (records
   // lost), or device events ohprof does not read, ran on a device all the same.
   if ((t.ops.empty() && t.unread_device_events.empty() && t.launches.empty()) || !t.ops_have_launches) return DeviceKind::cpu;
-  const KinetoTrace::LaunchRuntimes& by = trace.launch_runtimes;
+  const KinetoTrace::Runtimes& by = trace.runtimes;
   if (trace.accelerator_ops || (by.mtia && !by.cuda && !by.xpu)) return DeviceKind::accelerator;
   if (by.xpu && !by.cuda) return DeviceKind::xpu;
   // device events ohprof does not read, and no launch call to say whose: another accelerator's; with CUDA's

@@ -108,13 +108,16 @@ class EventWriter {
   bool m_any = false;
 };
 
+// An iteration's numbers; where its path's queue is open (device ops without a launch call), also the least
+// its host-bound time can be (host_bound_ns, and the slices, are the most: docs/metrics.md).
 std::string split_args(const IterationBreakdown& it) {
   const DeviceSplit& g = it.gpu;
   const HostStates& h = it.host_states;
   return fmt::format(
-      R"({{"busy_ns": {}, "host_bound_ns": {}, "device_wait_ns": {}, "queue_max": {}, "own_ops": {}, "own_busy_ns": {}, "carried_out_ns": {}, "host_blocking_ns": {}, "host_launch_ns": {}, "host_other_api_ns": {}, "host_framework_ns": {}}})",
+      R"({{"busy_ns": {}, "host_bound_ns": {}, "device_wait_ns": {}, "queue_max": {}, "own_ops": {}, "own_busy_ns": {}, "carried_out_ns": {}, "host_blocking_ns": {}, "host_launch_ns": {}, "host_other_api_ns": {}, "host_framework_ns": {}{}}})",
       g.busy_ns, g.host_bound_ns, g.device_wait_ns, g.queue_max, g.own_ops, g.own_busy_ns, g.carried_out_ns,
-      h.blocking_ns, h.launch_ns, h.other_api_ns, h.framework_ns);
+      h.blocking_ns, h.launch_ns, h.other_api_ns, h.framework_ns,
+      it.host_bound_least_ns ? fmt::format(R"(, "host_bound_least_ns": {})", *it.host_bound_least_ns) : std::string());
 }
 
 // Writes the split's tracks as process `pid`, without a leading comma; `split` gives each window's

@@ -218,7 +218,7 @@ TEST(FormatHtml, AnOpenQueueDrawsTheLeastHostBoundAndAStripedRest) {
   // on the 560-pixel bar: 60%, 12%, 18%, 10%
   EXPECT_EQ(attributes(html, "ohprof-seg", "width"), (std::vector<std::string>{"336.00", "67.20", "100.80", "56.00"}));
   EXPECT_EQ(attributes(html, "ohprof-seg", "fill"),
-            (std::vector<std::string>{"#4e79a7", "#ff9da7", "url(#ohprof-hatch-split)", "#76b7b2"}));
+            (std::vector<std::string>{"#4e79a7", "#b6465f", "url(#ohprof-hatch-split)", "#76b7b2"}));
   EXPECT_NE(html.find("<pattern id=\"ohprof-hatch-split\""), std::string::npos);
   EXPECT_EQ(attributes(html, "ohprof-iter-seg", "data-part"), parts);
   // the 200-pixel column of the one iteration

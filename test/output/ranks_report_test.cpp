@@ -135,6 +135,7 @@ RanksReport two_rank_report() {
 TEST(RanksReportJson, ReadsBackTheDigestsAndFailedTracesItWrote) {
   RanksReport r = two_rank_report();
   r.ranks[1].queue_open = true;  // read back too (docs/ranks.md, "The straggler")
+  r.ranks[1].steps[0].host_bound_least_ns = 12;  // and a step's least host-bound time (the page's bars)
   const json j = ranks_report_to_json(r);
   EXPECT_EQ(j.at("kind"), "ranks");
   EXPECT_EQ(j.at("job").at("ranks"), 2);

@@ -135,8 +135,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       before its split, the reference rule and the sample counts (so a flawed reference path is `flawed`,
       not `reference_path`), with `base_flaw`/`new_flaw` checked where the diff has the keys.
   Q20 A flawed --relative-to path (2026-12-07): every other path is unknown/`reference_flawed` once its own
-      flaws, the reference rule and a missing reference are read (before the sample counts), with its
-      split still compared (its own figures are its own) and no ratio.
+      flaws and the reference rule are read (before the sample counts), with its split still compared (its
+      own figures are its own) and no ratio. (The binary reads a reference without samples first,
+      `reference_missing`: a sweep point's case, which these run and compare reports never have.)
 """
 
 import argparse

@@ -10,7 +10,10 @@ starts with `ohprof-` and counts the rows of each table, and checks, from the JS
 
   * each step with a present rank has its picture (`svg.ohprof-step`), with, per present rank, one
     segment for each of compute, communication, host-bound and device-wait with time
-    (`steps[i].ranks[r]`: compute_ns, communication_ns, host_bound_ns, device_wait_ns), and no other;
+    (`steps[i].ranks[r]`: compute_ns, communication_ns, host_bound_ns, device_wait_ns), and no other; for
+    a rank whose queue is open (`ranks[].verdict.queue_open`), host-bound is its `host_bound_least_ns` and
+    the rest of `host_bound_ns` is the striped host_bound_or_device_wait (checked on the pair plus
+    mtia_inference.json.gz as rank 2);
     each segment's width is its time over the step's `wall_max_ns` times the longest rank's bar, within a
     pixel; every segment drawn inside its SVG;
   * the straggler of each step is marked "rank N (slowest)" and no other rank is (a level step: none);
@@ -57,10 +60,24 @@ PARTS = (("compute", "compute_ns"), ("communication", "communication_ns"), ("hos
          ("device_wait", "device_wait_ns"))
 
 
+def parts_of(r, open_ranks):
+    """{part: ns} of a rank's bar in a step, the parts with time: a rank whose queue is open (its digest's
+    verdict.queue_open) draws the least host-bound time (host_bound_least_ns, 0 when null), the rest striped
+    (host_bound_or_device_wait) and device-wait in place of host-bound and device-wait."""
+    if r["rank"] in open_ranks:
+        least = min(max(r.get("host_bound_least_ns") or 0, 0), r["host_bound_ns"])
+        parts = {"compute": r["compute_ns"], "communication": r["communication_ns"], "host_bound": least,
+                 "host_bound_or_device_wait": r["host_bound_ns"] - least, "device_wait": r["device_wait_ns"]}
+    else:
+        parts = {part: r[key] for part, key in PARTS}
+    return {k: v for k, v in parts.items() if v > 0}
+
+
 def check(page, report, measured, dom):
     if measured is None:
         return ["no ohprof-render-check result in the dumped DOM: the injected script did not run"]
     fails = []
+    open_ranks = {d["rank"] for d in report["ranks"] if (d.get("verdict") or {}).get("queue_open")}
     for step in report["steps"]:
         if not step["ranks"] or step["wall_max_ns"] <= 0:
             continue
@@ -69,7 +86,7 @@ def check(page, report, measured, dom):
         longest = max(step["ranks"], key=lambda r: r["wall_ns"])
         bar = sum(e["w"] for e in segs if e["rank"] == str(longest["rank"]))
         for r in step["ranks"]:
-            want = {part: r[key] for part, key in PARTS if r[key] > 0}
+            want = parts_of(r, open_ranks)
             got = {e["part"]: e for e in segs if e["rank"] == str(r["rank"])}
             if sorted(got) != sorted(want):
                 fails.append(f"step {n} rank {r['rank']}: parts {sorted(got)}, the JSON's {sorted(want)}")
@@ -137,15 +154,23 @@ def main():
     outdir = args.outdir or tempfile.mkdtemp(prefix="ohprof-ranks-page-")
     os.makedirs(outdir, exist_ok=True)
     traces = [os.path.join(args.source_dir, "test", "data", "traces", f"sampled_rank-{r}.json.gz") for r in (0, 1)]
-    page, js = os.path.join(outdir, "ranks.html"), os.path.join(outdir, "ranks.json")
-    p = subprocess.run([args.binary, "analyze", *traces, "--export-html", page, "--export-json", js, "--quiet"],
-                       capture_output=True, text=True)
-    if p.returncode != 0 or not os.path.isfile(page):
-        print(f"ranks_page_check: ohprof analyze: exit {p.returncode}: {p.stderr.strip()[-300:]}")
-        return 1
-    with open(js, encoding="utf-8") as f:
-        report = json.load(f)
-    fails = check_page(browser, page, report, outdir, "ranks", args.screenshot)
+    # a job with a rank whose queue is open (MTIA's copies without a launch call): its bars are drawn as bounds
+    mtia = os.path.join(args.source_dir, "test", "data", "traces", "mtia_inference.json.gz")
+    fails = []
+    for tag, job in (("ranks", traces), ("ranks-open-queue", traces + [mtia])):
+        job_page, job_js = os.path.join(outdir, tag + ".html"), os.path.join(outdir, tag + ".json")
+        p = subprocess.run([args.binary, "analyze", *job, "--export-html", job_page, "--export-json", job_js, "--quiet"],
+                           capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.isfile(job_page):
+            print(f"ranks_page_check: ohprof analyze ({tag}): exit {p.returncode}: {p.stderr.strip()[-300:]}")
+            return 1
+        with open(job_js, encoding="utf-8") as f:
+            job_report = json.load(f)
+        if tag == "ranks-open-queue" and not any((d.get("verdict") or {}).get("queue_open") for d in job_report["ranks"]):
+            fails.append("ranks-open-queue: no rank's queue is open, so the open bars are not checked")
+        fails += [f"{tag}: {line}" for line in check_page(browser, job_page, job_report, outdir, tag, args.screenshot)]
+        if tag == "ranks":
+            page, report = job_page, job_report
     for line in fails:
         print(f"ranks_page_check: {line}")
     print("ranks_page_check: " + (f"{len(fails)} failure(s)" if fails else "ok"))

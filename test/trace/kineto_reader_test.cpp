@@ -928,12 +928,12 @@ TEST(KinetoReaderXpu, UnifiedRuntimeEnqueuesAreLaunchesAndItsWaitsAreSyncs) {
 TEST(KinetoReaderDevice, TheRuntimeThatLaunchedNamesTheDeviceWhereTheOpsDoNot) {
   // XPU: its kernels are under `kernel` like CUDA's; its launches under xpu_runtime say whose
   const KinetoTrace xpu = parse_ok(wrap(api("urEnqueueKernelLaunch", "1", "2", 1, "xpu_runtime") + "," + kernel("5", "10", 1)));
-  EXPECT_TRUE(xpu.launch_runtimes.xpu);
-  EXPECT_FALSE(xpu.launch_runtimes.cuda);
+  EXPECT_TRUE(xpu.runtimes.xpu);
+  EXPECT_FALSE(xpu.runtimes.cuda);
   EXPECT_EQ(trace_device_kind(xpu), DeviceKind::xpu);
   // the same kernel launched by CUDA's runtime (or HIP's, under the same category): cuda
   const KinetoTrace cuda = parse_ok(wrap(api("cudaLaunchKernel", "1", "2", 1) + "," + kernel("5", "10", 1)));
-  EXPECT_TRUE(cuda.launch_runtimes.cuda);
+  EXPECT_TRUE(cuda.runtimes.cuda);
   EXPECT_EQ(trace_device_kind(cuda), DeviceKind::cuda);
   const KinetoTrace hip = parse_ok(wrap(api("hipLaunchKernel", "1", "2", 1) + "," + kernel("5", "10", 1)));
   EXPECT_EQ(trace_device_kind(hip), DeviceKind::cuda);
@@ -944,13 +944,21 @@ TEST(KinetoReaderDevice, TheRuntimeThatLaunchedNamesTheDeviceWhereTheOpsDoNot) {
       R"({"ph": "X", "cat": "mtia_runtime", "name": "runFunction - job_prep", "pid": 10, "tid": 11, "ts": 1, "dur": 2,
           "args": {"correlation": 1}})"));
   ASSERT_EQ(mtia.timeline.launches.size(), 1u);
-  EXPECT_TRUE(mtia.launch_runtimes.mtia);
+  EXPECT_TRUE(mtia.runtimes.mtia);
   EXPECT_EQ(trace_device_kind(mtia), DeviceKind::accelerator);
-  // an XPU sync or allocation is not a launch: with no device work, the CPU alone
+  // an XPU allocation is no device work: with nothing else, the CPU alone
   const KinetoTrace host_only = parse_ok(wrap(
       R"({"ph": "X", "cat": "xpu_runtime", "name": "urUSMDeviceAlloc", "pid": 10, "tid": 11, "ts": 0, "dur": 1})"));
-  EXPECT_FALSE(host_only.launch_runtimes.xpu);
+  EXPECT_TRUE(host_only.runtimes.xpu);
   EXPECT_EQ(trace_device_kind(host_only), DeviceKind::cpu);
+  // XPU kernels whose launches were all lost, beside the runtime's sync: still the XPU's
+  const KinetoTrace launches_lost = parse_ok(wrap(
+      kernel("5", "10", 1) +
+      R"(, {"ph": "X", "cat": "xpu_runtime", "name": "urQueueFinish", "pid": 10, "tid": 11, "ts": 4, "dur": 15})"));
+  EXPECT_TRUE(launches_lost.timeline.launches.empty());
+  EXPECT_EQ(trace_device_kind(launches_lost), DeviceKind::xpu);
+  ASSERT_EQ(launches_lost.warnings.size(), 1u);
+  EXPECT_NE(launches_lost.warnings[0].message.find("no xpu_runtime launch"), std::string::npos);
   // an XPU kernel whose launch is not in the trace: the warning names the XPU runtime
   const KinetoTrace lost = parse_ok(wrap(api("urEnqueueKernelLaunch", "1", "2", 1, "xpu_runtime") + "," +
                                          kernel("5", "10", 1) + "," + kernel("20", "5", 9)));

@@ -33,6 +33,9 @@ struct RankStep {
   std::int64_t host_bound_ns = 0;
   std::int64_t device_wait_ns = 0;
   std::int64_t communication_ns = 0;  // busy time with a collective running
+  // Where the rank's queue is open (RankDigest::queue_open): the least its host-bound time can be
+  // (IterationBreakdown::host_bound_least_ns; host_bound_ns is the most). Absent before 2026-12-07.
+  std::optional<std::int64_t> host_bound_least_ns;
   friend bool operator==(const RankStep&, const RankStep&) = default;
 };
 

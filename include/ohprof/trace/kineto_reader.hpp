@@ -43,12 +43,13 @@ struct KinetoTrace {
   std::string device_name;               // deviceProperties name of the GPU the ops ran on ("" if unknown)
   std::int32_t device_index = -1;        // that GPU's index; -1 when ops ran on several GPUs or none known
   bool accelerator_ops = false;          // the ops are another accelerator's (MTIA's), not CUDA's or ROCm's
-  // Which runtimes' launch calls the trace holds: what says the device where the ops do not (trace_device_kind).
-  struct LaunchRuntimes {
+  // Which runtimes' calls (launches, syncs or any other) the trace holds: what says the device where the ops
+  // do not (trace_device_kind).
+  struct Runtimes {
     bool cuda = false;  // cuda_runtime / cuda_driver (CUDA's and ROCm's HIP calls)
     bool xpu = false;   // xpu_runtime (Intel's)
     bool mtia = false;  // mtia_runtime
-  } launch_runtimes;
+  } runtimes;
   std::int64_t recorded_start_ns = 0;    // earliest timestamp in the trace (ProfilerStep windows excluded)
   std::int64_t recorded_end_ns = 0;      // latest event end in the trace (ProfilerStep windows excluded)
   std::int64_t max_numeric_pid = 0;      // largest integer `pid` seen, so an exporter can pick an unused one
@@ -59,8 +60,9 @@ struct KinetoTrace {
 
 // The device a trace ran on, as a report names it (docs/analyze.md, "The device"): cpu with no device work
 // (nor a launch or an unread device event), or when the ops are ohprof's CPU kernels; accelerator when the
-// ops are MTIA's, when MTIA's runtime alone launched, or when the only device events are ones ohprof does not
-// read; xpu when the xpu_runtime alone launched; cuda otherwise (CUDA's and ROCm's, as PyTorch names both).
+// ops are MTIA's, when MTIA's runtime is the only one called, or when the only device events are ones ohprof
+// does not read; xpu when the xpu_runtime is called and CUDA's is not; cuda otherwise (CUDA's and ROCm's, as
+// PyTorch names both).
 DeviceKind trace_device_kind(const KinetoTrace& trace);
 
 // How the JSON is tokenized. `window` (the default) reads each event of the usual shape whole from the

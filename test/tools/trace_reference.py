@@ -515,10 +515,13 @@ def analyse(path, window=None):
 
     totals = make_totals(result_windows, stream_keys)
     host_bound_least = totals["gpu"]["host_bound"]
+    for rw in result_windows:  # each window's least host-bound time: its own where nothing can move
+        rw["host_bound_least"] = rw["gpu"]["host_bound"]
     if queue_unknown and not all(op["launch"] is None for op in timed):
         earliest_ops = [dict(op, pending=op["pending_earliest"]) for op in timed]
-        host_bound_least = sum(device_split(earliest_ops, w["start"], w["end"], pos)["host_bound"]
-                               for pos, w in enumerate(windows))
+        for pos, w in enumerate(windows):
+            result_windows[pos]["host_bound_least"] = device_split(earliest_ops, w["start"], w["end"], pos)["host_bound"]
+        host_bound_least = sum(rw["host_bound_least"] for rw in result_windows)
     verdict = make_verdict(totals, result_windows, timed, t["whole"], all_delays, t["unread"],
                            bool(launches) and not ops, queue_unknown, host_bound_least)
 
@@ -718,7 +721,7 @@ def cpp_text(r):
                    f"{h['blocking_calls']}, {h['other_api']}, {h['launches']}, {h['graph_launches']}, {h['gpu_ops']}, "
                    f"{h['queue_delays']}, {h['queue_delays_clipped']}, {h['queue_delay_sum']}}},")
         out.append("          {" + ", ".join(f"{{{s['device']}, {s['stream']}, {c_split(s['split'])}, {s['waited']}}}"
-                                            for s in w["streams"]) + "}},")
+                                            for s in w["streams"]) + f"}}, {w['host_bound_least']}}},")
     out += ["     },",
             f"     {{{t['iterations']}, {t['wall']}, {c_totals_split(t['gpu'])}, {c_states(t['host_states'])}, "
             f"{t['launch_api']}, {t['launch_exposed']}, {t['launch_hidden']}, {t['blocking']}, {t['blocking_calls']}, "

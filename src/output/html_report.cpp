@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -93,14 +94,22 @@ struct Segment {
 // `host_bound_least`: set where the path's queue is open, the least host-bound time (0 where a report from
 // before 2026-12-07 has none for the window): busy, that least, the rest of the host-bound time as one or the
 // other, device-wait.
+// Where the queue is open: the least host-bound time (clamped to [0, most]), the rest of the host-bound time
+// as host-bound or device-wait, and device-wait (at least), in drawing order.
+std::array<Segment, 3> open_queue_segments(std::int64_t host_bound_most, std::int64_t host_bound_least, std::int64_t device_wait) {
+  const std::int64_t least = std::clamp<std::int64_t>(host_bound_least, 0, host_bound_most);
+  return {{{kHostBoundLeast, least}, {kHostOrWait, host_bound_most - least}, {kDeviceWaitLeast, device_wait}}};
+}
+
 std::vector<Segment> segments(std::int64_t busy, const HostStates& h, std::int64_t device_wait, bool cpu,
                               std::optional<std::int64_t> dispatch, bool kernels_unrecorded,
                               std::optional<std::int64_t> host_bound_least) {
   if (cpu) return {{kCpuBusy, busy}, {kernels_unrecorded ? kDispatchWithKernels : kDispatch, dispatch.value_or(0)}};
   if (host_bound_least) {
     const std::int64_t most = h.blocking_ns + h.launch_ns + h.other_api_ns + h.harness_ns + h.framework_ns;
-    const std::int64_t least = std::clamp<std::int64_t>(*host_bound_least, 0, most);
-    return {{kBusy, busy}, {kHostBoundLeast, least}, {kHostOrWait, most - least}, {kDeviceWaitLeast, device_wait}};
+    std::vector<Segment> out{{kBusy, busy}};
+    for (const Segment& seg : open_queue_segments(most, *host_bound_least, device_wait)) out.push_back(seg);
+    return out;
   }
   return {{kBusy, busy},           {kBlocking, h.blocking_ns}, {kLaunch, h.launch_ns}, {kOtherApi, h.other_api_ns},
           {kHarness, h.harness_ns}, {kFramework, h.framework_ns}, {kDeviceWait, device_wait}};
@@ -547,10 +556,10 @@ std::string ranks_step_bars(const RanksReport& r) {
       // device-wait, device-wait at least (as the path's bars; the least 0 in a digest from before 2026-12-07)
       std::vector<Segment> parts{{kCompute, rank.compute_ns}, {kCommunication, rank.split.communication_ns}};
       if (rank.queue_open) {
-        const std::int64_t least = std::clamp<std::int64_t>(rank.split.host_bound_least_ns.value_or(0), 0, rank.split.host_bound_ns);
-        parts.insert(parts.end(), {{kHostBoundLeast, least},
-                                   {kHostOrWait, rank.split.host_bound_ns - least},
-                                   {kDeviceWaitLeast, rank.split.device_wait_ns}});
+        for (const Segment& seg : open_queue_segments(rank.split.host_bound_ns, rank.split.host_bound_least_ns.value_or(0),
+                                                      rank.split.device_wait_ns)) {
+          parts.push_back(seg);
+        }
         any_open = true;
       } else {
         any_exact = true;

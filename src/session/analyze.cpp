@@ -42,8 +42,8 @@ Result<AnalyzedTrace> read_and_analyze_trace(const std::string& trace_path, cons
   report.kind = ReportKind::analyze;
   report.context = make_base_context(argv);
   const Timeline& t = trace.timeline;
-  const bool cpu = trace_device_kind(trace) == DeviceKind::cpu;
   report.context.device.type = trace_device_kind(trace);
+  const bool cpu = report.context.device.type == DeviceKind::cpu;
   report.context.device.index = cpu ? -1 : trace.device_index;
   report.context.device.name = t.ops.empty() && cpu ? std::string() : trace.device_name;
 

@@ -756,7 +756,7 @@ PathBreakdown analyze_timeline(const Timeline& timeline) {
       it.host_bound_least_ns = std::min(least[w], it.gpu.host_bound_ns);
       accumulate(total, *it.host_bound_least_ns);
     }
-    context.host_bound_least_ns = std::min(total, context.host_bound_least_ns);
+    context.host_bound_least_ns = total;  // each iteration's at most its own host-bound time: at most the total's
     // nothing could move (the verdict's bounds are then exact): no iteration has a range either
     if (context.host_bound_least_ns == result.summary.totals.gpu.host_bound_ns) {
       for (IterationBreakdown& it : result.iterations) it.host_bound_least_ns.reset();

@@ -10,14 +10,16 @@ stamps CLOCK_MONOTONIC (the measuring process's clock) at each step, checks its 
 reference and writes RESULT_FILE (JSON, written whole or not at all):
 
     {"ok": true, "pid": ..., "times": {"main", "torch", "tool", "loaded", "first", "compile", "hook"},
-     "check": {"passed", "max_abs_diff", "detail"}, "artifacts_saved": bool, "artifacts_note": str}
+     "check": {"passed", "max_abs_diff", "detail"}, "memory": {"rss_bytes", "peak_rss_bytes"} or null,
+     "artifacts_saved": bool, "artifacts_note": str}
     {"ok": false, "error": "one line"}
 
 The steps (docs/metrics.md, "Cold start"): main (the first statement), torch (after import torch),
 tool (after ohprof's own module, the inputs and the reference were read: not counted), loaded (the
 path is ready to call), first (its first call returned, the device synchronised); compile is the time
 of torch's compile events inside the first call; hook is what installing ohprof's compile log took
-inside the load (not counted). CACHE is none, cold, warm, artifacts (load
+inside the load (not counted). memory is the process's resident set and its high-water mark, read from
+/proc/self/status once the first call returned (before the output check). CACHE is none, cold, warm, artifacts (load
 ARTIFACTS_FILE with torch.compiler.load_cache_artifacts before the first call: part of the load) or
 fill (a cold start that then saves the portable artifacts into ARTIFACTS_FILE, after the clock stops).
 
@@ -47,6 +49,24 @@ def _compile_ns(events, first_index, start_ns, end_ns):
             total += e - s
             reach = e
     return total
+
+
+def _memory():
+    """The process's resident set (VmRSS) and its high-water mark (VmHWM) from /proc/self/status, in bytes:
+    {"rss_bytes", "peak_rss_bytes"}, or None where it cannot be read (not Linux)."""
+    try:
+        fields = {}
+        with open("/proc/self/status") as f:
+            for line in f:
+                name, _, value = line.partition(":")
+                if name in ("VmRSS", "VmHWM"):
+                    number, unit = value.split()
+                    if unit != "kB":
+                        return None
+                    fields[name] = int(number) * 1024
+        return {"rss_bytes": fields["VmRSS"], "peak_rss_bytes": fields["VmHWM"]}
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def _load_module(torch, paths, spec, device):
@@ -116,6 +136,7 @@ def _run(spec, path, cache, artifacts_file, t_main):
             outputs = call()
         sync()
         t_first = time.monotonic_ns()
+    memory = _memory()  # before the output check and the artifacts' save, which are ohprof's own work
     compile_ns = _compile_ns(log.events, first_event, t_loaded, t_first) if log is not None else 0
     check = paths.compare_outputs(torch, reference, paths._flatten(torch, outputs))
     result = {"ok": True, "pid": os.getpid(),
@@ -123,7 +144,7 @@ def _run(spec, path, cache, artifacts_file, t_main):
                         "compile": compile_ns, "hook": hook_ns},
               "check": {"passed": bool(check["passed"]), "max_abs_diff": check["max_abs_diff"],
                         "detail": check["detail"]},
-              "artifacts_saved": False, "artifacts_note": ""}
+              "memory": memory, "artifacts_saved": False, "artifacts_note": ""}
     if cache == "fill":
         saved = torch.compiler.save_cache_artifacts() if hasattr(torch.compiler, "save_cache_artifacts") else None
         if saved is None:

@@ -16,6 +16,17 @@ double median_of(const std::vector<ColdStartSample>& samples, std::int64_t ColdS
   return quantile(values, 0.5);
 }
 
+// The median of an optional field over the samples that have it; null when none has.
+std::optional<double> median_of(const std::vector<ColdStartSample>& samples,
+                                std::optional<std::int64_t> ColdStartSample::*field) {
+  std::vector<double> values;
+  for (const ColdStartSample& s : samples) {
+    if (s.*field) values.push_back(static_cast<double>(*(s.*field)));
+  }
+  if (values.empty()) return std::nullopt;
+  return quantile(values, 0.5);
+}
+
 }  // namespace
 
 PhaseResult cold_start_phases(const ColdStartTimes& t) {
@@ -55,6 +66,8 @@ void summarize_cold_start(ColdStartState& state) {
   m.compile_ns = median_of(state.samples, &ColdStartSample::compile_ns);
   m.first_call_ns = median_of(state.samples, &ColdStartSample::first_call_ns);
   m.total_ns = median_of(state.samples, &ColdStartSample::total_ns);
+  m.rss_bytes = median_of(state.samples, &ColdStartSample::rss_bytes);
+  m.peak_rss_bytes = median_of(state.samples, &ColdStartSample::peak_rss_bytes);
   state.median = m;
   const auto [lo, hi] = std::minmax_element(state.samples.begin(), state.samples.end(),
                                             [](const auto& a, const auto& b) { return a.total_ns < b.total_ns; });

@@ -8,7 +8,7 @@ std::vector<Warning> counter_warnings(const AnalysisCounters& a, bool from_profi
   std::vector<Warning> out;
   if (a.ops_outside_iterations > 0) {
     out.push_back(Warning{WarningCode::ops_outside_iterations,
-                          fmt::format("{} of {} GPU operations belong to no iteration window{} and are not in the split",
+                          fmt::format("{} of {} device operations belong to no iteration window{} and are not in the split",
                                       a.ops_outside_iterations, a.ops_total,
                                       from_profiler_steps ? " (launched outside every ProfilerStep)" : "")});
   }
@@ -19,8 +19,10 @@ std::vector<Warning> counter_warnings(const AnalysisCounters& a, bool from_profi
   }
   if (a.ops_invalid_interval > 0) {
     out.push_back(Warning{WarningCode::ops_invalid_interval,
-                          fmt::format("{} GPU operations end before they start and are not in the split",
-                                      a.ops_invalid_interval)});
+                          fmt::format("{} device operation{} before {} start{} and {} not in the split",
+                                      a.ops_invalid_interval, a.ops_invalid_interval == 1 ? " ends" : "s end",
+                                      a.ops_invalid_interval == 1 ? "it" : "they", a.ops_invalid_interval == 1 ? "s" : "",
+                                      a.ops_invalid_interval == 1 ? "is" : "are")});
   }
   return out;
 }

@@ -74,7 +74,10 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
       row.threads = point->threads;
       row.calls_per_s = point->calls_per_s;
     }
-    if (const ColdStartState* state = start_state(path, CompileCache::cold)) row.cold_start_ns = state->median->total_ns;
+    if (const ColdStartState* state = start_state(path, CompileCache::cold)) {
+      row.cold_start_ns = state->median->total_ns;
+      row.fresh_peak_bytes = state->median->peak_rss_bytes;
+    }
     if (const ColdStartState* state = start_state(path, CompileCache::warm)) row.warm_start_ns = state->median->total_ns;
     if (path.memory) {
       row.build_retained_bytes = path.memory->build_retained_bytes;

@@ -512,7 +512,7 @@ namespace {
 
 constexpr Part kCompute{"compute", "compute (busy, no collective running)", "#4e79a7"};
 constexpr Part kCommunication{"communication", "collectives (busy with a collective running)", "#59a14f"};
-constexpr Part kHostBound{"host_bound", "host-bound (nothing queued: the GPU waits for the host)", "#ff9da7"};
+constexpr Part kHostBound{"host_bound", "host-bound (nothing queued: the device waits for the host)", "#ff9da7"};
 
 }  // namespace
 

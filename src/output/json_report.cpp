@@ -140,12 +140,12 @@ json event_counts_to_json(const std::vector<EventCount>& counts) {
   return out;
 }
 
-json verdict_to_json(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path,
-                     const std::vector<PathRatio>& slower) {
+// `suggestion`: the path's verdict sentence (path_verdict_text).
+json verdict_to_json(const PathVerdict& v, const std::string& suggestion) {
   json j = fields_to_json(v, fields::kVerdict);
   j["waited_stream"] = v.waited_stream ? stream_key_to_json(*v.waited_stream) : json(nullptr);
   j["unread_device_events"] = event_counts_to_json(v.unread_device_events);
-  j["suggestion"] = verdict_text(v, iterations, path, slower);
+  j["suggestion"] = suggestion;
   return j;
 }
 
@@ -179,7 +179,7 @@ json distributed_to_json(const std::optional<DistributedInfo>& info) {
 
 namespace {
 
-json breakdown_to_json(const PathBreakdown& breakdown, std::optional<PathKind> path, const std::vector<PathRatio>& slower) {
+json breakdown_to_json(const PathBreakdown& breakdown, const std::string& suggestion) {
   json iterations = json::array();
   for (const auto& it : breakdown.iterations) iterations.push_back(iteration_to_json(it));
   json kernels = json::array();
@@ -191,7 +191,7 @@ json breakdown_to_json(const PathBreakdown& breakdown, std::optional<PathKind> p
   return json{
       {"available", true},
       {"summary", summary_of_split_to_json(breakdown.summary)},
-      {"verdict", verdict_to_json(breakdown.verdict, breakdown.summary.totals.iterations, path, slower)},
+      {"verdict", verdict_to_json(breakdown.verdict, suggestion)},
       {"counters",
        {{"collection", fields_to_json(breakdown.collection_counters, fields::kCollectionCounters)},
         {"analysis", fields_to_json(breakdown.analysis_counters, fields::kAnalysisCounters)}}},
@@ -414,7 +414,7 @@ json ratio_fields(const PathRatio& ratio) {
               {"low", ratio.low},       {"high", ratio.high},     {"significant", ratio.significant}};
 }
 
-json path_to_json(const PathResult& path, std::optional<PathKind> kind) {
+json path_to_json(const Report& report, const PathResult& path) {
   json out{{"name", path.name},
            {"role", to_string(path.role)},
            {"source", path.source ? json(to_string(*path.source)) : json(nullptr)},
@@ -443,7 +443,7 @@ json path_to_json(const PathResult& path, std::optional<PathKind> kind) {
                                                        {"outside_region_ns", summary_to_json(path.dynamo_ranges->outside_region_ns)}}
                                                  : json(nullptr)}};
   if (path.breakdown) {
-    out["split"] = breakdown_to_json(*path.breakdown, kind, path.slower_paths);
+    out["split"] = breakdown_to_json(*path.breakdown, path_verdict_text(report, path));
   } else {
     out["split"] = path.split_unavailable_reason.empty()
                        ? json(nullptr)
@@ -660,7 +660,7 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
 
 json report_to_json(const Report& report) {
   json paths = json::array();
-  for (const auto& path : report.paths) paths.push_back(path_to_json(path, advice_path_kind(report, path)));
+  for (const auto& path : report.paths) paths.push_back(path_to_json(report, path));
   json kernel_diffs = json::array();
   for (const auto& diff : report.kernel_diffs) kernel_diffs.push_back(kernel_diff_to_json(diff));
   json ratios = json::array();

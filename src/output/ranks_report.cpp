@@ -45,7 +45,7 @@ json rank_step_to_json(const RankStep& s) {
 RankStep rank_step_from_json(const json& j) {
   RankStep s{j.at("step").get<std::int64_t>(),          j.at("wall_ns").get<std::int64_t>(),
              j.at("busy_ns").get<std::int64_t>(),       j.at("host_bound_ns").get<std::int64_t>(),
-             j.at("device_wait_ns").get<std::int64_t>(), j.at("communication_ns").get<std::int64_t>()};
+             j.at("device_wait_ns").get<std::int64_t>(), j.at("communication_ns").get<std::int64_t>(), std::nullopt};
   // absent (or null) before 2026-12-07
   if (const auto least = j.find("host_bound_least_ns"); least != j.end() && !least->is_null()) {
     s.host_bound_least_ns = least->get<std::int64_t>();

@@ -37,7 +37,7 @@ void verdicts(const Report& r, std::vector<Block>& blocks) {
     const PathBreakdown& b = *p->breakdown;
     const std::string headroom = headroom_line(b.verdict);
     items.items.push_back({name(p->name), text(": "), strong(to_string(b.verdict.verdict)),
-                           text(": " + verdict_text(b.verdict, b.summary.totals.iterations, advice_path_kind(r, *p), p->slower_paths) +
+                           text(": " + path_verdict_text(r, *p) +
                                 (headroom.empty() ? headroom : ". Headroom: " + headroom))});
   }
   if (items.items.empty()) return;

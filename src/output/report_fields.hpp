@@ -95,12 +95,14 @@ inline constexpr auto kColdStartSample =
                field("load_ns", &ColdStartSample::load_ns),       field("compile_ns", &ColdStartSample::compile_ns),
                field("first_call_ns", &ColdStartSample::first_call_ns), field("total_ns", &ColdStartSample::total_ns),
                field("output_matches", &ColdStartSample::output_matches),
-               field("max_abs_diff", &ColdStartSample::max_abs_diff)};
+               field("max_abs_diff", &ColdStartSample::max_abs_diff),
+               field("rss_bytes", &ColdStartSample::rss_bytes),   field("peak_rss_bytes", &ColdStartSample::peak_rss_bytes)};
 
 inline constexpr auto kColdStartPhases =
     std::tuple{field("process_ns", &ColdStartPhases::process_ns), field("import_ns", &ColdStartPhases::import_ns),
                field("load_ns", &ColdStartPhases::load_ns),       field("compile_ns", &ColdStartPhases::compile_ns),
-               field("first_call_ns", &ColdStartPhases::first_call_ns), field("total_ns", &ColdStartPhases::total_ns)};
+               field("first_call_ns", &ColdStartPhases::first_call_ns), field("total_ns", &ColdStartPhases::total_ns),
+               field("rss_bytes", &ColdStartPhases::rss_bytes),   field("peak_rss_bytes", &ColdStartPhases::peak_rss_bytes)};
 
 inline constexpr auto kDeviceMemory =
     std::tuple{field("build_allocated_bytes", &PathDeviceMemory::build_allocated_bytes),
@@ -122,7 +124,8 @@ inline constexpr auto kDeploymentRow =
                field("host_share", &DeploymentRow::host_share),
                field("host_share_at_most", &DeploymentRow::host_share_at_most),
                field("outputs_differ", &DeploymentRow::outputs_differ),
-               field("ran_uncompiled", &DeploymentRow::ran_uncompiled)};
+               field("ran_uncompiled", &DeploymentRow::ran_uncompiled),
+               field("fresh_peak_bytes", &DeploymentRow::fresh_peak_bytes)};
 
 // The what-if ledger's placement band (docs/metrics.md, "What-if ledger"); its rule is not written: a band read
 // from JSON under this list is this ohprof's (PlacementRule::prediction).

@@ -100,12 +100,14 @@ const char* short_name(const PathVerdict& v, TimeShare share) {
   return "";
 }
 
-// The leading share, said in words.
-const char* long_name(const PathVerdict& v, TimeShare share) {
+// The leading share, said in words, the device named by its noun (device_noun).
+std::string long_name(const PathVerdict& v, TimeShare share, DeviceKind device) {
+  const char* noun = device_noun(device);
   switch (share) {
-    case TimeShare::busy: return v.cpu_kernels ? "CPU kernels busy" : "GPU busy";
-    case TimeShare::host_bound: return v.cpu_kernels ? "dispatch" : "GPU waiting for the host (nothing queued)";
-    case TimeShare::device_wait: return "GPU waiting on the GPU (work queued, none running)";
+    case TimeShare::busy: return v.cpu_kernels ? "CPU kernels busy" : fmt::format("{} busy", noun);
+    case TimeShare::host_bound:
+      return v.cpu_kernels ? "dispatch" : fmt::format("{} waiting for the host (nothing queued)", noun);
+    case TimeShare::device_wait: return fmt::format("{0} waiting on the {0} (work queued, none running)", noun);
   }
   return "";
 }
@@ -124,14 +126,14 @@ std::string clause_share(const PathVerdict& v, TimeShare share) {
   return percent(share == TimeShare::busy ? v.busy_share : share == TimeShare::host_bound ? v.host_bound_share : v.device_wait_share);
 }
 
-std::string shares_clause(const PathVerdict& v, TimeShare lead) {
+std::string shares_clause(const PathVerdict& v, TimeShare lead, DeviceKind device) {
   std::string others;
   for (const TimeShare share : {TimeShare::busy, TimeShare::host_bound, TimeShare::device_wait}) {
     if (share == lead || (v.cpu_kernels && share == TimeShare::device_wait)) continue;
     if (!others.empty()) others += ", ";
     others += fmt::format("{} {}", short_name(v, share), clause_share(v, share));
   }
-  return fmt::format("{} {} of wall ({}{})", long_name(v, lead), clause_share(v, lead), others, queue_ranges_note(v));
+  return fmt::format("{} {} of wall ({}{})", long_name(v, lead, device), clause_share(v, lead), others, queue_ranges_note(v));
 }
 
 const char* host_state_words(HostState state) {
@@ -312,7 +314,7 @@ std::string capitalized(std::string text) {
   return text;
 }
 
-std::string unknown_text(const PathVerdict& v) {
+std::string unknown_text(const PathVerdict& v, DeviceKind device) {
   switch (v.reason) {
     case VerdictReason::unread_device_events: {
       const std::string names = event_counts_text(v.unread_device_events);
@@ -349,19 +351,19 @@ std::string unknown_text(const PathVerdict& v) {
           "know, or launch records lost), so the rest of the wall time cannot be told apart into host-bound and "
           "device-wait: both unknown. Record the runtime's API calls with the device activity (the profiler's "
           "cuda_runtime / cuda_driver events)",
-          long_name(v, TimeShare::busy), percent(v.busy_share));
+          long_name(v, TimeShare::busy, device), percent(v.busy_share));
     case VerdictReason::startup_without_steps:
       return fmt::format(
           "no ProfilerStep marks iterations, and the one window is start-up, not steady state: {}; {}. Record steps: "
           "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations",
-          shares_clause(v, TimeShare::host_bound), host_state_evidence(v));
+          shares_clause(v, TimeShare::host_bound, device), host_state_evidence(v));
     case VerdictReason::queue_unknown:
       return fmt::format(
           "{}: host-bound is {} of wall and device-wait {} ({} {}), and the verdict differs within those ranges. Record "
           "the runtime's launch calls with the device activity (a collector's dropped-records count says whether "
           "records were lost)",
           queue_unknown_clause(v), split_share_text(v, TimeShare::host_bound),
-          split_share_text(v, TimeShare::device_wait), long_name(v, TimeShare::busy),
+          split_share_text(v, TimeShare::device_wait), long_name(v, TimeShare::busy, device),
           split_share_text(v, TimeShare::busy));
     case VerdictReason::dominant_share:
     case VerdictReason::close_shares: break;
@@ -370,9 +372,9 @@ std::string unknown_text(const PathVerdict& v) {
 }
 
 // The verdict's sentence, and the remedies its advice names.
-Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path) {
+Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path, DeviceKind device) {
   switch (v.verdict) {
-    case Verdict::unknown: return {unknown_text(v), {}};
+    case Verdict::unknown: return {unknown_text(v, device), {}};
     case Verdict::compute_bound: {
       // "Host changes will not help" only when removing all host-bound time gains under 5% (Headroom);
       // otherwise the host's advice follows, with what it could gain at most.
@@ -382,7 +384,7 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
                                                        "record themselves and count as dispatch"
                                                      : "";
       Advice out = kernel_advice(path);
-      out.text = shares_clause(v, TimeShare::busy) + bound + compute_notes(v, iterations) + ". " + capitalized(out.text);
+      out.text = shares_clause(v, TimeShare::busy, device) + bound + compute_notes(v, iterations) + ". " + capitalized(out.text);
       if (v.host_headroom_negligible) {
         out.text += "; host changes will not help";
         return out;
@@ -395,13 +397,13 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
       return out;
     }
     case Verdict::host_bound: {
-      std::string out = shares_clause(v, TimeShare::host_bound);
+      std::string out = shares_clause(v, TimeShare::host_bound, device);
       if (!v.cpu_kernels && v.host_state) out += "; " + host_state_evidence(v);
       Advice host = host_advice(v, path);
       return {out + ". " + capitalized(host.text), std::move(host.remedies)};
     }
     case Verdict::device_wait_bound:
-      return {shares_clause(v, TimeShare::device_wait) + "; " + device_wait_evidence(v) + ". The device waits on the " +
+      return {shares_clause(v, TimeShare::device_wait, device) + "; " + device_wait_evidence(v) + ". The device waits on the " +
                   "device: " + kDeviceWaitAdvice,
               {}};
     case Verdict::mixed: {
@@ -416,7 +418,7 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
       const Advice second = share_advice(v, v.second, path);
       first.text = fmt::format("no share dominates: {} {} and {} {} of wall ({}a verdict needs {}% and a lead of {} "
                                "points{}). {}; {}",
-                               long_name(v, v.first), clause_share(v, v.first), short_name(v, v.second),
+                               long_name(v, v.first, device), clause_share(v, v.first), short_name(v, v.second),
                                clause_share(v, v.second), rest, kDominantSharePercent, kShareLeadPercent,
                                queue_ranges_note(v), capitalized(first.text), second.text);
       first.remedies.insert(first.remedies.end(), second.remedies.begin(), second.remedies.end());
@@ -443,8 +445,8 @@ std::string slower_remedies(const std::vector<PathKind>& named, const std::vecto
 }  // namespace
 
 std::string verdict_text(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path,
-                         const std::vector<PathRatio>& slower) {
-  const Advice body = verdict_body(v, iterations, path);
+                         const std::vector<PathRatio>& slower, DeviceKind device) {
+  const Advice body = verdict_body(v, iterations, path, device);
   const std::string evidence = slower_remedies(body.remedies, slower);
   // A trace without steps: the verdict stands, but its one window includes start-up; say so first.
   if (v.whole_recording_window && v.reason != VerdictReason::startup_without_steps &&
@@ -458,6 +460,13 @@ std::string verdict_text(const PathVerdict& v, std::size_t iterations, std::opti
 std::optional<PathKind> advice_path_kind(const Report& report, const PathResult& path) {
   return report.kind == ReportKind::analyze ? std::nullopt : parse_path_kind(path.name);
 }
+
+std::string path_verdict_text(const Report& report, const PathResult& path) {
+  if (!path.breakdown) return "";
+  return verdict_text(path.breakdown->verdict, path.breakdown->summary.totals.iterations, advice_path_kind(report, path),
+                      path.slower_paths, report.context.device.type);
+}
+
 
 std::string headroom_text(const PathVerdict& v) {
   // Unrecorded kernels' time is in the dispatch: its bound still holds (a looser one), the kernels' does not.
@@ -858,6 +867,10 @@ bool any_device_build(const DeploymentSummary& s) {
 bool any_graph_pool(const DeploymentSummary& s) {
   return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.graph_pool_bytes.has_value(); });
 }
+// The fresh processes' memory, only where --cold-start read it for some row.
+bool any_fresh_peak(const DeploymentSummary& s) {
+  return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.fresh_peak_bytes.has_value(); });
+}
 }  // namespace
 
 std::vector<std::string> deployment_header(const DeploymentSummary& s) {
@@ -865,6 +878,7 @@ std::vector<std::string> deployment_header(const DeploymentSummary& s) {
   for (const DeploymentRow& row : s.rows) threads = std::max(threads, row.threads);
   std::vector<std::string> header{"latency", threads > 0 ? fmt::format("calls/s at {}", threads) : std::string("calls/s"),
                                   "cold start", "warm start", "build memory", "calls peak"};
+  if (any_fresh_peak(s)) header.emplace_back("fresh peak");
   if (any_device_build(s)) header.emplace_back("device memory");
   if (any_graph_pool(s)) header.emplace_back("graph pool");
   header.emplace_back("host share");
@@ -878,6 +892,9 @@ std::vector<std::string> deployment_cells(const DeploymentSummary& s, const Depl
                                  row.warm_start_ns ? format_duration(*row.warm_start_ns) : "-",
                                  bytes_cell(row.build_retained_bytes),
                                  bytes_cell(row.run_peak_bytes)};
+  if (any_fresh_peak(s)) {
+    cells.push_back(row.fresh_peak_bytes ? format_bytes(std::llround(*row.fresh_peak_bytes)) : "-");
+  }
   if (any_device_build(s)) cells.push_back(bytes_cell(row.device_build_bytes));
   if (any_graph_pool(s)) cells.push_back(row.graph_pool_bytes ? format_bytes(*row.graph_pool_bytes) : "-");
   cells.push_back(row.host_share ? with_bound(row.host_share_at_most ? Bound::at_most : Bound::exact,
@@ -1016,6 +1033,11 @@ std::vector<std::string> cold_start_lines(const PathColdStart& c) {
       const std::size_t differ = static_cast<std::size_t>(std::count_if(
           state.samples.begin(), state.samples.end(), [](const ColdStartSample& s) { return !s.output_matches; }));
       line += differ == 0 ? "; outputs match" : fmt::format("; OUTPUTS DIFFER in {} of {}", differ, state.samples.size());
+      // the process's own memory at its first result (docs/metrics.md, "Fresh-process memory")
+      if (m.rss_bytes && m.peak_rss_bytes) {
+        line += fmt::format("; resident {} at the first result, peak {}", format_bytes(std::llround(*m.rss_bytes)),
+                            format_bytes(std::llround(*m.peak_rss_bytes)));
+      }
       if (state.against_cold) {
         switch (*state.against_cold) {
           case ColdStartOrder::faster:

@@ -44,8 +44,11 @@ std::string launches_line(const BreakdownSummary& s) {
 
 // The device-time split of one path (docs/metrics.md): medians ± σ over iterations; shares of the summed
 // wall time of all iterations (split.summary.totals), which add up exactly where medians need not.
-// `path`: the path's kind, which the verdict's advice reads (verdict_text).
-std::string format_split(const PathBreakdown& split, std::optional<PathKind> path, const std::vector<PathRatio>& slower) {
+// The device is called by the report's noun (device_noun); the verdict line is path_verdict_text.
+std::string format_split(const Report& report, const PathResult& path) {
+  const PathBreakdown& split = *path.breakdown;
+  const char* noun = device_noun(report.context.device.type);
+  const std::string busy_label = fmt::format("{} busy:", noun);
   const BreakdownSummary& s = split.summary;
   const BreakdownTotals& t = s.totals;
   const std::int64_t wall = t.wall_ns;
@@ -63,7 +66,7 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
   } else if (!readable_shares(split.verdict.reason).queueing) {
     // Busy time read, but no op's launch call: the rest of the wall time is not told apart (the verdict says why).
     out += header;
-    out += split_line("GPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall, "(an op running)");
+    out += split_line(busy_label.c_str(), s.gpu.busy_ns, t.gpu.busy_ns, wall, "(an op running)");
     out += "    host-bound, device-wait: unknown (no device op has its launch call in the data)\n";
     out += launches_line(s);
   } else if (s.cpu_kernels) {
@@ -80,7 +83,7 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
   } else {
     const HostStates& states = t.host_states;
     out += header;
-    out += split_line("GPU busy:", s.gpu.busy_ns, t.gpu.busy_ns, wall, "(an op running)");
+    out += split_line(busy_label.c_str(), s.gpu.busy_ns, t.gpu.busy_ns, wall, "(an op running)");
     if (t.gpu.communication_ns > 0) {
       out += fmt::format("      collectives: {} in all, {} of the busy time (a communication kernel running)\n",
                          format_duration(static_cast<double>(t.gpu.communication_ns)),
@@ -90,10 +93,10 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
     const PathVerdict& v = split.verdict;
     const bool ranges = v.queue_open();
     out += split_line("host-bound:", s.gpu.host_bound_ns, t.gpu.host_bound_ns, wall,
-                      ranges ? fmt::format("(nothing queued: the GPU waits for the host; {} of wall: {} device ops "
+                      ranges ? fmt::format("(nothing queued: the {} waits for the host; {} of wall: {} device ops "
                                            "have no launch call and may have been queued earlier)",
-                                           split_share_text(v, TimeShare::host_bound), v.ops_queue_unknown)
-                             : "(nothing queued: the GPU waits for the host)");
+                                           noun, split_share_text(v, TimeShare::host_bound), v.ops_queue_unknown)
+                             : fmt::format("(nothing queued: the {} waits for the host)", noun));
     // the host states split the most host-bound time: each at most, where the queue is open
     const auto state = [&](std::string_view what) { return fmt::format("({}{})", what, ranges ? "; at most" : ""); };
     out += split_line("  blocking:", s.host_blocking_ns, states.blocking_ns, wall, state("host in a sync or blocking copy"));
@@ -106,9 +109,9 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
     out += split_line("  framework:", s.host_framework_ns, states.framework_ns, wall,
                       state("in no runtime call: framework, Python, data loading"));
     out += split_line("device-wait:", s.gpu.device_wait_ns, t.gpu.device_wait_ns, wall,
-                      ranges ? fmt::format("(work queued, none running: the GPU waits on the GPU; {} of wall)",
-                                           split_share_text(v, TimeShare::device_wait))
-                             : "(work queued, none running: the GPU waits on the GPU)");
+                      ranges ? fmt::format("(work queued, none running: the {0} waits on the {0}; {1} of wall)",
+                                           noun, split_share_text(v, TimeShare::device_wait))
+                             : fmt::format("(work queued, none running: the {0} waits on the {0})", noun));
     // The full-queue flag is per device; the busiest device's maximum is shown when it differs.
     const std::string device_max =
         t.device_queue_max != t.gpu.queue_max ? fmt::format(" (one device: {})", t.device_queue_max) : std::string();
@@ -155,7 +158,7 @@ std::string format_split(const PathBreakdown& split, std::optional<PathKind> pat
         a.ops_invalid_interval, a.invalid_windows, a.duplicate_launch_correlations, c.skipped_events);
   }
   out += fmt::format("    verdict:       {}: {}\n", to_string(split.verdict.verdict),
-                     verdict_text(split.verdict, split.summary.totals.iterations, path, slower));
+                     path_verdict_text(report, path));
   const std::string headroom = headroom_line(split.verdict);
   if (!headroom.empty()) out += "    headroom:      " + headroom + "\n";
   if (!split.kernels.empty()) {
@@ -264,7 +267,7 @@ std::string format_run_table(const Report& report) {
     }
     if (wall.count == 0) {
       out += "  wall time:     no measured iterations\n";
-      if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path), path.slower_paths);
+      if (path.breakdown) out += format_split(report, path);
       continue;
     }
     out += fmt::format("  wall median:   {}\n", format_duration(wall.median));
@@ -290,7 +293,7 @@ std::string format_run_table(const Report& report) {
                                                 : fmt::format("; NOT attributed (their time counts as dispatch): {}",
                                                               fmt::join(a.unattributed, ", ")));
     }
-    if (path.breakdown) out += format_split(*path.breakdown, advice_path_kind(report, path), path.slower_paths);
+    if (path.breakdown) out += format_split(report, path);
   }
   for (const auto& diff : report.kernel_diffs) out += format_kernel_diff(diff);
   if (compare) {

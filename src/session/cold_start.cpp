@@ -89,6 +89,15 @@ ProcessOutcome read_outcome(const ChildExit& exit, const std::string& result_pat
       sample.max_abs_diff = check["max_abs_diff"].get<double>();
     }
     sample.output_detail = check.value("detail", std::string());
+    if (const auto memory = result.find("memory"); memory != result.end() && memory->is_object()) {
+      const auto bytes = [&](const char* key) -> std::optional<std::int64_t> {
+        const auto it = memory->find(key);
+        if (it == memory->end() || !it->is_number_integer() || it->get<std::int64_t>() < 0) return std::nullopt;
+        return it->get<std::int64_t>();
+      };
+      sample.rss_bytes = bytes("rss_bytes");
+      sample.peak_rss_bytes = bytes("peak_rss_bytes");
+    }
     outcome.sample = sample;
     outcome.artifacts_saved = result.value("artifacts_saved", false);
     outcome.artifacts_note = result.value("artifacts_note", std::string());

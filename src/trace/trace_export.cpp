@@ -121,9 +121,11 @@ std::string split_args(const IterationBreakdown& it) {
 }
 
 // Writes the split's tracks as process `pid`, without a leading comma; `split` gives each window's
-// numbers (args of its "iteration" slice), in window order.
-void write_split_events(const Timeline& timeline, const std::vector<IterationBreakdown>& split, std::int64_t pid,
-                        EventWriter& writer) {
+// numbers (args of its "iteration" slice), in window order; the tracks name the device by `device`'s noun
+// (device_noun: "GPU", "device", "CPU").
+void write_split_events(const Timeline& timeline, const std::vector<IterationBreakdown>& split, DeviceKind device,
+                        std::int64_t pid, EventWriter& writer) {
+  const char* noun = device_noun(device);
   const std::vector<WindowSplitTracks> windows = build_split_tracks(timeline);
   std::vector<StreamKey> streams;
   if (!windows.empty()) {
@@ -131,16 +133,15 @@ void write_split_events(const Timeline& timeline, const std::vector<IterationBre
   }
   constexpr std::int64_t kIterationTid = 0;
   constexpr std::int64_t kGpuTid = 1;
-  writer.metadata(pid, "process_name", 0, R"({"name": "ohprof: GPU time split"})");
+  writer.name(pid, "process_name", 0, fmt::format("ohprof: {} time split", noun));
   writer.metadata(pid, "process_sort_index", 0, R"({"sort_index": -1})");
   writer.metadata(pid, "thread_name", kIterationTid, R"({"name": "iterations"})");
   writer.metadata(pid, "thread_sort_index", kIterationTid, R"({"sort_index": 0})");
-  writer.metadata(pid, "thread_name", kGpuTid, R"J({"name": "GPU (all streams)"})J");
+  writer.name(pid, "thread_name", kGpuTid, fmt::format("{} (all streams)", noun));
   writer.metadata(pid, "thread_sort_index", kGpuTid, R"({"sort_index": 1})");
   for (std::size_t s = 0; s < streams.size(); ++s) {
     const auto tid = static_cast<std::int64_t>(2 + s);
-    writer.metadata(pid, "thread_name", tid,
-                    fmt::format(R"({{"name": "GPU {} stream {}"}})", streams[s].device, streams[s].stream));
+    writer.name(pid, "thread_name", tid, fmt::format("{} {} stream {}", noun, streams[s].device, streams[s].stream));
     writer.metadata(pid, "thread_sort_index", tid, fmt::format(R"({{"sort_index": {}}})", tid));
   }
   for (std::size_t w = 0; w < windows.size(); ++w) {
@@ -256,7 +257,7 @@ Status export_trace_with_split(const std::string& input_path, const std::string&
   GzipOutputFile& out = *output;
   const auto write_extra = [&] {
     EventWriter writer(out);
-    write_split_events(trace.timeline, split.iterations, trace.max_numeric_pid + 1, writer);
+    write_split_events(trace.timeline, split.iterations, trace_device_kind(trace), trace.max_numeric_pid + 1, writer);
   };
   OHPROF_RETURN_IF_ERROR(copy_with_events(*input, out, write_extra, input_path));
   return output->commit();
@@ -306,7 +307,7 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
     writer.name(kHostPid, "process_name", 0, names.process);
     for (const std::int32_t d : devices) {
       writer.name(kDevicePidBase + d, "process_name", 0,
-                  timeline.ops_have_launches ? fmt::format("GPU {}", d) : std::string("CPU kernels"));
+                  timeline.ops_have_launches ? fmt::format("{} {}", device_noun(DeviceKind::cuda), d) : std::string("CPU kernels"));
     }
     // the iterations, as the profiler's steps (the reader's windows), with their path and iteration
     for (const IterationWindow& w : timeline.iterations) {
@@ -351,7 +352,8 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
       writer.event(fmt::format(R"({{"ph": "f", "bp": "e", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
                                flow, pid, op.stream, us_text(op.start_ns)));
     }
-    write_split_events(timeline, split.iterations, kSplitPid, writer);
+    write_split_events(timeline, split.iterations, timeline.ops_have_launches ? DeviceKind::cuda : DeviceKind::cpu, kSplitPid,
+                       writer);
     writer.raw("\n]}\n");
   }
   return out.commit();

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <utility>
+
 namespace ohprof {
 namespace {
 
@@ -64,6 +67,31 @@ TEST(SummarizeColdStart, EachPhaseIsItsOwnMedian) {
   state.samples.clear();
   summarize_cold_start(state);
   EXPECT_FALSE(state.median);
+}
+
+// docs/metrics.md, "Fresh-process memory": the medians over the samples that read their memory; null when none did.
+TEST(SummarizeColdStart, MemoryIsTheMedianOfTheSamplesThatReadIt) {
+  ColdStartState state;
+  for (const auto& [rss, peak] : {std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>>{300, 900},
+                                  {100, 700}, {std::nullopt, std::nullopt}, {200, 1000}}) {
+    ColdStartSample s = total(1);
+    s.rss_bytes = rss;
+    s.peak_rss_bytes = peak;
+    state.samples.push_back(s);
+  }
+  summarize_cold_start(state);
+  ASSERT_TRUE(state.median);
+  EXPECT_EQ(state.median->rss_bytes, 200.0);        // of {300, 100, 200}: the sample without a reading left out
+  EXPECT_EQ(state.median->peak_rss_bytes, 900.0);   // of {900, 700, 1000}
+  state.samples.pop_back();                           // {300, 100}: the mean of the two
+  summarize_cold_start(state);
+  EXPECT_EQ(state.median->rss_bytes, 200.0);
+  EXPECT_EQ(state.median->peak_rss_bytes, 800.0);
+  for (ColdStartSample& s : state.samples) s.rss_bytes = s.peak_rss_bytes = std::nullopt;
+  summarize_cold_start(state);
+  ASSERT_TRUE(state.median);  // the times still have their medians
+  EXPECT_FALSE(state.median->rss_bytes);
+  EXPECT_FALSE(state.median->peak_rss_bytes);
 }
 
 TEST(OrderAgainst, FasterOnlyWhenEveryStartIsBelowEveryColdOne) {

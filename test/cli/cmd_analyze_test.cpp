@@ -73,6 +73,21 @@ TEST(AnalyzeCli, PrintsTheSplitForEachSharedTrace) {
   }
 }
 
+// docs/analyze.md, "The device": an MTIA trace's split, verdict and JSON suggestion call its device "device",
+// never "GPU".
+TEST(AnalyzeCli, AnAcceleratorTraceIsNotCalledAGpu) {
+  const std::string report = write_temp("mtia_noun.json", "");
+  const auto result = run_ohprof({"analyze", trace("mtia_inference.json.gz"), "--export-json", report});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.out, "device busy:")) << result.out;
+  EXPECT_TRUE(contains(result.out, "the device waits for the host")) << result.out;
+  EXPECT_FALSE(contains(result.out, "GPU")) << result.out;
+  const nlohmann::json j = nlohmann::json::parse(read_file(report));
+  EXPECT_EQ(j.at("context").at("device").at("type"), "accelerator");
+  const std::string suggestion = j.at("paths").at(0).at("split").at("verdict").at("suggestion");
+  EXPECT_EQ(suggestion.find("GPU"), std::string::npos) << suggestion;
+}
+
 TEST(AnalyzeCli, JsonReportOnStdoutIsMarkedAsComingFromATrace) {
   const auto result = run_ohprof({"analyze", trace("nccl_data.json.gz"), "--export-json", "-"});
   ASSERT_EQ(result.exit_code, 0) << result.err;

@@ -112,6 +112,7 @@ const std::set<std::string> kSummaryStatKeys = {"count", "mean",           "stdd
 
 nlohmann::json split_json(const PathBreakdown& breakdown) {
   Report report = sample_report();
+  report.context.device.type = DeviceKind::cuda;  // a GPU's split: the sentence calls it "GPU" (device_noun)
   report.paths[0].split_unavailable_reason.clear();
   report.paths[0].breakdown = breakdown;
   return report_to_json(report)["paths"][0]["split"];

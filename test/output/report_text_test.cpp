@@ -374,6 +374,28 @@ TEST(VerdictText, UnknownSaysWhatIsMissing) {
             "torch.profiler.profile(schedule=...) and prof.step() add ProfilerStep annotations");
 }
 
+// docs/analyze.md, "The device": the sentence calls the device by the report's noun: a GPU for CUDA, ROCm and
+// XPU, "device" for another accelerator (an MTIA trace), never "GPU" there.
+TEST(VerdictText, NamesTheDeviceByTheReportsNoun) {
+  EXPECT_STREQ(device_noun(DeviceKind::cuda), "GPU");
+  EXPECT_STREQ(device_noun(DeviceKind::xpu), "GPU");
+  EXPECT_STREQ(device_noun(DeviceKind::accelerator), "device");
+  EXPECT_STREQ(device_noun(DeviceKind::cpu), "device");  // no device found: a trace without device work
+  PathVerdict v = verdict(Verdict::device_wait_bound, 0.30, 0.08, 0.62, TimeShare::device_wait, TimeShare::busy);
+  const std::string accelerator = verdict_text(v, 10, std::nullopt, {}, DeviceKind::accelerator);
+  EXPECT_EQ(accelerator.find("device waiting on the device (work queued, none running) 62.0% of wall"), 0u) << accelerator;
+  EXPECT_EQ(accelerator.find("GPU"), std::string::npos) << accelerator;
+  const std::string xpu = verdict_text(v, 10, std::nullopt, {}, DeviceKind::xpu);
+  EXPECT_EQ(xpu.find("GPU waiting on the GPU (work queued, none running) 62.0% of wall"), 0u) << xpu;
+  v = verdict(Verdict::host_bound, 0.30, 0.65, 0.05, TimeShare::host_bound, TimeShare::busy);
+  const std::string host = verdict_text(v, 10, std::nullopt, {}, DeviceKind::accelerator);
+  EXPECT_EQ(host.find("device waiting for the host (nothing queued) 65.0% of wall"), 0u) << host;
+  v.verdict = Verdict::unknown;
+  v.reason = VerdictReason::no_launches;
+  const std::string unknown = verdict_text(v, 1, std::nullopt, {}, DeviceKind::accelerator);
+  EXPECT_EQ(unknown.find("device busy 30.0% of wall, but no device op has its launch call"), 0u) << unknown;
+}
+
 // docs/metrics.md, "Ops without a launch call": host-bound and device-wait are ranges in the sentence, which
 // says why; the verdict that differs within them is unknown, with the ranges and what to record.
 TEST(VerdictText, OpsWithoutALaunchCallGiveRangesAndAnUnknownWhereTheVerdictDiffers) {
@@ -947,6 +969,12 @@ TEST(ColdStartLines, AHeaderThenOneLinePerCacheStateWithHowItStandsAgainstCold) 
             std::string::npos) << lines[2];
   EXPECT_EQ(lines[3], "artifacts cache not measured: torch 2.5 has no torch.compiler.save_cache_artifacts");
   EXPECT_EQ(lines[4], "start           failed: RuntimeError: out of memory");
+  // the processes' memory at their first result (docs/metrics.md, "Fresh-process memory"), where they read it
+  cold.median->rss_bytes = 1.2e9;
+  cold.median->peak_rss_bytes = 1.5e9;
+  c.states = {cold};
+  EXPECT_NE(cold_start_lines(c)[1].find("; outputs match; resident 1.20 GB at the first result, peak 1.50 GB"),
+            std::string::npos) << cold_start_lines(c)[1];
   warm.against_cold = ColdStartOrder::overlapping;
   c.states = {warm};
   EXPECT_NE(cold_start_lines(c)[1].find("within noise of cold (x4.00; the ranges overlap)"), std::string::npos);
@@ -1178,6 +1206,11 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   EXPECT_EQ(deployment_cells(s, s.rows[0]),
             (std::vector<std::string>{"6.330 us", "240k", "1.280 s", "-", "+2.50 MB", "-", "+44.7 MB", "-", "89.2%"}));
   EXPECT_EQ(deployment_cells(s, s.rows[2]).at(7), "2.10 MB");
+  // --cold-start read the fresh processes' memory: their median peak, after the in-process figures
+  s.rows[0].fresh_peak_bytes = 861'400'000.4;
+  EXPECT_EQ(deployment_header(s).at(6), "fresh peak");
+  EXPECT_EQ(deployment_cells(s, s.rows[0]).at(6), "861 MB");
+  EXPECT_EQ(deployment_cells(s, s.rows[2]).at(6), "-");
 }
 
 }  // namespace

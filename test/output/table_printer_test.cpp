@@ -46,6 +46,7 @@ TEST(FormatRunTable, SaysWhyMeasurementStoppedEarly) {
 
 Report report_with(const PathBreakdown& breakdown) {
   Report report;
+  report.context.device.type = DeviceKind::cuda;  // a GPU's split: the labels call it "GPU" (device_noun)
   PathResult path;
   path.name = "compile";
   path.wall_ns = {10'000};

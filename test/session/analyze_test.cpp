@@ -144,7 +144,7 @@ TEST(AnalyzeTrace, AnalysisCountersAreWarnings) {
   ASSERT_TRUE(a.status.ok()) << a.status.error().message;
   EXPECT_EQ(a.report->warnings,
             (std::vector<Warning>{Warning{WarningCode::ops_outside_iterations,
-                                          "1 of 2 GPU operations belong to no iteration window (launched outside "
+                                          "1 of 2 device operations belong to no iteration window (launched outside "
                                           "every ProfilerStep) and are not in the split"}}));
   EXPECT_EQ(a.report->paths[0].name, "outside");  // ".json" dropped too
 

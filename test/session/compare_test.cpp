@@ -1467,8 +1467,14 @@ TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCa
     EXPECT_GT(s.process_ns, 0);
     EXPECT_EQ(s.total_ns, s.process_ns + s.import_ns + s.load_ns + s.compile_ns + s.first_call_ns);
     EXPECT_TRUE(s.output_matches);
+    // the fake's memory at its first result (docs/metrics.md, "Fresh-process memory")
+    EXPECT_EQ(s.rss_bytes, 100'000'000);
+    EXPECT_EQ(s.peak_rss_bytes, 110'000'000);
   }
   EXPECT_FALSE(start.against_cold);
+  ASSERT_TRUE(start.median);
+  EXPECT_EQ(start.median->rss_bytes, 100'000'000.0);
+  EXPECT_EQ(start.median->peak_rss_bytes, 110'000'000.0);
 
   const PathResult& compile = path_named(report, "compile");
   ASSERT_TRUE(compile.cold_start);
@@ -1488,6 +1494,14 @@ TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCa
   EXPECT_EQ(warm.against_cold, ColdStartOrder::faster);
   EXPECT_EQ(artifacts.against_cold, ColdStartOrder::faster);
   EXPECT_GT(warm.speedup_vs_cold, 1);
+  ASSERT_TRUE(cold.median && warm.median);
+  EXPECT_EQ(cold.median->peak_rss_bytes, 250'000'000.0);  // the fake compiled in its cold processes only
+  EXPECT_EQ(warm.median->peak_rss_bytes, 210'000'000.0);
+  // the deployment summary's fresh peak: the cold (or none) state's median peak
+  ASSERT_TRUE(report.deployment);
+  ASSERT_EQ(report.deployment->rows.size(), 2u);
+  EXPECT_EQ(report.deployment->rows[0].fresh_peak_bytes, 110'000'000.0);
+  EXPECT_EQ(report.deployment->rows[1].fresh_peak_bytes, 250'000'000.0);
   EXPECT_TRUE(std::none_of(report.warnings.begin(), report.warnings.end(), [](const Warning& w) {
     return w.code == WarningCode::cold_start_incomplete || w.code == WarningCode::cold_start_outputs_differ;
   }));
@@ -1502,7 +1516,13 @@ TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCa
   EXPECT_EQ(states[1]["samples"].size(), 4u);
   EXPECT_EQ(states[0]["samples"][0]["total_ns"], cold.samples[0].total_ns);
   EXPECT_EQ(states[0]["against_cold"], nullptr);
+  EXPECT_EQ(states[0]["samples"][0]["rss_bytes"], 200'000'000);
+  EXPECT_EQ(states[0]["median"]["peak_rss_bytes"], 250'000'000.0);
+  EXPECT_EQ(json["deployment"]["rows"][1]["fresh_peak_bytes"], 250'000'000.0);
+  EXPECT_EQ(report_from_json(json).paths[1].cold_start, compile.cold_start) << "read back whole";
   const std::string table = format_run_table(report);
+  EXPECT_NE(table.find("; resident 100 MB at the first result, peak 110 MB"), std::string::npos) << table;
+  EXPECT_NE(table.find("fresh peak"), std::string::npos) << table;
   EXPECT_NE(table.find("cold start:    4 fresh processes per state"), std::string::npos) << table;
   EXPECT_NE(table.find("faster than cold (every start below every cold one)"), std::string::npos) << table;
 }

@@ -6,7 +6,8 @@ protocol of python/ohprof/_cold_start.py without torch.
 It logs "PATH CACHE CACHE_DIR PID" to the spec's launches file, sleeps through its steps (5 ms import,
 5 ms load and, for a compile path, 3 ms of ohprof's own "hook" after it, `compile_ms` of compile in a compile path's first call unless its cache folder holds the
 "filled" marker or, for CACHE artifacts, the artifacts file exists, 2 ms first call) and writes the result
-file. CACHE fill writes the marker and the artifacts file.
+file. CACHE fill writes the marker and the artifacts file. Its memory: resident 100 MB, peak 110 MB; a compile
+path's 200 MB, peak 250 MB when it compiled and 210 MB when it did not; null for the spec's "no_memory" paths.
 """
 import json
 import os
@@ -47,6 +48,9 @@ result = {"ok": True, "pid": os.getpid(),
                     "compile": compile_end - compile_start, "hook": hook_ns},
           "check": {"passed": path not in spec["differ"], "max_abs_diff": 0.5 if path in spec["differ"] else 0.0,
                     "detail": "fake: output 0 differs by up to 0.5" if path in spec["differ"] else ""},
+          "memory": None if path in spec.get("no_memory", []) else
+          {"rss_bytes": 200_000_000 if compiled else 100_000_000,
+           "peak_rss_bytes": (250_000_000 if not cached else 210_000_000) if compiled else 110_000_000},
           "artifacts_saved": False, "artifacts_note": ""}
 if cache == "fill":
     open(marker, "w").write("filled\n")

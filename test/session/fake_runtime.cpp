@@ -217,7 +217,8 @@ class FakeModelSession final : public ModelSession {
     };
     const std::string spec = dir + "/spec.json";
     std::ofstream(spec) << "{\"launches\": \"" << script.launches << "\", \"fail\": " << names(script.fail)
-                        << ", \"differ\": " << names(script.differ) << ", \"compile_ms\": " << script.compile_ms << "}";
+                        << ", \"differ\": " << names(script.differ) << ", \"no_memory\": " << names(script.no_memory)
+                        << ", \"compile_ms\": " << script.compile_ms << "}";
     return ColdStartSetup{{OHPROF_TEST_PYTHON3, std::string(OHPROF_SOURCE_DIR) + "/test/session/fake_cold_start_child.py", spec},
                           script.artifacts_unavailable};
   }

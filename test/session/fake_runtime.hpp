@@ -205,6 +205,7 @@ class FakeWorld {
     std::string launches;                 // the log file (the test's)
     std::set<std::string> fail;           // paths whose every process fails
     std::set<std::string> differ;         // paths whose first output differs from the reference
+    std::set<std::string> no_memory;      // paths whose processes cannot read their memory
     int compile_ms = 300;
     std::string artifacts_unavailable;    // what cold_start_setup says of the portable artifacts
     std::optional<Error> setup_error;     // cold_start_setup fails with this

@@ -93,7 +93,7 @@ TEST(AttachSplit, AnalysisCountersAreWarnings) {
   EXPECT_EQ(path.breakdown->iterations.size(), 3u);
   EXPECT_EQ(report.warnings,
             (std::vector<Warning>{Warning{WarningCode::ops_outside_iterations,
-                                          "1 of 4 GPU operations belong to no iteration window and are not in the "
+                                          "1 of 4 device operations belong to no iteration window and are not in the "
                                           "split"}}));
 }
 

@@ -50,6 +50,14 @@ Questions the doc leaves open, and the choice made here (Q1..Q10):
       max are compared as numbers (an integer-valued float matches the integer).
   Q11 The rank rule's fewest orders is config.compare.cold_start_min_orders (40 since 2026-12-06, when
       naming either order at 3 and 3 had a 0.10 chance); a report without the key was written under 20.
+  Q12 "Fresh-process memory": a state's samples with the key `rss_bytes` (reports from 2026-12-07 on) have
+      `rss_bytes` and `peak_rss_bytes` each null or a non-negative integer, and the peak not below the
+      resident set where both are there (the high-water mark of the same counter, read in the same moment);
+      its median's `rss_bytes` and `peak_rss_bytes` are statistics.median over the samples whose value is not
+      null, null when none has one. A report whose samples lack the key is not checked for them.
+  Q13 `deployment.rows[i].fresh_peak_bytes` (checked where the row has the key) is the path's `cold` state's
+      median `peak_rss_bytes`, or its `none` state's; null when the path has no cold_start, that state no
+      median, or the median no peak. A row of a path not in `paths` is not checked.
 """
 
 import copy
@@ -62,6 +70,7 @@ import tempfile
 
 PHASES = ("process_ns", "import_ns", "load_ns", "compile_ns", "first_call_ns")
 MEDIAN_FIELDS = PHASES + ("total_ns",)
+MEMORY_FIELDS = ("rss_bytes", "peak_rss_bytes")
 REL_TOL, ABS_TOL = 1e-9, 1e-6
 
 # ---------------------------------------------------------------- the figures
@@ -194,6 +203,45 @@ def check_state(ck, w, st, processes, cold_totals, warnings, min_orders=20):
         if exp[f] == "unchecked":                                 # Q6
             continue
         ck.cmp(f"{w}.{f}", st.get(f), exp[f])
+    check_memory(ck, w, st, samples)
+
+
+def memory_medians(samples):
+    """Q12: the medians of rss_bytes and peak_rss_bytes over the samples that have them (None: none has)."""
+    out = {}
+    for f in MEMORY_FIELDS:
+        values = [s[f] for s in samples if s.get(f) is not None]
+        out[f] = statistics.median(values) if values else None
+    return out
+
+
+def check_memory(ck, w, st, samples):
+    if not samples or not all("rss_bytes" in s for s in samples):   # Q12: written before the fields
+        return
+    for k, s in enumerate(samples):
+        for f in MEMORY_FIELDS:
+            v = s.get(f)
+            ck.fact(f"{w}.samples[{k}].{f}", v is None or (is_int(v) and v >= 0),
+                    f"not null nor a non-negative integer: {json.dumps(v)}")
+        if is_int(s.get("rss_bytes")) and is_int(s.get("peak_rss_bytes")):
+            ck.fact(f"{w}.samples[{k}].peak_rss_bytes", s["peak_rss_bytes"] >= s["rss_bytes"],
+                    f"peak {s['peak_rss_bytes']} below the resident set {s['rss_bytes']}")
+    if isinstance(st.get("median"), dict):
+        want = memory_medians(samples)
+        for f in MEMORY_FIELDS:
+            ck.cmp(f"{w}.median.{f}", st["median"].get(f), want[f])
+
+
+def fresh_peak(path):
+    """Q13: the deployment row's fresh_peak_bytes of a report's path."""
+    cs = path.get("cold_start")
+    if not cs:
+        return None
+    for st in cs.get("states") or []:
+        if st.get("cache") in ("cold", "none"):
+            m = st.get("median")
+            return m.get("peak_rss_bytes") if isinstance(m, dict) else None
+    return None
 
 
 def check(rep, label):
@@ -235,6 +283,11 @@ def check(rep, label):
         for st in states:
             nstates += 1
             check_state(ck, f"{where}.states[{st.get('cache')}]", st, processes, cold_totals, warnings, min_orders)
+    by_name = {p.get("name"): p for p in rep.get("paths") or []}
+    for row in ((rep.get("deployment") or {}).get("rows") or []):       # Q13
+        if "fresh_peak_bytes" in row and row.get("path") in by_name:
+            ck.cmp(f"deployment.rows[{row['path']}].fresh_peak_bytes", row["fresh_peak_bytes"],
+                   fresh_peak(by_name[row["path"]]))
     if nstates == 0:
         ck.fact("paths[].cold_start", False,
                 "no path has a cold_start state: nothing to check (was the report made with --cold-start?)")
@@ -320,6 +373,36 @@ def hand_worked():
     return a, b
 
 
+def with_memory(s, rss, peak):
+    return dict(s, rss_bytes=rss, peak_rss_bytes=peak)
+
+
+def hand_worked_memory():
+    """Report C (Q12, Q13), worked by hand: --cold-start=3.
+    compile, cold: rss 800, 820, null; peak 900, 950, null -> medians over two: rss 810, peak 925.
+    compile, warm: rss 700, 720, 710; peak 860, 850, 870 -> medians 710, 860.
+    compile, artifacts: rss null in all three -> medians null.
+    eager, none: rss 600, 610, 620; peak 650, 640, 660 -> medians 610, 650.
+    deployment: compile's fresh peak 925 (cold), eager's 650 (none)."""
+    cold = [with_memory(sample(r, 0, t, 0, 0, 0), rss, peak)
+            for r, (t, rss, peak) in enumerate(((900, 800, 900), (1000, 820, 950), (1100, None, None)))]
+    warm = [with_memory(sample(r, 0, t, 0, 0, 0), rss, peak)
+            for r, (t, rss, peak) in enumerate(((240, 700, 860), (250, 720, 850), (260, 710, 870)))]
+    arts = [with_memory(sample(r, 0, t, 0, 0, 0), None, None) for r, t in enumerate((850, 1050, 950))]
+    eag = [with_memory(sample(r, t, 0, 0, 0, 0), rss, peak)
+           for r, (t, rss, peak) in enumerate(((500, 600, 650), (300, 610, 640), (400, 620, 660)))]
+    return {"config": {"compare": {"cold_start": 3}}, "warnings": [], "paths": [
+        {"name": "compile", "role": "path", "cold_start": {"processes": 3, "states": [
+            state("cold", cold, dict(med(0, 1000, 0, 0, 0, 1000), rss_bytes=810, peak_rss_bytes=925), 900, 1100),
+            state("warm", warm, dict(med(0, 250, 0, 0, 0, 250), rss_bytes=710, peak_rss_bytes=860), 240, 260,
+                  "faster", 4.0),
+            state("artifacts", arts, dict(med(0, 950, 0, 0, 0, 950), rss_bytes=None, peak_rss_bytes=None), 850, 1050,
+                  "overlapping", 1.0526315789473684)]}},
+        {"name": "eager", "role": "path", "cold_start": {"processes": 3, "states": [
+            state("none", eag, dict(med(400, 0, 0, 0, 0, 400), rss_bytes=610, peak_rss_bytes=650), 300, 500)]}}],
+        "deployment": {"rows": [{"path": "compile", "fresh_peak_bytes": 925}, {"path": "eager", "fresh_peak_bytes": 650}]}}
+
+
 def self_test():
     assert rank_rule([1, 2], [10, 11]) == "too-few"  # C(4, 2) = 6 orders: 1 in 6 by chance
     assert rank_rule([1, 2], [10, 11, 12, 13, 14]) == "faster"  # C(7, 2) = 21
@@ -341,8 +424,9 @@ def self_test():
     assert f["speedup_vs_cold"] == 4.0 and f["against_cold"] == "faster" and f["median"]["total_ns"] == 250
     print("self-test: medians (odd and even counts), the rank rule (faster, slower, overlapping, ties) ok")
     a, b = hand_worked()
+    c = hand_worked_memory()
     total = 0
-    for name, rep in (("A", a), ("B", b)):
+    for name, rep in (("A", a), ("B", b), ("C", c)):
         ck, n = check(rep, f"report {name}")
         if ck.bad:
             print("self-test FAILED: a hand-worked report does not check:\n  " + "\n  ".join(ck.bad))
@@ -399,6 +483,16 @@ def self_test():
          "not null for a variant"),
         ("processes other than --cold-start", a,
          lambda r: r["paths"][2]["cold_start"].update(processes=4), "(config.compare.cold_start)"),
+        ("a memory median over every sample, a null one as 0 (Q12: 800 for 810)", c,
+         lambda r: sts(r, 0)[0]["median"].update(rss_bytes=800), "states[cold].median.rss_bytes:"),
+        ("a memory median where no sample read it (Q12)", c,
+         lambda r: sts(r, 0)[2]["median"].update(peak_rss_bytes=0), "states[artifacts].median.peak_rss_bytes:"),
+        ("a peak below the resident set (Q12)", c,
+         lambda r: sts(r, 1)[0]["samples"][0].update(peak_rss_bytes=599), "peak 599 below the resident set 600"),
+        ("a negative resident set (Q12)", c,
+         lambda r: sts(r, 0)[1]["samples"][0].update(rss_bytes=-1), "samples[0].rss_bytes:"),
+        ("the warm state's peak as the fresh peak (Q13: 860 for 925)", c,
+         lambda r: r["deployment"]["rows"][0].update(fresh_peak_bytes=860), "deployment.rows[compile].fresh_peak_bytes:"),
     ]
     for what, base, corrupt, expect in corruptions:
         bad = copy.deepcopy(base)

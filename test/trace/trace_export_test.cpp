@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "trace_text.hpp"
@@ -215,6 +216,34 @@ TEST(ExportTraceWithSplit, KeepsEveryInputEventAndAddsTheTracks) {
     EXPECT_EQ(again->timeline.launches.size(), trace->timeline.launches.size());
     EXPECT_EQ(again->timeline.counters.skipped_events, 0u);
     EXPECT_EQ(again->stats.compressed, out_name.size() > 3 && out_name.substr(out_name.size() - 3) == ".gz");
+  }
+}
+
+// docs/analyze.md, "The device": the added process and its tracks name the device by its noun: "GPU" for a
+// CUDA trace, "device" for an MTIA one.
+TEST(ExportTraceWithSplit, NamesTheTracksByTheDevicesNoun) {
+  for (const auto& [file, noun] : {std::pair<std::string, std::string>{"nccl_data.json.gz", "GPU"},
+                                   std::pair<std::string, std::string>{"mtia_inference.json.gz", "device"}}) {
+    const std::string input = trace_path(file);
+    auto trace = read_kineto_trace(input);
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    const std::string output = temp_path("noun_" + file);
+    ASSERT_TRUE(export_trace_with_split(input, output, *trace, analyze_timeline(trace->timeline)).ok());
+    const std::int64_t pid = trace->max_numeric_pid + 1;
+    std::string process;
+    std::map<std::int64_t, std::string> names;  // tid -> thread name, of the added process
+    const nlohmann::json written = load_json(output);
+    for (const auto& event : written["traceEvents"]) {
+      if (!event.contains("pid") || !event["pid"].is_number_integer() || event["pid"].get<std::int64_t>() != pid) continue;
+      if (event.value("ph", "") != "M") continue;
+      if (event["name"] == "process_name") process = event["args"]["name"].get<std::string>();
+      if (event["name"] == "thread_name") names[event["tid"].get<std::int64_t>()] = event["args"]["name"].get<std::string>();
+    }
+    EXPECT_EQ(process, "ohprof: " + noun + " time split") << file;
+    EXPECT_EQ(names[0], "iterations") << file;
+    EXPECT_EQ(names[1], noun + " (all streams)") << file;
+    ASSERT_GT(names.size(), 2u) << file;  // the iterations, all streams, one track per stream
+    EXPECT_EQ(names.rbegin()->second.rfind(noun + " ", 0), 0u) << file << ": " << names.rbegin()->second;
   }
 }
 

@@ -47,6 +47,10 @@ struct ColdStartSample {
   bool output_matches = false;
   std::optional<double> max_abs_diff;
   std::string output_detail;              // why it differs ("" : it matches)
+  // The process's resident set (VmRSS) and its high-water mark (VmHWM) once its first call returned, before
+  // its output check (docs/metrics.md, "Cold start", "Fresh-process memory"); null where it could not read them.
+  std::optional<std::int64_t> rss_bytes;
+  std::optional<std::int64_t> peak_rss_bytes;
   friend bool operator==(const ColdStartSample&, const ColdStartSample&) = default;
 };
 
@@ -59,6 +63,9 @@ struct ColdStartPhases {
   double compile_ns = 0;
   double first_call_ns = 0;
   double total_ns = 0;
+  // The medians of the samples' rss_bytes and peak_rss_bytes, over the samples that have them (null: none has).
+  std::optional<double> rss_bytes;
+  std::optional<double> peak_rss_bytes;
   friend bool operator==(const ColdStartPhases&, const ColdStartPhases&) = default;
 };
 

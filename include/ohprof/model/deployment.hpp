@@ -36,6 +36,10 @@ struct DeploymentRow {
   bool host_share_at_most = false;   // an upper bound: some kernels do not record themselves (verdict)
   bool outputs_differ = false;       // its output check failed: left out of every criterion
   bool ran_uncompiled = false;       // its execution check's probe ran uncompiled code: left out likewise
+  // The median high-water mark of the resident set of its fresh processes with the cold cache (or none:
+  // nothing to cache), from --cold-start (ColdStartPhases::peak_rss_bytes): what a fresh process of this path
+  // alone needed, not a difference, and not ordered by build order (docs/metrics.md, "Fresh-process memory").
+  std::optional<double> fresh_peak_bytes;
 };
 
 // The paths that lead one criterion: the best, then those the measurement cannot tell from it.

@@ -43,6 +43,20 @@ OHPROF_ENUM_CLASS(ReportKind, OHPROF_REPORT_KIND_VALUES)
   X(xpu, "xpu")
 OHPROF_ENUM_CLASS(DeviceKind, OHPROF_DEVICE_KIND_VALUES)
 
+// What the split's labels, sentences and exported tracks call the device whose timeline they split
+// (docs/analyze.md, "The device"): "GPU" for a CUDA or ROCm GPU and an Intel XPU; "device" for another
+// accelerator (MTIA), and for `cpu`, where no device was found (a trace without device work; a CPU run's
+// split names its CPU kernels itself).
+constexpr const char* device_noun(DeviceKind device) {
+  switch (device) {
+    case DeviceKind::cuda:
+    case DeviceKind::xpu: return "GPU";
+    case DeviceKind::cpu:
+    case DeviceKind::accelerator: return "device";
+  }
+  return "device";
+}
+
 // What recorded a path's device split.
 #define OHPROF_COLLECTOR_KIND_VALUES(X) \
   X(none, "")                           \

@@ -37,12 +37,17 @@ std::optional<StopReason> stop_reason_from_text(std::string_view text);
 // full-queue count. `path` is the path's kind (advice_path_kind): the AOTI paths and compile:cpp-wrapper are
 // not told to use the AOTInductor C++ wrapper they already have (docs/metrics.md, "Advice"). `slower` are
 // the paths measured slower than this one (PathResult::slower_paths): those among the remedies the advice
-// names are cited after it, with their ratios.
+// names are cited after it, with their ratios. `device` is the report's device (RunContext::device), which
+// the sentence calls by its noun (device_noun).
 std::string verdict_text(const PathVerdict& verdict, std::size_t iterations,
-                         std::optional<PathKind> path = std::nullopt, const std::vector<PathRatio>& slower = {});
+                         std::optional<PathKind> path = std::nullopt, const std::vector<PathRatio>& slower = {},
+                         DeviceKind device = DeviceKind::cuda);
 // The kind verdict_text reads for a path of `report`: parse_path_kind of its name in a run or compare
 // report; none for a variant and for analyze's traces (whose names are file names, "aoti.json" too).
 std::optional<PathKind> advice_path_kind(const Report& report, const PathResult& path);
+// verdict_text of a path of `report` that has a split: its iterations, advice_path_kind, its slower paths and
+// the report's device (device_noun). "" for a path without a split. Every printer's verdict sentence is this one.
+std::string path_verdict_text(const Report& report, const PathResult& path);
 
 // The most each remedy could gain on this timeline, by Amdahl's bound (docs/metrics.md, "Headroom"):
 // "at most 2.36x with faster kernels, at most 1.67x without the host-bound time, at most 1.02x without the

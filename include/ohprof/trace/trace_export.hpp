@@ -3,7 +3,7 @@
 // extra tracks, so that the host-bound gaps can be seen in Perfetto / chrome://tracing
 // (docs/analyze.md, "Seeing the split in Perfetto").
 //
-// The extra tracks belong to one added process, "ohprof: GPU time split":
+// The extra tracks belong to one added process, "ohprof: GPU time split" (the device's noun: device_noun):
 //   - "iterations": one slice per iteration window, its split in the slice's args;
 //   - "GPU (all streams)": the window tiled into busy, device-wait and host-bound slices;
 //   - "GPU <device> stream <stream>": the same for every stream;

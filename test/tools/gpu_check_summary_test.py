@@ -62,7 +62,8 @@ def main(argv):
     # compare --cold-start: an AOTI path's one state, a compile path's warm state against cold, one failed
     edited["paths"][0]["cold_start"] = {"processes": 2, "states": [
         {"cache": "none", "median": {"total_ns": 3e9, "process_ns": 1e7, "import_ns": 2e9, "load_ns": 5e8,
-                                     "compile_ns": 0.0, "first_call_ns": 4.9e8},
+                                     "compile_ns": 0.0, "first_call_ns": 4.9e8, "rss_bytes": 5.4e8,
+                                     "peak_rss_bytes": 5.42e8},
          "samples": [{"output_matches": True}, {"output_matches": True}], "against_cold": None, "failed": None,
          "unavailable": None}]}
     edited["paths"][1]["cold_start"] = {"processes": 2, "states": [
@@ -159,7 +160,7 @@ def main(argv):
     expect("    threads 2: 1900 calls/s, p50 950.0 us, p99 1700.0 us, x1.90 [1.80, 2.00] scales")
     expect("    threads limit: none")
     expect("    cold start (none cache): 3000.000 ms = process 10.000 ms + import 2000.000 ms + load 500.000 ms "
-           "+ compile 0.0 us + first call 490.000 ms (n=2)")
+           "+ compile 0.0 us + first call 490.000 ms (n=2); peak 542 MB")
     expect("    cold start (warm cache): 5000.000 ms = process 10.000 ms + import 2000.000 ms + load 1000.000 ms "
            "+ compile 1500.000 ms + first call 490.000 ms (n=2), faster than cold (x4.00), OUTPUTS DIFFER")
     expect("    cold start (artifacts cache): not measured: torch 2.5 has no torch.compiler.save_cache_artifacts")

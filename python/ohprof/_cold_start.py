@@ -51,12 +51,13 @@ def _compile_ns(events, first_index, start_ns, end_ns):
     return total
 
 
-def _memory():
+def _memory(status="/proc/self/status"):
     """The process's resident set (VmRSS) and its high-water mark (VmHWM) from /proc/self/status, in bytes:
-    {"rss_bytes", "peak_rss_bytes"}, or None where it cannot be read (not Linux)."""
+    {"rss_bytes", "peak_rss_bytes"}, or None where it cannot be read (not Linux, a field missing, a unit other
+    than kB)."""
     try:
         fields = {}
-        with open("/proc/self/status") as f:
+        with open(status) as f:
             for line in f:
                 name, _, value = line.partition(":")
                 if name in ("VmRSS", "VmHWM"):

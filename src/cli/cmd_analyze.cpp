@@ -64,8 +64,8 @@ Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation) {
   auto flags = std::make_shared<AnalyzeFlags>();
   CLI::App* app = parent.add_subcommand(
       "analyze",
-      "Split the GPU time of a PyTorch-profiler (Kineto) trace: busy, host-bound gaps, other idle time; of several, "
-      "the ranks of a job side by side");
+      "Split the device time (GPU, or MTIA) of a PyTorch-profiler (Kineto) trace: busy, host-bound gaps, other idle "
+      "time; of several, the ranks of a job side by side");
   app->add_option("traces", flags->traces,
                   "Kineto Chrome-trace JSON file, plain or gzip (.json, .json.gz); several, a directory or a glob: the "
                   "ranks of one job (docs/ranks.md)")

@@ -101,6 +101,7 @@ void deployment(const Report& r, std::vector<Block>& blocks) {
   if (t.rows.empty()) return;
   blocks.push_back(doc::Heading{{strong("Which to deploy")}});
   blocks.push_back(doc::Table{std::move(t), "ohprof-deployment"});
+  blocks.push_back(doc::Note{{text("Memory columns: " + deployment_memory_note(*r.deployment) + ".")}});
   blocks.push_back(doc::Answer{{text(deployment_text(*r.deployment))}});
 }
 

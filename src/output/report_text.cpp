@@ -325,7 +325,8 @@ std::string unknown_text(const PathVerdict& v, DeviceKind device) {
                            names);
       }
       return fmt::format("the trace holds device work in categories ohprof does not read ({}), so the device's time is "
-                         "unknown, not zero; ohprof reads CUDA and ROCm timelines (kernel, gpu_memcpy, gpu_memset)",
+                         "unknown, not zero; ohprof reads CUDA, ROCm and XPU timelines (kernel, gpu_memcpy, "
+                         "gpu_memset) and MTIA's (mtia_ccp_events)",
                          names);
     }
     case VerdictReason::no_iterations: return "no iteration was analysed, so there is nothing to judge";
@@ -444,8 +445,8 @@ std::string slower_remedies(const std::vector<PathKind>& named, const std::vecto
 
 }  // namespace
 
-std::string verdict_text(const PathVerdict& v, std::size_t iterations, std::optional<PathKind> path,
-                         const std::vector<PathRatio>& slower, DeviceKind device) {
+std::string verdict_text(const PathVerdict& v, DeviceKind device, std::size_t iterations, std::optional<PathKind> path,
+                         const std::vector<PathRatio>& slower) {
   const Advice body = verdict_body(v, iterations, path, device);
   const std::string evidence = slower_remedies(body.remedies, slower);
   // A trace without steps: the verdict stands, but its one window includes start-up; say so first.
@@ -463,8 +464,9 @@ std::optional<PathKind> advice_path_kind(const Report& report, const PathResult&
 
 std::string path_verdict_text(const Report& report, const PathResult& path) {
   if (!path.breakdown) return "";
-  return verdict_text(path.breakdown->verdict, path.breakdown->summary.totals.iterations, advice_path_kind(report, path),
-                      path.slower_paths, report.context.device.type);
+  const PathBreakdown& b = *path.breakdown;
+  return verdict_text(b.verdict, report.context.device.type, b.summary.totals.iterations, advice_path_kind(report, path),
+                      path.slower_paths);
 }
 
 
@@ -872,6 +874,14 @@ bool any_fresh_peak(const DeploymentSummary& s) {
   return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.fresh_peak_bytes.has_value(); });
 }
 }  // namespace
+
+std::string deployment_memory_note(const DeploymentSummary& s) {
+  std::string note =
+      "build memory and calls peak: growth of the measuring process's resident set, the paths built in turn in "
+      "that process (a path pays for the modules it was the first to load)";
+  if (any_fresh_peak(s)) note += "; fresh peak: the resident set's high-water mark of a fresh process of that path alone";
+  return note;
+}
 
 std::vector<std::string> deployment_header(const DeploymentSummary& s) {
   int threads = 0;

@@ -319,7 +319,8 @@ std::string format_run_table(const Report& report) {
     }
     if (report.deployment && !report.deployment->rows.empty()) {
       const DeploymentSummary& d = *report.deployment;
-      out += "\nwhich to deploy (medians; memory: the process's resident set; docs/metrics.md, \"Deployment summary\")\n";
+      out += fmt::format("\nwhich to deploy (medians; {}; docs/metrics.md, \"Deployment summary\")\n",
+                         deployment_memory_note(d));
       const CellTable table = deployment_table(report);  // the Markdown's and the HTML's rows, as text
       std::vector<std::vector<std::string>> rows{table.header};
       for (const std::vector<Cell>& row : table.rows) {

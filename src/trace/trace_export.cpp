@@ -122,7 +122,7 @@ std::string split_args(const IterationBreakdown& it) {
 
 // Writes the split's tracks as process `pid`, without a leading comma; `split` gives each window's
 // numbers (args of its "iteration" slice), in window order; the tracks name the device by `device`'s noun
-// (device_noun: "GPU", "device", "CPU").
+// (device_noun: "GPU", or "device").
 void write_split_events(const Timeline& timeline, const std::vector<IterationBreakdown>& split, DeviceKind device,
                         std::int64_t pid, EventWriter& writer) {
   const char* noun = device_noun(device);
@@ -307,7 +307,7 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
     writer.name(kHostPid, "process_name", 0, names.process);
     for (const std::int32_t d : devices) {
       writer.name(kDevicePidBase + d, "process_name", 0,
-                  timeline.ops_have_launches ? fmt::format("{} {}", device_noun(DeviceKind::cuda), d) : std::string("CPU kernels"));
+                  timeline.ops_have_launches ? fmt::format("{} {}", device_noun(names.device), d) : std::string("CPU kernels"));
     }
     // the iterations, as the profiler's steps (the reader's windows), with their path and iteration
     for (const IterationWindow& w : timeline.iterations) {
@@ -352,8 +352,7 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
       writer.event(fmt::format(R"({{"ph": "f", "bp": "e", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
                                flow, pid, op.stream, us_text(op.start_ns)));
     }
-    write_split_events(timeline, split.iterations, timeline.ops_have_launches ? DeviceKind::cuda : DeviceKind::cpu, kSplitPid,
-                       writer);
+    write_split_events(timeline, split.iterations, names.device, kSplitPid, writer);
     writer.raw("\n]}\n");
   }
   return out.commit();

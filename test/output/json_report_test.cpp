@@ -255,7 +255,7 @@ TEST(ReportToJson, TheVerdictCarriesItsEvidenceAndTheSameTextAsTheTable) {
   EXPECT_EQ(verdict["blocking_share"], 0.06);
   EXPECT_EQ(verdict["launches_per_iteration"], 4.0);
   EXPECT_EQ(verdict["cpu_kernels"], false);
-  EXPECT_EQ(verdict["suggestion"], verdict_text(breakdown.verdict, 1));
+  EXPECT_EQ(verdict["suggestion"], verdict_text(breakdown.verdict, DeviceKind::cuda, 1));
   EXPECT_NE(verdict["suggestion"].get<std::string>().find("6.0% of wall in blocking calls"), std::string::npos);
 
   PathBreakdown none;  // no iterations: no host state, no waited stream

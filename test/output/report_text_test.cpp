@@ -56,7 +56,7 @@ TEST(VerdictText, ComputeBoundQuotesTheSharesTheFullQueueAndTheBlockingTime) {
   v.full_queue_iterations = 5;
   v.queue_max = 1291;
   v.blocking_share = 0.392;
-  EXPECT_EQ(verdict_text(v, 6),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 6),
             std::string("GPU busy 96.3% of wall (host-bound 0.1%, device-wait 3.6%); the launch queue was full in 5 of "
                         "6 iterations (max 1291 ops pending): the host runs ahead and launch calls block on the queue, "
                         "so their time is hidden, not overhead; the host spent 39.2% of wall in blocking calls. ") +
@@ -68,7 +68,7 @@ TEST(VerdictText, ComputeBoundLeavesOutANotFullQueueAndLittleBlockingTime) {
   PathVerdict v = verdict(Verdict::compute_bound, 0.89, 0.04, 0.07, TimeShare::busy, TimeShare::device_wait);
   v.queue_max = 999;
   v.blocking_share = 0.049;  // under 5%: not worth a mention
-  EXPECT_EQ(verdict_text(v, 3),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 3),
             std::string("GPU busy 89.0% of wall (host-bound 4.0%, device-wait 7.0%). ") + kComputeAdvice);
 }
 
@@ -78,7 +78,7 @@ TEST(VerdictText, ComputeBoundOnTheCpuSaysCpuKernelsAndDispatch) {
   v.host_state = HostState::framework;
   v.host_state_share = 1;
   // dispatch 23.5%: 1 / 0.765 = 1.307, so the host's advice follows with its bound
-  EXPECT_EQ(verdict_text(v, 100), std::string("CPU kernels busy 76.5% of wall (dispatch 23.5%). ") + kKernelAdvice +
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100), std::string("CPU kernels busy 76.5% of wall (dispatch 23.5%). ") + kKernelAdvice +
                                       ". Removing the dispatch time could still make it faster, at most 1.31x; for the dispatch part, " +
                                       kCpuHostAdvice);
   EXPECT_EQ(headroom_text(v), "at most 4.26x with faster kernels, at most 1.31x without the dispatch time");
@@ -94,10 +94,10 @@ TEST(VerdictText, ARemedyMeasuredSlowerIsCitedAfterTheAdvice) {
   const PathRatio compile{"eager", "compile", 3.1, 0.1, 2.9, 3.3, true};
   const PathRatio cpp{"eager", "compile:cpp-wrapper", 1.5, 0.1, 1.2, 1.8, true};
   const PathRatio other{"eager", "someone-else", 2.0, 0.1, 1.8, 2.2, true};
-  const std::string plain = verdict_text(v, 100, PathKind::eager);
-  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {other}), plain);
+  const std::string plain = verdict_text(v, DeviceKind::cuda, 100, PathKind::eager);
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100, PathKind::eager, {other}), plain);
   // The kernel advice names torch.compile; the host advice on the CPU compile:cpp-wrapper.
-  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {compile, other, cpp}),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100, PathKind::eager, {compile, other, cpp}),
             plain + ". Measured slower than eager in this run, of the remedies named: compile 3.10 times (95% interval "
                     "2.90 to 3.30); compile:cpp-wrapper 1.50 times (95% interval 1.20 to 1.80)");
   // Host changes will not help: only the kernel advice is given, and only its remedies cited: torch.compile
@@ -106,26 +106,26 @@ TEST(VerdictText, ARemedyMeasuredSlowerIsCitedAfterTheAdvice) {
   v.host_headroom_negligible = true;
   const PathRatio aoti_slower{"eager", "aoti", 1.5, 0.1, 1.2, 1.8, true};
   const PathRatio graphs{"eager", "compile:reduce-overhead", 1.5, 0.1, 1.2, 1.8, true};
-  EXPECT_EQ(verdict_text(v, 100, PathKind::eager, {aoti_slower, cpp, graphs}), verdict_text(v, 100, PathKind::eager));
-  EXPECT_NE(verdict_text(v, 100, PathKind::eager, {aoti_slower, compile}).find("remedies named: compile 3.10 times"),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100, PathKind::eager, {aoti_slower, cpp, graphs}), verdict_text(v, DeviceKind::cuda, 100, PathKind::eager));
+  EXPECT_NE(verdict_text(v, DeviceKind::cuda, 100, PathKind::eager, {aoti_slower, compile}).find("remedies named: compile 3.10 times"),
             std::string::npos);
   // A torch.compile path is told of max-autotune, not of itself.
   const PathRatio autotune{"compile", "compile:max-autotune-no-cudagraphs", 1.2, 0.1, 1.1, 1.3, true};
   const PathRatio eager{"compile", "eager", 1.1, 0.1, 1.05, 1.15, true};
-  EXPECT_NE(verdict_text(v, 100, PathKind::compile, {eager, autotune})
+  EXPECT_NE(verdict_text(v, DeviceKind::cuda, 100, PathKind::compile, {eager, autotune})
                 .find(": compile:max-autotune-no-cudagraphs 1.20 times"),
             std::string::npos);
-  EXPECT_EQ(verdict_text(v, 100, PathKind::compile, {eager}), verdict_text(v, 100, PathKind::compile));
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100, PathKind::compile, {eager}), verdict_text(v, DeviceKind::cuda, 100, PathKind::compile));
   // aoti's own host advice names no path; aoti:python's names aoti.
   PathVerdict host = verdict(Verdict::host_bound, 0.3, 0.7, 0, TimeShare::host_bound, TimeShare::busy);
   host.cpu_kernels = true;
   host.host_state = HostState::framework;
   const PathRatio aoti{"aoti:python", "aoti", 1.2, 0.1, 1.1, 1.3, true};
-  EXPECT_NE(verdict_text(host, 100, PathKind::aoti_python, {aoti}).find("remedies named: aoti 1.20 times"), std::string::npos);
+  EXPECT_NE(verdict_text(host, DeviceKind::cuda, 100, PathKind::aoti_python, {aoti}).find("remedies named: aoti 1.20 times"), std::string::npos);
   const PathRatio python{"aoti", "aoti:python", 1.2, 0.1, 1.1, 1.3, true};
-  EXPECT_EQ(verdict_text(host, 100, PathKind::aoti, {python}), verdict_text(host, 100, PathKind::aoti));
+  EXPECT_EQ(verdict_text(host, DeviceKind::cuda, 100, PathKind::aoti, {python}), verdict_text(host, DeviceKind::cuda, 100, PathKind::aoti));
   // A verdict that names no remedy (unknown) cites none.
-  EXPECT_EQ(verdict_text(PathVerdict{}, 100, PathKind::eager, {compile}), verdict_text(PathVerdict{}, 100, PathKind::eager));
+  EXPECT_EQ(verdict_text(PathVerdict{}, DeviceKind::cuda, 100, PathKind::eager, {compile}), verdict_text(PathVerdict{}, DeviceKind::cuda, 100, PathKind::eager));
 }
 
 TEST(VerdictText, ComputeBoundWithLargeHostHeadroomGivesBothPiecesOfAdvice) {
@@ -134,7 +134,7 @@ TEST(VerdictText, ComputeBoundWithLargeHostHeadroomGivesBothPiecesOfAdvice) {
   PathVerdict v = verdict(Verdict::compute_bound, 0.576, 0.401, 0.023, TimeShare::busy, TimeShare::host_bound);
   v.host_state = HostState::launch;
   v.host_state_share = 0.7;
-  const std::string text = verdict_text(v, 10);
+  const std::string text = verdict_text(v, DeviceKind::cuda, 10);
   EXPECT_EQ(text.find("host changes will not help"), std::string::npos) << text;
   EXPECT_NE(text.find(". Removing the host-bound time could still make it faster, at most 1.67x; for the host-bound part, launch calls are on the "
                       "critical path: CUDA graphs"),
@@ -152,7 +152,7 @@ TEST(VerdictText, HostBoundInLaunchCallsAdvisesCudaGraphs) {
   PathVerdict v = verdict(Verdict::host_bound, 0.3, 0.65, 0.05, TimeShare::host_bound, TimeShare::busy);
   v.host_state = HostState::launch;
   v.host_state_share = 0.6;
-  EXPECT_EQ(verdict_text(v, 3),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 3),
             "GPU waiting for the host (nothing queued) 65.0% of wall (busy 30.0%, device-wait 5.0%); the launching "
             "threads were in launch calls for 60.0% of that time (1259 launches per iteration, 0 graph). Launch calls "
             "are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile mode=\"reduce-overhead\", or an "
@@ -163,7 +163,7 @@ TEST(VerdictText, HostBoundInTheFrameworkAdvisesAotInductorAndSaysWhenGraphsAreI
   PathVerdict v = verdict(Verdict::host_bound, 0.224, 0.733, 0.043, TimeShare::host_bound, TimeShare::busy);
   v.host_state = HostState::framework;
   v.host_state_share = 0.943;
-  const std::string text = verdict_text(v, 3);
+  const std::string text = verdict_text(v, DeviceKind::cuda, 3);
   EXPECT_EQ(text,
             "GPU waiting for the host (nothing queued) 73.3% of wall (busy 22.4%, device-wait 4.3%); the launching "
             "threads were in no runtime call (framework, Python, data loading) for 94.3% of that time (1259 launches "
@@ -171,8 +171,8 @@ TEST(VerdictText, HostBoundInTheFrameworkAdvisesAotInductorAndSaysWhenGraphsAreI
             "Python-side guards and wrappers, torch.compile removes eager dispatch, a larger batch amortizes it");
   v.graph_launches_per_iteration = 1;
   v.launches_per_iteration = 1;
-  EXPECT_NE(verdict_text(v, 3).find("(1 launch per iteration, 1 graph)"), std::string::npos);
-  EXPECT_NE(verdict_text(v, 3).find("a larger batch amortizes it (graph launches present: CUDA graphs are already "
+  EXPECT_NE(verdict_text(v, DeviceKind::cuda, 3).find("(1 launch per iteration, 1 graph)"), std::string::npos);
+  EXPECT_NE(verdict_text(v, DeviceKind::cuda, 3).find("a larger batch amortizes it (graph launches present: CUDA graphs are already "
                                     "in use)"),
             std::string::npos);
 }
@@ -181,7 +181,7 @@ TEST(VerdictText, HostBoundInOtherApiCallsAdvisesWarmUp) {
   PathVerdict v = verdict(Verdict::host_bound, 0.1, 0.85, 0.05, TimeShare::host_bound, TimeShare::busy);
   v.host_state = HostState::other_api;
   v.host_state_share = 0.7;
-  EXPECT_EQ(verdict_text(v, 3),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 3),
             "GPU waiting for the host (nothing queued) 85.0% of wall (busy 10.0%, device-wait 5.0%); the launching "
             "threads were in other runtime API calls (allocation, initialisation, code loading) for 70.0% of that "
             "time. Allocation, initialisation and code loading (a launch call over 100 us loads its kernel): warm up "
@@ -192,7 +192,7 @@ TEST(VerdictText, HostBoundInTheHarnessSyncSaysThePathIsAtItsLimit) {
   PathVerdict v = verdict(Verdict::host_bound, 0.3, 0.7, 0, TimeShare::host_bound, TimeShare::busy);
   v.host_state = HostState::harness;
   v.host_state_share = 0.9;
-  EXPECT_EQ(verdict_text(v, 3),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 3),
             "GPU waiting for the host (nothing queued) 70.0% of wall (busy 30.0%, device-wait 0.0%); the launching "
             "threads were in ohprof's own end-of-iteration sync (the measurement, not the model) for 90.0% of that "
             "time. The only host time left is the measurement's own sync returning after each call: the path is as "
@@ -204,7 +204,7 @@ TEST(VerdictText, WithoutStepsTheVerdictSaysSoFirst) {
   v.whole_recording_window = true;
   v.host_state = HostState::framework;
   v.host_state_share = 0.95;
-  const std::string text = verdict_text(v, 1);
+  const std::string text = verdict_text(v, DeviceKind::cuda, 1);
   EXPECT_EQ(text.find("no ProfilerStep marks iterations, so this is one window over the whole recording, start-up "
                       "included: GPU waiting for the host (nothing queued) 80.0% of wall"),
             0u)
@@ -212,13 +212,13 @@ TEST(VerdictText, WithoutStepsTheVerdictSaysSoFirst) {
   // With no window at all there is nothing to prefix.
   PathVerdict none;
   none.whole_recording_window = true;
-  EXPECT_EQ(verdict_text(none, 0), "no iteration was analysed, so there is nothing to judge");
+  EXPECT_EQ(verdict_text(none, DeviceKind::cuda, 0), "no iteration was analysed, so there is nothing to judge");
 }
 
 TEST(VerdictText, ComputeBoundWithCollectivesSaysHowMuchOfTheBusyTimeTheyAre) {
   PathVerdict v = verdict(Verdict::compute_bound, 0.9, 0.05, 0.05, TimeShare::busy, TimeShare::host_bound);
   v.communication_share = 0.35;
-  const std::string text = verdict_text(v, 6);
+  const std::string text = verdict_text(v, DeviceKind::cuda, 6);
   EXPECT_NE(text.find("; a collective (NCCL) was running in 35.0% of the busy time, which includes waiting for the "
                       "other ranks: overlapping communication with compute or making it smaller (gradient bucketing, "
                       "compression) shortens that part. Speed up the kernels"),
@@ -230,7 +230,7 @@ TEST(VerdictText, HostBoundInBlockingCallsAdvisesRemovingSyncs) {
   PathVerdict v = verdict(Verdict::host_bound, 0.2, 0.8, 0, TimeShare::host_bound, TimeShare::busy);
   v.host_state = HostState::blocking;
   v.host_state_share = 0.55;
-  EXPECT_EQ(verdict_text(v, 3),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 3),
             "GPU waiting for the host (nothing queued) 80.0% of wall (busy 20.0%, device-wait 0.0%); the launching "
             "threads were in blocking calls (synchronisations, blocking copies) for 55.0% of that time. "
             "Synchronisations that find the device idle: remove .item(), .cpu() and blocking copies from the step, "
@@ -242,7 +242,7 @@ TEST(VerdictText, HostBoundOnTheCpuIsTheHostWorkAroundTheKernels) {
   v.cpu_kernels = true;
   v.host_state = HostState::framework;
   v.host_state_share = 1;
-  EXPECT_EQ(verdict_text(v, 100),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100),
             "dispatch 70.0% of wall (busy 30.0%). The host work around the kernels (Python wrapper, guards, "
             "allocation, operator dispatch) is the cost: AOTInductor's C++ wrapper (or compile:cpp-wrapper), a larger "
             "batch");
@@ -256,45 +256,45 @@ TEST(VerdictText, TheAotiPathsAreNotToldToUseTheWrapperTheyHave) {
   cpu.cpu_kernels = true;
   cpu.host_state = HostState::framework;
   cpu.host_state_share = 1;
-  EXPECT_EQ(verdict_text(cpu, 100, PathKind::aoti),
+  EXPECT_EQ(verdict_text(cpu, DeviceKind::cuda, 100, PathKind::aoti),
             "dispatch 70.0% of wall (busy 30.0%). The host work around the kernels (allocation, operator dispatch) is "
             "the cost: the path is already AOTInductor's C++ runner, with no Python on its call path; a larger batch "
             "amortizes it");
-  EXPECT_NE(verdict_text(cpu, 100, PathKind::aoti_python).find("calling the package from C++ (the aoti path) drops "
+  EXPECT_NE(verdict_text(cpu, DeviceKind::cuda, 100, PathKind::aoti_python).find("calling the package from C++ (the aoti path) drops "
                                                                "the Python loader"),
             std::string::npos);
-  EXPECT_NE(verdict_text(cpu, 100, PathKind::compile_cpp_wrapper).find("AOTInductor's C++ wrapper also drops Dynamo's "
+  EXPECT_NE(verdict_text(cpu, DeviceKind::cuda, 100, PathKind::compile_cpp_wrapper).find("AOTInductor's C++ wrapper also drops Dynamo's "
                                                                        "guards"),
             std::string::npos);
   for (const auto kind : {std::optional<PathKind>{}, std::optional<PathKind>{PathKind::compile},
                           std::optional<PathKind>{PathKind::eager}}) {
-    EXPECT_EQ(verdict_text(cpu, 100, kind), verdict_text(cpu, 100)) << (kind ? to_string(*kind) : "none");
+    EXPECT_EQ(verdict_text(cpu, DeviceKind::cuda, 100, kind), verdict_text(cpu, DeviceKind::cuda, 100)) << (kind ? to_string(*kind) : "none");
   }
   for (const auto kind : {PathKind::aoti, PathKind::aoti_python, PathKind::compile_cpp_wrapper}) {
-    EXPECT_EQ(verdict_text(cpu, 100, kind).find("(or compile:cpp-wrapper)"), std::string::npos) << to_string(kind);
+    EXPECT_EQ(verdict_text(cpu, DeviceKind::cuda, 100, kind).find("(or compile:cpp-wrapper)"), std::string::npos) << to_string(kind);
   }
   // On a GPU, the host in no runtime call: the same three, and the general advice for the rest.
   PathVerdict gpu = verdict(Verdict::host_bound, 0.224, 0.733, 0.043, TimeShare::host_bound, TimeShare::busy);
   gpu.host_state = HostState::framework;
   gpu.host_state_share = 0.943;
-  const std::string aoti = verdict_text(gpu, 3, PathKind::aoti);
+  const std::string aoti = verdict_text(gpu, DeviceKind::cuda, 3, PathKind::aoti);
   EXPECT_NE(aoti.find(". The host between calls is the cost: the path is already AOTInductor's C++ runner, with no "
                       "Python on its call path; a larger batch amortizes it"),
             std::string::npos)
       << aoti;
   EXPECT_EQ(aoti.find("removes the Python-side guards"), std::string::npos) << aoti;
-  EXPECT_NE(verdict_text(gpu, 3, PathKind::aoti_python).find("drops the Python loader around its runner"),
+  EXPECT_NE(verdict_text(gpu, DeviceKind::cuda, 3, PathKind::aoti_python).find("drops the Python loader around its runner"),
             std::string::npos);
-  EXPECT_EQ(verdict_text(gpu, 3, PathKind::compile_reduce_overhead), verdict_text(gpu, 3));
+  EXPECT_EQ(verdict_text(gpu, DeviceKind::cuda, 3, PathKind::compile_reduce_overhead), verdict_text(gpu, DeviceKind::cuda, 3));
   // The mixed verdict's host part and the compute-bound verdict's host headroom carry the same advice.
   PathVerdict mixed = verdict(Verdict::mixed, 0.48, 0.42, 0.10, TimeShare::busy, TimeShare::host_bound);
   mixed.cpu_kernels = true;
   mixed.host_state = HostState::framework;
-  EXPECT_NE(verdict_text(mixed, 3, PathKind::aoti).find("the path is already AOTInductor's C++ runner"),
+  EXPECT_NE(verdict_text(mixed, DeviceKind::cuda, 3, PathKind::aoti).find("the path is already AOTInductor's C++ runner"),
             std::string::npos);
   PathVerdict compute = verdict(Verdict::compute_bound, 0.7, 0.3, 0, TimeShare::busy, TimeShare::host_bound);
   compute.cpu_kernels = true;
-  EXPECT_NE(verdict_text(compute, 3, PathKind::aoti).find("the path is already AOTInductor's C++ runner"),
+  EXPECT_NE(verdict_text(compute, DeviceKind::cuda, 3, PathKind::aoti).find("the path is already AOTInductor's C++ runner"),
             std::string::npos);
 }
 
@@ -302,7 +302,7 @@ TEST(VerdictText, DeviceWaitBoundNamesTheStreamAndTheQueueDelay) {
   PathVerdict v = verdict(Verdict::device_wait_bound, 0.3, 0.08, 0.62, TimeShare::device_wait, TimeShare::busy);
   v.waited_stream = StreamKey{0, 7};
   v.waited_stream_share = 0.8;
-  EXPECT_EQ(verdict_text(v, 3),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 3),
             "GPU waiting on the GPU (work queued, none running) 62.0% of wall (busy 30.0%, host-bound 8.0%); stream "
             "0:7 had work pending for 80.0% of that time; median queue delay 1.956 us. The device waits on the device: "
             "overlap communication with compute, check cross-stream event waits");
@@ -312,7 +312,7 @@ TEST(VerdictText, MixedGivesBothSharesAndTheAdviceOfEach) {
   PathVerdict v = verdict(Verdict::mixed, 0.48, 0.42, 0.10, TimeShare::busy, TimeShare::host_bound);
   v.host_state = HostState::launch;
   v.host_state_share = 0.6;
-  EXPECT_EQ(verdict_text(v, 3),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 3),
             "no share dominates: GPU busy 48.0% and host-bound 42.0% of wall (device-wait 10.0%; a verdict needs 50% "
             "and a lead of 10 points). For the busy part, speed up the kernels (torch.compile mode=\"max-autotune\", "
             "lower precision); for the host-bound part (60.0% of it in launch calls; 1259 launches per iteration, 0 "
@@ -322,7 +322,7 @@ TEST(VerdictText, MixedGivesBothSharesAndTheAdviceOfEach) {
   PathVerdict wait = verdict(Verdict::mixed, 0.35, 0.2, 0.45, TimeShare::device_wait, TimeShare::busy);
   wait.waited_stream = StreamKey{1, 40};
   wait.waited_stream_share = 0.5;
-  const std::string text = verdict_text(wait, 3);
+  const std::string text = verdict_text(wait, DeviceKind::cuda, 3);
   EXPECT_EQ(text.find("no share dominates: GPU waiting on the GPU (work queued, none running) 45.0% and busy 35.0% of "
                       "wall (host-bound 20.0%; "),
             0u)
@@ -338,7 +338,7 @@ TEST(VerdictText, MixedOnTheCpuLeavesOutDeviceWait) {
   v.cpu_kernels = true;
   v.host_state = HostState::framework;
   v.host_state_share = 1;
-  const std::string text = verdict_text(v, 10);
+  const std::string text = verdict_text(v, DeviceKind::cuda, 10);
   EXPECT_EQ(text.find("no share dominates: CPU kernels busy 55.0% and dispatch 45.0% of wall (a verdict needs 50%"), 0u)
       << text;
   EXPECT_EQ(text.find("device-wait"), std::string::npos) << text;
@@ -348,15 +348,15 @@ TEST(VerdictText, MixedOnTheCpuLeavesOutDeviceWait) {
 TEST(VerdictText, UnknownSaysWhatIsMissing) {
   PathVerdict v;
   v.reason = VerdictReason::no_iterations;
-  EXPECT_EQ(verdict_text(v, 0), "no iteration was analysed, so there is nothing to judge");
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 0), "no iteration was analysed, so there is nothing to judge");
   v.reason = VerdictReason::no_device_work;
-  EXPECT_EQ(verdict_text(v, 1),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 1),
             "no device op ran in any window (a trace without device events, or a model that never reached the "
             "device): there is no device work to judge");
   v.reason = VerdictReason::no_launches;
   v.busy_share = 0.016;
   v.host_bound_share = 0.984;
-  EXPECT_EQ(verdict_text(v, 1),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 1),
             "GPU busy 1.6% of wall, but no device op has its launch call in the data (an accelerator runtime ohprof "
             "does not know, or launch records lost), so the rest of the wall time cannot be told apart into "
             "host-bound and device-wait: both unknown. Record the runtime's API calls with the device activity (the "
@@ -367,7 +367,7 @@ TEST(VerdictText, UnknownSaysWhatIsMissing) {
   v.device_wait_share = 0.05;
   v.host_state = HostState::other_api;
   v.host_state_share = 0.7;
-  EXPECT_EQ(verdict_text(v, 1),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 1),
             "no ProfilerStep marks iterations, and the one window is start-up, not steady state: GPU waiting for the "
             "host (nothing queued) 85.0% of wall (busy 10.0%, device-wait 5.0%); the launching threads were in other "
             "runtime API calls (allocation, initialisation, code loading) for 70.0% of that time. Record steps: "
@@ -382,17 +382,17 @@ TEST(VerdictText, NamesTheDeviceByTheReportsNoun) {
   EXPECT_STREQ(device_noun(DeviceKind::accelerator), "device");
   EXPECT_STREQ(device_noun(DeviceKind::cpu), "device");  // no device found: a trace without device work
   PathVerdict v = verdict(Verdict::device_wait_bound, 0.30, 0.08, 0.62, TimeShare::device_wait, TimeShare::busy);
-  const std::string accelerator = verdict_text(v, 10, std::nullopt, {}, DeviceKind::accelerator);
+  const std::string accelerator = verdict_text(v, DeviceKind::accelerator, 10, std::nullopt, {});
   EXPECT_EQ(accelerator.find("device waiting on the device (work queued, none running) 62.0% of wall"), 0u) << accelerator;
   EXPECT_EQ(accelerator.find("GPU"), std::string::npos) << accelerator;
-  const std::string xpu = verdict_text(v, 10, std::nullopt, {}, DeviceKind::xpu);
+  const std::string xpu = verdict_text(v, DeviceKind::xpu, 10, std::nullopt, {});
   EXPECT_EQ(xpu.find("GPU waiting on the GPU (work queued, none running) 62.0% of wall"), 0u) << xpu;
   v = verdict(Verdict::host_bound, 0.30, 0.65, 0.05, TimeShare::host_bound, TimeShare::busy);
-  const std::string host = verdict_text(v, 10, std::nullopt, {}, DeviceKind::accelerator);
+  const std::string host = verdict_text(v, DeviceKind::accelerator, 10, std::nullopt, {});
   EXPECT_EQ(host.find("device waiting for the host (nothing queued) 65.0% of wall"), 0u) << host;
   v.verdict = Verdict::unknown;
   v.reason = VerdictReason::no_launches;
-  const std::string unknown = verdict_text(v, 1, std::nullopt, {}, DeviceKind::accelerator);
+  const std::string unknown = verdict_text(v, DeviceKind::accelerator, 1, std::nullopt, {});
   EXPECT_EQ(unknown.find("device busy 30.0% of wall, but no device op has its launch call"), 0u) << unknown;
 }
 
@@ -406,14 +406,14 @@ TEST(VerdictText, OpsWithoutALaunchCallGiveRangesAndAnUnknownWhereTheVerdictDiff
   const std::string start =
       "GPU busy 57.7% of wall (host-bound 0.1–42.3%, device-wait 0.0–42.2%; ranges: 22224 device ops have no "
       "launch call in the data, so when they were queued is not known). Speed up";
-  EXPECT_EQ(verdict_text(v, 1).substr(0, start.size()), start);
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 1).substr(0, start.size()), start);
   EXPECT_EQ(split_share_text(v, TimeShare::host_bound), "0.1–42.3%");
   EXPECT_EQ(split_share_text(v, TimeShare::device_wait), "0.0–42.2%");
   EXPECT_EQ(split_share_text(v, TimeShare::busy), "57.7%");
   v.verdict = Verdict::unknown;
   v.reason = VerdictReason::queue_unknown;
   v.ops_queue_unknown = 1;
-  EXPECT_EQ(verdict_text(v, 1),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 1),
             "1 device op has no launch call in the data, so when it was queued is not known: host-bound is 0.1–42.3% of "
             "wall and device-wait 0.0–42.2% (GPU busy 57.7%), and the verdict differs within those ranges. Record the "
             "runtime's launch calls with the device activity (a collector's dropped-records count says whether records "
@@ -433,7 +433,7 @@ TEST(VerdictText, UnrecordedKernelsGiveTheSharesAsBoundsAndTheRemedy) {
   v.host_bound_share = 0.861;
   v.busy_headroom = 1.16;
   v.host_bound_headroom = 7.19;
-  EXPECT_EQ(verdict_text(v, 100),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100),
             "this path's Inductor kernels were built without cpp.enable_kernel_profile, so they do not record "
             "themselves and their time counts as dispatch: dispatch 86.1% of wall is at most the host's share and busy "
             "13.9% at least the kernels', so the shares decide no verdict. Measure with --kernel-profile (compare; a "
@@ -448,7 +448,7 @@ TEST(VerdictText, UnrecordedKernelsGiveTheSharesAsBoundsAndTheRemedy) {
   v.host_bound_share = 0.184;
   v.host_bound_headroom = 1.23;
   v.host_headroom_negligible = false;
-  EXPECT_EQ(verdict_text(v, 100),
+  EXPECT_EQ(verdict_text(v, DeviceKind::cuda, 100),
             "CPU kernels busy 81.6% of wall (dispatch 18.4%); busy at least that: this path's Inductor kernels do not "
             "record themselves and count as dispatch. Speed up the kernels (torch.compile mode=\"max-autotune\", lower "
             "precision). Removing the dispatch time could still make it faster, at most 1.23x; for the dispatch part, the host work around "
@@ -1211,6 +1211,13 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   EXPECT_EQ(deployment_header(s).at(6), "fresh peak");
   EXPECT_EQ(deployment_cells(s, s.rows[0]).at(6), "861 MB");
   EXPECT_EQ(deployment_cells(s, s.rows[2]).at(6), "-");
+  // the memory columns say what they are: the fresh peak's part only where a row has one
+  EXPECT_EQ(deployment_memory_note(s),
+            "build memory and calls peak: growth of the measuring process's resident set, the paths built in turn in "
+            "that process (a path pays for the modules it was the first to load); fresh peak: the resident set's "
+            "high-water mark of a fresh process of that path alone");
+  s.rows[0].fresh_peak_bytes.reset();
+  EXPECT_EQ(deployment_memory_note(s).find("fresh peak"), std::string::npos);
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ TEST(FormatRunTable, ShowsTheGpuSplitWithSharesOfTheSummedWall) {
   EXPECT_NE(table.find("stream 0:13:   busy 1.500 us (15.0%)"), std::string::npos) << table;
   EXPECT_NE(table.find("work pending in 20.0% of the device-wait\n"), std::string::npos) << table;
   EXPECT_NE(table.find("2 dropped"), std::string::npos) << table;
-  EXPECT_NE(table.find("    verdict:       compute-bound: " + verdict_text(test::gpu_breakdown().verdict, 1) + "\n"),
+  EXPECT_NE(table.find("    verdict:       compute-bound: " + verdict_text(test::gpu_breakdown().verdict, DeviceKind::cuda, 1) + "\n"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("gemm"), std::string::npos) << table;

@@ -1527,6 +1527,41 @@ TEST(ComparePathsColdStart, FreshProcessesInRotatedRoundsAndACompilePathsThreeCa
   EXPECT_NE(table.find("faster than cold (every start below every cold one)"), std::string::npos) << table;
 }
 
+// docs/metrics.md, "Fresh-process memory": a process that cannot read its memory leaves null, not 0: no
+// resident figure in its line, a "-" fresh peak, and no column at all when no path has one.
+TEST(ComparePathsColdStart, AProcessWithoutItsMemoryLeavesNullNotZero) {
+  FakeWorld world;
+  world.cold_start.launches = fake::make_temp_dir("cold-start-memory") + "/launches.log";
+  world.cold_start.no_memory = {"aoti"};
+  CompareOptions options = options_for({"aoti", "compile"});
+  options.cold_start = 1;
+  SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  const PathResult& aoti = path_named(*outcome.report, "aoti");
+  ASSERT_TRUE(aoti.cold_start && aoti.cold_start->states.at(0).median);
+  EXPECT_FALSE(aoti.cold_start->states[0].samples.at(0).rss_bytes);
+  EXPECT_FALSE(aoti.cold_start->states[0].median->peak_rss_bytes);
+  ASSERT_TRUE(outcome.report->deployment);
+  EXPECT_FALSE(outcome.report->deployment->rows.at(0).fresh_peak_bytes);
+  EXPECT_EQ(outcome.report->deployment->rows.at(1).fresh_peak_bytes, 250'000'000.0);
+  const nlohmann::json json = report_to_json(*outcome.report);
+  EXPECT_TRUE(json["paths"][0]["cold_start"]["states"][0]["median"]["peak_rss_bytes"].is_null());
+  EXPECT_TRUE(json["deployment"]["rows"][0]["fresh_peak_bytes"].is_null());
+  const std::string table = format_run_table(*outcome.report);
+  const std::size_t compile_at = table.find("path compile");
+  ASSERT_NE(compile_at, std::string::npos) << table;
+  EXPECT_EQ(table.substr(0, compile_at).find("resident"), std::string::npos) << table;  // aoti's lines
+  EXPECT_NE(table.find("; resident 200 MB at the first result, peak 250 MB"), std::string::npos) << table;
+  EXPECT_NE(table.find("fresh peak"), std::string::npos) << table;
+
+  FakeWorld neither;
+  neither.cold_start.launches = fake::make_temp_dir("cold-start-no-memory") + "/launches.log";
+  neither.cold_start.no_memory = {"aoti", "compile"};
+  outcome = compare_paths(options, neither.runtime());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
+  EXPECT_EQ(format_run_table(*outcome.report).find("fresh peak"), std::string::npos);
+}
+
 TEST(ComparePathsColdStart, AFailingPathIsNamedOnceAndTheOthersAreMeasured) {
   FakeWorld world;
   world.cold_start.launches = fake::make_temp_dir("cold-start-fail") + "/launches.log";

@@ -9,6 +9,9 @@ Known answers: after _run(spec, "eager", "none", ...) in a fresh interpreter, to
 torch._dynamo are not in sys.modules, and the output check passes against the model's own output
 computed here. Importing examples/models/tiny_models.py (the tests' and docs/results' model module)
 does not import Dynamo either: it did until 2026-12-05, about 1 s counted as every such model's load.
+The child's own memory ("Fresh-process memory") is a resident set above 100 MB (import torch alone) with its
+peak not below it; _cold_start._memory reads known status files right (kB to bytes; None without VmHWM, with
+another unit or a non-number) and this process's peak as getrusage does.
 Usage: cold_start_child_check.py SOURCE_DIR WORK_DIR (the venv's python, with torch).
 """
 import os
@@ -26,6 +29,32 @@ result = _cold_start._run(spec, "eager", "none", None, t_main)
 print(json.dumps({"result": result, "inductor": "torch._inductor" in sys.modules,
                   "dynamo": "torch._dynamo" in sys.modules}))
 '''
+
+
+def memory_reader_problems(work):
+    """_cold_start._memory on status files with known answers, and on this process against getrusage."""
+    import resource
+
+    from ohprof import _cold_start
+    problems = []
+    cases = [("Name:\tpython\nVmHWM:\t   20 kB\nVmRSS:\t   12 kB\n", {"rss_bytes": 12 * 1024, "peak_rss_bytes": 20 * 1024}),
+             ("VmRSS:\t12 kB\n", None),                     # no high-water mark
+             ("VmRSS:\t12 MB\nVmHWM:\t20 MB\n", None),      # a unit the kernel does not write
+             ("VmRSS:\tmany kB\nVmHWM:\t20 kB\n", None)]    # not a number
+    for k, (text, want) in enumerate(cases):
+        path = os.path.join(work, f"status{k}")
+        with open(path, "w") as f:
+            f.write(text)
+        if _cold_start._memory(path) != want:
+            problems.append(f"_memory on {text!r}: {_cold_start._memory(path)}, expected {want}")
+    if _cold_start._memory(os.path.join(work, "absent")) is not None:
+        problems.append("_memory of a file that is not there is not None")
+    # the same high-water mark as getrusage's ru_maxrss (KiB on Linux), read one after the other
+    peak = _cold_start._memory()["peak_rss_bytes"]
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    if abs(peak - maxrss) > 4 * 1024 * 1024:
+        problems.append(f"_memory's peak {peak} B is not getrusage's {maxrss} B (within 4 MiB)")
+    return problems
 
 
 def main() -> int:
@@ -75,6 +104,11 @@ def main() -> int:
                           env=dict(os.environ, PYTHONPATH=os.path.join(source_dir, "examples", "models")))
     if tiny.stdout.strip() != "False":
         problems.append(f"importing tiny_models imported Dynamo (or failed): {tiny.stdout.strip()} {tiny.stderr[-300:]}")
+    # "Fresh-process memory": the child read its own memory, the peak not below the resident set
+    memory = result.get("memory") or {}
+    if not (memory.get("rss_bytes", 0) > 100_000_000 and memory.get("peak_rss_bytes", 0) >= memory["rss_bytes"]):
+        problems.append(f"the child's memory is not a resident set above 100 MB with its peak: {memory}")
+    problems.extend(memory_reader_problems(work))
     for problem in problems:
         print("FAIL:", problem)
     if not problems:

@@ -411,18 +411,23 @@ TEST(ExportTimelineTrace, ACompareRunsPathsKeepTheirIterationsAndNames) {
   TimelineTraceNames names;
   names.process = "ohprof compare (tiny_models:tiny_mlp)";
   names.paths = {"aoti", "compile"};
+  names.device = DeviceKind::cuda;
   const std::string path = temp_path("compare.json");
   ASSERT_TRUE(export_timeline_trace(t, names, path).ok());
   const nlohmann::json written = load_json(path);
   std::map<std::string, std::string> step_path;
+  std::set<std::string> processes;  // the run's device named by its noun (device_noun)
   std::size_t flows_out = 0, flows_in = 0;
   for (const auto& e : written["traceEvents"]) {
+    if (e.value("ph", "") == "M" && e["name"] == "process_name") processes.insert(e["args"]["name"].get<std::string>());
     if (e.value("cat", "") == "user_annotation") step_path[e["name"]] = e["args"]["path"];
     if (e.value("ph", "") == "s") ++flows_out;
     if (e.value("ph", "") == "f") ++flows_in;
   }
   EXPECT_EQ(step_path.at("ProfilerStep#0"), "aoti");
   EXPECT_EQ(step_path.at("ProfilerStep#4294967296"), "compile");
+  EXPECT_TRUE(processes.count("GPU 0")) << written.dump();
+  EXPECT_TRUE(processes.count("ohprof: GPU time split")) << written.dump();
   EXPECT_EQ(flows_out, 3u);  // a flow from each launch to its op
   EXPECT_EQ(flows_in, 3u);
   auto read = read_kineto_trace(path);

@@ -38,10 +38,9 @@ std::optional<StopReason> stop_reason_from_text(std::string_view text);
 // not told to use the AOTInductor C++ wrapper they already have (docs/metrics.md, "Advice"). `slower` are
 // the paths measured slower than this one (PathResult::slower_paths): those among the remedies the advice
 // names are cited after it, with their ratios. `device` is the report's device (RunContext::device), which
-// the sentence calls by its noun (device_noun).
-std::string verdict_text(const PathVerdict& verdict, std::size_t iterations,
-                         std::optional<PathKind> path = std::nullopt, const std::vector<PathRatio>& slower = {},
-                         DeviceKind device = DeviceKind::cuda);
+// the sentence calls by its noun (device_noun); no default, so that no caller says "GPU" by omission.
+std::string verdict_text(const PathVerdict& verdict, DeviceKind device, std::size_t iterations,
+                         std::optional<PathKind> path = std::nullopt, const std::vector<PathRatio>& slower = {});
 // The kind verdict_text reads for a path of `report`: parse_path_kind of its name in a run or compare
 // report; none for a variant and for analyze's traces (whose names are file names, "aoti.json" too).
 std::optional<PathKind> advice_path_kind(const Report& report, const PathResult& path);
@@ -81,6 +80,9 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& concurrency, d
 // "cold cache   9.80 s = 40 ms process + 1.90 s import + 310 ms load + 7.20 s compile + 350 ms first call
 // (range 9.61 s … 10.2 s); outputs match", the warm and artifacts states with how they stand against cold.
 std::vector<std::string> cold_start_lines(const PathColdStart& cold_start);
+// What the deployment summary's memory columns are (docs/metrics.md, "Memory", "Fresh-process memory"), one
+// sentence: the in-process differences, and the fresh processes' peak where --cold-start read one.
+std::string deployment_memory_note(const DeploymentSummary& summary);
 
 // compare --what-if (docs/metrics.md, "What-if ledger"): one line per setting, "skip-guards   saves 2.23 us
 // per call (95% interval 2.10 us to 2.36 us; 4.9% of compile's 45.1 us); outputs match; no compile of its

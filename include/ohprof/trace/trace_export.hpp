@@ -52,6 +52,7 @@ struct TimelineTraceNames {
   std::string process;               // the host process's name: "ohprof compare (tiny_models:tiny_mlp)"
   std::string device_name;           // the GPU's name, for deviceProperties ("" on the CPU)
   std::vector<std::string> paths;    // by path index: a window's index / kIterationsPerPath
+  DeviceKind device = DeviceKind::cpu;  // the run's device (RunContext::device): its noun names the tracks
 };
 Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, const std::string& output_path);
 

@@ -213,20 +213,38 @@ Advice framework_host_advice(std::optional<PathKind> path) {
           std::move(remedies)};
 }
 
-Advice host_advice(const PathVerdict& v, std::optional<PathKind> path) {
+// The graph capture that replays a step's launches as one, on `device` (docs/metrics.md, "Advice"): CUDA's
+// (and ROCm's HIP) graphs, with torch.compile's mode that captures them; an Intel GPU's own graphs; for another
+// accelerator, only where its runtime offers one (ohprof cannot tell).
+const char* graph_capture_words(DeviceKind device) {
+  switch (device) {
+    case DeviceKind::xpu:
+      return "XPU graphs (torch.xpu.XPUGraph, where the installed torch has it) replay them as one";
+    case DeviceKind::accelerator: return "a captured graph replays them as one, where the device's runtime offers one";
+    case DeviceKind::cpu:
+    case DeviceKind::cuda: break;
+  }
+  return "CUDA graphs (HIP graphs on ROCm; torch.compile mode=\"reduce-overhead\", or an AOTInductor package "
+         "captured in a graph) replay them as one";
+}
+
+Advice host_advice(const PathVerdict& v, std::optional<PathKind> path, DeviceKind device) {
   if (v.cpu_kernels) return cpu_host_advice(path);
   switch (v.host_state.value_or(HostState::framework)) {
     case HostState::launch: {
       std::vector<PathKind> remedies{PathKind::compile_reduce_overhead};
       for (const PathKind kind : compile_kinds()) remedies.push_back(kind);
-      return {"launch calls are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile "
-              "mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as one, and fusion "
-              "(torch.compile) makes fewer",
+      return {fmt::format("launch calls are on the critical path: {}, and fusion (torch.compile) makes fewer",
+                          graph_capture_words(device)),
               std::move(remedies)};
     }
     case HostState::framework: {
       Advice out = framework_host_advice(path);
-      if (v.graph_launches_per_iteration > 0) out.text += " (graph launches present: CUDA graphs are already in use)";
+      if (v.graph_launches_per_iteration > 0) {
+        out.text += device == DeviceKind::cuda || device == DeviceKind::cpu
+                        ? " (graph launches present: CUDA graphs are already in use)"
+                        : " (graph launches present: graphs are already in use)";
+      }
       return out;
     }
     case HostState::other_api:
@@ -281,7 +299,7 @@ std::string compute_notes(const PathVerdict& v, std::size_t iterations) {
 }
 
 // The advice of one share, for the mixed verdict: "busy: ...", with its own evidence.
-Advice share_advice(const PathVerdict& v, TimeShare share, std::optional<PathKind> path) {
+Advice share_advice(const PathVerdict& v, TimeShare share, std::optional<PathKind> path, DeviceKind device) {
   switch (share) {
     case TimeShare::busy: {
       Advice kernel = kernel_advice(path);
@@ -295,7 +313,7 @@ Advice share_advice(const PathVerdict& v, TimeShare share, std::optional<PathKin
         evidence = fmt::format(" ({} of it {}{})", percent(v.host_state_share), host_state_words(*v.host_state),
                                counts.empty() ? counts : "; " + counts);
       }
-      Advice host = host_advice(v, path);
+      Advice host = host_advice(v, path, device);
       return {fmt::format("for the {} part{}, {}", short_name(v, share), evidence, host.text), std::move(host.remedies)};
     }
     case TimeShare::device_wait:
@@ -390,7 +408,7 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
         out.text += "; host changes will not help";
         return out;
       }
-      const Advice host = host_advice(v, path);
+      const Advice host = host_advice(v, path, device);
       // The host's advice scoped to its part, as in a mixed verdict: the kernels are the path's main cost.
       out.text += fmt::format(". Removing the {0} time could still make it faster, {1}; for the {0} part, {2}",
                               short_name(v, TimeShare::host_bound), headroom_factor(v.host_bound_headroom), host.text);
@@ -400,7 +418,7 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
     case Verdict::host_bound: {
       std::string out = shares_clause(v, TimeShare::host_bound, device);
       if (!v.cpu_kernels && v.host_state) out += "; " + host_state_evidence(v);
-      Advice host = host_advice(v, path);
+      Advice host = host_advice(v, path, device);
       return {out + ". " + capitalized(host.text), std::move(host.remedies)};
     }
     case Verdict::device_wait_bound:
@@ -415,8 +433,8 @@ Advice verdict_body(const PathVerdict& v, std::size_t iterations, std::optional<
       const std::string rest = v.cpu_kernels && third == TimeShare::device_wait
                                    ? std::string()
                                    : fmt::format("{} {}; ", short_name(v, third), clause_share(v, third));
-      Advice first = share_advice(v, v.first, path);
-      const Advice second = share_advice(v, v.second, path);
+      Advice first = share_advice(v, v.first, path, device);
+      const Advice second = share_advice(v, v.second, path, device);
       first.text = fmt::format("no share dominates: {} {} and {} {} of wall ({}a verdict needs {}% and a lead of {} "
                                "points{}). {}; {}",
                                long_name(v, v.first, device), clause_share(v, v.first), short_name(v, v.second),

@@ -175,6 +175,10 @@ TEST(VerdictText, HostBoundInTheFrameworkAdvisesAotInductorAndSaysWhenGraphsAreI
   EXPECT_NE(verdict_text(v, DeviceKind::cuda, 3).find("a larger batch amortizes it (graph launches present: CUDA graphs are already "
                                     "in use)"),
             std::string::npos);
+  // another device's graphs are not CUDA's
+  EXPECT_NE(verdict_text(v, DeviceKind::xpu, 3).find("a larger batch amortizes it (graph launches present: graphs are already "
+                                                     "in use)"),
+            std::string::npos);
 }
 
 TEST(VerdictText, HostBoundInOtherApiCallsAdvisesWarmUp) {
@@ -296,6 +300,28 @@ TEST(VerdictText, TheAotiPathsAreNotToldToUseTheWrapperTheyHave) {
   compute.cpu_kernels = true;
   EXPECT_NE(verdict_text(compute, DeviceKind::cuda, 3, PathKind::aoti).find("the path is already AOTInductor's C++ runner"),
             std::string::npos);
+}
+
+// docs/metrics.md, "Advice": launch-bound advice names the graph capture of the trace's device, not CUDA's on
+// an Intel GPU or another accelerator.
+TEST(VerdictText, LaunchBoundAdviceNamesTheDevicesOwnGraphs) {
+  PathVerdict v = verdict(Verdict::host_bound, 0.2, 0.75, 0.05, TimeShare::host_bound, TimeShare::busy);
+  v.host_state = HostState::launch;
+  v.host_state_share = 0.6;
+  const std::string cuda = verdict_text(v, DeviceKind::cuda, 3);
+  EXPECT_NE(cuda.find("Launch calls are on the critical path: CUDA graphs (HIP graphs on ROCm; torch.compile "
+                      "mode=\"reduce-overhead\", or an AOTInductor package captured in a graph) replay them as one, "
+                      "and fusion (torch.compile) makes fewer"),
+            std::string::npos) << cuda;
+  const std::string xpu = verdict_text(v, DeviceKind::xpu, 3);
+  EXPECT_NE(xpu.find("Launch calls are on the critical path: XPU graphs (torch.xpu.XPUGraph, where the installed torch "
+                     "has it) replay them as one, and fusion (torch.compile) makes fewer"),
+            std::string::npos) << xpu;
+  const std::string other = verdict_text(v, DeviceKind::accelerator, 3);
+  EXPECT_NE(other.find("Launch calls are on the critical path: a captured graph replays them as one, where the "
+                       "device's runtime offers one, and fusion (torch.compile) makes fewer"),
+            std::string::npos) << other;
+  for (const std::string& text : {xpu, other}) EXPECT_EQ(text.find("CUDA"), std::string::npos) << text;
 }
 
 TEST(VerdictText, DeviceWaitBoundNamesTheStreamAndTheQueueDelay) {

@@ -610,7 +610,9 @@ std::string execution_text(const ExecutionCheck& check) {
 }
 
 std::string memory_text(const PathMemory& m) {
-  std::string text = "build " + signed_bytes(m.build_retained_bytes) + " retained";
+  // growth of the measuring process, which builds every path in turn: not what a process of this path alone
+  // holds (docs/metrics.md, "Memory", "Fresh-process memory")
+  std::string text = "in this process: build " + signed_bytes(m.build_retained_bytes) + " retained";
   text += m.build_peak_bytes ? " (peak " + signed_bytes(*m.build_peak_bytes) + ")" : std::string(" (peak unknown)");
   text += m.run_peak_bytes ? fmt::format(", calls peak {} over {}", signed_bytes(*m.run_peak_bytes), m.run_calls)
                            : std::string(", calls peak unknown");

@@ -836,11 +836,11 @@ TEST(ExecutionText, EachClauseSaysOneFieldAndCountsAreSpelledForOneAndMany) {
 // The memory line (docs/metrics.md, "Memory"): signed sizes, "unknown" where a peak could not be reset.
 TEST(MemoryText, SaysRetainedAndPeaksWithTheirSigns) {
   PathMemory m{52'400'000, 80'100'000, 1'200'000, 3};
-  EXPECT_EQ(memory_text(m), "build +52.4 MB retained (peak +80.1 MB), calls peak +1.20 MB over 3");
+  EXPECT_EQ(memory_text(m), "in this process: build +52.4 MB retained (peak +80.1 MB), calls peak +1.20 MB over 3");
   m.build_retained_bytes = -4'096;
   m.build_peak_bytes.reset();
   m.run_peak_bytes.reset();
-  EXPECT_EQ(memory_text(m), "build -4.10 kB retained (peak unknown), calls peak unknown");
+  EXPECT_EQ(memory_text(m), "in this process: build -4.10 kB retained (peak unknown), calls peak unknown");
 }
 
 // The device memory line (docs/metrics.md, "Device memory").

@@ -65,7 +65,8 @@ std::string execution_text(const ExecutionCheck& check);
 // "Inductor generated its code (1 FX-graph cache miss)", "Inductor's FX-graph cache: 1 hit, 2 misses";
 // "" when not known or none.
 std::string fx_cache_text(std::optional<std::int64_t> hits, std::optional<std::int64_t> misses);
-// "build +52.4 MB retained (peak +80.1 MB), calls peak +1.20 MB over 3": docs/metrics.md, "Memory".
+// "in this process: build +52.4 MB retained (peak +80.1 MB), calls peak +1.20 MB over 3": docs/metrics.md,
+// "Memory".
 std::string memory_text(const PathMemory& memory);
 // "build +5.00 kB allocated, +8.00 kB reserved, +8.00 kB used (allocated peak +8.00 kB); calls peak +700 B
 // allocated, +0 B reserved over 3; graph pool 4.10 kB": docs/metrics.md, "Device memory".

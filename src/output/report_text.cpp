@@ -332,6 +332,27 @@ std::string capitalized(std::string text) {
   return text;
 }
 
+// What torch.profiler records the device's activity with, and the category of its runtime's calls, on the
+// report's device (docs/metrics.md, "Verdict"): CUDA's (ROCm's too), XPU's, MTIA's for another accelerator.
+const char* profiler_activity(DeviceKind device) {
+  switch (device) {
+    case DeviceKind::xpu: return "ProfilerActivity.XPU";
+    case DeviceKind::accelerator: return "ProfilerActivity.MTIA for MTIA, or the device's own";
+    case DeviceKind::cpu:
+    case DeviceKind::cuda: break;
+  }
+  return "ProfilerActivity.CUDA";
+}
+const char* runtime_events(DeviceKind device) {
+  switch (device) {
+    case DeviceKind::xpu: return "xpu_runtime";
+    case DeviceKind::accelerator: return "mtia_runtime for MTIA, or the device runtime's";
+    case DeviceKind::cpu:
+    case DeviceKind::cuda: break;
+  }
+  return "cuda_runtime / cuda_driver";
+}
+
 std::string unknown_text(const PathVerdict& v, DeviceKind device) {
   switch (v.reason) {
     case VerdictReason::unread_device_events: {
@@ -358,9 +379,9 @@ std::string unknown_text(const PathVerdict& v, DeviceKind device) {
     case VerdictReason::launches_without_ops:
       return fmt::format("launch calls were recorded ({:g} per iteration), but no device op was read (activity records "
                          "lost, or a device whose activity ohprof does not read), so the device's time is unknown, not "
-                         "zero. Record the device activity with the launches (torch.profiler's ProfilerActivity.CUDA; "
-                         "a collector's dropped-records count says whether buffers were lost)",
-                         v.launches_per_iteration);
+                         "zero. Record the device activity with the launches (torch.profiler's {}; a collector's "
+                         "dropped-records count says whether buffers were lost)",
+                         v.launches_per_iteration, profiler_activity(device));
     case VerdictReason::no_device_work:
       return "no device op ran in any window (a trace without device events, or a model that never reached the "
              "device): there is no device work to judge";
@@ -369,8 +390,8 @@ std::string unknown_text(const PathVerdict& v, DeviceKind device) {
           "{} {} of wall, but no device op has its launch call in the data (an accelerator runtime ohprof does not "
           "know, or launch records lost), so the rest of the wall time cannot be told apart into host-bound and "
           "device-wait: both unknown. Record the runtime's API calls with the device activity (the profiler's "
-          "cuda_runtime / cuda_driver events)",
-          long_name(v, TimeShare::busy, device), percent(v.busy_share));
+          "{} events)",
+          long_name(v, TimeShare::busy, device), percent(v.busy_share), runtime_events(device));
     case VerdictReason::startup_without_steps:
       return fmt::format(
           "no ProfilerStep marks iterations, and the one window is start-up, not steady state: {}; {}. Record steps: "
@@ -899,6 +920,9 @@ std::string deployment_memory_note(const DeploymentSummary& s) {
   std::string note =
       "build memory and calls peak: growth of the measuring process's resident set, the paths built in turn in "
       "that process (a path pays for the modules it was the first to load)";
+  if (any_device_build(s) || any_graph_pool(s)) {
+    note += "; device memory and graph pool: the CUDA caching allocator's, in the measuring process too";
+  }
   if (any_fresh_peak(s)) note += "; fresh peak: the resident set's high-water mark of a fresh process of that path alone";
   return note;
 }

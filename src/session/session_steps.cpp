@@ -98,8 +98,7 @@ Status export_split_timeline(const Report& report, const std::vector<std::string
   names.process = fmt::format("ohprof {} ({})", to_string(report.kind), subject);
   if (report.context.device.type == DeviceKind::cuda) names.device_name = report.context.device.name;
   names.paths = path_names;
-  names.device = report.context.device.type;
-  Status written = export_timeline_trace(timeline, names, path);
+  Status written = export_timeline_trace(timeline, names, report.context.device.type, path);
   if (!written.ok()) return written.error().with_context("--export-trace");
   console::progress("wrote the split pass's timeline to " + path);
   return ok_status();

@@ -285,7 +285,8 @@ constexpr std::int64_t kDevicePidBase = 100;
 
 }  // namespace
 
-Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, const std::string& output_path) {
+Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, DeviceKind device,
+                             const std::string& output_path) {
   OHPROF_ASSIGN_OR_RETURN(auto output, GzipOutputFile::create(output_path));
   GzipOutputFile& out = *output;
   const PathBreakdown split = analyze_timeline(timeline);
@@ -307,7 +308,7 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
     writer.name(kHostPid, "process_name", 0, names.process);
     for (const std::int32_t d : devices) {
       writer.name(kDevicePidBase + d, "process_name", 0,
-                  timeline.ops_have_launches ? fmt::format("{} {}", device_noun(names.device), d) : std::string("CPU kernels"));
+                  timeline.ops_have_launches ? fmt::format("{} {}", device_noun(device), d) : std::string("CPU kernels"));
     }
     // the iterations, as the profiler's steps (the reader's windows), with their path and iteration
     for (const IterationWindow& w : timeline.iterations) {
@@ -352,7 +353,7 @@ Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames&
       writer.event(fmt::format(R"({{"ph": "f", "bp": "e", "cat": "ac2g", "name": "ac2g", "id": {}, "pid": {}, "tid": {}, "ts": {}}})",
                                flow, pid, op.stream, us_text(op.start_ns)));
     }
-    write_split_events(timeline, split.iterations, names.device, kSplitPid, writer);
+    write_split_events(timeline, split.iterations, device, kSplitPid, writer);
     writer.raw("\n]}\n");
   }
   return out.commit();

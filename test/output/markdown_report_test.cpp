@@ -135,6 +135,37 @@ TEST(FormatMarkdown, ACompareReportHasItsHeadlineTableVerdictsExplanationAndCont
   EXPECT_NE(md.find("</details>\n"), std::string::npos) << md;
 }
 
+// docs/metrics.md, "Deployment summary": the table says what its memory columns are, in a note under it; the
+// fresh peak's part only where a path has one.
+TEST(FormatMarkdown, TheDeploymentTableSaysWhatItsMemoryColumnsAre) {
+  Report r = compare_report();
+  DeploymentSummary d;
+  DeploymentRow aoti;
+  aoti.path = "aoti";
+  aoti.latency_ns = 4000;
+  aoti.build_retained_bytes = 651'000;
+  aoti.fresh_peak_bytes = 542'000'000;
+  DeploymentRow compile;
+  compile.path = "compile";
+  compile.latency_ns = 35000;
+  compile.build_retained_bytes = 3'810'000;
+  d.rows = {aoti, compile};
+  r.deployment = d;
+  std::string md = format_markdown(r);
+  expect_well_formed_tables(md);
+  EXPECT_NE(md.find("| path | latency | calls/s | cold start | warm start | build memory | calls peak | fresh peak |"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("| `aoti` | 4.000 us | - | - | - | +651 kB | - | 542 MB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Memory columns: build memory and calls peak: growth of the measuring process's resident set, the "
+                    "paths built in turn in that process (a path pays for the modules it was the first to load); fresh "
+                    "peak: the resident set's high-water mark of a fresh process of that path alone."),
+            std::string::npos) << md;
+  r.deployment->rows[0].fresh_peak_bytes.reset();
+  md = format_markdown(r);
+  EXPECT_EQ(md.find("fresh peak"), std::string::npos) << md;
+  EXPECT_NE(md.find("Memory columns: build memory and calls peak:"), std::string::npos) << md;
+}
+
 // A path whose kernels do not record themselves: its busy share is at least, its dispatch share at most, the
 // figure, and the note says what the signs mean; a path whose kernels record themselves keeps plain shares.
 TEST(FormatMarkdown, ThePathTableWritesTheSharesOfAPathWhoseKernelsDoNotRecordThemselvesAsBounds) {

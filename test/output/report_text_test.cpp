@@ -322,6 +322,25 @@ TEST(VerdictText, LaunchBoundAdviceNamesTheDevicesOwnGraphs) {
                        "device's runtime offers one, and fusion (torch.compile) makes fewer"),
             std::string::npos) << other;
   for (const std::string& text : {xpu, other}) EXPECT_EQ(text.find("CUDA"), std::string::npos) << text;
+  // graph launches already present, on another accelerator: graphs, not CUDA's
+  v.host_state = HostState::framework;
+  v.graph_launches_per_iteration = 1;
+  EXPECT_NE(verdict_text(v, DeviceKind::accelerator, 3).find("(graph launches present: graphs are already in use)"),
+            std::string::npos);
+  // a mixed verdict's host part (share_advice) and a compute-bound one's host part name the device's graphs too
+  PathVerdict mixed = verdict(Verdict::mixed, 0.48, 0.42, 0.10, TimeShare::busy, TimeShare::host_bound);
+  mixed.host_state = HostState::launch;
+  mixed.host_state_share = 0.6;
+  const std::string mixed_xpu = verdict_text(mixed, DeviceKind::xpu, 3);
+  EXPECT_NE(mixed_xpu.find("launch calls are on the critical path: XPU graphs"), std::string::npos) << mixed_xpu;
+  EXPECT_EQ(mixed_xpu.find("CUDA"), std::string::npos) << mixed_xpu;
+  PathVerdict compute = verdict(Verdict::compute_bound, 0.70, 0.25, 0.05, TimeShare::busy, TimeShare::host_bound);
+  compute.host_state = HostState::launch;
+  compute.host_state_share = 0.6;
+  const std::string compute_other = verdict_text(compute, DeviceKind::accelerator, 3);
+  EXPECT_NE(compute_other.find("a captured graph replays them as one, where the device's runtime offers one"),
+            std::string::npos) << compute_other;
+  EXPECT_EQ(compute_other.find("CUDA"), std::string::npos) << compute_other;
 }
 
 TEST(VerdictText, DeviceWaitBoundNamesTheStreamAndTheQueueDelay) {
@@ -420,6 +439,26 @@ TEST(VerdictText, NamesTheDeviceByTheReportsNoun) {
   v.reason = VerdictReason::no_launches;
   const std::string unknown = verdict_text(v, DeviceKind::accelerator, 1, std::nullopt, {});
   EXPECT_EQ(unknown.find("device busy 30.0% of wall, but no device op has its launch call"), 0u) << unknown;
+  // what to record names the device's own profiler activity and runtime events, not CUDA's
+  EXPECT_NE(unknown.find("(the profiler's mtia_runtime for MTIA, or the device runtime's events)"), std::string::npos)
+      << unknown;
+  EXPECT_NE(verdict_text(v, DeviceKind::xpu, 1).find("(the profiler's xpu_runtime events)"), std::string::npos);
+  EXPECT_NE(verdict_text(v, DeviceKind::cuda, 1).find("(the profiler's cuda_runtime / cuda_driver events)"), std::string::npos);
+  v.reason = VerdictReason::launches_without_ops;
+  EXPECT_NE(verdict_text(v, DeviceKind::xpu, 1).find("(torch.profiler's ProfilerActivity.XPU;"), std::string::npos);
+  EXPECT_NE(verdict_text(v, DeviceKind::accelerator, 1).find("(torch.profiler's ProfilerActivity.MTIA for MTIA, or the "
+                                                            "device's own;"),
+            std::string::npos);
+  EXPECT_NE(verdict_text(v, DeviceKind::cuda, 1).find("(torch.profiler's ProfilerActivity.CUDA;"), std::string::npos);
+  for (const DeviceKind device : {DeviceKind::xpu, DeviceKind::accelerator}) {
+    EXPECT_EQ(verdict_text(v, device, 1).find("CUDA"), std::string::npos) << verdict_text(v, device, 1);
+  }
+  v.reason = VerdictReason::unread_device_events;
+  v.unread_device_events = {EventCount{"hpu_op", 12}};
+  EXPECT_EQ(verdict_text(v, DeviceKind::accelerator, 1),
+            "the trace holds device work in categories ohprof does not read ('hpu_op' x12), so the device's time is "
+            "unknown, not zero; ohprof reads CUDA, ROCm and XPU timelines (kernel, gpu_memcpy, gpu_memset) and MTIA's "
+            "(mtia_ccp_events)");
 }
 
 // docs/metrics.md, "Ops without a launch call": host-bound and device-wait are ranges in the sentence, which
@@ -1240,10 +1279,15 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   // the memory columns say what they are: the fresh peak's part only where a row has one
   EXPECT_EQ(deployment_memory_note(s),
             "build memory and calls peak: growth of the measuring process's resident set, the paths built in turn in "
-            "that process (a path pays for the modules it was the first to load); fresh peak: the resident set's "
-            "high-water mark of a fresh process of that path alone");
+            "that process (a path pays for the modules it was the first to load); device memory and graph pool: the "
+            "CUDA caching allocator's, in the measuring process too; fresh peak: the resident set's high-water mark of "
+            "a fresh process of that path alone");
   s.rows[0].fresh_peak_bytes.reset();
   EXPECT_EQ(deployment_memory_note(s).find("fresh peak"), std::string::npos);
+  // this summary has CUDA's device columns: the note names them, before the fresh peak's part
+  EXPECT_NE(deployment_memory_note(s).find("; device memory and graph pool: the CUDA caching allocator's, in the "
+                                           "measuring process too"),
+            std::string::npos) << deployment_memory_note(s);
 }
 
 }  // namespace

@@ -305,7 +305,8 @@ void expect_same_totals(const BreakdownTotals& a, const BreakdownTotals& b, cons
 // The timeline written as a trace and read back by the Kineto reader.
 Timeline round_trip(const Timeline& timeline, const std::string& name, const TimelineTraceNames& names = {}) {
   const std::string path = temp_path(name);
-  const Status written = export_timeline_trace(timeline, names, path);
+  const Status written =
+      export_timeline_trace(timeline, names, timeline.ops_have_launches ? DeviceKind::cuda : DeviceKind::cpu, path);
   EXPECT_TRUE(written.ok()) << written.error().message;
   auto read = read_kineto_trace(path);
   if (!read.ok()) {
@@ -411,9 +412,8 @@ TEST(ExportTimelineTrace, ACompareRunsPathsKeepTheirIterationsAndNames) {
   TimelineTraceNames names;
   names.process = "ohprof compare (tiny_models:tiny_mlp)";
   names.paths = {"aoti", "compile"};
-  names.device = DeviceKind::cuda;
   const std::string path = temp_path("compare.json");
-  ASSERT_TRUE(export_timeline_trace(t, names, path).ok());
+  ASSERT_TRUE(export_timeline_trace(t, names, DeviceKind::cuda, path).ok());
   const nlohmann::json written = load_json(path);
   std::map<std::string, std::string> step_path;
   std::set<std::string> processes;  // the run's device named by its noun (device_noun)
@@ -453,7 +453,7 @@ TEST(ExportTimelineTrace, NamesWithQuotesBackslashesAndControlCharactersStayVali
   names.process = "ohprof run (\"odd\" \\ model)";
   names.paths = {"a\"b"};
   const std::string path = temp_path("escapes.json");
-  ASSERT_TRUE(export_timeline_trace(t, names, path).ok());
+  ASSERT_TRUE(export_timeline_trace(t, names, DeviceKind::cuda, path).ok());
   EXPECT_TRUE(load_json(path).contains("traceEvents"));  // throws, failing the test, when it is not JSON
   auto read = read_kineto_trace(path);
   ASSERT_TRUE(read.ok()) << read.error().message;
@@ -462,7 +462,7 @@ TEST(ExportTimelineTrace, NamesWithQuotesBackslashesAndControlCharactersStayVali
   EXPECT_EQ(read->timeline.ops[0].name, k.name);
   // graph ops share their launch's correlation: each gets its own arrow
   t.ops = {op(30, 40, 1), op(41, 50, 1)};
-  ASSERT_TRUE(export_timeline_trace(t, names, path).ok());
+  ASSERT_TRUE(export_timeline_trace(t, names, DeviceKind::cuda, path).ok());
   std::set<std::uint64_t> ids;
   const nlohmann::json graph = load_json(path);
   for (const auto& e : graph["traceEvents"]) {
@@ -472,7 +472,7 @@ TEST(ExportTimelineTrace, NamesWithQuotesBackslashesAndControlCharactersStayVali
 }
 
 TEST(ExportTimelineTrace, AnUnwritableFileIsAnOutputError) {
-  const Status status = export_timeline_trace(Timeline{}, {}, "/nonexistent/dir/t.json");
+  const Status status = export_timeline_trace(Timeline{}, {}, DeviceKind::cpu, "/nonexistent/dir/t.json");
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().code, ExitCode::output_error);
 }

@@ -52,8 +52,10 @@ struct TimelineTraceNames {
   std::string process;               // the host process's name: "ohprof compare (tiny_models:tiny_mlp)"
   std::string device_name;           // the GPU's name, for deviceProperties ("" on the CPU)
   std::vector<std::string> paths;    // by path index: a window's index / kIterationsPerPath
-  DeviceKind device = DeviceKind::cpu;  // the run's device (RunContext::device): its noun names the tracks
 };
-Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, const std::string& output_path);
+// `device`: the run's (RunContext::device), whose noun (device_noun) names the device's processes and the split's
+// tracks; no default, so that no caller names a GPU "device" by omission.
+Status export_timeline_trace(const Timeline& timeline, const TimelineTraceNames& names, DeviceKind device,
+                             const std::string& output_path);
 
 }  // namespace ohprof

@@ -903,17 +903,15 @@ std::string deployment_text(const DeploymentSummary& s) {
 }
 
 namespace {
-// The device columns, only where some row has their figure (a CUDA run).
-bool any_device_build(const DeploymentSummary& s) {
-  return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.device_build_bytes.has_value(); });
+// Whether some row has the figure: a column is shown only then.
+template <typename T>
+bool any_row_has(const DeploymentSummary& s, std::optional<T> DeploymentRow::*figure) {
+  return std::any_of(s.rows.begin(), s.rows.end(), [&](const DeploymentRow& r) { return (r.*figure).has_value(); });
 }
-bool any_graph_pool(const DeploymentSummary& s) {
-  return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.graph_pool_bytes.has_value(); });
-}
-// The fresh processes' memory, only where --cold-start read it for some row.
-bool any_fresh_peak(const DeploymentSummary& s) {
-  return std::any_of(s.rows.begin(), s.rows.end(), [](const DeploymentRow& r) { return r.fresh_peak_bytes.has_value(); });
-}
+// The device columns (a CUDA run), and the fresh processes' memory (where --cold-start read it).
+bool any_device_build(const DeploymentSummary& s) { return any_row_has(s, &DeploymentRow::device_build_bytes); }
+bool any_graph_pool(const DeploymentSummary& s) { return any_row_has(s, &DeploymentRow::graph_pool_bytes); }
+bool any_fresh_peak(const DeploymentSummary& s) { return any_row_has(s, &DeploymentRow::fresh_peak_bytes); }
 }  // namespace
 
 std::string deployment_memory_note(const DeploymentSummary& s) {

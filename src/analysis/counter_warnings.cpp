@@ -19,10 +19,10 @@ std::vector<Warning> counter_warnings(const AnalysisCounters& a, bool from_profi
   }
   if (a.ops_invalid_interval > 0) {
     out.push_back(Warning{WarningCode::ops_invalid_interval,
-                          fmt::format("{} device operation{} before {} start{} and {} not in the split",
-                                      a.ops_invalid_interval, a.ops_invalid_interval == 1 ? " ends" : "s end",
-                                      a.ops_invalid_interval == 1 ? "it" : "they", a.ops_invalid_interval == 1 ? "s" : "",
-                                      a.ops_invalid_interval == 1 ? "is" : "are")});
+                          a.ops_invalid_interval == 1
+                              ? std::string("1 device operation ends before it starts and is not in the split")
+                              : fmt::format("{} device operations end before they start and are not in the split",
+                                            a.ops_invalid_interval)});
   }
   return out;
 }

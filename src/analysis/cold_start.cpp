@@ -81,17 +81,24 @@ double start_orders(std::size_t n, std::size_t m) {
   return combinations;
 }
 
+std::optional<ColdStartOrder> rank_order(const std::vector<std::int64_t>& values, const std::vector<std::int64_t>& against) {
+  if (values.empty() || against.empty()) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  const auto [against_lo, against_hi] = std::minmax_element(against.begin(), against.end());
+  if (*hi >= *against_lo && *lo <= *against_hi) return ColdStartOrder::overlapping;
+  if (start_orders(values.size(), against.size()) < kColdStartOrderCombinations - 1e-9) return ColdStartOrder::too_few;
+  return *hi < *against_lo ? ColdStartOrder::faster : ColdStartOrder::slower;
+}
+
 std::optional<ColdStartOrder> order_against(const std::vector<ColdStartSample>& state,
                                             const std::vector<ColdStartSample>& cold) {
-  if (state.empty() || cold.empty()) return std::nullopt;
-  const auto by_total = [](const auto& a, const auto& b) { return a.total_ns < b.total_ns; };
-  const std::int64_t state_lo = std::min_element(state.begin(), state.end(), by_total)->total_ns;
-  const std::int64_t state_hi = std::max_element(state.begin(), state.end(), by_total)->total_ns;
-  const std::int64_t cold_lo = std::min_element(cold.begin(), cold.end(), by_total)->total_ns;
-  const std::int64_t cold_hi = std::max_element(cold.begin(), cold.end(), by_total)->total_ns;
-  if (state_hi >= cold_lo && state_lo <= cold_hi) return ColdStartOrder::overlapping;
-  if (start_orders(state.size(), cold.size()) < kColdStartOrderCombinations - 1e-9) return ColdStartOrder::too_few;
-  return state_hi < cold_lo ? ColdStartOrder::faster : ColdStartOrder::slower;
+  const auto totals = [](const std::vector<ColdStartSample>& samples) {
+    std::vector<std::int64_t> out;
+    out.reserve(samples.size());
+    for (const ColdStartSample& s : samples) out.push_back(s.total_ns);
+    return out;
+  };
+  return rank_order(totals(state), totals(cold));
 }
 
 void summarize_path_cold_start(PathColdStart& path) {

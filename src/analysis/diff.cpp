@@ -173,51 +173,67 @@ DeploymentDiff diff_throughput(const std::string& path, const std::vector<Digest
   return d;
 }
 
-DeploymentDiff diff_start(const std::string& path, CompileCache cache, const DigestStart* b, const DigestStart* n,
-                          double threshold) {
+namespace {
+
+// A cache state's figure in both reports, judged by the cold start's rank rule (docs/diff.md, "Deployment
+// figures"): each side's median of `values` (null: the state is not in that report; empty: no process
+// finished, or none read the figure).
+DeploymentDiff diff_ranked(const std::string& path, DeployMeasure measure, CompileCache cache,
+                           const std::vector<std::int64_t>* b, const std::vector<std::int64_t>* n, double threshold) {
   DeploymentDiff d;
   d.path = path;
-  d.measure = DeployMeasure::start;
+  d.measure = measure;
   d.cache = cache;
-  const auto samples_of = [](const DigestStart& s) {
-    std::vector<ColdStartSample> out(s.totals_ns.size());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i].total_ns = s.totals_ns[i];
-    return out;
+  const auto median = [](const std::vector<std::int64_t>& values) {
+    return quantile(std::vector<double>(values.begin(), values.end()), 0.5);
   };
-  const auto median_total = [](const DigestStart& s) {
-    return quantile(std::vector<double>(s.totals_ns.begin(), s.totals_ns.end()), 0.5);
-  };
-  if (b != nullptr && !b->totals_ns.empty()) {
-    d.base_value = median_total(*b);
-    d.base_count = b->totals_ns.size();
+  if (b != nullptr && !b->empty()) {
+    d.base_value = median(*b);
+    d.base_count = b->size();
   }
-  if (n != nullptr && !n->totals_ns.empty()) {
-    d.new_value = median_total(*n);
-    d.new_count = n->totals_ns.size();
+  if (n != nullptr && !n->empty()) {
+    d.new_value = median(*n);
+    d.new_count = n->size();
   }
   if (b == nullptr || n == nullptr) {
     d.reason = b == nullptr ? DiffReason::only_in_new : DiffReason::only_in_base;
     return d;
   }
-  if (!d.base_value || !d.new_value || !(*d.base_value > 0)) return d;  // no_samples: no process finished
+  if (!d.base_value || !d.new_value || !(*d.base_value > 0)) return d;  // no_samples
   d.ratio = *d.new_value / *d.base_value;
-  // The cold start's rank rule (docs/metrics.md, "Cold start"), new against base; with fewer than
+  // The rank rule (docs/metrics.md, "Cold start"), new against base; with fewer than
   // kColdStartOrderCombinations possible orders nothing is a finding, overlapping ranges included.
   if (start_orders(d.base_count, d.new_count) < kColdStartOrderCombinations - 1e-9) {
     d.reason = DiffReason::too_few_samples;
     return d;
   }
-  const std::optional<ColdStartOrder> order = order_against(samples_of(*n), samples_of(*b));
+  const std::optional<ColdStartOrder> order = rank_order(*n, *b);
   const Judgement j = judge_change(*d.ratio, order == ColdStartOrder::slower, order == ColdStartOrder::faster, threshold);
   d.verdict = j.verdict;
   d.reason = j.reason;
+  if (measure == DeployMeasure::fresh_peak && d.verdict == DiffVerdict::slower) d.verdict = DiffVerdict::larger;
+  if (measure == DeployMeasure::fresh_peak && d.verdict == DiffVerdict::faster) d.verdict = DiffVerdict::smaller;
   return d;
+}
+
+}  // namespace
+
+DeploymentDiff diff_start(const std::string& path, CompileCache cache, const DigestStart* b, const DigestStart* n,
+                          double threshold) {
+  return diff_ranked(path, DeployMeasure::start, cache, b ? &b->totals_ns : nullptr, n ? &n->totals_ns : nullptr,
+                     threshold);
+}
+
+DeploymentDiff diff_fresh_peak(const std::string& path, CompileCache cache, const DigestStart* b, const DigestStart* n,
+                               double threshold) {
+  return diff_ranked(path, DeployMeasure::fresh_peak, cache, b ? &b->peaks_bytes : nullptr,
+                     n ? &n->peaks_bytes : nullptr, threshold);
 }
 
 namespace {
 
 // compare: the deployment figures of a path of both reports, throughput then each cache state (in the
-// enum's order) that either report measured.
+// enum's order) that either report measured: its start, then its fresh peak.
 void add_deployment(DiffResult& result, const DigestPath& b, const DigestPath& n, double threshold) {
   if (!b.throughput.empty() || !n.throughput.empty()) {
     DeploymentDiff d = diff_throughput(b.name, b.throughput, n.throughput, threshold);
@@ -240,7 +256,11 @@ void add_deployment(DiffResult& result, const DigestPath& b, const DigestPath& n
   for (CompileCache cache : {CompileCache::none, CompileCache::cold, CompileCache::warm, CompileCache::artifacts}) {
     const DigestStart* bs = state(b, cache);
     const DigestStart* ns = state(n, cache);
-    if (bs != nullptr || ns != nullptr) result.deployment.push_back(diff_start(b.name, cache, bs, ns, threshold));
+    if (bs == nullptr && ns == nullptr) continue;
+    result.deployment.push_back(diff_start(b.name, cache, bs, ns, threshold));
+    // the peak where either report read one (reports before 2026-12-07 have none)
+    const auto read_peaks = [](const DigestStart* s) { return s != nullptr && !s->peaks_bytes.empty(); };
+    if (read_peaks(bs) || read_peaks(ns)) result.deployment.push_back(diff_fresh_peak(b.name, cache, bs, ns, threshold));
   }
 }
 

@@ -15,6 +15,9 @@ std::optional<DigestFlaw> digest_flaw(const PathResult& path) {
   return std::nullopt;
 }
 
+bool is_worse(DiffVerdict verdict) { return verdict == DiffVerdict::slower || verdict == DiffVerdict::larger; }
+bool is_better(DiffVerdict verdict) { return verdict == DiffVerdict::faster || verdict == DiffVerdict::smaller; }
+
 DiffOutcome DiffResult::outcome() const {
   if (!incomparable.empty() && !config.force) return DiffOutcome::incomparable;
   if (judged() == 0) return DiffOutcome::nothing_judged;
@@ -22,9 +25,8 @@ DiffOutcome DiffResult::outcome() const {
 }
 
 bool DiffResult::regression() const {
-  return std::any_of(paths.begin(), paths.end(), [](const PathDiff& p) { return p.verdict == DiffVerdict::slower; }) ||
-         std::any_of(deployment.begin(), deployment.end(),
-                     [](const DeploymentDiff& d) { return d.verdict == DiffVerdict::slower; });
+  return std::any_of(paths.begin(), paths.end(), [](const PathDiff& p) { return is_worse(p.verdict); }) ||
+         std::any_of(deployment.begin(), deployment.end(), [](const DeploymentDiff& d) { return is_worse(d.verdict); });
 }
 
 std::size_t DiffResult::judged() const {

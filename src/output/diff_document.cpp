@@ -16,7 +16,7 @@ namespace {
 using namespace doc::cells;
 
 // A verdict: strongly when it is the one that fails the gate.
-Cell verdict(std::string words, DiffVerdict v) { return v == DiffVerdict::slower ? strong(std::move(words)) : text(std::move(words)); }
+Cell verdict(std::string words, DiffVerdict v) { return is_worse(v) ? strong(std::move(words)) : text(std::move(words)); }
 
 // The outcome: what decided it, first.
 void outcome_blocks(const DiffResult& d, std::vector<Block>& blocks) {
@@ -35,12 +35,13 @@ void outcome_blocks(const DiffResult& d, std::vector<Block>& blocks) {
       blocks.push_back(doc::Paragraph{{strong("Unknown"), plain(": "), text(nothing_judged_text(d)), plain(".")}});
       return;
     case DiffOutcome::regression:
-      blocks.push_back(doc::Paragraph{{strong("Regression"), plain(fmt::format(": {} slower beyond {:.3g}%.", slower_paths_text(d),
+      blocks.push_back(doc::Paragraph{{strong("Regression"), plain(fmt::format(": {} beyond {:.3g}%.", worse_figures_text(d),
                                                                               100 * d.config.threshold))}});
       return;
     case DiffOutcome::no_regression:
-      blocks.push_back(doc::Paragraph{{strong("No regression"), plain(fmt::format(": none of {} slower beyond {:.3g}%.",
-                                                                                 judged_text(d), 100 * d.config.threshold))}});
+      blocks.push_back(doc::Paragraph{{strong("No regression"), plain(fmt::format(": none of {} {} beyond {:.3g}%.",
+                                                                                 judged_text(d), worse_words(d),
+                                                                                 100 * d.config.threshold))}});
       return;
   }
 }
@@ -102,8 +103,8 @@ void deployment_blocks(const DiffResult& d, std::vector<Block>& blocks) {
                       plain(fmt::format("{}/{}", x.base_count, x.new_count)), verdict(deployment_verdict_text(x, d.config), x.verdict)});
   }
   blocks.push_back(doc::Paragraph{{strong("Deployment figures"),
-                                   plain(", base → new (throughput: the difference of the rates against its error; starts: "
-                                         "the rank rule of the cold start; then the threshold; docs/diff.md)")}});
+                                   plain(", base → new (throughput: the difference of the rates against its error; starts and "
+                                         "fresh peaks: the rank rule of the cold start; then the threshold; docs/diff.md)")}});
   blocks.push_back(doc::Table{std::move(t), "ohprof-diff-deployment"});
 }
 

@@ -81,14 +81,17 @@ std::vector<DigestThroughput> throughput_of(const PathResult& path) {
   return out;
 }
 
-// compare --cold-start: each state with processes, their totals.
+// compare --cold-start: each state with processes, their totals and the peaks they read.
 std::vector<DigestStart> starts_of(const PathResult& path) {
   std::vector<DigestStart> out;
   if (!path.cold_start) return out;
   for (const ColdStartState& state : path.cold_start->states) {
     DigestStart start;
     start.cache = state.cache;
-    for (const ColdStartSample& sample : state.samples) start.totals_ns.push_back(sample.total_ns);
+    for (const ColdStartSample& sample : state.samples) {
+      start.totals_ns.push_back(sample.total_ns);
+      if (sample.peak_rss_bytes) start.peaks_bytes.push_back(*sample.peak_rss_bytes);
+    }
     out.push_back(std::move(start));
   }
   return out;

@@ -71,18 +71,19 @@ std::string deployment_block(const DiffResult& diff) {
 }
 
 std::string outcome_line(const DiffResult& diff) {
-  std::vector<std::string> faster;
-  std::size_t slower = 0;
-  for (const PathDiff& p : diff.paths) {
-    slower += p.verdict == DiffVerdict::slower ? 1 : 0;
-    if (p.verdict == DiffVerdict::faster) faster.push_back(fmt::format("{} {}", path_label(p), change_text(*p.ratio)));
-  }
-  for (const DeploymentDiff& d : diff.deployment) {
-    slower += d.verdict == DiffVerdict::slower ? 1 : 0;
-    if (d.verdict == DiffVerdict::faster) {
-      faster.push_back(fmt::format("{} {} {}", d.path, deployment_figure_text(d), deployment_change_text(d)));
+  // the gains, short: each with its change
+  std::vector<std::string> gains;
+  for (DiffVerdict v : {DiffVerdict::faster, DiffVerdict::smaller}) {
+    std::vector<std::string> items;
+    for (const PathDiff& p : diff.paths) {
+      if (p.verdict == v) items.push_back(fmt::format("{} {}", path_label(p), change_text(*p.ratio)));
     }
+    for (const DeploymentDiff& d : diff.deployment) {
+      if (d.verdict == v) items.push_back(fmt::format("{} {} {}", d.path, deployment_figure_text(d), deployment_change_text(d)));
+    }
+    if (!items.empty()) gains.push_back(fmt::format("{}: {}", to_string(v), fmt::join(items, ", ")));
   }
+  const std::size_t worse = figures_with(diff, DiffVerdict::slower).size() + figures_with(diff, DiffVerdict::larger).size();
   switch (diff.outcome()) {
     case DiffOutcome::incomparable: {
       std::vector<std::string> reasons;
@@ -94,30 +95,24 @@ std::string outcome_line(const DiffResult& diff) {
     case DiffOutcome::nothing_judged:
       return fmt::format("verdict: unknown: {}\n", nothing_judged_text(diff));
     case DiffOutcome::regression:
-      return fmt::format("verdict: REGRESSION: {} slower beyond {:.3g}% ({} of {})\n", slower_paths_text(diff),
-                         100 * diff.config.threshold, slower, judged_text(diff));
+      return fmt::format("verdict: REGRESSION: {} beyond {:.3g}% ({} of {})\n", worse_figures_text(diff),
+                         100 * diff.config.threshold, worse, judged_text(diff));
     case DiffOutcome::no_regression:
-      return fmt::format("verdict: no regression: none of {} slower beyond {:.3g}%{}\n", judged_text(diff),
-                         100 * diff.config.threshold,
-                         faster.empty() ? "" : fmt::format("; faster: {}", fmt::join(faster, ", ")));
+      return fmt::format("verdict: no regression: none of {} {} beyond {:.3g}%{}\n", judged_text(diff), worse_words(diff),
+                         100 * diff.config.threshold, gains.empty() ? "" : fmt::format("; {}", fmt::join(gains, "; ")));
   }
   return "";
 }
 
 }  // namespace
 
-std::string slower_paths_text(const DiffResult& diff) {
-  std::vector<std::string> slower;
-  for (const PathDiff& p : diff.paths) {
-    if (p.verdict != DiffVerdict::slower) continue;
-    slower.push_back(fmt::format("{} {} [{}, {}]", path_label(p), change_text(*p.ratio), change_text(*p.low), change_text(*p.high)));
+std::string worse_figures_text(const DiffResult& diff) {
+  std::vector<std::string> groups;
+  for (DiffVerdict v : {DiffVerdict::slower, DiffVerdict::larger}) {
+    const std::vector<std::string> items = figures_with(diff, v);
+    if (!items.empty()) groups.push_back(fmt::format("{} {}", fmt::join(items, ", "), to_string(v)));
   }
-  for (const DeploymentDiff& d : diff.deployment) {
-    if (d.verdict != DiffVerdict::slower) continue;
-    slower.push_back(fmt::format("{} {} {} ({} -> {})", d.path, deployment_figure_text(d), deployment_change_text(d),
-                                 deployment_value_text(d, d.base_value), deployment_value_text(d, d.new_value)));
-  }
-  return fmt::format("{}", fmt::join(slower, ", "));
+  return fmt::format("{}", fmt::join(groups, "; "));
 }
 
 std::string nothing_judged_text(const DiffResult& diff) {

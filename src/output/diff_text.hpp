@@ -4,11 +4,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ohprof/base/format.hpp"
+#include "ohprof/base/process_memory.hpp"
 #include "ohprof/model/diff.hpp"
 #include "ohprof/output/report_text.hpp"
 
@@ -23,7 +25,13 @@ inline std::string path_label(const PathDiff& p) { return p.point ? fmt::format(
 // The verdict in words, with its reason.
 inline std::string diff_verdict_text(DiffVerdict verdict, DiffReason reason, const DiffConfig& config) {
   switch (reason) {
-    case DiffReason::above_threshold: return verdict == DiffVerdict::slower ? "SLOWER" : "faster";
+    case DiffReason::above_threshold:
+      switch (verdict) {
+        case DiffVerdict::slower: return "SLOWER";
+        case DiffVerdict::larger: return "LARGER";
+        case DiffVerdict::smaller: return "smaller";
+        default: return "faster";
+      }
     case DiffReason::below_threshold:
       return fmt::format("no change (significant, within {:.3g}%)", 100 * config.threshold);
     case DiffReason::not_significant: return "no significant change";
@@ -61,34 +69,75 @@ inline std::string deployment_verdict_text(const DeploymentDiff& d, const DiffCo
   if (d.reason == DiffReason::too_few_samples) {
     return fmt::format("unknown: too few processes to order (--cold-start={} or more)", kColdStartDefaultProcesses);
   }
-  if (d.reason == DiffReason::no_samples) return "unknown: no figure on a side (no process finished, or no calls)";
+  if (d.reason == DiffReason::no_samples) {
+    return d.measure == DeployMeasure::fresh_peak ? "unknown: no peak on a side (no process finished, or none read its memory)"
+                                                  : "unknown: no figure on a side (no process finished, or no calls)";
+  }
   return diff_verdict_text(d.verdict, d.reason, config);
 }
 
-// "calls/s at 2 callers", "start (cold cache)", "start" (a path with no compile cache: aoti, eager).
+// "calls/s at 2 callers", "start (cold cache)", "start" (a path with no compile cache: aoti, eager), "fresh peak
+// (cold cache)", "fresh peak".
 inline std::string deployment_figure_text(const DeploymentDiff& d) {
-  if (d.measure == DeployMeasure::start) {
-    return d.cache == CompileCache::none ? std::string("start") : fmt::format("start ({} cache)", to_string(d.cache));
+  if (d.measure == DeployMeasure::throughput) {
+    return d.threads > 0 ? fmt::format("calls/s at {} callers", d.threads) : std::string("calls/s");
   }
-  return d.threads > 0 ? fmt::format("calls/s at {} callers", d.threads) : std::string("calls/s");
+  const char* figure = d.measure == DeployMeasure::start ? "start" : "fresh peak";
+  return d.cache == CompileCache::none ? std::string(figure) : fmt::format("{} ({} cache)", figure, to_string(d.cache));
 }
 
-// A deployment figure's value: calls per second ("66.5k") or a duration.
+// A deployment figure's value: calls per second ("66.5k"), a duration, or a size.
 inline std::string deployment_value_text(const DeploymentDiff& d, const std::optional<double>& value) {
   if (!value) return "-";
-  return d.measure == DeployMeasure::start ? format_duration(*value) : rate_text(*value);
+  switch (d.measure) {
+    case DeployMeasure::throughput: return rate_text(*value);
+    case DeployMeasure::start: return format_duration(*value);
+    case DeployMeasure::fresh_peak: return format_bytes(std::llround(*value));
+  }
+  return "-";
+}
+
+// What a regression's figures did, for the verdict line: "slower", "larger", or "slower or larger" where the
+// diff judged fresh peaks as well as times.
+inline const char* worse_words(const DiffResult& diff) {
+  const bool peaks = std::any_of(diff.deployment.begin(), diff.deployment.end(), [](const DeploymentDiff& d) {
+    return d.measure == DeployMeasure::fresh_peak && d.verdict != DiffVerdict::unknown;
+  });
+  const bool times = std::any_of(diff.paths.begin(), diff.paths.end(), [](const PathDiff& p) { return p.verdict != DiffVerdict::unknown; }) ||
+                     std::any_of(diff.deployment.begin(), diff.deployment.end(), [](const DeploymentDiff& d) {
+                       return d.measure != DeployMeasure::fresh_peak && d.verdict != DiffVerdict::unknown;
+                     });
+  return peaks && times ? "slower or larger" : peaks ? "larger" : "slower";
 }
 
 // The change of the figure itself, new / base − 1 (calls/s up is better; a start's time down is).
 inline std::string deployment_change_text(const DeploymentDiff& d) { return d.ratio ? change_text(*d.ratio) : "-"; }
 
-// "5 judged paths", "5 judged paths and 3 deployment figures".
+// Each figure with a verdict `v`: "aoti +20.0% [+18.1%, +21.9%]" (a path, its interval), "compile start (cold cache)
+// +100.0% (2.31 s -> 4.62 s)" (a deployment figure, both values).
+inline std::vector<std::string> figures_with(const DiffResult& diff, DiffVerdict v) {
+  std::vector<std::string> out;
+  for (const PathDiff& p : diff.paths) {
+    if (p.verdict != v) continue;
+    out.push_back(p.low && p.high ? fmt::format("{} {} [{}, {}]", path_label(p), change_text(*p.ratio), change_text(*p.low), change_text(*p.high))
+                                  : fmt::format("{} {}", path_label(p), change_text(*p.ratio)));
+  }
+  for (const DeploymentDiff& d : diff.deployment) {
+    if (d.verdict != v) continue;
+    out.push_back(fmt::format("{} {} {} ({} -> {})", d.path, deployment_figure_text(d), deployment_change_text(d),
+                              deployment_value_text(d, d.base_value), deployment_value_text(d, d.new_value)));
+  }
+  return out;
+}
+
+// "5 judged paths", "5 judged paths and 3 deployment figures", "1 judged path and 1 deployment figure".
 inline std::string judged_text(const DiffResult& diff) {
   const std::size_t figures = static_cast<std::size_t>(std::count_if(
       diff.deployment.begin(), diff.deployment.end(), [](const DeploymentDiff& d) { return d.verdict != DiffVerdict::unknown; }));
   const std::size_t paths = diff.judged() - figures;
-  return figures == 0 ? fmt::format("{} judged paths", paths)
-                      : fmt::format("{} judged paths and {} deployment figures", paths, figures);
+  const std::string judged_paths = fmt::format("{} judged path{}", paths, paths == 1 ? "" : "s");
+  return figures == 0 ? judged_paths
+                      : fmt::format("{} and {} deployment figure{}", judged_paths, figures, figures == 1 ? "" : "s");
 }
 
 // The split components some path has time in, in their order (a CPU run has no device-wait, launch or

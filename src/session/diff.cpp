@@ -102,9 +102,9 @@ Status status_of(const DiffResult& diff) {
     case DiffOutcome::no_regression: return ok_status();
     case DiffOutcome::regression:
       return make_error(ExitCode::regression_found,
-                        fmt::format("regression: {} slower than the base beyond the {:.3g}% threshold; see the table "
+                        fmt::format("regression: {} than the base beyond the {:.3g}% threshold; see the table "
                                     "(re-measure the base to see this machine's drift, docs/diff.md)",
-                                    slower_paths_text(diff), 100 * diff.config.threshold));
+                                    worse_figures_text(diff), 100 * diff.config.threshold));
     case DiffOutcome::incomparable: {
       const Incomparability& first = diff.incomparable.front();
       return make_error(ExitCode::incomparable_reports,

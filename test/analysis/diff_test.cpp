@@ -609,6 +609,71 @@ TEST(DiffStart, TheRankRuleOfTheColdStartThenTheThreshold) {
   EXPECT_FALSE(d.base_value.has_value());
 }
 
+TEST(DiffFreshPeak, TheStartsRankRuleOverThePeaksLargerIsTheWorseDirection) {
+  const auto s = [](std::vector<std::int64_t> peaks) { return DigestStart{CompileCache::cold, {1, 2, 3, 4}, std::move(peaks)}; };
+  // MB: every new peak above every base peak (C(8, 4) = 70 orders); medians (960 + 970) / 2 = 965 over
+  // (800 + 801) / 2 = 800.5: +20.5%, larger
+  const DigestStart b = s({800, 801, 799, 802});
+  const DigestStart above = s({950, 960, 970, 980});
+  const auto against = [&](std::vector<std::int64_t> peaks) {
+    const DigestStart n = s(std::move(peaks));
+    return diff_fresh_peak("compile", CompileCache::cold, &b, &n, 0.10);
+  };
+  DeploymentDiff d = diff_fresh_peak("compile", CompileCache::cold, &b, &above, 0.10);
+  EXPECT_EQ(d.measure, DeployMeasure::fresh_peak);
+  EXPECT_EQ(d.cache, CompileCache::cold);
+  EXPECT_EQ(d.base_value, std::optional<double>(800.5));
+  EXPECT_EQ(d.new_value, std::optional<double>(965));
+  EXPECT_DOUBLE_EQ(*d.ratio, 965 / 800.5);
+  EXPECT_EQ(d.verdict, DiffVerdict::larger);
+  EXPECT_EQ(d.reason, DiffReason::above_threshold);
+  EXPECT_TRUE(is_worse(d.verdict));
+  // every one below and 600.5 / 800.5 = 0.750: smaller, a gain
+  d = against({600, 601, 599, 602});
+  EXPECT_EQ(d.verdict, DiffVerdict::smaller);
+  EXPECT_TRUE(is_better(d.verdict));
+  // apart, but 840.5 / 800.5 = 1.050: within 10%
+  d = against({840, 841, 839, 842});
+  EXPECT_EQ(d.verdict, DiffVerdict::no_change);
+  EXPECT_EQ(d.reason, DiffReason::below_threshold);
+  // one new peak inside the base's range: overlapping, however far the median
+  d = against({801, 1000, 1000, 1000});
+  EXPECT_EQ(d.reason, DiffReason::not_significant);
+  // the peaks are counted, not the processes: 3 read peaks against 4 are 35 orders, too few
+  d = against({950, 960, 970});
+  EXPECT_EQ(d.new_count, 3u);
+  EXPECT_EQ(d.reason, DiffReason::too_few_samples);
+  // a state with processes but no reading (a report before 2026-12-07): no figure on that side
+  d = against({});
+  EXPECT_EQ(d.reason, DiffReason::no_samples);
+  EXPECT_EQ(d.verdict, DiffVerdict::unknown);
+  d = diff_fresh_peak("compile", CompileCache::cold, &b, nullptr, 0.10);
+  EXPECT_EQ(d.reason, DiffReason::only_in_base);
+}
+
+TEST(DiffReports, AFreshPeakFollowsItsStateAndALargerOneIsARegression) {
+  const auto a = lognormal(200, 10000, 0.05, 31);
+  DigestPath base_aoti = path("aoti", a);
+  base_aoti.starts = {DigestStart{CompileCache::none, {10, 11, 12, 11}, {500, 501, 502, 503}}};
+  DigestPath base_eager = path("eager", a);
+  base_eager.starts = {DigestStart{CompileCache::none, {10, 11, 12, 11}, {}}};  // no reading either side: no peak row
+  DigestPath new_aoti = base_aoti;
+  new_aoti.starts[0].peaks_bytes = {700, 701, 702, 703};
+  const DiffResult r = diff_reports(digest({base_aoti, base_eager}), digest({new_aoti, base_eager}), fast_config());
+  ASSERT_EQ(r.deployment.size(), 3u);
+  EXPECT_EQ(r.deployment[0].measure, DeployMeasure::start);
+  EXPECT_EQ(r.deployment[1].measure, DeployMeasure::fresh_peak);
+  EXPECT_EQ(r.deployment[1].path, "aoti");
+  EXPECT_EQ(r.deployment[1].verdict, DiffVerdict::larger);
+  EXPECT_EQ(r.deployment[2].path, "eager");
+  EXPECT_EQ(r.deployment[2].measure, DeployMeasure::start);
+  EXPECT_EQ(r.outcome(), DiffOutcome::regression);
+  // smaller is no regression
+  const DiffResult back = diff_reports(digest({new_aoti, base_eager}), digest({base_aoti, base_eager}), fast_config());
+  EXPECT_EQ(back.deployment[1].verdict, DiffVerdict::smaller);
+  EXPECT_EQ(back.outcome(), DiffOutcome::no_regression);
+}
+
 TEST(DiffReports, DeploymentFiguresOfComparePathsAreDiffedAndASlowerOneIsARegression) {
   const auto a = lognormal(200, 10000, 0.05, 31);
   DigestPath base_aoti = path("aoti", a);

@@ -135,6 +135,54 @@ TEST(DiffCli, DeploymentFiguresAreDiffedByTheirOwnNoiseRules) {
   EXPECT_EQ(diff["outcome"], "regression");
 }
 
+// A compare run whose fresh processes read their memory (docs/results/cpu-deploy-2026-12-07.md, 4 processes per
+// state): each state's fresh peak is diffed beside its start, against itself and against a copy whose cold compile
+// processes peaked 25% higher and whose aoti processes 20% lower.
+const std::string kDeployPeaks = std::string(OHPROF_SOURCE_DIR) + "/docs/results/cpu-deploy-tiny-mlp-2026-12-07.json.gz";
+
+TEST(DiffCli, FreshPeaksAreDiffedByTheRankRuleAndALargerOneIsARegression) {
+  const auto same = run_ohprof({"diff", kDeployPeaks, kDeployPeaks});
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_NE(same.out.find("  compile fresh peak (cold cache)      809 MB   809 MB   +0.0%  4/4        no significant change\n"),
+            std::string::npos) << same.out;
+  // 3 paths' latency, 3 throughputs, 5 start states and their 5 peaks
+  EXPECT_NE(same.out.find("verdict: no regression: none of 3 judged paths and 13 deployment figures slower or larger "
+                          "beyond 10%"),
+            std::string::npos) << same.out;
+
+  const std::string folder = testing::make_temp_dir("diff-cli-peaks");
+  json edited = read_report(kDeployPeaks);
+  for (json& path : edited["paths"]) {
+    if (!path.contains("cold_start") || path["cold_start"].is_null()) continue;
+    for (json& state : path["cold_start"]["states"]) {
+      const double scale = path["name"] == "aoti" ? 0.8 : path["name"] == "compile" && state["cache"] == "cold" ? 1.25 : 1;
+      for (json& sample : state["samples"]) {
+        sample["peak_rss_bytes"] = std::llround(scale * sample["peak_rss_bytes"].get<double>());
+      }
+    }
+  }
+  std::ofstream(folder + "/larger.json") << edited.dump();
+  const auto larger = run_ohprof({"diff", kDeployPeaks, folder + "/larger.json", "--export-json", folder + "/diff.json"});
+  EXPECT_EQ(larger.exit_code, code(ExitCode::regression_found)) << larger.err;
+  EXPECT_EQ(line_count(larger.err), 1u) << larger.err;
+  EXPECT_NE(larger.err.find("regression: compile fresh peak (cold cache) +25.0% (809 MB -> 1.01 GB) larger than the base"),
+            std::string::npos) << larger.err;
+  const json diff = json::parse(std::ifstream(folder + "/diff.json"));
+  ASSERT_EQ(diff["deployment"].size(), 13u) << diff["deployment"].dump();
+  const json& aoti = diff["deployment"][2];  // aoti: throughput, start, then its peak
+  EXPECT_EQ(aoti["measure"], "fresh_peak");
+  EXPECT_EQ(aoti["cache"], "none");
+  EXPECT_EQ(aoti["verdict"], "smaller");
+  EXPECT_EQ(aoti["base_count"], 4);
+  const json& cold = diff["deployment"][5];  // compile: throughput, cold start, cold peak
+  EXPECT_EQ(cold["measure"], "fresh_peak");
+  EXPECT_EQ(cold["cache"], "cold");
+  EXPECT_NEAR(cold["ratio"].get<double>(), 1.25, 1e-6);
+  EXPECT_EQ(cold["verdict"], "larger");
+  EXPECT_EQ(diff["deployment"][7]["verdict"], "no_change");  // the warm peak did not move
+  EXPECT_EQ(diff["outcome"], "regression");
+}
+
 TEST(DiffCli, ReportsOfAnotherModelExitWithTheIncomparableCode) {
   json other = read_report(kRemeasured);
   other["artifacts"]["model"] = "my_models:big_mlp";

@@ -263,6 +263,56 @@ TEST(FormatDiffTable, PrintsEachPathTheSplitAndTheVerdictWithItsNumbers) {
       << table;
 }
 
+// A fresh peak (compare --cold-start) is a size: its values in bytes, LARGER where it fails the gate, and the
+// verdict line names each group of figures with its own word.
+TEST(FormatDiffTable, AFreshPeakIsASizeAndALargerOneIsNamedWithTheSlowerPaths) {
+  DiffResult d = sample_diff();
+  DeploymentDiff peak;
+  peak.path = "compile";
+  peak.measure = DeployMeasure::fresh_peak;
+  peak.cache = CompileCache::cold;
+  peak.base_value = 809e6;
+  peak.new_value = 1011.25e6;
+  peak.base_count = peak.new_count = 4;
+  peak.ratio = 1.25;
+  peak.verdict = DiffVerdict::larger;
+  peak.reason = DiffReason::above_threshold;
+  d.deployment = {peak};
+  const std::string table = format_diff_table(d);
+  EXPECT_NE(table.find("  compile fresh peak (cold cache) 809 MB 1.01 GB +25.0% 4/4        LARGER\n"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("verdict: REGRESSION: compile +20.0% [+15.0%, +25.0%] slower; compile fresh peak (cold cache) "
+                       "+25.0% (809 MB -> 1.01 GB) larger beyond 10% (2 of 2 judged paths and 1 deployment figure)\n"),
+            std::string::npos)
+      << table;
+  const json j = diff_to_json(d);
+  EXPECT_EQ(j["deployment"][0]["measure"], "fresh_peak");
+  EXPECT_EQ(j["deployment"][0]["cache"], "cold");
+  EXPECT_TRUE(j["deployment"][0]["threads"].is_null());
+  EXPECT_EQ(j["deployment"][0]["verdict"], "larger");
+  EXPECT_EQ(j["outcome"], "regression");
+  const std::string markdown = format_diff_markdown(d);
+  EXPECT_NE(markdown.find("| `compile` | fresh peak (cold cache) | 809 MB | 1.01 GB | +25.0% | 4/4 | **LARGER** |"),
+            std::string::npos) << markdown;
+  // smaller, with the paths no slower: no regression, and the gain listed by its own word
+  d.paths.resize(2);
+  d.paths[0].verdict = DiffVerdict::no_change;
+  d.paths[0].reason = DiffReason::not_significant;
+  d.deployment[0].ratio = 0.75;
+  d.deployment[0].new_value = 606.75e6;
+  d.deployment[0].verdict = DiffVerdict::smaller;
+  const std::string better = format_diff_table(d);
+  EXPECT_NE(better.find("verdict: no regression: none of 2 judged paths and 1 deployment figure slower or larger beyond "
+                        "10%; smaller: compile fresh peak (cold cache) -25.0%\n"),
+            std::string::npos)
+      << better;
+  // a side without a reading says so in the peak's own words
+  d.deployment[0].verdict = DiffVerdict::unknown;
+  d.deployment[0].reason = DiffReason::no_samples;
+  EXPECT_NE(format_diff_table(d).find("unknown: no peak on a side (no process finished, or none read its memory)"),
+            std::string::npos);
+}
+
 // A flawed path's row says what each side's figures are, in the table, the Markdown and the JSON; with nothing
 // else judged, the outcome line counts it.
 TEST(FormatDiffTable, AFlawedPathSaysWhatEachSidesFiguresAre) {

@@ -370,7 +370,7 @@ TEST(FormatDiffMarkdown, RelativeToAndDeploymentFigures) {
             std::string::npos)
       << md;
   EXPECT_NE(md.find("\n\n**Deployment figures**, base → new (throughput: the difference of the rates against its error; "
-                    "starts: the rank rule of the cold start; then the threshold; docs/diff.md)\n\n"
+                    "starts and fresh peaks: the rank rule of the cold start; then the threshold; docs/diff.md)\n\n"
                     "| path | figure | base | new | change | n base/new | verdict |\n"
                     "| --- | --- | ---: | ---: | ---: | ---: | --- |\n"
                     "| `aoti` | calls/s at 2 callers | "),

@@ -36,6 +36,11 @@ void summarize_cold_start(ColdStartState& state);
 // C(n + m, n): the orders of n and m totals, each equally likely when the two do not differ.
 double start_orders(std::size_t n, std::size_t m);
 
+// Where `values` stand against `against`, by rank: faster (every one below every one of `against`), slower (every
+// one above), overlapping, or too_few (fewer than kColdStartOrderCombinations possible orders; model/cold_start.hpp,
+// ColdStartOrder); nullopt when either is empty. The cold start's totals and the diff's fresh peaks use it.
+std::optional<ColdStartOrder> rank_order(const std::vector<std::int64_t>& values, const std::vector<std::int64_t>& against);
+
 // Where the totals of `state` stand against the totals of `cold`, by rank (model/cold_start.hpp,
 // ColdStartOrder: too_few for an order with fewer than kColdStartOrderCombinations possible orders);
 // nullopt when either has no sample.

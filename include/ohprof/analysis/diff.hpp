@@ -59,6 +59,9 @@ DeploymentDiff diff_throughput(const std::string& path, const std::vector<Digest
                                const std::vector<DigestThroughput>& new_report, double threshold);
 DeploymentDiff diff_start(const std::string& path, CompileCache cache, const DigestStart* base,
                           const DigestStart* new_report, double threshold);
+// A state's peaks by the same rank rule as its starts: larger (the worse direction) or smaller.
+DeploymentDiff diff_fresh_peak(const std::string& path, CompileCache cache, const DigestStart* base,
+                               const DigestStart* new_report, double threshold);
 
 // Why the two reports cannot be compared: another kind, schema, model, inputs, axis or device, or a
 // --relative-to path one of them lacks (empty: comparable).

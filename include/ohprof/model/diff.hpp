@@ -58,10 +58,11 @@ struct DigestThroughput {
 };
 
 // compare --cold-start: one cache state of a path, its processes' totals (`cold_start.states[].samples`;
-// none when every process failed).
+// none when every process failed) and the peaks of those that read their memory (`peak_rss_bytes`).
 struct DigestStart {
   CompileCache cache = CompileCache::none;
   std::vector<std::int64_t> totals_ns;
+  std::vector<std::int64_t> peaks_bytes;
 };
 
 // What makes a path's figures in one report not a measure of the path it names (docs/diff.md, "Figures that are
@@ -126,12 +127,18 @@ inline constexpr std::size_t kMinDiffSamples = 10;
 // The most bootstrap resamples a diff draws (each is a double kept until the quantiles are taken).
 inline constexpr int kMaxDiffResamples = 10'000'000;
 
+// larger and smaller: a fresh process's peak memory (DeployMeasure::fresh_peak), where the others say time.
 #define OHPROF_DIFF_VERDICT_VALUES(X) \
   X(faster, "faster")                 \
   X(slower, "slower")                 \
   X(no_change, "no_change")           \
-  X(unknown, "unknown")
+  X(unknown, "unknown")               \
+  X(larger, "larger")                 \
+  X(smaller, "smaller")
 OHPROF_ENUM_CLASS(DiffVerdict, OHPROF_DIFF_VERDICT_VALUES)
+// The verdicts that fail the gate (slower, larger), and those that are gains (faster, smaller).
+bool is_worse(DiffVerdict verdict);
+bool is_better(DiffVerdict verdict);
 
 // Why a path got its verdict.
 #define OHPROF_DIFF_REASON_VALUES(X)                                                                                                    \
@@ -179,22 +186,23 @@ struct PathDiff {
 };
 
 // compare: a deployment figure of one path in both reports (docs/diff.md, "Deployment figures").
-#define OHPROF_DEPLOY_MEASURE_VALUES(X) \
-  X(throughput, "throughput")           \
-  X(start, "start")
+#define OHPROF_DEPLOY_MEASURE_VALUES(X)                                                                      \
+  X(throughput, "throughput")  /* compare --threads: calls per second at the most callers both measured */   \
+  X(start, "start")            /* compare --cold-start: a cache state's median total */                      \
+  X(fresh_peak, "fresh_peak")  /* compare --cold-start: a cache state's median peak resident set (VmHWM) */
 OHPROF_ENUM_CLASS(DeployMeasure, OHPROF_DEPLOY_MEASURE_VALUES)
 
 struct DeploymentDiff {
   std::string path;
   DeployMeasure measure = DeployMeasure::throughput;
   int threads = 0;                          // throughput: the most callers both reports measured (0: none common)
-  CompileCache cache = CompileCache::none;  // start: the cache state
-  std::optional<double> base_value;         // calls/s, or the median total (ns)
+  CompileCache cache = CompileCache::none;  // start, fresh_peak: the cache state
+  std::optional<double> base_value;         // calls/s, the median total (ns), or the median peak (bytes)
   std::optional<double> new_value;
-  std::size_t base_count = 0;               // rounds, or processes
+  std::size_t base_count = 0;               // rounds, processes, or processes that read their peak
   std::size_t new_count = 0;
-  // The figure's new value over its base value: calls/s (below 1: fewer calls, worse), or the median
-  // start (above 1: slower). Absent when a side has no figure.
+  // The figure's new value over its base value: calls/s (below 1: fewer calls, worse), the median
+  // start (above 1: slower), or the median peak (above 1: larger). Absent when a side has no figure.
   std::optional<double> ratio;
   DiffVerdict verdict = DiffVerdict::unknown;
   DiffReason reason = DiffReason::no_samples;
@@ -209,8 +217,8 @@ struct Incomparability {
 
 // What the diff concludes as a whole (and the exit code it ends with, docs/exit-codes.md).
 #define OHPROF_DIFF_OUTCOME_VALUES(X)                                                                                                \
-  X(no_regression, "no_regression")    /* no path slower (0) */                                                                      \
-  X(regression, "regression")          /* a path slower beyond the threshold (13) */                                                 \
+  X(no_regression, "no_regression")    /* no path slower, no figure worse (0) */                                                     \
+  X(regression, "regression")          /* a path slower, or a figure worse, beyond the threshold (13) */                            \
   X(incomparable, "incomparable")      /* the reports differ in kind, schema, model, inputs, axis or device, without --force (14) */ \
   X(nothing_judged, "nothing_judged")  /* no path has enough samples in both reports for a verdict (14) */
 OHPROF_ENUM_CLASS(DiffOutcome, OHPROF_DIFF_OUTCOME_VALUES)
@@ -224,7 +232,7 @@ struct DiffResult {
   std::vector<PathDiff> paths;                // in the base report's order, then the new report's others
   std::vector<DeploymentDiff> deployment;     // compare: the paths of both reports, throughput then starts
   std::vector<Warning> warnings;              // context differences, and the readers' notes
-  [[nodiscard]] bool regression() const;      // a path, or a deployment figure, is slower
+  [[nodiscard]] bool regression() const;      // a path, or a deployment figure, is worse (is_worse)
   [[nodiscard]] std::size_t judged() const;   // paths and deployment figures with a verdict other than unknown
   [[nodiscard]] DiffOutcome outcome() const;  // incomparable, then nothing_judged, then regression
 };

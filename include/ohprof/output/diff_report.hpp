@@ -31,9 +31,10 @@ nlohmann::json diff_to_json(const DiffResult& diff);
 // overall verdict with the numbers that decided it.
 std::string format_diff_table(const DiffResult& diff);
 
-// The slower paths with their changes and intervals, "compile +20.0% [+19.2%, +20.8%], eager ...": the
-// verdict line's and the exit-13 error's evidence.
-std::string slower_paths_text(const DiffResult& diff);
+// The figures that fail the gate, with their changes and intervals (a deployment figure: both values), each group
+// with its verdict: "compile +20.0% [+19.2%, +20.8%], eager ... slower; compile fresh peak (cold cache) +25.0%
+// (809 MB -> 1.01 GB) larger": the verdict line's and the exit-13 error's evidence.
+std::string worse_figures_text(const DiffResult& diff);
 // Why no path could be judged, from the reasons the paths have ("3 paths have fewer than 10 samples on
 // a side, 1 is in one report only"), and what to do: the nothing_judged outcome's line.
 std::string nothing_judged_text(const DiffResult& diff);

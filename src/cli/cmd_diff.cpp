@@ -67,7 +67,8 @@ Subcommand add_diff_command(CLI::App& parent, const Invocation&) {
   auto flags = std::make_shared<DiffFlags>();
   CLI::App* app = parent.add_subcommand(
       "diff", "Compare two reports of the same model path by path: the change of each median with an interval, "
-              "and a verdict (exit 13 when a path is slower, 14 when the reports cannot be compared)");
+              "and a verdict (exit 13 when a path is slower or a deployment figure worse, 14 when the reports cannot be "
+              "compared)");
   app->add_option("base", flags->base_path, "The base report (--export-json of run, compare, analyze or sweep)")->required();
   app->add_option("new", flags->new_path, "The new report, of the same kind, model, inputs and device")->required();
   app->add_option("--threshold", flags->threshold,

@@ -16,7 +16,6 @@ std::optional<DigestFlaw> digest_flaw(const PathResult& path) {
 }
 
 bool is_worse(DiffVerdict verdict) { return verdict == DiffVerdict::slower || verdict == DiffVerdict::larger; }
-bool is_better(DiffVerdict verdict) { return verdict == DiffVerdict::faster || verdict == DiffVerdict::smaller; }
 
 DiffOutcome DiffResult::outcome() const {
   if (!incomparable.empty() && !config.force) return DiffOutcome::incomparable;

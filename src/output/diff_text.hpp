@@ -67,7 +67,10 @@ inline std::string diff_verdict_text(const PathDiff& p, const DiffConfig& config
 // A deployment figure's verdict: a start's too few processes is said as the rank rule says it.
 inline std::string deployment_verdict_text(const DeploymentDiff& d, const DiffConfig& config) {
   if (d.reason == DiffReason::too_few_samples) {
-    return fmt::format("unknown: too few processes to order (--cold-start={} or more)", kColdStartDefaultProcesses);
+    return d.measure == DeployMeasure::fresh_peak
+               ? fmt::format("unknown: too few peaks to order ({} or more processes with a reading on each side)",
+                             kColdStartDefaultProcesses)
+               : fmt::format("unknown: too few processes to order (--cold-start={} or more)", kColdStartDefaultProcesses);
   }
   if (d.reason == DiffReason::no_samples) {
     return d.measure == DeployMeasure::fresh_peak ? "unknown: no peak on a side (no process finished, or none read its memory)"

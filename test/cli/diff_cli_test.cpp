@@ -167,6 +167,11 @@ TEST(DiffCli, FreshPeaksAreDiffedByTheRankRuleAndALargerOneIsARegression) {
   EXPECT_EQ(line_count(larger.err), 1u) << larger.err;
   EXPECT_NE(larger.err.find("regression: compile fresh peak (cold cache) +25.0% (809 MB -> 1.01 GB) larger than the base"),
             std::string::npos) << larger.err;
+  EXPECT_NE(larger.out.find("verdict: REGRESSION: compile fresh peak (cold cache) +25.0% (809 MB -> 1.01 GB) larger beyond "
+                            "10% (1 of 3 judged paths and 13 deployment figures)\n"),
+            std::string::npos) << larger.out;
+  EXPECT_NE(larger.out.find("  aoti    fresh peak                   542 MB   434 MB   -20.0% 4/4        smaller\n"),
+            std::string::npos) << larger.out;
   const json diff = json::parse(std::ifstream(folder + "/diff.json"));
   ASSERT_EQ(diff["deployment"].size(), 13u) << diff["deployment"].dump();
   const json& aoti = diff["deployment"][2];  // aoti: throughput, start, then its peak

@@ -306,11 +306,24 @@ TEST(FormatDiffTable, AFreshPeakIsASizeAndALargerOneIsNamedWithTheSlowerPaths) {
                         "10%; smaller: compile fresh peak (cold cache) -25.0%\n"),
             std::string::npos)
       << better;
-  // a side without a reading says so in the peak's own words
+  // one judged path: singular; with only peaks judged, the line says "larger" alone
+  d.paths.resize(1);
+  d.deployment[0].verdict = DiffVerdict::no_change;
+  d.deployment[0].reason = DiffReason::below_threshold;
+  EXPECT_NE(format_diff_table(d).find("none of 1 judged path and 1 deployment figure slower or larger beyond 10%\n"),
+            std::string::npos) << format_diff_table(d);
+  d.paths[0].verdict = DiffVerdict::unknown;
+  d.paths[0].reason = DiffReason::too_few_samples;
+  EXPECT_NE(format_diff_table(d).find("none of 0 judged paths and 1 deployment figure larger beyond 10%\n"),
+            std::string::npos) << format_diff_table(d);
+  // a side without a reading, and too few readings, say so in the peak's own words
   d.deployment[0].verdict = DiffVerdict::unknown;
   d.deployment[0].reason = DiffReason::no_samples;
   EXPECT_NE(format_diff_table(d).find("unknown: no peak on a side (no process finished, or none read its memory)"),
             std::string::npos);
+  d.deployment[0].reason = DiffReason::too_few_samples;
+  EXPECT_NE(format_diff_table(d).find("unknown: too few peaks to order (4 or more processes with a reading on each side)"),
+            std::string::npos) << format_diff_table(d);
 }
 
 // A flawed path's row says what each side's figures are, in the table, the Markdown and the JSON; with nothing

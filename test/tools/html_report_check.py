@@ -207,8 +207,8 @@ def check_diff(page, diff, measured, dom):
 def diff_cases(binary, source_dir, outdir):
     """The diffs of real reports: their pages and JSON, or an error line."""
     pairs = {"diff-two-runs": ("test/data/diff/tiny-mlp-b1.json.gz", "test/data/diff/tiny-mlp-b1-run2.json.gz"),
-             "diff-deployment": ("docs/results/cpu-deploy-tiny-mlp-2026-12-04.json.gz",
-                                 "docs/results/cpu-deploy-tiny-mlp-2026-12-04.json.gz")}
+             "diff-deployment": ("docs/results/cpu-deploy-tiny-mlp-2026-12-07.json.gz",
+                                 "docs/results/cpu-deploy-tiny-mlp-2026-12-07.json.gz")}
     cases = []
     for tag, (base, new) in pairs.items():
         page, js = os.path.join(outdir, tag + ".html"), os.path.join(outdir, tag + ".json")

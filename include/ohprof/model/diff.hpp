@@ -136,13 +136,12 @@ inline constexpr int kMaxDiffResamples = 10'000'000;
   X(larger, "larger")                 \
   X(smaller, "smaller")
 OHPROF_ENUM_CLASS(DiffVerdict, OHPROF_DIFF_VERDICT_VALUES)
-// The verdicts that fail the gate (slower, larger), and those that are gains (faster, smaller).
+// The verdicts that fail the gate: slower, larger.
 bool is_worse(DiffVerdict verdict);
-bool is_better(DiffVerdict verdict);
 
 // Why a path got its verdict.
 #define OHPROF_DIFF_REASON_VALUES(X)                                                                                                    \
-  X(above_threshold, "above_threshold")      /* faster / slower: the interval excludes no change and the change passes the threshold */ \
+  X(above_threshold, "above_threshold")      /* faster / slower (a peak: smaller / larger): no change excluded, past the threshold */   \
   X(below_threshold, "below_threshold")      /* no_change: the interval excludes no change, but the change is within the threshold */   \
   X(not_significant, "not_significant")      /* no_change: the interval includes no change */                                           \
   X(no_samples, "no_samples")                /* unknown: a side has no samples (a sweep point without its report) */                    \
@@ -230,7 +229,7 @@ struct DiffResult {
   DiffConfig config;
   std::vector<Incomparability> incomparable;  // empty: comparable (with --force they are warnings)
   std::vector<PathDiff> paths;                // in the base report's order, then the new report's others
-  std::vector<DeploymentDiff> deployment;     // compare: the paths of both reports, throughput then starts
+  std::vector<DeploymentDiff> deployment;     // compare: the paths of both reports, throughput then each state's start and fresh peak
   std::vector<Warning> warnings;              // context differences, and the readers' notes
   [[nodiscard]] bool regression() const;      // a path, or a deployment figure, is worse (is_worse)
   [[nodiscard]] std::size_t judged() const;   // paths and deployment figures with a verdict other than unknown

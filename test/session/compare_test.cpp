@@ -349,11 +349,8 @@ TEST(ComparePaths, RatiosAreAgainstTheFastestInPathOrder) {
   EXPECT_DOUBLE_EQ(report.ratios[0].ratio, eager.wall.median / aoti.wall.median);
   EXPECT_NEAR(report.ratios[0].stddev, stddev(eager.wall, aoti.wall, report.ratios[0].ratio), 1e-9);
   EXPECT_DOUBLE_EQ(report.ratios[1].ratio, compile.wall.median / aoti.wall.median);
-  // and roughly what the fakes spun for: 1 ms / 100 us, 300 us / 100 us
-  EXPECT_GT(report.ratios[0].ratio, 3);
-  EXPECT_LT(report.ratios[0].ratio, 20);
-  EXPECT_GT(report.ratios[1].ratio, 1.3);
-  EXPECT_LT(report.ratios[1].ratio, 6);
+  // (the fakes spin 1 ms, 100 us and 300 us of wall time; how close the ratios come to 10 and 3 depends on the
+  // machine's load, so only their order, above, is asserted)
 }
 
 TEST(ComparePaths, UnmetCriteriaAreWarnedAbout) {

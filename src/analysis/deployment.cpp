@@ -21,6 +21,15 @@ const ColdStartState* start_state(const PathResult& path, CompileCache want) {
   return nullptr;
 }
 
+// The peaks its processes read (ColdStartSample::peak_rss_bytes), in the order they ran.
+std::vector<std::int64_t> peaks_of(const ColdStartState& state) {
+  std::vector<std::int64_t> out;
+  for (const ColdStartSample& s : state.samples) {
+    if (s.peak_rss_bytes) out.push_back(*s.peak_rss_bytes);
+  }
+  return out;
+}
+
 const ThreadsPoint* top_point(const PathResult& path) {
   if (!path.concurrency || !path.concurrency->unavailable.empty() || path.concurrency->points.empty()) return nullptr;
   return &path.concurrency->points.back();
@@ -147,6 +156,23 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
       l->too_few = too_few;
       out.criteria.push_back(*l);
     }
+  }
+
+  // The fresh peak: the same state as the cold start, its processes' peaks ordered by the same rank rule.
+  std::vector<Measured> peaks;
+  for (const PathResult* p : candidates) {
+    const ColdStartState* state = start_state(*p, CompileCache::cold);
+    if (state != nullptr && state->median->peak_rss_bytes) peaks.push_back({p, *state->median->peak_rss_bytes});
+  }
+  bool too_few_peaks = false;
+  if (auto l = leaders_of(DeployCriterion::fresh_peak, candidates, peaks, lower, [&](const PathResult& best, const PathResult& other) {
+        const std::optional<ColdStartOrder> order =
+            rank_order(peaks_of(*start_state(other, CompileCache::cold)), peaks_of(*start_state(best, CompileCache::cold)));
+        if (order == ColdStartOrder::too_few) too_few_peaks = true;
+        return order != ColdStartOrder::slower;
+      })) {
+    l->too_few = too_few_peaks;
+    out.criteria.push_back(*l);
   }
 
   out.candidates = candidates.size();

@@ -797,6 +797,7 @@ const char* criterion_label(DeployCriterion c) {
     case DeployCriterion::throughput: return "throughput";
     case DeployCriterion::cold_start: return "cold start";
     case DeployCriterion::warm_start: return "warm start";
+    case DeployCriterion::fresh_peak: return "fresh peak";
   }
   return "";
 }
@@ -808,7 +809,7 @@ const DeploymentRow* row_of(const DeploymentSummary& s, const std::string& path)
   return nullptr;
 }
 
-// "6.330 us", "120k calls/s at 2 callers", "1.280 s": a path's value of one criterion.
+// "6.330 us", "120k calls/s at 2 callers", "1.280 s", "542 MB": a path's value of one criterion.
 std::string criterion_value(DeployCriterion c, const DeploymentRow& row) {
   switch (c) {
     case DeployCriterion::latency: return row.latency_ns ? format_duration(*row.latency_ns) : "-";
@@ -816,6 +817,7 @@ std::string criterion_value(DeployCriterion c, const DeploymentRow& row) {
       return row.calls_per_s ? fmt::format("{} calls/s at {} callers", rate_text(*row.calls_per_s), row.threads) : "-";
     case DeployCriterion::cold_start: return row.cold_start_ns ? format_duration(*row.cold_start_ns) : "-";
     case DeployCriterion::warm_start: return row.warm_start_ns ? format_duration(*row.warm_start_ns) : "-";
+    case DeployCriterion::fresh_peak: return row.fresh_peak_bytes ? format_bytes(std::llround(*row.fresh_peak_bytes)) : "-";
   }
   return "-";
 }
@@ -835,8 +837,10 @@ std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) 
     text = fmt::format("{} and {}", fmt::join(names, ", "), text);
   }
   const std::string next = c.next.empty() ? std::string() : "next " + named(c.next);
-  const bool starts = c.criterion == DeployCriterion::cold_start || c.criterion == DeployCriterion::warm_start;
-  if (c.leaders.size() > 1 && starts) {
+  // start-ups and fresh peaks: ordered by the rank rule of the cold start
+  const bool ranked = c.criterion == DeployCriterion::cold_start || c.criterion == DeployCriterion::warm_start ||
+                      c.criterion == DeployCriterion::fresh_peak;
+  if (c.leaders.size() > 1 && ranked) {
     return fmt::format("{}, not told apart ({}{}{})", text,
                        c.too_few ? fmt::format("too few processes: --cold-start={} or more", kColdStartDefaultProcesses)
                                  : std::string("the ranges overlap"),

@@ -195,6 +195,62 @@ TEST(DeploymentSummary, APathWhoseOutputsDifferIsLeftOutAndOnlyLatencyWithoutThe
   EXPECT_STREQ(to_string(DeployCriterion::warm_start), "warm-start");
 }
 
+// Each process of the path's cold (or none) state read `peaks` (bytes, in order), then the state is summarised anew.
+void set_peaks(PathResult& p, std::vector<std::int64_t> peaks) {
+  ColdStartState& state = p.cold_start->states.front();
+  for (std::size_t i = 0; i < state.samples.size(); ++i) {
+    state.samples[i].peak_rss_bytes = i < peaks.size() ? std::optional<std::int64_t>(peaks[i]) : std::nullopt;
+  }
+  summarize_cold_start(state);
+}
+
+// The fresh peak is a criterion like the starts: the lowest median peak of the cold (or none) state, and a path
+// leads too unless all its peaks lie above all of the best's with at least 40 orders.
+TEST(DeploymentSummary, TheFreshPeakIsOrderedByTheRankRuleOfTheStarts) {
+  std::vector<PathResult> paths = three_paths();
+  set_peaks(paths[0], {542'000'000, 542'100'000, 542'050'000, 542'150'000});  // aoti: median 542.075 MB
+  set_peaks(paths[1], {600'000'000, 601'000'000, 602'000'000, 603'000'000});  // eager: every one above aoti's
+  set_peaks(paths[2], {809'000'000, 808'800'000, 809'100'000, 808'900'000});  // compile, cold
+  DeploymentSummary s = deployment_summary(paths);
+  EXPECT_EQ(s.rows[0].fresh_peak_bytes, std::optional<double>(542'075'000));
+  ASSERT_EQ(s.criteria.size(), 5u);
+  EXPECT_EQ(s.criteria[4].criterion, DeployCriterion::fresh_peak);
+  EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti"}));
+  EXPECT_EQ(s.criteria[4].next, "eager");  // median 601.5 MB, below compile's 808.95 MB
+  EXPECT_FALSE(s.criteria[4].too_few);
+  EXPECT_EQ(s.choice, (std::vector<std::string>{"aoti"}));  // it leads the four others too
+  EXPECT_STREQ(to_string(DeployCriterion::fresh_peak), "fresh-peak");
+
+  // eager's peaks straddle aoti's range (one at 542.1 MB): not told apart, both lead, and aoti stays the choice
+  set_peaks(paths[1], {542'100'000, 601'000'000, 602'000'000, 603'000'000});
+  s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti", "eager"}));
+  EXPECT_EQ(s.criteria[4].next, "compile");
+  EXPECT_EQ(s.choice, (std::vector<std::string>{"aoti"}));
+
+  // every eager peak below every aoti peak: eager alone leads memory, aoti the rest: the choice depends
+  set_peaks(paths[1], {500'000'000, 501'000'000, 502'000'000, 503'000'000});
+  s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"eager"}));
+  EXPECT_EQ(s.criteria[4].next, "aoti");
+  EXPECT_TRUE(s.choice.empty());
+
+  // 3 readings against 4 (one eager process could not read its memory): 35 orders, too few against each other path,
+  // so every path leads with the best, and the criterion says so
+  set_peaks(paths[1], {500'000'000, 501'000'000, 502'000'000});
+  s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"eager", "aoti", "compile"}));
+  EXPECT_TRUE(s.criteria[4].too_few);
+
+  // a path whose processes read nothing has no figure for it, and cannot be the choice
+  set_peaks(paths[1], {});
+  s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[4].without, (std::vector<std::string>{"eager"}));
+  EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti"}));
+  // without any reading: no such criterion (reports before 2026-12-07)
+  EXPECT_EQ(deployment_summary(three_paths()).criteria.size(), 4u);
+}
+
 // A path that ran uncompiled code (its execution check's probe) is left out like one whose outputs differ:
 // the fastest here (100 ns) leads nothing, and eager is the one path weighed.
 TEST(DeploymentSummary, APathThatRanUncompiledIsLeftOut) {

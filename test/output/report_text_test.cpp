@@ -1245,6 +1245,21 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   EXPECT_EQ(deployment_text(s).substr(deployment_text(s).size() - tail.size()), tail);
   s.rows.pop_back();
   s.left_out.pop_back();
+  // The fresh peak reads as a size, its tied leaders as the starts' (made up: aoti 542 MB, compile 809 MB).
+  s.rows[0].fresh_peak_bytes = 542'075'000;
+  s.rows[2].fresh_peak_bytes = 808'950'000;
+  s.criteria.push_back(leaders(DeployCriterion::fresh_peak, {"aoti"}, "compile"));
+  s.criteria.back().without = {"aoti:python"};
+  const std::string peak = "; fresh peak: aoti 542 MB (next compile 809 MB; no figure: aoti:python); left out";
+  EXPECT_NE(deployment_text(s).find(peak), std::string::npos) << deployment_text(s);
+  s.criteria.back().leaders = {"aoti", "compile"};
+  s.criteria.back().next.clear();
+  s.criteria.back().without.clear();
+  EXPECT_NE(deployment_text(s).find("; fresh peak: aoti 542 MB and compile 809 MB, not told apart (the ranges overlap); left out"),
+            std::string::npos) << deployment_text(s);
+  s.criteria.pop_back();
+  s.rows[0].fresh_peak_bytes.reset();
+  s.rows[2].fresh_peak_bytes.reset();
   s.not_measured = {"aoti:python"};  // (made up: it is also a row above)
   EXPECT_EQ(deployment_text(s).substr(deployment_text(s).size() - 106),
             "outputs differ: compile:cpp-wrapper; not weighed, as torch.export could not capture the model: aoti:python");

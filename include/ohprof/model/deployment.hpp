@@ -17,7 +17,8 @@ namespace ohprof {
   X(latency, "latency")        /* median wall time per call, one caller (the timing pass) */                        \
   X(throughput, "throughput")  /* calls per second with the most callers --threads measured */                      \
   X(cold_start, "cold-start")  /* fresh process to first checked result, empty compile cache (--cold-start) */      \
-  X(warm_start, "warm-start")  /* the same with the cache a first process filled (a host that has served before) */
+  X(warm_start, "warm-start")  /* the same with the cache a first process filled (a host that has served before) */ \
+  X(fresh_peak, "fresh-peak")  /* a fresh process's peak resident set, empty compile cache (--cold-start) */
 OHPROF_ENUM_CLASS(DeployCriterion, OHPROF_DEPLOY_CRITERION_VALUES)
 
 // One path asked for, its figures (null: not measured).
@@ -48,7 +49,7 @@ struct CriterionLeaders {
   std::vector<std::string> leaders;  // best first; never empty
   std::string next;                  // the best of the other paths ("" : every path leads)
   std::vector<std::string> without;  // paths weighed elsewhere that have no figure for this criterion
-  bool too_few = false;              // start-ups: some path's processes too few to order (it counts as a leader)
+  bool too_few = false;              // start-ups, fresh peaks: some path's processes too few to order (it counts as a leader)
 };
 
 struct DeploymentSummary {

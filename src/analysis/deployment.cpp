@@ -165,13 +165,20 @@ DeploymentSummary deployment_summary(const std::vector<PathResult>& paths) {
     if (state != nullptr && state->median->peak_rss_bytes) peaks.push_back({p, *state->median->peak_rss_bytes});
   }
   bool too_few_peaks = false;
+  bool negligible = false;
   if (auto l = leaders_of(DeployCriterion::fresh_peak, candidates, peaks, lower, [&](const PathResult& best, const PathResult& other) {
-        const std::optional<ColdStartOrder> order =
-            rank_order(peaks_of(*start_state(other, CompileCache::cold)), peaks_of(*start_state(best, CompileCache::cold)));
+        const ColdStartState& b = *start_state(best, CompileCache::cold);
+        const ColdStartState& o = *start_state(other, CompileCache::cold);
+        const std::optional<ColdStartOrder> order = rank_order(peaks_of(o), peaks_of(b));
         if (order == ColdStartOrder::too_few) too_few_peaks = true;
-        return order != ColdStartOrder::slower;
+        if (order != ColdStartOrder::slower) return true;
+        // apart, but by no more than the floor
+        const bool within = *o.median->peak_rss_bytes <= *b.median->peak_rss_bytes * (1 + kFreshPeakTiePercent / 100);
+        negligible = negligible || within;
+        return within;
       })) {
     l->too_few = too_few_peaks;
+    l->negligible = negligible;
     out.criteria.push_back(*l);
   }
 

@@ -651,7 +651,8 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
                             {"leaders", c.leaders},
                             {"next", c.next.empty() ? json(nullptr) : json(c.next)},
                             {"without", c.without},
-                            {"too_few", c.too_few}});
+                            {"too_few", c.too_few},
+                            {"negligible", c.negligible}});
   }
   return json{{"rows", rows}, {"criteria", criteria}, {"choice", d->choice}, {"left_out", d->left_out},
               {"not_measured", d->not_measured}, {"candidates", d->candidates},

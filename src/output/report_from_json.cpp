@@ -603,6 +603,7 @@ DeploymentSummary deployment_from_json(const json& j) {
     read(c, "next", leaders.next);
     read(c, "without", leaders.without);
     read(c, "too_few", leaders.too_few);
+    read(c, "negligible", leaders.negligible);  // absent before 2026-12-07: false
     return leaders;
   });
   read(j, "choice", d.choice);

@@ -841,11 +841,17 @@ std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) 
   const bool ranked = c.criterion == DeployCriterion::cold_start || c.criterion == DeployCriterion::warm_start ||
                       c.criterion == DeployCriterion::fresh_peak;
   if (c.leaders.size() > 1 && ranked) {
-    return fmt::format("{}, not told apart ({}{}{})", text,
-                       c.too_few ? fmt::format("too few processes: --cold-start={} or more", kColdStartDefaultProcesses)
-                                 : std::string("the ranges overlap"),
-                       next.empty() ? std::string() : "; " + next,
-                       c.without.empty() ? std::string() : fmt::format("; no figure: {}", fmt::join(c.without, ", ")));
+    std::vector<std::string> why;
+    if (c.too_few) {
+      why.push_back(c.criterion == DeployCriterion::fresh_peak
+                        ? fmt::format("too few processes with a reading: --cold-start={} or more", kColdStartDefaultProcesses)
+                        : fmt::format("too few processes: --cold-start={} or more", kColdStartDefaultProcesses));
+    }
+    if (c.negligible) why.push_back(fmt::format("within {:g}% of the first", kFreshPeakTiePercent));
+    if (why.empty()) why.push_back("the ranges overlap");
+    if (!next.empty()) why.push_back(next);
+    if (!c.without.empty()) why.push_back(fmt::format("no figure: {}", fmt::join(c.without, ", ")));
+    return fmt::format("{}, not told apart ({})", text, fmt::join(why, "; "));
   }
   if (c.leaders.size() > 1) text += ", the others within noise of the first";
   std::vector<std::string> notes;
@@ -886,7 +892,9 @@ std::string deployment_text(const DeploymentSummary& s) {
     return std::any_of(s.criteria.begin(), s.criteria.end(), [&](const CriterionLeaders& l) { return l.criterion == c; });
   };
   if (!has(DeployCriterion::throughput)) missing.push_back("throughput (--threads)");
-  if (!has(DeployCriterion::cold_start) && !has(DeployCriterion::warm_start)) missing.push_back("start-up (--cold-start)");
+  const bool starts = has(DeployCriterion::cold_start) || has(DeployCriterion::warm_start);
+  if (!starts) missing.push_back("start-up and fresh peak (--cold-start)");
+  if (starts && !has(DeployCriterion::fresh_peak)) missing.push_back("fresh peak (no fresh process read its memory)");
   if (!s.criteria.empty() && !missing.empty()) text += fmt::format("; not measured: {}", fmt::join(missing, ", "));
   std::vector<std::string> differ;
   std::vector<std::string> uncompiled;

@@ -218,6 +218,7 @@ TEST(DeploymentSummary, TheFreshPeakIsOrderedByTheRankRuleOfTheStarts) {
   EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti"}));
   EXPECT_EQ(s.criteria[4].next, "eager");  // median 601.5 MB, below compile's 808.95 MB
   EXPECT_FALSE(s.criteria[4].too_few);
+  EXPECT_FALSE(s.criteria[4].negligible);
   EXPECT_EQ(s.choice, (std::vector<std::string>{"aoti"}));  // it leads the four others too
   EXPECT_STREQ(to_string(DeployCriterion::fresh_peak), "fresh-peak");
 
@@ -226,7 +227,20 @@ TEST(DeploymentSummary, TheFreshPeakIsOrderedByTheRankRuleOfTheStarts) {
   s = deployment_summary(paths);
   EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti", "eager"}));
   EXPECT_EQ(s.criteria[4].next, "compile");
+  EXPECT_FALSE(s.criteria[4].too_few);
+  EXPECT_FALSE(s.criteria[4].negligible);
   EXPECT_EQ(s.choice, (std::vector<std::string>{"aoti"}));
+
+  // every eager peak above every aoti peak, but its median 547.35 MB within 1% of aoti's 542.075 MB (547.50 MB):
+  // one figure, both lead; at 547.55 MB (1.0097 times aoti's) eager is told apart
+  set_peaks(paths[1], {547'300'000, 547'400'000, 547'350'000, 547'350'000});
+  s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti", "eager"}));
+  EXPECT_TRUE(s.criteria[4].negligible);
+  set_peaks(paths[1], {547'500'000, 547'600'000, 547'550'000, 547'550'000});
+  s = deployment_summary(paths);
+  EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti"}));
+  EXPECT_FALSE(s.criteria[4].negligible);
 
   // every eager peak below every aoti peak: eager alone leads memory, aoti the rest: the choice depends
   set_peaks(paths[1], {500'000'000, 501'000'000, 502'000'000, 503'000'000});
@@ -247,6 +261,7 @@ TEST(DeploymentSummary, TheFreshPeakIsOrderedByTheRankRuleOfTheStarts) {
   s = deployment_summary(paths);
   EXPECT_EQ(s.criteria[4].without, (std::vector<std::string>{"eager"}));
   EXPECT_EQ(s.criteria[4].leaders, (std::vector<std::string>{"aoti"}));
+  EXPECT_EQ(s.choice, (std::vector<std::string>{"aoti"}));  // aoti leads the rest too; eager could not have been it
   // without any reading: no such criterion (reports before 2026-12-07)
   EXPECT_EQ(deployment_summary(three_paths()).criteria.size(), 4u);
 }

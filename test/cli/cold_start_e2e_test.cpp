@@ -86,6 +86,8 @@ TEST(ColdStartE2E, FreshProcessesMatchEagerAndAWarmCompileCacheStartsFaster) {
   const auto peak = std::find_if(criteria.begin(), criteria.end(), [](const json& c) { return c["criterion"] == "fresh-peak"; });
   ASSERT_NE(peak, criteria.end()) << criteria.dump();
   for (const json& leader : (*peak)["leaders"]) EXPECT_NE(leader, "compile") << peak->dump();
+  EXPECT_NE(report["deployment"]["text"].get<std::string>().find("; fresh peak: "), std::string::npos)
+      << report["deployment"]["text"];
   EXPECT_NE(result.out.find("fresh peak"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("  cold start:    4 fresh processes per state"), std::string::npos) << result.out;
   // The independent reference recomputes every state's figures from the JSON.

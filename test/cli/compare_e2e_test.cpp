@@ -734,7 +734,7 @@ TEST_F(CompareE2E, WhatIfLedgersEachCompileSettingAgainstCompile) {
   EXPECT_EQ(deployment["rows"][0]["path"], "compile");
   ASSERT_EQ(deployment["criteria"].size(), 1u) << deployment.dump();
   EXPECT_EQ(deployment["criteria"][0]["criterion"], "latency");
-  EXPECT_NE(deployment["text"].get<std::string>().find("not measured: throughput (--threads), start-up (--cold-start)"),
+  EXPECT_NE(deployment["text"].get<std::string>().find("not measured: throughput (--threads), start-up and fresh peak (--cold-start)"),
             std::string::npos) << deployment["text"];
   EXPECT_NE(result.out.find("which to deploy ("), std::string::npos) << result.out;
   const auto reference = testing::run_program(

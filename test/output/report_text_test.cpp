@@ -1222,7 +1222,7 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   EXPECT_EQ(deployment_text(s),
             "deploy aoti: it leads every criterion measured: per-call latency: aoti 6.330 us and aoti:python 6.400 us, "
             "the others within noise of the first (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile "
-            "26k calls/s at 2 callers; no figure: aoti:python); not measured: start-up (--cold-start)");
+            "26k calls/s at 2 callers; no figure: aoti:python); not measured: start-up and fresh peak (--cold-start)");
   // compile starts faster than aoti here (made up): the leaders differ, so the choice depends.
   s.rows[2].cold_start_ns = 1.0e9;
   s.criteria.push_back(leaders(DeployCriterion::cold_start, {"compile", "aoti"}, ""));
@@ -1233,7 +1233,8 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
             "the choice depends on what you value: per-call latency: aoti 6.330 us and aoti:python 6.400 us, the others "
             "within noise of the first (next compile 37.19 us); throughput: aoti 240k calls/s at 2 callers (next compile 26k calls/s "
             "at 2 callers; no figure: aoti:python); cold start: compile 1.000 s and aoti 1.280 s, not told apart (too few "
-            "processes: --cold-start=4 or more); left out, their outputs differ: compile:cpp-wrapper");
+            "processes: --cold-start=4 or more); not measured: fresh peak (no fresh process read its memory); left out, their "
+            "outputs differ: compile:cpp-wrapper");
   // A path that ran uncompiled code is left out with its own reason.
   DeploymentRow uncompiled;
   uncompiled.path = "compile:max-autotune-no-cudagraphs";
@@ -1257,7 +1258,18 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   s.criteria.back().without.clear();
   EXPECT_NE(deployment_text(s).find("; fresh peak: aoti 542 MB and compile 809 MB, not told apart (the ranges overlap); left out"),
             std::string::npos) << deployment_text(s);
+  // apart by the rank rule but within the floor; too few readings (made up together: each reason is named)
+  s.criteria.back().negligible = true;
+  EXPECT_NE(deployment_text(s).find(", not told apart (within 1% of the first); left out"), std::string::npos) << deployment_text(s);
+  s.criteria.back().too_few = true;
+  s.criteria.back().next = "eager";
+  EXPECT_NE(deployment_text(s).find(", not told apart (too few processes with a reading: --cold-start=4 or more; within 1% "
+                                    "of the first; next eager); left out"),
+            std::string::npos) << deployment_text(s);
   s.criteria.pop_back();
+  // the starts measured but no process read its memory: said, not dropped
+  EXPECT_NE(deployment_text(s).find("; not measured: fresh peak (no fresh process read its memory)"), std::string::npos)
+      << deployment_text(s);
   s.rows[0].fresh_peak_bytes.reset();
   s.rows[2].fresh_peak_bytes.reset();
   s.not_measured = {"aoti:python"};  // (made up: it is also a row above)

@@ -50,7 +50,15 @@ struct CriterionLeaders {
   std::string next;                  // the best of the other paths ("" : every path leads)
   std::vector<std::string> without;  // paths weighed elsewhere that have no figure for this criterion
   bool too_few = false;              // start-ups, fresh peaks: some path's processes too few to order (it counts as a leader)
+  // fresh peak: some path's peaks all lie above the best's, but its median within kFreshPeakTiePercent of the
+  // best's (it counts as a leader)
+  bool negligible = false;
 };
+
+// Two fresh peaks whose medians differ by no more than this percent of the lower are one: a process's peak
+// barely varies (a few hundred kB), so the rank rule alone would tell apart paths that a server's memory
+// budget does not (docs/metrics.md, "Deployment summary").
+inline constexpr double kFreshPeakTiePercent = 1;
 
 struct DeploymentSummary {
   std::vector<DeploymentRow> rows;         // the paths asked for, in order

@@ -10,7 +10,8 @@ state's `median` (each phase's and the total's own median), `min_total_ns`, `max
 `speedup_vs_cold`; and it checks what the doc states about the shape: at most `processes` samples,
 rounds within 0..processes-1 and increasing, phases not negative, no samples in an `unavailable` state,
 the states a path has for its name, and the warnings a failure, an unavailable state or an output that
-differs must leave.
+differs must leave. From docs/metrics.md ("Fresh-process memory", "Deployment summary") it also checks
+the memory medians, each deployment row's `fresh_peak_bytes` and the `fresh-peak` criterion (Q12..Q14).
 
 Usage:
   test/tools/cold_start_reference.py --check REPORT.json [REPORT.json ...]   # exit 1 on any mismatch
@@ -58,6 +59,17 @@ Questions the doc leaves open, and the choice made here (Q1..Q10):
   Q13 `deployment.rows[i].fresh_peak_bytes` (checked where the row has the key) is the path's `cold` state's
       median `peak_rss_bytes`, or its `none` state's; null when the path has no cold_start, that state no
       median, or the median no peak. A row of a path not in `paths` is not checked.
+  Q14 The criterion `fresh-peak` ("Deployment summary"; checked where `deployment.criteria` has it): the
+      paths weighed are the rows whose path is not in `deployment.left_out` (that list is taken as given),
+      in row order; a path's figure is Q13's, its peaks the non-null `peak_rss_bytes` of that state's
+      samples. The best is the lowest figure (the first of equal ones); another path leads with it unless
+      the rank rule (Q4, Q11's fewest orders) puts its peaks above the best's *and* its figure is more
+      than 1% above the best's ("exceeds the best's by more than 1%": figure > best * 1.01 is apart);
+      `leaders` is the best, then the others that lead, in row order; `next` the lowest figure of the rest
+      (the first of equal ones; null when none); `without` the weighed paths with no figure; `too_few`
+      whether the rank rule said too-few for some path against the best; `negligible` whether some path
+      whose peaks the rank rule put above leads by the 1% alone. No criterion where no weighed path has
+      a figure.
 """
 
 import copy
@@ -244,6 +256,40 @@ def fresh_peak(path):
     return None
 
 
+def peaks_of(path):
+    """Q14: the non-null peak_rss_bytes of the samples of the state Q13 reads."""
+    for st in (path.get("cold_start") or {}).get("states") or []:
+        if st.get("cache") in ("cold", "none"):
+            return [s["peak_rss_bytes"] for s in st.get("samples") or [] if s.get("peak_rss_bytes") is not None]
+    return []
+
+
+def fresh_peak_criterion(rep, min_orders):
+    """Q14: the expected `fresh-peak` criterion, or None when no weighed path has a figure."""
+    by_name = {p.get("name"): p for p in rep.get("paths") or []}
+    d = rep.get("deployment") or {}
+    weighed = [r["path"] for r in d.get("rows") or [] if r.get("path") not in (d.get("left_out") or [])]
+    figure = {n: fresh_peak(by_name[n]) for n in weighed if n in by_name}
+    have = [n for n in weighed if figure.get(n) is not None]
+    if not have:
+        return None
+    best = min(have, key=lambda n: figure[n])                   # min: the first of equal ones
+    leaders, rest, too_few, negligible = [best], [], False, False
+    for n in have:
+        if n == best:
+            continue
+        order = rank_rule(peaks_of(by_name[n]), peaks_of(by_name[best]), min_orders)
+        too_few = too_few or order == "too-few"
+        within = figure[n] <= figure[best] * 1.01
+        if order != "slower" or within:
+            negligible = negligible or order == "slower"
+            leaders.append(n)
+        else:
+            rest.append(n)
+    return {"leaders": leaders, "next": min(rest, key=lambda n: figure[n]) if rest else None,
+            "without": [n for n in weighed if figure.get(n) is None], "too_few": too_few, "negligible": negligible}
+
+
 def check(rep, label):
     """Returns (Checker, states checked)."""
     ck = Checker(label)
@@ -288,6 +334,14 @@ def check(rep, label):
         if "fresh_peak_bytes" in row and row.get("path") in by_name:
             ck.cmp(f"deployment.rows[{row['path']}].fresh_peak_bytes", row["fresh_peak_bytes"],
                    fresh_peak(by_name[row["path"]]))
+    got = [c for c in (rep.get("deployment") or {}).get("criteria") or [] if c.get("criterion") == "fresh-peak"]
+    if got:                                                              # Q14
+        want = fresh_peak_criterion(rep, min_orders)
+        if want is None:
+            ck.fact("deployment.criteria[fresh-peak]", False, "present, but no weighed path has a fresh peak")
+        else:
+            for f in ("leaders", "next", "without", "too_few", "negligible"):
+                ck.cmp(f"deployment.criteria[fresh-peak].{f}", got[0].get(f), want[f])
     if nstates == 0:
         ck.fact("paths[].cold_start", False,
                 "no path has a cold_start state: nothing to check (was the report made with --cold-start?)")
@@ -403,6 +457,40 @@ def hand_worked_memory():
         "deployment": {"rows": [{"path": "compile", "fresh_peak_bytes": 925}, {"path": "eager", "fresh_peak_bytes": 650}]}}
 
 
+def hand_worked_fresh_peak():
+    """Report D (Q14), worked by hand: --cold-start=4, the 40-order rule. Figures (the none or cold state's
+    median peak): aoti 1000 (peaks 999, 1000, 1000, 1001), eager 1008 (1007..1009: every one above aoti's, but
+    1008 <= 1010: within 1%, negligible), compile 1500 (cold: 1499..1501; its warm state, 900, is not read),
+    compile:cpp-wrapper 1200 (3 readings, 1100..1300, against 4: too few, so it leads), and aoti:python left
+    out (outputs differ; its 10 would otherwise be the best). Leaders aoti, eager, compile:cpp-wrapper; next
+    compile; too_few and negligible both true."""
+    def path(name, cache, peaks):
+        samples = [with_memory(sample(r, 0, 100 + r, 0, 0, 0), None if p is None else p - 1, p)
+                   for r, p in enumerate(peaks)]
+        known = [p for p in peaks if p is not None]
+        median = dict(med(0, 101.5, 0, 0, 0, 101.5),
+                      rss_bytes=statistics.median([p - 1 for p in known]) if known else None,
+                      peak_rss_bytes=statistics.median(known) if known else None)
+        return {"name": name, "role": "path", "cold_start": {"processes": 4, "states": [
+            state(cache, samples, median, 100, 103)]}}
+    compile_ = path("compile", "cold", [1499, 1500, 1500, 1501])
+    warm = [with_memory(sample(r, 0, 50, 0, 0, 0), 899, 900) for r in range(4)]
+    compile_["cold_start"]["states"] += [
+        state("warm", warm, dict(med(0, 50, 0, 0, 0, 50), rss_bytes=899, peak_rss_bytes=900), 50, 50, "faster", 2.03),
+        state("artifacts", [], None, None, None, unavailable="not offered")]
+    paths = [path("aoti", "none", [999, 1000, 1000, 1001]), path("eager", "none", [1007, 1008, 1008, 1009]),
+             compile_, path("compile:cpp-wrapper", "cold", [1100, 1200, 1300, None]),
+             path("aoti:python", "cold", [9, 10, 10, 11])]
+    paths[3]["cold_start"]["states"] += [state(c, [], None, None, None, unavailable="not asked") for c in ("warm", "artifacts")]
+    paths[4]["cold_start"]["states"].append(state("warm", [], None, None, None, unavailable="not asked"))
+    rows = [{"path": p["name"], "fresh_peak_bytes": fresh_peak(p)} for p in paths]
+    return {"config": {"compare": {"cold_start": 4, "cold_start_min_orders": 40}},
+            "warnings": [{"code": "cold-start-incomplete"}], "paths": paths,
+            "deployment": {"rows": rows, "left_out": ["aoti:python"], "criteria": [
+                {"criterion": "fresh-peak", "leaders": ["aoti", "eager", "compile:cpp-wrapper"], "next": "compile",
+                 "without": [], "too_few": True, "negligible": True}]}}
+
+
 def self_test():
     assert rank_rule([1, 2], [10, 11]) == "too-few"  # C(4, 2) = 6 orders: 1 in 6 by chance
     assert rank_rule([1, 2], [10, 11, 12, 13, 14]) == "faster"  # C(7, 2) = 21
@@ -425,8 +513,9 @@ def self_test():
     print("self-test: medians (odd and even counts), the rank rule (faster, slower, overlapping, ties) ok")
     a, b = hand_worked()
     c = hand_worked_memory()
+    d = hand_worked_fresh_peak()
     total = 0
-    for name, rep in (("A", a), ("B", b), ("C", c)):
+    for name, rep in (("A", a), ("B", b), ("C", c), ("D", d)):
         ck, n = check(rep, f"report {name}")
         if ck.bad:
             print("self-test FAILED: a hand-worked report does not check:\n  " + "\n  ".join(ck.bad))
@@ -491,6 +580,20 @@ def self_test():
          lambda r: sts(r, 1)[0]["samples"][0].update(peak_rss_bytes=599), "peak 599 below the resident set 600"),
         ("a negative resident set (Q12)", c,
          lambda r: sts(r, 0)[1]["samples"][0].update(rss_bytes=-1), "samples[0].rss_bytes:"),
+        ("a path within 1% told apart (Q14: eager left out of the leaders)", d,
+         lambda r: r["deployment"]["criteria"][0].update(leaders=["aoti", "compile:cpp-wrapper"]),
+         "criteria[fresh-peak].leaders:"),
+        ("the floor not said (Q14: negligible false)", d,
+         lambda r: r["deployment"]["criteria"][0].update(negligible=False), "criteria[fresh-peak].negligible:"),
+        ("too few readings not said (Q14: too_few false)", d,
+         lambda r: r["deployment"]["criteria"][0].update(too_few=False), "criteria[fresh-peak].too_few:"),
+        ("a wrong next (Q14: compile:cpp-wrapper, a leader)", d,
+         lambda r: r["deployment"]["criteria"][0].update(next="compile:cpp-wrapper"), "criteria[fresh-peak].next:"),
+        ("a left-out path weighed (Q14: aoti:python's 10 as the best)", d,
+         lambda r: r["deployment"]["criteria"][0].update(leaders=["aoti:python"]), "criteria[fresh-peak].leaders:"),
+        ("a criterion without any figure (Q14)", c,
+         lambda r: r["deployment"].update(criteria=[{"criterion": "fresh-peak"}], rows=[]),
+         "no weighed path has a fresh peak"),
         ("the warm state's peak as the fresh peak (Q13: 860 for 925)", c,
          lambda r: r["deployment"]["rows"][0].update(fresh_peak_bytes=860), "deployment.rows[compile].fresh_peak_bytes:"),
     ]

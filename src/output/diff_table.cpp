@@ -95,8 +95,8 @@ std::string outcome_line(const DiffResult& diff) {
     case DiffOutcome::nothing_judged:
       return fmt::format("verdict: unknown: {}\n", nothing_judged_text(diff));
     case DiffOutcome::regression:
-      return fmt::format("verdict: REGRESSION: {} beyond {:.3g}% ({} of {})\n", worse_figures_text(diff),
-                         100 * diff.config.threshold, worse, judged_text(diff));
+      return fmt::format("verdict: REGRESSION: {} beyond {:.3g}% ({})\n", worse_figures_text(diff),
+                         100 * diff.config.threshold, judged_text(diff, worse));
     case DiffOutcome::no_regression:
       return fmt::format("verdict: no regression: none of {} {} beyond {:.3g}%{}\n", judged_text(diff), worse_words(diff),
                          100 * diff.config.threshold, gains.empty() ? "" : fmt::format("; {}", fmt::join(gains, "; ")));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -133,14 +134,18 @@ inline std::vector<std::string> figures_with(const DiffResult& diff, DiffVerdict
   return out;
 }
 
-// "5 judged paths", "5 judged paths and 3 deployment figures", "1 judged path and 1 deployment figure".
-inline std::string judged_text(const DiffResult& diff) {
+// What was judged, for the verdict line: "5 judged paths", "1 judged path"; with deployment figures judged, the
+// total and its parts: "16 judged (3 paths, 13 deployment figures)", or with `count_of` (a regression's count)
+// "5 of 16 judged: 3 paths, 13 deployment figures".
+inline std::string judged_text(const DiffResult& diff, std::optional<std::size_t> count_of = std::nullopt) {
   const std::size_t figures = static_cast<std::size_t>(std::count_if(
       diff.deployment.begin(), diff.deployment.end(), [](const DeploymentDiff& d) { return d.verdict != DiffVerdict::unknown; }));
   const std::size_t paths = diff.judged() - figures;
-  const std::string judged_paths = fmt::format("{} judged path{}", paths, paths == 1 ? "" : "s");
-  return figures == 0 ? judged_paths
-                      : fmt::format("{} and {} deployment figure{}", judged_paths, figures, figures == 1 ? "" : "s");
+  const std::string of = count_of ? fmt::format("{} of ", *count_of) : std::string();
+  if (figures == 0) return fmt::format("{}{} judged path{}", of, paths, paths == 1 ? "" : "s");
+  const std::string parts = fmt::format("{} path{}, {} deployment figure{}", paths, paths == 1 ? "" : "s", figures,
+                                        figures == 1 ? "" : "s");
+  return count_of ? fmt::format("{}{} judged: {}", of, diff.judged(), parts) : fmt::format("{} judged ({})", diff.judged(), parts);
 }
 
 // The split components some path has time in, in their order (a CPU run has no device-wait, launch or

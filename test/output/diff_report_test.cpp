@@ -282,7 +282,7 @@ TEST(FormatDiffTable, AFreshPeakIsASizeAndALargerOneIsNamedWithTheSlowerPaths) {
   EXPECT_NE(table.find("  compile fresh peak (cold cache) 809 MB 1.01 GB +25.0% 4/4        LARGER\n"), std::string::npos)
       << table;
   EXPECT_NE(table.find("verdict: REGRESSION: compile +20.0% [+15.0%, +25.0%] slower; compile fresh peak (cold cache) "
-                       "+25.0% (809 MB -> 1.01 GB) larger beyond 10% (2 of 2 judged paths and 1 deployment figure)\n"),
+                       "+25.0% (809 MB -> 1.01 GB) larger beyond 10% (2 of 3 judged: 2 paths, 1 deployment figure)\n"),
             std::string::npos)
       << table;
   const json j = diff_to_json(d);
@@ -302,7 +302,7 @@ TEST(FormatDiffTable, AFreshPeakIsASizeAndALargerOneIsNamedWithTheSlowerPaths) {
   d.deployment[0].new_value = 606.75e6;
   d.deployment[0].verdict = DiffVerdict::smaller;
   const std::string better = format_diff_table(d);
-  EXPECT_NE(better.find("verdict: no regression: none of 2 judged paths and 1 deployment figure slower or larger beyond "
+  EXPECT_NE(better.find("verdict: no regression: none of 3 judged (2 paths, 1 deployment figure) slower or larger beyond "
                         "10%; smaller: compile fresh peak (cold cache) -25.0%\n"),
             std::string::npos)
       << better;
@@ -310,11 +310,11 @@ TEST(FormatDiffTable, AFreshPeakIsASizeAndALargerOneIsNamedWithTheSlowerPaths) {
   d.paths.resize(1);
   d.deployment[0].verdict = DiffVerdict::no_change;
   d.deployment[0].reason = DiffReason::below_threshold;
-  EXPECT_NE(format_diff_table(d).find("none of 1 judged path and 1 deployment figure slower or larger beyond 10%\n"),
+  EXPECT_NE(format_diff_table(d).find("none of 2 judged (1 path, 1 deployment figure) slower or larger beyond 10%\n"),
             std::string::npos) << format_diff_table(d);
   d.paths[0].verdict = DiffVerdict::unknown;
   d.paths[0].reason = DiffReason::too_few_samples;
-  EXPECT_NE(format_diff_table(d).find("none of 0 judged paths and 1 deployment figure larger beyond 10%\n"),
+  EXPECT_NE(format_diff_table(d).find("none of 1 judged (0 paths, 1 deployment figure) larger beyond 10%\n"),
             std::string::npos) << format_diff_table(d);
   // a side without a reading, and too few readings, say so in the peak's own words
   d.deployment[0].verdict = DiffVerdict::unknown;

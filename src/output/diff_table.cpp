@@ -83,7 +83,6 @@ std::string outcome_line(const DiffResult& diff) {
     }
     if (!items.empty()) gains.push_back(fmt::format("{}: {}", to_string(v), fmt::join(items, ", ")));
   }
-  const std::size_t worse = figures_with(diff, DiffVerdict::slower).size() + figures_with(diff, DiffVerdict::larger).size();
   switch (diff.outcome()) {
     case DiffOutcome::incomparable: {
       std::vector<std::string> reasons;
@@ -94,9 +93,13 @@ std::string outcome_line(const DiffResult& diff) {
     }
     case DiffOutcome::nothing_judged:
       return fmt::format("verdict: unknown: {}\n", nothing_judged_text(diff));
-    case DiffOutcome::regression:
+    case DiffOutcome::regression: {
+      const auto worse = [](const auto& x) { return is_worse(x.verdict); };
+      const auto count = static_cast<std::size_t>(std::count_if(diff.paths.begin(), diff.paths.end(), worse) +
+                                                  std::count_if(diff.deployment.begin(), diff.deployment.end(), worse));
       return fmt::format("verdict: REGRESSION: {} beyond {:.3g}% ({})\n", worse_figures_text(diff),
-                         100 * diff.config.threshold, judged_text(diff, worse));
+                         100 * diff.config.threshold, judged_text(diff, count));
+    }
     case DiffOutcome::no_regression:
       return fmt::format("verdict: no regression: none of {} {} beyond {:.3g}%{}\n", judged_text(diff), worse_words(diff),
                          100 * diff.config.threshold, gains.empty() ? "" : fmt::format("; {}", fmt::join(gains, "; ")));

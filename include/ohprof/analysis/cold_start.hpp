@@ -38,7 +38,8 @@ double start_orders(std::size_t n, std::size_t m);
 
 // Where `values` stand against `against`, by rank: faster (every one below every one of `against`), slower (every
 // one above), overlapping, or too_few (fewer than kColdStartOrderCombinations possible orders; model/cold_start.hpp,
-// ColdStartOrder); nullopt when either is empty. The cold start's totals and the diff's fresh peaks use it.
+// ColdStartOrder); nullopt when either is empty. The cold start's totals use it, and the fresh peaks (the
+// deployment summary's criterion, the diff's figure).
 std::optional<ColdStartOrder> rank_order(const std::vector<std::int64_t>& values, const std::vector<std::int64_t>& against);
 
 // Where the totals of `state` stand against the totals of `cold`, by rank (model/cold_start.hpp,

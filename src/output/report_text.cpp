@@ -840,21 +840,20 @@ std::string leaders_text(const DeploymentSummary& s, const CriterionLeaders& c) 
   // start-ups and fresh peaks: ordered by the rank rule of the cold start
   const bool ranked = c.criterion == DeployCriterion::cold_start || c.criterion == DeployCriterion::warm_start ||
                       c.criterion == DeployCriterion::fresh_peak;
-  if (c.leaders.size() > 1 && ranked) {
-    std::vector<std::string> why;
-    if (c.too_few) {
-      why.push_back(c.criterion == DeployCriterion::fresh_peak
-                        ? fmt::format("too few processes with a reading: --cold-start={} or more", kColdStartDefaultProcesses)
-                        : fmt::format("too few processes: --cold-start={} or more", kColdStartDefaultProcesses));
-    }
-    if (c.negligible) why.push_back(fmt::format("within {:g}% of the first", kFreshPeakTiePercent));
-    if (why.empty()) why.push_back("the ranges overlap");
-    if (!next.empty()) why.push_back(next);
-    if (!c.without.empty()) why.push_back(fmt::format("no figure: {}", fmt::join(c.without, ", ")));
-    return fmt::format("{}, not told apart ({})", text, fmt::join(why, "; "));
-  }
-  if (c.leaders.size() > 1) text += ", the others within noise of the first";
+  // the notes in parentheses: why ranked leaders were not told apart, then the next and the paths without a figure
   std::vector<std::string> notes;
+  if (c.leaders.size() > 1 && ranked) {
+    text += ", not told apart";
+    if (c.too_few) {
+      notes.push_back(c.criterion == DeployCriterion::fresh_peak
+                          ? fmt::format("too few processes with a reading: --cold-start={} or more", kColdStartDefaultProcesses)
+                          : fmt::format("too few processes: --cold-start={} or more", kColdStartDefaultProcesses));
+    }
+    if (c.negligible) notes.push_back(fmt::format("within {:g}% of the first", kFreshPeakTiePercent));
+    if (notes.empty()) notes.push_back("the ranges overlap");
+  } else if (c.leaders.size() > 1) {
+    text += ", the others within noise of the first";
+  }
   if (!next.empty()) notes.push_back(next);
   if (!c.without.empty()) notes.push_back(fmt::format("no figure: {}", fmt::join(c.without, ", ")));
   return notes.empty() ? text : fmt::format("{} ({})", text, fmt::join(notes, "; "));

@@ -18,7 +18,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from ohprof import _native  # noqa: E402
 from ohprof import _paths as ohprof_paths  # noqa: E402  (the same export code ohprof compare uses)
+
+ENVIRONMENT_ERROR = 16  # docs/exit-codes.md
 
 
 def main(argv=None):
@@ -33,6 +36,10 @@ def main(argv=None):
                         help="compile CPU kernels with cpp.enable_kernel_profile (they record themselves)")
     args = parser.parse_args(argv)
 
+    refusal = _native.aoti_build_refusal()
+    if refusal:  # the package would not load (docs/design/python-extension.md, "One C++ runtime")
+        print(f"export_model.py: error: {refusal}", file=sys.stderr)
+        return ENVIRONMENT_ERROR
     try:
         specs = [ohprof_paths.parse_input(t) for t in (args.input or ["1,3,224,224"])]
         import torch

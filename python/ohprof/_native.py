@@ -99,42 +99,61 @@ def load_file(path):
     return module
 
 
-def static_runtime_warning(compiler=None):
-    """The warning line (with its newline) when the C++ compiler Inductor compiles with (`compiler`, else
-    $CXX, else g++, as torch._inductor.config.cpp.cxx chooses) has only a static libstdc++
-    (`-print-file-name=libstdc++.so` names no file): what torch builds with it (AOTI packages, the C++
-    wrapper) then carries a second C++ runtime beside torch's. A $CXX with arguments ("ccache g++") is
-    run as written. None when it has a shared one, or cannot be asked."""
-    compiler = compiler or os.environ.get("CXX") or "g++"
+def inductor_compiler():
+    """The C++ compiler Inductor compiles with: $CXX (run as written, arguments and all, as in
+    "ccache g++"), else g++, as torch._inductor.config.cpp.cxx chooses on Linux."""
+    return os.environ.get("CXX") or "g++"
+
+
+def has_only_static_libstdcxx(compiler):
+    """Whether `compiler` has only a static libstdc++: `-print-file-name=libstdc++.so` prints the bare
+    name back (or a path to no file) instead of a file. What torch links with such a compiler (an AOTI package) carries a second
+    C++ runtime beside torch's (docs/design/python-extension.md, "One C++ runtime"). False when it names
+    a file, answers something else, or cannot be run."""
     try:
         command = shlex.split(compiler)
     except ValueError:
-        return None
+        return False
     if not command:
-        return None
+        return False
     try:
         found = subprocess.run(command + ["-print-file-name=libstdc++.so"], capture_output=True, text=True,
                                timeout=20, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return None
-    # A compiler that knows no such file prints the bare name back: that is no answer about this folder.
-    if not found or (os.path.isabs(found) and os.path.isfile(found)):
-        return None
-    if not os.path.isabs(found) and found != "libstdc++.so":
-        return None
-    return (f"ohprof: warning: the C++ compiler {compiler} has only a static libstdc++ (no libstdc++.so): what "
-            "torch compiles with it (AOTI packages, the C++ wrapper) carries a second C++ runtime, and torch "
-            "2.11's AOTI packages built so crashed when called (docs/design/python-extension.md, \"One C++ "
-            "runtime\"); if a path crashes, set CXX to a compiler with a shared libstdc++, such as /usr/bin/g++\n")
+        return False
+    return found == "libstdc++.so" or (os.path.isabs(found) and not os.path.isfile(found))
+
+
+def shared_runtime_compiler(exclude):
+    """The first of g++, c++ and clang++ on PATH, other than `exclude`, that has a shared libstdc++; None."""
+    excluded = shutil.which(shlex.split(exclude)[0]) if exclude.strip() else None
+    for name in ("g++", "c++", "clang++"):
+        found = shutil.which(name)
+        if not found or (excluded and os.path.realpath(found) == os.path.realpath(excluded)):
+            continue
+        if not has_only_static_libstdcxx(found):
+            return found
+    return None
+
+
+def aoti_build_refusal(compiler=None):
+    """Why ohprof builds no AOTI package here, in one line ("" : it does): the compiler Inductor uses has
+    only a static libstdc++, so the package would carry a second C++ runtime, which LibTorch does not load
+    (std::bad_cast at load with torch 2.14 on the CPU; a crash when called with torch 2.11 on CUDA).
+    Ends with what to do: a compiler found on PATH that has a shared libstdc++, when there is one."""
+    compiler = compiler or inductor_compiler()
+    if not has_only_static_libstdcxx(compiler):
+        return ""
+    other = shared_runtime_compiler(compiler)
+    instead = f"such as {other}" if other else "such as your distribution's g++"
+    return (f"the C++ compiler {compiler} has only a static libstdc++ (no libstdc++.so), and an AOTI package "
+            "linked with it carries a second C++ runtime that LibTorch does not load (docs/design/"
+            f"python-extension.md, \"One C++ runtime\"); set CXX to a compiler with a shared libstdc++, {instead}")
 
 
 def load():
     """The measuring extension, built first if need be; torch is imported first."""
     torch = import_torch()
-    warning = static_runtime_warning()
-    if warning:
-        sys.stderr.write(warning)
-        sys.stderr.flush()
     explicit = os.environ.get("OHPROF_EXTENSION")
     if explicit:
         return load_file(explicit)

@@ -394,9 +394,10 @@ def write_json(path, data):
 
 
 def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_profile=False, model=None, inputs=None,
-                     kwargs=None):
+                     kwargs=None, package=True):
     """Exports `model_spec` (or `model`, built from it) on `inputs` (or seeded random ones of `specs`) to
-    OUT/model.ep.pt2 and OUT/model.aoti.pt2; returns what it did."""
+    OUT/model.ep.pt2 and OUT/model.aoti.pt2; returns what it did. With package=False, the program only:
+    no package, no OUT/export.json (so the folder is no cache hit), and aoti_package "" in the answer."""
     check_device(torch, device)
     if model is None:
         model = build_model(torch, model_spec, device)
@@ -410,8 +411,9 @@ def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_pro
         specs = tensor_specs(torch, flat_tensor_inputs(torch, program, inputs, kwargs))
     ep_path = os.path.join(out_dir, "model.ep.pt2")
     save_program(torch, program, ep_path)
-    package_path = os.path.join(out_dir, "model.aoti.pt2")
-    aoti_compile_s = compile_aoti(torch, program, package_path, aoti_configs(specs, model_spec, kernel_profile))
+    package_path = os.path.join(out_dir, "model.aoti.pt2") if package else ""
+    aoti_compile_s = compile_aoti(torch, program, package_path, aoti_configs(specs, model_spec, kernel_profile)) \
+        if package else None
     info = {
         "model": model_spec,
         "inputs": [{"shape": s, "dtype": d} for s, d in specs],
@@ -424,7 +426,8 @@ def export_artifacts(torch, model_spec, specs, device, seed, out_dir, kernel_pro
         "export_s": export_s,
         "aoti_compile_s": aoti_compile_s,
     }
-    write_json(os.path.join(out_dir, "export.json"), info)
+    if package:
+        write_json(os.path.join(out_dir, "export.json"), info)
     return info
 
 
@@ -1271,6 +1274,9 @@ class Session:
         # failed, for a model that runs eagerly ("" : it did not fail).
         self.export_needed = bool(options.get("export_needed", True))
         self.export_error = ""
+        # Why no AOTI package was built although the program was ("" : one was, or none was needed):
+        # the compiler Inductor uses would make one that LibTorch does not load (_native.aoti_build_refusal).
+        self.aoti_error = ""
         self.compiled = {}  # path name -> CompiledState
         self.built = set()  # the paths (not variants) make_path built
         # The execution check's compile events: this session's, from the process's log.
@@ -1332,11 +1338,15 @@ class Session:
             package = os.path.join(folder, "model.aoti.pt2")
             if os.path.exists(package):
                 self.cached = True
+                self.aoti_package = package
             else:
-                os.makedirs(folder, exist_ok=True)
-                self.timings["aoti_compile_s"] = compile_aoti(
-                    torch, self.program, package, aoti_configs(self.specs, os.path.basename(exported), self.kernel_profile))
-            self.aoti_package = package
+                self.aoti_error = _native.aoti_build_refusal()
+                if not self.aoti_error:
+                    os.makedirs(folder, exist_ok=True)
+                    self.timings["aoti_compile_s"] = compile_aoti(
+                        torch, self.program, package,
+                        aoti_configs(self.specs, os.path.basename(exported), self.kernel_profile))
+                    self.aoti_package = package
 
     def _export_user_model(self, torch, cache_root, inputs_digest):
         """The user's model exported and compiled to an AOTI package (cached); the program's path, or ""
@@ -1352,10 +1362,11 @@ class Session:
             with open(info_path) as f:
                 info = json.load(f)
         else:
+            self.aoti_error = _native.aoti_build_refusal()
             try:
                 info = export_artifacts(torch, self.model_spec, self.specs, self.device, self.seed, folder,
                                         self.kernel_profile, model=self.user_model, inputs=self.inputs,
-                                        kwargs=self.kwargs)
+                                        kwargs=self.kwargs, package=not self.aoti_error)
             except OhprofError as e:
                 if e.code != INPUT_MISMATCH or self.compile_source != SOURCE_MODULE:
                     raise
@@ -1363,9 +1374,11 @@ class Session:
                 # does not export is the export's limit, not the user's mistake.
                 self.export_error = f"torch.export could not capture the model: {getattr(e, 'reason', e.message)}"
                 return ""
-            write_json(os.path.join(folder, "key.json"), key_fields)
+            if not self.aoti_error:
+                write_json(os.path.join(folder, "key.json"), key_fields)
         self.timings["export_s"] = info["export_s"]
-        self.timings["aoti_compile_s"] = info["aoti_compile_s"]
+        if info["aoti_compile_s"] is not None:
+            self.timings["aoti_compile_s"] = info["aoti_compile_s"]
         if not self.aoti_package:
             self.aoti_package = info["aoti_package"]
         return info["exported_program"]

@@ -300,7 +300,8 @@ json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
               {"export_ns", optional_integer(artifacts->export_ns)},
               {"aoti_compile_ns", optional_integer(artifacts->aoti_compile_ns)},
               {"export_error", artifacts->export_error.empty() ? json(nullptr) : json(artifacts->export_error)},
-              {"not_measured", artifacts->not_measured}};
+              {"not_measured", artifacts->not_measured},
+              {"aoti_error", artifacts->aoti_error.empty() ? json(nullptr) : json(artifacts->aoti_error)}};
 }
 
 json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
@@ -655,7 +656,9 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
                             {"negligible", c.negligible}});
   }
   return json{{"rows", rows}, {"criteria", criteria}, {"choice", d->choice}, {"left_out", d->left_out},
-              {"not_measured", d->not_measured}, {"candidates", d->candidates},
+              {"not_measured", d->not_measured},
+              {"not_measured_cause", d->not_measured.empty() ? json(nullptr) : json(to_string(d->not_measured_cause))},
+              {"candidates", d->candidates},
               {"text", deployment_text(*d)}};
 }
 

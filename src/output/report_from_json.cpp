@@ -504,6 +504,7 @@ ArtifactSummary artifacts_from_json(const json& j) {
   read(j, "aoti_compile_ns", a.aoti_compile_ns);
   read(j, "export_error", a.export_error);
   read(j, "not_measured", a.not_measured);
+  read(j, "aoti_error", a.aoti_error);  // absent before 2026-12-07: none
   return a;
 }
 
@@ -609,6 +610,7 @@ DeploymentSummary deployment_from_json(const json& j) {
   read(j, "choice", d.choice);
   read(j, "left_out", d.left_out);
   read(j, "not_measured", d.not_measured);  // absent before 2026-12-06: none
+  read(j, "not_measured_cause", d.not_measured_cause);  // absent or null before 2026-12-07: export_failed, the only cause then
   read(j, "candidates", d.candidates);
   return d;
 }

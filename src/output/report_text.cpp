@@ -908,7 +908,10 @@ std::string deployment_text(const DeploymentSummary& s) {
                         uncompiled.size() == 1 ? "it" : "they", fmt::join(uncompiled, ", "));
   }
   if (!s.not_measured.empty()) {
-    text += fmt::format("; not weighed, as torch.export could not capture the model: {}", fmt::join(s.not_measured, ", "));
+    text += fmt::format("; not weighed, as {}: {}",
+                        s.not_measured_cause == NotMeasuredCause::export_failed ? "torch.export could not capture the model"
+                                                                                : "no AOTI package could be built here",
+                        fmt::join(s.not_measured, ", "));
   }
   return text;
 }

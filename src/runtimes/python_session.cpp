@@ -412,6 +412,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     }
     artifacts.exported_program = session.attr("exported_path").cast<std::string>();
     artifacts.export_error = session.attr("export_error").cast<std::string>();
+    artifacts.aoti_error = session.attr("aoti_error").cast<std::string>();
     artifacts.aoti_package = session.attr("aoti_package").cast<std::string>();
     OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(session.attr("specs"), "an input of the exported program"));
     // The AOTI runner's flat tensors (keyword inputs in the package's order), shared with every C++ path.

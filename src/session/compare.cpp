@@ -203,22 +203,31 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   if (!session.ok()) return {std::nullopt, session.error()};
   ArtifactSummary artifacts = (*session)->artifacts();
   artifacts.model = session_options.model;
-  if (!artifacts.export_error.empty()) {
-    // torch.export could not capture a model that runs eagerly: measure the paths that need no export.
+  const bool export_failed = !artifacts.export_error.empty();
+  if (export_failed || !artifacts.aoti_error.empty()) {
+    // torch.export could not capture a model that runs eagerly, or no AOTI package can be built here:
+    // measure the paths that need neither.
     std::vector<std::string> measurable;
     for (const std::string& name : options.paths) (needs_export(name) ? artifacts.not_measured : measurable).push_back(name);
     // The export's own reason comes first; the hint names the usual causes without claiming which it was.
-    const std::string hint =
-        "if forward returns anything but tensors (or tuples, lists and dicts of them), wrap the model so that it "
-        "returns tensors only; if it branches on a tensor's value (.item(), an if on a tensor), use torch.cond or "
-        "move the branch out of forward; or export it yourself (torch.export.export, strict=False where strict "
-        "tracing fails) and pass --exported (in Python, pass the ExportedProgram as the model)";
+    // The package's reason ends with what to do (the compiler to use).
+    const std::string why =
+        export_failed
+            ? fmt::format(
+                  "{}; if forward returns anything but tensors (or tuples, lists and dicts of them), wrap the model so "
+                  "that it returns tensors only; if it branches on a tensor's value (.item(), an if on a tensor), use "
+                  "torch.cond or move the branch out of forward; or export it yourself (torch.export.export, "
+                  "strict=False where strict tracing fails) and pass --exported (in Python, pass the ExportedProgram "
+                  "as the model)",
+                  artifacts.export_error)
+            : "no AOTI package was built: " + artifacts.aoti_error;
     if (measurable.empty()) {
-      return {std::nullopt, make_error(ExitCode::input_mismatch, fmt::format("{}; {}", artifacts.export_error, hint))};
+      return {std::nullopt, make_error(export_failed ? ExitCode::input_mismatch : ExitCode::environment_error, why)};
     }
-    add_warning(report, Warning{WarningCode::paths_not_measured,
-                                fmt::format("{} not measured: {}; {}", fmt::join(artifacts.not_measured, " and "),
-                                            artifacts.export_error, hint)});
+    if (!artifacts.not_measured.empty()) {
+      add_warning(report, Warning{WarningCode::paths_not_measured,
+                                  fmt::format("{} not measured: {}", fmt::join(artifacts.not_measured, " and "), why)});
+    }
     std::erase_if(options.explain_pairs, [](const auto& pair) { return needs_export(pair.first) || needs_export(pair.second); });
     options.paths = std::move(measurable);
   }
@@ -559,7 +568,11 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
       if (path.role == PathRole::path) path.slower_paths = slower_paths(report.paths, path);
     }
     report.deployment = deployment_summary(report.paths);
-    if (report.artifacts) report.deployment->not_measured = report.artifacts->not_measured;
+    if (report.artifacts) {
+      report.deployment->not_measured = report.artifacts->not_measured;
+      report.deployment->not_measured_cause =
+          report.artifacts->export_error.empty() ? NotMeasuredCause::no_package : NotMeasuredCause::export_failed;
+    }
     add_sample_hints(report, /*name_the_path=*/true);
   }
   const Status dump_status = dump_after_measuring();

@@ -7,6 +7,7 @@
 #include <map>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sys/stat.h>
 
@@ -527,6 +528,66 @@ TEST_F(CompareE2E, AModelThatDoesNotExportStillGetsCompileAgainstEager) {
   const json plain_report = json::parse(read_file(no_export));
   EXPECT_EQ(plain_report["artifacts"]["exported_program"], "");
   EXPECT_TRUE(plain_report["artifacts"]["export_error"].is_null());
+}
+
+// A C++ compiler with only a static libstdc++ (the lent H200's CXX=/opt/gcc/bin/g++) would build an AOTI
+// package that carries a second C++ runtime, which LibTorch does not load (std::bad_cast with torch 2.14 on
+// the CPU: docs/design/python-extension.md, "One C++ runtime"). ohprof builds none with it: aoti and
+// aoti:python are reported as not measured, with the reason and the compiler to set, and the others are
+// measured; with only AOTI paths asked, one line and exit 16. The stand-in compiler answers
+// -print-file-name=libstdc++.so as such a compiler does (the bare name) and is g++ otherwise.
+TEST_F(CompareE2E, NoAotiPackageIsBuiltWithACompilerThatHasOnlyAStaticLibstdcxx) {
+  const std::string compiler = m_dir + "/static-g++";
+  {
+    std::ofstream script(compiler);
+    script << "#!/bin/sh\n"
+              "for a in \"$@\"; do [ \"$a\" = -print-file-name=libstdc++.so ] && { echo libstdc++.so; exit 0; }; done\n"
+              "exec g++ \"$@\"\n";
+  }
+  ASSERT_EQ(::chmod(compiler.c_str(), 0755), 0);
+  ::setenv("CXX", compiler.c_str(), 1);
+  struct Restore {
+    ~Restore() { ::unsetenv("CXX"); }
+  } restore;
+  const std::string cache = m_dir + "/cache";  // no package cached: a cached one (built before) would be used
+  const std::string report_path = m_dir + "/report.json";
+  const auto result = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "2,16", "--paths",
+                                        "aoti,aoti:python,eager", "--cache-dir", cache, "--export-json", report_path}));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["artifacts"]["not_measured"], json::array({"aoti", "aoti:python"}));
+  EXPECT_EQ(report["artifacts"]["aoti_package"], "");
+  EXPECT_TRUE(report["artifacts"]["export_error"].is_null());
+  const std::string why = report["artifacts"]["aoti_error"];
+  EXPECT_NE(why.find("the C++ compiler " + compiler + " has only a static libstdc++"), std::string::npos) << why;
+  EXPECT_NE(why.find("set CXX to a compiler with a shared libstdc++, such as "), std::string::npos) << why;
+  EXPECT_FALSE(std::filesystem::exists(cache) && [&] {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(cache)) {
+      if (entry.path().filename() == "model.aoti.pt2") return true;
+    }
+    return false;
+  }()) << "a package was built";
+  ASSERT_EQ(report["paths"].size(), 1u);
+  EXPECT_EQ(report["paths"][0]["name"], "eager");
+  EXPECT_EQ(report["deployment"]["not_measured"], json::array({"aoti", "aoti:python"}));
+  EXPECT_EQ(report["deployment"]["not_measured_cause"], "no-package");
+  EXPECT_NE(report["deployment"]["text"].get<std::string>().find(
+                "; not weighed, as no AOTI package could be built here: aoti, aoti:python"),
+            std::string::npos) << report["deployment"]["text"];
+  std::size_t warned = 0;
+  for (const auto& warning : report["warnings"]) {
+    if (warning["code"] != "paths-not-measured") continue;
+    ++warned;
+    EXPECT_EQ(warning["message"].get<std::string>().rfind("aoti and aoti:python not measured: no AOTI package was built: " + why, 0), 0u)
+        << warning["message"];
+  }
+  EXPECT_EQ(warned, 1u) << report["warnings"].dump();
+
+  const auto only_aoti = run_ohprof(quick({"compare", "--model", "tiny_models:tiny_mlp", "--input", "2,16", "--paths",
+                                           "aoti", "--cache-dir", cache}));
+  EXPECT_EQ(only_aoti.exit_code, code(ExitCode::environment_error)) << only_aoti.err;
+  EXPECT_EQ(line_count(only_aoti.err), 1u) << only_aoti.err;
+  EXPECT_NE(only_aoti.err.find("error: no AOTI package was built: the C++ compiler "), std::string::npos) << only_aoti.err;
 }
 
 // The execution check end to end (docs/metrics.md, "Execution check"). tiny_models:recompiling branches on

@@ -49,7 +49,8 @@ Report full_report() {
   c.cold_start = 3;
   c.what_if = true;
   r.config.compare = c;
-  r.artifacts = ArtifactSummary{"m:f", "m.pt2.ep", "m.pt2", true, 123, 456, "export failed once", {"aoti:python"}};
+  r.artifacts = ArtifactSummary{"m:f", "m.pt2.ep", "m.pt2", true, 123, 456, "export failed once", {"aoti:python"},
+                               "a compiler with only a static libstdc++"};
 
   PathResult aoti = test::measured_path("aoti", {300, 100, 200}, "m.pt2");
   aoti.source = PathSource::aoti_package;
@@ -217,6 +218,7 @@ Report full_report() {
   d.candidates = 2;
   d.left_out = {"eager"};
   d.not_measured = {"aoti:python"};
+  d.not_measured_cause = NotMeasuredCause::no_package;  // not the default, so that reading it back is checked
   r.deployment = d;
   r.stop_reason = StopReason(StopCode::in_progress);
   r.code_dump = CodeDump{"dump", {"a.py"}, {"note"}};
@@ -294,6 +296,13 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_FALSE(r.paths[0].concurrency->host_share_within_noise);
   EXPECT_TRUE(r.paths[0].concurrency->host_share_missing);
   EXPECT_EQ(r.explanations[0].faster_dominant, Dominant::host);
+  ASSERT_TRUE(r.deployment.has_value() && r.artifacts.has_value());
+  EXPECT_EQ(r.deployment->not_measured_cause, NotMeasuredCause::no_package);
+  EXPECT_EQ(r.artifacts->aoti_error, "a compiler with only a static libstdc++");
+  // A report from before 2026-12-07 has no cause: torch.export's failure, the only one then.
+  json older = report_to_json(full_report());
+  older["deployment"].erase("not_measured_cause");
+  EXPECT_EQ(report_from_json(older).deployment->not_measured_cause, NotMeasuredCause::export_failed);
   ASSERT_EQ(r.paths[0].slower_paths.size(), 1u);
   EXPECT_EQ(r.paths[0].slower_paths[0].slower, "compile");
   EXPECT_EQ(r.paths[0].slower_paths[0].high, 3.3);

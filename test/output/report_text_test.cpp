@@ -1275,6 +1275,9 @@ TEST(DeploymentText, TheChoiceOrWhatItDependsOnWithTheNumbersThatDecidedIt) {
   s.not_measured = {"aoti:python"};  // (made up: it is also a row above)
   EXPECT_EQ(deployment_text(s).substr(deployment_text(s).size() - 106),
             "outputs differ: compile:cpp-wrapper; not weighed, as torch.export could not capture the model: aoti:python");
+  s.not_measured_cause = NotMeasuredCause::no_package;  // the program exported, but no package built (a compiler)
+  EXPECT_EQ(deployment_text(s).substr(deployment_text(s).size() - 101),
+            "outputs differ: compile:cpp-wrapper; not weighed, as no AOTI package could be built here: aoti:python");
   s.not_measured.clear();
   s.choice = {"aoti", "aoti:python"};
   EXPECT_EQ(deployment_text(s).substr(0, 86),

@@ -14,8 +14,9 @@
      the toolkit's or Triton's folder of the same CUDA major version, the toolkit first; else one line
      naming nvidia-cuda-crt and CUDA_HOME;
   8. the link names the libstdc++ this process has loaded (torch's), by path;
-  9. a compiler whose -print-file-name=libstdc++.so names no file (only a static libstdc++) gets one
-     warning line naming it and CXX; one that names a file, or cannot be run, none.
+  9. a compiler whose -print-file-name=libstdc++.so names no file (only a static libstdc++) builds no
+     AOTI package: one line naming it, and a compiler on PATH with a shared libstdc++ to set CXX to (or
+     the distribution's g++); one that names a file, or cannot be run, none.
 Usage: native_check.py SOURCE_DIR
 """
 import io
@@ -185,26 +186,43 @@ def main():
         return path
 
     static_only = fake_compiler("libstdc++.so")
-    warned = _native.static_runtime_warning(static_only)
-    if not warned or warned.count("\n") != 1 or static_only not in warned or "set CXX" not in warned \
-            or "only a static libstdc++" not in warned:
-        problems.append(f"static libstdc++: warning {warned!r}")
     shared = os.path.join(tree, "libstdc++.so")
     open(shared, "w").close()
+    shared_compiler = fake_compiler(shared)
+    # What PATH offers instead: a g++ with a shared libstdc++ is named; with none, the distribution's g++.
+    offered = os.path.join(tree, "offered")
+    os.makedirs(offered)
+    os.symlink(shared_compiler, os.path.join(offered, "g++"))
+    saved_path = os.environ["PATH"]
+    os.environ["PATH"] = offered
+    refused = _native.aoti_build_refusal(static_only)
+    if not refused or "\n" in refused or static_only not in refused or "only a static libstdc++" not in refused \
+            or f"set CXX to a compiler with a shared libstdc++, such as {os.path.join(offered, 'g++')}" not in refused:
+        problems.append(f"static libstdc++: refusal {refused!r}")
+    os.environ["PATH"] = os.path.join(tree, "nothing-here")
+    refused = _native.aoti_build_refusal(static_only)
+    if not refused.endswith("such as your distribution's g++"):
+        problems.append(f"static libstdc++, no other compiler: refusal {refused!r}")
+    os.environ["PATH"] = saved_path
     with_arguments = f"{static_only} -O2"
-    if not _native.static_runtime_warning(with_arguments):
-        problems.append("static libstdc++: no warning for a compiler given with arguments")
+    if not _native.aoti_build_refusal(with_arguments):
+        problems.append("static libstdc++: no refusal for a compiler given with arguments")
+    os.environ["CXX"] = static_only  # the compiler Inductor uses: $CXX when set
+    if not _native.aoti_build_refusal():
+        problems.append("static libstdc++: no refusal for $CXX")
+    del os.environ["CXX"]
     os.chdir(tree)  # a file named libstdc++.so in the working folder says nothing of the compiler
-    if not _native.static_runtime_warning(static_only):
-        problems.append("static libstdc++: no warning when the working folder holds a libstdc++.so")
-    for what, compiler in (("shared", fake_compiler(shared)), ("missing", "/nonexistent/c++")):
-        if _native.static_runtime_warning(compiler) is not None:
-            problems.append(f"static libstdc++: a warning for a {what} compiler")
+    if not _native.aoti_build_refusal(static_only):
+        problems.append("static libstdc++: no refusal when the working folder holds a libstdc++.so")
+    for what, compiler in (("shared", shared_compiler), ("missing", "/nonexistent/c++"),
+                           ("a path to no file", fake_compiler(os.path.join(tree, "absent", "libstdc++.so")))):
+        if bool(_native.aoti_build_refusal(compiler)) != (what == "a path to no file"):
+            problems.append(f"static libstdc++: {what} compiler: refusal {_native.aoti_build_refusal(compiler)!r}")
 
     for problem in problems:
         print("FAIL:", problem)
     if not problems:
-        print("OK: no torch, an old torch, no compiler, no kit and no crt headers are one line each; exit 16; the crt folder found; a static-only libstdc++ warned")
+        print("OK: no torch, an old torch, no compiler, no kit and no crt headers are one line each; exit 16; the crt folder found; a static-only libstdc++ builds no AOTI package")
     return 1 if problems else 0
 
 

@@ -21,6 +21,13 @@ namespace ohprof {
   X(fresh_peak, "fresh-peak")  /* a fresh process's peak resident set, empty compile cache (--cold-start) */
 OHPROF_ENUM_CLASS(DeployCriterion, OHPROF_DEPLOY_CRITERION_VALUES)
 
+// Why asked paths were not measured (ArtifactSummary): the AOTI paths need the exported program and its
+// package.
+#define OHPROF_NOT_MEASURED_CAUSE_VALUES(X)                                                                    \
+  X(export_failed, "export-failed") /* torch.export could not capture the model (export_error) */            \
+  X(no_package, "no-package")       /* the program was exported, but no AOTI package built here (aoti_error) */
+OHPROF_ENUM_CLASS(NotMeasuredCause, OHPROF_NOT_MEASURED_CAUSE_VALUES)
+
 // One path asked for, its figures (null: not measured).
 struct DeploymentRow {
   std::string path;
@@ -67,6 +74,7 @@ struct DeploymentSummary {
   std::size_t candidates = 0;              // paths weighed: asked for, with outputs that match, compiled
   std::vector<std::string> left_out;       // paths whose outputs differ or that ran uncompiled (their rows say which)
   std::vector<std::string> not_measured;   // paths asked for that could not be measured (artifacts.not_measured)
+  NotMeasuredCause not_measured_cause = NotMeasuredCause::export_failed;  // why, when not_measured is not empty
 };
 
 }  // namespace ohprof

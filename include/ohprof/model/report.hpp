@@ -152,7 +152,11 @@ struct ArtifactSummary {
   std::optional<std::int64_t> export_ns;        // torch.export, when done in this run
   std::optional<std::int64_t> aoti_compile_ns;  // AOTInductor compile and package, when done in this run
   std::string export_error;               // why torch.export failed ("" : it did not, or was not needed)
-  std::vector<std::string> not_measured;  // asked paths that needed the export and so were not measured
+  std::vector<std::string> not_measured;  // asked paths that needed the export or the package, not measured
+  // Why no AOTI package was built although the program was ("" : one was, or none was needed): the
+  // compiler Inductor uses would make one LibTorch does not load (docs/usage.md, "When no AOTI package can
+  // be built").
+  std::string aoti_error;
 };
 
 // The device-time split comes from a second, instrumented pass (the headline wall times are measured

@@ -56,7 +56,7 @@ namespace ohprof {
   /* --dump-code (docs/code-dump.md) */                                                                                                                          \
   X(code_dump_incomplete, "code-dump-incomplete")                        /* a piece of the dump could not be had (no split, a package not readable) */           \
   /* compare (docs/usage.md, "When torch.export fails") */                                                                                                       \
-  X(paths_not_measured, "paths-not-measured")                            /* torch.export failed: the paths that need it were not measured, the others were */    \
+  X(paths_not_measured, "paths-not-measured")                            /* torch.export failed, or no AOTI package can be built here: the AOTI paths were not measured, the others were */    \
   /* the execution check (docs/metrics.md, "Execution check") */                                                                                                 \
   X(compiled_while_measuring, "compiled-while-measuring")                /* a Dynamo compile, autotuning or CUDA-graph recording inside a measured iteration */  \
   X(graph_breaks, "graph-breaks")                                        /* Dynamo broke an asked path's graph */                                                \

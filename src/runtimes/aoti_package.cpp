@@ -9,6 +9,8 @@
 #include <functional>
 #include <utility>
 
+#include "ohprof/base/elf.hpp"
+
 namespace ohprof {
 namespace {
 
@@ -52,6 +54,18 @@ Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
                       context + "no generated C++ code under data/aotinductor/ (not an AOTI CPU package?)");
   }
   return kernels;
+}
+
+Result<std::vector<std::string>> package_libraries_with_own_runtime(const std::string& package_path) {
+  const std::string context = "reading the libraries of AOTI package '" + package_path + "': ";
+  const auto so = [](const std::string& name) { return name.ends_with(".so"); };
+  OHPROF_ASSIGN_OR_RETURN(auto entries, read_package_entries(package_path, context, so));
+  std::vector<std::string> own;
+  for (const auto& [name, bytes] : entries) {
+    const auto needed = elf_needed_libraries(bytes);
+    if (needed && !names_libstdcxx(*needed)) own.push_back(std::filesystem::path(name).filename().string());
+  }
+  return own;
 }
 
 Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path) {

@@ -25,6 +25,7 @@
 
 #include "ohprof/base/clock.hpp"
 #include "ohprof/base/cpu_info.hpp"
+#include "ohprof/runtimes/aoti_package.hpp"
 #include "torch_tensors.hpp"
 
 // torch's include folder ships its own fmt, which shadows the one ohprof links: this file uses none.
@@ -439,7 +440,15 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
         path, "model", false, static_cast<std::size_t>(std::max<std::int64_t>(options.runners, 1)),
                                                                        static_cast<c10::DeviceIndex>(device.index));
   } catch (const std::exception& e) {
-    return make_error(ExitCode::invalid_package, "LibTorch could not load it: " + first_line(e.what()));
+    std::string message = "LibTorch could not load it: " + first_line(e.what());
+    // A package linked with a static libstdc++ fails so (std::bad_cast on the CPU): say why, and what to do.
+    if (const auto own = package_libraries_with_own_runtime(path); own.ok() && !own->empty()) {
+      message += concat("; its ", own->front(), " needs no libstdc++.so: it was linked with a static libstdc++ (a ",
+                        "compiler that has only one, or -static-libstdc++) and carries a C++ runtime of its own, ",
+                        "which LibTorch does not load; build the package again with CXX set to a compiler with a ",
+                        "shared libstdc++ (docs/design/python-extension.md, \"One C++ runtime\")");
+    }
+    return make_error(ExitCode::invalid_package, message);
   }
 
   std::vector<at::Tensor> tensors;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -324,6 +325,44 @@ TEST_F(RunE2E, ExportedProgramIsNotAnAotiPackage) {
   EXPECT_EQ(result.exit_code, code(ExitCode::invalid_package)) << result.err;
   EXPECT_NE(result.err.find("aoti_compile_and_package"), std::string::npos) << result.err;
   EXPECT_EQ(line_count(result.err), 1u) << result.err;
+}
+
+// A package linked with a static libstdc++ (Inductor's compiler is g++ plus -static-libstdc++ at every link,
+// as a compiler with only a static libstdc++ links): LibTorch does not load it (std::bad_cast), and the one
+// line says why, naming the library, and what to do (docs/design/python-extension.md, "One C++ runtime").
+// The tiny package of the fixture, linked as usual, loads (every other test here).
+TEST_F(RunE2E, APackageWithItsOwnCxxRuntimeIsNamedAsSuch) {
+  const std::string compiler = m_dir + "/static-g++";
+  {
+    std::ofstream script(compiler);
+    script << "#!/bin/sh\n"
+              "link=1\n"
+              "for a in \"$@\"; do case \"$a\" in -c|-E|-S|c++-header) link=0;; esac; done\n"
+              "[ $link = 1 ] && exec g++ \"$@\" -static-libstdc++\n"
+              "exec g++ \"$@\"\n";
+  }
+  std::filesystem::permissions(compiler, std::filesystem::perms::owner_all);
+  const std::string package = m_dir + "/own-runtime.pt2";
+  const auto built = run_program(
+      {"/usr/bin/env", "CXX=" + compiler, "TORCHINDUCTOR_CACHE_DIR=" + m_dir + "/inductor", OHPROF_PYTHON, "-c",
+       "import sys, torch\n"
+       "sys.path.insert(0, sys.argv[2])\n"
+       "import tiny_models\n"
+       "program = torch.export.export(tiny_models.tiny_mlp().eval(), (torch.randn(4, 16),))\n"
+       "torch._inductor.aoti_compile_and_package(program, package_path=sys.argv[1])\n",
+       package, OHPROF_SOURCE_DIR "/examples/models"});
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  const auto result = run_ohprof({"run", "--aoti", package, "--input", "4,16", "--device", "cpu", "--runs", "3"});
+  EXPECT_EQ(result.exit_code, code(ExitCode::invalid_package)) << result.err;
+  // ohprof's one error line (LibTorch's runtime writes its own "Error: std::bad_cast" to stderr before it)
+  const std::size_t line = result.err.find("ohprof run: error: ");
+  ASSERT_NE(line, std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find('\n', line), result.err.size() - 1) << result.err;
+  EXPECT_NE(result.err.find("LibTorch could not load it: "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(".wrapper.so needs no libstdc++.so: it was linked with a static libstdc++"), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("build the package again with CXX set to a compiler with a shared libstdc++"),
+            std::string::npos) << result.err;
 }
 
 // Signalled once the report's first checkpoint exists, that is once at least one iteration was measured.

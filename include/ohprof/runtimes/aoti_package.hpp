@@ -26,6 +26,12 @@ Result<GeneratedKernels> list_package_kernels(const std::string& package_path);
 // their metadata .json, a CUDA package's .cubin), with its bytes. Errors as list_package_kernels's.
 Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path);
 
+// The compiled libraries of an AOTI package (entries under data/aotinductor/ ending in .so, by file name)
+// that need no libstdc++.so (elf_needed_libraries): each was linked with a static libstdc++ and carries a
+// C++ runtime of its own, which LibTorch does not load (docs/design/python-extension.md, "One C++
+// runtime"). Empty when each needs one, or when none reads as an ELF image. Errors as list_package_kernels's.
+Result<std::vector<std::string>> package_libraries_with_own_runtime(const std::string& package_path);
+
 // CPU runs of an AOTI package: which kernels named in the package's generated code the collector saw
 // among the `events` of iterations first..last (docs/cpu-collector.md, "Attribution"), and, when some
 // were never seen, the warning to print. Errors when the package cannot be read.

@@ -1,0 +1,96 @@
+#include "ohprof/base/elf.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace ohprof {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+void put(std::string& image, std::size_t at, std::uint64_t value, std::size_t bytes) {
+  for (std::size_t i = 0; i < bytes; ++i) image[at + i] = static_cast<char>((value >> (8 * i)) & 0xff);
+}
+
+// A minimal ELF64 image made by hand from the gABI's layouts: the header, a string table at 64, a dynamic
+// section after it (two DT_NEEDED, a DT_SONAME, DT_NULL, then a DT_NEEDED past the end that must not be
+// read) and the section table: null, .dynamic (linked to 2), .dynstr.
+std::string hand_made_image() {
+  const std::string strings("\0libfoo.so\0libstdc++.so.6\0self.so\0", 34);
+  const std::size_t strings_at = 64;
+  const std::size_t dynamic_at = 104;  // 8-aligned, after the strings
+  const std::size_t dynamic_size = 5 * 16;
+  const std::size_t table_at = dynamic_at + dynamic_size;
+  std::string image(table_at + 3 * 64, '\0');
+  image.replace(0, 6, std::string("\x7f" "ELF\x02\x01", 6));
+  put(image, 0x28, table_at, 8);  // e_shoff
+  put(image, 0x3A, 64, 2);        // e_shentsize
+  put(image, 0x3C, 3, 2);         // e_shnum
+  image.replace(strings_at, strings.size(), strings);
+  const std::uint64_t entries[5][2] = {{1, 1}, {1, 11}, {14, 26}, {0, 0}, {1, 26}};
+  for (std::size_t i = 0; i < 5; ++i) {
+    put(image, dynamic_at + 16 * i, entries[i][0], 8);
+    put(image, dynamic_at + 16 * i + 8, entries[i][1], 8);
+  }
+  const auto section = [&](std::size_t index, std::uint32_t type, std::size_t offset, std::size_t size, std::uint32_t link) {
+    const std::size_t at = table_at + 64 * index;
+    put(image, at + 4, type, 4);
+    put(image, at + 24, offset, 8);
+    put(image, at + 32, size, 8);
+    put(image, at + 40, link, 4);
+  };
+  section(1, 6, dynamic_at, dynamic_size, 2);  // SHT_DYNAMIC
+  section(2, 3, strings_at, strings.size(), 0);  // SHT_STRTAB
+  return image;
+}
+
+TEST(ElfNeeded, ReadsTheNeededNamesOfAHandMadeImageUpToDtNull) {
+  const auto needed = elf_needed_libraries(hand_made_image());
+  ASSERT_TRUE(needed.has_value());
+  EXPECT_EQ(*needed, (std::vector<std::string>{"libfoo.so", "libstdc++.so.6"}));
+  EXPECT_TRUE(names_libstdcxx(*needed));
+  EXPECT_FALSE(names_libstdcxx({"libfoo.so", "libc.so.6"}));
+}
+
+TEST(ElfNeeded, RefusesWhatIsNoSixtyFourBitLittleEndianImageOrPointsOutsideIt) {
+  EXPECT_FALSE(elf_needed_libraries("not an ELF file at all, but long enough to hold a header of 64 bytes").has_value());
+  std::string image = hand_made_image();
+  // the section table cut inside .dynstr's header (section 2 of the table at 184), before its sh_size
+  EXPECT_FALSE(elf_needed_libraries(image.substr(0, 184 + 2 * 64 + 30)).has_value());
+  std::string thirty_two = image;
+  thirty_two[4] = 1;  // ELFCLASS32
+  EXPECT_FALSE(elf_needed_libraries(thirty_two).has_value());
+  std::string past = image;
+  put(past, 104 + 8, 4096, 8);  // the first DT_NEEDED's name (the entry at 104) outside the string table
+  std::string beyond = image;
+  put(beyond, 184 + 64 + 32, 1 << 20, 8);  // .dynamic's sh_size past the image
+  EXPECT_FALSE(elf_needed_libraries(past).has_value());
+  EXPECT_FALSE(elf_needed_libraries(beyond).has_value());
+  std::string link = image;
+  put(link, 184 + 64 + 40, 7, 4);  // .dynamic's sh_link (section 1 of the table at 184) past the section count
+  EXPECT_FALSE(elf_needed_libraries(link).has_value());
+}
+
+// The same C++ source linked twice by this build's compiler (test/CMakeLists.txt): as usual it needs
+// libstdc++.so; with -static-libstdc++ it needs none, as an AOTI package a compiler with only a static
+// libstdc++ links (docs/design/python-extension.md, "One C++ runtime").
+TEST(ElfNeeded, TellsALibraryWithAStaticCxxRuntimeFromOneThatLinksLibstdcxx) {
+  const auto shared = elf_needed_libraries(read_file(OHPROF_ELF_FIXTURE_SHARED));
+  const auto own = elf_needed_libraries(read_file(OHPROF_ELF_FIXTURE_STATIC));
+  ASSERT_TRUE(shared.has_value() && own.has_value());
+  EXPECT_TRUE(names_libstdcxx(*shared));
+  EXPECT_FALSE(names_libstdcxx(*own));
+  EXPECT_FALSE(own->empty());  // it still needs the C library
+}
+
+}  // namespace
+}  // namespace ohprof

@@ -443,6 +443,8 @@ def artifact_key(torch, model_spec, specs, device, kernel_profile, seed, inputs_
         "seed": seed,
         "torch": torch.__version__,
         "helper": hashlib.sha256(open(__file__, "rb").read()).hexdigest()[:16],
+        # the compiler Inductor links the package with: a package is rebuilt when CXX changes
+        "cxx": _native.inductor_compiler(),
     }
     if inputs_digest:
         key["inputs_file"] = inputs_digest
@@ -1328,12 +1330,14 @@ class Session:
         if self.kwargs:
             self.specs = tensor_specs(torch, self.flat_inputs)
 
-        if not self.aoti_package and self.program is not None:
+        if not self.aoti_package and not self.aoti_error and self.program is not None:
             # The inputs' shapes are in the key: the package records them, and a dynamic-shape program may be
             # compared at other shapes.
+            # The compiler too: a package is rebuilt when CXX changes (one linked with a static libstdc++,
+            # say, is not found again once CXX names a compiler with a shared one).
             key = hashlib.sha256((open(exported, "rb").read()) + json.dumps(
                 [ARTIFACT_FORMAT, self.device, self.kernel_profile, torch.__version__,
-                 [input_text(s) for s in self.specs]]).encode()).hexdigest()[:16]
+                 [input_text(s) for s in self.specs], _native.inductor_compiler()]).encode()).hexdigest()[:16]
             folder = os.path.join(cache_root, "from-program-" + key)
             package = os.path.join(folder, "model.aoti.pt2")
             if os.path.exists(package):
@@ -1371,8 +1375,10 @@ class Session:
                 if e.code != INPUT_MISMATCH or self.compile_source != SOURCE_MODULE:
                     raise
                 # The model ran eagerly on these inputs (_check_inputs_eagerly, before): a model that runs but
-                # does not export is the export's limit, not the user's mistake.
+                # does not export is the export's limit, not the user's mistake. No program: the package's
+                # refusal (aoti_error) is not the reason then.
                 self.export_error = f"torch.export could not capture the model: {getattr(e, 'reason', e.message)}"
+                self.aoti_error = ""
                 return ""
             if not self.aoti_error:
                 write_json(os.path.join(folder, "key.json"), key_fields)

@@ -60,11 +60,16 @@ std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view im
   const auto entry_size = read_le<std::uint16_t>(image, 0x3A);   // e_shentsize
   const auto count = read_le<std::uint16_t>(image, 0x3C);        // e_shnum
   if (!table || !entry_size || !count || *table == 0 || *entry_size != kSectionHeaderSize) return std::nullopt;
+  // The whole section table inside the image, so that no header's offset can wrap (e_shnum 0: extended
+  // numbering, which a shared object never needs, is refused too).
+  if (*count == 0 || *table > image.size() || (image.size() - *table) / kSectionHeaderSize < *count) return std::nullopt;
   std::vector<std::string> needed;
+  bool dynamic = false;
   for (std::uint64_t i = 0; i < *count; ++i) {
     const auto section = section_at(image, *table, i);
     if (!section) return std::nullopt;
     if (section->type != kShtDynamic) continue;
+    dynamic = true;
     if (section->link >= *count) return std::nullopt;
     const auto strings = section_at(image, *table, section->link);
     if (!strings || !inside(image, *section) || !inside(image, *strings)) return std::nullopt;
@@ -81,6 +86,7 @@ std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view im
       needed.emplace_back(rest.substr(0, std::min(rest.find('\0'), rest.size())));
     }
   }
+  if (!dynamic) return std::nullopt;  // a static executable or an object file: no answer about libstdc++
   return needed;
 }
 

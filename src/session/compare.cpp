@@ -121,6 +121,12 @@ Result<DeviceKind> resolve_compare_device(const DeviceRequest& request, const To
   return DeviceKind::cpu;
 }
 
+// Why the AOTI paths of a compare could not be measured (when they could not): torch.export's failure comes
+// first, as no package is tried without a program.
+static NotMeasuredCause not_measured_cause(const ArtifactSummary& artifacts) {
+  return artifacts.export_error.empty() ? NotMeasuredCause::no_package : NotMeasuredCause::export_failed;
+}
+
 // The paths that run what torch.export captured: without an exported program they cannot be measured.
 static bool needs_export(const std::string& path) {
   const std::optional<PathKind> kind = parse_path_kind(path);
@@ -203,7 +209,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   if (!session.ok()) return {std::nullopt, session.error()};
   ArtifactSummary artifacts = (*session)->artifacts();
   artifacts.model = session_options.model;
-  const bool export_failed = !artifacts.export_error.empty();
+  const bool export_failed = not_measured_cause(artifacts) == NotMeasuredCause::export_failed;
   if (export_failed || !artifacts.aoti_error.empty()) {
     // torch.export could not capture a model that runs eagerly, or no AOTI package can be built here:
     // measure the paths that need neither.
@@ -570,8 +576,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     report.deployment = deployment_summary(report.paths);
     if (report.artifacts) {
       report.deployment->not_measured = report.artifacts->not_measured;
-      report.deployment->not_measured_cause =
-          report.artifacts->export_error.empty() ? NotMeasuredCause::no_package : NotMeasuredCause::export_failed;
+      report.deployment->not_measured_cause = not_measured_cause(*report.artifacts);
     }
     add_sample_hints(report, /*name_the_path=*/true);
   }

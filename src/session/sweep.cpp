@@ -54,7 +54,7 @@ Status validate(const SweepOptions& o) {
 // Errors that do not depend on the point's shape: every point would meet them, so the sweep stops.
 bool ends_the_sweep(ExitCode code) {
   return code == ExitCode::usage_error || code == ExitCode::file_not_found || code == ExitCode::device_unavailable ||
-         code == ExitCode::model_not_found || code == ExitCode::internal_error;
+         code == ExitCode::model_not_found || code == ExitCode::internal_error || code == ExitCode::environment_error;
 }
 
 // What the sweep keeps of one point's compare report.

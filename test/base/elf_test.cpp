@@ -75,6 +75,15 @@ TEST(ElfNeeded, RefusesWhatIsNoSixtyFourBitLittleEndianImageOrPointsOutsideIt) {
   put(beyond, 184 + 64 + 32, 1 << 20, 8);  // .dynamic's sh_size past the image
   EXPECT_FALSE(elf_needed_libraries(past).has_value());
   EXPECT_FALSE(elf_needed_libraries(beyond).has_value());
+  std::string wraps = image;
+  put(wraps, 0x28, ~std::uint64_t{0} - 63, 8);  // e_shoff so large that offset + 64 wraps around
+  EXPECT_FALSE(elf_needed_libraries(wraps).has_value());
+  std::string none = image;
+  put(none, 0x3C, 0, 2);  // e_shnum 0
+  EXPECT_FALSE(elf_needed_libraries(none).has_value());
+  std::string undynamic = image;
+  put(undynamic, 184 + 64 + 4, 3, 4);  // section 1 a string table, not SHT_DYNAMIC: no dynamic section at all
+  EXPECT_FALSE(elf_needed_libraries(undynamic).has_value());
   std::string link = image;
   put(link, 184 + 64 + 40, 7, 4);  // .dynamic's sh_link (section 1 of the table at 184) past the section count
   EXPECT_FALSE(elf_needed_libraries(link).has_value());

@@ -10,7 +10,8 @@
 namespace ohprof {
 
 // The DT_NEEDED names in file order; empty when it has a dynamic section that needs nothing; nullopt when
-// the bytes are not a 64-bit little-endian ELF image with section headers, or a section lies outside them.
+// the bytes are not a 64-bit little-endian ELF image with section headers and a dynamic section, or a
+// header or a section read lies outside them.
 std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view image);
 
 // Whether `needed` names a libstdc++ (libstdc++.so, libstdc++.so.6, ...).

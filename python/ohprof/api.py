@@ -85,9 +85,22 @@ class Report:
         medians = []
         for name, path in self.paths.items():
             median = (path.get("wall_ns") or {}).get("median")
-            medians.append(f"{name} {median / 1000:.4g} us" if median is not None else f"{name} unknown")
+            medians.append(f"{name} {_duration(median)}" if median is not None else f"{name} unknown")
         measured = ", ".join(medians) + " (median wall time per call)" if medians else "no paths"
-        return f"<ohprof.Report {self.kind}: {measured}; {len(self.warnings)} warning(s)>"
+        count = len(self.warnings)
+        return f"<ohprof.Report {self.kind}: {measured}; {count} warning{'' if count == 1 else 's'}>"
+
+
+def _duration(nanoseconds):
+    """A duration as the table prints it (C++ format_duration, src/base/format.cpp): whole ns below 1 us,
+    else us, ms or s with 3 decimals below 10, 2 below 100 and 1 from there."""
+    magnitude = abs(nanoseconds)
+    if magnitude < 1e3:
+        return f"{nanoseconds:.0f} ns"
+    divisor, unit = (1e3, "us") if magnitude < 1e6 else (1e6, "ms") if magnitude < 1e9 else (1e9, "s")
+    value = nanoseconds / divisor
+    decimals = 1 if abs(value) >= 100 else 2 if abs(value) >= 10 else 3
+    return f"{value:.{decimals}f} {unit}"
 
 
 @contextlib.contextmanager

@@ -1,6 +1,6 @@
-// Reads only what elf_needed_libraries needs of the ELF64 format (the System V ABI's gABI): the file
-// header's section-header table, the SHT_DYNAMIC section and the string table its sh_link names. Every
-// offset is checked against the image before it is read.
+// Reads only what elf_needed_libraries and elf_std_definitions need of the ELF64 format (the System V
+// ABI's gABI): the file header's section-header table, the SHT_DYNAMIC or SHT_DYNSYM section and the
+// string table its sh_link names. Every offset is checked against the image before it is read.
 #include "ohprof/base/elf.hpp"
 
 #include <algorithm>
@@ -29,10 +29,13 @@ struct Section {
 };
 
 constexpr std::uint32_t kShtDynamic = 6;
+constexpr std::uint32_t kShtDynsym = 11;
 constexpr std::int64_t kDtNull = 0;
 constexpr std::int64_t kDtNeeded = 1;
+constexpr std::uint16_t kShnUndef = 0;
 constexpr std::uint64_t kSectionHeaderSize = 64;  // Elf64_Shdr
 constexpr std::uint64_t kDynamicEntrySize = 16;   // Elf64_Dyn
+constexpr std::uint64_t kSymbolSize = 24;         // Elf64_Sym
 
 std::optional<Section> section_at(std::string_view image, std::uint64_t table, std::uint64_t index) {
   const std::uint64_t at = table + index * kSectionHeaderSize;
@@ -49,9 +52,15 @@ bool inside(std::string_view image, const Section& section) {
   return section.offset <= image.size() && image.size() - section.offset >= section.size;
 }
 
-}  // namespace
+// The section table of a 64-bit little-endian image: where it starts and how many headers it has, all of
+// them inside the image (so that no header's offset can wrap); nullopt otherwise. e_shnum 0 (extended
+// numbering, which a shared object never needs) is refused.
+struct SectionTable {
+  std::uint64_t at = 0;
+  std::uint64_t count = 0;
+};
 
-std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view image) {
+std::optional<SectionTable> section_table(std::string_view image) {
   // e_ident: the magic, ELFCLASS64 (2), ELFDATA2LSB (1).
   if (image.size() < 64 || image.substr(0, 4) != std::string_view("\x7f" "ELF", 4) || image[4] != 2 || image[5] != 1) {
     return std::nullopt;
@@ -60,20 +69,50 @@ std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view im
   const auto entry_size = read_le<std::uint16_t>(image, 0x3A);   // e_shentsize
   const auto count = read_le<std::uint16_t>(image, 0x3C);        // e_shnum
   if (!table || !entry_size || !count || *table == 0 || *entry_size != kSectionHeaderSize) return std::nullopt;
-  // The whole section table inside the image, so that no header's offset can wrap (e_shnum 0: extended
-  // numbering, which a shared object never needs, is refused too).
   if (*count == 0 || *table > image.size() || (image.size() - *table) / kSectionHeaderSize < *count) return std::nullopt;
+  return SectionTable{*table, *count};
+}
+
+// The string table a section's sh_link names, inside the image with the section itself; nullopt otherwise.
+std::optional<std::string_view> linked_strings(std::string_view image, const SectionTable& table, const Section& section) {
+  if (section.link >= table.count) return std::nullopt;
+  const auto strings = section_at(image, table.at, section.link);
+  if (!strings || !inside(image, section) || !inside(image, *strings)) return std::nullopt;
+  return image.substr(strings->offset, strings->size);
+}
+
+// The NUL-ended name at `offset` of a string table; nullopt past its end.
+std::optional<std::string_view> name_at(std::string_view text, std::uint64_t offset) {
+  if (offset >= text.size()) return std::nullopt;
+  const std::string_view rest = text.substr(offset);
+  return rest.substr(0, std::min(rest.find('\0'), rest.size()));
+}
+
+// Whether a mangled name is in namespace std (the Itanium C++ ABI's `St` prefix, and its abbreviations of
+// std::string, std::istream, std::ostream and std::iostream): a function, a member (const or not), or
+// a class's vtable, typeinfo or typeinfo name.
+bool in_namespace_std(std::string_view name) {
+  for (const std::string_view prefix : {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTVSt", "_ZTISt", "_ZTSSt", "_ZNSs", "_ZNKSs",
+                                        "_ZNSi", "_ZNSo", "_ZNSd"}) {
+    if (name.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view image) {
+  const auto table = section_table(image);
+  if (!table) return std::nullopt;
   std::vector<std::string> needed;
   bool dynamic = false;
-  for (std::uint64_t i = 0; i < *count; ++i) {
-    const auto section = section_at(image, *table, i);
+  for (std::uint64_t i = 0; i < table->count; ++i) {
+    const auto section = section_at(image, table->at, i);
     if (!section) return std::nullopt;
     if (section->type != kShtDynamic) continue;
     dynamic = true;
-    if (section->link >= *count) return std::nullopt;
-    const auto strings = section_at(image, *table, section->link);
-    if (!strings || !inside(image, *section) || !inside(image, *strings)) return std::nullopt;
-    const std::string_view text = image.substr(strings->offset, strings->size);
+    const auto text = linked_strings(image, *table, *section);
+    if (!text) return std::nullopt;
     for (std::uint64_t at = section->offset; at + kDynamicEntrySize <= section->offset + section->size;
          at += kDynamicEntrySize) {
       const auto tag = read_le<std::uint64_t>(image, at);
@@ -81,13 +120,39 @@ std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view im
       if (!tag || !value) return std::nullopt;
       if (static_cast<std::int64_t>(*tag) == kDtNull) break;
       if (static_cast<std::int64_t>(*tag) != kDtNeeded) continue;
-      if (*value >= text.size()) return std::nullopt;
-      const std::string_view rest = text.substr(*value);
-      needed.emplace_back(rest.substr(0, std::min(rest.find('\0'), rest.size())));
+      const auto name = name_at(*text, *value);
+      if (!name) return std::nullopt;
+      needed.emplace_back(*name);
     }
   }
   if (!dynamic) return std::nullopt;  // a static executable or an object file: no answer about libstdc++
   return needed;
+}
+
+std::optional<std::size_t> elf_std_definitions(std::string_view image) {
+  const auto table = section_table(image);
+  if (!table) return std::nullopt;
+  std::size_t defined = 0;
+  bool symbols = false;
+  for (std::uint64_t i = 0; i < table->count; ++i) {
+    const auto section = section_at(image, table->at, i);
+    if (!section) return std::nullopt;
+    if (section->type != kShtDynsym) continue;
+    symbols = true;
+    const auto text = linked_strings(image, *table, *section);
+    if (!text) return std::nullopt;
+    for (std::uint64_t at = section->offset; at + kSymbolSize <= section->offset + section->size; at += kSymbolSize) {
+      const auto name_offset = read_le<std::uint32_t>(image, at);       // st_name
+      const auto section_index = read_le<std::uint16_t>(image, at + 6); // st_shndx
+      if (!name_offset || !section_index) return std::nullopt;
+      if (*section_index == kShnUndef) continue;  // needed from elsewhere, not defined here
+      const auto name = name_at(*text, *name_offset);
+      if (!name) return std::nullopt;
+      if (in_namespace_std(*name)) ++defined;
+    }
+  }
+  if (!symbols) return std::nullopt;
+  return defined;
 }
 
 bool names_libstdcxx(const std::vector<std::string>& needed) {

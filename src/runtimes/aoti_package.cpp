@@ -56,14 +56,16 @@ Result<GeneratedKernels> list_package_kernels(const std::string& package_path) {
   return kernels;
 }
 
-Result<std::vector<std::string>> package_libraries_with_own_runtime(const std::string& package_path) {
+Result<std::vector<OwnRuntimeLibrary>> package_libraries_with_own_runtime(const std::string& package_path) {
   const std::string context = "reading the libraries of AOTI package '" + package_path + "': ";
   const auto so = [](const std::string& name) { return name.ends_with(".so"); };
   OHPROF_ASSIGN_OR_RETURN(auto entries, read_package_entries(package_path, context, so));
-  std::vector<std::string> own;
+  std::vector<OwnRuntimeLibrary> own;
   for (const auto& [name, bytes] : entries) {
     const auto needed = elf_needed_libraries(bytes);
-    if (needed && !names_libstdcxx(*needed)) own.push_back(std::filesystem::path(name).filename().string());
+    if (!needed || names_libstdcxx(*needed)) continue;
+    const auto defined = elf_std_definitions(bytes);
+    if (defined && *defined > 0) own.push_back(OwnRuntimeLibrary{std::filesystem::path(name).filename().string(), *defined});
   }
   return own;
 }

@@ -443,7 +443,8 @@ Result<std::unique_ptr<AotiRunner>> AotiRunner::load(const AotiLoadOptions& opti
     std::string message = "LibTorch could not load it: " + first_line(e.what());
     // A package linked with a static libstdc++ fails so (std::bad_cast on the CPU): say why, and what to do.
     if (const auto own = package_libraries_with_own_runtime(path); own.ok() && !own->empty()) {
-      message += concat("; its ", own->front(), " needs no libstdc++.so: it was linked with a static libstdc++ (a ",
+      message += concat("; its ", own->front().name, " needs no libstdc++.so and defines ", own->front().std_definitions,
+                        " std:: symbols itself: it was linked with a static libstdc++ (a ",
                         "compiler that has only one, or -static-libstdc++) and carries a C++ runtime of its own, ",
                         "which LibTorch does not load; build the package again with CXX set to a compiler with a ",
                         "shared libstdc++ (docs/design/python-extension.md, \"One C++ runtime\")");

@@ -2,7 +2,7 @@
 """ohprof as a user installs it: a wheel built from this checkout, installed with pip into fresh venvs of a
 plain interpreter (by default Debian's /usr/bin/python3, which has no shared libpython).
 
-  pip_install_check.py --source-dir DIR --work DIR --torch-site SITE_PACKAGES [--python PY] [--keep]
+  pip_install_check.py --source-dir DIR --work DIR --torch-site SITE_PACKAGES [--python PY]
 
 1. tools/dist makes the sdist (it carries CLI11, which is not on PyPI), and `pip wheel` builds the wheel
    from it (scikit-build-core, build isolation: no torch in sight) with the Debian packages of ohprof's

@@ -23,6 +23,7 @@ Exit 0 when all hold, 1 otherwise, 77 when Chromium is missing (the rest still c
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,13 @@ quick = dict(device="cpu", warmup=1, min_runs=3, max_runs=3, min_time_s=0)
 cache = os.path.join(work, "cache")
 r = ohprof.compare(model, (x,), paths=("aoti", "compile", "eager"), explain=False, cache_dir=cache, **quick)
 out["kind"] = r.kind
+out["repr"] = repr(r)
+# the repr's durations, as the table prints them, on medians whose text is known by hand
+from ohprof.api import Report
+known = Report({"kind": "compare", "warnings": [{}], "paths": [
+    {"name": "aoti", "wall_ns": {"median": 16031000}}, {"name": "eager", "wall_ns": {"median": 22770}},
+    {"name": "compile", "wall_ns": {"median": 950.4}}, {"name": "aoti:python", "wall_ns": {}}]})
+out["repr_known"] = repr(known)
 out["samples"] = {k: len(v["samples_ns"]) for k, v in r.paths.items()}
 out["inputs"] = r.to_json()["config"]["inputs"]
 out["hook_calls"] = len(calls)
@@ -151,6 +159,15 @@ def main(argv):
         problems.append(f"a non-module: {got['not_a_module']}")
     if not (got["handler_restored"] and got["handler_after_error"]):
         problems.append("Python's SIGINT handler was not restored")
+
+    want_repr = ("<ohprof.Report compare: aoti 16.03 ms, eager 22.77 us, compile 950 ns, aoti:python unknown "
+                 "(median wall time per call); 1 warning>")
+    if got["repr_known"] != want_repr:
+        problems.append(f"repr of known medians: {got['repr_known']!r}, want {want_repr!r}")
+    duration = r"(\d+ ns|\d+\.\d{1,3} (us|ms|s))"
+    if not re.fullmatch(rf"<ohprof\.Report compare: aoti {duration}, compile {duration}, eager {duration} "
+                        r"\(median wall time per call\); \d+ warnings?>", got["repr"]):
+        problems.append(f"repr: {got['repr']!r}")
 
     import html as html_lib
     frame = got["repr_html"] or ""

@@ -2,6 +2,7 @@
 // What an AOTI package holds, read with LibTorch's own archive reader (the package is a zip): the
 // kernels its generated code names, the files of that code, and which of those kernels a CPU run's
 // collector saw. The only file that opens a package's archive is src/runtimes/aoti_package.cpp.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,10 +28,16 @@ Result<GeneratedKernels> list_package_kernels(const std::string& package_path);
 Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path);
 
 // The compiled libraries of an AOTI package (entries under data/aotinductor/ ending in .so, by file name)
-// that need no libstdc++.so (elf_needed_libraries): each was linked with a static libstdc++ and carries a
-// C++ runtime of its own, which LibTorch does not load (docs/design/python-extension.md, "One C++
-// runtime"). Empty when each needs one, or when none reads as an ELF image. Errors as list_package_kernels's.
-Result<std::vector<std::string>> package_libraries_with_own_runtime(const std::string& package_path);
+// that need no libstdc++.so (elf_needed_libraries) and define symbols of namespace std themselves
+// (elf_std_definitions, how many): each was linked with a static libstdc++ and carries a C++ runtime of
+// its own, which LibTorch does not load (docs/design/python-extension.md, "One C++ runtime"). Empty when
+// each needs libstdc++.so or defines nothing of std (a C library), or when none reads as an ELF image.
+// Errors as list_package_kernels's.
+struct OwnRuntimeLibrary {
+  std::string name;
+  std::size_t std_definitions = 0;
+};
+Result<std::vector<OwnRuntimeLibrary>> package_libraries_with_own_runtime(const std::string& package_path);
 
 // CPU runs of an AOTI package: which kernels named in the package's generated code the collector saw
 // among the `events` of iterations first..last (docs/cpu-collector.md, "Attribution"), and, when some

@@ -1,4 +1,5 @@
 #include "ohprof/analysis/diff.hpp"
+#include "ohprof/analysis/path_stats.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -484,6 +485,15 @@ DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report
   warn_if_differs(result, "cpu_threads", std::to_string(base.cpu_threads), std::to_string(new_report.cpu_threads));
   warn_if_differs(result, "compile_source", base.compile_source, new_report.compile_source);
   for (const ReportDigest* d : {&base, &new_report}) {
+    std::vector<PathShare> shares;
+    for (const DigestPath& path : d->paths) shares.push_back({path.name, path.run_queue_share});
+    if (const std::string busy = busy_paths_text(shares); !busy.empty()) {
+      result.warnings.push_back({WarningCode::cores_busy,
+                                 fmt::format("{}: the measuring thread waited for a CPU for {} timed wall time "
+                                             "(docs/metrics.md, \"Waiting for a core\"): a change in those paths "
+                                             "may be the machine's load as well as the code's",
+                                             d->file, busy)});
+    }
     for (const std::string& note : d->notes) {
       result.warnings.push_back({WarningCode::diff_report_incomplete, fmt::format("{}: {}", d->file, note)});
     }

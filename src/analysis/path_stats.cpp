@@ -16,6 +16,36 @@ std::optional<Warning> slow_first_run_hint(const PathResult& path) {
       path.name, first / path.wall.median)};
 }
 
+std::optional<double> run_queue_share(const PathResult& path) {
+  return path.run_queue ? path.run_queue->share() : std::nullopt;
+}
+
+std::string busy_paths_text(const std::vector<PathShare>& paths) {
+  std::vector<std::string> shares;
+  for (const PathShare& path : paths) {
+    if (path.share && *path.share >= kBusyCoresShare) {
+      shares.push_back(fmt::format("{:.1f}% of {}'s", *path.share * 100, path.name));
+    }
+  }
+  std::string listed = shares.empty() ? std::string() : shares.front();
+  for (std::size_t i = 1; i < shares.size(); ++i) listed += (i + 1 == shares.size() ? " and " : ", ") + shares[i];
+  return listed;
+}
+
+std::optional<Warning> busy_cores_hint(const std::vector<PathResult>& paths) {
+  std::vector<PathShare> shares;
+  for (const PathResult& path : paths) shares.push_back({path.name, run_queue_share(path)});
+  const std::string listed = busy_paths_text(shares);
+  if (listed.empty()) return std::nullopt;
+  return Warning{WarningCode::cores_busy,
+                 fmt::format("the measuring thread waited for a CPU for {} timed wall time (its run delay in "
+                             "/proc/thread-self/schedstat): more threads were ready to run than there were CPUs, "
+                             "another process's or this one's; the calls that waited are slower by their wait, and "
+                             "the median too where most calls waited; measure on a quiet machine, or with fewer "
+                             "intra-op threads (OMP_NUM_THREADS)",
+                             listed)};
+}
+
 CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std::int64_t>& without_ns,
                                   const std::vector<std::int64_t>& with_ns) {
   CollectorCost cost;

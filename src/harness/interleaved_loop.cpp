@@ -65,9 +65,13 @@ Status timed_iteration(const InterleavedPath& path, std::int64_t index, bool war
 
 Status run_interleaved(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,
                        InterleavedResult& result, const std::function<std::int64_t()>& clock_ns,
-                       const std::function<void(const InterleavedResult&)>& on_round) {
+                       const std::function<void(const InterleavedResult&)>& on_round,
+                       const std::function<std::optional<std::int64_t>()>& run_delay_ns) {
   result = InterleavedResult{};
   result.paths.resize(paths.size());
+  if (run_delay_ns) {
+    for (auto& path : result.paths) path.run_queue_wait_ns = 0;
+  }
   if (paths.empty()) {
     result.stop_reason = StopReason{StopCode::no_paths};
     return ok_status();
@@ -127,6 +131,8 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
     for (std::size_t k = 0; k < count && outcome.ok() && !cut; ++k) {
       const std::size_t p = (static_cast<std::size_t>(round) + k) % count;
       auto& measured = result.paths[p].iterations;
+      const std::size_t measured_before = measured.size();
+      const std::optional<std::int64_t> delay_before = run_delay_ns ? run_delay_ns() : std::nullopt;
       for (int b = 0; b < block && outcome.ok() && static_cast<int>(measured.size()) < stopping.max_runs; ++b) {
         // A round of slow iterations can take long: the time limit and Ctrl-C end it after the current
         // iteration (the rest of the round is skipped; the check before the next round says why).
@@ -140,6 +146,15 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
           measured.push_back(window);
           result.paths[p].rounds.push_back(round);
           result.paths[p].running.add(static_cast<double>(window.end_ns - window.start_ns));
+        }
+      }
+      auto& waited = result.paths[p].run_queue_wait_ns;
+      if (waited && measured.size() > measured_before) {
+        const std::optional<std::int64_t> delay_after = run_delay_ns();
+        if (delay_before && delay_after && *delay_after >= *delay_before) {
+          *waited += *delay_after - *delay_before;
+        } else {
+          waited.reset();  // a read failed: the path's figure would be a part of the truth
         }
       }
     }

@@ -437,6 +437,7 @@ json path_to_json(const Report& report, const PathResult& path) {
               return out;
             }()},
            {"collector_cost", collector_cost_to_json(path.collector_cost)},
+           {"run_queue", path.run_queue ? fields_to_json(*path.run_queue, fields::kRunQueue) : json(nullptr)},
            {"split_collector", to_string(path.split_collector)},
            {"kernel_attribution", attribution_to_json(path.kernel_attribution)},
            {"dynamo_ranges", path.dynamo_ranges ? json{{"iterations", path.dynamo_ranges->iterations},

@@ -80,6 +80,9 @@ inline constexpr auto kCollectorCost =
                field("wall_median_with_ns", &CollectorCost::wall_median_with_ns),
                field("ratio", &CollectorCost::ratio)};
 
+inline constexpr auto kRunQueue =
+    std::tuple{field("waited_ns", &PathRunQueue::waited_ns), field("timed_ns", &PathRunQueue::timed_ns)};
+
 inline constexpr auto kThreadsPoint =
     std::tuple{field("threads", &ThreadsPoint::threads),       field("calls_per_round", &ThreadsPoint::calls_per_round),
                field("round_ns", &ThreadsPoint::round_ns),     field("calls_per_s", &ThreadsPoint::calls_per_s),

@@ -418,6 +418,8 @@ PathResult path_from_json(const json& j) {
   read_list(j, "slower_paths", p.slower_paths, ratio_from_json);  // absent before 2026-12-06: none cited
   read_object(j, "collector_cost", p.collector_cost,
               [](const json& c) { return fields_from_json<CollectorCost>(c, fields::kCollectorCost); });
+  read_object(j, "run_queue", p.run_queue,  // absent before 2026-12-07: not measured
+              [](const json& r) { return fields_from_json<PathRunQueue>(r, fields::kRunQueue); });
 
   read(j, "split_collector", p.split_collector);
   read_object(j, "kernel_attribution", p.kernel_attribution, [](const json& a) {

@@ -115,6 +115,13 @@ Status no_trace_to_export(Report& report, const std::string& path, const std::st
                                                    "(without --no-cupti) and a measurement that finished");
 }
 
+std::optional<PathRunQueue> run_queue_of(const InterleavedPathResult& measured) {
+  if (!measured.run_queue_wait_ns) return std::nullopt;
+  std::int64_t timed = 0;
+  for (const IterationWindow& window : measured.iterations) timed += window.end_ns - window.start_ns;
+  return PathRunQueue{*measured.run_queue_wait_ns, timed};
+}
+
 void add_sample_hints(Report& report, bool name_the_path) {
   // One outliers warning for all the paths of a compare, each with its count (not one line per path).
   std::vector<std::string> counts;
@@ -130,6 +137,7 @@ void add_sample_hints(Report& report, bool name_the_path) {
                                               path.wall.outliers, path.wall.count)});
     }
   }
+  if (auto busy = busy_cores_hint(report.paths)) add_warning(report, std::move(*busy));
   if (!counts.empty()) {
     add_warning(report, Warning{WarningCode::outliers,
                                 fmt::format("iterations that are statistical outliers: {}; close other programs or "

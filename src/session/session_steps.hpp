@@ -98,7 +98,12 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
 // --dump-code's; else the report alone.
 SessionOutcome measured_outcome(Report report, const Status& measured, const Status& trace, const Status& dump);
 
-// hyperfine's hints from the samples: a slow first run, outliers. `compare` names the path in each.
+// A path's wait for a CPU in the timing pass (docs/metrics.md, "Waiting for a core"): the loop's run
+// delay against the wall time of all its measured iterations; null where the loop had no figure.
+std::optional<PathRunQueue> run_queue_of(const InterleavedPathResult& measured);
+
+// hyperfine's hints from the samples: a slow first run, outliers; and the cores-busy warning (path_stats.hpp).
+// `compare` names the path in each.
 void add_sample_hints(Report& report, bool name_the_path);
 
 // --dump-code DIR, after measuring (docs/code-dump.md). For each source, DIR/<folder>/ (dump_folder_name

@@ -1,5 +1,6 @@
 // The timing pass of `run` and `compare`, with its checkpoints (session_steps.hpp).
 #include "ohprof/base/clock.hpp"
+#include "ohprof/base/run_queue.hpp"
 #include "ohprof/session/checkpoint.hpp"
 #include "session_steps.hpp"
 
@@ -20,9 +21,13 @@ Status measure_timing_pass(const std::vector<InterleavedPath>& paths, const Adap
       return partial;
     });
   };
-  Status status = run_interleaved(paths, stopping, measured, monotonic_now_ns, [&](const InterleavedResult& partial) {
-    if (checkpoint.due()) write_checkpoint(partial, false);
-  });
+  const ThreadRunDelay run_delay;  // this thread's: the one that calls every path's iterations
+  Status status = run_interleaved(
+      paths, stopping, measured, monotonic_now_ns,
+      [&](const InterleavedResult& partial) {
+        if (checkpoint.due()) write_checkpoint(partial, false);
+      },
+      [&] { return run_delay.read(); });
   if (status.ok() && !measured.interrupted) write_checkpoint(measured, true);
   return status;
 }

@@ -389,6 +389,27 @@ TEST(DiffReports, ContextDifferencesAreWarnedAbout) {
   EXPECT_EQ(messages[1], "the reports differ in hostname: 'h' in the base, 'ci-runner-7' in the new report");
 }
 
+// docs/metrics.md, "Waiting for a core": a report whose paths waited for a CPU during 5% or more of their
+// timed wall time is named with those paths; one below, or without the figure, is not.
+TEST(DiffReports, AReportMeasuredOnBusyCoresIsNamedWithItsPaths) {
+  const auto a = lognormal(50, 1000, 0.1, 73);
+  ReportDigest base = digest({path("aoti", a), path("eager", a)});
+  base.paths[0].run_queue_share = 0.049;
+  ReportDigest next = digest({path("aoti", a), path("eager", a)});
+  next.file = "new.json";
+  next.paths[0].run_queue_share = 0.382;
+  next.paths[1].run_queue_share = 0.05;
+  const DiffResult r = diff_reports(base, next, fast_config());
+  std::vector<std::string> messages;
+  for (const Warning& w : r.warnings) {
+    if (w.code == WarningCode::cores_busy) messages.push_back(w.message);
+  }
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0], "new.json: the measuring thread waited for a CPU for 38.2% of aoti's and 5.0% of eager's "
+                         "timed wall time (docs/metrics.md, \"Waiting for a core\"): a change in those paths may be the "
+                         "machine's load as well as the code's");
+}
+
 TEST(DiffReports, ForceDiffsIncomparableReportsAndWarnsOfEachReason) {
   const auto a = lognormal(50, 1000, 0.1, 81);
   ReportDigest next = digest({path("aoti", a)});

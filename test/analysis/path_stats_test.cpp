@@ -74,6 +74,34 @@ TEST(SlowFirstRunHint, OnlyWhenTheFirstIterationTookMoreThanThreeTimesTheMedian)
   EXPECT_EQ(slow_first_run_hint(measured("aoti", {900, 100})), std::nullopt);            // too few samples to say
 }
 
+// The share is waited / timed, and the warning names each path at or above 5%, in path order, with its
+// share to one decimal: aoti 382/1000 = 38.2%, eager 50/1000 = 5.0% (at the threshold: named), compile
+// 49/1000 = 4.9% (not), run 7/0 (no time: no share), and a path without a figure.
+TEST(BusyCoresHint, NamesEachPathThatWaitedForACpuDuringAtLeastFivePercentOfItsTimedCalls) {
+  std::vector<PathResult> paths{measured("aoti", {}), measured("compile", {}), measured("eager", {}),
+                                measured("run", {}), measured("unread", {})};
+  paths[0].run_queue = PathRunQueue{382, 1000};
+  paths[1].run_queue = PathRunQueue{49, 1000};
+  paths[2].run_queue = PathRunQueue{50, 1000};
+  paths[3].run_queue = PathRunQueue{7, 0};
+  EXPECT_DOUBLE_EQ(*run_queue_share(paths[0]), 0.382);
+  EXPECT_DOUBLE_EQ(*paths[0].run_queue->share(), 0.382);
+  EXPECT_EQ(run_queue_share(paths[3]), std::nullopt);
+  EXPECT_EQ(run_queue_share(paths[4]), std::nullopt);
+  const auto warning = busy_cores_hint(paths);
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_EQ(warning->code, WarningCode::cores_busy);
+  EXPECT_EQ(warning->message,
+            "the measuring thread waited for a CPU for 38.2% of aoti's and 5.0% of eager's timed wall time (its "
+            "run delay in /proc/thread-self/schedstat): more threads were ready to run than there were CPUs, another "
+            "process's or this one's; the calls that waited are slower by their wait, and the median too where most "
+            "calls waited; measure on a quiet machine, or with fewer intra-op threads (OMP_NUM_THREADS)");
+  paths[1].run_queue = PathRunQueue{60, 1000};
+  EXPECT_NE(busy_cores_hint(paths)->message.find("38.2% of aoti's, 6.0% of compile's and 5.0% of eager's timed wall"),
+            std::string::npos);
+  EXPECT_EQ(busy_cores_hint({paths[3], paths[4], measured("quiet", {})}), std::nullopt);
+}
+
 TEST(MakeCollectorCost, RatioOfMedians) {
   const CollectorCost cost = make_collector_cost(CollectorKind::cupti, {100, 300, 200}, {250, 210, 230, 220});
   EXPECT_EQ(cost.collector, CollectorKind::cupti);

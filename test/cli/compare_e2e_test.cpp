@@ -9,7 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 #include "cli_harness.hpp"
 #include "ohprof/base/exit_codes.hpp"
@@ -48,6 +52,72 @@ class CompareE2E : public ::testing::Test {
   std::string m_dir;
 };
 std::string CompareE2E::s_cache;
+
+// Processes that spin until killed, twice as many as the machine has CPUs: beside them every thread waits for
+// a CPU about half the time (2N + 1 runnable threads on N CPUs), whatever N is.
+class Spinners {
+ public:
+  explicit Spinners(unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        volatile unsigned long n = 0;
+        while (true) n = n + 1;
+      }
+      if (pid > 0) m_pids.push_back(pid);
+    }
+  }
+  ~Spinners() {
+    for (const pid_t pid : m_pids) ::kill(pid, SIGKILL);
+    for (const pid_t pid : m_pids) ::waitpid(pid, nullptr, 0);
+  }
+  Spinners(const Spinners&) = delete;
+  Spinners& operator=(const Spinners&) = delete;
+
+ private:
+  std::vector<pid_t> m_pids;
+};
+
+// docs/metrics.md, "Waiting for a core": measured beside spinning processes, the measuring thread's wait is
+// in each path's run_queue and the cores-busy warning names the paths (one intra-op thread, so the
+// measuring thread is the one that runs the model).
+TEST_F(CompareE2E, BusyCoresAreNamed) {
+  const std::string report_path = m_dir + "/busy.json";
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  ::setenv("OMP_NUM_THREADS", "1", 1);
+  struct Restore {
+    ~Restore() { ::unsetenv("OMP_NUM_THREADS"); }
+  } restore;
+  testing::CommandOutput result;
+  {
+    const Spinners spinners(std::min(2 * cpus, 128u));
+    result = run_ohprof({"compare", "--model", "tiny_models:tiny_mlp",
+                         "--input", "4,16", "--paths", "aoti,eager", "--cache-dir", s_cache, "--device", "cpu",
+                         "--warmup", "3", "--min-runs", "20", "--max-runs", "1000000", "--min-time", "0.4",
+                         "--max-rse", "1", "--time-limit", "60", "--no-explain", "--quiet", "--export-json",
+                         report_path});
+  }
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json report = json::parse(read_file(report_path));
+  for (const json& path : report["paths"]) {
+    const json& queue = path["run_queue"];
+    if (queue.is_null()) GTEST_SKIP() << "this kernel keeps no /proc/thread-self/schedstat";
+    const double timed = queue["timed_ns"].get<double>();
+    EXPECT_GE(timed, 0.4e9) << path["name"];
+    EXPECT_GE(queue["waited_ns"].get<double>() / timed, 0.05) << path["name"] << ": " << queue.dump();
+  }
+  bool named = false;
+  for (const json& warning : report["warnings"]) {
+    if (warning["code"] == "cores-busy") {
+      named = true;
+      const std::string message = warning["message"].get<std::string>();
+      EXPECT_NE(message.find("% of aoti's"), std::string::npos) << message;
+      EXPECT_NE(message.find("% of eager's"), std::string::npos) << message;
+    }
+  }
+  EXPECT_TRUE(named) << result.err;
+  EXPECT_NE(result.err.find("warning: the measuring thread waited for a CPU for "), std::string::npos) << result.err;
+}
 
 // Both runs share one cache: the first exports and compiles, the second must reuse the artifacts.
 TEST_F(CompareE2E, AllPathsRunInOneProcessAgreeAndReuseTheCache) {

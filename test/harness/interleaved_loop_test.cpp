@@ -49,6 +49,54 @@ TEST(InterleavedLoop, RotatesTheOrderEachRoundAfterPerPathWarmup) {
   EXPECT_EQ(result.stop_reason, StopReason{StopCode::converged});
 }
 
+// A fake run delay: each iteration of a path adds that path's wait (warm-up iterations too, which must not
+// count); the reader reports it. Blocks of 2, 5 runs each: a waits 7 ns per iteration, b 0.
+TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
+  FakeClock clock;
+  std::int64_t delay = 50;
+  int reads = 0;
+  const auto waiting = [&](const std::string& name, std::int64_t wait) {
+    InterleavedPath path = fixed_cost_path(name, clock, 100);
+    auto inner = path.iteration;
+    path.iteration = [inner, &delay, wait] {
+      delay += wait;
+      return inner();
+    };
+    return path;
+  };
+  AdaptiveStopping stopping;
+  stopping.warmup = 3;
+  stopping.min_runs = 5;
+  stopping.max_runs = 5;
+  stopping.min_time_s = 0;
+  stopping.block = 2;
+  InterleavedResult result;
+  ASSERT_TRUE(run_interleaved({waiting("a", 7), waiting("b", 0)}, stopping, result, [&] { return clock.read(); }, {},
+                              [&]() -> std::optional<std::int64_t> {
+                                ++reads;
+                                return delay;
+                              })
+                  .ok());
+  EXPECT_EQ(result.paths[0].run_queue_wait_ns, std::optional<std::int64_t>(5 * 7));  // not the 3 warm-ups' 21
+  EXPECT_EQ(result.paths[1].run_queue_wait_ns, std::optional<std::int64_t>(0));
+  EXPECT_EQ(reads, 2 * 6);  // before and after each of the 6 blocks (3 rounds of 2 paths), none inside one
+
+  // without a reader: no figure; a read that fails: none for that path
+  InterleavedResult unread;
+  ASSERT_TRUE(run_interleaved({waiting("a", 7)}, stopping, unread, [&] { return clock.read(); }).ok());
+  EXPECT_FALSE(unread.paths[0].run_queue_wait_ns.has_value());
+  int calls = 0;
+  InterleavedResult failed;
+  ASSERT_TRUE(run_interleaved({waiting("a", 7), waiting("b", 1)}, stopping, failed, [&] { return clock.read(); }, {},
+                              [&]() -> std::optional<std::int64_t> {
+                                if (++calls == 2) return std::nullopt;  // after a's first block
+                                return delay;
+                              })
+                  .ok());
+  EXPECT_FALSE(failed.paths[0].run_queue_wait_ns.has_value());
+  EXPECT_EQ(failed.paths[1].run_queue_wait_ns, std::optional<std::int64_t>(5));
+}
+
 TEST(InterleavedLoop, BlocksRunConsecutiveIterationsOfOnePathAndStopAtMaxRuns) {
   FakeClock clock;
   std::vector<std::string> order;

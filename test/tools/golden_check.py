@@ -29,7 +29,7 @@ What is normalized (everything else must match byte for byte):
     "1.10 ± 0.27 times" <ratio>, the outlier count <num>; rows of a "top kernels" table are sorted
     (their order follows noisy times); which path was fastest in the summary becomes <path>. Two kinds
     of text follow the noise and are normalized only when they match their known text exactly: the
-    warnings printed or not depending on it (statistical outliers, a slow first iteration) are
+    warnings printed or not depending on it (statistical outliers, a slow first iteration, a busy CPU) are
     dropped, and a verdict becomes <verdict>: <suggestion> (in the JSON its evidence too). An explanation
     (compare) takes one of two forms as its gap is or is not within noise: its table header becomes "why A
     against B", its answer "<answer: A against B; KERNELS>" (the kernels clause kept) when it matches
@@ -38,7 +38,8 @@ What is normalized (everything else must match byte for byte):
     "<within_noise>", `answer` as in the text, a non-null `residual_share` "<float>", `remedies`
     "<remedies>"; a path's `slower_paths` "<slower paths>" and its suggestion matched without the remedies
     measured slower it may cite; every estimate's `significant` "<significant>", and a ratio's `low`, `high` and `text`
-    placeholders too. Otherwise, in the JSON every key, type and string is kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
+    placeholders too; a path's `run_queue` "<run_queue>" (null on a kernel without schedstat) and the
+    cores-busy warning dropped (both follow the machine's load). Otherwise, in the JSON every key, type and string is kept; numbers that are times or statistics of times (keys ending in _ns, mean/median/..., ratio,
     stream ids) become "<int>" / "<float>"; counts fixed by the command line and the model (runs,
     count, ops, launches, counters, ...) stay exact; array lengths stay.
 """
@@ -76,6 +77,12 @@ NOISE_WARNINGS = [
                r"raise --warmup/--runs"),
     re.compile(r"iterations that are statistical outliers: \S+ \d+ of \d+(, \S+ \d+ of \d+)*; close other programs "
                r"or raise --warmup"),
+    # the measuring thread's wait for a CPU follows the machine's load (docs/metrics.md, "Waiting for a core")
+    re.compile(r"the measuring thread waited for a CPU for \d+\.\d% of \S+'s(?:(?:,| and) \d+\.\d% of \S+'s)* "
+               r"timed wall time \(its run delay in /proc/thread-self/schedstat\): more threads were ready to run "
+               r"than there were CPUs, another process's or this one's; the calls that waited are slower by their "
+               r"wait, and the median too where most calls waited; measure on a quiet machine, or with fewer "
+               r"intra-op threads \(OMP_NUM_THREADS\)"),
     re.compile(r"path \S+: the first measured iteration took \d+\.\d times the median \(a cold start the warm-up "
                r"did not absorb\); raise --warmup"),
 ]
@@ -335,6 +342,8 @@ def normalize_json(report, norm: Normalizer):
             return "<next>"  # null when every path leads: with 5 samples all three can be within noise
         if norm.measured and key in ("guards_exceed_lookup", "layers_exceed_outside") and "dynamo_ranges" in parents:
             return "<views>"
+        if norm.measured and key == "run_queue" and "paths" in parents:
+            return "<run_queue>"  # null where the kernel keeps no schedstat (docs/metrics.md, "Waiting for a core")
         if isinstance(value, dict):
             return {k: walk(v, k, parents + (key,)) for k, v in value.items()}
         if isinstance(value, list):

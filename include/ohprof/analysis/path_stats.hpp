@@ -36,4 +36,25 @@ CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std
 // initialisation, a warm-up too short), the warning to print; empty otherwise.
 std::optional<Warning> slow_first_run_hint(const PathResult& path);
 
+// The share of a path's timed wall time during which the measuring thread waited for a CPU (docs/metrics.md,
+// "Waiting for a core"): run_queue->share(); nullopt without a run_queue or with timed_ns 0.
+std::optional<double> run_queue_share(const PathResult& path);
+
+// From this share on a path's times are said to include waiting for a core (the cores-busy warning). On a
+// quiet machine the share stays below 0.5% (docs/metrics.md: 0.08% here); two busy processes beside a
+// 2-core run raise it to tens of percent.
+inline constexpr double kBusyCoresShare = 0.05;
+
+// The paths whose share is at least kBusyCoresShare, in order, as the warnings name them: "38.2% of aoti's,
+// 6.0% of compile's and 5.0% of eager's"; "" when none is.
+struct PathShare {
+  std::string name;
+  std::optional<double> share;
+};
+std::string busy_paths_text(const std::vector<PathShare>& paths);
+
+// One cores-busy warning naming each path whose share is at least kBusyCoresShare, with its share; empty
+// when none is.
+std::optional<Warning> busy_cores_hint(const std::vector<PathResult>& paths);
+
 }  // namespace ohprof

@@ -6,6 +6,7 @@
 // Knows nothing about models: a path is a function that runs one iteration.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct InterleavedPathResult {
   std::vector<IterationWindow> iterations;
   std::vector<int> rounds;  // the round of each measured iteration (same length as iterations), from 0
   RunningStats running;  // of the measured wall times, for the stopping rule
+  // How long the measuring thread waited for a CPU during this path's measured iterations: the growth of
+  // its run delay from before the first to after the last iteration of each of the path's blocks, summed
+  // (docs/metrics.md, "Waiting for a core"); nullopt without a reader or where a read failed.
+  std::optional<std::int64_t> run_queue_wait_ns;
   [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
 };
 
@@ -55,9 +60,12 @@ double relative_standard_error(const SampleSummary& summary);
 // iteration runs in.
 std::string unmet_criteria(const AdaptiveStopping& stopping, const RunningStats& wall_ns);
 
-// `clock_ns` is injectable for tests; `on_round` is called after each round (e.g. to rewrite the report).
+// `clock_ns` is injectable for tests; `on_round` is called after each round (e.g. to rewrite the report);
+// `run_delay_ns`, when given, reads the measuring thread's run delay (base/run_queue.hpp) around each
+// block of measured iterations.
 Status run_interleaved(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,
                        InterleavedResult& result, const std::function<std::int64_t()>& clock_ns,
-                       const std::function<void(const InterleavedResult&)>& on_round = {});
+                       const std::function<void(const InterleavedResult&)>& on_round = {},
+                       const std::function<std::optional<std::int64_t>()>& run_delay_ns = {});
 
 }  // namespace ohprof

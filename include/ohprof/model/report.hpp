@@ -218,6 +218,20 @@ struct PathMemory {
 };
 inline constexpr std::int64_t kMemoryCalls = 3;
 
+// How long the measuring thread waited for a CPU while a path's timing-pass iterations ran (run, compare;
+// docs/metrics.md, "Waiting for a core"): its run delay (/proc/thread-self/schedstat) over the path's
+// blocks, against the wall time of those iterations.
+struct PathRunQueue {
+  std::int64_t waited_ns = 0;  // the run delay's growth over the path's blocks of measured iterations
+  std::int64_t timed_ns = 0;   // the sum of those iterations' wall times (samples_ns and any excluded ones)
+  // The share of the timed calls spent waiting: waited_ns / timed_ns; nullopt when timed_ns is 0.
+  [[nodiscard]] std::optional<double> share() const {
+    if (timed_ns <= 0) return std::nullopt;
+    return static_cast<double>(waited_ns) / static_cast<double>(timed_ns);
+  }
+  friend bool operator==(const PathRunQueue&, const PathRunQueue&) = default;
+};
+
 struct PathResult {
   std::string name;                   // "aoti", or a variant "compile/no-guards"
   PathRole role = PathRole::path;     // asked for, or a variant measured to peel a layer (explanation.hpp)
@@ -249,6 +263,7 @@ struct PathResult {
   // The first analysed iteration's kernels, copies and fills by start (canonical names): --dump-code's
   // call sequence (kernels.json, index.html); not in the report's JSON.
   std::vector<std::string> first_iteration_ops;
+  std::optional<PathRunQueue> run_queue;  // run, compare: null where the run delay could not be read
 };
 
 // How `analyze` found a trace's iterations: its ProfilerStep annotations, or none (the whole trace is

@@ -33,6 +33,7 @@ namespace ohprof {
   /* measurement (docs/metrics.md) */                                                                                                                            \
   X(slow_first_run, "slow-first-run")                                                                                                                            \
   X(outliers, "outliers")                                                                                                                                        \
+  X(cores_busy, "cores-busy")                                            /* the measuring thread waited for a CPU during a path's timed calls */                 \
   X(criteria_unmet, "criteria-unmet")                                    /* compare stopped before its stopping criteria were met */                             \
   X(stopped_early, "stopped-early")                                      /* an error ended the measurement; the report keeps what was measured */                \
   X(outputs_differ, "outputs-differ")                                    /* compare: a path's outputs differ from the reference path's */                        \

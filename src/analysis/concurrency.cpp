@@ -20,8 +20,12 @@ std::int64_t latency_stride(std::int64_t calls) {
 }
 
 ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vector<std::int64_t> round_ns,
-                           std::vector<std::int64_t> latency_ns) {
+                           std::vector<std::int64_t> latency_ns, std::optional<SchedStat> sched) {
   ThreadsPoint point;
+  if (sched) {
+    point.on_cpu_ns = sched->on_cpu_ns;
+    point.waited_ns = sched->run_delay_ns;
+  }
   point.threads = threads;
   point.calls_per_round = calls_per_round;
   point.round_ns = std::move(round_ns);

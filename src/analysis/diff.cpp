@@ -486,10 +486,10 @@ DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report
   warn_if_differs(result, "compile_source", base.compile_source, new_report.compile_source);
   for (const ReportDigest* d : {&base, &new_report}) {
     std::vector<PathShare> shares;
-    for (const DigestPath& path : d->paths) shares.push_back({path.name, path.run_queue_share});
+    for (const DigestPath& path : d->paths) shares.push_back({key_text(path), path.run_queue});
     if (const std::string busy = busy_paths_text(shares); !busy.empty()) {
       result.warnings.push_back({WarningCode::cores_busy,
-                                 fmt::format("{}: the measuring thread waited for a CPU for {} timed wall time "
+                                 fmt::format("{}: the measuring thread waited for a CPU for part of these paths' timed wall time: {} "
                                              "(docs/metrics.md, \"Waiting for a core\"): a change in those paths "
                                              "may be the machine's load as well as the code's",
                                              d->file, busy)});

@@ -1,6 +1,7 @@
 #include "ohprof/analysis/path_stats.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ohprof/analysis/explanation.hpp"
 
@@ -20,26 +21,30 @@ std::optional<double> run_queue_share(const PathResult& path) {
   return path.run_queue ? path.run_queue->share() : std::nullopt;
 }
 
+bool waited_for_cores(const std::optional<PathRunQueue>& run_queue) {
+  if (!run_queue || run_queue->span_ns < kBusyCoresMinSpanNs) return false;
+  const std::optional<double> share = run_queue->share();
+  return share && *share >= kBusyCoresShare;
+}
+
 std::string busy_paths_text(const std::vector<PathShare>& paths) {
   std::vector<std::string> shares;
   for (const PathShare& path : paths) {
-    if (path.share && *path.share >= kBusyCoresShare) {
-      shares.push_back(fmt::format("{:.1f}% of {}'s", *path.share * 100, path.name));
+    if (waited_for_cores(path.run_queue)) {
+      shares.push_back(fmt::format("{} {:.1f}%", path.name, *path.run_queue->share() * 100));
     }
   }
-  std::string listed = shares.empty() ? std::string() : shares.front();
-  for (std::size_t i = 1; i < shares.size(); ++i) listed += (i + 1 == shares.size() ? " and " : ", ") + shares[i];
-  return listed;
+  return fmt::format("{}", fmt::join(shares, ", "));
 }
 
 std::optional<Warning> busy_cores_hint(const std::vector<PathResult>& paths) {
   std::vector<PathShare> shares;
-  for (const PathResult& path : paths) shares.push_back({path.name, run_queue_share(path)});
+  for (const PathResult& path : paths) shares.push_back({path.name, path.run_queue});
   const std::string listed = busy_paths_text(shares);
   if (listed.empty()) return std::nullopt;
   return Warning{WarningCode::cores_busy,
-                 fmt::format("the measuring thread waited for a CPU for {} timed wall time (its run delay in "
-                             "/proc/thread-self/schedstat): more threads were ready to run than there were CPUs, "
+                 fmt::format("the measuring thread waited for a CPU for part of these paths' timed wall time: {} (its "
+                             "run delay in /proc/thread-self/schedstat): more threads were ready to run than there were CPUs, "
                              "another process's or this one's; the calls that waited are slower by their wait, and "
                              "the median too where most calls waited; measure on a quiet machine, or with fewer "
                              "intra-op threads (OMP_NUM_THREADS)",

@@ -89,11 +89,12 @@ std::optional<std::string_view> name_at(std::string_view text, std::uint64_t off
 }
 
 // Whether a mangled name is in namespace std (the Itanium C++ ABI's `St` prefix, and its abbreviations of
-// std::string, std::istream, std::ostream and std::iostream): a function, a member (const or not), or
-// a class's vtable, typeinfo or typeinfo name.
+// std::allocator, std::string, std::istream, std::ostream and std::iostream): a function, a member (const
+// or not), or the vtable, typeinfo or typeinfo name of a class in std or nested in one of its classes.
 bool in_namespace_std(std::string_view name) {
-  for (const std::string_view prefix : {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTVSt", "_ZTISt", "_ZTSSt", "_ZNSs", "_ZNKSs",
-                                        "_ZNSi", "_ZNSo", "_ZNSd"}) {
+  for (const std::string_view prefix : {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTVSt", "_ZTISt", "_ZTSSt", "_ZTVNSt", "_ZTINSt",
+                                        "_ZTSNSt", "_ZNSa", "_ZNSs", "_ZNKSs", "_ZNSi", "_ZNKSi", "_ZNSo", "_ZNKSo",
+                                        "_ZNSd", "_ZNKSd"}) {
     if (name.starts_with(prefix)) return true;
   }
   return false;
@@ -157,6 +158,11 @@ std::optional<std::size_t> elf_std_definitions(std::string_view image) {
 
 bool names_libstdcxx(const std::vector<std::string>& needed) {
   return std::any_of(needed.begin(), needed.end(), [](const std::string& name) { return name.starts_with("libstdc++.so"); });
+}
+
+bool names_shared_cxx_runtime(const std::vector<std::string>& needed) {
+  return names_libstdcxx(needed) ||
+         std::any_of(needed.begin(), needed.end(), [](const std::string& name) { return name.starts_with("libc++.so"); });
 }
 
 }  // namespace ohprof

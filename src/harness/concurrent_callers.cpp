@@ -11,10 +11,12 @@
 namespace ohprof {
 
 Burst run_burst(const std::vector<ThreadCaller*>& callers, std::int64_t calls,
-                const std::function<std::int64_t()>& clock_ns) {
+                const std::function<std::int64_t()>& clock_ns,
+                const std::function<std::optional<SchedStat>()>& schedstat) {
   Burst burst;
   const std::size_t n = callers.size();
   burst.latency_ns.assign(n, {});
+  burst.sched.assign(n, std::nullopt);
   if (n == 0) return burst;
   std::mutex mutex;
   std::condition_variable changed;
@@ -41,6 +43,7 @@ Burst run_burst(const std::vector<ThreadCaller*>& callers, std::int64_t calls,
       }
       std::vector<std::int64_t>& latency = burst.latency_ns[t];
       latency.reserve(static_cast<std::size_t>(std::max<std::int64_t>(calls, 0)));
+      const std::optional<SchedStat> sched_before = schedstat ? schedstat() : std::nullopt;
       std::int64_t end = clock_ns();
       for (std::int64_t i = 0; i < calls; ++i) {
         if (interrupt_requested()) {
@@ -57,6 +60,7 @@ Burst run_burst(const std::vector<ThreadCaller*>& callers, std::int64_t calls,
         latency.push_back(end - begin);
       }
       last_end[t] = end;
+      if (sched_before) burst.sched[t] = schedstat_growth(sched_before, schedstat());
       caller.end();
     });
   }

@@ -132,7 +132,9 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
       const std::size_t p = (static_cast<std::size_t>(round) + k) % count;
       auto& measured = result.paths[p].iterations;
       const std::size_t measured_before = measured.size();
-      const std::optional<std::int64_t> delay_before = run_delay_ns ? run_delay_ns() : std::nullopt;
+      // -1: no figure (a run delay is never negative)
+      const std::int64_t delay_before = run_delay_ns ? run_delay_ns().value_or(-1) : -1;
+      const std::int64_t block_start = clock_ns();
       for (int b = 0; b < block && outcome.ok() && static_cast<int>(measured.size()) < stopping.max_runs; ++b) {
         // A round of slow iterations can take long: the time limit and Ctrl-C end it after the current
         // iteration (the rest of the round is skipped; the check before the next round says why).
@@ -148,11 +150,15 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
           result.paths[p].running.add(static_cast<double>(window.end_ns - window.start_ns));
         }
       }
+      // The wait over the block's span (failed iterations included, as both cover them); a block that measured
+      // nothing (cut before its first iteration, or whose first failed) adds nothing to either.
       auto& waited = result.paths[p].run_queue_wait_ns;
       if (waited && measured.size() > measured_before) {
-        const std::optional<std::int64_t> delay_after = run_delay_ns();
-        if (delay_before && delay_after && *delay_after >= *delay_before) {
-          *waited += *delay_after - *delay_before;
+        const std::int64_t block_end = clock_ns();
+        const std::int64_t delay_after = run_delay_ns().value_or(-1);
+        if (delay_before >= 0 && delay_after >= delay_before) {
+          *waited += delay_after - delay_before;
+          result.paths[p].run_queue_span_ns += block_end - block_start;
         } else {
           waited.reset();  // a read failed: the path's figure would be a part of the truth
         }

@@ -121,7 +121,7 @@ void read_measured_report(const json& j, ReportDigest& d) {
     if (!std::isnan(p.wall.median)) path.median_ns = p.wall.median;
     path.split = split_totals_of(p);
     path.flaw = digest_flaw(p);
-    if (p.run_queue) path.run_queue_share = p.run_queue->share();
+    path.run_queue = p.run_queue;
     if (report.kind == ReportKind::compare) {
       path.throughput = throughput_of(p);
       path.starts = starts_of(p);

@@ -81,7 +81,7 @@ inline constexpr auto kCollectorCost =
                field("ratio", &CollectorCost::ratio)};
 
 inline constexpr auto kRunQueue =
-    std::tuple{field("waited_ns", &PathRunQueue::waited_ns), field("timed_ns", &PathRunQueue::timed_ns)};
+    std::tuple{field("waited_ns", &PathRunQueue::waited_ns), field("span_ns", &PathRunQueue::span_ns)};
 
 inline constexpr auto kThreadsPoint =
     std::tuple{field("threads", &ThreadsPoint::threads),       field("calls_per_round", &ThreadsPoint::calls_per_round),
@@ -89,7 +89,8 @@ inline constexpr auto kThreadsPoint =
                field("calls_per_s_se", &ThreadsPoint::calls_per_s_se), field("p50_ns", &ThreadsPoint::p50_ns),
                field("p99_ns", &ThreadsPoint::p99_ns),         field("scaling", &ThreadsPoint::scaling),
                field("scaling_low", &ThreadsPoint::scaling_low), field("scaling_high", &ThreadsPoint::scaling_high),
-               field("scales", &ThreadsPoint::scales),         field("latency_ns", &ThreadsPoint::latency_ns)};
+               field("scales", &ThreadsPoint::scales),         field("latency_ns", &ThreadsPoint::latency_ns),
+               field("on_cpu_ns", &ThreadsPoint::on_cpu_ns), field("waited_ns", &ThreadsPoint::waited_ns)};
 
 // A fresh process's phases; its writer adds output_detail (null when empty).
 inline constexpr auto kColdStartSample =

@@ -1063,6 +1063,9 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
       line += fmt::format("  x{:.2f} of 1 caller ({}95% interval {:.2f} to {:.2f})", p.scaling, kind, p.scaling_low,
                           p.scaling_high);
     }
+    if (const auto cpus = p.cpus_used(); cpus && p.wait_share()) {
+      line += fmt::format("  callers on {:.2f} CPUs, waiting {:.1f}%", *cpus, *p.wait_share() * 100.0);
+    }
     lines.push_back(std::move(line));
   }
   std::string limit = "limit: " + concurrency_limit_text(c);

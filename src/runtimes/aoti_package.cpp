@@ -63,7 +63,7 @@ Result<std::vector<OwnRuntimeLibrary>> package_libraries_with_own_runtime(const 
   std::vector<OwnRuntimeLibrary> own;
   for (const auto& [name, bytes] : entries) {
     const auto needed = elf_needed_libraries(bytes);
-    if (!needed || names_libstdcxx(*needed)) continue;
+    if (!needed || names_shared_cxx_runtime(*needed)) continue;
     const auto defined = elf_std_definitions(bytes);
     if (defined && *defined > 0) own.push_back(OwnRuntimeLibrary{std::filesystem::path(name).filename().string(), *defined});
   }

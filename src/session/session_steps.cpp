@@ -117,9 +117,7 @@ Status no_trace_to_export(Report& report, const std::string& path, const std::st
 
 std::optional<PathRunQueue> run_queue_of(const InterleavedPathResult& measured) {
   if (!measured.run_queue_wait_ns) return std::nullopt;
-  std::int64_t timed = 0;
-  for (const IterationWindow& window : measured.iterations) timed += window.end_ns - window.start_ns;
-  return PathRunQueue{*measured.run_queue_wait_ns, timed};
+  return PathRunQueue{*measured.run_queue_wait_ns, measured.run_queue_span_ns};
 }
 
 void add_sample_hints(Report& report, bool name_the_path) {

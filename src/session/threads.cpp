@@ -9,6 +9,7 @@
 #include "ohprof/base/console.hpp"
 #include "ohprof/base/format.hpp"
 #include "ohprof/base/interrupt.hpp"
+#include "ohprof/base/run_queue.hpp"
 #include "ohprof/output/report_output.hpp"
 #include "session_steps.hpp"
 
@@ -23,6 +24,7 @@ struct ThreadsTarget {
   std::int64_t calls = 0;
   std::vector<std::vector<std::int64_t>> round_ns;    // per count
   std::vector<std::vector<std::int64_t>> latency_ns;  // per count
+  std::vector<std::optional<SchedStat>> sched;        // per count: the callers' time on a CPU and waiting, summed
   std::string failed;                                 // "" : still measured
 };
 
@@ -57,7 +59,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
       }
       concurrency.host_share_se = share_of_sums_se(host_bound, wall);
     }
-    ThreadsTarget target{i, runners[i], {}, calls_per_round(path.wall.median), {}, {}, ""};
+    ThreadsTarget target{i, runners[i], {}, calls_per_round(path.wall.median), {}, {}, {}, ""};
     for (int t = 0; t < most && target.failed.empty(); ++t) {
       auto caller = runners[i]->thread_caller();
       if (caller.ok()) {
@@ -68,6 +70,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     }
     target.round_ns.assign(counts.size(), {});
     target.latency_ns.assign(counts.size(), {});
+    target.sched.assign(counts.size(), SchedStat{});
     if (!target.failed.empty()) concurrency.unavailable = target.failed;
     path.concurrency = std::move(concurrency);
     if (target.failed.empty()) targets.push_back(std::move(target));
@@ -82,7 +85,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
         ThreadsTarget& target = targets[(k + static_cast<std::size_t>(std::max(round, 0))) % targets.size()];
         if (!target.failed.empty()) continue;
         const std::int64_t calls = round < 0 ? std::min(target.calls, kThreadRoundMinCalls) : target.calls;
-        Burst burst = run_burst(first_callers(target, counts[c]), calls, monotonic_now_ns);
+        Burst burst = run_burst(first_callers(target, counts[c]), calls, monotonic_now_ns, this_thread_schedstat);
         if (burst.interrupted) {
           interrupted = true;
           break;
@@ -96,6 +99,15 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
         const auto stride = static_cast<std::size_t>(latency_stride(calls));
         for (const auto& thread : burst.latency_ns) {
           for (std::size_t i = 0; i < thread.size(); i += stride) target.latency_ns[c].push_back(thread[i]);
+        }
+        for (const auto& grown : burst.sched) {
+          auto& sum = target.sched[c];
+          if (sum && grown) {
+            sum->on_cpu_ns += grown->on_cpu_ns;
+            sum->run_delay_ns += grown->run_delay_ns;
+          } else {
+            sum.reset();  // one thread's figure missing: the point's would be a part of the truth
+          }
         }
       }
     }
@@ -111,7 +123,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     }
     for (std::size_t c = 0; c < counts.size(); ++c) {
       concurrency.points.push_back(threads_point(counts[c], target.calls, std::move(target.round_ns[c]),
-                                                 std::move(target.latency_ns[c])));
+                                                 std::move(target.latency_ns[c]), target.sched[c]));
     }
     scale_against_one(concurrency.points);
     concurrency.caller_slowdown = one_caller_slowdown(concurrency.points.front(), path.wall);

@@ -21,13 +21,16 @@ Status measure_timing_pass(const std::vector<InterleavedPath>& paths, const Adap
       return partial;
     });
   };
-  const ThreadRunDelay run_delay;  // this thread's: the one that calls every path's iterations
+  const ThreadSchedStat sched;  // this thread's: the one that calls every path's iterations
   Status status = run_interleaved(
       paths, stopping, measured, monotonic_now_ns,
       [&](const InterleavedResult& partial) {
         if (checkpoint.due()) write_checkpoint(partial, false);
       },
-      [&] { return run_delay.read(); });
+      [&]() -> std::optional<std::int64_t> {
+        const std::optional<SchedStat> now = sched.read();
+        return now ? std::optional<std::int64_t>(now->run_delay_ns) : std::nullopt;
+      });
   if (status.ok() && !measured.interrupted) write_checkpoint(measured, true);
   return status;
 }

@@ -46,6 +46,21 @@ TEST(ThreadsPoint, NoRoundsGiveNoThroughput) {
   const ThreadsPoint p = threads_point(4, 10, {}, {});
   EXPECT_EQ(p.calls_per_s, 0);
   EXPECT_EQ(p.p50_ns, 0);
+  EXPECT_EQ(p.wait_share(), std::nullopt);
+  EXPECT_EQ(p.cpus_used(), std::nullopt);
+}
+
+// The callers' time on a CPU and waiting for one, over their time: 2 threads over rounds of 10, 20 and 40 ms
+// (70 ms of rounds, 140 ms of callers' time) that ran 91 ms and waited 35 ms in all: on 91 / 70 = 1.3 CPUs,
+// waiting 35 / 140 = 25%. Without the figures, or without time, neither.
+TEST(ThreadsPoint, CpusUsedAndTheWaitShareAreTheCallersTimesOverTheirRounds) {
+  const ThreadsPoint p = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {}, SchedStat{91'000'000, 35'000'000});
+  EXPECT_EQ(p.on_cpu_ns, std::optional<std::int64_t>(91'000'000));
+  EXPECT_EQ(p.waited_ns, std::optional<std::int64_t>(35'000'000));
+  EXPECT_DOUBLE_EQ(*p.cpus_used(), 1.3);
+  EXPECT_DOUBLE_EQ(*p.wait_share(), 0.25);
+  EXPECT_EQ(threads_point(2, 10, {10'000'000}, {}).wait_share(), std::nullopt);
+  EXPECT_EQ(threads_point(2, 10, {}, {}, SchedStat{5, 5}).cpus_used(), std::nullopt);
 }
 
 ThreadsPoint point(int threads, double per_s, double se) {

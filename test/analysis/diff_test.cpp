@@ -389,25 +389,35 @@ TEST(DiffReports, ContextDifferencesAreWarnedAbout) {
   EXPECT_EQ(messages[1], "the reports differ in hostname: 'h' in the base, 'ci-runner-7' in the new report");
 }
 
-// docs/metrics.md, "Waiting for a core": a report whose paths waited for a CPU during 5% or more of their
-// timed wall time is named with those paths; one below, or without the figure, is not.
+// docs/metrics.md, "Waiting for a core": a report whose paths waited for a CPU for 5% or more of at least
+// 100 ms of timed blocks is named with those paths (a sweep's with their points); one below, or without the
+// figure, is not.
 TEST(DiffReports, AReportMeasuredOnBusyCoresIsNamedWithItsPaths) {
   const auto a = lognormal(50, 1000, 0.1, 73);
   ReportDigest base = digest({path("aoti", a), path("eager", a)});
-  base.paths[0].run_queue_share = 0.049;
+  base.paths[0].run_queue = PathRunQueue{4'900'000, 100'000'000};
   ReportDigest next = digest({path("aoti", a), path("eager", a)});
   next.file = "new.json";
-  next.paths[0].run_queue_share = 0.382;
-  next.paths[1].run_queue_share = 0.05;
-  const DiffResult r = diff_reports(base, next, fast_config());
-  std::vector<std::string> messages;
-  for (const Warning& w : r.warnings) {
-    if (w.code == WarningCode::cores_busy) messages.push_back(w.message);
-  }
+  next.paths[0].run_queue = PathRunQueue{76'400'000, 200'000'000};
+  next.paths[1].run_queue = PathRunQueue{5'000'000, 100'000'000};
+  const auto busy = [](const DiffResult& r) {
+    std::vector<std::string> messages;
+    for (const Warning& w : r.warnings) {
+      if (w.code == WarningCode::cores_busy) messages.push_back(w.message);
+    }
+    return messages;
+  };
+  const std::vector<std::string> messages = busy(diff_reports(base, next, fast_config()));
   ASSERT_EQ(messages.size(), 1u);
-  EXPECT_EQ(messages[0], "new.json: the measuring thread waited for a CPU for 38.2% of aoti's and 5.0% of eager's "
-                         "timed wall time (docs/metrics.md, \"Waiting for a core\"): a change in those paths may be the "
-                         "machine's load as well as the code's");
+  EXPECT_EQ(messages[0], "new.json: the measuring thread waited for a CPU for part of these paths' timed wall time: "
+                         "aoti 38.2%, eager 5.0% (docs/metrics.md, \"Waiting for a core\"): a change in those paths "
+                         "may be the machine's load as well as the code's");
+  ReportDigest sweep = digest({path("aoti", a, 1, 8), path("aoti", a, 1, 64)}, DigestKind::sweep);
+  sweep.file = "sweep.json";
+  sweep.paths[1].run_queue = PathRunQueue{20'000'000, 100'000'000};
+  const std::vector<std::string> points = busy(diff_reports(sweep, sweep, fast_config()));
+  ASSERT_EQ(points.size(), 2u);  // the same report as base and as new
+  EXPECT_NE(points[0].find("timed wall time: aoti at 64 20.0% ("), std::string::npos) << points[0];
 }
 
 TEST(DiffReports, ForceDiffsIncomparableReportsAndWarnsOfEachReason) {

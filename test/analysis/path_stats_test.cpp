@@ -74,32 +74,35 @@ TEST(SlowFirstRunHint, OnlyWhenTheFirstIterationTookMoreThanThreeTimesTheMedian)
   EXPECT_EQ(slow_first_run_hint(measured("aoti", {900, 100})), std::nullopt);            // too few samples to say
 }
 
-// The share is waited / timed, and the warning names each path at or above 5%, in path order, with its
-// share to one decimal: aoti 382/1000 = 38.2%, eager 50/1000 = 5.0% (at the threshold: named), compile
-// 49/1000 = 4.9% (not), run 7/0 (no time: no share), and a path without a figure.
-TEST(BusyCoresHint, NamesEachPathThatWaitedForACpuDuringAtLeastFivePercentOfItsTimedCalls) {
+// The share is waited / span, and the warning names each path at or above 5% over at least 100 ms, in path
+// order, with its share to one decimal: aoti 76.4/200 ms = 38.2%, eager 5/100 ms = 5.0% (both at their
+// thresholds: named), compile 4.9/100 ms = 4.9% (not), short 90/99.9 ms (too short a span: not), run 7 ns
+// over 0 (no share), and a path without a figure.
+TEST(BusyCoresHint, NamesEachPathThatWaitedForACpuForAtLeastFivePercentOfAtLeastATenthOfASecond) {
   std::vector<PathResult> paths{measured("aoti", {}), measured("compile", {}), measured("eager", {}),
-                                measured("run", {}), measured("unread", {})};
-  paths[0].run_queue = PathRunQueue{382, 1000};
-  paths[1].run_queue = PathRunQueue{49, 1000};
-  paths[2].run_queue = PathRunQueue{50, 1000};
-  paths[3].run_queue = PathRunQueue{7, 0};
+                                measured("short", {}), measured("run", {}), measured("unread", {})};
+  paths[0].run_queue = PathRunQueue{76'400'000, 200'000'000};
+  paths[1].run_queue = PathRunQueue{4'900'000, 100'000'000};
+  paths[2].run_queue = PathRunQueue{5'000'000, 100'000'000};
+  paths[3].run_queue = PathRunQueue{90'000'000, 99'999'999};
+  paths[4].run_queue = PathRunQueue{7, 0};
   EXPECT_DOUBLE_EQ(*run_queue_share(paths[0]), 0.382);
   EXPECT_DOUBLE_EQ(*paths[0].run_queue->share(), 0.382);
-  EXPECT_EQ(run_queue_share(paths[3]), std::nullopt);
   EXPECT_EQ(run_queue_share(paths[4]), std::nullopt);
+  EXPECT_EQ(run_queue_share(paths[5]), std::nullopt);
+  EXPECT_TRUE(waited_for_cores(paths[2].run_queue));
+  EXPECT_FALSE(waited_for_cores(paths[3].run_queue));
   const auto warning = busy_cores_hint(paths);
   ASSERT_TRUE(warning.has_value());
   EXPECT_EQ(warning->code, WarningCode::cores_busy);
   EXPECT_EQ(warning->message,
-            "the measuring thread waited for a CPU for 38.2% of aoti's and 5.0% of eager's timed wall time (its "
-            "run delay in /proc/thread-self/schedstat): more threads were ready to run than there were CPUs, another "
-            "process's or this one's; the calls that waited are slower by their wait, and the median too where most "
-            "calls waited; measure on a quiet machine, or with fewer intra-op threads (OMP_NUM_THREADS)");
-  paths[1].run_queue = PathRunQueue{60, 1000};
-  EXPECT_NE(busy_cores_hint(paths)->message.find("38.2% of aoti's, 6.0% of compile's and 5.0% of eager's timed wall"),
-            std::string::npos);
-  EXPECT_EQ(busy_cores_hint({paths[3], paths[4], measured("quiet", {})}), std::nullopt);
+            "the measuring thread waited for a CPU for part of these paths' timed wall time: aoti 38.2%, eager 5.0% "
+            "(its run delay in /proc/thread-self/schedstat): more threads were ready to run than there were CPUs, "
+            "another process's or this one's; the calls that waited are slower by their wait, and the median too "
+            "where most calls waited; measure on a quiet machine, or with fewer intra-op threads (OMP_NUM_THREADS)");
+  paths[1].run_queue = PathRunQueue{6'000'000, 100'000'000};
+  EXPECT_NE(busy_cores_hint(paths)->message.find(": aoti 38.2%, compile 6.0%, eager 5.0% ("), std::string::npos);
+  EXPECT_EQ(busy_cores_hint({paths[3], paths[4], paths[5], measured("quiet", {})}), std::nullopt);
 }
 
 TEST(MakeCollectorCost, RatioOfMedians) {

@@ -110,6 +110,10 @@ TEST(ElfNeeded, ReadsTheNeededNamesOfAHandMadeImageUpToDtNull) {
   EXPECT_EQ(*needed, (std::vector<std::string>{"libfoo.so", "libstdc++.so.6"}));
   EXPECT_TRUE(names_libstdcxx(*needed));
   EXPECT_FALSE(names_libstdcxx({"libfoo.so", "libc.so.6"}));
+  EXPECT_TRUE(names_shared_cxx_runtime(*needed));
+  EXPECT_TRUE(names_shared_cxx_runtime({"libc++.so.1", "libc.so.6"}));
+  EXPECT_FALSE(names_libstdcxx({"libc++.so.1"}));
+  EXPECT_FALSE(names_shared_cxx_runtime({"libfoo.so", "libc.so.6"}));
 }
 
 TEST(ElfNeeded, RefusesWhatIsNoSixtyFourBitLittleEndianImageOrPointsOutsideIt) {

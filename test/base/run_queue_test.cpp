@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -10,14 +11,23 @@
 namespace ohprof {
 namespace {
 
-TEST(RunQueue, ParsesTheRunDelayOfASchedstatText) {
-  EXPECT_EQ(parse_schedstat_run_delay("540163627 422771 37\n"), std::optional<std::int64_t>(422771));
-  EXPECT_EQ(parse_schedstat_run_delay("0 0 1"), std::optional<std::int64_t>(0));
-  EXPECT_FALSE(parse_schedstat_run_delay("540163627 422771\n").has_value());
-  EXPECT_FALSE(parse_schedstat_run_delay("540163627 -4 37\n").has_value());
-  EXPECT_FALSE(parse_schedstat_run_delay("540163627 42x 37\n").has_value());
-  EXPECT_FALSE(parse_schedstat_run_delay("1 2 3 4\n").has_value());
-  EXPECT_FALSE(parse_schedstat_run_delay("").has_value());
+TEST(RunQueue, ParsesTheTimeOnACpuAndTheRunDelayOfASchedstatText) {
+  EXPECT_EQ(parse_schedstat("540163627 422771 37\n"), (SchedStat{540163627, 422771}));
+  EXPECT_EQ(parse_schedstat("0 0 1"), (SchedStat{0, 0}));
+  EXPECT_FALSE(parse_schedstat("0 0 0\n").has_value());  // a kernel that keeps no statistics
+  EXPECT_FALSE(parse_schedstat("540163627 422771\n").has_value());
+  EXPECT_FALSE(parse_schedstat("540163627 -4 37\n").has_value());
+  EXPECT_FALSE(parse_schedstat("540163627 42x 37\n").has_value());
+  EXPECT_FALSE(parse_schedstat("1 2 3 4\n").has_value());
+  EXPECT_FALSE(parse_schedstat("").has_value());
+}
+
+TEST(RunQueue, GrowthIsAfterLessBeforeAndNothingWhenAFieldWentDown) {
+  EXPECT_EQ(schedstat_growth(SchedStat{100, 10}, SchedStat{350, 15}), (SchedStat{250, 5}));
+  EXPECT_FALSE(schedstat_growth(SchedStat{100, 10}, SchedStat{90, 15}).has_value());
+  EXPECT_FALSE(schedstat_growth(SchedStat{100, 10}, SchedStat{150, 5}).has_value());
+  EXPECT_FALSE(schedstat_growth(std::nullopt, SchedStat{150, 15}).has_value());
+  EXPECT_FALSE(schedstat_growth(SchedStat{100, 10}, std::nullopt).has_value());
 }
 
 void spin_for(std::chrono::milliseconds span) {
@@ -34,15 +44,16 @@ bool pin_to(int cpu) {
 }
 
 // Two threads spinning on one CPU take turns: each waits on the run queue while the other runs, so the
-// measured thread's run delay grows by a good part of the span (about half; a third is asked). That it
-// is the run delay that grows, and not the time on the CPU, is what tells the second field from the first.
+// measured thread's run delay grows by a good part of the span (about half; a third is asked), and so does
+// its time on the CPU; the two add up to about the span (the thread is never asleep). A thread alone on its
+// CPU would show a run delay near 0: it is the turn-taking that tells the second field from the first.
 TEST(RunQueue, AThreadThatSharesItsCpuWithAnotherWaitsForIt) {
   cpu_set_t allowed;
   ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
   int cpu = 0;
   while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed)) ++cpu;
-  std::optional<std::int64_t> before;
-  std::optional<std::int64_t> after;
+  std::optional<SchedStat> before;
+  std::optional<SchedStat> after;
   std::atomic<bool> started{false};
   std::atomic<bool> gave_up{false};
   std::thread measured([&] {
@@ -50,7 +61,7 @@ TEST(RunQueue, AThreadThatSharesItsCpuWithAnotherWaitsForIt) {
       gave_up = true;
       return;
     }
-    const ThreadRunDelay delay;
+    const ThreadSchedStat delay;
     started = true;
     before = delay.read();
     spin_for(std::chrono::milliseconds(300));
@@ -65,8 +76,14 @@ TEST(RunQueue, AThreadThatSharesItsCpuWithAnotherWaitsForIt) {
   measured.join();
   rival.join();
   if (gave_up) GTEST_SKIP() << "cannot pin a thread to one CPU here";
-  if (!before || !after) GTEST_SKIP() << "/proc/thread-self/schedstat cannot be read here";
-  EXPECT_GT(*after - *before, 100'000'000) << "run delay grew by " << (*after - *before) << " ns";
+  if (::access("/proc/thread-self/schedstat", R_OK) != 0) GTEST_SKIP() << "no /proc/thread-self/schedstat here";
+  ASSERT_TRUE(before.has_value() && after.has_value()) << "the file is there, but its run delay was not read";
+  const std::optional<SchedStat> grown = schedstat_growth(before, after);
+  ASSERT_TRUE(grown.has_value());
+  EXPECT_GT(grown->run_delay_ns, 100'000'000) << "run delay grew by " << grown->run_delay_ns << " ns";
+  EXPECT_GT(grown->on_cpu_ns, 100'000'000) << "time on the CPU grew by " << grown->on_cpu_ns << " ns";
+  EXPECT_LT(grown->on_cpu_ns + grown->run_delay_ns, 450'000'000);  // the 300 ms span, and some slack
+  EXPECT_EQ(this_thread_schedstat().has_value(), true);
 }
 
 }  // namespace

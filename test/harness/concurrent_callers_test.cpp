@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -64,6 +65,44 @@ TEST(RunBurst, EachCallerOnItsOwnThreadMakesItsCalls) {
   // The start is one read of the clock after all have begun; the clock reads 10 ns apart each, and a
   // thread reads it 1 + 2 per call times: 3 threads x (1 + 14) reads after the start's.
   EXPECT_EQ(burst.elapsed_ns, 3 * 15 * 10);
+}
+
+// A run delay per thread (thread_local): each call of a WaitingCaller adds its own wait on its own thread,
+// and the reader, called on each caller's thread, sees that thread's only.
+thread_local SchedStat t_sched{5'000, 1'000};
+
+struct WaitingCaller final : ThreadCaller {
+  std::int64_t wait = 0;
+  int calls = 0;
+  Status call() override {
+    ++calls;
+    t_sched.run_delay_ns += wait;
+    t_sched.on_cpu_ns += 2 * wait;
+    return ok_status();
+  }
+};
+
+TEST(RunBurst, EachThreadsWaitForACpuIsReadOnItsOwnThreadAroundItsCalls) {
+  WaitingCaller a, b;
+  a.wait = 3;
+  b.wait = 50;
+  FakeClock clock;
+  int reads = 0;
+  std::mutex mutex;
+  const Burst burst = run_burst({&a, &b}, 7, [&] { return clock(); }, [&]() -> std::optional<SchedStat> {
+    const std::lock_guard lock(mutex);
+    ++reads;
+    return t_sched;
+  });
+  ASSERT_TRUE(burst.status.ok());
+  ASSERT_EQ(burst.sched.size(), 2u);
+  EXPECT_EQ(burst.sched[0], std::optional<SchedStat>(SchedStat{7 * 6, 7 * 3}));
+  EXPECT_EQ(burst.sched[1], std::optional<SchedStat>(SchedStat{7 * 100, 7 * 50}));
+  EXPECT_EQ(reads, 4);  // before the first call and after the last, on each thread
+  // without a reader, or where a read fails, no figure
+  EXPECT_EQ(run_burst({&a}, 2, [&] { return clock(); }).sched, (std::vector<std::optional<SchedStat>>{std::nullopt}));
+  EXPECT_EQ(run_burst({&a}, 2, [&] { return clock(); }, [] { return std::optional<SchedStat>(); }).sched,
+            (std::vector<std::optional<SchedStat>>{std::nullopt}));
 }
 
 TEST(RunBurst, AFailingCallStopsItsThreadAndIsTheBurstsStatus) {

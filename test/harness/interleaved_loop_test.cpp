@@ -79,6 +79,8 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
                   .ok());
   EXPECT_EQ(result.paths[0].run_queue_wait_ns, std::optional<std::int64_t>(5 * 7));  // not the 3 warm-ups' 21
   EXPECT_EQ(result.paths[1].run_queue_wait_ns, std::optional<std::int64_t>(0));
+  EXPECT_EQ(result.paths[0].run_queue_span_ns, 5 * 100);  // the blocks' spans: the fake clock moves only in calls
+  EXPECT_EQ(result.paths[1].run_queue_span_ns, 5 * 100);
   EXPECT_EQ(reads, 2 * 6);  // before and after each of the 6 blocks (3 rounds of 2 paths), none inside one
 
   // without a reader: no figure; a read that fails: none for that path
@@ -95,6 +97,25 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
                   .ok());
   EXPECT_FALSE(failed.paths[0].run_queue_wait_ns.has_value());
   EXPECT_EQ(failed.paths[1].run_queue_wait_ns, std::optional<std::int64_t>(5));
+
+  // An iteration that fails inside a block: the block's wait and span both cover it (its 7 ns and 100 ns with
+  // the first iteration's), as the reads bracket the whole block.
+  InterleavedPath breaking = waiting("c", 7);
+  int made = 0;
+  auto works = breaking.iteration;
+  breaking.iteration = [works, &made]() -> Status {
+    const Status status = works();
+    return ++made == 2 ? make_error(ExitCode::model_error, "boom") : status;
+  };
+  AdaptiveStopping plain = stopping;
+  plain.warmup = 0;
+  InterleavedResult broken;
+  EXPECT_FALSE(run_interleaved({breaking}, plain, broken, [&] { return clock.read(); }, {},
+                               [&]() -> std::optional<std::int64_t> { return delay; })
+                   .ok());
+  EXPECT_EQ(broken.paths[0].iterations.size(), 1u);
+  EXPECT_EQ(broken.paths[0].run_queue_wait_ns, std::optional<std::int64_t>(2 * 7));
+  EXPECT_EQ(broken.paths[0].run_queue_span_ns, 2 * 100);
 }
 
 TEST(InterleavedLoop, BlocksRunConsecutiveIterationsOfOnePathAndStopAtMaxRuns) {

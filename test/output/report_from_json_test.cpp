@@ -112,9 +112,10 @@ Report full_report() {
   check.compiled_call_error = "the probe's call: RuntimeError: x";
   aoti.execution = check;
   aoti.memory = PathMemory{1000, 2000, 3000, 3, PathDeviceMemory{10, 20, 30, 40, 50, 60, 70}};
+  aoti.run_queue = PathRunQueue{41'200, 98'100'000};
   PathConcurrency threads;
   threads.points = {ThreadsPoint{1, 50, {1000, 1100}, {20, 21}, 4.5e4, 300, 20, 25, 1, 1, 1, false},
-                    ThreadsPoint{2, 50, {900, 950}, {30, 31}, 8.5e4, 400, 30, 35, 1.9, 1.7, 2.1, true}};
+                    ThreadsPoint{2, 50, {900, 950}, {30, 31}, 8.5e4, 400, 30, 35, 1.9, 1.7, 2.1, true, 456, 123}};  // on_cpu_ns, waited_ns; the first has neither (null)
   threads.holds_gil = true;
   threads.host_share = 0.75;
   threads.runner_instances = 2;
@@ -295,6 +296,11 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_TRUE(r.paths[0].concurrency->scaling_within_noise);
   EXPECT_FALSE(r.paths[0].concurrency->host_share_within_noise);
   EXPECT_TRUE(r.paths[0].concurrency->host_share_missing);
+  EXPECT_EQ(r.paths[0].concurrency->points[1].on_cpu_ns, std::optional<std::int64_t>(456));
+  EXPECT_EQ(r.paths[0].concurrency->points[1].waited_ns, std::optional<std::int64_t>(123));
+  EXPECT_FALSE(r.paths[0].concurrency->points[0].waited_ns.has_value());
+  EXPECT_EQ(r.paths[0].run_queue, (PathRunQueue{41'200, 98'100'000}));
+  EXPECT_FALSE(r.paths[1].run_queue.has_value());
   EXPECT_EQ(r.explanations[0].faster_dominant, Dominant::host);
   ASSERT_TRUE(r.deployment.has_value() && r.artifacts.has_value());
   EXPECT_EQ(r.deployment->not_measured_cause, NotMeasuredCause::no_package);
@@ -325,6 +331,7 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   json j = report_to_json(full_report());
   j["paths"][0].erase("concurrency");
   j["paths"][0].erase("memory");
+  j["paths"][0].erase("run_queue");
   j["config"]["compare"].erase("threads");
   j.erase("deployment");
   j["what_if"].erase("again");
@@ -348,6 +355,7 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   EXPECT_FALSE(r.explanations[0].dynamo_ranges[0].guards_exceed_lookup);  // older reports: the views not judged
   EXPECT_FALSE(r.explanations[0].dynamo_ranges[0].layers_exceed_outside);
   EXPECT_TRUE(r.paths[0].wall_rounds.empty());  // samples not paired by round
+  EXPECT_FALSE(r.paths[0].run_queue.has_value());  // before 2026-12-07: the wait not measured
   ASSERT_TRUE(r.what_if.has_value());
   ASSERT_EQ(r.what_if->again.size(), 1u);
   EXPECT_FALSE(r.what_if->again[0].moved.has_value());

@@ -925,6 +925,22 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
                 "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  (on the measuring thread: median 9.574 us)",
                 "2 callers  36.6k calls/s  p50 40.70 us  p99 325.7 us  x1.60 of 1 caller (95% interval 1.18 to 2.01)",
                 "limit: the cores (2 callers x 1 intra-op thread on 2 cores); the runner holds 2 model instances"}));
+  // The callers' time on a CPU and waiting, where it was read (docs/metrics.md, "Concurrent callers"): 2
+  // callers over rounds of 1 and 3 ms ran 7.2 ms and waited 1.24 ms in all: on 7.2 / 4 = 1.80 CPUs, waiting
+  // 1.24 / (2 x 4) = 15.5% of their time; one caller ran 3.96 of 4 ms, waiting 0. One figure alone: none.
+  PathConcurrency waited = c;
+  waited.points[0].round_ns = {1'000'000, 3'000'000};
+  waited.points[0].on_cpu_ns = 3'960'000;
+  waited.points[0].waited_ns = 0;
+  waited.points[1].round_ns = {1'000'000, 3'000'000};
+  waited.points[1].on_cpu_ns = 7'200'000;
+  waited.points[1].waited_ns = 1'240'000;
+  EXPECT_EQ(concurrency_lines(waited, 0)[0],
+            "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  callers on 0.99 CPUs, waiting 0.0%");
+  EXPECT_EQ(concurrency_lines(waited, 0)[1], "2 callers  36.6k calls/s  p50 40.70 us  p99 325.7 us  x1.60 of 1 caller "
+                                             "(95% interval 1.18 to 2.01)  callers on 1.80 CPUs, waiting 15.5%");
+  waited.points[1].on_cpu_ns.reset();
+  EXPECT_EQ(concurrency_lines(waited, 0)[1].find("CPUs"), std::string::npos);
   // A 1-caller point slower than the measuring thread (one_caller_slowdown): both lines say so.
   PathConcurrency slow = c;
   slow.caller_slowdown = 4.31;

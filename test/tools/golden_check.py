@@ -78,8 +78,8 @@ NOISE_WARNINGS = [
     re.compile(r"iterations that are statistical outliers: \S+ \d+ of \d+(, \S+ \d+ of \d+)*; close other programs "
                r"or raise --warmup"),
     # the measuring thread's wait for a CPU follows the machine's load (docs/metrics.md, "Waiting for a core")
-    re.compile(r"the measuring thread waited for a CPU for \d+\.\d% of \S+'s(?:(?:,| and) \d+\.\d% of \S+'s)* "
-               r"timed wall time \(its run delay in /proc/thread-self/schedstat\): more threads were ready to run "
+    re.compile(r"the measuring thread waited for a CPU for part of these paths' timed wall time: \S+ \d+\.\d%"
+               r"(?:, \S+ \d+\.\d%)* \(its run delay in /proc/thread-self/schedstat\): more threads were ready to run "
                r"than there were CPUs, another process's or this one's; the calls that waited are slower by their "
                r"wait, and the median too where most calls waited; measure on a quiet machine, or with fewer "
                r"intra-op threads \(OMP_NUM_THREADS\)"),

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "ohprof/base/run_queue.hpp"
 #include "ohprof/base/stats.hpp"
 
 #include "ohprof/model/concurrency.hpp"
@@ -30,9 +31,10 @@ std::int64_t calls_per_round(double median_ns);
 // ceil(calls / kLatenciesPerThreadRound): a thread's calls 0, s, 2s, ... of a round are kept in latency_ns.
 std::int64_t latency_stride(std::int64_t calls);
 
-// One point from its rounds' elapsed times and its calls' latencies (the fields above scaling).
+// One point from its rounds' elapsed times, its calls' latencies and its callers' time on a CPU and waiting
+// for one, summed (the fields above scaling, and on_cpu_ns and waited_ns).
 ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vector<std::int64_t> round_ns,
-                           std::vector<std::int64_t> latency_ns);
+                           std::vector<std::int64_t> latency_ns, std::optional<SchedStat> sched = std::nullopt);
 
 // Each point's scaling against the 1-thread point (points.front(), which must have threads == 1).
 void scale_against_one(std::vector<ThreadsPoint>& points);

@@ -37,20 +37,29 @@ CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std
 std::optional<Warning> slow_first_run_hint(const PathResult& path);
 
 // The share of a path's timed wall time during which the measuring thread waited for a CPU (docs/metrics.md,
-// "Waiting for a core"): run_queue->share(); nullopt without a run_queue or with timed_ns 0.
+// "Waiting for a core"): run_queue->share(); nullopt without a run_queue or with span_ns 0.
 std::optional<double> run_queue_share(const PathResult& path);
 
-// From this share on a path's times are said to include waiting for a core (the cores-busy warning). On a
-// quiet machine the share stays below 0.5% (docs/metrics.md: 0.08% here); two busy processes beside a
-// 2-core run raise it to tens of percent.
+// From this share on a path's times are said to include waiting for a core (the cores-busy warning). On
+// this project's quiet 2-core machine the shares were 0 to 1.14% (docs/metrics.md); beside four spinning
+// processes, two thirds.
 inline constexpr double kBusyCoresShare = 0.05;
+// ... provided the path was timed this long (its blocks' spans): below it one preemption (a time slice,
+// milliseconds) decides the share, and a short run's slow calls are the outliers hint's to name.
+inline constexpr std::int64_t kBusyCoresMinSpanNs = 100'000'000;
 
-// The paths whose share is at least kBusyCoresShare, in order, as the warnings name them: "38.2% of aoti's,
-// 6.0% of compile's and 5.0% of eager's"; "" when none is.
+// A path as the busy-cores rule reads it: its name as the warning names it, its run_queue.
 struct PathShare {
   std::string name;
-  std::optional<double> share;
+  std::optional<PathRunQueue> run_queue;
 };
+
+// Whether a path waited for a CPU enough to be named: share >= kBusyCoresShare over a span of at least
+// kBusyCoresMinSpanNs.
+bool waited_for_cores(const std::optional<PathRunQueue>& run_queue);
+
+// The paths that waited_for_cores, in order, as the warnings name them: "aoti 38.2%, compile 6.0%, eager
+// 5.0%"; "" when none did.
 std::string busy_paths_text(const std::vector<PathShare>& paths);
 
 // One cores-busy warning naming each path whose share is at least kBusyCoresShare, with its share; empty

@@ -26,4 +26,8 @@ std::optional<std::size_t> elf_std_definitions(std::string_view image);
 // Whether `needed` names a libstdc++ (libstdc++.so, libstdc++.so.6, ...).
 bool names_libstdcxx(const std::vector<std::string>& needed);
 
+// Whether `needed` names a shared C++ runtime: a libstdc++, or LLVM's libc++ (libc++.so.1, ...), whose
+// library defines weak std:: symbols of its own (std::__1) yet carries no runtime.
+bool names_shared_cxx_runtime(const std::vector<std::string>& needed);
+
 }  // namespace ohprof

@@ -1,27 +1,39 @@
 #pragma once
-// How long a thread has waited for a CPU: the time it was ready to run but another task held every CPU it
-// may use, from Linux's /proc/<pid>/task/<tid>/schedstat (its second field, the scheduler's run delay in
-// ns; Documentation/scheduler/sched-stats.rst). docs/metrics.md, "Waiting for a core".
+// How long a thread has run on a CPU and how long it has waited for one (ready to run while another task
+// held every CPU it may use), from Linux's /proc/<pid>/task/<tid>/schedstat: its first two fields, in ns
+// (Documentation/scheduler/sched-stats.rst). docs/metrics.md, "Waiting for a core".
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
 namespace ohprof {
 
-// The run delay of a schedstat text ("<on-CPU ns> <run-delay ns> <timeslices>\n"); nullopt when it is not
-// three unsigned integers.
-std::optional<std::int64_t> parse_schedstat_run_delay(std::string_view text);
+struct SchedStat {
+  std::int64_t on_cpu_ns = 0;     // time spent running
+  std::int64_t run_delay_ns = 0;  // time spent ready to run, waiting for a CPU
+  friend bool operator==(const SchedStat&, const SchedStat&) = default;
+};
 
-// The calling thread's run delay, read again on each read() from the file opened at construction (the
-// thread that constructs it is the one measured, wherever read() is called from). read() gives nullopt
-// where the file does not exist or cannot be read (not Linux, or a kernel without CONFIG_SCHED_INFO).
-class ThreadRunDelay {
+// A schedstat text ("<on-CPU ns> <run-delay ns> <timeslices>\n"); nullopt when it is not three unsigned
+// integers, or its timeslices are 0 (a kernel that keeps no statistics prints "0 0 0").
+std::optional<SchedStat> parse_schedstat(std::string_view text);
+
+// The growth from `before` to `after`; nullopt when either is missing or a field went down.
+std::optional<SchedStat> schedstat_growth(const std::optional<SchedStat>& before, const std::optional<SchedStat>& after);
+
+// The calling thread's figures now (opens, reads and closes the file: for a thread read a few times).
+std::optional<SchedStat> this_thread_schedstat();
+
+// The figures of the thread that constructs it, read again on each read() from the file opened at
+// construction (wherever read() is called from). read() gives nullopt where the file does not exist or
+// cannot be read (not Linux, or a kernel without CONFIG_SCHED_INFO).
+class ThreadSchedStat {
  public:
-  ThreadRunDelay();
-  ~ThreadRunDelay();
-  ThreadRunDelay(const ThreadRunDelay&) = delete;
-  ThreadRunDelay& operator=(const ThreadRunDelay&) = delete;
-  [[nodiscard]] std::optional<std::int64_t> read() const;
+  ThreadSchedStat();
+  ~ThreadSchedStat();
+  ThreadSchedStat(const ThreadSchedStat&) = delete;
+  ThreadSchedStat& operator=(const ThreadSchedStat&) = delete;
+  [[nodiscard]] std::optional<SchedStat> read() const;
 
  private:
   int m_fd = -1;

@@ -33,10 +33,12 @@ struct InterleavedPathResult {
   std::vector<IterationWindow> iterations;
   std::vector<int> rounds;  // the round of each measured iteration (same length as iterations), from 0
   RunningStats running;  // of the measured wall times, for the stopping rule
-  // How long the measuring thread waited for a CPU during this path's measured iterations: the growth of
-  // its run delay from before the first to after the last iteration of each of the path's blocks, summed
-  // (docs/metrics.md, "Waiting for a core"); nullopt without a reader or where a read failed.
+  // How long the measuring thread waited for a CPU during this path's blocks of measured iterations: the
+  // growth of its run delay from right before each block's first iteration to right after its last, summed
+  // (docs/metrics.md, "Waiting for a core"); nullopt without a reader or where a read failed. The blocks'
+  // spans, the clock read next to each pair of reads, are summed in run_queue_span_ns.
   std::optional<std::int64_t> run_queue_wait_ns;
+  std::int64_t run_queue_span_ns = 0;
   [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
 };
 

@@ -40,6 +40,28 @@ struct ThreadsPoint {
   double scaling_low = 1;
   double scaling_high = 1;
   bool scales = false;
+  // How long the callers ran on a CPU, and waited for one, over the point's rounds: each caller thread's
+  // schedstat from before its first call to after its last, summed over threads and rounds (docs/metrics.md,
+  // "Concurrent callers"); nullopt where a read failed or the kernel keeps no schedstat.
+  std::optional<std::int64_t> on_cpu_ns;
+  std::optional<std::int64_t> waited_ns;
+  // on_cpu_ns over the rounds' time: how many CPUs the callers' own threads kept busy on average.
+  [[nodiscard]] std::optional<double> cpus_used() const {
+    const double time = rounds_time();
+    if (!on_cpu_ns || !(time > 0)) return std::nullopt;
+    return static_cast<double>(*on_cpu_ns) / time;
+  }
+  // waited_ns over the callers' time, threads * the rounds' time: the part of it they waited for a CPU.
+  [[nodiscard]] std::optional<double> wait_share() const {
+    const double time = rounds_time();
+    if (!waited_ns || !(time > 0) || threads <= 0) return std::nullopt;
+    return static_cast<double>(*waited_ns) / (static_cast<double>(threads) * time);
+  }
+  [[nodiscard]] double rounds_time() const {
+    double time = 0;
+    for (const std::int64_t ns : round_ns) time += static_cast<double>(ns);
+    return time;
+  }
   friend bool operator==(const ThreadsPoint&, const ThreadsPoint&) = default;
 };
 

@@ -86,7 +86,7 @@ struct DigestPath {
   std::optional<SplitTotals> split;     // absent: no split in the report
   std::vector<DigestThroughput> throughput;  // compare --threads: its measured points, fewest callers first
   std::vector<DigestStart> starts;           // compare --cold-start: its states
-  std::optional<double> run_queue_share;     // run, compare: its run_queue's share (docs/metrics.md, "Waiting for a core")
+  std::optional<PathRunQueue> run_queue;     // run, compare: its wait for a CPU (docs/metrics.md, "Waiting for a core")
 };
 
 // What the diff uses of one report: its identity (what must match for two reports to be compared),

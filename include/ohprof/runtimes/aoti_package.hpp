@@ -28,7 +28,7 @@ Result<GeneratedKernels> list_package_kernels(const std::string& package_path);
 Result<std::vector<SourceFile>> read_package_sources(const std::string& package_path);
 
 // The compiled libraries of an AOTI package (entries under data/aotinductor/ ending in .so, by file name)
-// that need no libstdc++.so (elf_needed_libraries) and define symbols of namespace std themselves
+// that need no shared C++ runtime (libstdc++.so or libc++.so: names_shared_cxx_runtime) and define symbols of namespace std themselves
 // (elf_std_definitions, how many): each was linked with a static libstdc++ and carries a C++ runtime of
 // its own, which LibTorch does not load (docs/design/python-extension.md, "One C++ runtime"). Empty when
 // each needs libstdc++.so or defines nothing of std (a C library), or when none reads as an ELF image.

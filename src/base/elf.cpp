@@ -100,59 +100,65 @@ bool in_namespace_std(std::string_view name) {
   return false;
 }
 
-}  // namespace
+enum class Step { next, stop, fail };
 
-std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view image) {
+// Calls visit(entry's offset, the section's linked string table) for each entry of `entry_size` bytes of
+// each section of `type`, in order; visit says go on, stop that section, or fail. nullopt when the image
+// or a section is malformed or a visit failed; else whether any section of that type was there.
+template <typename Visit>
+std::optional<bool> visit_entries(std::string_view image, std::uint32_t type, std::uint64_t entry_size, Visit visit) {
   const auto table = section_table(image);
   if (!table) return std::nullopt;
-  std::vector<std::string> needed;
-  bool dynamic = false;
+  bool found = false;
   for (std::uint64_t i = 0; i < table->count; ++i) {
     const auto section = section_at(image, table->at, i);
     if (!section) return std::nullopt;
-    if (section->type != kShtDynamic) continue;
-    dynamic = true;
+    if (section->type != type) continue;
+    found = true;
     const auto text = linked_strings(image, *table, *section);
     if (!text) return std::nullopt;
-    for (std::uint64_t at = section->offset; at + kDynamicEntrySize <= section->offset + section->size;
-         at += kDynamicEntrySize) {
-      const auto tag = read_le<std::uint64_t>(image, at);
-      const auto value = read_le<std::uint64_t>(image, at + 8);
-      if (!tag || !value) return std::nullopt;
-      if (static_cast<std::int64_t>(*tag) == kDtNull) break;
-      if (static_cast<std::int64_t>(*tag) != kDtNeeded) continue;
-      const auto name = name_at(*text, *value);
-      if (!name) return std::nullopt;
-      needed.emplace_back(*name);
+    for (std::uint64_t at = section->offset; at + entry_size <= section->offset + section->size; at += entry_size) {
+      const Step step = visit(at, *text);
+      if (step == Step::fail) return std::nullopt;
+      if (step == Step::stop) break;
     }
   }
-  if (!dynamic) return std::nullopt;  // a static executable or an object file: no answer about libstdc++
+  return found;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> elf_needed_libraries(std::string_view image) {
+  std::vector<std::string> needed;
+  const auto dynamic = visit_entries(image, kShtDynamic, kDynamicEntrySize, [&](std::uint64_t at, std::string_view text) {
+    const auto tag = read_le<std::uint64_t>(image, at);
+    const auto value = read_le<std::uint64_t>(image, at + 8);
+    if (!tag || !value) return Step::fail;
+    if (static_cast<std::int64_t>(*tag) == kDtNull) return Step::stop;
+    if (static_cast<std::int64_t>(*tag) != kDtNeeded) return Step::next;
+    const auto name = name_at(text, *value);
+    if (!name) return Step::fail;
+    needed.emplace_back(*name);
+    return Step::next;
+  });
+  // no dynamic section: a static executable or an object file, no answer about libstdc++
+  if (!dynamic || !*dynamic) return std::nullopt;
   return needed;
 }
 
 std::optional<std::size_t> elf_std_definitions(std::string_view image) {
-  const auto table = section_table(image);
-  if (!table) return std::nullopt;
   std::size_t defined = 0;
-  bool symbols = false;
-  for (std::uint64_t i = 0; i < table->count; ++i) {
-    const auto section = section_at(image, table->at, i);
-    if (!section) return std::nullopt;
-    if (section->type != kShtDynsym) continue;
-    symbols = true;
-    const auto text = linked_strings(image, *table, *section);
-    if (!text) return std::nullopt;
-    for (std::uint64_t at = section->offset; at + kSymbolSize <= section->offset + section->size; at += kSymbolSize) {
-      const auto name_offset = read_le<std::uint32_t>(image, at);       // st_name
-      const auto section_index = read_le<std::uint16_t>(image, at + 6); // st_shndx
-      if (!name_offset || !section_index) return std::nullopt;
-      if (*section_index == kShnUndef) continue;  // needed from elsewhere, not defined here
-      const auto name = name_at(*text, *name_offset);
-      if (!name) return std::nullopt;
-      if (in_namespace_std(*name)) ++defined;
-    }
-  }
-  if (!symbols) return std::nullopt;
+  const auto symbols = visit_entries(image, kShtDynsym, kSymbolSize, [&](std::uint64_t at, std::string_view text) {
+    const auto name_offset = read_le<std::uint32_t>(image, at);        // st_name
+    const auto section_index = read_le<std::uint16_t>(image, at + 6);  // st_shndx
+    if (!name_offset || !section_index) return Step::fail;
+    if (*section_index == kShnUndef) return Step::next;  // needed from elsewhere, not defined here
+    const auto name = name_at(text, *name_offset);
+    if (!name) return Step::fail;
+    if (in_namespace_std(*name)) ++defined;
+    return Step::next;
+  });
+  if (!symbols || !*symbols) return std::nullopt;
   return defined;
 }
 

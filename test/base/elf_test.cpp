@@ -22,6 +22,16 @@ void put(std::string& image, std::size_t at, std::uint64_t value, std::size_t by
   for (std::size_t i = 0; i < bytes; ++i) image[at + i] = static_cast<char>((value >> (8 * i)) & 0xff);
 }
 
+// The header of section `index` of the table at `table_at` (Elf64_Shdr: sh_type, sh_offset, sh_size, sh_link).
+void put_section(std::string& image, std::size_t table_at, std::size_t index, std::uint32_t type, std::size_t offset,
+                 std::size_t size, std::uint32_t link) {
+  const std::size_t at = table_at + 64 * index;
+  put(image, at + 4, type, 4);
+  put(image, at + 24, offset, 8);
+  put(image, at + 32, size, 8);
+  put(image, at + 40, link, 4);
+}
+
 // A minimal ELF64 image made by hand from the gABI's layouts: the header, a string table at 64, a dynamic
 // section after it (two DT_NEEDED, a DT_SONAME, DT_NULL, then a DT_NEEDED past the end that must not be
 // read) and the section table: null, .dynamic (linked to 2), .dynstr.
@@ -42,15 +52,8 @@ std::string hand_made_image() {
     put(image, dynamic_at + 16 * i, entries[i][0], 8);
     put(image, dynamic_at + 16 * i + 8, entries[i][1], 8);
   }
-  const auto section = [&](std::size_t index, std::uint32_t type, std::size_t offset, std::size_t size, std::uint32_t link) {
-    const std::size_t at = table_at + 64 * index;
-    put(image, at + 4, type, 4);
-    put(image, at + 24, offset, 8);
-    put(image, at + 32, size, 8);
-    put(image, at + 40, link, 4);
-  };
-  section(1, 6, dynamic_at, dynamic_size, 2);  // SHT_DYNAMIC
-  section(2, 3, strings_at, strings.size(), 0);  // SHT_STRTAB
+  put_section(image, table_at, 1, 6, dynamic_at, dynamic_size, 2);  // SHT_DYNAMIC
+  put_section(image, table_at, 2, 3, strings_at, strings.size(), 0);  // SHT_STRTAB
   return image;
 }
 
@@ -76,15 +79,8 @@ std::string hand_made_symbols_image() {
     put(image, symbols_at + 24 * i, symbols[i][0], 4);
     put(image, symbols_at + 24 * i + 6, symbols[i][1], 2);
   }
-  const auto section = [&](std::size_t index, std::uint32_t type, std::size_t offset, std::size_t size, std::uint32_t link) {
-    const std::size_t at = kSymbolsTable + 64 * index;
-    put(image, at + 4, type, 4);
-    put(image, at + 24, offset, 8);
-    put(image, at + 32, size, 8);
-    put(image, at + 40, link, 4);
-  };
-  section(1, 11, symbols_at, 6 * 24, 2);  // SHT_DYNSYM
-  section(2, 3, strings_at, strings.size(), 0);
+  put_section(image, kSymbolsTable, 1, 11, symbols_at, 6 * 24, 2);  // SHT_DYNSYM
+  put_section(image, kSymbolsTable, 2, 3, strings_at, strings.size(), 0);
   return image;
 }
 

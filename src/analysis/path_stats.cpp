@@ -22,7 +22,7 @@ std::optional<double> run_queue_share(const PathResult& path) {
 }
 
 bool waited_for_cores(const std::optional<PathRunQueue>& run_queue) {
-  if (!run_queue || run_queue->span_ns < kBusyCoresMinSpanNs) return false;
+  if (!run_queue || run_queue->waited_ns < kBusyCoresMinWaitNs) return false;
   const std::optional<double> share = run_queue->share();
   return share && *share >= kBusyCoresShare;
 }

@@ -66,10 +66,10 @@ Status timed_iteration(const InterleavedPath& path, std::int64_t index, bool war
 Status run_interleaved(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,
                        InterleavedResult& result, const std::function<std::int64_t()>& clock_ns,
                        const std::function<void(const InterleavedResult&)>& on_round,
-                       const std::function<std::optional<std::int64_t>()>& run_delay_ns) {
+                       const std::function<std::optional<SchedStat>()>& schedstat) {
   result = InterleavedResult{};
   result.paths.resize(paths.size());
-  if (run_delay_ns) {
+  if (schedstat) {
     for (auto& path : result.paths) path.run_queue_wait_ns = 0;
   }
   if (paths.empty()) {
@@ -132,9 +132,9 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
       const std::size_t p = (static_cast<std::size_t>(round) + k) % count;
       auto& measured = result.paths[p].iterations;
       const std::size_t measured_before = measured.size();
-      // -1: no figure (a run delay is never negative)
-      const std::int64_t delay_before = run_delay_ns ? run_delay_ns().value_or(-1) : -1;
+      // the clock outside the scheduler's figures, so that the span holds all the wait they count
       const std::int64_t block_start = clock_ns();
+      const std::optional<SchedStat> sched_before = schedstat ? schedstat() : std::nullopt;
       for (int b = 0; b < block && outcome.ok() && static_cast<int>(measured.size()) < stopping.max_runs; ++b) {
         // A round of slow iterations can take long: the time limit and Ctrl-C end it after the current
         // iteration (the rest of the round is skipped; the check before the next round says why).
@@ -154,10 +154,10 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
       // nothing (cut before its first iteration, or whose first failed) adds nothing to either.
       auto& waited = result.paths[p].run_queue_wait_ns;
       if (waited && measured.size() > measured_before) {
+        const std::optional<SchedStat> grown = schedstat_growth(sched_before, schedstat());
         const std::int64_t block_end = clock_ns();
-        const std::int64_t delay_after = run_delay_ns().value_or(-1);
-        if (delay_before >= 0 && delay_after >= delay_before) {
-          *waited += delay_after - delay_before;
+        if (grown) {
+          *waited += grown->run_delay_ns;
           result.paths[p].run_queue_span_ns += block_end - block_start;
         } else {
           waited.reset();  // a read failed: the path's figure would be a part of the truth

@@ -1064,7 +1064,9 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
                           p.scaling_high);
     }
     if (const auto cpus = p.cpus_used(); cpus && p.wait_share()) {
-      line += fmt::format("  callers on {:.2f} CPUs, waiting {:.1f}%", *cpus, *p.wait_share() * 100.0);
+      // the caller threads' own figures: with more than one intra-op thread their OpenMP workers do much of the work
+      line += fmt::format("  caller threads on {:.2f} CPUs, waiting {:.1f}%{}", *cpus, *p.wait_share() * 100.0,
+                          c.context.intra_op_threads > 1 ? " (their OpenMP workers not counted)" : "");
     }
     lines.push_back(std::move(line));
   }

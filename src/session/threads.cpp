@@ -100,15 +100,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
         for (const auto& thread : burst.latency_ns) {
           for (std::size_t i = 0; i < thread.size(); i += stride) target.latency_ns[c].push_back(thread[i]);
         }
-        for (const auto& grown : burst.sched) {
-          auto& sum = target.sched[c];
-          if (sum && grown) {
-            sum->on_cpu_ns += grown->on_cpu_ns;
-            sum->run_delay_ns += grown->run_delay_ns;
-          } else {
-            sum.reset();  // one thread's figure missing: the point's would be a part of the truth
-          }
-        }
+        for (const auto& grown : burst.sched) add_growth(target.sched[c], grown);
       }
     }
   }

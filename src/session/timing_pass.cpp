@@ -27,10 +27,7 @@ Status measure_timing_pass(const std::vector<InterleavedPath>& paths, const Adap
       [&](const InterleavedResult& partial) {
         if (checkpoint.due()) write_checkpoint(partial, false);
       },
-      [&]() -> std::optional<std::int64_t> {
-        const std::optional<SchedStat> now = sched.read();
-        return now ? std::optional<std::int64_t>(now->run_delay_ns) : std::nullopt;
-      });
+      [&] { return sched.read(); });
   if (status.ok() && !measured.interrupted) write_checkpoint(measured, true);
   return status;
 }

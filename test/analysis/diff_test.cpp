@@ -389,17 +389,17 @@ TEST(DiffReports, ContextDifferencesAreWarnedAbout) {
   EXPECT_EQ(messages[1], "the reports differ in hostname: 'h' in the base, 'ci-runner-7' in the new report");
 }
 
-// docs/metrics.md, "Waiting for a core": a report whose paths waited for a CPU for 5% or more of at least
-// 100 ms of timed blocks is named with those paths (a sweep's with their points); one below, or without the
+// docs/metrics.md, "Waiting for a core": a report whose paths waited for a CPU for 5% or more of their timed
+// blocks, 10 ms at least, is named with those paths (a sweep's with their points); one below, or without the
 // figure, is not.
 TEST(DiffReports, AReportMeasuredOnBusyCoresIsNamedWithItsPaths) {
   const auto a = lognormal(50, 1000, 0.1, 73);
   ReportDigest base = digest({path("aoti", a), path("eager", a)});
-  base.paths[0].run_queue = PathRunQueue{4'900'000, 100'000'000};
+  base.paths[0].run_queue = PathRunQueue{9'800'000, 200'000'000};
   ReportDigest next = digest({path("aoti", a), path("eager", a)});
   next.file = "new.json";
   next.paths[0].run_queue = PathRunQueue{76'400'000, 200'000'000};
-  next.paths[1].run_queue = PathRunQueue{5'000'000, 100'000'000};
+  next.paths[1].run_queue = PathRunQueue{10'000'000, 200'000'000};
   const auto busy = [](const DiffResult& r) {
     std::vector<std::string> messages;
     for (const Warning& w : r.warnings) {

@@ -74,17 +74,17 @@ TEST(SlowFirstRunHint, OnlyWhenTheFirstIterationTookMoreThanThreeTimesTheMedian)
   EXPECT_EQ(slow_first_run_hint(measured("aoti", {900, 100})), std::nullopt);            // too few samples to say
 }
 
-// The share is waited / span, and the warning names each path at or above 5% over at least 100 ms, in path
-// order, with its share to one decimal: aoti 76.4/200 ms = 38.2%, eager 5/100 ms = 5.0% (both at their
-// thresholds: named), compile 4.9/100 ms = 4.9% (not), short 90/99.9 ms (too short a span: not), run 7 ns
+// The share is waited / span, and the warning names each path at or above 5% that waited at least 10 ms, in
+// path order, with its share to one decimal: aoti 76.4/200 ms = 38.2%, eager 10/200 ms = 5.0% (at both
+// thresholds: named), compile 9.8/200 ms = 4.9% (not), short 9.999/20 ms (too little wait: not), run 7 ns
 // over 0 (no share), and a path without a figure.
-TEST(BusyCoresHint, NamesEachPathThatWaitedForACpuForAtLeastFivePercentOfAtLeastATenthOfASecond) {
+TEST(BusyCoresHint, NamesEachPathThatWaitedForACpuForAtLeastFivePercentAndTenMilliseconds) {
   std::vector<PathResult> paths{measured("aoti", {}), measured("compile", {}), measured("eager", {}),
                                 measured("short", {}), measured("run", {}), measured("unread", {})};
   paths[0].run_queue = PathRunQueue{76'400'000, 200'000'000};
-  paths[1].run_queue = PathRunQueue{4'900'000, 100'000'000};
-  paths[2].run_queue = PathRunQueue{5'000'000, 100'000'000};
-  paths[3].run_queue = PathRunQueue{90'000'000, 99'999'999};
+  paths[1].run_queue = PathRunQueue{9'800'000, 200'000'000};
+  paths[2].run_queue = PathRunQueue{10'000'000, 200'000'000};
+  paths[3].run_queue = PathRunQueue{9'999'999, 20'000'000};
   paths[4].run_queue = PathRunQueue{7, 0};
   EXPECT_DOUBLE_EQ(*run_queue_share(paths[0]), 0.382);
   EXPECT_DOUBLE_EQ(*paths[0].run_queue->share(), 0.382);
@@ -100,7 +100,7 @@ TEST(BusyCoresHint, NamesEachPathThatWaitedForACpuForAtLeastFivePercentOfAtLeast
             "(its run delay in /proc/thread-self/schedstat): more threads were ready to run than there were CPUs, "
             "another process's or this one's; the calls that waited are slower by their wait, and the median too "
             "where most calls waited; measure on a quiet machine, or with fewer intra-op threads (OMP_NUM_THREADS)");
-  paths[1].run_queue = PathRunQueue{6'000'000, 100'000'000};
+  paths[1].run_queue = PathRunQueue{12'000'000, 200'000'000};
   EXPECT_NE(busy_cores_hint(paths)->message.find(": aoti 38.2%, compile 6.0%, eager 5.0% ("), std::string::npos);
   EXPECT_EQ(busy_cores_hint({paths[3], paths[4], paths[5], measured("quiet", {})}), std::nullopt);
 }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ohprof {
 namespace {
@@ -82,6 +83,48 @@ std::string hand_made_symbols_image() {
   put_section(image, kSymbolsTable, 1, 11, symbols_at, 6 * 24, 2);  // SHT_DYNSYM
   put_section(image, kSymbolsTable, 2, 3, strings_at, strings.size(), 0);
   return image;
+}
+
+// An image whose dynamic symbol table defines `names` (each at section index 12), laid out as above: the
+// strings at 64, the symbols after them (8-aligned), the section table last.
+std::string defining(const std::vector<std::string>& names) {
+  std::string strings(1, '\0');
+  std::vector<std::size_t> offsets;
+  for (const std::string& name : names) {
+    offsets.push_back(strings.size());
+    strings += name + '\0';
+  }
+  const std::size_t symbols_at = 64 + (strings.size() + 7) / 8 * 8;
+  const std::size_t symbols_size = 24 * (names.size() + 1);
+  const std::size_t table_at = symbols_at + symbols_size;
+  std::string image(table_at + 3 * 64, '\0');
+  image.replace(0, 6, std::string("\x7f" "ELF\x02\x01", 6));
+  put(image, 0x28, table_at, 8);
+  put(image, 0x3A, 64, 2);
+  put(image, 0x3C, 3, 2);
+  image.replace(64, strings.size(), strings);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    put(image, symbols_at + 24 * (i + 1), offsets[i], 4);
+    put(image, symbols_at + 24 * (i + 1) + 6, 12, 2);
+  }
+  put_section(image, table_at, 1, 11, symbols_at, symbols_size, 2);
+  put_section(image, table_at, 2, 3, 64, strings.size(), 0);
+  return image;
+}
+
+// Every form of a std name the count reads (elf.cpp, in_namespace_std), each once, then names outside std
+// that look alike: a vtable and typeinfo of a class nested in a std class, std::allocator's and the const
+// iostream members' abbreviations, a libc++ member (std::__1, still std; its users are told apart by their
+// DT_NEEDED), and a function of a namespace foo::St..., a vtable of ::Foo, the guard of a static.
+TEST(ElfStdDefinitions, CountsEveryManglingOfAStdNameAndNoLookAlike) {
+  const std::vector<std::string> std_names{
+      "_ZSt9terminatev", "_ZNSt9exceptionD1Ev", "_ZNKSt9exception4whatEv", "_ZTVSt9exception", "_ZTISt9exception",
+      "_ZTSSt9exception", "_ZTVNSt6locale5facetE", "_ZTINSt8ios_base7failureE", "_ZTSNSt8ios_base7failureE",
+      "_ZNSaIcEC1Ev", "_ZNSs4swapERSs", "_ZNKSs4sizeEv", "_ZNSi3getEv", "_ZNKSi6gcountEv", "_ZNSo5flushEv",
+      "_ZNKSo6sentrycvbEv", "_ZNSdD0Ev", "_ZNKSd5rdbufEv", "_ZNSt3__16vectorIiNS_9allocatorIiEEE9push_backEOi"};
+  EXPECT_EQ(elf_std_definitions(defining(std_names)), std::optional<std::size_t>(std_names.size()));
+  EXPECT_EQ(elf_std_definitions(defining({"_ZN3foo2St3barEv", "_ZTV3Foo", "_ZGVZ4mainE1x", "main", "_Z3foov"})),
+            std::optional<std::size_t>(0));
 }
 
 TEST(ElfStdDefinitions, CountsTheDefinedSymbolsOfNamespaceStdInAHandMadeImage) {

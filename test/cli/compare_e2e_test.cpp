@@ -99,7 +99,7 @@ TEST_F(CompareE2E, BusyCoresAreNamed) {
   ::setenv("OMP_NUM_THREADS", "1", 1);
   testing::CommandOutput result;
   {
-    const Spinners spinners(std::min(2 * cpus, 128u));
+    const Spinners spinners(std::min(2 * cpus, 1024u));
     result = run_ohprof({"compare", "--exported", OHPROF_TINY_PROGRAM, "--aoti", OHPROF_TINY_PACKAGE, "--paths",
                          "aoti,eager", "--device", "cpu", "--warmup", "3", "--min-runs", "20", "--max-runs", "1000000",
                          "--min-time", "0.4", "--max-rse", "1", "--time-limit", "60", "--no-explain", "--quiet",

@@ -72,9 +72,9 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
   stopping.block = 2;
   InterleavedResult result;
   ASSERT_TRUE(run_interleaved({waiting("a", 7), waiting("b", 0)}, stopping, result, [&] { return clock.read(); }, {},
-                              [&]() -> std::optional<std::int64_t> {
+                              [&]() -> std::optional<SchedStat> {
                                 ++reads;
-                                return delay;
+                                return SchedStat{0, delay};
                               })
                   .ok());
   EXPECT_EQ(result.paths[0].run_queue_wait_ns, std::optional<std::int64_t>(5 * 7));  // not the 3 warm-ups' 21
@@ -90,9 +90,9 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
   int calls = 0;
   InterleavedResult failed;
   ASSERT_TRUE(run_interleaved({waiting("a", 7), waiting("b", 1)}, stopping, failed, [&] { return clock.read(); }, {},
-                              [&]() -> std::optional<std::int64_t> {
+                              [&]() -> std::optional<SchedStat> {
                                 if (++calls == 2) return std::nullopt;  // after a's first block
-                                return delay;
+                                return SchedStat{0, delay};
                               })
                   .ok());
   EXPECT_FALSE(failed.paths[0].run_queue_wait_ns.has_value());
@@ -111,7 +111,7 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
   plain.warmup = 0;
   InterleavedResult broken;
   EXPECT_FALSE(run_interleaved({breaking}, plain, broken, [&] { return clock.read(); }, {},
-                               [&]() -> std::optional<std::int64_t> { return delay; })
+                               [&]() -> std::optional<SchedStat> { return SchedStat{0, delay}; })
                    .ok());
   EXPECT_EQ(broken.paths[0].iterations.size(), 1u);
   EXPECT_EQ(broken.paths[0].run_queue_wait_ns, std::optional<std::int64_t>(2 * 7));

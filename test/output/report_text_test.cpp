@@ -936,9 +936,11 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   waited.points[1].on_cpu_ns = 7'200'000;
   waited.points[1].waited_ns = 1'240'000;
   EXPECT_EQ(concurrency_lines(waited, 0)[0],
-            "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  callers on 0.99 CPUs, waiting 0.0%");
+            "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  caller threads on 0.99 CPUs, waiting 0.0%");
   EXPECT_EQ(concurrency_lines(waited, 0)[1], "2 callers  36.6k calls/s  p50 40.70 us  p99 325.7 us  x1.60 of 1 caller "
-                                             "(95% interval 1.18 to 2.01)  callers on 1.80 CPUs, waiting 15.5%");
+                                             "(95% interval 1.18 to 2.01)  caller threads on 1.80 CPUs, waiting 15.5%");
+  waited.context.intra_op_threads = 2;  // their workers' time is in neither figure, and the line says so
+  EXPECT_NE(concurrency_lines(waited, 0)[1].find("waiting 15.5% (their OpenMP workers not counted)"), std::string::npos);
   waited.points[1].on_cpu_ns.reset();
   EXPECT_EQ(concurrency_lines(waited, 0)[1].find("CPUs"), std::string::npos);
   // A 1-caller point slower than the measuring thread (one_caller_slowdown): both lines say so.

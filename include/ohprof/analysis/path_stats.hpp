@@ -41,12 +41,12 @@ std::optional<Warning> slow_first_run_hint(const PathResult& path);
 std::optional<double> run_queue_share(const PathResult& path);
 
 // From this share on a path's times are said to include waiting for a core (the cores-busy warning). On
-// this project's quiet 2-core machine the shares were 0 to 1.14% (docs/metrics.md); beside four spinning
+// this project's quiet 2-core machine the shares were 0 to 0.69% (docs/metrics.md); beside four spinning
 // processes, two thirds.
 inline constexpr double kBusyCoresShare = 0.05;
-// ... provided the path was timed this long (its blocks' spans): below it one preemption (a time slice,
-// milliseconds) decides the share, and a short run's slow calls are the outliers hint's to name.
-inline constexpr std::int64_t kBusyCoresMinSpanNs = 100'000'000;
+// ... provided the path waited at least this long in all: several time slices (a few ms each), so that one
+// preemption, which a short run's share can make large, names no path (its slow call is the outliers hint's).
+inline constexpr std::int64_t kBusyCoresMinWaitNs = 10'000'000;
 
 // A path as the busy-cores rule reads it: its name as the warning names it, its run_queue.
 struct PathShare {
@@ -54,16 +54,15 @@ struct PathShare {
   std::optional<PathRunQueue> run_queue;
 };
 
-// Whether a path waited for a CPU enough to be named: share >= kBusyCoresShare over a span of at least
-// kBusyCoresMinSpanNs.
+// Whether a path waited for a CPU enough to be named: share >= kBusyCoresShare and waited_ns >=
+// kBusyCoresMinWaitNs.
 bool waited_for_cores(const std::optional<PathRunQueue>& run_queue);
 
 // The paths that waited_for_cores, in order, as the warnings name them: "aoti 38.2%, compile 6.0%, eager
 // 5.0%"; "" when none did.
 std::string busy_paths_text(const std::vector<PathShare>& paths);
 
-// One cores-busy warning naming each path whose share is at least kBusyCoresShare, with its share; empty
-// when none is.
+// One cores-busy warning naming each path that waited_for_cores, with its share; empty when none did.
 std::optional<Warning> busy_cores_hint(const std::vector<PathResult>& paths);
 
 }  // namespace ohprof

@@ -1,10 +1,17 @@
 #pragma once
 // How long a thread has run on a CPU and how long it has waited for one (ready to run while another task
-// held every CPU it may use), from Linux's /proc/<pid>/task/<tid>/schedstat: its first two fields, in ns
-// (Documentation/scheduler/sched-stats.rst). docs/metrics.md, "Waiting for a core".
+// held every CPU it may use). docs/metrics.md, "Waiting for a core".
+// - The wait is the scheduler's run delay: the second field of Linux's /proc/thread-self/schedstat, in ns
+//   (Documentation/scheduler/sched-stats.rst). The kernel adds to it when the thread gets a CPU, so a
+//   thread that reads its own is up to date.
+// - The time on a CPU is the thread's CPU-time clock (CLOCK_THREAD_CPUTIME_ID, or the clock
+//   pthread_getcpuclockid gives), which the kernel brings up to date when it is read. The schedstat's own
+//   first field is not: for a running thread it lags by up to a timer tick.
 #include <cstdint>
 #include <optional>
 #include <string_view>
+
+#include <time.h>
 
 namespace ohprof {
 
@@ -14,19 +21,22 @@ struct SchedStat {
   friend bool operator==(const SchedStat&, const SchedStat&) = default;
 };
 
-// A schedstat text ("<on-CPU ns> <run-delay ns> <timeslices>\n"); nullopt when it is not three unsigned
-// integers, or its timeslices are 0 (a kernel that keeps no statistics prints "0 0 0").
-std::optional<SchedStat> parse_schedstat(std::string_view text);
+// The run delay of a schedstat text ("<on-CPU ns> <run-delay ns> <timeslices>\n"); nullopt when it is not
+// three unsigned integers, or its timeslices are 0 (a kernel that keeps no statistics prints "0 0 0").
+std::optional<std::int64_t> parse_schedstat_run_delay(std::string_view text);
 
 // The growth from `before` to `after`; nullopt when either is missing or a field went down.
 std::optional<SchedStat> schedstat_growth(const std::optional<SchedStat>& before, const std::optional<SchedStat>& after);
 
+// Adds `growth` to `sum`; a missing growth makes the sum missing too (it would be a part of the truth).
+void add_growth(std::optional<SchedStat>& sum, const std::optional<SchedStat>& growth);
+
 // The calling thread's figures now (opens, reads and closes the file: for a thread read a few times).
 std::optional<SchedStat> this_thread_schedstat();
 
-// The figures of the thread that constructs it, read again on each read() from the file opened at
-// construction (wherever read() is called from). read() gives nullopt where the file does not exist or
-// cannot be read (not Linux, or a kernel without CONFIG_SCHED_INFO).
+// The figures of the thread that constructs it, from the file and the clock it opened then (wherever
+// read() is called from). read() gives nullopt where either cannot be read (not Linux, or a kernel
+// without CONFIG_SCHED_INFO).
 class ThreadSchedStat {
  public:
   ThreadSchedStat();
@@ -37,6 +47,8 @@ class ThreadSchedStat {
 
  private:
   int m_fd = -1;
+  clockid_t m_clock{};
+  bool m_clock_ok = false;
 };
 
 }  // namespace ohprof

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ohprof/base/error.hpp"
+#include "ohprof/base/run_queue.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
 #include "ohprof/model/stop_reason.hpp"
 #include "ohprof/model/stopping.hpp"
@@ -63,11 +64,11 @@ double relative_standard_error(const SampleSummary& summary);
 std::string unmet_criteria(const AdaptiveStopping& stopping, const RunningStats& wall_ns);
 
 // `clock_ns` is injectable for tests; `on_round` is called after each round (e.g. to rewrite the report);
-// `run_delay_ns`, when given, reads the measuring thread's run delay (base/run_queue.hpp) around each
-// block of measured iterations.
+// `schedstat`, when given, reads the measuring thread's scheduler figures (base/run_queue.hpp) around
+// each block of measured iterations, inside the block's two clock reads.
 Status run_interleaved(const std::vector<InterleavedPath>& paths, const AdaptiveStopping& stopping,
                        InterleavedResult& result, const std::function<std::int64_t()>& clock_ns,
                        const std::function<void(const InterleavedResult&)>& on_round = {},
-                       const std::function<std::optional<std::int64_t>()>& run_delay_ns = {});
+                       const std::function<std::optional<SchedStat>()>& schedstat = {});
 
 }  // namespace ohprof

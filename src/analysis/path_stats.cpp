@@ -17,10 +17,6 @@ std::optional<Warning> slow_first_run_hint(const PathResult& path) {
       path.name, first / path.wall.median)};
 }
 
-std::optional<double> run_queue_share(const PathResult& path) {
-  return path.run_queue ? path.run_queue->share() : std::nullopt;
-}
-
 bool waited_for_cores(const std::optional<PathRunQueue>& run_queue) {
   if (!run_queue || run_queue->waited_ns < kBusyCoresMinWaitNs) return false;
   const std::optional<double> share = run_queue->share();

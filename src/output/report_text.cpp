@@ -1063,9 +1063,11 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
       line += fmt::format("  x{:.2f} of 1 caller ({}95% interval {:.2f} to {:.2f})", p.scaling, kind, p.scaling_low,
                           p.scaling_high);
     }
-    if (const auto cpus = p.cpus_used(); cpus && p.wait_share()) {
+    const std::optional<double> cpus = p.cpus_used();
+    const std::optional<double> waiting = p.wait_share();
+    if (cpus && waiting) {
       // the caller threads' own figures: with more than one intra-op thread their OpenMP workers do much of the work
-      line += fmt::format("  caller threads on {:.2f} CPUs, waiting {:.1f}%{}", *cpus, *p.wait_share() * 100.0,
+      line += fmt::format("  caller threads on {:.2f} CPUs, waiting {:.1f}%{}", *cpus, *waiting * 100.0,
                           c.context.intra_op_threads > 1 ? " (their OpenMP workers not counted)" : "");
     }
     lines.push_back(std::move(line));

@@ -86,10 +86,9 @@ TEST(BusyCoresHint, NamesEachPathThatWaitedForACpuForAtLeastFivePercentAndTenMil
   paths[2].run_queue = PathRunQueue{10'000'000, 200'000'000};
   paths[3].run_queue = PathRunQueue{9'999'999, 20'000'000};
   paths[4].run_queue = PathRunQueue{7, 0};
-  EXPECT_DOUBLE_EQ(*run_queue_share(paths[0]), 0.382);
   EXPECT_DOUBLE_EQ(*paths[0].run_queue->share(), 0.382);
-  EXPECT_EQ(run_queue_share(paths[4]), std::nullopt);
-  EXPECT_EQ(run_queue_share(paths[5]), std::nullopt);
+  EXPECT_EQ(paths[4].run_queue->share(), std::nullopt);
+  EXPECT_FALSE(waited_for_cores(paths[5].run_queue));
   EXPECT_TRUE(waited_for_cores(paths[2].run_queue));
   EXPECT_FALSE(waited_for_cores(paths[3].run_queue));
   const auto warning = busy_cores_hint(paths);

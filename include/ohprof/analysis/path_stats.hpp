@@ -36,10 +36,6 @@ CollectorCost make_collector_cost(CollectorKind collector, const std::vector<std
 // initialisation, a warm-up too short), the warning to print; empty otherwise.
 std::optional<Warning> slow_first_run_hint(const PathResult& path);
 
-// The share of a path's timed wall time during which the measuring thread waited for a CPU (docs/metrics.md,
-// "Waiting for a core"): run_queue->share(); nullopt without a run_queue or with span_ns 0.
-std::optional<double> run_queue_share(const PathResult& path);
-
 // From this share on a path's times are said to include waiting for a core (the cores-busy warning). On
 // this project's quiet 2-core machine the shares were 0 to 0.69% (docs/metrics.md); beside four spinning
 // processes, two thirds.

@@ -70,7 +70,7 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
   result = InterleavedResult{};
   result.paths.resize(paths.size());
   if (schedstat) {
-    for (auto& path : result.paths) path.run_queue_wait_ns = 0;
+    for (auto& path : result.paths) path.run_queue = PathRunQueue{};
   }
   if (paths.empty()) {
     result.stop_reason = StopReason{StopCode::no_paths};
@@ -152,15 +152,15 @@ Status run_interleaved(const std::vector<InterleavedPath>& paths, const Adaptive
       }
       // The wait over the block's span (failed iterations included, as both cover them); a block that measured
       // nothing (cut before its first iteration, or whose first failed) adds nothing to either.
-      auto& waited = result.paths[p].run_queue_wait_ns;
-      if (waited && measured.size() > measured_before) {
+      auto& queue = result.paths[p].run_queue;
+      if (queue && measured.size() > measured_before) {
         const std::optional<SchedStat> grown = schedstat_growth(sched_before, schedstat());
         const std::int64_t block_end = clock_ns();
         if (grown) {
-          *waited += grown->run_delay_ns;
-          result.paths[p].run_queue_span_ns += block_end - block_start;
+          queue->waited_ns += grown->run_delay_ns;
+          queue->span_ns += block_end - block_start;
         } else {
-          waited.reset();  // a read failed: the path's figure would be a part of the truth
+          queue.reset();  // a read failed: the path's figure would be a part of the truth
         }
       }
     }

@@ -434,7 +434,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
       path.execution->excluded_samples_ns.assign(all.begin(), all.end() - static_cast<std::ptrdiff_t>(path.wall_ns.size()));
       path.wall = summarize_ns(path.wall_ns);
       path.stop_reason = measured.stop_reason;
-      path.run_queue = run_queue_of(measured.paths[i]);
+      path.run_queue = measured.paths[i].run_queue;
     }
     report.stop_reason = measured.stop_reason;
     report.interrupted = measured.interrupted;

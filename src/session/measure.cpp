@@ -85,7 +85,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     into.warmup_ns = one.warmup_ns;
     into.wall_ns = one.wall_ns();
     into.wall = summarize_ns(into.wall_ns);
-    into.run_queue = run_queue_of(one);
+    into.run_queue = one.run_queue;
     // A fixed count ends when its iterations are measured, unless an error or Ctrl-C ended it first.
     const StopCode code = measured.stop_reason.code;
     into.stop_reason = code == StopCode::error || code == StopCode::interrupted ? measured.stop_reason

@@ -115,11 +115,6 @@ Status no_trace_to_export(Report& report, const std::string& path, const std::st
                                                    "(without --no-cupti) and a measurement that finished");
 }
 
-std::optional<PathRunQueue> run_queue_of(const InterleavedPathResult& measured) {
-  if (!measured.run_queue_wait_ns) return std::nullopt;
-  return PathRunQueue{*measured.run_queue_wait_ns, measured.run_queue_span_ns};
-}
-
 void add_sample_hints(Report& report, bool name_the_path) {
   // One outliers warning for all the paths of a compare, each with its count (not one line per path).
   std::vector<std::string> counts;

@@ -98,10 +98,6 @@ void attach_split(Report& report, PathResult& path, const SplitCollection& colle
 // --dump-code's; else the report alone.
 SessionOutcome measured_outcome(Report report, const Status& measured, const Status& trace, const Status& dump);
 
-// A path's wait for a CPU in the timing pass (docs/metrics.md, "Waiting for a core"): the loop's run
-// delay against its blocks' spans; null where the loop had no figure.
-std::optional<PathRunQueue> run_queue_of(const InterleavedPathResult& measured);
-
 // hyperfine's hints from the samples: a slow first run, outliers; and the cores-busy warning (path_stats.hpp).
 // `compare` names the path in each.
 void add_sample_hints(Report& report, bool name_the_path);

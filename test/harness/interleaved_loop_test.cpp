@@ -77,16 +77,15 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
                                 return SchedStat{0, delay};
                               })
                   .ok());
-  EXPECT_EQ(result.paths[0].run_queue_wait_ns, std::optional<std::int64_t>(5 * 7));  // not the 3 warm-ups' 21
-  EXPECT_EQ(result.paths[1].run_queue_wait_ns, std::optional<std::int64_t>(0));
-  EXPECT_EQ(result.paths[0].run_queue_span_ns, 5 * 100);  // the blocks' spans: the fake clock moves only in calls
-  EXPECT_EQ(result.paths[1].run_queue_span_ns, 5 * 100);
+  // not the 3 warm-ups' 21; the blocks' spans: the fake clock moves only in calls
+  EXPECT_EQ(result.paths[0].run_queue, (std::optional<PathRunQueue>(PathRunQueue{5 * 7, 5 * 100})));
+  EXPECT_EQ(result.paths[1].run_queue, (std::optional<PathRunQueue>(PathRunQueue{0, 5 * 100})));
   EXPECT_EQ(reads, 2 * 6);  // before and after each of the 6 blocks (3 rounds of 2 paths), none inside one
 
   // without a reader: no figure; a read that fails: none for that path
   InterleavedResult unread;
   ASSERT_TRUE(run_interleaved({waiting("a", 7)}, stopping, unread, [&] { return clock.read(); }).ok());
-  EXPECT_FALSE(unread.paths[0].run_queue_wait_ns.has_value());
+  EXPECT_FALSE(unread.paths[0].run_queue.has_value());
   int calls = 0;
   InterleavedResult failed;
   ASSERT_TRUE(run_interleaved({waiting("a", 7), waiting("b", 1)}, stopping, failed, [&] { return clock.read(); }, {},
@@ -95,8 +94,8 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
                                 return SchedStat{0, delay};
                               })
                   .ok());
-  EXPECT_FALSE(failed.paths[0].run_queue_wait_ns.has_value());
-  EXPECT_EQ(failed.paths[1].run_queue_wait_ns, std::optional<std::int64_t>(5));
+  EXPECT_FALSE(failed.paths[0].run_queue.has_value());
+  EXPECT_EQ(failed.paths[1].run_queue, (std::optional<PathRunQueue>(PathRunQueue{5, 5 * 100})));
 
   // An iteration that fails inside a block: the block's wait and span both cover it (its 7 ns and 100 ns with
   // the first iteration's), as the reads bracket the whole block.
@@ -114,8 +113,7 @@ TEST(InterleavedLoop, SumsEachPathsRunQueueWaitOverItsMeasuredBlocksOnly) {
                                [&]() -> std::optional<SchedStat> { return SchedStat{0, delay}; })
                    .ok());
   EXPECT_EQ(broken.paths[0].iterations.size(), 1u);
-  EXPECT_EQ(broken.paths[0].run_queue_wait_ns, std::optional<std::int64_t>(2 * 7));
-  EXPECT_EQ(broken.paths[0].run_queue_span_ns, 2 * 100);
+  EXPECT_EQ(broken.paths[0].run_queue, (std::optional<PathRunQueue>(PathRunQueue{2 * 7, 2 * 100})));
 }
 
 TEST(InterleavedLoop, BlocksRunConsecutiveIterationsOfOnePathAndStopAtMaxRuns) {

@@ -13,6 +13,7 @@
 #include "ohprof/base/error.hpp"
 #include "ohprof/base/run_queue.hpp"
 #include "ohprof/harness/measurement_loop.hpp"
+#include "ohprof/model/run_queue.hpp"
 #include "ohprof/model/stop_reason.hpp"
 #include "ohprof/model/stopping.hpp"
 #include "ohprof/base/stats.hpp"
@@ -35,11 +36,10 @@ struct InterleavedPathResult {
   std::vector<int> rounds;  // the round of each measured iteration (same length as iterations), from 0
   RunningStats running;  // of the measured wall times, for the stopping rule
   // How long the measuring thread waited for a CPU during this path's blocks of measured iterations: the
-  // growth of its run delay from right before each block's first iteration to right after its last, summed
-  // (docs/metrics.md, "Waiting for a core"); nullopt without a reader or where a read failed. The blocks'
-  // spans, the clock read next to each pair of reads, are summed in run_queue_span_ns.
-  std::optional<std::int64_t> run_queue_wait_ns;
-  std::int64_t run_queue_span_ns = 0;
+  // growth of its run delay from right before each block's first iteration to right after its last, and the
+  // blocks' spans (the clock read just outside those reads), summed (docs/metrics.md, "Waiting for a
+  // core"); nullopt without a reader or where a read failed.
+  std::optional<PathRunQueue> run_queue;
   [[nodiscard]] std::vector<std::int64_t> wall_ns() const;
 };
 

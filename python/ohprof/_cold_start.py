@@ -72,7 +72,9 @@ def _memory(status="/proc/self/status"):
 
 def _load_module(torch, paths, spec, device):
     """The module a compile or eager process starts from: the user's (the factory's, with the measuring
-    session's weights) or the exported program's module()."""
+    session's weights; or the Python API's object, unpickled) or the exported program's module()."""
+    if spec.get("module_file"):
+        return torch.load(spec["module_file"], map_location=device, weights_only=False).eval()
     if spec["compile_source"] == paths.SOURCE_MODULE:
         module = paths.build_model(torch, spec["model"], device)
         if spec["weights"]:

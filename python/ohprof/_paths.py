@@ -249,6 +249,27 @@ def build_model(torch, spec, device):
     return model.eval().to(device)
 
 
+def save_model_object(torch, module, path):
+    """A model object handed to the Python API, pickled whole into `path` (torch.save) for the cold-start
+    processes, which have no factory to call (docs/metrics.md, "Cold start"). A fresh process unpickles it by
+    importing each class by its module's name, so a class defined in __main__ (a notebook, or the script
+    itself) or inside a function is refused here, in one line, before any process starts; so is an object
+    that does not pickle (a lambda hook, say)."""
+    unimportable = sorted({f"{type(m).__module__}.{type(m).__qualname__}" for m in module.modules()
+                           if type(m).__module__ == "__main__" or "<locals>" in type(m).__qualname__})
+    refusal = ("a fresh process cannot rebuild the model object: {}; define its classes in a module "
+               "a fresh process can import (a .py file on sys.path) and leave out what does not pickle, or use "
+               "`ohprof compare --model module:factory --cold-start`")
+    if unimportable:
+        where = "a function" if "<locals>" in unimportable[0] else "__main__ (a notebook, or the script itself)"
+        raise OhprofError(USAGE_ERROR, refusal.format(f"its class {unimportable[0]} is defined in {where}"))
+    try:
+        torch.save(module, path)
+    except Exception as e:  # what the user's object holds: a lambda, an open file, a lock
+        raise OhprofError(USAGE_ERROR, refusal.format(f"pickling it failed ({type(e).__name__}: {_first_line(e)})")) \
+            from None
+
+
 def check_device(torch, device):
     if device == "cuda" and not torch.cuda.is_available():
         raise OhprofError(DEVICE_UNAVAILABLE, "--device cuda but no CUDA device is available here; use --device cpu")
@@ -1576,10 +1597,12 @@ class Session:
         command that starts one process, less its five arguments; why the portable cache artifacts cannot
         be used, or "")."""
         torch = self.torch
-        if self.model_spec.startswith("ohprof._registry:") and self.compile_source == SOURCE_MODULE:
-            raise OhprofError(USAGE_ERROR, "a fresh process cannot rebuild a model object handed to the Python API; "
-                                           "use `ohprof compare --model module:factory --cold-start` instead")
         os.makedirs(out_dir, exist_ok=True)
+        module_file = ""
+        if self.model_spec.startswith("ohprof._registry:") and self.compile_source == SOURCE_MODULE:
+            # The Python API's model object: no factory a fresh process could call, so the object itself, pickled.
+            module_file = os.path.join(out_dir, "module.pt")
+            save_model_object(torch, self.user_model, module_file)
         cpu = lambda v: v.detach().to("cpu") if isinstance(v, torch.Tensor) else v  # noqa: E731
         inputs = os.path.join(out_dir, "inputs.pt")
         torch.save({"args": [cpu(t) for t in self.inputs], "kwargs": {k: cpu(v) for k, v in self.kwargs.items()},
@@ -1591,12 +1614,13 @@ class Session:
         reference_path = os.path.join(out_dir, "reference.pt")
         torch.save(reference, reference_path)
         weights = ""
-        if self.compile_source == SOURCE_MODULE:
+        if self.compile_source == SOURCE_MODULE and not module_file:  # a pickled object carries its weights
             weights = os.path.join(out_dir, "weights.pt")
             torch.save({k: cpu(v) for k, v in self.user_model.state_dict().items()}, weights)
         spec = {"model": self.model_spec, "exported": self.exported_path, "aoti_package": self.aoti_package,
                 "compile_source": self.compile_source, "device": self.device, "kernel_profile": self.kernel_profile,
-                "inputs": inputs, "reference": reference_path, "weights": weights, "sys_path": list(sys.path)}
+                "inputs": inputs, "reference": reference_path, "weights": weights, "module_file": module_file,
+                "sys_path": list(sys.path)}
         spec_path = os.path.join(out_dir, "spec.json")
         write_json(spec_path, spec)
         unavailable = "" if hasattr(getattr(torch, "compiler", None), "save_cache_artifacts") else (

@@ -146,7 +146,8 @@ _API_FLAGS = {"--paths": "paths", "--device": "device",
               "--min-time": "min_time_s", "--max-rse": "max_rse", "--time-limit": "time_limit_s",
               "--check-outputs": "check_outputs", "--no-explain": "explain=False",
               "--kernel-profile": "kernel_profile=True", "--cache-dir": "cache_dir", "--export-trace": "export_trace",
-              "--threads": "threads", "--what-if": "what_if=True", "--batch": "batch"}
+              "--threads": "threads", "--what-if": "what_if=True", "--cold-start": "cold_start",
+              "--batch": "batch"}
 
 
 def _in_api_words(message):
@@ -217,13 +218,15 @@ def _paths_flag(paths):
 
 def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, min_runs=None, max_runs=None,
             min_time_s=None, max_rse=None, time_limit_s=None, check_outputs=None, explain=True,
-            kernel_profile=False, cache_dir=None, export_trace=None, threads=None, what_if=False, verbose=False):
+            kernel_profile=False, cache_dir=None, export_trace=None, threads=None, what_if=False, cold_start=None,
+            verbose=False):
     """`ohprof compare` on the nn.Module `model` (or a torch.export.ExportedProgram, as --exported: a
     model torch.export.export(..., strict=False) captures where strict export fails) with `inputs` (a
     tensor, a tuple of tensors, or (tuple, dict of keyword inputs)): each path
     measured in this process, interleaved, and each gap explained in layers (docs/usage.md). The keyword
     arguments are compare's flags (None: the flag's default; `threads` a list of caller counts, --threads;
-    `what_if` --what-if); returns the compare Report."""
+    `what_if` --what-if; `cold_start` True or a number of fresh processes, --cold-start[=N], for which the
+    model object is pickled: its classes must be importable in a fresh process); returns the compare Report."""
     torch = _torch()
     program = isinstance(model, torch.export.ExportedProgram)
     if not program and not isinstance(model, torch.nn.Module):
@@ -252,6 +255,8 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
                 argv.append("--kernel-profile")
             if what_if:
                 argv.append("--what-if")
+            if cold_start:  # --cold-start takes its count only as --cold-start=N
+                argv.append("--cold-start" if cold_start is True else f"--cold-start={int(cold_start)}")
             if not verbose:
                 argv.append("--quiet")
             return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)

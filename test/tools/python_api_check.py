@@ -9,7 +9,8 @@ extension SO, and checks what the child did and printed:
      the user's module counts at least the eager path's iterations; the report's inputs are x's shape;
   2. it printed nothing (stdout and stderr empty up to a marker), and verbose=True prints the table;
   3. with cache_dir a second compare of the same model reuses the artifacts, and a model with other
-     weights does not (the fingerprint);
+     weights does not (the fingerprint); cold_start rebuilds a model object in fresh processes from its
+     pickle, and names in a warning why not where its class is __main__'s or a lambda hook does not pickle;
   4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
      sizes returns one point per size;
   5. a bad input raises OhprofError with exit code 6 and the message alone, its advice naming the
@@ -71,6 +72,18 @@ with torch.no_grad():
         p.add_(1.0)
 third = ohprof.compare(other, (x,), paths=("aoti", "eager"), explain=False, cache_dir=cache, **quick)
 out["cached_other"] = third.to_json()["artifacts"]["cached"]
+# cold_start: the object, pickled, rebuilt in each fresh process (its class is tiny_models', importable there)
+cold = ohprof.compare(other, (x,), paths=("aoti", "eager"), explain=False, cold_start=1, **quick).to_json()
+out["cold"] = {p["name"]: [[s["cache"], s["failed"], [q["output_matches"] for q in s["samples"]]]
+                           for s in p["cold_start"]["states"]] for p in cold["paths"] if p["cold_start"]}
+class Local(torch.nn.Module):  # defined in __main__: a fresh process cannot import it
+    def forward(self, t):
+        return t * 2
+refused = {}
+for name, obj in (("main_class", Local()), ("lambda_hook", model)):
+    report = ohprof.compare(obj, (x,), paths=("eager",), explain=False, cold_start=1, **quick).to_json()
+    refused[name] = [w["message"] for w in report["warnings"] if w["code"] == "cold-start-incomplete"]
+out["cold_refused"] = refused
 run = ohprof.run(package, x, device="cpu", warmup=1, runs=3)
 out["run"] = [run.kind, len(run.paths["aoti"]["samples_ns"])]
 out["analyze_kind"] = ohprof.analyze(trace).kind
@@ -140,6 +153,15 @@ def main(argv):
     if got["cached_first"] or not got["cached_again"] or got["cached_other"]:
         problems.append(f"artifact reuse: first {got['cached_first']}, same model {got['cached_again']}, "
                         f"other weights {got['cached_other']} (want False, True, False)")
+    want_cold = {"aoti": [["none", None, [True]]], "eager": [["none", None, [True]]]}
+    if got["cold"] != want_cold:
+        problems.append(f"cold_start on a model object: {got['cold']} (want {want_cold})")
+    refusals = {"main_class": "its class __main__.Local is defined in __main__",
+                "lambda_hook": "pickling it failed (PicklingError: Can't pickle <function <lambda>"}
+    for name, words in refusals.items():
+        said = got["cold_refused"][name]
+        if len(said) != 1 or "a fresh process cannot rebuild the model object: " + words not in said[0]:
+            problems.append(f"cold_start on a model object that cannot be rebuilt ({name}): warnings {said}")
     if got["run"] != ["run", 3]:
         problems.append(f"run: {got['run']}")
     if got["analyze_kind"] != "analyze":

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ohprof/analysis/explanation.hpp"
+#include "ohprof/analysis/path_stats.hpp"
 #include "ohprof/base/stats.hpp"
 
 namespace ohprof {
@@ -96,9 +97,17 @@ bool scaling_within_noise(const PathConcurrency& path) {
   return !top.scales && top.scaling_high > 1 + kNoGainTolerance;
 }
 
+bool cores_had_room(const PathConcurrency& path) {
+  if (path.points.size() < 2 || path.caller_slowdown || path.context.cuda || path.context.intra_op_threads > 1) return false;
+  const ThreadsPoint& top = path.points.back();
+  if (top.scales || scaling_within_noise(path)) return false;
+  const std::optional<double> waited = top.wait_share();
+  return waited && top.blocked_share() && *waited < kBusyCoresShare;
+}
+
 bool gil_share_within_noise(const PathConcurrency& path) {
   return path.holds_gil && path.host_share && path.host_share_se && !scaling_within_noise(path) &&
-         !significant(Estimate{*path.host_share - kGilHostShare, *path.host_share_se});
+         !cores_had_room(path) && !significant(Estimate{*path.host_share - kGilHostShare, *path.host_share_se});
 }
 
 namespace {
@@ -111,7 +120,8 @@ bool cores_full(const PathConcurrency& path) {
 
 bool gil_share_missing(const PathConcurrency& path) {
   return path.holds_gil && !path.host_share && path.points.size() >= 2 && !path.caller_slowdown &&
-         !path.points.back().scales && !scaling_within_noise(path) && (path.context.cuda || cores_full(path));
+         !path.points.back().scales && !scaling_within_noise(path) && !cores_had_room(path) &&
+         (path.context.cuda || cores_full(path));
 }
 
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
@@ -125,6 +135,11 @@ ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   if (top.scales) return full ? ConcurrencyLimit::cores : ConcurrencyLimit::none;
   // Not shown to scale, nor shown not to: its gain could still exceed a tenth of one caller's throughput.
   if (scaling_within_noise(path)) return ConcurrencyLimit::unknown;
+  // The cores had room for every caller that was ready: not the cores. Callers that were asleep a material part
+  // of their time took turns at something; for a Python path, the GIL each call takes.
+  if (cores_had_room(path)) {
+    return path.holds_gil && *top.blocked_share() >= kTakingTurnsShare ? ConcurrencyLimit::gil : ConcurrencyLimit::unknown;
+  }
   if (path.holds_gil) {
     // Its share too near 50% to read, or unknown where the device or the cores could be the limit too: the
     // GIL or what the rules below name, not told apart. Unknown with nothing else shared: the GIL.

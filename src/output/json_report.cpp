@@ -327,6 +327,7 @@ json concurrency_to_json(const std::optional<PathConcurrency>& c) {
           {"scaling_within_noise", c->scaling_within_noise},
           {"host_share_within_noise", c->host_share_within_noise},
           {"host_share_missing", c->host_share_missing},
+          {"cores_had_room", c->cores_had_room},
           {"runner_instances", c->runner_instances},
           {"cores", c->context.cores},
           {"intra_op_threads", c->context.intra_op_threads},

@@ -349,6 +349,7 @@ PathConcurrency concurrency_from_json(const json& j) {
   read(j, "scaling_within_noise", c.scaling_within_noise);
   read(j, "host_share_within_noise", c.host_share_within_noise);
   read(j, "host_share_missing", c.host_share_missing);
+  read(j, "cores_had_room", c.cores_had_room);
   read(j, "runner_instances", c.runner_instances);
   read(j, "cores", c.context.cores);
   read(j, "intra_op_threads", c.context.intra_op_threads);

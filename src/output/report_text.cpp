@@ -1004,6 +1004,19 @@ std::string cores_text(int callers, const ConcurrencyContext& x) {
   return fmt::format("the cores ({} callers x {} intra-op thread{} on {} cores)", callers, std::max(1, x.intra_op_threads),
                      x.intra_op_threads == 1 ? "" : "s", x.cores);
 }
+
+// The largest count's wait and blocked shares, where the limit was read from them (cores_had_room).
+struct RoomFigures {
+  double waited = 0;
+  double blocked = 0;
+};
+std::optional<RoomFigures> room_figures(const PathConcurrency& c) {
+  if (!c.cores_had_room || c.points.empty()) return std::nullopt;
+  const std::optional<double> waited = c.points.back().wait_share();
+  const std::optional<double> blocked = c.points.back().blocked_share();
+  if (!waited || !blocked) return std::nullopt;
+  return RoomFigures{*waited, std::max(0.0, *blocked)};
+}
 }  // namespace
 
 std::string concurrency_limit_text(const PathConcurrency& c) {
@@ -1012,6 +1025,11 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
   switch (c.limit) {
     case ConcurrencyLimit::none: return fmt::format("none reached at {} callers", top);
     case ConcurrencyLimit::gil:
+      if (const auto figures = room_figures(c)) {
+        return fmt::format("the GIL (its calls run Python under it; its {} callers took turns: asleep {:.1f}% of their "
+                           "time, and waiting for a CPU {:.1f}%, so not the cores)",
+                           top, 100.0 * figures->blocked, 100.0 * figures->waited);
+      }
       return c.host_share ? fmt::format("the GIL (its calls run Python under it; host-bound {:.1f}% of its wall time)",
                                         *c.host_share * 100.0)
                           : std::string("the GIL (its calls run Python under it)");
@@ -1036,6 +1054,15 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
     return fmt::format("unknown: the GIL or not: host-bound {:.1f}% of its wall time (95% interval {:.1f}% to {:.1f}%), "
                        "within noise of the 50% above which the GIL is named",
                        100.0 * share.value_ns, 100.0 * interval_low(share), 100.0 * interval_high(share));
+  }
+  if (const auto figures = room_figures(c)) {
+    const std::string cores = fmt::format("not the cores: its {} callers waited for a CPU {:.1f}% of their time", top,
+                                          100.0 * figures->waited);
+    return c.holds_gil ? fmt::format("unknown: {}, and were asleep {:.1f}% of it, under the {:.0f}% that shows callers "
+                                     "taking turns at the GIL",
+                                     cores, 100.0 * figures->blocked, 100.0 * kTakingTurnsShare)
+                       : fmt::format("unknown: {}, and were asleep {:.1f}% of it (taking turns at something)", cores,
+                                     100.0 * figures->blocked);
   }
   if (c.host_share_missing) {
     const std::string other = x.cuda ? std::string("the device") : cores_text(top, x);

@@ -124,6 +124,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     concurrency.host_share_within_noise =
         concurrency.limit == ConcurrencyLimit::unknown && gil_share_within_noise(concurrency);
     concurrency.host_share_missing = concurrency.limit == ConcurrencyLimit::unknown && gil_share_missing(concurrency);
+    concurrency.cores_had_room = cores_had_room(concurrency);
   }
   // The callers hold inputs and (Python) objects: give them back before the report is written.
   targets.clear();

@@ -204,6 +204,75 @@ TEST(ConcurrencyLimit, AnUnknownShareNamesTheGilOnlyWhereNothingElseIsShared) {
   EXPECT_EQ(concurrency_limit(path_with(true, 2, true, {}, cpu2)), ConcurrencyLimit::cores);
 }
 
+// Rule 3, the callers' schedstat at the largest count: 2 callers over rounds of 10, 20 and 40 ms (70 ms of rounds,
+// 140 ms of callers' time) of a path that did not scale (x0.80, 95% interval 0.70 to 0.90) on the CPU with one
+// intra-op thread. On a CPU 91 ms and waiting 3.5 ms: a wait share of 3.5 / 140 = 2.5%, under 5%, so the cores had
+// room; asleep 1 - 94.5 / 140 = 32.5%, from a tenth on, so the callers took turns: for a Python path, the GIL.
+PathConcurrency with_sched(bool gil, std::optional<double> share, SchedStat sched, ConcurrencyContext context) {
+  PathConcurrency path = path_with(false, 2, gil, share, context);
+  ThreadsPoint top = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {}, sched);
+  top.scaling = 0.8;
+  top.scaling_low = 0.7;
+  top.scaling_high = 0.9;
+  path.points[1] = top;
+  return path;
+}
+
+TEST(ConcurrencyLimit, CallersTheCoresHadRoomForNameTheGilWhenTheyTookTurns) {
+  const ConcurrencyContext cpu2{2, 1, false};
+  const SchedStat turns{91'000'000, 3'500'000};
+  PathConcurrency python = with_sched(true, {}, turns, cpu2);
+  EXPECT_NEAR(*python.points[1].wait_share(), 0.025, 1e-12);
+  EXPECT_NEAR(*python.points[1].blocked_share(), 0.325, 1e-12);
+  EXPECT_TRUE(cores_had_room(python));
+  EXPECT_FALSE(gil_share_missing(python));  // the rules before this one said "the GIL or the cores"
+  EXPECT_EQ(concurrency_limit(python), ConcurrencyLimit::gil);
+  // the callers' own times come before the share's proxy: a share below half, or within noise of it
+  python.host_share = 0.2;
+  EXPECT_EQ(concurrency_limit(python), ConcurrencyLimit::gil);
+  python.host_share = 0.494;
+  python.host_share_se = 0.004;
+  EXPECT_FALSE(gil_share_within_noise(python));
+  EXPECT_EQ(concurrency_limit(python), ConcurrencyLimit::gil);
+  // asleep under a tenth (on a CPU 126 ms: 1 - 129.5 / 140 = 7.5%): not shown to take turns, unknown
+  const PathConcurrency busy = with_sched(true, {}, SchedStat{126'000'000, 3'500'000}, cpu2);
+  EXPECT_NEAR(*busy.points[1].blocked_share(), 0.075, 1e-12);
+  EXPECT_TRUE(cores_had_room(busy));
+  EXPECT_EQ(concurrency_limit(busy), ConcurrencyLimit::unknown);
+  // a C++ path (no GIL) whose callers took turns: not the cores (rule 6 would name them), unknown
+  EXPECT_TRUE(cores_had_room(with_sched(false, {}, turns, cpu2)));
+  EXPECT_EQ(concurrency_limit(with_sched(false, {}, turns, cpu2)), ConcurrencyLimit::unknown);
+  EXPECT_EQ(concurrency_limit(path_with(false, 2, false, {}, cpu2)), ConcurrencyLimit::cores);  // without the figures
+  // on 16 cores too: the share below half would have left it unknown
+  EXPECT_EQ(concurrency_limit(with_sched(true, 0.2, turns, ConcurrencyContext{16, 1, false})), ConcurrencyLimit::gil);
+  // waiting 7 ms, 7 / 140 = 5%: not under it, so the rules after: the share unknown, the GIL or the cores
+  const PathConcurrency waited = with_sched(true, {}, SchedStat{91'000'000, 7'000'000}, cpu2);
+  EXPECT_FALSE(cores_had_room(waited));
+  EXPECT_TRUE(gil_share_missing(waited));
+  EXPECT_EQ(concurrency_limit(waited), ConcurrencyLimit::unknown);
+  // more than one intra-op thread (their workers are in neither figure), CUDA (callers sleep on the device),
+  // the figures missing: rule 3 does not apply
+  EXPECT_FALSE(cores_had_room(with_sched(true, {}, turns, ConcurrencyContext{2, 2, false})));
+  EXPECT_FALSE(cores_had_room(with_sched(true, {}, turns, ConcurrencyContext{16, 1, true})));
+  PathConcurrency unread = with_sched(true, {}, turns, cpu2);
+  unread.points[1].waited_ns.reset();
+  EXPECT_FALSE(cores_had_room(unread));
+  EXPECT_EQ(concurrency_limit(unread), ConcurrencyLimit::unknown);  // the GIL or the cores, as before
+  // rules 1 and 2 come first: a path that scales, a gain within noise, a slow 1-caller point
+  PathConcurrency scales = with_sched(true, {}, turns, cpu2);
+  scales.points[1].scales = true;
+  EXPECT_FALSE(cores_had_room(scales));
+  EXPECT_EQ(concurrency_limit(scales), ConcurrencyLimit::cores);
+  PathConcurrency wide = with_sched(true, {}, turns, cpu2);
+  wide.points[1].scaling_high = 1.3;
+  EXPECT_FALSE(cores_had_room(wide));
+  EXPECT_EQ(concurrency_limit(wide), ConcurrencyLimit::unknown);
+  PathConcurrency slow = with_sched(true, {}, turns, cpu2);
+  slow.caller_slowdown = 3.0;
+  EXPECT_FALSE(cores_had_room(slow));
+  EXPECT_EQ(concurrency_limit(slow), ConcurrencyLimit::unknown);
+}
+
 // The GIL rule reads the host share with its spread: a share whose 95% interval contains 50% is not read.
 TEST(ConcurrencyLimit, AHostShareWithinNoiseOfHalfIsNotRead) {
   const ConcurrencyContext cpu2{2, 1, false};

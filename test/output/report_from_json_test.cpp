@@ -126,6 +126,7 @@ Report full_report() {
   threads.scaling_within_noise = true;  // each flag read back on its own: a reader that swaps two keys fails
   threads.host_share_within_noise = false;
   threads.host_share_missing = true;
+  threads.cores_had_room = true;
   threads.unavailable = "one caller failed";
   aoti.concurrency = threads;
   PathColdStart cold;
@@ -296,6 +297,7 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_TRUE(r.paths[0].concurrency->scaling_within_noise);
   EXPECT_FALSE(r.paths[0].concurrency->host_share_within_noise);
   EXPECT_TRUE(r.paths[0].concurrency->host_share_missing);
+  EXPECT_TRUE(r.paths[0].concurrency->cores_had_room);
   EXPECT_EQ(r.paths[0].concurrency->points[1].on_cpu_ns, std::optional<std::int64_t>(456));
   EXPECT_EQ(r.paths[0].concurrency->points[1].waited_ns, std::optional<std::int64_t>(123));
   EXPECT_FALSE(r.paths[0].concurrency->points[0].waited_ns.has_value());

@@ -993,6 +993,29 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   missing.context.cuda = true;
   EXPECT_NE(concurrency_lines(missing, 0).back().find("limit: unknown: the GIL or the device: its host-bound share"),
             std::string::npos);
+  // The limit read from the callers' schedstat (cores_had_room): 2 callers over rounds of 1 and 3 ms (8 ms of
+  // callers' time) on a CPU 5.32 ms and waiting 0.08 ms: waiting 0.08 / 8 = 1.0%, asleep 1 - 5.4 / 8 = 32.5%.
+  PathConcurrency room = c;
+  room.host_share.reset();
+  room.cores_had_room = true;
+  room.points[1].round_ns = {1'000'000, 3'000'000};
+  room.points[1].on_cpu_ns = 5'320'000;
+  room.points[1].waited_ns = 80'000;
+  EXPECT_EQ(concurrency_lines(room, 0).back(),
+            "limit: the GIL (its calls run Python under it; its 2 callers took turns: asleep 32.5% of their time, and "
+            "waiting for a CPU 1.0%, so not the cores)");
+  room.limit = ConcurrencyLimit::unknown;  // asleep 1 - 7.6 / 8 = 5.0%: under the tenth
+  room.points[1].on_cpu_ns = 7'520'000;
+  EXPECT_EQ(concurrency_lines(room, 0).back(),
+            "limit: unknown: not the cores: its 2 callers waited for a CPU 1.0% of their time, and were asleep 5.0% of "
+            "it, under the 10% that shows callers taking turns at the GIL");
+  room.holds_gil = false;  // a C++ path asleep 32.5%
+  room.points[1].on_cpu_ns = 5'320'000;
+  EXPECT_EQ(concurrency_lines(room, 0).back(),
+            "limit: unknown: not the cores: its 2 callers waited for a CPU 1.0% of their time, and were asleep 32.5% "
+            "of it (taking turns at something)");
+  room.cores_had_room = false;  // the flag, not the figures, says which rule spoke
+  EXPECT_EQ(concurrency_lines(room, 0).back(), "limit: unknown");
   // A gain within noise that could exceed a tenth: x1.30 (95% interval 0.85 to 1.75), and its limit unknown
   // before any share rule is read.
   PathConcurrency wide = near;

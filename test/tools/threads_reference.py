@@ -78,8 +78,15 @@ Questions the doc leaves open, and the choice made here (Q1..Q22):
       and 5 and Q20 read it as not full (found here: the reference had read N . k >= 0 as full).
   Q22 `scaling_within_noise` (2026-12-06): rule 2's second half, read with the largest count's
       `scaling_high` as recomputed here (as Q7), `> 1.10` strictly ("reaches above"); checked where the
-      report has the key, and only then does it come before rules 3 to 6 and make the share flags of Q19
+      report has the key, and only then does it come before rules 3 to 7 and make the share flags of Q19
       and Q20 false (a report written before it named a limit from the rules after it).
+  Q23 `cores_had_room` (2026-12-07), rule 3: read at the largest count's `on_cpu_ns`, `waited_ns` and
+      `round_ns` (T = their sum), on the CPU (`cuda` false) with `intra_op_threads` at most 1, both figures
+      non-null and T > 0: the wait share waited / (N . T) strictly under 0.05; then "gil" for a path that
+      holds the GIL whose blocked share 1 - (on_cpu + waited) / (N . T) is at least 0.10, else "unknown".
+      Checked where the report has the key, and only then does it come before the share rules (and make
+      the flags of Q19 and Q20 false). A report written before it is checked against the rules it was
+      written under.
 """
 
 import gzip
@@ -191,12 +198,27 @@ def gain_within_noise(npoints, scales, high, slow):
     return npoints >= 2 and not slow and not scales and high is not None and high > 1 + NO_GAIN
 
 
+WAIT_ROOM = 0.05                   # rule 3: the callers' wait share under which the cores had room (Q23)
+TAKING_TURNS = 0.10                # rule 3: the blocked share from which the callers took turns (Q23)
+
+
+def room_shares(top, intra_op_threads, cuda):
+    """Q23: (wait share, blocked share) of the largest count's callers where rule 3 can read them, else None."""
+    on_cpu, waited = top.get("on_cpu_ns"), top.get("waited_ns")
+    t = sum(top.get("round_ns") or [])
+    n = top.get("threads") or 0
+    if cuda or intra_op_threads > 1 or on_cpu is None or waited is None or not t > 0 or n <= 0:
+        return None
+    return waited / (n * t), 1 - (on_cpu + waited) / (n * t)
+
+
 def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False, se=None,
-               missing_rule=True, high=None, noise_rule=False):
+               missing_rule=True, high=None, noise_rule=False, room=None):
     """docs/metrics.md, "The limit": the first rule that holds, read at the largest count n; `slow`: the
     path has a caller_slowdown (Q18); `se`: the share's standard error (Q19); `missing_rule`: the report
     has host_share_missing (Q20); `high`: the largest count's scaling_high, read when `noise_rule` (the
-    report has scaling_within_noise, Q22)."""
+    report has scaling_within_noise, Q22); `room`: room_shares at the largest count, read where the report
+    has cores_had_room (Q23)."""
     enough = cores > 0 and n * max(1, intra_op_threads) >= cores          # Q21
     if npoints < 2 or slow:                                      # Q8, Q18
         return "unknown"
@@ -204,6 +226,8 @@ def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_thread
         return "cores" if (not cuda and enough) else "none"
     if noise_rule and gain_within_noise(npoints, scales, high, slow):   # Q22
         return "unknown"
+    if room is not None and room[0] < WAIT_ROOM:                # Q23
+        return "gil" if holds_gil and room[1] >= TAKING_TURNS else "unknown"
     if share_within_noise(holds_gil, host_share, se):            # Q19
         return "unknown"
     if missing_rule and share_missing(holds_gil, host_share, n, intra_op_threads, cores, cuda):   # Q20
@@ -229,7 +253,7 @@ def caller_slowdown(one, timing):
     return p50 / m if p50 / m >= 2 and d > 0 and d > 1.96 * se else None
 
 
-def compute(conc, slow=False, se=None, missing_rule=True, noise_rule=True):
+def compute(conc, slow=False, se=None, missing_rule=True, noise_rule=True, room_rule=False):
     """The expected derived fields of a measured concurrency object: (points, limit); `slow`: its
     caller_slowdown as recomputed here is not None (Q18); `se`: its share's se as recomputed here (Q19)."""
     pts = conc["points"]
@@ -249,9 +273,10 @@ def compute(conc, slow=False, se=None, missing_rule=True, noise_rule=True):
     lim = None
     if len(pts) < 2 or "scales" in out[-1]:
         n, sc = (pts[-1]["threads"], out[-1].get("scales", False)) if pts else (0, False)
+        room = room_shares(pts[-1], conc["intra_op_threads"], conc["cuda"]) if pts and room_rule else None
         lim = limit_rule(len(pts), n, sc, conc["holds_gil"], conc["host_share"], conc["cores"],
                          conc["intra_op_threads"], conc["cuda"], slow, se, missing_rule,
-                         out[-1].get("scaling_high") if pts else None, noise_rule)
+                         out[-1].get("scaling_high") if pts else None, noise_rule, room)
     return out, lim
 
 # ---------------------------------------------------------------- comparing
@@ -329,9 +354,14 @@ def check_path(ck, rep, p, threads):
         se = share_se(split.get("iterations")) if conc.get("host_share") is not None else None
         ck.cmp(f"{where}.host_share_se (split.iterations)", conc["host_share_se"], se)
     noise_rule = "scaling_within_noise" in conc                  # Q22
-    exp, lim = compute(conc, slow is not None, se, "host_share_missing" in conc, noise_rule)   # Q20
+    room_rule = "cores_had_room" in conc                         # Q23
+    exp, lim = compute(conc, slow is not None, se, "host_share_missing" in conc, noise_rule, room_rule)   # Q20
     within = noise_rule and gain_within_noise(len(pts), exp[-1].get("scales", False) if exp else False,
                                               exp[-1].get("scaling_high") if exp else None, slow is not None)
+    shares = room_shares(pts[-1], conc["intra_op_threads"], conc["cuda"]) if room_rule else None
+    # rule 3 is reached (rules 1 and 2 did not speak) and its wait share is under the bound (Q23)
+    room = (shares is not None and shares[0] < WAIT_ROOM and len(pts) >= 2 and slow is None and
+            not exp[-1].get("scales", False) and not within)
     for k, (q, e) in enumerate(zip(pts, exp)):
         w = f"{where}.points[{k}] (threads {q.get('threads')})"
         for key, v in e.items():
@@ -343,16 +373,18 @@ def check_path(ck, rep, p, threads):
         ck.cmp(f"{where}.limit", conc.get("limit"), lim)
         if noise_rule:                                          # Q22
             ck.cmp(f"{where}.scaling_within_noise", conc["scaling_within_noise"], lim == "unknown" and within)
+        if room_rule:                                           # Q23
+            ck.cmp(f"{where}.cores_had_room", conc["cores_had_room"], room)
         if "host_share_within_noise" in conc:                   # Q19
             ck.cmp(f"{where}.host_share_within_noise", conc["host_share_within_noise"],
-                   lim == "unknown" and not within and
+                   lim == "unknown" and not within and not room and
                    share_within_noise(conc.get("holds_gil"), conc.get("host_share"), se))
         if "host_share_missing" in conc:                        # Q20
             ck.cmp(f"{where}.host_share_missing", conc["host_share_missing"],
                    lim == "unknown" and share_missing(conc.get("holds_gil"), conc.get("host_share"),
                                                       pts[-1]["threads"] if pts else 0, conc["intra_op_threads"],
                                                       conc["cores"], conc["cuda"]) and len(pts) >= 2
-                   and slow is None and not exp[-1].get("scales", False) and not within)
+                   and slow is None and not exp[-1].get("scales", False) and not within and not room)
     if "caller_slowdown" in conc:                               # Q17
         ck.cmp(f"{where}.caller_slowdown", conc["caller_slowdown"], slow)
         slow = [w for w in rep.get("warnings", []) if w.get("code") == "threads-callers-slower"]
@@ -429,6 +461,7 @@ def synthetic():
                 q.update(e)
             conc["limit"] = lim
             conc["scaling_within_noise"] = False
+            conc["cores_had_room"] = False
             if conc["caller_slowdown"] is not None:
                 rep["warnings"].append({"code": "threads-callers-slower",
                                         "message": f"--threads: ...: {name} {conc['caller_slowdown']:.1f}x (...)"})
@@ -523,6 +556,27 @@ def self_test():
     assert limit_rule(2, 2, True, False, 0.9, 2, 2, False, high=2.2, noise_rule=True) == "cores"   # scales first
     assert not gain_within_noise(1, False, 1.4428, False) and not gain_within_noise(2, False, 1.4428, True)
     assert gain_within_noise(2, False, 1.1000001, False) and not gain_within_noise(2, False, 1.1, False)
+    # rule 3 (Q23), the C++ test's case: 2 callers over rounds of 10, 20 and 40 ms (T 70 ms) on a CPU 91 ms,
+    # waiting 3.5 ms: wait 3.5 / 140 = 0.025 < 0.05, blocked 1 - 94.5 / 140 = 0.325 >= 0.10: the GIL (before the
+    # share rules: share unknown on full cores, or 0.2); asleep 7.5% (on a CPU 126 ms): unknown; a C++ path:
+    # unknown; waiting 7 ms (exactly 0.05), intra-op 2, cuda, a figure null: the rules after
+    top = {"threads": 2, "round_ns": [10e6, 20e6, 40e6], "on_cpu_ns": 91e6, "waited_ns": 3.5e6}
+    room = room_shares(top, 1, False)
+    assert close(room[0], 0.025) and close(room[1], 0.325), room
+    assert limit_rule(2, 2, False, True, None, 2, 1, False, room=room) == "gil"
+    assert limit_rule(2, 2, False, True, None, 2, 1, False) == "unknown"          # without it: Q20
+    assert limit_rule(2, 2, False, True, 0.2, 16, 1, False, room=room) == "gil"
+    assert limit_rule(2, 2, False, False, None, 2, 1, False, room=room) == "unknown"
+    assert limit_rule(2, 2, False, True, None, 2, 1, False, room=room_shares(dict(top, on_cpu_ns=126e6), 1, False)) \
+        == "unknown"
+    edge = room_shares(dict(top, waited_ns=7e6), 1, False)
+    assert edge[0] == 0.05 and limit_rule(2, 2, False, True, None, 2, 1, False, room=edge) == "unknown"  # Q20's
+    assert limit_rule(2, 2, False, False, None, 2, 1, False, room=edge) == "cores"
+    assert room_shares(top, 2, False) is None and room_shares(top, 1, True) is None
+    assert room_shares(dict(top, waited_ns=None), 1, False) is None
+    assert limit_rule(2, 2, True, True, None, 2, 1, False, room=room) == "cores"   # rule 2 first
+    assert limit_rule(2, 2, False, True, None, 2, 1, False, room=room, high=1.3, noise_rule=True) == "unknown"
+    assert limit_rule(2, 2, False, True, None, 2, 1, False, True, room=room) == "unknown"   # rule 1 first
     # the share's se, by hand: h {1, 2, 3} of w {2, 4, 5}: R = 6/11; residuals -1/11, -2/11, 3/11;
     # squares 14/121 = 0.115702; / 6 = 0.0192837; sqrt 0.138866; / (11/3) = 0.0378725
     its = [{"gpu": {"host_bound_ns": h}, "wall_ns": w} for h, w in ((1, 2), (2, 4), (3, 5))]
@@ -585,6 +639,11 @@ def self_test():
                             "host_share_within_noise"),
                            (lambda r: r["paths"][1]["concurrency"].update(scaling_within_noise=True),
                             ".scaling_within_noise:"),
+                           (lambda r: r["paths"][1]["concurrency"].update(cores_had_room=True), ".cores_had_room:"),
+                           # eager's callers (intra-op 2 in the synthetic report: made 1) waited under 5%: rule 3
+                           (lambda r: (r["paths"][1]["concurrency"].update(intra_op_threads=1),
+                                       r["context"].update(cpu_threads=1),
+                                       pt(r, 1, 1).update(on_cpu_ns=1e6, waited_ns=0)), ".cores_had_room:"),
                            (lambda r: pt(r, 1, 1).update(round_ns=[2 * pt(r, 1, 1)["calls_per_round"] * 1e9 / 12000] * 9),
                             ".limit:"),
                            (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=3.0), ".caller_slowdown:"),

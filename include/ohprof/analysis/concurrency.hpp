@@ -60,17 +60,26 @@ std::optional<double> one_caller_slowdown(const ThreadsPoint& one, const SampleS
 // no limit is named. False with fewer than two points or with caller_slowdown (that rule comes first).
 bool scaling_within_noise(const PathConcurrency& path);
 
+// Rule 3 of the limit (docs/metrics.md, "Concurrent callers"): a path that does not scale (not `scales`, nor
+// scaling_within_noise, no caller_slowdown, two points or more) on the CPU with at most one intra-op thread
+// per call, so that its callers' own threads do all of a call's work, whose callers at the largest count waited
+// for a CPU less than kBusyCoresShare of their time (ThreadsPoint::wait_share, known along with blocked_share):
+// a core was free for a caller that was ready, so the cores are not its limit. False without the callers'
+// schedstat figures.
+bool cores_had_room(const PathConcurrency& path);
+
 // Whether the GIL rule cannot read a path's host share: the path holds the GIL and host_share ± 1.96 ·
 // host_share_se contains kGilHostShare (the difference is not significant). False without host_share_se, and
-// where scaling_within_noise holds (that rule comes first).
+// where scaling_within_noise or cores_had_room holds (those rules come first).
 bool gil_share_within_noise(const PathConcurrency& path);
 // A path that holds the GIL, does not scale, and whose host share is unknown, where the device (CUDA) or the
 // cores (N · max(1, intra-op threads) ≥ cores) could be its limit too: the share would tell them apart. False
-// where scaling_within_noise holds.
+// where scaling_within_noise or cores_had_room holds.
 bool gil_share_missing(const PathConcurrency& path);
 
 // The limit at the largest count measured (docs/metrics.md, "Concurrent callers").
-// Reads path.points (their scaling intervals), holds_gil, host_share, host_share_se, caller_slowdown and context.
+// Reads path.points (their scaling intervals and the largest count's schedstat figures), holds_gil, host_share,
+// host_share_se, caller_slowdown and context.
 ConcurrencyLimit concurrency_limit(const PathConcurrency& path);
 
 }  // namespace ohprof

@@ -16,12 +16,14 @@ import io
 import json
 import logging
 import os
+import pickle
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import types
 import warnings
 import zipfile
 
@@ -249,23 +251,47 @@ def build_model(torch, spec, device):
     return model.eval().to(device)
 
 
+class _Unimportable(Exception):
+    """A class or function that a fresh process could not import by its module's name."""
+
+
+class _FreshProcessPickler(pickle.Pickler):
+    """A Pickler for torch.save that refuses, before anything is written, each class or function a fresh
+    process would fail to import back: one defined in __main__, inside a function, or a lambda. (pickle
+    itself saves a __main__ reference without complaint; only the loading process fails.)"""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, (type, types.FunctionType)):
+            module, name = getattr(obj, "__module__", None), getattr(obj, "__qualname__", "")
+            if module == "__main__" or "<locals>" in name or "<lambda>" in name:
+                raise _Unimportable(f"{module}.{name}")
+        return NotImplemented
+
+
+class _FreshProcessPickle:
+    """The pickle module torch.save is given: the standard one, with _FreshProcessPickler."""
+    Pickler = _FreshProcessPickler
+    dump = staticmethod(pickle.dump)
+
+
 def save_model_object(torch, module, path):
     """A model object handed to the Python API, pickled whole into `path` (torch.save) for the cold-start
     processes, which have no factory to call (docs/metrics.md, "Cold start"). A fresh process unpickles it by
-    importing each class by its module's name, so a class defined in __main__ (a notebook, or the script
-    itself) or inside a function is refused here, in one line, before any process starts; so is an object
-    that does not pickle (a lambda hook, say)."""
-    unimportable = sorted({f"{type(m).__module__}.{type(m).__qualname__}" for m in module.modules()
-                           if type(m).__module__ == "__main__" or "<locals>" in type(m).__qualname__})
-    refusal = ("a fresh process cannot rebuild the model object: {}; define its classes in a module "
-               "a fresh process can import (a .py file on sys.path) and leave out what does not pickle, or use "
-               "`ohprof compare --model module:factory --cold-start`")
-    if unimportable:
-        where = "a function" if "<locals>" in unimportable[0] else "__main__ (a notebook, or the script itself)"
-        raise OhprofError(USAGE_ERROR, refusal.format(f"its class {unimportable[0]} is defined in {where}"))
+    importing each class and function it references by its module's name, so an object that references one
+    defined in __main__ (a notebook, or the script itself), inside a function, or a lambda is refused here,
+    in one line, before any process starts (_FreshProcessPickler); so is an object that does not pickle
+    (an open file, a lock). Raises OhprofError(USAGE_ERROR) with the reason."""
+    refusal = ("a fresh process cannot rebuild the model object: {}; define its classes and functions in a "
+               "module a fresh process can import (a .py file on sys.path) and leave out what does not pickle, "
+               "or use `ohprof compare --model module:factory --cold-start`")
     try:
-        torch.save(module, path)
-    except Exception as e:  # what the user's object holds: a lambda, an open file, a lock
+        torch.save(module, path, pickle_module=_FreshProcessPickle)
+    except _Unimportable as e:
+        what = str(e)
+        where = ("is a lambda" if "<lambda>" in what else "is defined inside a function" if "<locals>" in what
+                 else "is defined in __main__ (a notebook, or the script itself)")
+        raise OhprofError(USAGE_ERROR, refusal.format(f"it references {what}, which {where}")) from None
+    except Exception as e:  # what the user's object holds: an open file, a lock
         raise OhprofError(USAGE_ERROR, refusal.format(f"pickling it failed ({type(e).__name__}: {_first_line(e)})")) \
             from None
 
@@ -1593,16 +1619,21 @@ class Session:
         """compare --cold-start (docs/metrics.md, "Cold start"): writes into `out_dir` what a fresh process
         of a path needs (python/ohprof/_cold_start.py): the inputs, the reference output (eager, computed
         here on the same inputs, in inference mode), the user's module's weights (so that every process
-        computes with this session's, whether or not the factory is seeded) and spec.json. Returns (the
-        command that starts one process, less its five arguments; why the portable cache artifacts cannot
-        be used, or "")."""
+        computes with this session's, whether or not the factory is seeded; the Python API's model object is
+        pickled whole instead, save_model_object) and spec.json. Returns (the command that starts one process,
+        less its five arguments; why the portable cache artifacts cannot be used, or ""; why no eager or
+        compile process can be started, a model object that cannot be pickled for one, or "")."""
         torch = self.torch
         os.makedirs(out_dir, exist_ok=True)
-        module_file = ""
+        module_file, module_unavailable = "", ""
         if self.model_spec.startswith("ohprof._registry:") and self.compile_source == SOURCE_MODULE:
             # The Python API's model object: no factory a fresh process could call, so the object itself, pickled.
+            # One that cannot be leaves the AOTI paths' processes, which need only the package, to be measured.
             module_file = os.path.join(out_dir, "module.pt")
-            save_model_object(torch, self.user_model, module_file)
+            try:
+                save_model_object(torch, self.user_model, module_file)
+            except OhprofError as e:
+                module_file, module_unavailable = "", e.message
         cpu = lambda v: v.detach().to("cpu") if isinstance(v, torch.Tensor) else v  # noqa: E731
         inputs = os.path.join(out_dir, "inputs.pt")
         torch.save({"args": [cpu(t) for t in self.inputs], "kwargs": {k: cpu(v) for k, v in self.kwargs.items()},
@@ -1614,7 +1645,7 @@ class Session:
         reference_path = os.path.join(out_dir, "reference.pt")
         torch.save(reference, reference_path)
         weights = ""
-        if self.compile_source == SOURCE_MODULE and not module_file:  # a pickled object carries its weights
+        if self.compile_source == SOURCE_MODULE and not module_file and not module_unavailable:  # a pickled object carries its weights
             weights = os.path.join(out_dir, "weights.pt")
             torch.save({k: cpu(v) for k, v in self.user_model.state_dict().items()}, weights)
         spec = {"model": self.model_spec, "exported": self.exported_path, "aoti_package": self.aoti_package,
@@ -1625,7 +1656,7 @@ class Session:
         write_json(spec_path, spec)
         unavailable = "" if hasattr(getattr(torch, "compiler", None), "save_cache_artifacts") else (
             f"torch {torch.__version__} has no torch.compiler.save_cache_artifacts")
-        return [sys.executable, "-c", COLD_START_BOOTSTRAP, spec_path], unavailable
+        return [sys.executable, "-c", COLD_START_BOOTSTRAP, spec_path], unavailable, module_unavailable
 
     def _compile(self, name, mode):
         torch = self.torch

@@ -227,6 +227,8 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
     arguments are compare's flags (None: the flag's default; `threads` a list of caller counts, --threads;
     `what_if` --what-if; `cold_start` True or a number of fresh processes, --cold-start[=N], for which the
     model object is pickled: its classes must be importable in a fresh process); returns the compare Report."""
+    if not (cold_start is None or isinstance(cold_start, int)):  # True, False and a count are ints
+        raise TypeError(f"cold_start must be True or a number of fresh processes, not {type(cold_start).__name__}")
     torch = _torch()
     program = isinstance(model, torch.export.ExportedProgram)
     if not program and not isinstance(model, torch.nn.Module):
@@ -256,7 +258,7 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
             if what_if:
                 argv.append("--what-if")
             if cold_start:  # --cold-start takes its count only as --cold-start=N
-                argv.append("--cold-start" if cold_start is True else f"--cold-start={int(cold_start)}")
+                argv.append("--cold-start" if cold_start is True else f"--cold-start={cold_start}")
             if not verbose:
                 argv.append("--quiet")
             return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)

@@ -102,7 +102,8 @@ bool cores_had_room(const PathConcurrency& path) {
   const ThreadsPoint& top = path.points.back();
   if (top.scales || scaling_within_noise(path)) return false;
   const std::optional<double> waited = top.wait_share();
-  return waited && top.blocked_share() && *waited < kBusyCoresShare;
+  const std::optional<double> blocked = top.blocked_share();
+  return waited && blocked && *waited < kBusyCoresShare && *blocked >= kTakingTurnsShare;
 }
 
 bool gil_share_within_noise(const PathConcurrency& path) {
@@ -135,11 +136,9 @@ ConcurrencyLimit concurrency_limit(const PathConcurrency& path) {
   if (top.scales) return full ? ConcurrencyLimit::cores : ConcurrencyLimit::none;
   // Not shown to scale, nor shown not to: its gain could still exceed a tenth of one caller's throughput.
   if (scaling_within_noise(path)) return ConcurrencyLimit::unknown;
-  // The cores had room for every caller that was ready: not the cores. Callers that were asleep a material part
-  // of their time took turns at something; for a Python path, the GIL each call takes.
-  if (cores_had_room(path)) {
-    return path.holds_gil && *top.blocked_share() >= kTakingTurnsShare ? ConcurrencyLimit::gil : ConcurrencyLimit::unknown;
-  }
+  // Callers asleep a material part of their time, with a core free whenever one was ready: not the cores; they
+  // took turns at something, for a Python path the GIL that each of its calls takes.
+  if (cores_had_room(path)) return path.holds_gil ? ConcurrencyLimit::gil : ConcurrencyLimit::unknown;
   if (path.holds_gil) {
     // Its share too near 50% to read, or unknown where the device or the cores could be the limit too: the
     // GIL or what the rules below name, not told apart. Unknown with nothing else shared: the GIL.

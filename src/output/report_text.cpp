@@ -1055,14 +1055,10 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
                        "within noise of the 50% above which the GIL is named",
                        100.0 * share.value_ns, 100.0 * interval_low(share), 100.0 * interval_high(share));
   }
-  if (const auto figures = room_figures(c)) {
-    const std::string cores = fmt::format("not the cores: its {} callers waited for a CPU {:.1f}% of their time", top,
-                                          100.0 * figures->waited);
-    return c.holds_gil ? fmt::format("unknown: {}, and were asleep {:.1f}% of it, under the {:.0f}% that shows callers "
-                                     "taking turns at the GIL",
-                                     cores, 100.0 * figures->blocked, 100.0 * kTakingTurnsShare)
-                       : fmt::format("unknown: {}, and were asleep {:.1f}% of it (taking turns at something)", cores,
-                                     100.0 * figures->blocked);
+  if (const auto figures = room_figures(c)) {  // a path without the GIL (rule 3 names the GIL for the others)
+    return fmt::format("unknown: not the cores: its {} callers waited for a CPU {:.1f}% of their time and were asleep "
+                       "{:.1f}% of it, taking turns at something other than the GIL, which this path does not take",
+                       top, 100.0 * figures->waited, 100.0 * figures->blocked);
   }
   if (c.host_share_missing) {
     const std::string other = x.cuda ? std::string("the device") : cores_text(top, x);

@@ -314,7 +314,8 @@ class PythonModelSession final : public ModelSession {
     py::gil_scoped_acquire gil;
     try {
       py::tuple setup = m_session.attr("cold_start_setup")(dir);
-      return ColdStartSetup{setup[0].cast<std::vector<std::string>>(), setup[1].cast<std::string>()};
+      return ColdStartSetup{setup[0].cast<std::vector<std::string>>(), setup[1].cast<std::string>(),
+                            setup[2].cast<std::string>()};
     } catch (py::error_already_set& e) {
       return python_error(e, ExitCode::model_error, "preparing the cold-start processes");
     }

@@ -147,9 +147,17 @@ std::vector<CompileCache> cache_states(const std::string& path) {
   return {CompileCache::none};
 }
 
-bool has_warm_state(const PathColdStart& cold) {
-  return std::any_of(cold.states.begin(), cold.states.end(),
-                     [](const ColdStartState& s) { return s.cache == CompileCache::warm; });
+// A path whose fresh process starts from the model's module (eager, torch.compile), not from the AOTI package.
+bool starts_from_module(const std::string& path) {
+  const std::optional<PathKind> kind = parse_path_kind(path);
+  return kind != PathKind::aoti && kind != PathKind::aoti_python;
+}
+
+// Whether a state that starts from a filled cache (warm, artifacts) is still to be measured: the fill is for it.
+bool needs_fill(const PathColdStart& cold) {
+  return std::any_of(cold.states.begin(), cold.states.end(), [](const ColdStartState& s) {
+    return (s.cache == CompileCache::warm || s.cache == CompileCache::artifacts) && s.unavailable.empty();
+  });
 }
 
 }  // namespace
@@ -167,6 +175,7 @@ void measure_cold_start(Report& report, const ColdStartSetup& setup, int process
       ColdStartState state;
       state.cache = cache;
       if (cache == CompileCache::artifacts) state.unavailable = setup.artifacts_unavailable;
+      if (!setup.module_unavailable.empty() && starts_from_module(path.name)) state.unavailable = setup.module_unavailable;
       cold.states.push_back(state);
     }
     for (std::size_t s = 0; s < cold.states.size(); ++s) {
@@ -183,7 +192,7 @@ void measure_cold_start(Report& report, const ColdStartSetup& setup, int process
 
   // A path's warm cache folder and portable artifacts: one cold process fills both, not kept.
   for (std::size_t i = 0; i < report.paths.size() && !interrupted; ++i) {
-    if (!report.paths[i].cold_start || !has_warm_state(*report.paths[i].cold_start)) continue;
+    if (!report.paths[i].cold_start || !needs_fill(*report.paths[i].cold_start)) continue;
     console::progress(fmt::format("cold start: filling {}'s Inductor cache", report.paths[i].name));
     ProcessOutcome filled =
         run_process(setup, report.paths[i].name, "fill", warm_dir(i), artifacts_file(i), work, serial++);

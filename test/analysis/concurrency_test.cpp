@@ -206,8 +206,9 @@ TEST(ConcurrencyLimit, AnUnknownShareNamesTheGilOnlyWhereNothingElseIsShared) {
 
 // Rule 3, the callers' schedstat at the largest count: 2 callers over rounds of 10, 20 and 40 ms (70 ms of rounds,
 // 140 ms of callers' time) of a path that did not scale (x0.80, 95% interval 0.70 to 0.90) on the CPU with one
-// intra-op thread. On a CPU 91 ms and waiting 3.5 ms: a wait share of 3.5 / 140 = 2.5%, under 5%, so the cores had
-// room; asleep 1 - 94.5 / 140 = 32.5%, from a tenth on, so the callers took turns: for a Python path, the GIL.
+// intra-op thread. On a CPU 91 ms and waiting 3.5 ms: a wait share of 3.5 / 140 = 2.5%, under 5%, and asleep
+// 1 - 94.5 / 140 = 32.5%, from a tenth on: the cores had room, and the callers took turns: for a Python path, the
+// GIL.
 PathConcurrency with_sched(bool gil, std::optional<double> share, SchedStat sched, ConcurrencyContext context) {
   PathConcurrency path = path_with(false, 2, gil, share, context);
   ThreadsPoint top = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {}, sched);
@@ -234,11 +235,19 @@ TEST(ConcurrencyLimit, CallersTheCoresHadRoomForNameTheGilWhenTheyTookTurns) {
   python.host_share_se = 0.004;
   EXPECT_FALSE(gil_share_within_noise(python));
   EXPECT_EQ(concurrency_limit(python), ConcurrencyLimit::gil);
-  // asleep under a tenth (on a CPU 126 ms: 1 - 129.5 / 140 = 7.5%): not shown to take turns, unknown
+  // asleep under a tenth (on a CPU 126 ms: 1 - 129.5 / 140 = 7.5%): the callers kept the cores about busy, so the
+  // rules after it: the share unknown on full cores, the GIL or the cores
   const PathConcurrency busy = with_sched(true, {}, SchedStat{126'000'000, 3'500'000}, cpu2);
   EXPECT_NEAR(*busy.points[1].blocked_share(), 0.075, 1e-12);
-  EXPECT_TRUE(cores_had_room(busy));
+  EXPECT_FALSE(cores_had_room(busy));
+  EXPECT_TRUE(gil_share_missing(busy));
   EXPECT_EQ(concurrency_limit(busy), ConcurrencyLimit::unknown);
+  // a C++ path whose 2 callers kept 2 cores busy without waiting (on a CPU 138 ms, waiting 1 ms): the cores (rule 6)
+  EXPECT_FALSE(cores_had_room(with_sched(false, {}, SchedStat{138'000'000, 1'000'000}, cpu2)));
+  EXPECT_EQ(concurrency_limit(with_sched(false, {}, SchedStat{138'000'000, 1'000'000}, cpu2)), ConcurrencyLimit::cores);
+  // about a tenth asleep: on a CPU 122.4 ms, 1 - 125.9 / 140 = 10.07%, from a tenth on; 122.6 ms, 9.93%, under it
+  EXPECT_TRUE(cores_had_room(with_sched(true, {}, SchedStat{122'400'000, 3'500'000}, cpu2)));
+  EXPECT_FALSE(cores_had_room(with_sched(true, {}, SchedStat{122'600'000, 3'500'000}, cpu2)));
   // a C++ path (no GIL) whose callers took turns: not the cores (rule 6 would name them), unknown
   EXPECT_TRUE(cores_had_room(with_sched(false, {}, turns, cpu2)));
   EXPECT_EQ(concurrency_limit(with_sched(false, {}, turns, cpu2)), ConcurrencyLimit::unknown);

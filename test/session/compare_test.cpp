@@ -1630,6 +1630,38 @@ TEST(ComparePathsColdStart, AotiLoadPackageStartsWithAColdAndAWarmInductorCacheE
   EXPECT_EQ(order, (std::vector<std::string>{"aoti:python fill", "aoti:python cold", "aoti:python warm", "eager none"}));
 }
 
+// A model object that cannot be pickled (the Python API's): the paths that start from the module get no process
+// and a warning with the reason; the AOTI paths, which need only the package, are measured.
+TEST(ComparePathsColdStart, AModuleThatCannotBePickledLeavesTheAotiPathsMeasured) {
+  FakeWorld world;
+  world.cold_start.launches = fake::make_temp_dir("cold-start-module") + "/launches.log";
+  world.cold_start.module_unavailable = "a fresh process cannot rebuild the model object: it references __main__.Net";
+  CompareOptions options = options_for({"aoti:python", "eager", "compile"});
+  options.cold_start = 1;
+  SessionOutcome outcome = compare_paths(options, world.runtime());
+  ASSERT_TRUE(outcome.status.ok());
+  const PathResult& loader = path_named(*outcome.report, "aoti:python");
+  ASSERT_EQ(loader.cold_start->states.size(), 2u);
+  for (const ColdStartState& state : loader.cold_start->states) {
+    EXPECT_TRUE(state.unavailable.empty()) << state.unavailable;
+    EXPECT_EQ(state.samples.size(), 1u);
+  }
+  for (const char* name : {"eager", "compile"}) {
+    for (const ColdStartState& state : path_named(*outcome.report, name).cold_start->states) {
+      EXPECT_EQ(state.unavailable, world.cold_start.module_unavailable) << name;
+      EXPECT_TRUE(state.samples.empty()) << name;
+    }
+  }
+  std::vector<std::string> order;
+  for (const Launch& l : read_launches(world.cold_start.launches)) order.push_back(l.path + " " + l.cache);
+  EXPECT_EQ(order, (std::vector<std::string>{"aoti:python fill", "aoti:python cold", "aoti:python warm"}));
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::cold_start_incomplete,
+                          "--cold-start: eager was not measured: a fresh process cannot rebuild the model object: it "
+                          "references __main__.Net"));
+  EXPECT_TRUE(has_warning(*outcome.report, WarningCode::cold_start_incomplete,
+                          "--cold-start: compile (cold cache) was not measured: a fresh process cannot rebuild"));
+}
+
 TEST(ComparePathsColdStart, ASetupErrorIsAWarningAndWithoutTheFlagNoProcessStarts) {
   FakeWorld world;
   world.cold_start.setup_error = Error{ExitCode::usage_error, "a fresh process cannot rebuild a model object"};

@@ -220,7 +220,7 @@ class FakeModelSession final : public ModelSession {
                         << ", \"differ\": " << names(script.differ) << ", \"no_memory\": " << names(script.no_memory)
                         << ", \"compile_ms\": " << script.compile_ms << "}";
     return ColdStartSetup{{OHPROF_TEST_PYTHON3, std::string(OHPROF_SOURCE_DIR) + "/test/session/fake_cold_start_child.py", spec},
-                          script.artifacts_unavailable};
+                          script.artifacts_unavailable, script.module_unavailable};
   }
   std::vector<CompileEvent> compile_events() override {
     std::vector<CompileEvent> events = m_world.compile_events;

@@ -208,6 +208,7 @@ class FakeWorld {
     std::set<std::string> no_memory;      // paths whose processes cannot read their memory
     int compile_ms = 300;
     std::string artifacts_unavailable;    // what cold_start_setup says of the portable artifacts
+    std::string module_unavailable;       // and of a model object that cannot be pickled
     std::optional<Error> setup_error;     // cold_start_setup fails with this
   } cold_start;
   std::vector<std::string> cold_start_dirs;  // each cold_start_setup call's folder

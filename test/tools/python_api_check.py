@@ -9,8 +9,10 @@ extension SO, and checks what the child did and printed:
      the user's module counts at least the eager path's iterations; the report's inputs are x's shape;
   2. it printed nothing (stdout and stderr empty up to a marker), and verbose=True prints the table;
   3. with cache_dir a second compare of the same model reuses the artifacts, and a model with other
-     weights does not (the fingerprint); cold_start rebuilds a model object in fresh processes from its
-     pickle, and names in a warning why not where its class is __main__'s or a lambda hook does not pickle;
+     weights does not (the fingerprint); cold_start rebuilds a model object (a class of a module on the
+     child's own sys.path, with a dropout that eval mode silences) in fresh eager and compile processes from
+     its pickle, and where the object references a class or function of __main__ or a lambda, names it in a
+     warning for those paths while the AOTI path's processes are measured;
   4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
      sizes returns one point per size;
   5. a bad input raises OhprofError with exit code 6 and the message alone, its advice naming the
@@ -72,17 +74,38 @@ with torch.no_grad():
         p.add_(1.0)
 third = ohprof.compare(other, (x,), paths=("aoti", "eager"), explain=False, cache_dir=cache, **quick)
 out["cached_other"] = third.to_json()["artifacts"]["cached"]
-# cold_start: the object, pickled, rebuilt in each fresh process (its class is tiny_models', importable there)
-cold = ohprof.compare(other, (x,), paths=("aoti", "eager"), explain=False, cold_start=1, **quick).to_json()
-out["cold"] = {p["name"]: [[s["cache"], s["failed"], [q["output_matches"] for q in s["samples"]]]
-                           for s in p["cold_start"]["states"]] for p in cold["paths"] if p["cold_start"]}
+# cold_start: the object, pickled, rebuilt in each fresh process: a class of a module the user put on sys.path
+# in this process only (the spec's sys.path finds it there), with a dropout that only eval mode keeps quiet
+with open(os.path.join(work, "user_models.py"), "w") as f:
+    f.write("import torch\n"
+            "class Dropped(torch.nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.linear = torch.nn.Linear(16, 8)\n"
+            "        self.drop = torch.nn.Dropout(0.5)\n"
+            "    def forward(self, t):\n"
+            "        return self.drop(self.linear(t))\n")
+sys.path.insert(0, work)
+import user_models
+cold = ohprof.compare(user_models.Dropped(), (x,), paths=("eager", "compile"), explain=False, cold_start=1,
+                      **quick).to_json()
+states = lambda p: [[s["cache"], s["failed"], s["unavailable"], [q["output_matches"] for q in s["samples"]]]
+                    for s in p["cold_start"]["states"]]
+out["cold"] = {p["name"]: states(p) for p in cold["paths"] if p["cold_start"]}
+out["cold_warnings"] = [w["message"] for w in cold["warnings"] if w["code"].startswith("cold-start")]
 class Local(torch.nn.Module):  # defined in __main__: a fresh process cannot import it
     def forward(self, t):
         return t * 2
+def helper(t):  # a function of __main__ that the model holds
+    return t
+held = tiny_models.tiny_mlp()
+held.act = helper
 refused = {}
-for name, obj in (("main_class", Local()), ("lambda_hook", model)):
-    report = ohprof.compare(obj, (x,), paths=("eager",), explain=False, cold_start=1, **quick).to_json()
-    refused[name] = [w["message"] for w in report["warnings"] if w["code"] == "cold-start-incomplete"]
+for name, obj, paths in (("main_class", Local(), ("aoti", "eager")), ("lambda_hook", model, ("eager",)),
+                         ("main_function", held, ("eager",))):
+    report = ohprof.compare(obj, (x,), paths=paths, explain=False, cold_start=1, **quick).to_json()
+    refused[name] = {"warnings": [w["message"] for w in report["warnings"] if w["code"] == "cold-start-incomplete"],
+                     "states": {p["name"]: states(p) for p in report["paths"] if p["cold_start"]}}
 out["cold_refused"] = refused
 run = ohprof.run(package, x, device="cpu", warmup=1, runs=3)
 out["run"] = [run.kind, len(run.paths["aoti"]["samples_ns"])]
@@ -153,15 +176,22 @@ def main(argv):
     if got["cached_first"] or not got["cached_again"] or got["cached_other"]:
         problems.append(f"artifact reuse: first {got['cached_first']}, same model {got['cached_again']}, "
                         f"other weights {got['cached_other']} (want False, True, False)")
-    want_cold = {"aoti": [["none", None, [True]]], "eager": [["none", None, [True]]]}
-    if got["cold"] != want_cold:
-        problems.append(f"cold_start on a model object: {got['cold']} (want {want_cold})")
-    refusals = {"main_class": "its class __main__.Local is defined in __main__",
-                "lambda_hook": "pickling it failed (PicklingError: Can't pickle <function <lambda>"}
+    want_cold = {"eager": [["none", None, None, [True]]],
+                 "compile": [[cache, None, None, [True]] for cache in ("cold", "warm", "artifacts")]}
+    if got["cold"] != want_cold or got["cold_warnings"]:
+        problems.append(f"cold_start on a model object: {got['cold']} (want {want_cold}), warnings {got['cold_warnings']}")
+    refusals = {"main_class": "it references __main__.Local, which is defined in __main__ (a notebook, or the script",
+                "lambda_hook": "it references __main__.<lambda>, which is a lambda",
+                "main_function": "it references __main__.helper, which is defined in __main__"}
     for name, words in refusals.items():
-        said = got["cold_refused"][name]
-        if len(said) != 1 or "a fresh process cannot rebuild the model object: " + words not in said[0]:
-            problems.append(f"cold_start on a model object that cannot be rebuilt ({name}): warnings {said}")
+        said, states = got["cold_refused"][name]["warnings"], got["cold_refused"][name]["states"]
+        want = "--cold-start: eager was not measured: a fresh process cannot rebuild the model object: " + words
+        if len(said) != 1 or want not in said[0] or states["eager"][0][3]:
+            problems.append(f"cold_start on a model object that cannot be rebuilt ({name}): warnings {said}, "
+                            f"states {states}")
+    # the AOTI path needs only the package: measured beside the refused eager
+    if got["cold_refused"]["main_class"]["states"].get("aoti") != [["none", None, None, [True]]]:
+        problems.append(f"the AOTI path's cold start beside a refused model object: {got['cold_refused']['main_class']}")
     if got["run"] != ["run", 3]:
         problems.append(f"run: {got['run']}")
     if got["analyze_kind"] != "analyze":

@@ -71,19 +71,20 @@ Questions the doc leaves open, and the choice made here (Q1..Q22):
       iterations; the limit's share rule reads the recomputed se, and `host_share_within_noise` is
       (limit "unknown" and the share's interval contains 0.5, for a path that holds the GIL).
   Q20 `host_share_missing` (2026-12-06): a path that holds the GIL, does not scale, and whose share is
-      null names the GIL only where neither rule 4 (cuda) nor rule 5 (the cores full) could hold; there its
+      null names the GIL only where neither rule 5 (cuda) nor rule 6 (the cores full) could hold; there its
       limit is "unknown" and `host_share_missing` true. Checked where the report has the key; a report
       written before it is checked against the rule it was written under (share null: "gil").
   Q21 `cores` 0 (the affinity mask could not be read): "the cores full" needs a known count, so rules 2
-      and 5 and Q20 read it as not full (found here: the reference had read N . k >= 0 as full).
+      and 6 and Q20 read it as not full (found here: the reference had read N . k >= 0 as full).
   Q22 `scaling_within_noise` (2026-12-06): rule 2's second half, read with the largest count's
       `scaling_high` as recomputed here (as Q7), `> 1.10` strictly ("reaches above"); checked where the
       report has the key, and only then does it come before rules 3 to 7 and make the share flags of Q19
       and Q20 false (a report written before it named a limit from the rules after it).
   Q23 `cores_had_room` (2026-12-07), rule 3: read at the largest count's `on_cpu_ns`, `waited_ns` and
       `round_ns` (T = their sum), on the CPU (`cuda` false) with `intra_op_threads` at most 1, both figures
-      non-null and T > 0: the wait share waited / (N . T) strictly under 0.05; then "gil" for a path that
-      holds the GIL whose blocked share 1 - (on_cpu + waited) / (N . T) is at least 0.10, else "unknown".
+      non-null and T > 0: the wait share waited / (N . T) strictly under 0.05 and the blocked share
+      1 - (on_cpu + waited) / (N . T) at least 0.10; then "gil" for a path that holds the GIL, else
+      "unknown".
       Checked where the report has the key, and only then does it come before the share rules (and make
       the flags of Q19 and Q20 false). A report written before it is checked against the rules it was
       written under.
@@ -226,8 +227,8 @@ def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_thread
         return "cores" if (not cuda and enough) else "none"
     if noise_rule and gain_within_noise(npoints, scales, high, slow):   # Q22
         return "unknown"
-    if room is not None and room[0] < WAIT_ROOM:                # Q23
-        return "gil" if holds_gil and room[1] >= TAKING_TURNS else "unknown"
+    if room is not None and room[0] < WAIT_ROOM and room[1] >= TAKING_TURNS:   # Q23
+        return "gil" if holds_gil else "unknown"
     if share_within_noise(holds_gil, host_share, se):            # Q19
         return "unknown"
     if missing_rule and share_missing(holds_gil, host_share, n, intra_op_threads, cores, cuda):   # Q20
@@ -360,8 +361,8 @@ def check_path(ck, rep, p, threads):
                                               exp[-1].get("scaling_high") if exp else None, slow is not None)
     shares = room_shares(pts[-1], conc["intra_op_threads"], conc["cuda"]) if room_rule else None
     # rule 3 is reached (rules 1 and 2 did not speak) and its wait share is under the bound (Q23)
-    room = (shares is not None and shares[0] < WAIT_ROOM and len(pts) >= 2 and slow is None and
-            not exp[-1].get("scales", False) and not within)
+    room = (shares is not None and shares[0] < WAIT_ROOM and shares[1] >= TAKING_TURNS and len(pts) >= 2 and
+            slow is None and not exp[-1].get("scales", False) and not within)
     for k, (q, e) in enumerate(zip(pts, exp)):
         w = f"{where}.points[{k}] (threads {q.get('threads')})"
         for key, v in e.items():
@@ -558,8 +559,8 @@ def self_test():
     assert gain_within_noise(2, False, 1.1000001, False) and not gain_within_noise(2, False, 1.1, False)
     # rule 3 (Q23), the C++ test's case: 2 callers over rounds of 10, 20 and 40 ms (T 70 ms) on a CPU 91 ms,
     # waiting 3.5 ms: wait 3.5 / 140 = 0.025 < 0.05, blocked 1 - 94.5 / 140 = 0.325 >= 0.10: the GIL (before the
-    # share rules: share unknown on full cores, or 0.2); asleep 7.5% (on a CPU 126 ms): unknown; a C++ path:
-    # unknown; waiting 7 ms (exactly 0.05), intra-op 2, cuda, a figure null: the rules after
+    # share rules: share unknown on full cores, or 0.2); a C++ path: unknown; asleep 7.5% (on a CPU 126 ms),
+    # waiting 7 ms (exactly 0.05), intra-op 2, cuda, a figure null: the rules after
     top = {"threads": 2, "round_ns": [10e6, 20e6, 40e6], "on_cpu_ns": 91e6, "waited_ns": 3.5e6}
     room = room_shares(top, 1, False)
     assert close(room[0], 0.025) and close(room[1], 0.325), room
@@ -568,7 +569,10 @@ def self_test():
     assert limit_rule(2, 2, False, True, 0.2, 16, 1, False, room=room) == "gil"
     assert limit_rule(2, 2, False, False, None, 2, 1, False, room=room) == "unknown"
     assert limit_rule(2, 2, False, True, None, 2, 1, False, room=room_shares(dict(top, on_cpu_ns=126e6), 1, False)) \
-        == "unknown"
+        == "unknown"                                             # Q20's unknown, not rule 3's
+    busy = room_shares(dict(top, on_cpu_ns=138e6, waited_ns=1e6), 1, False)   # a C++ path keeping 2 cores busy
+    assert limit_rule(2, 2, False, False, None, 2, 1, False, room=busy) == "cores"
+    assert limit_rule(2, 2, False, True, 0.6, 2, 1, False, room=busy) == "gil"   # rule 4, by its share
     edge = room_shares(dict(top, waited_ns=7e6), 1, False)
     assert edge[0] == 0.05 and limit_rule(2, 2, False, True, None, 2, 1, False, room=edge) == "unknown"  # Q20's
     assert limit_rule(2, 2, False, False, None, 2, 1, False, room=edge) == "cores"

@@ -63,9 +63,10 @@ bool scaling_within_noise(const PathConcurrency& path);
 // Rule 3 of the limit (docs/metrics.md, "Concurrent callers"): a path that does not scale (not `scales`, nor
 // scaling_within_noise, no caller_slowdown, two points or more) on the CPU with at most one intra-op thread
 // per call, so that its callers' own threads do all of a call's work, whose callers at the largest count waited
-// for a CPU less than kBusyCoresShare of their time (ThreadsPoint::wait_share, known along with blocked_share):
-// a core was free for a caller that was ready, so the cores are not its limit. False without the callers'
-// schedstat figures.
+// for a CPU less than kBusyCoresShare of their time (ThreadsPoint::wait_share) and were asleep at least
+// kTakingTurnsShare of it (blocked_share): a core was free whenever a caller was ready, and the callers did not
+// keep the cores busy, so the cores are not its limit; the callers took turns at something (a Python path: the
+// GIL). False without the callers' schedstat figures.
 bool cores_had_room(const PathConcurrency& path);
 
 // Whether the GIL rule cannot read a path's host share: the path holds the GIL and host_share ± 1.96 ·

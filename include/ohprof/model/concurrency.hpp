@@ -21,8 +21,8 @@ OHPROF_ENUM_CLASS(ConcurrencyLimit, OHPROF_CONCURRENCY_LIMIT_VALUES)
 // A path is said not to scale only when its scaling's 95% interval lies below 1 + this (a gain of at most a
 // tenth of one caller's throughput): a gain within noise that could be larger names no limit.
 inline constexpr double kNoGainTolerance = 0.10;
-// The blocked share (ThreadsPoint::blocked_share) from which callers the cores had room for are said to take
-// turns (at the GIL, for a Python path): analysis/concurrency.hpp, cores_had_room.
+// The blocked share (ThreadsPoint::blocked_share) from which callers that barely waited for a CPU are said to
+// take turns (at the GIL, for a Python path): analysis/concurrency.hpp, cores_had_room.
 inline constexpr double kTakingTurnsShare = 0.10;
 
 // One count of callers: `threads` threads each made `calls_per_round` calls in each round, all starting
@@ -61,8 +61,9 @@ struct ThreadsPoint {
     return static_cast<double>(*waited_ns) / (static_cast<double>(threads) * time);
   }
   // The part of the callers' time they were neither on a CPU nor waiting for one, 1 - (on_cpu_ns + waited_ns) /
-  // (threads * the rounds' time): asleep, as a thread that waits for a lock (the GIL) is. It can fall below 0 by
-  // a hair, as cpus_used can exceed threads.
+  // (threads * the rounds' time): asleep, as a thread that waits for a lock (the GIL) is. An upper bound: it
+  // also holds each caller's start after the round's and its idle end after its last call. It can fall below 0
+  // by a hair, as cpus_used can exceed threads.
   [[nodiscard]] std::optional<double> blocked_share() const {
     const double time = rounds_time();
     if (!on_cpu_ns || !waited_ns || !(time > 0) || threads <= 0) return std::nullopt;
@@ -107,8 +108,8 @@ struct PathConcurrency {
   std::optional<double> caller_slowdown;
   std::string unavailable;                 // why it was not measured ("" : it was)
   // The limit was read from the callers' schedstat (analysis/concurrency.hpp, cores_had_room): at the largest
-  // count they barely waited for a CPU, so the cores are not the limit; it is the GIL where a Python path's
-  // callers took turns, else unknown.
+  // count they barely waited for a CPU and were asleep a tenth of their time or more, so the cores are not the
+  // limit; it is the GIL for a Python path, else unknown.
   bool cores_had_room = false;
   friend bool operator==(const PathConcurrency&, const PathConcurrency&) = default;
 };

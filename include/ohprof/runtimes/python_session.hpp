@@ -45,6 +45,9 @@ struct ColdStartSetup {
   std::vector<std::string> command;
   // Why the portable cache artifacts cannot be used with this torch ("" : they can).
   std::string artifacts_unavailable;
+  // Why no process of a path that starts from the module (eager, torch.compile) can be started: the Python
+  // API's model object cannot be pickled for one ("" : they can). The AOTI paths need only the package.
+  std::string module_unavailable;
 };
 
 class ModelSession {

@@ -292,6 +292,11 @@ def sweep(model, inputs, batch, *, paths=DEFAULT_PATHS, device="auto", cache_dir
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
     if isinstance(inputs, torch.Tensor):
         inputs = (inputs,)
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError(f"inputs must be a tensor or a tuple of tensors, not {type(inputs).__name__}")
+    if len(inputs) == 2 and isinstance(inputs[0], (tuple, list)) and isinstance(inputs[1], dict):
+        raise TypeError("sweep takes positional tensors only (a tensor or a tuple of tensors): keyword inputs are not "
+                        "swept; measure each batch size with compare, which takes (tuple, dict)")
     shapes = []
     for t in inputs:
         if not isinstance(t, torch.Tensor):

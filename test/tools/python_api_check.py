@@ -124,6 +124,11 @@ from_program = ohprof.compare(program, (x,), paths=("aoti", "compile", "eager"),
 out["exported"] = {p["name"]: [p["source"], len(p["samples_ns"])] for p in from_program["paths"]}
 out["exported_checks"] = [p["output_check"]["passed"] for p in from_program["paths"] if p["name"] != "eager"]
 try:
+    ohprof.sweep(model, ((x,), {"scale": x}), [1, 2])
+    out["sweep_kwargs"] = None
+except TypeError as e:
+    out["sweep_kwargs"] = str(e)
+try:
     ohprof.compare(lambda t: t, (x,))
     out["not_a_module"] = None
 except TypeError as e:
@@ -207,6 +212,8 @@ def main(argv):
     if got["exported"] != want_exported or got["exported_checks"] != [True, True]:
         problems.append(f"an ExportedProgram: paths {got['exported']} (want {want_exported}), "
                         f"output checks {got['exported_checks']}")
+    if not got["sweep_kwargs"] or "keyword inputs are not swept" not in got["sweep_kwargs"]:
+        problems.append(f"sweep with keyword inputs: {got['sweep_kwargs']}")
     if not got["not_a_module"] or "torch.nn.Module" not in got["not_a_module"]:
         problems.append(f"a non-module: {got['not_a_module']}")
     if not (got["handler_restored"] and got["handler_after_error"]):

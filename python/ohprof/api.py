@@ -26,6 +26,7 @@ How the user's objects reach the session (docs/usage.md, "Python API"):
 import contextlib
 import html
 import json
+import operator
 import os
 import re
 import signal
@@ -227,8 +228,12 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
     arguments are compare's flags (None: the flag's default; `threads` a list of caller counts, --threads;
     `what_if` --what-if; `cold_start` True or a number of fresh processes, --cold-start[=N], for which the
     model object is pickled: its classes must be importable in a fresh process); returns the compare Report."""
-    if not (cold_start is None or isinstance(cold_start, int)):  # True, False and a count are ints
-        raise TypeError(f"cold_start must be True or a number of fresh processes, not {type(cold_start).__name__}")
+    if cold_start is not None and not isinstance(cold_start, bool):
+        try:  # a count: an int, or an integer type such as numpy's (operator.index refuses a float)
+            cold_start = operator.index(cold_start)
+        except TypeError:
+            raise TypeError(f"cold_start must be True or a number of fresh processes (an int), not "
+                            f"{type(cold_start).__name__}") from None
     torch = _torch()
     program = isinstance(model, torch.export.ExportedProgram)
     if not program and not isinstance(model, torch.nn.Module):

@@ -95,6 +95,52 @@ void what_if(const Report& r, std::vector<Block>& blocks) {
   blocks.push_back(doc::Table{std::move(t), "ohprof-what-if"});
 }
 
+// compare --threads (docs/metrics.md, "Concurrent callers"): a row per path and caller count, the figures as the
+// table's lines write them, then each path's limit.
+void concurrency(const Report& r, std::vector<Block>& blocks) {
+  CellTable t{{"path", "callers", "calls/s", "p50", "p99", "against 1 caller", "caller threads"}, "lrrrrll", {}};
+  doc::Bullets limits{{}, "ohprof-threads-limits"};
+  for (const PathResult* p : asked_paths(r)) {
+    if (!p->concurrency) continue;
+    const PathConcurrency& c = *p->concurrency;
+    if (!c.unavailable.empty()) {
+      limits.items.push_back({name(p->name), text(": unavailable: " + c.unavailable)});
+      continue;
+    }
+    for (const ThreadsPoint& point : c.points) {
+      const ThreadsPointText x = threads_point_text(c, point, p->wall.median);
+      t.rows.push_back({name(p->name), text(std::to_string(point.threads)), text(x.rate), text(x.p50), text(x.p99),
+                        text(point.threads == 1 ? x.measuring : x.vs_one), text(x.cpus)});
+    }
+    limits.items.push_back({name(p->name), text(": limit: " + concurrency_limit_line(c))});
+  }
+  if (t.rows.empty() && limits.items.empty()) return;
+  blocks.push_back(doc::Heading{{strong("Concurrent callers")}});
+  blocks.push_back(doc::Note{{text("Each path's loaded model called from several threads at once, each with its own "
+                                   "inputs; against 1 caller: the throughput's ratio with its 95% interval; caller "
+                                   "threads: the CPUs they kept busy and the part of their time they waited for one "
+                                   "(docs/metrics.md, \"Concurrent callers\").")}});
+  if (!t.rows.empty()) blocks.push_back(doc::Table{std::move(t), "ohprof-threads"});
+  blocks.push_back(std::move(limits));
+}
+
+// compare --cold-start (docs/metrics.md, "Cold start"): a row per path and cache state.
+void cold_start(const Report& r, std::vector<Block>& blocks) {
+  CellTable t{{"path", "state", "from a fresh process to its first checked result"}, "lll", {}};
+  std::string header;
+  for (const PathResult* p : asked_paths(r)) {
+    if (!p->cold_start) continue;
+    if (header.empty()) header = cold_start_header(*p->cold_start);
+    for (const ColdStartState& state : p->cold_start->states) {
+      t.rows.push_back({name(p->name), text(cold_start_state_label(state)), text(cold_start_state_text(state))});
+    }
+  }
+  if (t.rows.empty()) return;
+  blocks.push_back(doc::Heading{{strong("Cold start")}});
+  blocks.push_back(doc::Note{{text(header + " (docs/metrics.md, \"Cold start\").")}});
+  blocks.push_back(doc::Table{std::move(t), "ohprof-cold-start"});
+}
+
 // compare: which path to deploy (docs/metrics.md, "Deployment summary").
 void deployment(const Report& r, std::vector<Block>& blocks) {
   CellTable t = deployment_table(r);
@@ -136,6 +182,8 @@ Document report_document(const Report& r) {
   execution(r, blocks);
   explanations(r, blocks);
   what_if(r, blocks);
+  concurrency(r, blocks);
+  cold_start(r, blocks);
   deployment(r, blocks);
   blocks.push_back(doc::Figure{report_distributions(r)});
   if (r.trace) blocks.push_back(doc::Figure{report_iteration_columns(r)});

@@ -1069,33 +1069,34 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
   return "unknown";
 }
 
-std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timing_median_ns) {
-  if (!c.unavailable.empty()) return {"unavailable: " + c.unavailable};
-  std::vector<std::string> lines;
-  for (const ThreadsPoint& p : c.points) {
-    std::string line = fmt::format("{} caller{}  {} calls/s  p50 {}  p99 {}", p.threads, p.threads == 1 ? " " : "s",
-                                   rate_text(p.calls_per_s), format_duration(p.p50_ns), format_duration(p.p99_ns));
-    if (p.threads == 1 && timing_median_ns > 0) {
-      line += fmt::format("  (on the measuring thread: median {}{})", format_duration(timing_median_ns),
-                          c.caller_slowdown ? fmt::format("; {:.1f}x slower on a caller thread", *c.caller_slowdown)
-                                            : std::string());
-    }
-    if (p.threads > 1) {
-      // scales: a significant gain; a significant loss is said as one; otherwise within noise
-      const char* kind = p.scales ? "" : p.scaling_high < 1 ? "fewer calls than 1 caller: " : "within noise: ";
-      line += fmt::format("  x{:.2f} of 1 caller ({}95% interval {:.2f} to {:.2f})", p.scaling, kind, p.scaling_low,
-                          p.scaling_high);
-    }
-    const std::optional<double> cpus = p.cpus_used();
-    const std::optional<double> waiting = p.wait_share();
-    if (cpus && waiting) {
-      // the caller threads' own figures: with more than one intra-op thread their OpenMP workers do much of the work
-      line += fmt::format("  caller threads on {:.2f} CPUs, waiting {:.1f}%{}", *cpus, *waiting * 100.0,
-                          c.context.intra_op_threads > 1 ? " (their OpenMP workers not counted)" : "");
-    }
-    lines.push_back(std::move(line));
+ThreadsPointText threads_point_text(const PathConcurrency& c, const ThreadsPoint& p, double timing_median_ns) {
+  ThreadsPointText out;
+  out.rate = rate_text(p.calls_per_s);
+  out.p50 = format_duration(p.p50_ns);
+  out.p99 = format_duration(p.p99_ns);
+  if (p.threads == 1 && timing_median_ns > 0) {
+    out.measuring = fmt::format("on the measuring thread: median {}{}", format_duration(timing_median_ns),
+                                c.caller_slowdown ? fmt::format("; {:.1f}x slower on a caller thread", *c.caller_slowdown)
+                                                  : std::string());
   }
-  std::string limit = "limit: " + concurrency_limit_text(c);
+  if (p.threads > 1) {
+    // scales: a significant gain; a significant loss is said as one; otherwise within noise
+    const char* kind = p.scales ? "" : p.scaling_high < 1 ? "fewer calls than 1 caller: " : "within noise: ";
+    out.vs_one = fmt::format("x{:.2f} of 1 caller ({}95% interval {:.2f} to {:.2f})", p.scaling, kind, p.scaling_low,
+                             p.scaling_high);
+  }
+  const std::optional<double> cpus = p.cpus_used();
+  const std::optional<double> waiting = p.wait_share();
+  if (cpus && waiting) {
+    // the caller threads' own figures: with more than one intra-op thread their OpenMP workers do much of the work
+    out.cpus = fmt::format("caller threads on {:.2f} CPUs, waiting {:.1f}%{}", *cpus, *waiting * 100.0,
+                           c.context.intra_op_threads > 1 ? " (their OpenMP workers not counted)" : "");
+  }
+  return out;
+}
+
+std::string concurrency_limit_line(const PathConcurrency& c) {
+  std::string limit = concurrency_limit_text(c);
   if (c.runner_instances > 0) limit += fmt::format("; the runner holds {} model instance{}", c.runner_instances,
                                                   c.runner_instances == 1 ? "" : "s");
   if (c.caller_slowdown && c.points.size() > 1 && c.limit != ConcurrencyLimit::unknown) {  // a report written
@@ -1103,57 +1104,77 @@ std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timi
     limit += "; the scaling is against a slow 1-caller point, so it measures the caller threads' own cost too "
              "(warning threads-callers-slower)";
   }
-  lines.push_back(std::move(limit));
+  return limit;
+}
+
+std::vector<std::string> concurrency_lines(const PathConcurrency& c, double timing_median_ns) {
+  if (!c.unavailable.empty()) return {"unavailable: " + c.unavailable};
+  std::vector<std::string> lines;
+  for (const ThreadsPoint& p : c.points) {
+    const ThreadsPointText x = threads_point_text(c, p, timing_median_ns);
+    std::string line = fmt::format("{} caller{}  {} calls/s  p50 {}  p99 {}", p.threads, p.threads == 1 ? " " : "s", x.rate,
+                                   x.p50, x.p99);
+    if (!x.measuring.empty()) line += "  (" + x.measuring + ")";
+    if (!x.vs_one.empty()) line += "  " + x.vs_one;
+    if (!x.cpus.empty()) line += "  " + x.cpus;
+    lines.push_back(std::move(line));
+  }
+  lines.push_back("limit: " + concurrency_limit_line(c));
   return lines;
 }
 
+std::string cold_start_header(const PathColdStart& c) {
+  return fmt::format("{} fresh process{} per state; each figure is its own median over them (the phases' need not add "
+                     "up to the total's)", c.processes, c.processes == 1 ? "" : "es");
+}
+
+std::string cold_start_state_label(const ColdStartState& state) {
+  return state.cache == CompileCache::none ? std::string("start") : fmt::format("{} cache", to_string(state.cache));
+}
+
+std::string cold_start_state_text(const ColdStartState& state) {
+  std::string line;
+  if (!state.unavailable.empty()) return "not measured: " + state.unavailable;
+  if (state.median) {
+    const ColdStartPhases& m = *state.median;
+    line += fmt::format("{} total; {} process, {} import, {} load, {} compile, {} first call (range {} … {}, n = {})",
+                        format_duration(m.total_ns), format_duration(m.process_ns), format_duration(m.import_ns),
+                        format_duration(m.load_ns), format_duration(m.compile_ns), format_duration(m.first_call_ns),
+                        format_duration(state.min_total_ns), format_duration(state.max_total_ns), state.samples.size());
+    const std::size_t differ = static_cast<std::size_t>(std::count_if(
+        state.samples.begin(), state.samples.end(), [](const ColdStartSample& s) { return !s.output_matches; }));
+    line += differ == 0 ? "; outputs match" : fmt::format("; OUTPUTS DIFFER in {} of {}", differ, state.samples.size());
+    // the process's own memory at its first result (docs/metrics.md, "Fresh-process memory")
+    if (m.rss_bytes && m.peak_rss_bytes) {
+      line += fmt::format("; resident {} at the first result, peak {}", format_bytes(std::llround(*m.rss_bytes)),
+                          format_bytes(std::llround(*m.peak_rss_bytes)));
+    }
+    if (state.against_cold) {
+      switch (*state.against_cold) {
+        case ColdStartOrder::faster:
+          line += fmt::format("; x{:.2f} faster than cold (every start below every cold one)", state.speedup_vs_cold);
+          break;
+        case ColdStartOrder::slower:
+          line += "; slower than cold (every start above every cold one)";
+          break;
+        case ColdStartOrder::overlapping:
+          line += fmt::format("; within noise of cold (x{:.2f}; the ranges overlap)", state.speedup_vs_cold);
+          break;
+        case ColdStartOrder::too_few:
+          line += fmt::format("; x{:.2f} against cold, too few processes to tell (--cold-start={} or more)",
+                              state.speedup_vs_cold, kColdStartDefaultProcesses);
+          break;
+      }
+    }
+  }
+  if (!state.failed.empty()) line += (state.median ? "; then a process failed: " : "failed: ") + state.failed;
+  return line;
+}
+
 std::vector<std::string> cold_start_lines(const PathColdStart& c) {
-  std::vector<std::string> lines{fmt::format(
-      "{} fresh process{} per state; each figure is its own median over them (the phases' need not add up to the "
-      "total's)", c.processes,
-      c.processes == 1 ? "" : "es")};
+  std::vector<std::string> lines{cold_start_header(c)};
   for (const ColdStartState& state : c.states) {
-    const std::string label = state.cache == CompileCache::none ? std::string("start")
-                                                                 : fmt::format("{} cache", to_string(state.cache));
-    std::string line = fmt::format("{:<16}", label);
-    if (!state.unavailable.empty()) {
-      lines.push_back(line + "not measured: " + state.unavailable);
-      continue;
-    }
-    if (state.median) {
-      const ColdStartPhases& m = *state.median;
-      line += fmt::format("{} total; {} process, {} import, {} load, {} compile, {} first call (range {} … {}, n = {})",
-                          format_duration(m.total_ns), format_duration(m.process_ns), format_duration(m.import_ns),
-                          format_duration(m.load_ns), format_duration(m.compile_ns), format_duration(m.first_call_ns),
-                          format_duration(state.min_total_ns), format_duration(state.max_total_ns), state.samples.size());
-      const std::size_t differ = static_cast<std::size_t>(std::count_if(
-          state.samples.begin(), state.samples.end(), [](const ColdStartSample& s) { return !s.output_matches; }));
-      line += differ == 0 ? "; outputs match" : fmt::format("; OUTPUTS DIFFER in {} of {}", differ, state.samples.size());
-      // the process's own memory at its first result (docs/metrics.md, "Fresh-process memory")
-      if (m.rss_bytes && m.peak_rss_bytes) {
-        line += fmt::format("; resident {} at the first result, peak {}", format_bytes(std::llround(*m.rss_bytes)),
-                            format_bytes(std::llround(*m.peak_rss_bytes)));
-      }
-      if (state.against_cold) {
-        switch (*state.against_cold) {
-          case ColdStartOrder::faster:
-            line += fmt::format("; x{:.2f} faster than cold (every start below every cold one)", state.speedup_vs_cold);
-            break;
-          case ColdStartOrder::slower:
-            line += "; slower than cold (every start above every cold one)";
-            break;
-          case ColdStartOrder::overlapping:
-            line += fmt::format("; within noise of cold (x{:.2f}; the ranges overlap)", state.speedup_vs_cold);
-            break;
-          case ColdStartOrder::too_few:
-            line += fmt::format("; x{:.2f} against cold, too few processes to tell (--cold-start={} or more)",
-                                state.speedup_vs_cold, kColdStartDefaultProcesses);
-            break;
-        }
-      }
-    }
-    if (!state.failed.empty()) line += (state.median ? "; then a process failed: " : "failed: ") + state.failed;
-    lines.push_back(std::move(line));
+    lines.push_back(fmt::format("{:<16}", cold_start_state_label(state)) + cold_start_state_text(state));
   }
   return lines;
 }

@@ -132,6 +132,41 @@ TEST(FormatHtml, TheWhatIfLedgerIsATableOfSettings) {
   EXPECT_NE(html.find("not measured: its build failed: &lt;no compiler&gt;"), std::string::npos) << html;
 }
 
+TEST(FormatHtml, ConcurrentCallersAndColdStartsHaveTheirTables) {
+  Report r = compare_report();
+  EXPECT_EQ(format_html(r).find("Concurrent callers"), std::string::npos);
+  PathConcurrency c;
+  c.context = ConcurrencyContext{2, 1, false};
+  ThreadsPoint one;
+  one.threads = 1;
+  one.calls_per_s = 1000;
+  ThreadsPoint two = one;
+  two.threads = 2;
+  two.calls_per_s = 900;
+  two.scaling = 0.9;
+  two.scaling_low = 0.85;
+  two.scaling_high = 0.95;
+  c.points = {one, two};
+  c.holds_gil = true;
+  c.limit = ConcurrencyLimit::gil;
+  r.paths[1].concurrency = c;
+  PathColdStart cold;
+  cold.processes = 1;
+  ColdStartState state;
+  state.cache = CompileCache::cold;
+  state.failed = "RuntimeError: <boom>";
+  cold.states = {state};
+  r.paths[1].cold_start = cold;
+  const std::string html = format_html(r);
+  EXPECT_NE(html.find("<h2>Concurrent callers</h2>"), std::string::npos) << html;
+  EXPECT_NE(html.find("ohprof-threads"), std::string::npos);
+  EXPECT_NE(html.find("x0.90 of 1 caller (fewer calls than 1 caller: 95% interval 0.85 to 0.95)"), std::string::npos);
+  EXPECT_NE(html.find(": limit: the GIL (its calls run Python under it)"), std::string::npos) << html;
+  EXPECT_NE(html.find("<h2>Cold start</h2>"), std::string::npos);
+  EXPECT_NE(html.find("ohprof-cold-start"), std::string::npos);
+  EXPECT_NE(html.find("failed: RuntimeError: &lt;boom&gt;"), std::string::npos) << html;
+}
+
 TEST(FormatHtml, TextIsEscapedAndThePageIsStatic) {
   const std::string html = format_html(compare_report());
   EXPECT_EQ(html.find("<compile>"), std::string::npos);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ohprof/analysis/sweep.hpp"
+#include "ohprof/output/report_text.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "sample_breakdown.hpp"
 
@@ -235,6 +236,67 @@ TEST(FormatMarkdown, TheWhatIfLedgerIsOneRowPerSettingWithWhatTheUserWrites) {
                     "no compile of its own |\n"
                     "| `cuda-graphs` | `torch.compile(mode=\"reduce-overhead\")` | not applicable: CUDA graphs need a "
                     "CUDA device |\n"),
+            std::string::npos) << md;
+}
+
+// compare --threads and --cold-start: a table of the figures the table's lines print, each path's limit, and a
+// table of the cold-start states.
+TEST(FormatMarkdown, ConcurrentCallersAndColdStartsAreTablesOfWhatTheTablePrints) {
+  Report r = compare_report();
+  EXPECT_EQ(format_markdown(r).find("Concurrent callers"), std::string::npos);  // neither flag
+  EXPECT_EQ(format_markdown(r).find("Cold start"), std::string::npos);
+  PathConcurrency c;
+  c.context = ConcurrencyContext{2, 1, false};
+  ThreadsPoint one;
+  one.threads = 1;
+  one.calls_per_s = 22'900;
+  one.p50_ns = 40'700;
+  one.p99_ns = 325'700;
+  ThreadsPoint two = one;
+  two.threads = 2;
+  two.calls_per_s = 36'600;
+  two.scaling = 1.598;
+  two.scaling_low = 1.18;
+  two.scaling_high = 2.01;
+  two.scales = true;
+  two.round_ns = {1'000'000, 3'000'000};  // 7.2 ms on a CPU over 4 ms: 1.80 CPUs; 1.24 / (2 x 4): waiting 15.5%
+  two.on_cpu_ns = 7'200'000;
+  two.waited_ns = 1'240'000;
+  c.points = {one, two};
+  c.limit = ConcurrencyLimit::cores;
+  c.runner_instances = 2;
+  r.paths[0].concurrency = c;
+  PathConcurrency failed;
+  failed.unavailable = "a call failed on a new thread";
+  r.paths[1].concurrency = failed;
+  PathColdStart cold;
+  cold.processes = 2;
+  ColdStartState start;
+  start.cache = CompileCache::none;
+  start.unavailable = "a fresh process cannot rebuild the model object: pickling it failed";
+  cold.states = {start};
+  r.paths[1].cold_start = cold;
+  const std::string md = format_markdown(r);
+  expect_well_formed_tables(md);
+  // aoti's timing median is 4 us (3, 4 and 5 us)
+  EXPECT_NE(md.find("| path | callers | calls/s | p50 | p99 | against 1 caller | caller threads |\n"
+                    "| --- | ---: | ---: | ---: | ---: | --- | --- |\n"
+                    "| `aoti` | 1 | 22.9k | 40.70 us | 325.7 us | on the measuring thread: median 4.000 us |  |\n"
+                    "| `aoti` | 2 | 36.6k | 40.70 us | 325.7 us | x1.60 of 1 caller (95% interval 1.18 to 2.01) | "
+                    "caller threads on 1.80 CPUs, waiting 15.5% |\n"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("- `aoti`: limit: the cores (2 callers x 1 intra-op thread on 2 cores); the runner holds 2 model "
+                    "instances\n- `compile`: unavailable: a call failed on a new thread\n"),
+            std::string::npos) << md;
+  // the same words as the table's lines
+  const std::vector<std::string> lines = concurrency_lines(c, 4000);
+  EXPECT_NE(lines[1].find("x1.60 of 1 caller (95% interval 1.18 to 2.01)  caller threads on 1.80 CPUs, waiting 15.5%"),
+            std::string::npos);
+  EXPECT_EQ(lines[2], "limit: the cores (2 callers x 1 intra-op thread on 2 cores); the runner holds 2 model instances");
+  EXPECT_NE(md.find("\n**Cold start**\n\n2 fresh processes per state; each figure is its own median over them"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("| `compile` | start | not measured: a fresh process cannot rebuild the model object: pickling it "
+                    "failed |\n"),
             std::string::npos) << md;
 }
 

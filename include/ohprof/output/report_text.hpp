@@ -77,10 +77,28 @@ std::string device_memory_text(const PathDeviceMemory& device, std::int64_t run_
 std::string rate_text(double per_s);
 std::string concurrency_limit_text(const PathConcurrency& concurrency);
 std::vector<std::string> concurrency_lines(const PathConcurrency& concurrency, double timing_median_ns);
+// One count's figures as concurrency_lines writes them (the reports' table puts each in a cell): `measuring` only
+// for 1 caller with a positive timing median, `vs_one` only for more callers, `cpus` where both were read.
+struct ThreadsPointText {
+  std::string rate;       // calls per second, "36.6k"
+  std::string p50;        // "40.70 us"
+  std::string p99;
+  std::string measuring;  // "on the measuring thread: median 9.574 us; 4.3x slower on a caller thread"
+  std::string vs_one;     // "x1.60 of 1 caller (95% interval 1.18 to 2.01)"
+  std::string cpus;       // "caller threads on 1.80 CPUs, waiting 15.5%"
+};
+ThreadsPointText threads_point_text(const PathConcurrency& concurrency, const ThreadsPoint& point,
+                                    double timing_median_ns);
+// The limit line after "limit: ": concurrency_limit_text, the runner's model instances, and a qualifier.
+std::string concurrency_limit_line(const PathConcurrency& concurrency);
 // compare --cold-start (docs/metrics.md, "Cold start"): a header line, then one line per cache state:
 // "cold cache   9.80 s = 40 ms process + 1.90 s import + 310 ms load + 7.20 s compile + 350 ms first call
 // (range 9.61 s … 10.2 s); outputs match", the warm and artifacts states with how they stand against cold.
 std::vector<std::string> cold_start_lines(const PathColdStart& cold_start);
+// Its pieces: the header line; a state's name ("start", "cold cache"); and what follows the name.
+std::string cold_start_header(const PathColdStart& cold_start);
+std::string cold_start_state_label(const ColdStartState& state);
+std::string cold_start_state_text(const ColdStartState& state);
 // What the deployment summary's memory columns are (docs/metrics.md, "Memory", "Fresh-process memory"), one
 // sentence: the in-process differences, and the fresh processes' peak where --cold-start read one.
 std::string deployment_memory_note(const DeploymentSummary& summary);

@@ -245,26 +245,11 @@ TEST(FormatMarkdown, ConcurrentCallersAndColdStartsAreTablesOfWhatTheTablePrints
   Report r = compare_report();
   EXPECT_EQ(format_markdown(r).find("Concurrent callers"), std::string::npos);  // neither flag
   EXPECT_EQ(format_markdown(r).find("Cold start"), std::string::npos);
-  PathConcurrency c;
-  c.context = ConcurrencyContext{2, 1, false};
-  ThreadsPoint one;
-  one.threads = 1;
-  one.calls_per_s = 22'900;
-  one.p50_ns = 40'700;
-  one.p99_ns = 325'700;
-  ThreadsPoint two = one;
-  two.threads = 2;
-  two.calls_per_s = 36'600;
-  two.scaling = 1.598;
-  two.scaling_low = 1.18;
-  two.scaling_high = 2.01;
-  two.scales = true;
+  PathConcurrency c = test::two_callers();
+  ThreadsPoint& two = c.points[1];
   two.round_ns = {1'000'000, 3'000'000};  // 7.2 ms on a CPU over 4 ms: 1.80 CPUs; 1.24 / (2 x 4): waiting 15.5%
   two.on_cpu_ns = 7'200'000;
   two.waited_ns = 1'240'000;
-  c.points = {one, two};
-  c.limit = ConcurrencyLimit::cores;
-  c.runner_instances = 2;
   r.paths[0].concurrency = c;
   PathConcurrency failed;
   failed.unavailable = "a call failed on a new thread";

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ohprof/base/format.hpp"
+#include "sample_breakdown.hpp"
 
 namespace ohprof {
 namespace {
@@ -903,23 +904,7 @@ TEST(MemoryText, DeviceMemorySaysTheAllocatorsAndTheRuntimesFigures) {
 
 // The threads lines (docs/metrics.md, "Concurrent callers"): one per count, then the limit.
 TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
-  PathConcurrency c;
-  c.context = ConcurrencyContext{2, 1, false};
-  ThreadsPoint one;
-  one.threads = 1;
-  one.calls_per_s = 22'900;
-  one.p50_ns = 40'700;
-  one.p99_ns = 325'700;
-  ThreadsPoint two = one;
-  two.threads = 2;
-  two.calls_per_s = 36'600;
-  two.scaling = 1.598;
-  two.scaling_low = 1.18;
-  two.scaling_high = 2.01;
-  two.scales = true;
-  c.points = {one, two};
-  c.limit = ConcurrencyLimit::cores;
-  c.runner_instances = 2;
+  PathConcurrency c = test::two_callers();
   EXPECT_EQ(concurrency_lines(c, 9'574),
             (std::vector<std::string>{
                 "1 caller   22.9k calls/s  p50 40.70 us  p99 325.7 us  (on the measuring thread: median 9.574 us)",

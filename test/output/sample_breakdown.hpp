@@ -162,6 +162,30 @@ inline PathBreakdown gpu_breakdown() {
 }
 
 // One CPU iteration [0, 10 us): kernels busy 7.5 us, dispatch 2.5 us, 4 kernels on one thread.
+// A --threads result of two counts (docs/metrics.md, "Concurrent callers"): 1 caller at 22.9k calls/s, 2 at 36.6k
+// (x1.60, 95% interval 1.18 to 2.01, scaling), both with p50 40.70 us and p99 325.7 us; the cores on 2 cores, the
+// runner holding 2 model instances. No schedstat figures.
+inline PathConcurrency two_callers() {
+  PathConcurrency c;
+  c.context = ConcurrencyContext{2, 1, false};
+  ThreadsPoint one;
+  one.threads = 1;
+  one.calls_per_s = 22'900;
+  one.p50_ns = 40'700;
+  one.p99_ns = 325'700;
+  ThreadsPoint two = one;
+  two.threads = 2;
+  two.calls_per_s = 36'600;
+  two.scaling = 1.598;
+  two.scaling_low = 1.18;
+  two.scaling_high = 2.01;
+  two.scales = true;
+  c.points = {one, two};
+  c.limit = ConcurrencyLimit::cores;
+  c.runner_instances = 2;
+  return c;
+}
+
 inline PathBreakdown cpu_breakdown() {
   PathBreakdown b;
   IterationBreakdown it;

@@ -1615,19 +1615,21 @@ class Session:
     def _compile_settings(self, mode):
         return compile_settings(self.torch, mode, self.kernel_profile)
 
-    def cold_start_setup(self, out_dir):
+    def cold_start_setup(self, out_dir, with_module=True):
         """compare --cold-start (docs/metrics.md, "Cold start"): writes into `out_dir` what a fresh process
         of a path needs (python/ohprof/_cold_start.py): the inputs, the reference output (eager, computed
         here on the same inputs, in inference mode), the user's module's weights (so that every process
         computes with this session's, whether or not the factory is seeded; the Python API's model object is
         pickled whole instead, save_model_object) and spec.json. Returns (the command that starts one process,
         less its five arguments; why the portable cache artifacts cannot be used, or ""; why no eager or
-        compile process can be started, a model object that cannot be pickled for one, or "")."""
+        compile process can be started, a model object that cannot be pickled for one, or ""). Without
+        `with_module` (only AOTI paths asked) a model object is not pickled, and nothing refused."""
         torch = self.torch
         os.makedirs(out_dir, exist_ok=True)
         module_file, module_unavailable = "", ""
-        if self.model_spec.startswith("ohprof._registry:") and self.compile_source == SOURCE_MODULE:
-            # The Python API's model object: no factory a fresh process could call, so the object itself, pickled.
+        if with_module and self.model_spec.startswith("ohprof._registry:") and self.compile_source == SOURCE_MODULE:
+            # The Python API's model object: no factory a fresh process could call, so the object itself, pickled
+            # (only where an eager or compile path is asked: `with_module`).
             # One that cannot be leaves the AOTI paths' processes, which need only the package, to be measured.
             module_file = os.path.join(out_dir, "module.pt")
             try:
@@ -1645,7 +1647,8 @@ class Session:
         reference_path = os.path.join(out_dir, "reference.pt")
         torch.save(reference, reference_path)
         weights = ""
-        if self.compile_source == SOURCE_MODULE and not module_file and not module_unavailable:  # a pickled object carries its weights
+        # a pickled object carries its weights; an AOTI process needs none
+        if with_module and self.compile_source == SOURCE_MODULE and not module_file and not module_unavailable:
             weights = os.path.join(out_dir, "weights.pt")
             torch.save({k: cpu(v) for k, v in self.user_model.state_dict().items()}, weights)
         spec = {"model": self.model_spec, "exported": self.exported_path, "aoti_package": self.aoti_package,

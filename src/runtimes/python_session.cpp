@@ -310,10 +310,10 @@ class PythonModelSession final : public ModelSession {
     return events;
   }
 
-  Result<ColdStartSetup> cold_start_setup(const std::string& dir) override {
+  Result<ColdStartSetup> cold_start_setup(const std::string& dir, bool with_module) override {
     py::gil_scoped_acquire gil;
     try {
-      py::tuple setup = m_session.attr("cold_start_setup")(dir);
+      py::tuple setup = m_session.attr("cold_start_setup")(dir, with_module);
       return ColdStartSetup{setup[0].cast<std::vector<std::string>>(), setup[1].cast<std::string>(),
                             setup[2].cast<std::string>()};
     } catch (py::error_already_set& e) {

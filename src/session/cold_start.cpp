@@ -147,12 +147,6 @@ std::vector<CompileCache> cache_states(const std::string& path) {
   return {CompileCache::none};
 }
 
-// A path whose fresh process starts from the model's module (eager, torch.compile), not from the AOTI package.
-bool starts_from_module(const std::string& path) {
-  const std::optional<PathKind> kind = parse_path_kind(path);
-  return kind != PathKind::aoti && kind != PathKind::aoti_python;
-}
-
 // Whether a state that starts from a filled cache (warm, artifacts) is still to be measured: the fill is for it.
 bool needs_fill(const PathColdStart& cold) {
   return std::any_of(cold.states.begin(), cold.states.end(), [](const ColdStartState& s) {
@@ -161,6 +155,16 @@ bool needs_fill(const PathColdStart& cold) {
 }
 
 }  // namespace
+
+bool starts_from_module(const std::string& path) {
+  const std::optional<PathKind> kind = parse_path_kind(path);
+  return kind != PathKind::aoti && kind != PathKind::aoti_python;
+}
+
+bool cold_start_needs_module(const Report& report) {
+  return std::any_of(report.paths.begin(), report.paths.end(),
+                     [](const PathResult& p) { return p.role == PathRole::path && starts_from_module(p.name); });
+}
 
 void measure_cold_start(Report& report, const ColdStartSetup& setup, int processes, const std::string& work_dir) {
   if (processes < 1) return;

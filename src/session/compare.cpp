@@ -519,7 +519,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     if (options.cold_start > 0 && !interrupt_requested()) {
       const std::string work = make_cold_start_dir();
       auto setup = work.empty() ? Result<ColdStartSetup>(make_error(ExitCode::output_error, "no temporary folder could be made"))
-                                : (*session)->cold_start_setup(work + "/spec");
+                                : (*session)->cold_start_setup(work + "/spec", cold_start_needs_module(report));
       if (setup.ok()) {
         measure_cold_start(report, *setup, options.cold_start, work);
       } else {

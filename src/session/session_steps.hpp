@@ -138,6 +138,10 @@ Status check_dump_dir(const std::string& dir);
 // report.paths[i].cold_start; a state whose process fails keeps its first failure and starts no more.
 inline constexpr double kColdStartProcessLimitS = 1800;
 void measure_cold_start(Report& report, const ColdStartSetup& setup, int processes, const std::string& work_dir);
+// A path whose fresh process starts from the model's module (eager, torch.compile), not from the AOTI package;
+// and whether the report asks one (ModelSession::cold_start_setup's `with_module`).
+bool starts_from_module(const std::string& path);
+bool cold_start_needs_module(const Report& report);
 // A fresh folder for the processes' files and caches (the caller removes it); "" when none can be made.
 std::string make_cold_start_dir();
 

@@ -1655,11 +1655,30 @@ TEST(ComparePathsColdStart, AModuleThatCannotBePickledLeavesTheAotiPathsMeasured
   std::vector<std::string> order;
   for (const Launch& l : read_launches(world.cold_start.launches)) order.push_back(l.path + " " + l.cache);
   EXPECT_EQ(order, (std::vector<std::string>{"aoti:python fill", "aoti:python cold", "aoti:python warm"}));
+  EXPECT_EQ(world.cold_start_with_module, std::vector<bool>{true});
   EXPECT_TRUE(has_warning(*outcome.report, WarningCode::cold_start_incomplete,
                           "--cold-start: eager was not measured: a fresh process cannot rebuild the model object: it "
                           "references __main__.Net"));
   EXPECT_TRUE(has_warning(*outcome.report, WarningCode::cold_start_incomplete,
                           "--cold-start: compile (cold cache) was not measured: a fresh process cannot rebuild"));
+}
+
+// Only AOTI paths asked: the setup is told that no process starts from the module (a model object is not
+// pickled for nothing); with eager among them, it is.
+TEST(ComparePathsColdStart, TheSetupIsToldWhetherAProcessStartsFromTheModule) {
+  FakeWorld world;
+  world.cold_start.launches = fake::make_temp_dir("cold-start-with-module") + "/launches.log";
+  CompareOptions options = options_for({"aoti:python"});
+  options.cold_start = 1;
+  ASSERT_TRUE(compare_paths(options, world.runtime()).status.ok());
+  options = options_for({"aoti:python", "eager"});
+  options.cold_start = 1;
+  ASSERT_TRUE(compare_paths(options, world.runtime()).status.ok());
+  EXPECT_EQ(world.cold_start_with_module, (std::vector<bool>{false, true}));
+  EXPECT_TRUE(starts_from_module("eager"));
+  EXPECT_TRUE(starts_from_module("compile:reduce-overhead"));
+  EXPECT_FALSE(starts_from_module("aoti"));
+  EXPECT_FALSE(starts_from_module("aoti:python"));
 }
 
 TEST(ComparePathsColdStart, ASetupErrorIsAWarningAndWithoutTheFlagNoProcessStarts) {

@@ -205,8 +205,9 @@ class FakeModelSession final : public ModelSession {
     std::ofstream(std::filesystem::path(dir) / "trace" / "fake_trace.log") << "trace of " << name << "\n";
     return CodeDumpPiece{{"trace/fake_trace.log"}, {"tlparse is not installed (fake)"}, {}, ""};
   }
-  Result<ColdStartSetup> cold_start_setup(const std::string& dir) override {
+  Result<ColdStartSetup> cold_start_setup(const std::string& dir, bool with_module) override {
     m_world.cold_start_dirs.push_back(dir);
+    m_world.cold_start_with_module.push_back(with_module);
     const auto& script = m_world.cold_start;
     if (script.setup_error) return *script.setup_error;
     std::filesystem::create_directories(dir);

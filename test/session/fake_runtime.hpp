@@ -212,6 +212,7 @@ class FakeWorld {
     std::optional<Error> setup_error;     // cold_start_setup fails with this
   } cold_start;
   std::vector<std::string> cold_start_dirs;  // each cold_start_setup call's folder
+  std::vector<bool> cold_start_with_module;  // and whether a path that starts from the module was asked
   std::vector<AttributionCall> attributions;
   // "dump_code <path>" / "trace_compile <path>" with the run_once calls made by then
   std::vector<std::pair<std::string, int>> dumps;

@@ -12,7 +12,8 @@ extension SO, and checks what the child did and printed:
      weights does not (the fingerprint); cold_start rebuilds a model object (a class of a module on the
      child's own sys.path, with a dropout that eval mode silences) in fresh eager and compile processes from
      its pickle, and where the object references a class or function of __main__ or a lambda, names it in a
-     warning for those paths while the AOTI path's processes are measured;
+     warning for those paths while the AOTI path's processes are measured (and with only the AOTI path
+     asked, the object is not pickled: no warning);
   4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
      sizes returns one point per size;
   5. a bad input raises OhprofError with exit code 6 and the message alone, its advice naming the
@@ -107,6 +108,10 @@ for name, obj, paths in (("main_class", Local(), ("aoti", "eager")), ("lambda_ho
     refused[name] = {"warnings": [w["message"] for w in report["warnings"] if w["code"] == "cold-start-incomplete"],
                      "states": {p["name"]: states(p) for p in report["paths"] if p["cold_start"]}}
 out["cold_refused"] = refused
+# only an AOTI path asked: the object (its lambda hook would be refused) is not pickled at all
+aoti_only = ohprof.compare(model, (x,), paths=("aoti",), explain=False, cold_start=1, **quick).to_json()
+out["cold_aoti_only"] = {"warnings": [w["message"] for w in aoti_only["warnings"] if w["code"].startswith("cold-start")],
+                         "states": {p["name"]: states(p) for p in aoti_only["paths"] if p["cold_start"]}}
 run = ohprof.run(package, x, device="cpu", warmup=1, runs=3)
 out["run"] = [run.kind, len(run.paths["aoti"]["samples_ns"])]
 out["analyze_kind"] = ohprof.analyze(trace).kind
@@ -194,6 +199,10 @@ def main(argv):
         if len(said) != 1 or want not in said[0] or states["eager"][0][3]:
             problems.append(f"cold_start on a model object that cannot be rebuilt ({name}): warnings {said}, "
                             f"states {states}")
+    want_aoti_only = {"warnings": [], "states": {"aoti": [["none", None, None, [True]]]}}
+    if got["cold_aoti_only"] != want_aoti_only:
+        problems.append(f"cold_start with only an AOTI path on an object that does not pickle: {got['cold_aoti_only']} "
+                        f"(want {want_aoti_only})")
     # the AOTI path needs only the package: measured beside the refused eager
     if got["cold_refused"]["main_class"]["states"].get("aoti") != [["none", None, None, [True]]]:
         problems.append(f"the AOTI path's cold start beside a refused model object: {got['cold_refused']['main_class']}")

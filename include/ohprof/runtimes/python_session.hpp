@@ -77,8 +77,10 @@ class ModelSession {
   // recordings and eager runs; model/execution_check.hpp), on CLOCK_MONOTONIC, in the order they began.
   virtual std::vector<CompileEvent> compile_events() = 0;
   // compare --cold-start: writes into `dir` what a fresh process needs (the inputs, the reference output
-  // made by eager here, the module's weights, the model's spec) and says how to start one.
-  virtual Result<ColdStartSetup> cold_start_setup(const std::string& dir) = 0;
+  // made by eager here, the module's weights, the model's spec) and says how to start one. `with_module`:
+  // a path whose process starts from the module (eager, torch.compile) is asked; without one, a Python API
+  // model object is not pickled for them.
+  virtual Result<ColdStartSetup> cold_start_setup(const std::string& dir, bool with_module) = 0;
 };
 
 // The sweep's page (docs/sweep.md, "Outputs"): python/ohprof/_sweep_plot.py's write_page(report_path,

@@ -1347,6 +1347,12 @@ TEST(ComparePathsThreads, ACallerThreadSlowerThanTheMeasuringThreadIsSaidWithIts
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error().message;
   const Report& report = *outcome.report;
   const PathConcurrency& aoti = *path_named(report, "aoti").concurrency;
+  if (has_warning(report, WarningCode::cores_busy, "aoti")) {
+    // Other processes took the measuring thread's CPU for part of aoti's timed calls (once, at the start of a
+    // full suite: 84.7% of its timed time): its 5 ms spins then end late, its median grows, and the 4x ratio
+    // cannot be shown. The report says so in the cores-busy warning, which is what this run can check.
+    GTEST_SKIP() << "the measuring thread waited for a CPU (cores-busy): the ratio cannot be shown on this load";
+  }
   ASSERT_TRUE(aoti.caller_slowdown.has_value());
   EXPECT_DOUBLE_EQ(*aoti.caller_slowdown, aoti.points[0].p50_ns / path_named(report, "aoti").wall.median);
   EXPECT_GT(*aoti.caller_slowdown, 2.5);  // 20 ms spun against 5 ms (the clocks differ by a few us; load slows both)

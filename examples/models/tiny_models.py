@@ -86,6 +86,26 @@ def two_inputs():
     return ScaledMLP().eval()
 
 
+class MaskedTokens(torch.nn.Module):
+    """forward(input_ids [B, T], attention_mask [B, T]) as a language model takes them: token embeddings
+    averaged over the positions the mask keeps, then a linear layer. The ids and the mask share T."""
+
+    def __init__(self, vocab=100, features=16, out=8):
+        super().__init__()
+        self.embed = torch.nn.Embedding(vocab, features)
+        self.head = torch.nn.Linear(features, out)
+
+    def forward(self, input_ids, attention_mask):
+        mask = attention_mask.unsqueeze(-1).to(torch.float32)
+        pooled = (self.embed(input_ids) * mask).sum(1) / mask.sum(1).clamp(min=1.0)
+        return self.head(pooled)
+
+
+def masked_tokens():
+    torch.manual_seed(0)
+    return MaskedTokens().eval()
+
+
 # The execution check (docs/metrics.md, "Execution check") on purpose: a model that recompiles while it is
 # measured, and one whose graph breaks.
 CALLS = 0

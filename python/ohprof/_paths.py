@@ -178,6 +178,35 @@ def read_inputs_file(torch, path, device):
     return tuple(move(t) for t in args), {k: move(v) for k, v in kwargs.items()}, specs
 
 
+def resize_inputs(torch, args, kwargs, shapes, path):
+    """sweep --inputs: the user's tensors (args, then the keyword tensors in the file's order), each
+    resized to its shape in `shapes` (lists of sizes, one per tensor). Along a dimension whose size
+    changes, index i of the result is index i mod n of the saved tensor (n: its saved size): a larger size
+    repeats the saved slices in turn, a smaller one keeps the first; every value is one the user saved
+    (docs/sweep.md, "Your own inputs"). Returns (args, kwargs)."""
+    tensors = list(args) + [v for v in kwargs.values() if isinstance(v, torch.Tensor)]
+    if len(shapes) != len(tensors):
+        raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' holds {len(tensors)} tensors, the sweep expected "
+                                          f"{len(shapes)}; was the file changed during the sweep?")
+    resized = []
+    for i, (t, shape) in enumerate(zip(tensors, shapes)):
+        if len(shape) != t.dim():
+            raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': input {i} has {t.dim()} dimensions, the sweep "
+                                              f"expected {len(shape)}; was the file changed during the sweep?")
+        for d, size in enumerate(shape):
+            if int(size) == t.shape[d]:
+                continue
+            if t.shape[d] == 0:
+                raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': input {i} has size 0 in dimension {d}, "
+                                                  "which the sweep cannot fill; save at least one slice")
+            t = t.index_select(d, torch.arange(int(size), device=t.device) % t.shape[d])
+        resized.append(t)
+    given = iter(resized)
+    args = tuple(next(given) for _ in args)
+    kwargs = {k: next(given) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()}
+    return args, kwargs
+
+
 def tensor_specs(torch, tensors, path="the inputs"):
     """[(shape, dtype name)] of `tensors`; INPUT_MISMATCH for a dtype ohprof does not measure."""
     specs = []
@@ -188,6 +217,12 @@ def tensor_specs(torch, tensors, path="the inputs"):
                                               f"measure (one of {', '.join(sorted(set(DTYPES.values())))})")
         specs.append(([int(d) for d in item.shape], dtype))
     return specs
+
+
+def inputs_file_specs(torch, path):
+    """sweep --inputs FILE: the specs of the file's tensors (the positional ones, then the keyword tensors
+    in the file's order), the shapes the sweep's axis is applied to."""
+    return read_inputs_file(torch, path, "cpu")[2]
 
 
 def load_inputs_file(torch, path, device):
@@ -1311,6 +1346,11 @@ class Session:
         if inputs_file:
             self.inputs, self.kwargs, self.specs = read_inputs_file(torch, inputs_file, self.device)
             inputs_digest = file_digest(inputs_file)
+            shapes = options.get("inputs_file_shapes") or []  # sweep --inputs: this point's shapes
+            if shapes:
+                self.inputs, self.kwargs = resize_inputs(torch, self.inputs, self.kwargs, shapes, inputs_file)
+                self.specs = tensor_specs(torch, list(self.inputs) + [v for v in self.kwargs.values()
+                                                                      if isinstance(v, torch.Tensor)], inputs_file)
         cache_root = options["cache_dir"]
         # Where eager and torch.compile start: the user's nn.Module (as users compile it) or the
         # exported program's module() (the graph AOTI was built from; --compile-source program).

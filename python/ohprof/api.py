@@ -83,13 +83,23 @@ class Report:
                 + html.escape(self._page, quote=True) + '"></iframe>')
 
     def __repr__(self):
+        count = len(self.warnings)
+        warnings = f"{count} warning{'' if count == 1 else 's'}"
+        if self.kind == "sweep":  # its points, not paths: how far it got
+            config = self._data.get("config") or {}
+            values = (config.get("axis") or {}).get("values") or []
+            points = self._data.get("points") or []
+            measured = sum(1 for p in points if isinstance(p, dict) and p.get("status") == "measured")
+            axis = (config.get("axis") or {}).get("name", "axis")
+            span = f"{axis} {values[0]} … {values[-1]}, " if values else ""
+            return (f"<ohprof.Report sweep: {span}{measured} of {len(points)} points measured, paths "
+                    f"{', '.join(config.get('paths') or []) or 'none'}; {warnings}>")
         medians = []
         for name, path in self.paths.items():
             median = (path.get("wall_ns") or {}).get("median")
             medians.append(f"{name} {_duration(median)}" if median is not None else f"{name} unknown")
         measured = ", ".join(medians) + " (median wall time per call)" if medians else "no paths"
-        count = len(self.warnings)
-        return f"<ohprof.Report {self.kind}: {measured}; {count} warning{'' if count == 1 else 's'}>"
+        return f"<ohprof.Report {self.kind}: {measured}; {warnings}>"
 
 
 def _duration(nanoseconds):
@@ -148,7 +158,7 @@ _API_FLAGS = {"--paths": "paths", "--device": "device",
               "--check-outputs": "check_outputs", "--no-explain": "explain=False",
               "--kernel-profile": "kernel_profile=True", "--cache-dir": "cache_dir", "--export-trace": "export_trace",
               "--threads": "threads", "--what-if": "what_if=True", "--cold-start": "cold_start",
-              "--batch": "batch"}
+              "--batch": "values", "--dim": "dim"}
 
 
 def _in_api_words(message):
@@ -188,9 +198,8 @@ def _run(argv, report_path, page_path, verbose):
     return Report(data, page)
 
 
-def _save_inputs(torch, inputs, folder):
-    """inputs (a tensor, a tuple of tensors, or (tuple, dict of keyword inputs)) as an --inputs file."""
-    detach = lambda v: v.detach() if isinstance(v, torch.Tensor) else v  # noqa: E731
+def _split_inputs(torch, inputs):
+    """inputs (a tensor, a tuple of tensors, or (tuple, dict of keyword inputs)) as (args tuple, kwargs dict)."""
     if isinstance(inputs, torch.Tensor):
         inputs = (inputs,)
     if isinstance(inputs, list):
@@ -198,12 +207,46 @@ def _save_inputs(torch, inputs, folder):
     if not isinstance(inputs, tuple):
         raise TypeError(f"inputs must be a tensor, a tuple of tensors or (tuple, dict), not {type(inputs).__name__}")
     if len(inputs) == 2 and isinstance(inputs[0], (tuple, list)) and isinstance(inputs[1], dict):
-        saved = (tuple(detach(t) for t in inputs[0]), {k: detach(v) for k, v in inputs[1].items()})
-    else:
-        saved = tuple(detach(t) for t in inputs)
+        return tuple(inputs[0]), dict(inputs[1])
+    return inputs, {}
+
+
+def _save_inputs(torch, inputs, folder):
+    """inputs (a tensor, a tuple of tensors, or (tuple, dict of keyword inputs)) as an --inputs file."""
+    detach = lambda v: v.detach() if isinstance(v, torch.Tensor) else v  # noqa: E731
+    args, kwargs = _split_inputs(torch, inputs)
+    saved = (tuple(detach(t) for t in args), {k: detach(v) for k, v in kwargs.items()}) if kwargs else \
+        tuple(detach(t) for t in args)
     path = os.path.join(folder, "inputs.pt")
     torch.save(saved, path)
     return path
+
+
+def _swept_inputs(torch, inputs, dim, swept):
+    """sweep's --dim inputs: the indices, in the --inputs file's order (the positional inputs, then the
+    keyword tensors in the dict's order), of `swept` (positional indices and keyword names; None: every
+    tensor with more than `dim` dimensions)."""
+    args, kwargs = _split_inputs(torch, inputs)
+    names = [k for k, v in kwargs.items() if isinstance(v, torch.Tensor)]
+    tensors = list(args) + [kwargs[k] for k in names]
+    if swept is None:
+        indices = [i for i, t in enumerate(tensors) if isinstance(t, torch.Tensor) and t.dim() > dim]
+        if not indices:
+            raise ValueError(f"no input has a dimension {dim} to sweep (counted from 0)")
+        return indices
+    indices = []
+    for item in ([swept] if isinstance(swept, (str, int)) else swept):
+        if isinstance(item, str):
+            if item not in names:
+                raise ValueError(f"swept names {item!r}, which is not a keyword tensor of the inputs "
+                                 f"({', '.join(names) or 'there are none'})")
+            indices.append(len(args) + names.index(item))
+        else:
+            index = operator.index(item)
+            if not 0 <= index < len(args):
+                raise ValueError(f"swept names positional input {index}, but there are {len(args)} (counted from 0)")
+            indices.append(index)
+    return sorted(set(indices))
 
 
 def _flag(name, value):
@@ -288,31 +331,33 @@ def run(package, inputs=None, *, device="auto", warmup=None, runs=None, export_t
         return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)
 
 
-def sweep(model, inputs, batch, *, paths=DEFAULT_PATHS, device="auto", cache_dir=None, verbose=False):
-    """`ohprof sweep` of the nn.Module `model` over batch sizes `batch` (a list of ints, or sweep's
-    --batch text such as "1..64"): at each size, seeded random inputs shaped like `inputs` with that size
-    in dimension 0 (a zero-dimensional input keeps its shape; docs/sweep.md); returns the sweep Report."""
+def sweep(model, inputs, values, *, dim=0, swept=None, paths=DEFAULT_PATHS, device="auto", cache_dir=None,
+          verbose=False):
+    """`ohprof sweep` of the nn.Module `model` with your `inputs` (a tensor, a tuple of tensors, or
+    (tuple, dict of keyword inputs)) over `values` (a list of ints, or sweep's value text such as "1..64")
+    of dimension `dim` (0: the batch) of the inputs `swept` (positional indices and keyword names; None:
+    every tensor with more than `dim` dimensions, so token ids and their attention mask together), as
+    sweep --inputs: at each value those tensors are resized by repeating your slices in turn (the others,
+    and plain keyword values, stay as they are; docs/sweep.md, "Your own inputs"); returns the sweep Report."""
     torch = _torch()
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
-    if isinstance(inputs, torch.Tensor):
-        inputs = (inputs,)
-    if not isinstance(inputs, (tuple, list)):
-        raise TypeError(f"inputs must be a tensor or a tuple of tensors, not {type(inputs).__name__}")
-    if len(inputs) == 2 and isinstance(inputs[0], (tuple, list)) and isinstance(inputs[1], dict):
-        raise TypeError("sweep takes positional tensors only (a tensor or a tuple of tensors): keyword inputs are not "
-                        "swept; measure each batch size with compare, which takes (tuple, dict)")
-    shapes = []
-    for t in inputs:
-        if not isinstance(t, torch.Tensor):
-            raise TypeError(f"inputs must be tensors, not {type(t).__name__}")
-        dims = ",".join(str(d) for d in t.shape) or "[]"  # "[]": a zero-dimensional tensor
-        shapes.append(dims + ":" + str(t.dtype).replace("torch.", ""))
-    batches = batch if isinstance(batch, str) else ",".join(str(int(b)) for b in batch)
+    try:
+        dim = operator.index(dim)
+    except TypeError:
+        raise TypeError(f"dim must be an int, not {type(dim).__name__}") from None
+    if dim < 0:
+        raise ValueError(f"dim must be 0 or more (counted from 0), not {dim}")
+    text = values if isinstance(values, str) else ",".join(str(int(v)) for v in values)
+    if dim == 0 and swept is None:
+        axis = ["--batch", text]
+    else:
+        axis = ["--dim", ",".join(str(i) for i in _swept_inputs(torch, inputs, dim, swept)) + f":{dim}={text}"]
     with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
+        inputs_file = _save_inputs(torch, inputs, folder)
         spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
         try:
-            argv = ["sweep", "--model", spec, "--input", *shapes, "--batch", batches,
+            argv = ["sweep", "--model", spec, "--inputs", inputs_file, *axis,
                     "--paths", _paths_flag(paths), "--device", device, "--no-plot",
                     "--cache-dir", cache_dir or os.path.join(folder, "artifacts"),
                     "--export-json", os.path.join(folder, "report.json")]

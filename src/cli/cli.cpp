@@ -29,10 +29,11 @@ void add_export_options(CLI::App* app, ReportExports& exports, const char* json_
   if (trace_help != nullptr) app->add_option("--export-trace", exports.trace, trace_help);
 }
 
-void add_inputs_file_option(CLI::App* app, std::string& file) {
+void add_inputs_file_option(CLI::App* app, std::string& file, const char* help) {
   app->add_option("--inputs", file,
-                  "Your own inputs instead of random ones: a file written by torch.save(x) or torch.save((x, y, ...)), "
-                  "used by every path as given (moved to --device)");
+                  help != nullptr ? help
+                                  : "Your own inputs instead of random ones: a file written by torch.save(x) or "
+                                    "torch.save((x, y, ...)), used by every path as given (moved to --device)");
 }
 
 Status check_inputs_file(const std::string& file, bool has_input_specs) {

@@ -16,6 +16,7 @@ namespace {
 
 struct SweepFlags {
   ModelFlags model;
+  std::string inputs_file;
   std::string batch;
   std::string dim;
   double sweep_time_limit_s = 3600;
@@ -68,7 +69,8 @@ Result<std::vector<std::int64_t>> parse_sweep_values(const std::string& flag, co
 // --batch LIST or --dim I:D=LIST.
 Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& dim) {
   if (batch.empty() == dim.empty()) {
-    return make_error(ExitCode::usage_error, "give the axis to sweep: --batch V1,V2,... or --dim INPUT:DIM=V1,V2,... (one of them)");
+    return make_error(ExitCode::usage_error,
+                      "give the axis to sweep: --batch V1,V2,... or --dim INPUT[,INPUT...]:DIM=V1,V2,... (one of them)");
   }
   SweepAxis axis;
   if (!batch.empty()) {
@@ -77,15 +79,30 @@ Result<SweepAxis> parse_sweep_axis(const std::string& batch, const std::string& 
   }
   const std::size_t eq = dim.find('=');
   const std::size_t colon = dim.find(':');
-  const auto input = colon < eq ? parse_int(std::string_view(dim).substr(0, colon)) : std::nullopt;
+  std::vector<int> inputs;  // "0,1" before the colon: every input named
+  bool inputs_ok = colon < eq && colon > 0;
+  if (inputs_ok) {
+    for (const std::string& item : comma_items(dim.substr(0, colon))) {
+      const auto input = parse_int(item);
+      if (!input || *input < 0 || *input > 1'000'000) {
+        inputs_ok = false;
+        break;
+      }
+      inputs.push_back(static_cast<int>(*input));
+    }
+  }
   const auto d = colon < eq && eq != std::string::npos ? parse_int(std::string_view(dim).substr(colon + 1, eq - colon - 1)) : std::nullopt;
-  if (!input || !d || *input < 0 || *d < 0) {
+  if (!inputs_ok || inputs.empty() || !d || *d < 0) {
     return make_error(ExitCode::usage_error,
-                      fmt::format("--dim '{}' is not INPUT:DIM=V1,V2,... (input and dimension counted from 0, e.g. 0:1=16,32)", dim));
+                      fmt::format("--dim '{}' is not INPUT[,INPUT...]:DIM=V1,V2,... (inputs and dimension counted from 0, "
+                                  "e.g. 0:1=16,32, or 0,1:1=16,32 for two inputs that share the dimension)",
+                                  dim));
   }
   OHPROF_ASSIGN_OR_RETURN(auto values, parse_sweep_values("--dim", dim.substr(eq + 1)));
+  std::sort(inputs.begin(), inputs.end());
+  inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
   axis.kind = SweepAxis::Kind::dim;
-  axis.input = static_cast<int>(*input);
+  axis.inputs = std::move(inputs);
   axis.dim = static_cast<int>(*d);
   axis.values = values;
   return axis;
@@ -95,6 +112,8 @@ namespace {
 
 Status sweep(const SweepFlags& flags, const Invocation& invocation) {
   OHPROF_ASSIGN_OR_RETURN(auto parsed, parse_model_flags(flags.model));
+  OHPROF_RETURN_IF_ERROR(check_inputs_file(flags.inputs_file, !parsed.inputs.empty()));
+  parsed.inputs_file = flags.inputs_file;
   OHPROF_ASSIGN_OR_RETURN(auto axis, parse_sweep_axis(flags.batch, flags.dim));
   if (flags.no_plot && !flags.plot.empty()) return make_error(ExitCode::usage_error, "give --export-html (or --plot) or --no-plot, not both");
   OHPROF_RETURN_IF_ERROR(check_report_exports(flags.exports));
@@ -130,10 +149,16 @@ Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation) {
       "sweep", "Scale one input dimension (the batch, or any axis) and measure every path at each value, as compare "
                "does: where the paths' ratio reaches 1, and each path's fixed per-call cost (docs/sweep.md)");
   add_model_flags(app, flags->model, /*exported=*/false, "Seconds of measurement per point, at most");
+  add_inputs_file_option(app, flags->inputs_file,
+                         "Your own inputs instead of random ones (a torch.save'd tensor, tuple, or (tuple, dict of "
+                         "keyword inputs)), resized at each point along the swept dimension: index i takes the "
+                         "saved index i mod its size (docs/sweep.md)");
   app->add_option("--batch", flags->batch,
                   "Values of the first dimension of every input (a zero-dimensional one is left as it is), "
                   "comma-separated; A..B is A, 2A, 4A, ... up to B (e.g. 1..4096)");
-  app->add_option("--dim", flags->dim, "INPUT:DIM=V1,V2,...: values of one input's dimension (both from 0)");
+  app->add_option("--dim", flags->dim,
+                  "INPUT[,INPUT...]:DIM=V1,V2,...: values of one dimension of the inputs named (all from 0; "
+                  "several inputs share it, e.g. token ids and their attention mask: 0,1:1=32,64)");
   app->add_option("--sweep-time-limit", flags->sweep_time_limit_s,
                   "Seconds for the whole sweep: a point starts only while time is left and its measurement gets at most "
                   "what is left (building and the split pass come on top); points not started are reported as not measured")

@@ -81,7 +81,8 @@ Status delegate_to_measuring_python(const Invocation& invocation, const std::str
 // --inputs FILE on run and compare: the user's own inputs, a torch.save'd tensor or tuple of tensors
 // (docs/usage.md, "Your own inputs"); checked by the front: not with --input (usage_error), and the file
 // must exist (file_not_found). Its contents are read in Python (python/ohprof/_paths.py).
-void add_inputs_file_option(CLI::App* app, std::string& file);
+// --inputs FILE; `help` replaces the default text (what compare and run do with the file).
+void add_inputs_file_option(CLI::App* app, std::string& file, const char* help = nullptr);
 Status check_inputs_file(const std::string& file, bool has_input_specs);
 
 // --python PATH on run, compare and sweep: the interpreter that measures (docs/usage.md, "Which Python").

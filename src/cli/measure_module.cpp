@@ -25,6 +25,7 @@ int measure(const std::vector<std::string>& args, std::string* error_out) {
     r.open_model = ModelSession::open;
     r.render_sweep_page = render_sweep_page;
     r.load_inputs_file = load_inputs_file;
+    r.inputs_file_specs = inputs_file_specs;
     r.start_collector = SplitCollector::start;
     r.cupti_version = collector_cupti_version;
     r.cupti_library = collector_cupti_library;

@@ -1,6 +1,9 @@
 #include "ohprof/model/sweep.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "ohprof/base/enum_text.hpp"
 
@@ -10,23 +13,29 @@ const char* to_string(SweepAxis::Kind kind) { return kind == SweepAxis::Kind::ba
 
 std::string axis_name(const SweepAxis& axis) {
   if (axis.kind == SweepAxis::Kind::batch) return "batch";
-  return fmt::format("input{}.dim{}", axis.input, axis.dim);
+  return fmt::format("input{}.dim{}", fmt::join(axis.inputs, "+"), axis.dim);
 }
 
 std::string point_file_stem(const SweepAxis& axis, std::int64_t value) {
   if (axis.kind == SweepAxis::Kind::batch) return fmt::format("batch-{}", value);
-  return fmt::format("input{}-dim{}-{}", axis.input, axis.dim, value);
+  return fmt::format("input{}-dim{}-{}", fmt::join(axis.inputs, "+"), axis.dim, value);
 }
 
 Result<std::vector<InputSpec>> apply_axis(const std::vector<InputSpec>& inputs, const SweepAxis& axis, std::int64_t value) {
   std::vector<InputSpec> out = inputs;
-  if (axis.kind == SweepAxis::Kind::dim && (axis.input < 0 || axis.input >= static_cast<int>(inputs.size()))) {
-    return make_error(ExitCode::usage_error, fmt::format("--dim names input {}, but the model has {} input{} (counted from 0)",
-                                                         axis.input, inputs.size(), inputs.size() == 1 ? "" : "s"));
+  if (axis.kind == SweepAxis::Kind::dim) {
+    if (axis.inputs.empty()) return make_error(ExitCode::usage_error, "--dim names no input");
+    for (int input : axis.inputs) {
+      if (input < 0 || input >= static_cast<int>(inputs.size())) {
+        return make_error(ExitCode::usage_error, fmt::format("--dim names input {}, but the model has {} input{} (counted from 0)",
+                                                             input, inputs.size(), inputs.size() == 1 ? "" : "s"));
+      }
+    }
   }
   bool set = false;
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (axis.kind == SweepAxis::Kind::dim && static_cast<int>(i) != axis.input) continue;
+    const auto named = [&] { return std::find(axis.inputs.begin(), axis.inputs.end(), static_cast<int>(i)) != axis.inputs.end(); };
+    if (axis.kind == SweepAxis::Kind::dim && !named()) continue;
     // --batch leaves a zero-dimensional input (a scalar such as a scale factor) as it is: it has no batch
     // dimension. --dim names its input, so there it is an error.
     if (axis.kind == SweepAxis::Kind::batch && out[i].shape.empty()) continue;

@@ -55,7 +55,9 @@ Document sweep_document(const SweepReport& r) {
   const SweepConfig& c = r.config;
   const std::string axis = axis_name(c.axis);
   Document document{{plain("ohprof sweep: "), name(c.model),
-                     plain(fmt::format(" over {} at {} on {}", axis, fmt::join(c.inputs, ", "), device_text(r.context.device)))},
+                     plain(fmt::format(" over {} at {}{} on {}", axis, fmt::join(c.inputs, ", "),
+                                       c.inputs_file.empty() ? "" : " (your inputs, " + c.inputs_file + ")",
+                                       device_text(r.context.device)))},
                     {}};
   std::vector<Block>& blocks = document.blocks;
   // the headline: where each pair converges

@@ -20,7 +20,9 @@ using nlohmann::json;
 
 json axis_to_json(const SweepAxis& axis) {
   return json{{"kind", to_string(axis.kind)},
-              {"input", axis.kind == SweepAxis::Kind::dim ? json(axis.input) : json(nullptr)},
+              // "input": the first of "inputs", as a sweep of one input wrote it before "inputs" was added
+              {"input", axis.kind == SweepAxis::Kind::dim && !axis.inputs.empty() ? json(axis.inputs.front()) : json(nullptr)},
+              {"inputs", axis.kind == SweepAxis::Kind::dim ? json(axis.inputs) : json(nullptr)},
               {"dim", axis.dim},
               {"name", axis_name(axis)},
               {"values", axis.values}};
@@ -33,7 +35,7 @@ json identity_to_json(const SweepConfig& c) {
   return json{{"model", c.model},           {"inputs", c.inputs},
               {"axis", axis},               {"paths", c.paths},
               {"device", to_string(c.device)}, {"compile_source", to_string(c.compile_source)},
-              {"kernel_profile", c.kernel_profile}};
+              {"kernel_profile", c.kernel_profile}, {"inputs_file", c.inputs_file.empty() ? json(nullptr) : json(c.inputs_file)}};
 }
 
 json config_to_json(const SweepConfig& c) {
@@ -160,7 +162,11 @@ json analysis_to_json(const SweepAnalysis& a) {
 SweepAxis axis_from_json(const json& j) {
   SweepAxis axis;
   axis.kind = enum_from_json<SweepAxis::Kind>(j.at("kind"), "axis kind");
-  axis.input = j.at("input").is_null() ? -1 : j.at("input").get<int>();
+  if (j.contains("inputs") && !j.at("inputs").is_null()) {
+    axis.inputs = j.at("inputs").get<std::vector<int>>();
+  } else if (!j.at("input").is_null()) {
+    axis.inputs = {j.at("input").get<int>()};
+  }
   axis.dim = j.at("dim").get<int>();
   axis.values = j.at("values").get<std::vector<std::int64_t>>();
   return axis;
@@ -189,6 +195,7 @@ SweepConfig config_from_json(const json& j) {
   c.seed = j.at("seed").get<std::uint64_t>();
   c.tolerance = number_at(j, "tolerance");
   c.fit_tolerance = number_at(j, "fit_tolerance");
+  if (j.contains("inputs_file") && j.at("inputs_file").is_string()) c.inputs_file = j.at("inputs_file").get<std::string>();
   return c;
 }
 

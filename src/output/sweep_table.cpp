@@ -120,6 +120,10 @@ std::string format_sweep_table(const SweepReport& report) {
                                 report.context.device.name.empty() ? "" : " (" + report.context.device.name + ")", axis,
                                 c.axis.values.empty() ? 0 : c.axis.values.front(), c.axis.values.empty() ? 0 : c.axis.values.back(),
                                 measured, report.points.size(), fmt::join(c.paths, ", "));
+  if (!c.inputs_file.empty()) {
+    out += fmt::format("inputs: yours, from {} ({}), resized at each point by repeating the saved slices\n",
+                       c.inputs_file, fmt::join(c.inputs, ", "));
+  }
   if (c.passes > 1) {
     std::vector<std::string> kept;
     for (const auto& p : report.points) {

@@ -402,6 +402,9 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     spec["compile_source"] = to_string(options.compile_source);
     spec["dump_code"] = options.dump_code;
     spec["export_needed"] = options.export_needed;
+    py::list shapes;
+    for (const auto& shape : options.inputs_file_shapes) shapes.append(py::cast(shape));
+    spec["inputs_file_shapes"] = shapes;
     py::object session = helpers.attr("Session")(spec);
 
     ArtifactSummary artifacts;
@@ -433,6 +436,17 @@ Result<LoadedInputs> load_inputs_file(const std::string& path) {
     py::tuple loaded = helpers.attr("load_inputs_file")(py::module_::import("torch"), path, "cpu");
     OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(loaded[1], "an input of --inputs"));
     return LoadedInputs{std::move(specs), to_bundle(loaded[0])};
+  } catch (py::error_already_set& e) {
+    return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
+  }
+}
+
+Result<std::vector<InputSpec>> inputs_file_specs(const std::string& path) {
+  OHPROF_RETURN_IF_ERROR(ensure_python());
+  py::gil_scoped_acquire gil;
+  try {
+    py::module_ helpers = py::module_::import("ohprof._paths");
+    return to_specs(helpers.attr("inputs_file_specs")(py::module_::import("torch"), path), "an input of --inputs");
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
   }

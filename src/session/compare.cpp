@@ -194,6 +194,7 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
   session_options.aoti = options.aoti;
   session_options.inputs = defaulted.inputs;
   session_options.inputs_file = options.inputs_file;
+  for (const auto& spec : options.inputs_file_shapes) session_options.inputs_file_shapes.push_back(spec.shape);
   session_options.device = device;
   session_options.seed = options.seed;
   session_options.cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;

@@ -26,8 +26,9 @@ Status validate(const SweepOptions& o) {
     return make_error(ExitCode::usage_error,
                       "sweep exports the model again at every point; give --model (and --input), not --exported or --aoti");
   }
-  if (!o.compare.model.empty() && o.compare.inputs.empty()) {
-    return make_error(ExitCode::usage_error, "sweep scales the --input shapes; give --input for --model");
+  if (!o.compare.model.empty() && o.compare.inputs.empty() && o.compare.inputs_file.empty()) {
+    return make_error(ExitCode::usage_error,
+                      "sweep scales the inputs' shapes; give --input SHAPE[:DTYPE] per model input, or --inputs FILE, for --model");
   }
   if (o.axis.values.size() < 2 || o.axis.values.front() < 1) {
     return make_error(ExitCode::usage_error, "a sweep needs at least two positive values (--batch or --dim)");
@@ -106,10 +107,33 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
   }
   CompareOptions base = options.compare;
   apply_default_model(base);
+  // The shapes the axis is applied to: the --input specs, or those of the --inputs file's tensors, which
+  // each point resizes (docs/sweep.md, "Your own inputs").
+  std::vector<InputSpec> base_shapes = base.inputs;
+  if (!base.inputs_file.empty()) {
+    if (!runtime.inputs_file_specs) {
+      return {std::nullopt, make_error(ExitCode::usage_error, "this ohprof cannot read --inputs files; give --input shapes")};
+    }
+    auto specs = runtime.inputs_file_specs(base.inputs_file);
+    if (!specs.ok()) return {std::nullopt, specs.error()};
+    base_shapes = std::move(*specs);
+  }
   std::map<std::int64_t, std::vector<InputSpec>> shapes;  // each point's inputs
   for (std::int64_t value : options.axis.values) {
-    auto applied = apply_axis(base.inputs, options.axis, value);
+    auto applied = apply_axis(base_shapes, options.axis, value);
     if (!applied.ok()) return {std::nullopt, applied.error()};
+    if (!base.inputs_file.empty()) {  // a saved size 0 has no slice to repeat
+      for (std::size_t i = 0; i < base_shapes.size(); ++i) {
+        for (std::size_t d = 0; d < base_shapes[i].shape.size(); ++d) {
+          if (base_shapes[i].shape[d] == 0 && (*applied)[i].shape[d] != 0) {
+            return {std::nullopt, make_error(ExitCode::usage_error,
+                                             fmt::format("--inputs '{}': input {} has size 0 in dimension {}, which the "
+                                                         "sweep cannot fill; save at least one slice",
+                                                         base.inputs_file, i, d))};
+          }
+        }
+      }
+    }
     shapes[value] = std::move(*applied);
   }
   const TorchRuntimeInfo torch_info = runtime.torch_info();
@@ -123,7 +147,8 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
   report.context.device = DeviceDescription{*device, *device == DeviceKind::cuda ? 0 : -1, ""};
   SweepConfig& config = report.config;
   config.model = base.model;
-  for (const auto& spec : base.inputs) config.inputs.push_back(input_spec_text(spec));
+  for (const auto& spec : base_shapes) config.inputs.push_back(input_spec_text(spec));
+  config.inputs_file = base.inputs_file;
   config.axis = options.axis;
   config.paths = base.paths;
   config.device = *device;
@@ -244,7 +269,11 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
                                        pass % 2 == 1 ? k + 1 : total - k, total, time_text(left_s)));
       CompareOptions o = base;
       o.dump_code_dir.clear();  // the sweep dumps no code (it has no --dump-code)
-      o.inputs = shapes[point.value];
+      if (o.inputs_file.empty()) {
+        o.inputs = shapes[point.value];
+      } else {
+        o.inputs_file_shapes = shapes[point.value];
+      }
       o.explain = false;
       o.explain_pairs.clear();
       o.stopping.time_limit_s = std::min(o.stopping.time_limit_s, left_s);

@@ -48,16 +48,23 @@ TEST(SweepAxisFlags, BatchOrDimExactlyOne) {
   auto dim = parse_sweep_axis("", "1:2=16..64");
   ASSERT_TRUE(dim.ok());
   EXPECT_EQ(dim->kind, SweepAxis::Kind::dim);
-  EXPECT_EQ(dim->input, 1);
+  EXPECT_EQ(dim->inputs, (std::vector<int>{1}));
   EXPECT_EQ(dim->dim, 2);
   EXPECT_EQ(dim->values, (std::vector<std::int64_t>{16, 32, 64}));
   EXPECT_FALSE(parse_sweep_axis("", "").ok());
   EXPECT_FALSE(parse_sweep_axis("1,2", "0:0=1,2").ok());
-  for (const char* bad : {"1=2,3", "a:0=1,2", "0:b=1,2", "0:1", "-1:0=1,2", "0:1=x"}) {
+  for (const char* bad : {"1=2,3", "a:0=1,2", "0:b=1,2", "0:1", "-1:0=1,2", "0:1=x", ":1=2,3", "0,x:1=2,3", "0,-1:1=2,3"}) {
     EXPECT_FALSE(parse_sweep_axis("", bad).ok()) << bad;
   }
   EXPECT_EQ(parse_sweep_axis("", "0:1").error().message,
-            "--dim '0:1' is not INPUT:DIM=V1,V2,... (input and dimension counted from 0, e.g. 0:1=16,32)");
+            "--dim '0:1' is not INPUT[,INPUT...]:DIM=V1,V2,... (inputs and dimension counted from 0, e.g. 0:1=16,32, or "
+            "0,1:1=16,32 for two inputs that share the dimension)");
+  // several inputs share the dimension (token ids and their mask): sorted, each once
+  auto shared = parse_sweep_axis("", "2,0,2:1=32,64");
+  ASSERT_TRUE(shared.ok()) << shared.error().message;
+  EXPECT_EQ(shared->inputs, (std::vector<int>{0, 2}));
+  EXPECT_EQ(shared->dim, 1);
+  EXPECT_EQ(shared->values, (std::vector<std::int64_t>{32, 64}));
 }
 
 TEST(SweepFront, UsageErrorsAreOneLineWithExitTwo) {
@@ -65,7 +72,7 @@ TEST(SweepFront, UsageErrorsAreOneLineWithExitTwo) {
     std::vector<std::string> args;
     std::string message;
   } cases[] = {
-      {{"sweep", "--model", "m:f", "--input", "1,16"}, "give the axis to sweep: --batch V1,V2,... or --dim INPUT:DIM=V1,V2,..."},
+      {{"sweep", "--model", "m:f", "--input", "1,16"}, "give the axis to sweep: --batch V1,V2,... or --dim INPUT[,INPUT...]:DIM=V1,V2,..."},
       {{"sweep", "--batch", "1,zero"}, "'zero' is not a positive integer"},
       {{"sweep", "--batch", "1,2", "--paths", "aoti,jit"}, "unknown path 'jit' in --paths"},
       {{"sweep", "--batch", "1,2", "--plot", "a.html", "--no-plot"}, "give --export-html (or --plot) or --no-plot, not both"},

@@ -104,6 +104,49 @@ TEST_F(SweepE2E, BatchLeavesAZeroDimensionalInputAsItIs) {
   EXPECT_EQ(report["points"][1]["inputs"][1], "[]:float32");
 }
 
+// sweep --inputs: the user's x and a keyword scale of 3 rows, resized at each batch by repeating the rows
+// (docs/sweep.md, "Your own inputs"); the package is built at each point's shape, the outputs match eager's.
+TEST_F(SweepE2E, TheUsersInputsFileIsResizedAtEachBatch) {
+  const std::string inputs = m_dir + "/inputs.pt";
+  ASSERT_EQ(testing::run_program({OHPROF_PYTHON, "-c",
+                                  "import sys, torch; torch.save(((torch.randn(3, 16),), {'scale': torch.rand(3, 1)}), "
+                                  "sys.argv[1])",
+                                  inputs})
+                .exit_code,
+            0);
+  const std::string report_path = m_dir + "/mine.json";
+  std::vector<std::string> args{"sweep", "--model", "tiny_models:two_inputs", "--inputs", inputs, "--device", "cpu",
+                                "--paths", "aoti,eager", "--warmup", "1", "--min-runs", "20", "--max-runs", "20",
+                                "--min-time", "0", "--cache-dir", s_cache, "--check-outputs", "strict",
+                                "--batch", "2,5", "--export-json", report_path, "--no-plot"};
+  const auto result = run_ohprof(args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("inputs: yours, from " + inputs + " ([3, 16]:float32, [3, 1]:float32)"), std::string::npos)
+      << result.out;
+  const json report = json::parse(read_file(report_path));
+  EXPECT_EQ(report["config"]["inputs_file"], inputs);
+  EXPECT_EQ(report["config"]["inputs"], json({"[3, 16]:float32", "[3, 1]:float32"}));
+  ASSERT_EQ(report["points"].size(), 2u);
+  for (const auto& point : report["points"]) {
+    EXPECT_EQ(point["status"], "measured") << point["reason"];
+    const json compare = json::parse(read_file(m_dir + "/" + point["report"].get<std::string>()));
+    EXPECT_EQ(compare["config"]["inputs"], point["inputs"]);
+    for (const auto& path : compare["paths"]) {
+      if (path["name"] != "eager") EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["name"];
+    }
+  }
+  EXPECT_EQ(report["points"][1]["inputs"], json({"[5, 16]:float32", "[5, 1]:float32"}));
+  // --input and --inputs together, and a missing file, are refused before anything is measured
+  std::vector<std::string> both = args;
+  both.insert(both.begin() + 3, {"--input", "1,16"});
+  EXPECT_EQ(run_ohprof(both).exit_code, code(ExitCode::usage_error));
+  std::vector<std::string> missing = args;
+  missing[4] = m_dir + "/nope.pt";
+  const auto absent = run_ohprof(missing);
+  EXPECT_EQ(absent.exit_code, code(ExitCode::file_not_found)) << absent.err;
+  EXPECT_NE(absent.err.find("--inputs file '" + m_dir + "/nope.pt' does not exist"), std::string::npos) << absent.err;
+}
+
 TEST_F(SweepE2E, NoValidPointIsExitTwelve) {
   const std::string report_path = m_dir + "/none.json";
   const auto result = run_ohprof(sweep({"--dim", "0:1=15,17", "--export-json", report_path, "--quiet"}));

@@ -340,6 +340,16 @@ TEST(FormatSweepMarkdown, EachPointsLatenciesAndRatiosAndTheFits) {
   for (const auto& fit : report.analysis.fits) EXPECT_NE(md.find("- `" + fit.path + "`: "), std::string::npos) << fit.path;
 }
 
+// sweep --inputs: the title says the inputs are the user's, from which file.
+TEST(FormatSweepMarkdown, TheTitleNamesTheUsersInputsFile) {
+  SweepReport report = sweep_fixture("sample_sweep");
+  report.config.inputs_file = "data/inputs.pt";
+  const std::string md = format_sweep_markdown(report);
+  EXPECT_EQ(md.rfind("### ohprof sweep: `tiny_models:tiny_mlp` over batch at [1, 16]:float32 (your inputs, data/inputs.pt) on", 0),
+            0u)
+      << md;
+}
+
 // A crossover is where every later ratio's interval reaches the band: the paths may be that close, which is
 // not shown to be (docs/sweep.md, "Crossover"); the headline says the former.
 TEST(FormatSweepMarkdown, ACrossoverIsWhereTheIntervalsReachTheBandNotWhereThePathsAreClose) {

@@ -91,7 +91,7 @@ TEST(SweepReportJson, HasTheDocumentedFields) {
   for (const char* key : {"context", "config", "points", "analysis", "stop", "warnings"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
-  EXPECT_EQ(j.at("config").at("axis"), (json{{"kind", "batch"}, {"input", nullptr}, {"dim", 0}, {"name", "batch"}, {"values", {1, 2, 4}}}));
+  EXPECT_EQ(j.at("config").at("axis"), (json{{"kind", "batch"}, {"input", nullptr}, {"inputs", nullptr}, {"dim", 0}, {"name", "batch"}, {"values", {1, 2, 4}}}));
   const json& p0 = j.at("points").at(0);
   EXPECT_EQ(p0.at("status"), "measured");
   EXPECT_EQ(p0.at("paths").at(1).at("latency_ns"), 10000.0);
@@ -118,6 +118,39 @@ TEST(SweepReportJson, HasTheDocumentedFields) {
   EXPECT_EQ(fit.at("host_at_smallest_ns"), 500.0);
   EXPECT_EQ(j.at("analysis").at("baseline"), "aoti");
   EXPECT_TRUE(j.at("analysis").at("pairs").at(0).at("crossover").is_null());
+}
+
+// sweep --inputs: the file is in the config (null without one, and in a report written before the field)
+// and is part of what --resume compares.
+TEST(SweepReportJson, TheInputsFileIsWrittenAndResumeComparesIt) {
+  SweepReport report = tiny_report();
+  const std::string random_file = temp_path("random-inputs.json");
+  ASSERT_TRUE(write_sweep_report(report, random_file).ok());
+  std::ifstream random_in(random_file);
+  EXPECT_TRUE(json::parse(random_in).at("config").at("inputs_file").is_null());
+  report.config.inputs_file = "/data/inputs.pt";
+  const std::string file = temp_path("inputs-file.json");
+  ASSERT_TRUE(write_sweep_report(report, file).ok());
+  std::ifstream in(file);
+  json written = json::parse(in);
+  EXPECT_EQ(written.at("config").at("inputs_file"), "/data/inputs.pt");
+  EXPECT_TRUE(read_resumable_points(file, report.config).ok());
+  SweepConfig other = report.config;
+  other.inputs_file = "/data/other.pt";
+  auto refused = read_resumable_points(file, other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ExitCode::usage_error);
+  EXPECT_NE(refused.error().message.find("inputs_file \"/data/inputs.pt\", this sweep has \"/data/other.pt\""),
+            std::string::npos)
+      << refused.error().message;
+  SweepConfig random = report.config;  // random inputs of the same shapes are another sweep too
+  random.inputs_file.clear();
+  EXPECT_FALSE(read_resumable_points(file, random).ok());
+  // a report written before the field reads as random inputs
+  written.at("config").erase("inputs_file");
+  const std::string older = temp_path("older.json");
+  std::ofstream(older) << written.dump();
+  EXPECT_TRUE(read_resumable_points(older, random).ok());
 }
 
 TEST(SweepReportJson, ResumeReadsBackWhatWasWritten) {
@@ -178,7 +211,7 @@ TEST(SweepReportJson, ResumeRefusesAnotherSweepNamingTheSetting) {
             std::string::npos)
       << refused.error().message;
   other = report.config;
-  other.axis = SweepAxis{SweepAxis::Kind::dim, 0, 1, {1, 2}};
+  other.axis = SweepAxis{SweepAxis::Kind::dim, {0}, 1, {1, 2}};
   refused = read_resumable_points(file, other);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("was made with axis"), std::string::npos);
@@ -216,7 +249,8 @@ TEST(SweepReportJson, FromJsonIsToJsonsInverse) {
   report.context.device = DeviceDescription{DeviceKind::cuda, 0, "NVIDIA H200"};
   report.context.argv = {"ohprof", "sweep", "--batch", "1,2,4"};
   report.context.cpu_threads = 8;
-  report.config.axis = SweepAxis{SweepAxis::Kind::dim, 0, 1, {1, 2, 4}};
+  report.config.axis = SweepAxis{SweepAxis::Kind::dim, {0, 2}, 1, {1, 2, 4}};
+  report.config.inputs_file = "/data/inputs.pt";
   report.config.device = DeviceKind::cuda;
   report.config.compile_source = PathSource::exported_program;
   report.config.check_outputs = CheckMode::strict;
@@ -235,6 +269,13 @@ TEST(SweepReportJson, FromJsonIsToJsonsInverse) {
   EXPECT_TRUE(written.at("config").at("sweep_time_limit_s").is_null());
   const SweepReport read = sweep_from_json(written);
   EXPECT_EQ(json::parse(sweep_to_json(read).dump()), written);
+  EXPECT_EQ(read.config.axis.inputs, (std::vector<int>{0, 2}));
+  EXPECT_EQ(written.at("config").at("axis").at("input"), 0);  // the first, as one-input sweeps wrote it
+  EXPECT_EQ(written.at("config").at("axis").at("name"), "input0+2.dim1");
+  // a report written before "inputs" (one input, "input" alone) reads as that one input
+  json older = written;
+  older.at("config").at("axis").erase("inputs");
+  EXPECT_EQ(sweep_from_json(older).config.axis.inputs, (std::vector<int>{0}));
   // Not only through the JSON: the typed fields themselves.
   EXPECT_EQ(read.config.axis, report.config.axis);
   EXPECT_EQ(read.config.stopping, report.config.stopping);
@@ -384,6 +425,17 @@ TEST(SweepTable, SaysEachPointsNumbersAndTheConclusions) {
   EXPECT_NE(table.find("compile/aoti: none in the range"), std::string::npos) << table;
   EXPECT_NE(table.find("aoti: too few points (a fit needs 3)"), std::string::npos) << table;
   EXPECT_NE(table.find("split pass: host / busy per call (medians)\n"), std::string::npos) << table;
+}
+
+TEST(SweepTable, NamesTheUsersInputsFileAndOnlyThen) {
+  SweepReport r = tiny_report();
+  EXPECT_EQ(format_sweep_table(r).find("inputs: "), std::string::npos);
+  r.config.inputs_file = "data/inputs.pt";
+  const std::string table = format_sweep_table(r);
+  EXPECT_NE(table.find("\ninputs: yours, from data/inputs.pt ([1, 16]:float32), resized at each point by repeating the saved "
+                       "slices\n"),
+            std::string::npos)
+      << table;
 }
 
 // Kernels that do not record themselves are in the host time (docs/sweep.md): each figure is a bound.

@@ -335,6 +335,73 @@ TEST(SweepPaths, APageThatCannotBeDrawnIsOneWarningAndTheReportStands) {
   EXPECT_TRUE(written);
 }
 
+// sweep --inputs FILE (docs/sweep.md, "Your own inputs"): the axis is applied to the file's tensors
+// (positional, then keyword ones), and each point opens the model on the file with its shapes.
+TEST(SweepPaths, TheUsersInputsFileIsResizedAtEachPoint) {
+  FakeWorld world;
+  const std::string dir = fake::make_temp_dir("sweep-inputs-file");
+  SweepOptions o = options_for(dir, {1, 8});
+  o.compare.inputs.clear();
+  o.compare.inputs_file = "/data/inputs.pt";
+  const SweepOutcome out = sweep_paths(o, world.runtime());
+  ASSERT_TRUE(out.status.ok()) << out.status.error().message;
+  EXPECT_EQ(world.file_reads, (std::vector<std::string>{"/data/inputs.pt"}));
+  ASSERT_EQ(world.opens.size(), 2u);
+  for (const auto& open : world.opens) {
+    EXPECT_EQ(open.inputs_file, "/data/inputs.pt");
+    EXPECT_TRUE(open.inputs.empty());
+  }
+  using Shapes = std::vector<std::vector<std::int64_t>>;
+  EXPECT_EQ(world.opens[0].inputs_file_shapes, (Shapes{{1, 16}, {1, 5}}));
+  EXPECT_EQ(world.opens[1].inputs_file_shapes, (Shapes{{8, 16}, {8, 5}}));
+  const SweepReport& r = *out.report;
+  EXPECT_EQ(r.config.inputs, (std::vector<std::string>{"[3, 16]:float32", "[3, 5]:int64"}));
+  EXPECT_EQ(r.config.inputs_file, "/data/inputs.pt");
+  EXPECT_EQ(r.points[1].inputs, (std::vector<std::string>{"[8, 16]:float32", "[8, 5]:int64"}));
+  EXPECT_EQ(read_json(dir + "/sweep.json").at("config").at("inputs_file"), "/data/inputs.pt");
+
+  // --dim names input 1 of that list (a keyword tensor, say); the others stay as saved.
+  FakeWorld dim_world;
+  SweepOptions d = options_for("", {2, 7});
+  d.compare.inputs.clear();
+  d.compare.inputs_file = "/data/inputs.pt";
+  d.axis = SweepAxis{SweepAxis::Kind::dim, {1}, 1, {2, 7}};
+  ASSERT_TRUE(sweep_paths(d, dim_world.runtime()).status.ok());
+  ASSERT_EQ(dim_world.opens.size(), 2u);
+  EXPECT_EQ(dim_world.opens[1].inputs_file_shapes, (Shapes{{3, 16}, {3, 7}}));
+
+  // A random-input sweep's report has no file.
+  FakeWorld random_world;
+  const SweepOutcome random = sweep_paths(options_for("", {1, 2}), random_world.runtime());
+  ASSERT_TRUE(random.report);
+  EXPECT_EQ(random.report->config.inputs_file, "");
+  EXPECT_TRUE(random_world.file_reads.empty());
+  EXPECT_TRUE(random_world.opens[0].inputs_file_shapes.empty());
+}
+
+TEST(SweepPaths, AnInputsFileTheSweepCannotUseEndsItBeforeAnyPoint) {
+  const auto error_of = [](FakeWorld& world, std::int64_t first) {
+    SweepOptions o = options_for("", {first, 4});
+    o.compare.inputs.clear();
+    o.compare.inputs_file = "/data/inputs.pt";
+    const SweepOutcome out = sweep_paths(o, world.runtime());
+    EXPECT_TRUE(world.opens.empty());
+    return out.status.ok() ? Error{ExitCode::success, "ok"} : out.status.error();
+  };
+  FakeWorld unreadable;
+  unreadable.file_error = Error{ExitCode::input_mismatch, "--inputs '/data/inputs.pt' holds a int; save a tensor"};
+  EXPECT_EQ(error_of(unreadable, 1).code, ExitCode::input_mismatch);
+  FakeWorld empty;  // a saved batch of 0 has no row to repeat
+  empty.file_specs = {InputSpec{{0, 16}, DType::float32}};
+  const Error error = error_of(empty, 1);
+  EXPECT_EQ(error.code, ExitCode::usage_error);
+  EXPECT_EQ(error.message,
+            "--inputs '/data/inputs.pt': input 0 has size 0 in dimension 0, which the sweep cannot fill; save at least one slice");
+  FakeWorld scalar;  // every tensor zero-dimensional: --batch has nothing to set
+  scalar.file_specs = {InputSpec{{}, DType::float32}};
+  EXPECT_EQ(error_of(scalar, 1).code, ExitCode::usage_error);
+}
+
 TEST(SweepPaths, UsageErrorsComeBeforeAnyModelIsOpened) {
   const auto error_of = [](SweepOptions o) {
     FakeWorld world;
@@ -348,13 +415,14 @@ TEST(SweepPaths, UsageErrorsComeBeforeAnyModelIsOpened) {
   EXPECT_EQ(error_of(o), "sweep exports the model again at every point; give --model (and --input), not --exported or --aoti");
   o = options_for("", {1, 4});
   o.compare.inputs.clear();
-  EXPECT_EQ(error_of(o), "sweep scales the --input shapes; give --input for --model");
+  EXPECT_EQ(error_of(o),
+            "sweep scales the inputs' shapes; give --input SHAPE[:DTYPE] per model input, or --inputs FILE, for --model");
   EXPECT_EQ(error_of(options_for("", {4})), "a sweep needs at least two positive values (--batch or --dim)");
   o = options_for("", {1, 4});
   o.resume = true;
   EXPECT_EQ(error_of(o), "--resume needs --export-json, the report of the sweep to resume");
   o = options_for("", {1, 4});
-  o.axis = SweepAxis{SweepAxis::Kind::dim, 2, 0, {1, 4}};
+  o.axis = SweepAxis{SweepAxis::Kind::dim, {2}, 0, {1, 4}};
   EXPECT_EQ(error_of(o), "--dim names input 2, but the model has 1 input (counted from 0)");
   o = options_for("", {1, 4});
   o.report_path = "-";

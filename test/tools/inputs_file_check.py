@@ -9,7 +9,12 @@ Known answers, computed here independently of ohprof:
      name, and the package's C++ runner computes the same on the flat tensors ohprof hands it;
   4. each bad file is the documented error: missing (3), not loadable, a non-tensor, keyword inputs, an
      unsupported dtype, nothing (6);
-  5. the artifact cache keys on the file's content: other values, another key.
+  5. the artifact cache keys on the file's content: other values, another key;
+  7. sweep --inputs: resize_inputs makes index i of a resized dimension the saved index i mod n (values
+     written out here by hand), keeps the first slices when smaller, leaves plain keyword values alone;
+     inputs_file_specs lists the positional tensors, then the keyword ones; a Session given
+     inputs_file_shapes measures the resized tensors (eager's output is the model on the hand-made batch)
+     and builds its package at the new shape.
 Usage: inputs_file_check.py SOURCE_DIR WORK_DIR (the venv's python, with torch).
 """
 import os
@@ -153,6 +158,40 @@ def main() -> int:
     check = op.compare_outputs(torch, leaves, shifted)
     if check["passed"] or abs(check["max_abs_diff"] - 0.5) > 1e-6:
         problems.append(f"a nested leaf off by 0.5: {check}")
+
+    # 7.
+    col = torch.arange(3, dtype=torch.float32).reshape(3, 1)
+    grid = torch.arange(6, dtype=torch.int64).reshape(2, 3)
+    args, kwargs = op.resize_inputs(torch, (col,), {"grid": grid, "use_cache": False}, [[7, 1], [2, 5]], "f")
+    if args[0].flatten().tolist() != [0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0]:
+        problems.append(f"resized to 7 rows: {args[0].flatten().tolist()}, want [0, 1, 2, 0, 1, 2, 0]")
+    if kwargs["grid"].tolist() != [[0, 1, 2, 0, 1], [3, 4, 5, 3, 4]] or kwargs["use_cache"] is not False:
+        problems.append(f"resized keyword inputs: {kwargs}")
+    args, _ = op.resize_inputs(torch, (col,), {}, [[2, 1]], "f")
+    if args[0].flatten().tolist() != [0.0, 1.0]:
+        problems.append(f"resized to 2 rows: {args[0].flatten().tolist()}, want [0, 1]")
+    for shapes, text in (([[3, 1], [2, 3]], "holds 1 tensors, the sweep expected 2"),
+                         ([[3]], "has 2 dimensions, the sweep expected 1")):
+        try:
+            op.resize_inputs(torch, (col,), {}, shapes, "f")
+            problems.append(f"resize to {shapes}: accepted")
+        except op.OhprofError as e:
+            if e.code != op.INPUT_MISMATCH or text not in e.message:
+                problems.append(f"resize to {shapes}: code {e.code}, message {e.message!r}")
+    if op.inputs_file_specs(torch, named) != [([1], "float32"), ([3, 16], "float32")]:
+        problems.append(f"inputs_file_specs of (), {{scale, x}}: {op.inputs_file_specs(torch, named)}")
+    grown = op.Session({"model": "tiny_models:tiny_mlp", "inputs": [], "inputs_file": path, "device": "cpu",
+                        "cache_dir": cache, "inputs_file_shapes": [[5, 16]]})
+    by_hand = torch.cat([x, x[:2]])  # rows 0, 1, 2, 0, 1
+    if grown.specs != [([5, 16], "float32")] or not torch.equal(grown.inputs[0], by_hand):
+        problems.append(f"a Session with inputs_file_shapes [[5, 16]]: specs {grown.specs}")
+    with torch.inference_mode():
+        want = reference.eval()(by_hand)
+        got = grown.make_path("eager").outputs[0]
+        if not torch.allclose(got, want, rtol=1e-5, atol=1e-6):
+            problems.append("the resized session's eager output is not the model on rows 0, 1, 2, 0, 1")
+    if grown.aoti_package == session.aoti_package:
+        problems.append("the resized session reused the package built at the saved shape")
 
     for problem in problems:
         print("FAIL:", problem)

@@ -15,7 +15,9 @@ extension SO, and checks what the child did and printed:
      warning for those paths while the AOTI path's processes are measured (and with only the AOTI path
      asked, the object is not pickled: no warning);
   4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
-     sizes returns one point per size;
+     sizes returns one point per size, and with (tuple, dict of keyword inputs) measures the user's
+     tensors resized at each size (the keyword tensor too); with dim=1 it sweeps a sequence length shared
+     by token ids and their mask (both resized; _swept_inputs's choice and errors on known inputs);
   5. a bad input raises OhprofError with exit code 6 and the message alone, its advice naming the
      keyword argument, not the command line's flag; a non-module is TypeError;
      a torch.export.ExportedProgram is measured as --exported (each path's source is the program);
@@ -59,6 +61,9 @@ known = Report({"kind": "compare", "warnings": [{}], "paths": [
     {"name": "aoti", "wall_ns": {"median": 16031000}}, {"name": "eager", "wall_ns": {"median": 22770}},
     {"name": "compile", "wall_ns": {"median": 950.4}}, {"name": "aoti:python", "wall_ns": {}}]})
 out["repr_known"] = repr(known)
+known_sweep = Report({"kind": "sweep", "warnings": [{}, {}], "config": {"axis": {"name": "batch", "values": [1, 4, 16]},
+                      "paths": ["aoti", "eager"]}, "points": [{"status": "measured"}, {"status": "failed"}, {"status": "measured"}]})
+out["repr_sweep"] = repr(known_sweep)
 out["samples"] = {k: len(v["samples_ns"]) for k, v in r.paths.items()}
 out["inputs"] = r.to_json()["config"]["inputs"]
 out["hook_calls"] = len(calls)
@@ -128,11 +133,24 @@ program = torch.export.export(model, (x,))
 from_program = ohprof.compare(program, (x,), paths=("aoti", "compile", "eager"), explain=False, **quick).to_json()
 out["exported"] = {p["name"]: [p["source"], len(p["samples_ns"])] for p in from_program["paths"]}
 out["exported_checks"] = [p["output_check"]["passed"] for p in from_program["paths"] if p["name"] != "eager"]
-try:
-    ohprof.sweep(model, ((x,), {"scale": x}), [1, 2])
-    out["sweep_kwargs"] = None
-except TypeError as e:
-    out["sweep_kwargs"] = str(e)
+swept_kw = ohprof.sweep(tiny_models.two_inputs(), ((x,), {"scale": torch.rand(2, 1)}), [1, 3],
+                        paths=("aoti", "eager"), device="cpu").to_json()
+out["sweep_kwargs"] = [bool(swept_kw["config"]["inputs_file"])] + [[p["status"], p["inputs"]] for p in swept_kw["points"]]
+# a sequence length: dim=1 of every tensor that has it, the ids and their mask (ids within the vocabulary)
+ids = torch.randint(0, 100, (2, 6))
+swept_seq = ohprof.sweep(tiny_models.masked_tokens(), ((ids,), {"attention_mask": torch.ones(2, 6, dtype=torch.int64)}),
+                         [3, 12], dim=1, paths=("aoti", "eager"), device="cpu").to_json()
+out["sweep_seq"] = [swept_seq["config"]["axis"]["name"]] + [[p["status"], p["inputs"]] for p in swept_seq["points"]]
+from ohprof.api import _swept_inputs
+both = ((ids, torch.tensor(2.0)), {"mask": ids, "flag": True, "scale": torch.ones(2)})
+out["swept_inputs"] = [_swept_inputs(torch, both, 1, None), _swept_inputs(torch, both, 0, None),
+                       _swept_inputs(torch, both, 1, ["mask", 0]), _swept_inputs(torch, both, 1, "scale")]
+for bad in (("nope",), (2,)):
+    try:
+        _swept_inputs(torch, both, 1, bad)
+        out["swept_inputs"].append(None)
+    except ValueError as e:
+        out["swept_inputs"].append(str(e))
 try:
     ohprof.compare(lambda t: t, (x,))
     out["not_a_module"] = None
@@ -221,8 +239,20 @@ def main(argv):
     if got["exported"] != want_exported or got["exported_checks"] != [True, True]:
         problems.append(f"an ExportedProgram: paths {got['exported']} (want {want_exported}), "
                         f"output checks {got['exported_checks']}")
-    if not got["sweep_kwargs"] or "keyword inputs are not swept" not in got["sweep_kwargs"]:
-        problems.append(f"sweep with keyword inputs: {got['sweep_kwargs']}")
+    want_kw = [True, ["measured", ["[1, 16]:float32", "[1, 1]:float32"]],
+               ["measured", ["[3, 16]:float32", "[3, 1]:float32"]]]
+    want_seq = ["input0+1.dim1", ["measured", ["[2, 3]:int64", "[2, 3]:int64"]],
+                ["measured", ["[2, 12]:int64", "[2, 12]:int64"]]]
+    if got["sweep_seq"] != want_seq:
+        problems.append(f"sweep over the sequence length: {got['sweep_seq']}, want {want_seq}")
+    # the file's order: ids 0, the scalar 1, then the keyword tensors mask 2 and scale 3 (flag is no tensor)
+    want_swept = [[0, 2], [0, 2, 3], [0, 2], [3],
+                  "swept names 'nope', which is not a keyword tensor of the inputs (mask, scale)",
+                  "swept names positional input 2, but there are 2 (counted from 0)"]
+    if got["swept_inputs"] != want_swept:
+        problems.append(f"_swept_inputs: {got['swept_inputs']}, want {want_swept}")
+    if got["sweep_kwargs"] != want_kw:
+        problems.append(f"sweep with keyword inputs: {got['sweep_kwargs']}, want {want_kw}")
     if not got["not_a_module"] or "torch.nn.Module" not in got["not_a_module"]:
         problems.append(f"a non-module: {got['not_a_module']}")
     if not (got["handler_restored"] and got["handler_after_error"]):
@@ -230,6 +260,9 @@ def main(argv):
 
     want_repr = ("<ohprof.Report compare: aoti 16.03 ms, eager 22.77 us, compile 950 ns, aoti:python unknown "
                  "(median wall time per call); 1 warning>")
+    want_sweep = "<ohprof.Report sweep: batch 1 … 16, 2 of 3 points measured, paths aoti, eager; 2 warnings>"
+    if got["repr_sweep"] != want_sweep:
+        problems.append(f"repr of a known sweep: {got['repr_sweep']!r}, want {want_sweep!r}")
     if got["repr_known"] != want_repr:
         problems.append(f"repr of known medians: {got['repr_known']!r}, want {want_repr!r}")
     duration = r"(\d+ ns|\d+\.\d{1,3} (us|ms|s))"

@@ -18,19 +18,20 @@ namespace ohprof {
 
 inline constexpr int kSweepSchemaVersion = 1;
 
-// What is scaled: the first dimension of every input (`--batch`), or one input's dimension (`--dim I:D=`).
+// What is scaled: the first dimension of every input (`--batch`), or one dimension of the inputs named
+// (`--dim I[,J...]:D=`: a sequence length shared by the token ids and their attention mask).
 struct SweepAxis {
   enum class Kind { batch, dim };
   Kind kind = Kind::batch;
-  int input = -1;  // dim: the input's index; batch: -1 (every input)
+  std::vector<int> inputs;  // dim: the inputs' indices, sorted, each once; batch: empty (every input)
   int dim = 0;
   std::vector<std::int64_t> values;  // sorted, each once
   friend bool operator==(const SweepAxis&, const SweepAxis&) = default;
 };
 const char* to_string(SweepAxis::Kind kind);  // "batch", "dim"
-// "batch", or "input0.dim1": the table's column title and the JSON's axis.name.
+// "batch", "input0.dim1", or "input0+1.dim1" (several inputs): the table's column title and the JSON's axis.name.
 std::string axis_name(const SweepAxis& axis);
-// "batch-64", "input0-dim1-64": the point's report file name, without ".json".
+// "batch-64", "input0-dim1-64", "input0+1-dim1-64": the point's report file name, without ".json".
 std::string point_file_stem(const SweepAxis& axis, std::int64_t value);
 // The inputs with the axis set to `value`; an error naming the input when it has no such dimension.
 // `--batch` leaves zero-dimensional inputs as they are (an error when every input is one).
@@ -174,6 +175,7 @@ struct SweepConfig {
   std::uint64_t seed = 0;
   double tolerance = 0.05;
   double fit_tolerance = 0.10;
+  std::string inputs_file;  // --inputs: the user's tensors, resized at each point ("" : random ones of `inputs`)
 };
 
 // running: written while the sweep goes on; error: an error that every point would meet ended it.

@@ -34,6 +34,9 @@ struct ModelSessionOptions {
   PathSource compile_source = PathSource::module;  // eager and torch.compile: the user's module or the program's
   bool dump_code = false;           // --dump-code: keep Dynamo's graphs while compiling (docs/code-dump.md)
   bool export_needed = true;        // an asked path needs torch.export (aoti, aoti:python, a program source)
+  // sweep --inputs: the shape each of the file's tensors is resized to (docs/sweep.md, "Your own
+  // inputs"); empty: as saved.
+  std::vector<std::vector<std::int64_t>> inputs_file_shapes;
 };
 
 // compare --cold-start (docs/metrics.md, "Cold start"): how to start one fresh process of a path.
@@ -96,6 +99,11 @@ struct LoadedInputs {
   TensorBundlePtr tensors;
 };
 Result<LoadedInputs> load_inputs_file(const std::string& path);
+
+// sweep --inputs FILE: what the file's tensors are (the positional ones, then the keyword tensors in the
+// file's order; python/ohprof/_paths.py inputs_file_specs), with the same errors as load_inputs_file
+// but keyword inputs allowed.
+Result<std::vector<InputSpec>> inputs_file_specs(const std::string& path);
 
 // The extension module's body (src/cli/measure_module.cpp's PyInit__ohprof_measure returns it): a module
 // whose run_cli(argv) calls `entry` with the GIL released and returns its exit code, and whose

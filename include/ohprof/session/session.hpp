@@ -93,6 +93,9 @@ struct CompareOptions {
   // "What-if ledger").
   bool what_if = false;
   std::vector<std::string> argv;
+  // sweep --inputs: the shapes the `inputs_file`'s tensors are resized to at this point (docs/sweep.md,
+  // "Your own inputs"); empty: as saved.
+  std::vector<InputSpec> inputs_file_shapes;
 };
 inline constexpr int kMaxThreads = 256;
 inline constexpr int kMaxColdStarts = 100;

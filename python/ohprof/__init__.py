@@ -1,7 +1,7 @@
 """ohprof: why a PyTorch model runs faster as an AOTInductor package than under torch.compile, measured.
 
 The Python API: ohprof.compare(model, inputs), ohprof.run(package, inputs), ohprof.sweep(model, inputs,
-batch), ohprof.analyze(trace), each returning an ohprof.Report (python/ohprof/api.py, docs/usage.md).
+values, dim=0), ohprof.analyze(trace), each returning an ohprof.Report (python/ohprof/api.py, docs/usage.md).
 
 Importing this package loads neither torch nor ohprof's measuring extension: `ohprof.dask_runner` and the
 command line's Python side use it without torch. The measuring side (`ohprof._measure`, started by the

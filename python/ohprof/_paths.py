@@ -183,7 +183,8 @@ def resize_inputs(torch, args, kwargs, shapes, path):
     resized to its shape in `shapes` (lists of sizes, one per tensor). Along a dimension whose size
     changes, index i of the result is index i mod n of the saved tensor (n: its saved size): a larger size
     repeats the saved slices in turn, a smaller one keeps the first; every value is one the user saved
-    (docs/sweep.md, "Your own inputs"). Returns (args, kwargs)."""
+    (docs/sweep.md, "Your own inputs"). A resized tensor keeps the saved one's memory format (channels
+    last stays channels last) and requires_grad, as a leaf. Returns (args, kwargs)."""
     tensors = list(args) + [v for v in kwargs.values() if isinstance(v, torch.Tensor)]
     if len(shapes) != len(tensors):
         raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' holds {len(tensors)} tensors, the sweep expected "
@@ -199,7 +200,8 @@ def resize_inputs(torch, args, kwargs, shapes, path):
             if t.shape[d] == 0:
                 raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}': input {i} has size 0 in dimension {d}, "
                                                   "which the sweep cannot fill; save at least one slice")
-            t = t.index_select(d, torch.arange(int(size), device=t.device) % t.shape[d])
+            with torch.no_grad():
+                t = _keep_layout(torch, t, t.index_select(d, torch.arange(int(size), device=t.device) % t.shape[d]))
         resized.append(t)
     given = iter(resized)
     args = tuple(next(given) for _ in args)
@@ -219,10 +221,19 @@ def tensor_specs(torch, tensors, path="the inputs"):
     return specs
 
 
+def _keep_layout(torch, saved, made):
+    """`made` (a contiguous tensor) in `saved`'s memory format, with its requires_grad."""
+    for fmt, dims in ((torch.channels_last, 4), (torch.channels_last_3d, 5)):
+        if saved.dim() == dims and not saved.is_contiguous() and saved.is_contiguous(memory_format=fmt):
+            made = made.contiguous(memory_format=fmt)
+    return made.requires_grad_(saved.requires_grad) if saved.requires_grad else made
+
+
 def inputs_file_specs(torch, path):
-    """sweep --inputs FILE: the specs of the file's tensors (the positional ones, then the keyword tensors
-    in the file's order), the shapes the sweep's axis is applied to."""
-    return read_inputs_file(torch, path, "cpu")[2]
+    """sweep --inputs FILE: (the specs of the file's tensors, the positional ones then the keyword tensors
+    in the file's order: the shapes the sweep's axis is applied to; the file's content digest, which
+    --resume compares)."""
+    return read_inputs_file(torch, path, "cpu")[2], file_digest(path)
 
 
 def load_inputs_file(torch, path, device):

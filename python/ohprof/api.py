@@ -25,6 +25,7 @@ How the user's objects reach the session (docs/usage.md, "Python API"):
 """
 import contextlib
 import html
+import importlib.util
 import json
 import operator
 import os
@@ -158,7 +159,7 @@ _API_FLAGS = {"--paths": "paths", "--device": "device",
               "--check-outputs": "check_outputs", "--no-explain": "explain=False",
               "--kernel-profile": "kernel_profile=True", "--cache-dir": "cache_dir", "--export-trace": "export_trace",
               "--threads": "threads", "--what-if": "what_if=True", "--cold-start": "cold_start",
-              "--batch": "values", "--dim": "dim"}
+              "--batch": "values", "--dim": "values"}
 
 
 def _in_api_words(message):
@@ -169,6 +170,15 @@ def _in_api_words(message):
         name = _API_FLAGS[flag]
         message = re.sub(re.escape(flag) + r"(?![\w-])", name if "=" in name else f"`{name}`", message)
     return message
+
+
+def _api_message(error, argv):
+    """A command's error in this API's words: the file the call saved `inputs` to is `inputs`."""
+    if "--inputs" in argv:
+        path = argv[argv.index("--inputs") + 1]
+        for text in (f"--inputs file '{path}'", f"--inputs '{path}'", path):
+            error = error.replace(text, "`inputs`")
+    return _in_api_words(error)
 
 
 def _run(argv, report_path, page_path, verbose):
@@ -186,7 +196,7 @@ def _run(argv, report_path, page_path, verbose):
     if code == 130:
         raise KeyboardInterrupt("ohprof: interrupted; the report was not returned")
     if code != 0 and not os.path.exists(report_path):
-        raise OhprofError(code, _in_api_words(error) if error else f"ohprof {argv[0]} exited {code}")
+        raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}")
     with open(report_path) as f:
         data = json.load(f)
     page = ""
@@ -194,7 +204,7 @@ def _run(argv, report_path, page_path, verbose):
         with open(page_path) as f:
             page = f.read()
     if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict)
-        raise OhprofError(code, _in_api_words(error) if error else f"ohprof {argv[0]} exited {code}")
+        raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}")
     return Report(data, page)
 
 
@@ -234,8 +244,10 @@ def _swept_inputs(torch, inputs, dim, swept):
         if not indices:
             raise ValueError(f"no input has a dimension {dim} to sweep (counted from 0)")
         return indices
+    if any(not isinstance(t, torch.Tensor) for t in args):
+        raise TypeError("inputs must be tensors (keyword inputs may also be plain values)")
     indices = []
-    for item in ([swept] if isinstance(swept, (str, int)) else swept):
+    for item in ([swept] if isinstance(swept, str) or hasattr(swept, "__index__") else swept):
         if isinstance(item, str):
             if item not in names:
                 raise ValueError(f"swept names {item!r}, which is not a keyword tensor of the inputs "
@@ -246,6 +258,13 @@ def _swept_inputs(torch, inputs, dim, swept):
             if not 0 <= index < len(args):
                 raise ValueError(f"swept names positional input {index}, but there are {len(args)} (counted from 0)")
             indices.append(index)
+    if not indices:
+        raise ValueError("swept names no input; name the inputs to resize, or leave swept=None for every tensor "
+                         f"with a dimension {dim}")
+    for index in indices:
+        if tensors[index].dim() <= dim:
+            raise ValueError(f"swept input {index} has shape {list(tensors[index].shape)}: it has no dimension {dim} "
+                             "to sweep (counted from 0)")
     return sorted(set(indices))
 
 
@@ -331,14 +350,21 @@ def run(package, inputs=None, *, device="auto", warmup=None, runs=None, export_t
         return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)
 
 
-def sweep(model, inputs, values, *, dim=0, swept=None, paths=DEFAULT_PATHS, device="auto", cache_dir=None,
-          verbose=False):
+def sweep(model, inputs, values=None, *, dim=0, swept=None, paths=DEFAULT_PATHS, device="auto", cache_dir=None,
+          verbose=False, batch=None):
     """`ohprof sweep` of the nn.Module `model` with your `inputs` (a tensor, a tuple of tensors, or
     (tuple, dict of keyword inputs)) over `values` (a list of ints, or sweep's value text such as "1..64")
     of dimension `dim` (0: the batch) of the inputs `swept` (positional indices and keyword names; None:
     every tensor with more than `dim` dimensions, so token ids and their attention mask together), as
     sweep --inputs: at each value those tensors are resized by repeating your slices in turn (the others,
-    and plain keyword values, stay as they are; docs/sweep.md, "Your own inputs"); returns the sweep Report."""
+    and plain keyword values, stay as they are; docs/sweep.md, "Your own inputs"); returns the sweep Report.
+    `batch=` is the earlier name of `values`."""
+    if batch is not None:
+        if values is not None:
+            raise TypeError("give values or batch (its earlier name), not both")
+        values = batch
+    if values is None:
+        raise TypeError("sweep needs values: the sizes to measure, e.g. [1, 4, 16] or \"1..64\"")
     torch = _torch()
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -348,22 +374,30 @@ def sweep(model, inputs, values, *, dim=0, swept=None, paths=DEFAULT_PATHS, devi
         raise TypeError(f"dim must be an int, not {type(dim).__name__}") from None
     if dim < 0:
         raise ValueError(f"dim must be 0 or more (counted from 0), not {dim}")
-    text = values if isinstance(values, str) else ",".join(str(int(v)) for v in values)
+    if not isinstance(values, str):
+        values = [operator.index(v) for v in values]
+        if len(set(values)) < 2 or min(values) < 1:
+            raise ValueError(f"values must hold at least two different positive sizes, not {values}")
+    text = values if isinstance(values, str) else ",".join(str(v) for v in values)
+    indices = _swept_inputs(torch, inputs, dim, swept)  # checked here, in the API's words
     if dim == 0 and swept is None:
         axis = ["--batch", text]
     else:
-        axis = ["--dim", ",".join(str(i) for i in _swept_inputs(torch, inputs, dim, swept)) + f":{dim}={text}"]
+        axis = ["--dim", ",".join(str(i) for i in indices) + f":{dim}={text}"]
     with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
         inputs_file = _save_inputs(torch, inputs, folder)
         spec = _registry.register(model, _registry.fingerprint(torch, model) if cache_dir else None)
         try:
+            # The page (the notebook's view) where matplotlib, ohprof's [plot] extra, is installed.
+            page = os.path.join(folder, "report.html") if importlib.util.find_spec("matplotlib") else None
             argv = ["sweep", "--model", spec, "--inputs", inputs_file, *axis,
-                    "--paths", _paths_flag(paths), "--device", device, "--no-plot",
+                    "--paths", _paths_flag(paths), "--device", device,
                     "--cache-dir", cache_dir or os.path.join(folder, "artifacts"),
                     "--export-json", os.path.join(folder, "report.json")]
+            argv += ["--export-html", page] if page else ["--no-plot"]
             if not verbose:
                 argv.append("--quiet")
-            return _run(argv, os.path.join(folder, "report.json"), None, verbose)
+            return _run(argv, os.path.join(folder, "report.json"), page, verbose)
         finally:
             _registry.unregister(spec)
 

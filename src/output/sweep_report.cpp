@@ -35,12 +35,15 @@ json identity_to_json(const SweepConfig& c) {
   return json{{"model", c.model},           {"inputs", c.inputs},
               {"axis", axis},               {"paths", c.paths},
               {"device", to_string(c.device)}, {"compile_source", to_string(c.compile_source)},
-              {"kernel_profile", c.kernel_profile}, {"inputs_file", c.inputs_file.empty() ? json(nullptr) : json(c.inputs_file)}};
+              {"kernel_profile", c.kernel_profile},
+              // the file's content, not its name: new values saved under the same name are another sweep
+              {"inputs_file_digest", c.inputs_file_digest.empty() ? json(nullptr) : json(c.inputs_file_digest)}};
 }
 
 json config_to_json(const SweepConfig& c) {
   json out = identity_to_json(c);
   out["axis"] = axis_to_json(c.axis);
+  out["inputs_file"] = c.inputs_file.empty() ? json(nullptr) : json(c.inputs_file);
   const AdaptiveStopping& s = c.stopping;
   out.update(json{{"warmup", s.warmup},
                   {"min_runs", s.min_runs},
@@ -196,6 +199,9 @@ SweepConfig config_from_json(const json& j) {
   c.tolerance = number_at(j, "tolerance");
   c.fit_tolerance = number_at(j, "fit_tolerance");
   if (j.contains("inputs_file") && j.at("inputs_file").is_string()) c.inputs_file = j.at("inputs_file").get<std::string>();
+  if (j.contains("inputs_file_digest") && j.at("inputs_file_digest").is_string()) {
+    c.inputs_file_digest = j.at("inputs_file_digest").get<std::string>();
+  }
   return c;
 }
 

@@ -441,12 +441,14 @@ Result<LoadedInputs> load_inputs_file(const std::string& path) {
   }
 }
 
-Result<std::vector<InputSpec>> inputs_file_specs(const std::string& path) {
+Result<InputsFileSpecs> inputs_file_specs(const std::string& path) {
   OHPROF_RETURN_IF_ERROR(ensure_python());
   py::gil_scoped_acquire gil;
   try {
     py::module_ helpers = py::module_::import("ohprof._paths");
-    return to_specs(helpers.attr("inputs_file_specs")(py::module_::import("torch"), path), "an input of --inputs");
+    py::tuple read = helpers.attr("inputs_file_specs")(py::module_::import("torch"), path);
+    OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(read[0], "an input of --inputs"));
+    return InputsFileSpecs{std::move(specs), read[1].cast<std::string>()};
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
   }

@@ -110,13 +110,15 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
   // The shapes the axis is applied to: the --input specs, or those of the --inputs file's tensors, which
   // each point resizes (docs/sweep.md, "Your own inputs").
   std::vector<InputSpec> base_shapes = base.inputs;
+  std::string inputs_digest;
   if (!base.inputs_file.empty()) {
     if (!runtime.inputs_file_specs) {
       return {std::nullopt, make_error(ExitCode::usage_error, "this ohprof cannot read --inputs files; give --input shapes")};
     }
     auto specs = runtime.inputs_file_specs(base.inputs_file);
     if (!specs.ok()) return {std::nullopt, specs.error()};
-    base_shapes = std::move(*specs);
+    base_shapes = std::move(specs->specs);
+    inputs_digest = specs->digest;
   }
   std::map<std::int64_t, std::vector<InputSpec>> shapes;  // each point's inputs
   for (std::int64_t value : options.axis.values) {
@@ -149,6 +151,7 @@ SweepOutcome sweep_paths(const SweepOptions& given, const Runtime& runtime) {
   config.model = base.model;
   for (const auto& spec : base_shapes) config.inputs.push_back(input_spec_text(spec));
   config.inputs_file = base.inputs_file;
+  config.inputs_file_digest = inputs_digest;
   config.axis = options.axis;
   config.paths = base.paths;
   config.device = *device;

@@ -120,34 +120,42 @@ TEST(SweepReportJson, HasTheDocumentedFields) {
   EXPECT_TRUE(j.at("analysis").at("pairs").at(0).at("crossover").is_null());
 }
 
-// sweep --inputs: the file is in the config (null without one, and in a report written before the field)
-// and is part of what --resume compares.
-TEST(SweepReportJson, TheInputsFileIsWrittenAndResumeComparesIt) {
+// sweep --inputs: the file and its digest are in the config (null without one, and in a report written
+// before the fields); --resume compares the digest, the content, not the name.
+TEST(SweepReportJson, TheInputsFileIsWrittenAndResumeComparesItsContent) {
   SweepReport report = tiny_report();
   const std::string random_file = temp_path("random-inputs.json");
   ASSERT_TRUE(write_sweep_report(report, random_file).ok());
   std::ifstream random_in(random_file);
-  EXPECT_TRUE(json::parse(random_in).at("config").at("inputs_file").is_null());
+  const json random_written = json::parse(random_in);
+  EXPECT_TRUE(random_written.at("config").at("inputs_file").is_null());
+  EXPECT_TRUE(random_written.at("config").at("inputs_file_digest").is_null());
   report.config.inputs_file = "/data/inputs.pt";
+  report.config.inputs_file_digest = "aaaa";
   const std::string file = temp_path("inputs-file.json");
   ASSERT_TRUE(write_sweep_report(report, file).ok());
   std::ifstream in(file);
   json written = json::parse(in);
   EXPECT_EQ(written.at("config").at("inputs_file"), "/data/inputs.pt");
+  EXPECT_EQ(written.at("config").at("inputs_file_digest"), "aaaa");
   EXPECT_TRUE(read_resumable_points(file, report.config).ok());
-  SweepConfig other = report.config;
-  other.inputs_file = "/data/other.pt";
+  SweepConfig moved = report.config;  // the same content under another name (./inputs.pt, a copy) resumes
+  moved.inputs_file = "./inputs.pt";
+  EXPECT_TRUE(read_resumable_points(file, moved).ok());
+  SweepConfig other = report.config;  // other values saved under the same name do not
+  other.inputs_file_digest = "bbbb";
   auto refused = read_resumable_points(file, other);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ExitCode::usage_error);
-  EXPECT_NE(refused.error().message.find("inputs_file \"/data/inputs.pt\", this sweep has \"/data/other.pt\""),
-            std::string::npos)
+  EXPECT_NE(refused.error().message.find("inputs_file_digest \"aaaa\", this sweep has \"bbbb\""), std::string::npos)
       << refused.error().message;
   SweepConfig random = report.config;  // random inputs of the same shapes are another sweep too
   random.inputs_file.clear();
+  random.inputs_file_digest.clear();
   EXPECT_FALSE(read_resumable_points(file, random).ok());
-  // a report written before the field reads as random inputs
+  // a report written before the fields reads as random inputs
   written.at("config").erase("inputs_file");
+  written.at("config").erase("inputs_file_digest");
   const std::string older = temp_path("older.json");
   std::ofstream(older) << written.dump();
   EXPECT_TRUE(read_resumable_points(older, random).ok());

@@ -333,11 +333,13 @@ Runtime FakeWorld::runtime() {
       return d.state;
     };
   }
-  runtime.inputs_file_specs = [this](const std::string& path) -> Result<std::vector<InputSpec>> {
-    file_reads.push_back(path);
-    if (file_error) return *file_error;
-    return file_specs;
-  };
+  if (with_inputs_files) {
+    runtime.inputs_file_specs = [this](const std::string& path) -> Result<InputsFileSpecs> {
+      file_reads.push_back(path);
+      if (file_error) return *file_error;
+      return InputsFileSpecs{file_specs, file_digest};
+    };
+  }
   runtime.cupti_version = [this] { return cupti_version; };
   runtime.cupti_library = [this] { return cupti_library; };
   if (with_page) {

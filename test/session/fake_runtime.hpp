@@ -161,8 +161,11 @@ class FakeWorld {
   std::optional<Error> open_error;
   // when set and it returns an error, open_model fails with it (per call: `sweep` opens once a point)
   std::function<std::optional<Error>(const ModelSessionOptions&)> open_fails;
-  // sweep --inputs (Runtime::inputs_file_specs): the file's tensors, or an error; each call's path is logged
+  // sweep --inputs (Runtime::inputs_file_specs): the file's tensors and digest, or an error; each call's
+  // path is logged; `with_inputs_files = false` leaves the Runtime without it
   std::vector<InputSpec> file_specs{InputSpec{{3, 16}, DType::float32}, InputSpec{{3, 5}, DType::int64}};
+  std::string file_digest = "d1g3st";
+  bool with_inputs_files = true;
   std::optional<Error> file_error;
   std::vector<std::string> file_reads;
   // the sweep's page (render_sweep_page): set `with_page` for the Runtime to have one; `page_error`

@@ -357,6 +357,7 @@ TEST(SweepPaths, TheUsersInputsFileIsResizedAtEachPoint) {
   const SweepReport& r = *out.report;
   EXPECT_EQ(r.config.inputs, (std::vector<std::string>{"[3, 16]:float32", "[3, 5]:int64"}));
   EXPECT_EQ(r.config.inputs_file, "/data/inputs.pt");
+  EXPECT_EQ(r.config.inputs_file_digest, "d1g3st");
   EXPECT_EQ(r.points[1].inputs, (std::vector<std::string>{"[8, 16]:float32", "[8, 5]:int64"}));
   EXPECT_EQ(read_json(dir + "/sweep.json").at("config").at("inputs_file"), "/data/inputs.pt");
 
@@ -376,7 +377,33 @@ TEST(SweepPaths, TheUsersInputsFileIsResizedAtEachPoint) {
   ASSERT_TRUE(random.report);
   EXPECT_EQ(random.report->config.inputs_file, "");
   EXPECT_TRUE(random_world.file_reads.empty());
+  ASSERT_FALSE(random_world.opens.empty());
   EXPECT_TRUE(random_world.opens[0].inputs_file_shapes.empty());
+}
+
+// --resume compares the file's content: the points of other values saved under the same name are not kept.
+TEST(SweepPaths, ResumeRefusesTheSameInputsFileWithOtherContent) {
+  const std::string dir = fake::make_temp_dir("sweep-resume-content");
+  SweepOptions o = options_for(dir, {1, 4});
+  o.compare.inputs.clear();
+  o.compare.inputs_file = "/data/inputs.pt";
+  {
+    FakeWorld world;
+    ASSERT_TRUE(sweep_paths(o, world.runtime()).status.ok());
+  }
+  o.resume = true;
+  FakeWorld same;
+  const SweepOutcome kept = sweep_paths(o, same.runtime());
+  ASSERT_TRUE(kept.status.ok()) << kept.status.error().message;
+  EXPECT_TRUE(same.opens.empty());  // both points kept
+  FakeWorld changed;
+  changed.file_digest = "0ther";
+  const SweepOutcome refused = sweep_paths(o, changed.runtime());
+  ASSERT_FALSE(refused.status.ok());
+  EXPECT_EQ(refused.status.error().code, ExitCode::usage_error);
+  EXPECT_NE(refused.status.error().message.find("inputs_file_digest \"d1g3st\", this sweep has \"0ther\""), std::string::npos)
+      << refused.status.error().message;
+  EXPECT_TRUE(changed.opens.empty());
 }
 
 TEST(SweepPaths, AnInputsFileTheSweepCannotUseEndsItBeforeAnyPoint) {
@@ -400,6 +427,9 @@ TEST(SweepPaths, AnInputsFileTheSweepCannotUseEndsItBeforeAnyPoint) {
   FakeWorld scalar;  // every tensor zero-dimensional: --batch has nothing to set
   scalar.file_specs = {InputSpec{{}, DType::float32}};
   EXPECT_EQ(error_of(scalar, 1).code, ExitCode::usage_error);
+  FakeWorld unable;  // a build that cannot read such files says so
+  unable.with_inputs_files = false;
+  EXPECT_EQ(error_of(unable, 1).message, "this ohprof cannot read --inputs files; give --input shapes");
 }
 
 TEST(SweepPaths, UsageErrorsComeBeforeAnyModelIsOpened) {

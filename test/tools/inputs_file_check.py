@@ -162,11 +162,22 @@ def main() -> int:
     # 7.
     col = torch.arange(3, dtype=torch.float32).reshape(3, 1)
     grid = torch.arange(6, dtype=torch.int64).reshape(2, 3)
-    args, kwargs = op.resize_inputs(torch, (col,), {"grid": grid, "use_cache": False}, [[7, 1], [2, 5]], "f")
+    # a plain keyword value between two keyword tensors: the tensors keep their names
+    args, kwargs = op.resize_inputs(torch, (col,), {"grid": grid, "use_cache": False, "last": col.flatten()},
+                                    [[7, 1], [2, 5], [4]], "f")
     if args[0].flatten().tolist() != [0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0]:
         problems.append(f"resized to 7 rows: {args[0].flatten().tolist()}, want [0, 1, 2, 0, 1, 2, 0]")
-    if kwargs["grid"].tolist() != [[0, 1, 2, 0, 1], [3, 4, 5, 3, 4]] or kwargs["use_cache"] is not False:
+    if (kwargs["grid"].tolist() != [[0, 1, 2, 0, 1], [3, 4, 5, 3, 4]] or kwargs["use_cache"] is not False
+            or kwargs["last"].tolist() != [0.0, 1.0, 2.0, 0.0] or list(kwargs) != ["grid", "use_cache", "last"]):
         problems.append(f"resized keyword inputs: {kwargs}")
+    # the saved layout and requires_grad are kept: a channels-last image stays channels last, as a leaf
+    image = torch.arange(2 * 3 * 2 * 2, dtype=torch.float32).reshape(2, 3, 2, 2).to(memory_format=torch.channels_last)
+    image.requires_grad_(True)
+    (grown_image,), _ = op.resize_inputs(torch, (image,), {}, [[5, 3, 2, 2]], "f")
+    if (not grown_image.is_contiguous(memory_format=torch.channels_last) or not grown_image.requires_grad
+            or grown_image.grad_fn is not None or not torch.equal(grown_image.detach()[4], image.detach()[0])):
+        problems.append("a channels-last image resized to batch 5 is not channels last, a leaf that requires grad, "
+                        "with row 4 = saved row 0")
     args, _ = op.resize_inputs(torch, (col,), {}, [[2, 1]], "f")
     if args[0].flatten().tolist() != [0.0, 1.0]:
         problems.append(f"resized to 2 rows: {args[0].flatten().tolist()}, want [0, 1]")
@@ -178,7 +189,7 @@ def main() -> int:
         except op.OhprofError as e:
             if e.code != op.INPUT_MISMATCH or text not in e.message:
                 problems.append(f"resize to {shapes}: code {e.code}, message {e.message!r}")
-    if op.inputs_file_specs(torch, named) != [([1], "float32"), ([3, 16], "float32")]:
+    if op.inputs_file_specs(torch, named) != ([([1], "float32"), ([3, 16], "float32")], op.file_digest(named)):
         problems.append(f"inputs_file_specs of (), {{scale, x}}: {op.inputs_file_specs(torch, named)}")
     grown = op.Session({"model": "tiny_models:tiny_mlp", "inputs": [], "inputs_file": path, "device": "cpu",
                         "cache_dir": cache, "inputs_file_shapes": [[5, 16]]})

@@ -122,11 +122,17 @@ out["run"] = [run.kind, len(run.paths["aoti"]["samples_ns"])]
 out["analyze_kind"] = ohprof.analyze(trace).kind
 swept = ohprof.sweep(model, x, [1, 2], paths=("aoti", "eager"), device="cpu")
 out["sweep_points"] = [p.get("value") for p in swept.to_json().get("points", [])]
+out["sweep_page"] = ["ohprof-latency-aoti" in swept.html(), (swept._repr_html_() or "").startswith("<iframe")]
 try:
     ohprof.compare(model, (torch.randn(2, 17),), paths=("aoti", "eager"), **quick)
     out["bad_input"] = None
 except ohprof.OhprofError as e:
     out["bad_input"] = [e.code, e.message]
+try:  # a dtype ohprof does not measure: the file the call saved the inputs to is named `inputs`
+    ohprof.compare(model, (x.to(torch.complex64),), paths=("eager",), **quick)
+    out["dtype_error"] = None
+except ohprof.OhprofError as e:
+    out["dtype_error"] = [e.code, e.message]
 # An ExportedProgram (what export(..., strict=False) gives for a model strict export refuses) is --exported:
 # every path starts from the program, whose module computes what the user's module does.
 program = torch.export.export(model, (x,))
@@ -144,8 +150,17 @@ out["sweep_seq"] = [swept_seq["config"]["axis"]["name"]] + [[p["status"], p["inp
 from ohprof.api import _swept_inputs
 both = ((ids, torch.tensor(2.0)), {"mask": ids, "flag": True, "scale": torch.ones(2)})
 out["swept_inputs"] = [_swept_inputs(torch, both, 1, None), _swept_inputs(torch, both, 0, None),
-                       _swept_inputs(torch, both, 1, ["mask", 0]), _swept_inputs(torch, both, 1, "scale")]
-for bad in (("nope",), (2,)):
+                       _swept_inputs(torch, both, 1, ["mask", 0]), _swept_inputs(torch, both, 0, "scale")]
+out["sweep_refusals"] = []
+for call in (lambda: ohprof.sweep(model, x, [4]), lambda: ohprof.sweep(model, x, [0, 4]),
+             lambda: ohprof.sweep(model, x, [1, 2], swept=[]), lambda: ohprof.sweep(model, x, [1, 2], dim=2),
+             lambda: ohprof.sweep(model, x, [1, 2], batch=[1, 2])):
+    try:
+        call()
+        out["sweep_refusals"].append(None)
+    except (TypeError, ValueError) as e:
+        out["sweep_refusals"].append([type(e).__name__, str(e)])
+for bad in (("nope",), (2,), ("scale",)):
     try:
         _swept_inputs(torch, both, 1, bad)
         out["swept_inputs"].append(None)
@@ -230,6 +245,12 @@ def main(argv):
         problems.append(f"analyze's report kind {got['analyze_kind']}")
     if got["sweep_points"] != [1, 2]:
         problems.append(f"sweep points {got['sweep_points']}")
+    if got["sweep_page"] != [True, True]:  # the venv has matplotlib: the page is the notebook's view
+        problems.append(f"the sweep's page (latency chart drawn, _repr_html_ an iframe): {got['sweep_page']}")
+    dtype_error = got["dtype_error"]
+    if not dtype_error or dtype_error[0] != 6 or not dtype_error[1].startswith("`inputs`: input 0 has dtype complex64") \
+            or "ohprof-api-" in dtype_error[1]:
+        problems.append(f"an unmeasured dtype raised {dtype_error}")
     bad = got["bad_input"]
     if not bad or bad[0] != 6 or bad[1].startswith("ohprof") or "the model rejects these inputs" not in bad[1]:
         problems.append(f"a bad input raised {bad}")
@@ -248,9 +269,19 @@ def main(argv):
     # the file's order: ids 0, the scalar 1, then the keyword tensors mask 2 and scale 3 (flag is no tensor)
     want_swept = [[0, 2], [0, 2, 3], [0, 2], [3],
                   "swept names 'nope', which is not a keyword tensor of the inputs (mask, scale)",
-                  "swept names positional input 2, but there are 2 (counted from 0)"]
+                  "swept names positional input 2, but there are 2 (counted from 0)",
+                  "swept input 3 has shape [2]: it has no dimension 1 to sweep (counted from 0)"]
     if got["swept_inputs"] != want_swept:
         problems.append(f"_swept_inputs: {got['swept_inputs']}, want {want_swept}")
+    want_refusals = [
+        ["ValueError", "values must hold at least two different positive sizes, not [4]"],
+        ["ValueError", "values must hold at least two different positive sizes, not [0, 4]"],
+        ["ValueError", "swept names no input; name the inputs to resize, or leave swept=None for every tensor with a "
+                       "dimension 0"],
+        ["ValueError", "no input has a dimension 2 to sweep (counted from 0)"],
+        ["TypeError", "give values or batch (its earlier name), not both"]]
+    if got["sweep_refusals"] != want_refusals:
+        problems.append(f"sweep's refusals: {got['sweep_refusals']}, want {want_refusals}")
     if got["sweep_kwargs"] != want_kw:
         problems.append(f"sweep with keyword inputs: {got['sweep_kwargs']}, want {want_kw}")
     if not got["not_a_module"] or "torch.nn.Module" not in got["not_a_module"]:

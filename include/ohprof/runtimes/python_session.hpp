@@ -101,9 +101,13 @@ struct LoadedInputs {
 Result<LoadedInputs> load_inputs_file(const std::string& path);
 
 // sweep --inputs FILE: what the file's tensors are (the positional ones, then the keyword tensors in the
-// file's order; python/ohprof/_paths.py inputs_file_specs), with the same errors as load_inputs_file
-// but keyword inputs allowed.
-Result<std::vector<InputSpec>> inputs_file_specs(const std::string& path);
+// file's order; python/ohprof/_paths.py inputs_file_specs) and its content digest, with the same errors
+// as load_inputs_file but keyword inputs allowed.
+struct InputsFileSpecs {
+  std::vector<InputSpec> specs;
+  std::string digest;  // of the file's bytes: --resume tells two contents apart, whatever the path
+};
+Result<InputsFileSpecs> inputs_file_specs(const std::string& path);
 
 // The extension module's body (src/cli/measure_module.cpp's PyInit__ohprof_measure returns it): a module
 // whose run_cli(argv) calls `entry` with the GIL released and returns its exit code, and whose

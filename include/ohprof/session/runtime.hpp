@@ -38,8 +38,9 @@ struct Runtime {
   std::function<Result<std::vector<SourceFile>>(const std::string& package_path)> read_package_sources;
   // --inputs FILE of `run` (runtimes/python_session.hpp); empty: this build cannot read such files.
   std::function<Result<LoadedInputs>(const std::string& path)> load_inputs_file;
-  // sweep --inputs FILE: the specs of the file's tensors, keyword ones too; empty: this build cannot read such files.
-  std::function<Result<std::vector<InputSpec>>(const std::string& path)> inputs_file_specs;
+  // sweep --inputs FILE: the specs of the file's tensors, keyword ones too, and its digest; empty: this
+  // build cannot read such files.
+  std::function<Result<InputsFileSpecs>(const std::string& path)> inputs_file_specs;
   // The sweep's page from its written report (python/ohprof/_sweep_plot.py); empty: no page.
   std::function<Status(const std::string& report_path, const std::string& page_path)> render_sweep_page;
 };

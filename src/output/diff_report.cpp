@@ -143,6 +143,9 @@ void read_sweep_report(const json& j, ParsedDigest& parsed) {
   d.model = sweep.config.model;
   d.inputs = sweep.config.inputs;
   d.axis = axis_name(sweep.config.axis);
+  d.inputs_values = sweep.config.inputs_file_digest.empty()
+                        ? fmt::format("random (seed {})", sweep.config.seed)
+                        : fmt::format("--inputs file (digest {})", sweep.config.inputs_file_digest);
   d.compile_source = to_string(sweep.config.compile_source);
   for (const SweepPoint& point : sweep.points) {
     if (point.status != PointStatus::measured) {

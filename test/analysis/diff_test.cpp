@@ -379,14 +379,21 @@ TEST(DiffReports, ContextDifferencesAreWarnedAbout) {
   ReportDigest next = digest({path("aoti", a)});
   next.torch_version = "2.15.0";
   next.hostname = "ci-runner-7";
-  const DiffResult r = diff_reports(digest({path("aoti", a)}), next, fast_config());
+  next.inputs_values = "--inputs file (digest 0123456789abcdef)";  // a sweep of the user's inputs against random ones
+  ReportDigest base = digest({path("aoti", a)});
+  base.inputs_values = "random (seed 0)";
+  const DiffResult r = diff_reports(base, next, fast_config());
+  EXPECT_TRUE(r.incomparable.empty());
   std::vector<std::string> messages;
   for (const Warning& w : r.warnings) {
     if (w.code == WarningCode::diff_context_differs) messages.push_back(w.message);
   }
-  ASSERT_EQ(messages.size(), 2u);
+  ASSERT_EQ(messages.size(), 3u);
   EXPECT_EQ(messages[0], "the reports differ in torch_version: '2.14.1' in the base, '2.15.0' in the new report");
   EXPECT_EQ(messages[1], "the reports differ in hostname: 'h' in the base, 'ci-runner-7' in the new report");
+  EXPECT_EQ(messages[2],
+            "the reports differ in inputs' values: 'random (seed 0)' in the base, '--inputs file (digest "
+            "0123456789abcdef)' in the new report");
 }
 
 // docs/metrics.md, "Waiting for a core": a report whose paths waited for a CPU for 5% or more of their timed

@@ -1353,10 +1353,12 @@ class Session:
         self.inputs = None
         self.kwargs = {}  # keyword inputs (--inputs FILE only)
         inputs_digest = None
+        self.inputs_digest = ""  # --inputs: the file's content digest, for the report
         inputs_file = options.get("inputs_file") or ""
         if inputs_file:
             self.inputs, self.kwargs, self.specs = read_inputs_file(torch, inputs_file, self.device)
             inputs_digest = file_digest(inputs_file)
+            self.inputs_digest = inputs_digest
             shapes = options.get("inputs_file_shapes") or []  # sweep --inputs: this point's shapes
             if shapes:
                 self.inputs, self.kwargs = resize_inputs(torch, self.inputs, self.kwargs, shapes, inputs_file)

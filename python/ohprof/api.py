@@ -152,6 +152,8 @@ _API_PHRASES = (
     ("pass one --input SHAPE[:DTYPE] per forward argument, in forward's order, or save them as a tuple with "
      "torch.save and give --inputs FILE",
      "pass `inputs` as a tuple of tensors in forward's order, or as (tuple, dict of keyword inputs)"),
+    ("a sweep needs at least two positive values (--batch or --dim)", "`values` must hold at least two different "
+     "positive sizes"),
 )
 _API_FLAGS = {"--paths": "paths", "--device": "device",
               "--warmup": "warmup", "--min-runs": "min_runs", "--max-runs": "max_runs", "--runs": "runs",

@@ -686,6 +686,9 @@ json report_to_json(const Report& report) {
                 {"runs", report.config.runs},
                 {"seed", report.config.seed},
                 {"inputs", report.config.inputs},
+                {"inputs_file", report.config.inputs_file.empty() ? json(nullptr) : json(report.config.inputs_file)},
+                {"inputs_file_digest", report.config.inputs_file_digest.empty() ? json(nullptr)
+                                                                                : json(report.config.inputs_file_digest)},
                 {"compare", compare_config_to_json(report.config.compare)}}},
               {"artifacts", artifacts_to_json(report.artifacts)},
               {"paths", paths},

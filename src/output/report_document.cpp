@@ -17,7 +17,8 @@ namespace {
 using namespace doc::cells;
 
 Inline title_of(const Report& r) {
-  const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
+  std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
+  if (!r.config.inputs_file.empty()) inputs += " (your inputs, " + r.config.inputs_file + ")";
   return {plain(fmt::format("ohprof {}: ", to_string(r.kind))), name(report_subject(r)),
           plain(fmt::format("{} on {}", inputs, device_text(r.context.device)))};
 }

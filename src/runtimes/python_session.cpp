@@ -418,6 +418,7 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const ModelSessionOptio
     artifacts.export_error = session.attr("export_error").cast<std::string>();
     artifacts.aoti_error = session.attr("aoti_error").cast<std::string>();
     artifacts.aoti_package = session.attr("aoti_package").cast<std::string>();
+    artifacts.inputs_file_digest = session.attr("inputs_digest").cast<std::string>();
     OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(session.attr("specs"), "an input of the exported program"));
     // The AOTI runner's flat tensors (keyword inputs in the package's order), shared with every C++ path.
     TensorBundlePtr inputs = to_bundle(session.attr("flat_inputs"));
@@ -435,7 +436,7 @@ Result<LoadedInputs> load_inputs_file(const std::string& path) {
     py::module_ helpers = py::module_::import("ohprof._paths");
     py::tuple loaded = helpers.attr("load_inputs_file")(py::module_::import("torch"), path, "cpu");
     OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(loaded[1], "an input of --inputs"));
-    return LoadedInputs{std::move(specs), to_bundle(loaded[0])};
+    return LoadedInputs{std::move(specs), to_bundle(loaded[0]), helpers.attr("file_digest")(path).cast<std::string>()};
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
   }

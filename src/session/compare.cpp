@@ -239,6 +239,8 @@ SessionOutcome compare_paths(const CompareOptions& given, const Runtime& runtime
     options.paths = std::move(measurable);
   }
   report.artifacts = artifacts;
+  report.config.inputs_file = options.inputs_file;
+  report.config.inputs_file_digest = artifacts.inputs_file_digest;
   const std::vector<InputSpec> session_specs = (*session)->input_specs();
   for (const auto& spec : session_specs) report.config.inputs.push_back(input_spec_text(spec));
 

@@ -30,6 +30,7 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   load_options.seed = options.seed;
   load_options.device = options.device;
   load_options.inputs = options.inputs;
+  std::string inputs_digest;  // --inputs: the file's, for the report
   if (!options.inputs_file.empty()) {
     if (!runtime.load_inputs_file) {
       return {std::nullopt, make_error(ExitCode::usage_error, "this ohprof cannot read --inputs files (built without Python)")};
@@ -38,12 +39,15 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
     if (!loaded.ok()) return {std::nullopt, loaded.error()};
     load_options.inputs = loaded->specs;
     load_options.tensors = loaded->tensors;
+    inputs_digest = loaded->digest;
   }
   Report report;
   report.kind = ReportKind::run;
   report.config.warmup = options.warmup;
   report.config.runs = options.runs;
   report.config.seed = options.seed;
+  report.config.inputs_file = options.inputs_file;
+  report.config.inputs_file_digest = inputs_digest;
   for (const auto& spec : options.inputs) report.config.inputs.push_back(input_spec_text(spec));
   if (!std::filesystem::exists(options.aoti_package)) {
     return {std::nullopt, make_error(ExitCode::file_not_found,

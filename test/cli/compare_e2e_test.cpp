@@ -492,6 +492,13 @@ TEST_F(CompareE2E, OwnInputsFromAFileAreMeasuredAndBadFilesAreOneLine) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json report = json::parse(read_file(report_path));
   EXPECT_EQ(report["config"]["inputs"], json::array({"[3, 16]:float32"}));
+  // the file and its content, the digest recomputed here by hashlib
+  EXPECT_EQ(report["config"]["inputs_file"], inputs);
+  const auto digest = testing::run_program(
+      {OHPROF_PYTHON, "-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest()[:16])",
+       inputs});
+  ASSERT_EQ(digest.exit_code, 0) << digest.err;
+  EXPECT_EQ(report["config"]["inputs_file_digest"].get<std::string>() + "\n", digest.out);
   for (const auto& path : report["paths"]) {
     EXPECT_FALSE(path["samples_ns"].empty()) << path["name"];
     if (path["name"] != "eager") EXPECT_TRUE(path["output_check"]["passed"].get<bool>()) << path["name"];

@@ -263,6 +263,8 @@ TEST_F(RunE2E, OwnInputsFromAFileRunThePackageOrAreAnInputMismatch) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto report = nlohmann::json::parse(read_file(report_path));
   EXPECT_EQ(report["config"]["inputs"], nlohmann::json::array({"[4, 16]:float32"}));
+  EXPECT_EQ(report["config"]["inputs_file"], inputs);
+  EXPECT_EQ(report["config"]["inputs_file_digest"].get<std::string>().size(), 16u);  // compare's test recomputes it
   EXPECT_EQ(report["paths"][0]["samples_ns"].size(), 3u);
   const auto mismatch = run_ohprof({"run", "--aoti", OHPROF_TINY_PACKAGE, "--inputs", wrong, "--runs", "1"});
   EXPECT_EQ(mismatch.exit_code, code(ExitCode::input_mismatch)) << mismatch.err;

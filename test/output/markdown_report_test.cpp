@@ -109,6 +109,16 @@ TEST(FormatMarkdown, HostileNamesAndContextStayText) {
   expect_well_formed_tables(md);
 }
 
+// --inputs: the title says the inputs are the user's, from which file; random inputs say nothing.
+TEST(FormatMarkdown, TheTitleNamesTheUsersInputsFile) {
+  Report r = compare_report();
+  r.config.inputs_file = "data/inputs.pt";
+  EXPECT_EQ(format_markdown(r).rfind(
+                "### ohprof compare: `tiny_models:tiny_mlp` at [1, 16]:float32 (your inputs, data/inputs.pt) on cpu (Test CPU)\n", 0),
+            0u)
+      << format_markdown(r);
+}
+
 TEST(FormatMarkdown, ACompareReportHasItsHeadlineTableVerdictsExplanationAndContext) {
   const std::string md = format_markdown(compare_report());
   expect_well_formed_tables(md);

@@ -38,6 +38,8 @@ Report full_report() {
   r.config.runs = 7;
   r.config.seed = 11;
   r.config.inputs = {"[1, 16]:float32", "[2]:int64"};
+  r.config.inputs_file = "data/inputs.pt";
+  r.config.inputs_file_digest = "0123456789abcdef";
   CompareConfig c;
   c.paths = {"aoti", "compile"};
   c.stopping = AdaptiveStopping{3, 12, 900, 0.25, 0.02, std::numeric_limits<double>::infinity(), 4};
@@ -348,7 +350,11 @@ TEST(ReportFromJson, AKeyAReportPredatesReadsAsItsDefaultAndAWrongOneIsRefused) 
   j["explanations"][0]["dynamo_ranges"][0].erase("layers_exceed_outside");
   ASSERT_EQ(j["config"]["compare"]["cold_start_min_orders"], 40);  // a report written now
   j["config"]["compare"].erase("cold_start_min_orders");
+  j["config"].erase("inputs_file");
+  j["config"]["inputs_file_digest"] = nullptr;  // null: random inputs, as absent
   const Report r = report_from_json(j);
+  EXPECT_EQ(r.config.inputs_file, "");  // before 2026-12-07: not recorded, read as random inputs
+  EXPECT_EQ(r.config.inputs_file_digest, "");
   EXPECT_EQ(r.config.compare->cold_start_min_orders, 20);  // written under the rule before 2026-12-06
   EXPECT_EQ(report_to_json(r)["config"]["compare"]["cold_start_min_orders"], 20);  // and written again as such
   EXPECT_FALSE(r.paths[0].execution->compiled_call.has_value());  // not probed

@@ -160,6 +160,11 @@ for call in (lambda: ohprof.sweep(model, x, [4]), lambda: ohprof.sweep(model, x,
         out["sweep_refusals"].append(None)
     except (TypeError, ValueError) as e:
         out["sweep_refusals"].append([type(e).__name__, str(e)])
+try:  # values as sweep's text: the command's own check, in the API's words
+    ohprof.sweep(model, x, "4..4")
+    out["sweep_text_values"] = None
+except ohprof.OhprofError as e:
+    out["sweep_text_values"] = [e.code, e.message]
 for bad in (("nope",), (2,), ("scale",)):
     try:
         _swept_inputs(torch, both, 1, bad)
@@ -280,6 +285,8 @@ def main(argv):
                        "dimension 0"],
         ["ValueError", "no input has a dimension 2 to sweep (counted from 0)"],
         ["TypeError", "give values or batch (its earlier name), not both"]]
+    if got["sweep_text_values"] != [2, "`values` must hold at least two different positive sizes"]:
+        problems.append(f"sweep over the text values '4..4': {got['sweep_text_values']}")
     if got["sweep_refusals"] != want_refusals:
         problems.append(f"sweep's refusals: {got['sweep_refusals']}, want {want_refusals}")
     if got["sweep_kwargs"] != want_kw:

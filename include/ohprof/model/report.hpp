@@ -117,6 +117,10 @@ struct RunConfig {
   std::uint64_t seed = 0;
   std::vector<std::string> inputs;  // "[1, 3, 224, 224]:float32"
   std::optional<CompareConfig> compare;
+  // --inputs FILE: the user's tensors instead of seeded random ones ("" : random), and the first 16 hex
+  // digits of the SHA-256 of its bytes (python/ohprof/_paths.py file_digest)
+  std::string inputs_file;
+  std::string inputs_file_digest;
 };
 
 // `compare`: a path's outputs against the reference path's (docs/metrics.md, "Output check").
@@ -158,6 +162,7 @@ struct ArtifactSummary {
   // compiler Inductor uses would make one LibTorch does not load (docs/usage.md, "When no AOTI package can
   // be built").
   std::string aoti_error;
+  std::string inputs_file_digest;  // --inputs: its content's digest (RunConfig::inputs_file_digest); "" : random inputs
 };
 
 // The device-time split comes from a second, instrumented pass (the headline wall times are measured

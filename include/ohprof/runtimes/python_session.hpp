@@ -97,6 +97,7 @@ Status render_sweep_page(const std::string& report_path, const std::string& page
 struct LoadedInputs {
   std::vector<InputSpec> specs;
   TensorBundlePtr tensors;
+  std::string digest;  // of the file's bytes (RunConfig::inputs_file_digest)
 };
 Result<LoadedInputs> load_inputs_file(const std::string& path);
 

@@ -229,21 +229,46 @@ def _keep_layout(torch, saved, made):
     return made.requires_grad_(saved.requires_grad) if saved.requires_grad else made
 
 
+def values_digest(torch, args, kwargs):
+    """The first 16 hex digits of the SHA-256 of the inputs' values, in order: each positional tensor's
+    dtype, shape and bytes (contiguous, on the CPU), then each keyword input's name and its tensor's (or
+    its plain value's repr). The same values saved under another name, or from a view of a larger
+    tensor, have the same digest; the file's own bytes would not (torch.save records the file's name
+    and a view's whole storage). docs/usage.md, "Your own inputs"."""
+    digest = hashlib.sha256()
+
+    def add(value):
+        if isinstance(value, torch.Tensor):
+            t = value.detach().to("cpu").contiguous()
+            digest.update(f"tensor {str(t.dtype).replace('torch.', '')} {list(t.shape)};".encode())
+            digest.update(t.reshape(-1).view(torch.uint8).numpy().tobytes())
+        else:
+            digest.update(f"value {value!r};".encode())
+
+    for value in args:
+        add(value)
+    for name, value in kwargs.items():
+        digest.update(f"key {name};".encode())
+        add(value)
+    return digest.hexdigest()[:16]
+
+
 def inputs_file_specs(torch, path):
     """sweep --inputs FILE: (the specs of the file's tensors, the positional ones then the keyword tensors
-    in the file's order: the shapes the sweep's axis is applied to; the file's content digest, which
-    --resume compares)."""
-    return read_inputs_file(torch, path, "cpu")[2], file_digest(path)
+    in the file's order: the shapes the sweep's axis is applied to; their values' digest, which --resume
+    compares)."""
+    args, kwargs, specs = read_inputs_file(torch, path, "cpu")
+    return specs, values_digest(torch, args, kwargs)
 
 
 def load_inputs_file(torch, path, device):
     """run --inputs FILE: positional tensors only (the package's C++ loader takes a flat list); returns
-    (tensors, specs)."""
+    (tensors, specs, their values' digest)."""
     args, kwargs, specs = read_inputs_file(torch, path, device)
     if kwargs:
         raise OhprofError(INPUT_MISMATCH, f"--inputs '{path}' has keyword inputs ({', '.join(kwargs)}), which run "
                                           "does not take; save them in a tuple in forward's order, or use compare")
-    return args, specs
+    return args, specs, values_digest(torch, args, {})
 
 
 def flat_tensor_inputs(torch, program, args, kwargs):
@@ -258,14 +283,6 @@ def flat_tensor_inputs(torch, program, args, kwargs):
 
         kwargs = reorder_kwargs(kwargs, program.call_spec.in_spec)
     return [x for x in pytree.tree_flatten((tuple(args), kwargs))[0] if isinstance(x, torch.Tensor)]
-
-
-def file_digest(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:16]
 
 
 def load_factory(spec):
@@ -1357,7 +1374,7 @@ class Session:
         inputs_file = options.get("inputs_file") or ""
         if inputs_file:
             self.inputs, self.kwargs, self.specs = read_inputs_file(torch, inputs_file, self.device)
-            inputs_digest = file_digest(inputs_file)
+            inputs_digest = values_digest(torch, self.inputs, self.kwargs)
             self.inputs_digest = inputs_digest
             shapes = options.get("inputs_file_shapes") or []  # sweep --inputs: this point's shapes
             if shapes:

@@ -485,7 +485,9 @@ DiffResult diff_reports(const ReportDigest& base, const ReportDigest& new_report
   warn_if_differs(result, "cpu_threads", std::to_string(base.cpu_threads), std::to_string(new_report.cpu_threads));
   warn_if_differs(result, "compile_source", base.compile_source, new_report.compile_source);
   // the same shapes with other values: comparable (timing rarely depends on them), but said
-  warn_if_differs(result, "inputs' values", base.inputs_values, new_report.inputs_values);
+  if (!base.inputs_values.empty() && !new_report.inputs_values.empty()) {  // analyze has none
+    warn_if_differs(result, "inputs' values", base.inputs_values, new_report.inputs_values);
+  }
   for (const ReportDigest* d : {&base, &new_report}) {
     std::vector<PathShare> shares;
     for (const DigestPath& path : d->paths) shares.push_back({key_text(path), path.run_queue});

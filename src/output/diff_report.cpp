@@ -98,8 +98,10 @@ std::vector<DigestStart> starts_of(const PathResult& path) {
 }
 
 // Where a report's inputs' values came from (ReportDigest::inputs_values).
-std::string inputs_values_text(const std::string& file_digest, std::uint64_t seed) {
-  return file_digest.empty() ? fmt::format("random (seed {})", seed) : fmt::format("--inputs file (digest {})", file_digest);
+std::string inputs_values_text(const std::string& file, const std::string& digest, std::uint64_t seed) {
+  if (!digest.empty()) return fmt::format("--inputs file (digest {})", digest);
+  if (!file.empty()) return fmt::format("--inputs file {} (digest not recorded)", file);  // a sweep of 2026-12-07's first commits
+  return fmt::format("random (seed {})", seed);
 }
 
 // run, compare, analyze, read through report_from_json: the paths asked for (role "path"; variants are not
@@ -111,7 +113,7 @@ void read_measured_report(const json& j, ReportDigest& d) {
   d.unknown_values = unknown_texts_text(unknown);
   read_context(report.context, d);
   d.inputs = report.kind == ReportKind::analyze ? std::vector<std::string>() : report.config.inputs;
-  if (report.kind != ReportKind::analyze) d.inputs_values = inputs_values_text(report.config.inputs_file_digest, report.config.seed);
+  if (report.kind != ReportKind::analyze) d.inputs_values = inputs_values_text(report.config.inputs_file, report.config.inputs_file_digest, report.config.seed);
   if (report.config.compare) d.compile_source = to_string(report.config.compare->compile_source);
   if (report.kind == ReportKind::compare && report.artifacts) {
     const ArtifactSummary& a = *report.artifacts;
@@ -149,7 +151,7 @@ void read_sweep_report(const json& j, ParsedDigest& parsed) {
   d.model = sweep.config.model;
   d.inputs = sweep.config.inputs;
   d.axis = axis_name(sweep.config.axis);
-  d.inputs_values = inputs_values_text(sweep.config.inputs_file_digest, sweep.config.seed);
+  d.inputs_values = inputs_values_text(sweep.config.inputs_file, sweep.config.inputs_file_digest, sweep.config.seed);
   d.compile_source = to_string(sweep.config.compile_source);
   for (const SweepPoint& point : sweep.points) {
     if (point.status != PointStatus::measured) {

@@ -17,10 +17,11 @@ namespace {
 using namespace doc::cells;
 
 Inline title_of(const Report& r) {
-  std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
-  if (!r.config.inputs_file.empty()) inputs += " (your inputs, " + r.config.inputs_file + ")";
-  return {plain(fmt::format("ohprof {}: ", to_string(r.kind))), name(report_subject(r)),
-          plain(fmt::format("{} on {}", inputs, device_text(r.context.device)))};
+  const std::string inputs = r.config.inputs.empty() ? "" : fmt::format(" at {}", fmt::join(r.config.inputs, ", "));
+  Inline title{plain(fmt::format("ohprof {}: ", to_string(r.kind))), name(report_subject(r)), plain(inputs)};
+  append_inputs_file(title, r.config.inputs_file);
+  title.push_back(plain(" on " + device_text(r.context.device)));
+  return title;
 }
 
 // Each explanation's answer, then the ratios.

@@ -646,9 +646,8 @@ Report report_from_json(const json& j, std::vector<UnknownText>* unknown) {
   read(config, "runs", r.config.runs);
   read(config, "seed", r.config.seed);
   r.config.inputs = config.at("inputs").get<std::vector<std::string>>();
-  for (auto [key, field] : {std::pair{"inputs_file", &r.config.inputs_file}, std::pair{"inputs_file_digest", &r.config.inputs_file_digest}}) {
-    if (config.contains(key) && config.at(key).is_string()) *field = config.at(key).get<std::string>();  // null / absent: random
-  }
+  read(config, "inputs_file", r.config.inputs_file);  // null / absent (before 2026-12-07): random inputs
+  read(config, "inputs_file_digest", r.config.inputs_file_digest);
   read_object(config, "compare", r.config.compare, compare_config_from_json);
   if (r.config.compare) r.config.compare->stopping.warmup = r.config.warmup;
   read_object(j, "artifacts", r.artifacts, artifacts_from_json);

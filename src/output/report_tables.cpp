@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "ohprof/base/format.hpp"
 #include "ohprof/output/report_text.hpp"
@@ -25,6 +26,14 @@ std::vector<const PathResult*> asked_paths(const Report& report) {
     if (p.role == PathRole::path) out.push_back(&p);
   }
   return out;
+}
+
+void append_inputs_file(Inline& title, const std::string& inputs_file) {
+  if (inputs_file.empty()) return;
+  using namespace doc::cells;
+  title.push_back(plain(" (your inputs, "));
+  title.push_back(name(std::filesystem::path(inputs_file).filename().string()));
+  title.push_back(plain(")"));
 }
 
 std::string device_text(const DeviceDescription& d) {

@@ -17,6 +17,9 @@ std::vector<const PathResult*> asked_paths(const Report& report);
 std::string share(std::int64_t part, std::int64_t whole);
 // "cuda:0 (NVIDIA H200)", "cpu (AMD EPYC)".
 std::string device_text(const DeviceDescription& device);
+// A title's " (your inputs, NAME)" for --inputs FILE (NAME its file name, as code; the JSON keeps the
+// path); nothing for random inputs.
+void append_inputs_file(Inline& title, const std::string& inputs_file);
 // What was measured: the model (module:factory, or the exported program), the package, or the trace.
 std::string report_subject(const Report& report);
 

@@ -54,11 +54,10 @@ CellTable point_table(const SweepReport& r, const std::string& axis) {
 Document sweep_document(const SweepReport& r) {
   const SweepConfig& c = r.config;
   const std::string axis = axis_name(c.axis);
-  Document document{{plain("ohprof sweep: "), name(c.model),
-                     plain(fmt::format(" over {} at {}{} on {}", axis, fmt::join(c.inputs, ", "),
-                                       c.inputs_file.empty() ? "" : " (your inputs, " + c.inputs_file + ")",
-                                       device_text(r.context.device)))},
-                    {}};
+  Inline title{plain("ohprof sweep: "), name(c.model), plain(fmt::format(" over {} at {}", axis, fmt::join(c.inputs, ", ")))};
+  append_inputs_file(title, c.inputs_file);
+  title.push_back(plain(" on " + device_text(r.context.device)));
+  Document document{std::move(title), {}};
   std::vector<Block>& blocks = document.blocks;
   // the headline: where each pair converges
   doc::Bullets pairs;

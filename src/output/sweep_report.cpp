@@ -32,12 +32,14 @@ json axis_to_json(const SweepAxis& axis) {
 json identity_to_json(const SweepConfig& c) {
   json axis = axis_to_json(c.axis);
   axis.erase("values");
-  return json{{"model", c.model},           {"inputs", c.inputs},
-              {"axis", axis},               {"paths", c.paths},
-              {"device", to_string(c.device)}, {"compile_source", to_string(c.compile_source)},
-              {"kernel_profile", c.kernel_profile},
-              // the file's content, not its name: new values saved under the same name are another sweep
-              {"inputs_file_digest", c.inputs_file_digest.empty() ? json(nullptr) : json(c.inputs_file_digest)}};
+  json out{{"model", c.model},           {"inputs", c.inputs},
+           {"axis", axis},               {"paths", c.paths},
+           {"device", to_string(c.device)}, {"compile_source", to_string(c.compile_source)},
+           {"kernel_profile", c.kernel_profile},
+           // the inputs' values, not the file's name: new values saved under the same name are another sweep
+           {"inputs_file_digest", c.inputs_file_digest.empty() ? json(nullptr) : json(c.inputs_file_digest)}};
+  if (c.inputs_file_digest.empty()) out["seed"] = c.seed;  // random inputs: another seed, other values
+  return out;
 }
 
 json config_to_json(const SweepConfig& c) {
@@ -362,11 +364,12 @@ Result<std::vector<SweepPoint>> read_resumable_points(const std::string& path, c
   const json want = identity_to_json(expected);
   const json had = identity_to_json(earlier.config);
   for (const auto& [key, value] : want.items()) {
-    if (had.at(key) != value) {
+    const json theirs = had.contains(key) ? had.at(key) : json(nullptr);
+    if (theirs != value) {
       return make_error(ExitCode::usage_error,
                         fmt::format("--resume: '{}' was made with {} {}, this sweep has {}; rerun with the same "
                                     "settings, or write another report (--export-json) without --resume",
-                                    path, key, had.at(key).dump(), value.dump()));
+                                    path, key, theirs.dump(), value.dump()));
     }
   }
   return std::move(earlier.points);

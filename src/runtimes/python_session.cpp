@@ -436,7 +436,7 @@ Result<LoadedInputs> load_inputs_file(const std::string& path) {
     py::module_ helpers = py::module_::import("ohprof._paths");
     py::tuple loaded = helpers.attr("load_inputs_file")(py::module_::import("torch"), path, "cpu");
     OHPROF_ASSIGN_OR_RETURN(auto specs, to_specs(loaded[1], "an input of --inputs"));
-    return LoadedInputs{std::move(specs), to_bundle(loaded[0]), helpers.attr("file_digest")(path).cast<std::string>()};
+    return LoadedInputs{std::move(specs), to_bundle(loaded[0]), loaded[2].cast<std::string>()};
   } catch (py::error_already_set& e) {
     return python_error(e, ExitCode::input_mismatch, "reading --inputs '" + path + "'");
   }

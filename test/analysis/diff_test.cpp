@@ -394,6 +394,15 @@ TEST(DiffReports, ContextDifferencesAreWarnedAbout) {
   EXPECT_EQ(messages[2],
             "the reports differ in inputs' values: 'random (seed 0)' in the base, '--inputs file (digest "
             "0123456789abcdef)' in the new report");
+  // an analyze report (no inputs' values) against another kind, forced: nothing said of the inputs
+  ReportDigest traced = digest({path("aoti", a)});
+  ReportDigest forced_new = next;
+  forced_new.torch_version = traced.torch_version;
+  forced_new.hostname = traced.hostname;
+  DiffConfig forced = fast_config();
+  forced.force = true;
+  const DiffResult none = diff_reports(traced, forced_new, forced);
+  for (const Warning& w : none.warnings) EXPECT_EQ(w.message.find("inputs' values"), std::string::npos) << w.message;
 }
 
 // docs/metrics.md, "Waiting for a core": a report whose paths waited for a CPU for 5% or more of their timed

@@ -492,10 +492,15 @@ TEST_F(CompareE2E, OwnInputsFromAFileAreMeasuredAndBadFilesAreOneLine) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json report = json::parse(read_file(report_path));
   EXPECT_EQ(report["config"]["inputs"], json::array({"[3, 16]:float32"}));
-  // the file and its content, the digest recomputed here by hashlib
+  // the file and its values' digest, recomputed here from docs/usage.md ("Your own inputs"): the one
+  // positional tensor's "tensor float32 [3, 16];" and its bytes
   EXPECT_EQ(report["config"]["inputs_file"], inputs);
   const auto digest = testing::run_program(
-      {OHPROF_PYTHON, "-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest()[:16])",
+      {OHPROF_PYTHON, "-c",
+       "import hashlib, sys, torch\n"
+       "(t,) = torch.load(sys.argv[1])\n"
+       "h = hashlib.sha256(b'tensor float32 [3, 16];' + t.contiguous().numpy().tobytes())\n"
+       "print(h.hexdigest()[:16])\n",
        inputs});
   ASSERT_EQ(digest.exit_code, 0) << digest.err;
   EXPECT_EQ(report["config"]["inputs_file_digest"].get<std::string>() + "\n", digest.out);

@@ -127,6 +127,33 @@ TEST(ParseReportDigest, ARunIsIdentifiedByItsPackageAndAnAnalyzeByNothing) {
   EXPECT_TRUE(parsed->digest.inputs.empty());
 }
 
+// Where the inputs' values came from, read from the config: random with its seed, or an --inputs file's
+// digest (what diff warns about when the two differ); an analyze report has none.
+TEST(ParseReportDigest, TheInputsValuesAreTheSeedOrTheFilesDigest) {
+  Report r = compare_report();
+  r.config.seed = 3;
+  auto parsed = parse(report_to_json(r));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->digest.inputs_values, "random (seed 3)");
+  r.config.inputs_file = "in.pt";
+  r.config.inputs_file_digest = "0123456789abcdef";
+  parsed = parse(report_to_json(r));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->digest.inputs_values, "--inputs file (digest 0123456789abcdef)");
+  Report analyze = compare_report();
+  analyze.kind = ReportKind::analyze;
+  parsed = parse(report_to_json(analyze));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->digest.inputs_values, "");
+  // a sweep that recorded its file but not the digest (its first form, 2026-12-07) is not called random
+  std::ifstream in(std::string(OHPROF_SOURCE_DIR) + "/test/data/sweep/sample_sweep.json");
+  json sweep = json::parse(in);
+  sweep["config"]["inputs_file"] = "old.pt";
+  auto old = parse(sweep);
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_EQ(old->digest.inputs_values, "--inputs file old.pt (digest not recorded)");
+}
+
 TEST(ParseReportDigest, ACheckpointOrAnInterruptedRunIsNoted) {
   Report r = compare_report();
   r.stop_reason = StopReason{StopCode::in_progress};

@@ -261,6 +261,24 @@ TEST(SweepPaths, ResumeWithFewerValuesSaysWhichPointsItLeavesOut) {
       << dropped[0].message;
 }
 
+// Random inputs: another --seed is other values, so --resume refuses it as it refuses another file's values.
+TEST(SweepPaths, ResumeRefusesAnotherSeedOfRandomInputs) {
+  const std::string dir = fake::make_temp_dir("sweep-resume-seed");
+  {
+    FakeWorld world;
+    ASSERT_TRUE(sweep_paths(options_for(dir, {1, 4}), world.runtime()).status.ok());
+  }
+  FakeWorld world;
+  SweepOptions o = options_for(dir, {1, 4});
+  o.resume = true;
+  o.compare.seed = 5;
+  const SweepOutcome out = sweep_paths(o, world.runtime());
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_NE(out.status.error().message.find("was made with seed 0, this sweep has 5"), std::string::npos)
+      << out.status.error().message;
+  EXPECT_TRUE(world.opens.empty());
+}
+
 TEST(SweepPaths, ResumeRefusesAReportOfAnotherSweep) {
   const std::string dir = fake::make_temp_dir("sweep-resume-other");
   {

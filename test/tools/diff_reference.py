@@ -119,7 +119,9 @@ Questions the doc leaves open, and the choice made here (Q1..Q18):
       never k + 0.5, so the rounding mode does not matter. Only samples_ns is scaled (not warmup_ns,
       wall_ns, or the split), so the x1.2 case's split changes are all 0.
   Q13 `diff-context-differs`: expected in `warnings` iff one of ohprof_version, torch_version,
-      cuda_version, hostname, cpu_threads (context) or compile_source (config.compare) differs; how many
+      cuda_version, hostname, cpu_threads (context) or compile_source (config.compare) differs, or the
+      inputs' values of two run/compare reports (docs/diff.md: `random (seed N)` from config.seed, or the
+      --inputs file's config.inputs_file_digest; "digest not recorded" with a file but no digest); how many
       warnings (one per field or one in all) is not stated, so only presence is checked. No
       `diff-path-unmatched` when both reports have the same paths; no `diff-incomparable-forced`.
   Q14 The naive bootstrap's random stream: random.Random(seed XOR FNV-1a-64(path name)) per path (so,
@@ -280,9 +282,24 @@ def report_paths(rep):
     return {p["name"]: p for p in rep["paths"] if p.get("role", "path") == "path"}
 
 
+def inputs_values(report):
+    """docs/diff.md: where a run or compare report's inputs' values came from; None for analyze."""
+    if report.get("kind") == "analyze":
+        return None
+    config = report.get("config") or {}
+    if config.get("inputs_file_digest"):
+        return "file " + config["inputs_file_digest"]
+    if config.get("inputs_file"):
+        return "file " + config["inputs_file"] + " unrecorded"
+    return f"random {config.get('seed', 0)}"
+
+
 def context_differs(base, new):
     cb, cn = base.get("context", {}), new.get("context", {})
     if any(cb.get(f) != cn.get(f) for f in CONTEXT_WARN_FIELDS):
+        return True
+    vb, vn = inputs_values(base), inputs_values(new)
+    if vb is not None and vn is not None and vb != vn:
         return True
     gb = ((base.get("config") or {}).get("compare") or {}).get("compile_source")
     gn = ((new.get("config") or {}).get("compare") or {}).get("compile_source")
@@ -660,6 +677,13 @@ def synthetic_report(name_samples, splits=None):
 
 
 def self_test():
+    # Q13's inputs' values: the same seed, another seed, a file's digest, analyze (none)
+    random0 = {"kind": "compare", "context": {}, "config": {"seed": 0}}
+    filed = {"kind": "compare", "context": {}, "config": {"seed": 0, "inputs_file": "x.pt", "inputs_file_digest": "ab"}}
+    assert not context_differs(random0, {"kind": "run", "context": {}, "config": {"seed": 0}})
+    assert context_differs(random0, {"kind": "compare", "context": {}, "config": {"seed": 1}})
+    assert context_differs(random0, filed) and not context_differs(filed, dict(filed))
+    assert not context_differs({"kind": "analyze", "context": {}, "config": {}}, filed)
     # the median, odd and even; the quantile by linear interpolation
     assert median([3, 1, 2]) == 2.0 and median([4, 1, 3, 2]) == 2.5 and median([7]) == 7.0
     assert median([1, 1, 2, 10]) == 1.5

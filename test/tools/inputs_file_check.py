@@ -9,7 +9,9 @@ Known answers, computed here independently of ohprof:
      name, and the package's C++ runner computes the same on the flat tensors ohprof hands it;
   4. each bad file is the documented error: missing (3), not loadable, a non-tensor, keyword inputs, an
      unsupported dtype, nothing (6);
-  5. the artifact cache keys on the file's content: other values, another key;
+  5. the artifact cache keys on the inputs' values: other values, another key; the values' digest is
+     the same for the same values saved under another name or from a view of a larger tensor, and
+     differs for one changed element, another dtype, another keyword name or another plain value;
   7. sweep --inputs: resize_inputs makes index i of a resized dimension the saved index i mod n (values
      written out here by hand), keeps the first slices when smaller, leaves plain keyword values alone;
      inputs_file_specs lists the positional tensors, then the keyword ones; a Session given
@@ -39,7 +41,7 @@ def main() -> int:
     torch.save((x,), path)
 
     # 1.
-    tensors, specs = op.load_inputs_file(torch, path, "cpu")
+    tensors, specs, _ = op.load_inputs_file(torch, path, "cpu")
     if len(tensors) != 1 or not torch.equal(tensors[0], x):
         problems.append("load_inputs_file did not return the saved tensor")
     if specs != [([3, 16], "float32")]:
@@ -132,10 +134,27 @@ def main() -> int:
     # 5.
     other = os.path.join(work, "other.pt")
     torch.save((x + 1,),  other)
-    keys = [op.artifact_key(torch, "tiny_models:tiny_mlp", [([3, 16], "float32")], "cpu", False, 0, op.file_digest(p))[0]
+    keys = [op.artifact_key(torch, "tiny_models:tiny_mlp", [([3, 16], "float32")], "cpu", False, 0,
+                            op.values_digest(torch, op.load_inputs_file(torch, p, "cpu")[0], {}))[0]
             for p in (path, other)]
     if keys[0] == keys[1]:
         problems.append("two inputs files of other values share an artifact key")
+    big = torch.randn(40, 16, generator=generator)
+    renamed, viewed = os.path.join(work, "renamed.pt"), os.path.join(work, "viewed.pt")
+    torch.save((big[:3].clone(),), renamed)
+    torch.save((big[:3],), viewed)  # torch.save writes the whole 40-row storage of the view
+    digests = [op.load_inputs_file(torch, p, "cpu")[2] for p in (renamed, viewed)]
+    if digests[0] != digests[1] or len(digests[0]) != 16:
+        problems.append(f"the same values saved under two names, one from a view, have digests {digests}")
+    base = op.values_digest(torch, (x,), {"scale": s, "flag": True})
+    changed = x.clone()
+    changed[2, 15] += 1
+    others = [op.values_digest(torch, (changed,), {"scale": s, "flag": True}),
+              op.values_digest(torch, (x.double(),), {"scale": s, "flag": True}),
+              op.values_digest(torch, (x,), {"scale2": s, "flag": True}),
+              op.values_digest(torch, (x,), {"scale": s, "flag": False})]
+    if base in others or len(set(others)) != 4:
+        problems.append(f"values digests that should differ: {base} against {others}")
 
     # 6. --check-outputs compares nested outputs leaf by leaf: the leaves of a dataclass, of an output
     # object's attributes (a cache) and of a dict (Hugging Face's ModelOutput is one), in a known order.
@@ -189,7 +208,8 @@ def main() -> int:
         except op.OhprofError as e:
             if e.code != op.INPUT_MISMATCH or text not in e.message:
                 problems.append(f"resize to {shapes}: code {e.code}, message {e.message!r}")
-    if op.inputs_file_specs(torch, named) != ([([1], "float32"), ([3, 16], "float32")], op.file_digest(named)):
+    if op.inputs_file_specs(torch, named) != ([([1], "float32"), ([3, 16], "float32")],
+                                              op.values_digest(torch, (), {"scale": s, "x": x})):
         problems.append(f"inputs_file_specs of (), {{scale, x}}: {op.inputs_file_specs(torch, named)}")
     grown = op.Session({"model": "tiny_models:tiny_mlp", "inputs": [], "inputs_file": path, "device": "cpu",
                         "cache_dir": cache, "inputs_file_shapes": [[5, 16]]})

@@ -111,7 +111,8 @@ struct ReportDigest {
   std::vector<DigestPath> paths;    // role "path" only (variants are not diffed); sweep: each point's paths
   std::vector<std::string> notes;   // what the reader could not use (a sweep point's missing report)
   std::string unknown_values;       // texts this ohprof does not know, read as defaults: "phase 'x', ..."; "" when none
-  // sweep: where its inputs' values came from: "random (seed 0)" or "--inputs file (digest ...)"; "" otherwise
+  // run, compare, sweep: where the inputs' values came from: "random (seed 0)" or "--inputs file (digest
+  // ...)"; analyze: ""
   std::string inputs_values;
 };
 

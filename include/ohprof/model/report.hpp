@@ -118,7 +118,7 @@ struct RunConfig {
   std::vector<std::string> inputs;  // "[1, 3, 224, 224]:float32"
   std::optional<CompareConfig> compare;
   // --inputs FILE: the user's tensors instead of seeded random ones ("" : random), and the first 16 hex
-  // digits of the SHA-256 of its bytes (python/ohprof/_paths.py file_digest)
+  // digits of the SHA-256 of its values (python/ohprof/_paths.py values_digest)
   std::string inputs_file;
   std::string inputs_file_digest;
 };
@@ -162,7 +162,9 @@ struct ArtifactSummary {
   // compiler Inductor uses would make one LibTorch does not load (docs/usage.md, "When no AOTI package can
   // be built").
   std::string aoti_error;
-  std::string inputs_file_digest;  // --inputs: its content's digest (RunConfig::inputs_file_digest); "" : random inputs
+  // --inputs: its values' digest, carried from the session to RunConfig::inputs_file_digest (not written
+  // with the artifacts); "" : random inputs
+  std::string inputs_file_digest;
 };
 
 // The device-time split comes from a second, instrumented pass (the headline wall times are measured

@@ -176,7 +176,7 @@ struct SweepConfig {
   double tolerance = 0.05;
   double fit_tolerance = 0.10;
   std::string inputs_file;  // --inputs: the user's tensors, resized at each point ("" : random ones of `inputs`)
-  std::string inputs_file_digest;  // its content's (python/ohprof/_paths.py file_digest): what --resume compares
+  std::string inputs_file_digest;  // its values' (python/ohprof/_paths.py values_digest): what --resume compares
 };
 
 // running: written while the sweep goes on; error: an error that every point would meet ended it.

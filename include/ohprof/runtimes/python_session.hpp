@@ -97,16 +97,16 @@ Status render_sweep_page(const std::string& report_path, const std::string& page
 struct LoadedInputs {
   std::vector<InputSpec> specs;
   TensorBundlePtr tensors;
-  std::string digest;  // of the file's bytes (RunConfig::inputs_file_digest)
+  std::string digest;  // of the tensors' values (RunConfig::inputs_file_digest)
 };
 Result<LoadedInputs> load_inputs_file(const std::string& path);
 
 // sweep --inputs FILE: what the file's tensors are (the positional ones, then the keyword tensors in the
-// file's order; python/ohprof/_paths.py inputs_file_specs) and its content digest, with the same errors
+// file's order; python/ohprof/_paths.py inputs_file_specs) and their values' digest, with the same errors
 // as load_inputs_file but keyword inputs allowed.
 struct InputsFileSpecs {
   std::vector<InputSpec> specs;
-  std::string digest;  // of the file's bytes: --resume tells two contents apart, whatever the path
+  std::string digest;  // of the tensors' values: --resume tells two sets of values apart, whatever the file
 };
 Result<InputsFileSpecs> inputs_file_specs(const std::string& path);
 

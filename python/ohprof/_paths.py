@@ -1369,13 +1369,11 @@ class Session:
         # --inputs FILE: the user's own tensors, used by every path as given (moved to the device)
         self.inputs = None
         self.kwargs = {}  # keyword inputs (--inputs FILE only)
-        inputs_digest = None
-        self.inputs_digest = ""  # --inputs: the file's content digest, for the report
+        self.inputs_digest = ""  # --inputs: the values' digest (values_digest), for the report and the artifact key
         inputs_file = options.get("inputs_file") or ""
         if inputs_file:
             self.inputs, self.kwargs, self.specs = read_inputs_file(torch, inputs_file, self.device)
-            inputs_digest = values_digest(torch, self.inputs, self.kwargs)
-            self.inputs_digest = inputs_digest
+            self.inputs_digest = values_digest(torch, self.inputs, self.kwargs)
             shapes = options.get("inputs_file_shapes") or []  # sweep --inputs: this point's shapes
             if shapes:
                 self.inputs, self.kwargs = resize_inputs(torch, self.inputs, self.kwargs, shapes, inputs_file)
@@ -1413,7 +1411,7 @@ class Session:
                 self.inputs = make_inputs(torch, self.specs, self.device, self.seed)
             self._check_inputs_eagerly(torch)
             if self.export_needed:
-                exported = self._export_user_model(torch, cache_root, inputs_digest)
+                exported = self._export_user_model(torch, cache_root)
         elif exported:
             if not os.path.exists(exported):
                 raise OhprofError(FILE_NOT_FOUND, f"exported program '{exported}' does not exist")
@@ -1469,12 +1467,12 @@ class Session:
                         aoti_configs(self.specs, os.path.basename(exported), self.kernel_profile))
                     self.aoti_package = package
 
-    def _export_user_model(self, torch, cache_root, inputs_digest):
+    def _export_user_model(self, torch, cache_root):
         """The user's model exported and compiled to an AOTI package (cached); the program's path, or ""
         when torch.export cannot capture a model that runs eagerly on these inputs: then export_error
         says why, and the paths that need no export are still measured (docs/usage.md)."""
         key, key_fields = artifact_key(torch, self.model_spec, self.specs, self.device,
-                                       self.kernel_profile, self.seed, inputs_digest)
+                                       self.kernel_profile, self.seed, self.inputs_digest or None)
         folder = os.path.join(cache_root, key)
         self.artifact_dir = folder
         info_path = os.path.join(folder, "export.json")

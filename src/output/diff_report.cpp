@@ -219,7 +219,7 @@ json diff_to_json(const DiffResult& diff) {
                  {"resamples", diff.config.resamples},
                  {"seed", diff.config.seed},
                  {"min_samples", kMinDiffSamples},
-                 {"relative_to", diff.config.relative_to.empty() ? json(nullptr) : json(diff.config.relative_to)},
+                 {"relative_to", optional_text(diff.config.relative_to)},
                  {"force", diff.config.force}};
   j["outcome"] = to_string(diff.outcome());
   j["judged"] = diff.judged();

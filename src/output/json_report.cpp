@@ -299,9 +299,9 @@ json artifacts_to_json(const std::optional<ArtifactSummary>& artifacts) {
               {"cached", artifacts->cached},
               {"export_ns", optional_integer(artifacts->export_ns)},
               {"aoti_compile_ns", optional_integer(artifacts->aoti_compile_ns)},
-              {"export_error", artifacts->export_error.empty() ? json(nullptr) : json(artifacts->export_error)},
+              {"export_error", optional_text(artifacts->export_error)},
               {"not_measured", artifacts->not_measured},
-              {"aoti_error", artifacts->aoti_error.empty() ? json(nullptr) : json(artifacts->aoti_error)}};
+              {"aoti_error", optional_text(artifacts->aoti_error)}};
 }
 
 json collector_cost_to_json(const std::optional<CollectorCost>& cost) {
@@ -334,18 +334,17 @@ json concurrency_to_json(const std::optional<PathConcurrency>& c) {
           {"cuda", c->context.cuda},
           {"limit", to_string(c->limit)},
           {"caller_slowdown", c->caller_slowdown ? json(*c->caller_slowdown) : json(nullptr)},
-          {"unavailable", c->unavailable.empty() ? json(nullptr) : json(c->unavailable)}};
+          {"unavailable", optional_text(c->unavailable)}};
 }
 
 json cold_start_to_json(const std::optional<PathColdStart>& c) {
   if (!c) return nullptr;
-  const auto text_or_null = [](const std::string& text) { return text.empty() ? json(nullptr) : json(text); };
   json states = json::array();
   for (const ColdStartState& state : c->states) {
     json samples = json::array();
     for (const ColdStartSample& s : state.samples) {
       json sample = fields_to_json(s, fields::kColdStartSample);
-      sample["output_detail"] = text_or_null(s.output_detail);
+      sample["output_detail"] = optional_text(s.output_detail);
       samples.push_back(std::move(sample));
     }
     const json median = state.median ? fields_to_json(*state.median, fields::kColdStartPhases) : json(nullptr);
@@ -356,8 +355,8 @@ json cold_start_to_json(const std::optional<PathColdStart>& c) {
                       {"max_total_ns", state.median ? json(state.max_total_ns) : json(nullptr)},
                       {"against_cold", state.against_cold ? json(to_string(*state.against_cold)) : json(nullptr)},
                       {"speedup_vs_cold", state.speedup_vs_cold > 0 ? json(state.speedup_vs_cold) : json(nullptr)},
-                      {"failed", text_or_null(state.failed)},
-                      {"unavailable", text_or_null(state.unavailable)}});
+                      {"failed", optional_text(state.failed)},
+                      {"unavailable", optional_text(state.unavailable)}});
   }
   return {{"processes", c->processes}, {"states", std::move(states)}};
 }
@@ -459,6 +458,7 @@ json path_to_json(const Report& report, const PathResult& path) {
 
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 json optional_integer(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
+json optional_text(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
 
 SampleSummary summary_from_json(const json& j) {
   SampleSummary s;
@@ -592,7 +592,7 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
   json rebuilds = json::array();
   for (const WhatIfAgain& a : ledger->again) {
     rebuilds.push_back(json{{"path", a.path},
-                            {"unavailable", a.unavailable.empty() ? json(nullptr) : json(a.unavailable)},
+                            {"unavailable", optional_text(a.unavailable)},
                             {"moved", optional_estimate(a.moved)},
                             {"moved_low_ns", a.moved ? json(interval_low(*a.moved)) : json(nullptr)},
                             {"moved_high_ns", a.moved ? json(interval_high(*a.moved)) : json(nullptr)}});
@@ -604,8 +604,8 @@ json what_if_to_json(const std::optional<WhatIfLedger>& ledger) {
                            {"label", setting_label(e.setting)},
                            {"path", e.path},
                            {"applicable", e.not_applicable.empty()},
-                           {"not_applicable", e.not_applicable.empty() ? json(nullptr) : json(e.not_applicable)},
-                           {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)},
+                           {"not_applicable", optional_text(e.not_applicable)},
+                           {"unavailable", optional_text(e.unavailable)},
                            {"saved", optional_estimate(e.saved)},
                            {"negligible", e.negligible},
                            {"beyond_guards", e.beyond_guards},
@@ -652,7 +652,7 @@ json deployment_to_json(const std::optional<DeploymentSummary>& d) {
   for (const CriterionLeaders& c : d->criteria) {
     criteria.push_back(json{{"criterion", to_string(c.criterion)},
                             {"leaders", c.leaders},
-                            {"next", c.next.empty() ? json(nullptr) : json(c.next)},
+                            {"next", optional_text(c.next)},
                             {"without", c.without},
                             {"too_few", c.too_few},
                             {"negligible", c.negligible}});
@@ -686,9 +686,8 @@ json report_to_json(const Report& report) {
                 {"runs", report.config.runs},
                 {"seed", report.config.seed},
                 {"inputs", report.config.inputs},
-                {"inputs_file", report.config.inputs_file.empty() ? json(nullptr) : json(report.config.inputs_file)},
-                {"inputs_file_digest", report.config.inputs_file_digest.empty() ? json(nullptr)
-                                                                                : json(report.config.inputs_file_digest)},
+                {"inputs_file", optional_text(report.config.inputs_file)},
+                {"inputs_file_digest", optional_text(report.config.inputs_file_digest)},
                 {"compare", compare_config_to_json(report.config.compare)}}},
               {"artifacts", artifacts_to_json(report.artifacts)},
               {"paths", paths},

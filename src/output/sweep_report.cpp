@@ -10,6 +10,7 @@
 #include "ohprof/base/atomic_file.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/report_text.hpp"
+#include "json_fields.hpp"
 #include "json_read.hpp"
 
 namespace ohprof {
@@ -37,7 +38,7 @@ json identity_to_json(const SweepConfig& c) {
            {"device", to_string(c.device)}, {"compile_source", to_string(c.compile_source)},
            {"kernel_profile", c.kernel_profile},
            // the inputs' values, not the file's name: new values saved under the same name are another sweep
-           {"inputs_file_digest", c.inputs_file_digest.empty() ? json(nullptr) : json(c.inputs_file_digest)}};
+           {"inputs_file_digest", optional_text(c.inputs_file_digest)}};
   if (c.inputs_file_digest.empty()) out["seed"] = c.seed;  // random inputs: another seed, other values
   return out;
 }
@@ -45,7 +46,7 @@ json identity_to_json(const SweepConfig& c) {
 json config_to_json(const SweepConfig& c) {
   json out = identity_to_json(c);
   out["axis"] = axis_to_json(c.axis);
-  out["inputs_file"] = c.inputs_file.empty() ? json(nullptr) : json(c.inputs_file);
+  out["inputs_file"] = optional_text(c.inputs_file);
   const AdaptiveStopping& s = c.stopping;
   out.update(json{{"warmup", s.warmup},
                   {"min_runs", s.min_runs},
@@ -104,7 +105,7 @@ json point_to_json(const SweepPoint& p) {
     json medians = json::array();
     for (const auto& [name, median] : pass.medians_ns) medians.push_back(json{{"name", name}, {"median_ns", median}});
     passes.push_back(json{{"pass", pass.pass},
-                          {"report", pass.report_path.empty() ? json(nullptr) : json(pass.report_path)},
+                          {"report", optional_text(pass.report_path)},
                           {"medians_ns", medians},
                           {"score_ns", pass.score_ns}});
   }
@@ -113,7 +114,7 @@ json point_to_json(const SweepPoint& p) {
               {"status", to_string(p.status)},
               {"reason", p.reason},
               {"exit_code", p.exit_code},
-              {"report", p.report_path.empty() ? json(nullptr) : json(p.report_path)},
+              {"report", optional_text(p.report_path)},
               {"elapsed_s", p.elapsed_s},
               {"artifacts_cached", p.artifacts_cached},
               {"stop_reason", json{{"code", to_string(p.stop_reason.code)},
@@ -158,7 +159,7 @@ json analysis_to_json(const SweepAnalysis& a) {
   }
   json fits = json::array();
   for (const auto& f : a.fits) fits.push_back(fit_to_json(f));
-  return json{{"baseline", a.baseline.empty() ? json(nullptr) : json(a.baseline)}, {"pairs", pairs}, {"fits", fits}};
+  return json{{"baseline", optional_text(a.baseline)}, {"pairs", pairs}, {"fits", fits}};
 }
 
 // ---- the readers: each the inverse of its writer above (derived text, such as the axis's name or a
@@ -200,10 +201,8 @@ SweepConfig config_from_json(const json& j) {
   c.seed = j.at("seed").get<std::uint64_t>();
   c.tolerance = number_at(j, "tolerance");
   c.fit_tolerance = number_at(j, "fit_tolerance");
-  if (j.contains("inputs_file") && j.at("inputs_file").is_string()) c.inputs_file = j.at("inputs_file").get<std::string>();
-  if (j.contains("inputs_file_digest") && j.at("inputs_file_digest").is_string()) {
-    c.inputs_file_digest = j.at("inputs_file_digest").get<std::string>();
-  }
+  json_fields::read_value(j, "inputs_file", c.inputs_file);  // absent or null (random inputs, or before the key): ""
+  json_fields::read_value(j, "inputs_file_digest", c.inputs_file_digest);
   return c;
 }
 

@@ -17,6 +17,7 @@ nlohmann::json summary_to_json(const SampleSummary& summary);
 SampleSummary summary_from_json(const nlohmann::json& j);
 nlohmann::json optional_number(const std::optional<double>& value);  // null when unset
 nlohmann::json optional_integer(const std::optional<std::int64_t>& value);  // null when unset
+nlohmann::json optional_text(const std::string& text);  // null when empty
 nlohmann::json report_to_json(const Report& report);
 // A text a report holds that this ohprof does not know: a later ohprof's enum value, warning code or stop
 // reason, under its place in the report ("paths[aoti].stop_reason", "warnings"; json_read.hpp).

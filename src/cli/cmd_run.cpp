@@ -1,4 +1,4 @@
-// `ohprof run --aoti PACKAGE.pt2`: measure one AOTInductor package.
+// `ohprof run PACKAGE.pt2` (or `--aoti PACKAGE.pt2`): measure one AOTInductor package.
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
@@ -25,6 +25,11 @@ struct RunFlags {
 
 Status run(const RunFlags& flags, const Invocation& invocation) {
   const ReportExports& exports = flags.exports;
+  if (flags.aoti_package.empty()) {
+    return make_error(ExitCode::usage_error,
+                      "no package given: ohprof run PACKAGE.pt2 (or --aoti PACKAGE.pt2), a package written by "
+                      "torch._inductor.aoti_compile_and_package or examples/export_model.py");
+  }
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   MeasureOptions options;
   options.aoti_package = flags.aoti_package;
@@ -51,7 +56,8 @@ Status run(const RunFlags& flags, const Invocation& invocation) {
 Subcommand add_run_command(CLI::App& parent, const Invocation& invocation) {
   auto flags = std::make_shared<RunFlags>();  // must outlive parsing: CLI11 writes into it
   CLI::App* app = parent.add_subcommand("run", "Measure one model package (wall time per iteration)");
-  app->add_option("--aoti", flags->aoti_package, "AOTInductor package (.pt2) to load with LibTorch")->required();
+  // `ohprof run model.pt2` as well as `--aoti model.pt2`: one option, so giving both is CLI11's usage error
+  app->add_option("package,--aoti", flags->aoti_package, "AOTInductor package (.pt2) to load with LibTorch");
   app->add_option("--input", flags->inputs,
                   "Input SHAPE[:DTYPE], once per model input in order (e.g. 1,3,224,224:float32)")
       ->take_all();

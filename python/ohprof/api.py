@@ -4,6 +4,7 @@
     report = ohprof.compare(model, (x,), paths=("aoti", "compile", "eager"))
     report.to_json()["paths"]      # the documented JSON report (docs/report-schema.md)
     report                         # in a notebook: the HTML report
+    print(report)                  # the table the command prints (Report.table())
 
 Each function runs the command in this process, through the measuring extension (built against this
 torch on first use, python/ohprof/_native.py), and returns a Report. It prints nothing unless
@@ -24,6 +25,7 @@ How the user's objects reach the session (docs/usage.md, "Python API"):
   same model reuses them.
 """
 import contextlib
+import gzip
 import html
 import importlib.util
 import json
@@ -72,12 +74,29 @@ class Report:
     def warnings(self):
         return list(self._data.get("warnings", []))
 
+    def table(self):
+        """The table the command prints (what `verbose=True` shows), drawn from to_json() by the command
+        line's printers, as `ohprof show` draws it; also str(report). Raises OhprofError if the report
+        cannot be read back."""
+        return _show(self._data, page=False)
+
+    def __str__(self):
+        try:
+            return self.table()
+        except OhprofError:  # str() must not raise: the short form instead
+            return repr(self)
+
     def html(self):
-        """The HTML report as a page ("" for reports that have none)."""
+        """The HTML report as a page; "" for a sweep measured without matplotlib (its page has plots)."""
+        if not self._page and self.kind in ("run", "compare", "analyze", "ranks"):
+            self._page = _show(self._data, page=True)
         return self._page
 
     def _repr_html_(self):
-        if not self._page:
+        try:
+            if not self.html():
+                return None
+        except OhprofError:  # the notebook then shows repr()
             return None
         # An iframe keeps the page's styles out of the notebook's.
         return ('<iframe style="width:100%;height:640px;border:0" srcdoc="'
@@ -116,25 +135,28 @@ def _duration(nanoseconds):
 
 
 @contextlib.contextmanager
-def _silenced(verbose):
-    """stdout and stderr (the file descriptors: C++ and Python both write there) to nowhere unless verbose."""
-    if verbose:
+def _silenced(verbose, stdout_to=None):
+    """stdout and stderr (the file descriptors: C++ and Python both write there) to nowhere unless verbose;
+    with `stdout_to` (a file name), stdout to that file."""
+    if verbose and stdout_to is None:
         yield
         return
     sys.stdout.flush()
     sys.stderr.flush()
     saved = os.dup(1), os.dup(2)
     sink = os.open(os.devnull, os.O_WRONLY)
+    out = os.open(stdout_to, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600) if stdout_to else sink
     try:
-        os.dup2(sink, 1)
-        os.dup2(sink, 2)
+        os.dup2(out, 1)
+        if not verbose:
+            os.dup2(sink, 2)
         yield
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
-        for fd in (*saved, sink):
+        for fd in {*saved, sink, out}:
             os.close(fd)
 
 
@@ -183,18 +205,24 @@ def _api_message(error, argv):
     return _in_api_words(error)
 
 
-def _run(argv, report_path, page_path, verbose):
+def _call(argv, verbose, stdout_to=None):
+    """The command line `ohprof ARGV` in this process, through the measuring extension: (exit code, error
+    line). Its Ctrl-C handlers are ohprof's while it runs; Python's come back."""
     try:
         extension = _native.load()
     except _native.EnvironmentProblem as e:
         raise OhprofError(16, str(e)) from None
     handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        with _silenced(verbose):
-            code, error = extension.run_command(["ohprof"] + argv)
+        with _silenced(verbose, stdout_to):
+            return extension.run_command(["ohprof"] + argv)
     finally:
         for sig, handler in handlers.items():  # run_command installed ohprof's; Python's come back
             signal.signal(sig, handler)
+
+
+def _run(argv, report_path, page_path, verbose):
+    code, error = _call(argv, verbose)
     if code == 130:
         raise KeyboardInterrupt("ohprof: interrupted; the report was not returned")
     if code != 0 and not os.path.exists(report_path):
@@ -208,6 +236,21 @@ def _run(argv, report_path, page_path, verbose):
     if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict)
         raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}")
     return Report(data, page)
+
+
+def _show(data, page):
+    """`ohprof show` of a report's JSON (docs/usage.md, "ohprof show"): its table as the command printed it,
+    or with `page` its HTML page; drawn by the command line's own printers."""
+    with tempfile.TemporaryDirectory(prefix="ohprof-show-") as folder:
+        report, table, html_page = (os.path.join(folder, name) for name in ("report.json", "table.txt", "report.html"))
+        with open(report, "w") as f:
+            json.dump(data, f)
+        argv = ["show", report] + (["--quiet", "--export-html", html_page] if page else [])
+        code, error = _call(argv, False, stdout_to=table)
+        if code != 0:
+            raise OhprofError(code, error.replace(f"'{report}'", "the report") if error else f"ohprof show exited {code}")
+        with open(html_page if page else table) as f:
+            return f.read()
 
 
 def _split_inputs(torch, inputs):
@@ -413,3 +456,21 @@ def analyze(trace, *, verbose=False):
         if not verbose:
             argv.append("--quiet")
         return _run(argv, os.path.join(folder, "report.json"), None, verbose)
+
+
+def load(path):
+    """The report that a command or this API wrote to `path` (--export-json: .json, or .json.gz) as a
+    Report: its table, page and JSON as when it was measured (`ohprof show`)."""
+    opener = gzip.open if os.fspath(path).endswith(".gz") else open
+    try:
+        with opener(path, "rt") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise OhprofError(3, f"cannot read report '{os.fspath(path)}'; check the path") from None
+    except (OSError, ValueError) as e:
+        raise OhprofError(2, f"'{os.fspath(path)}' is not a JSON report ({e}); give a file written by --export-json") \
+            from None
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise OhprofError(2, f"'{os.fspath(path)}' is not an ohprof report (it has no \"kind\"); give a file written by "
+                             "--export-json")
+    return Report(data)

@@ -78,6 +78,7 @@ int run_cli(int argc, char** argv, const Runtime* runtime, std::string* error_ou
   subcommands.push_back(add_analyze_command(app, invocation));
   subcommands.push_back(add_diff_command(app, invocation));
   subcommands.push_back(add_merge_command(app, invocation));
+  subcommands.push_back(add_show_command(app, invocation));
 
   try {
     app.parse(argc, argv);

@@ -36,6 +36,7 @@ Subcommand add_analyze_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_sweep_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_diff_command(CLI::App& parent, const Invocation& invocation);
 Subcommand add_merge_command(CLI::App& parent, const Invocation& invocation);
+Subcommand add_show_command(CLI::App& parent, const Invocation& invocation);
 
 // diff's --threshold: "5%" -> 0.05, "0.05" -> 0.05; none for other text or a negative value.
 std::optional<double> parse_fraction(const std::string& text);

@@ -67,10 +67,10 @@ Status emit_forms(const ReportForms& forms, const ReportExports& exports, bool q
   return markdown.ok() ? html : markdown;
 }
 
-Status emit_report(const Report& report, const ReportExports& exports, bool quiet) {
+Status emit_report(const Report& report, const ReportExports& exports, bool quiet, bool print_warnings) {
   return emit_forms({[&] { return format_run_table(report); }, [&] { return dump_report(report_to_json(report)); },
                      [&] { return report_document(report); }},
-                    exports, quiet);
+                    exports, quiet, print_warnings ? report.warnings : std::vector<Warning>{});
 }
 
 }  // namespace ohprof

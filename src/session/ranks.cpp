@@ -25,6 +25,7 @@
 #include "ohprof/output/ranks_report.hpp"
 #include "ohprof/output/table_printer.hpp"
 #include "ohprof/session/session.hpp"
+#include "report_file.hpp"
 #include "ohprof/trace/gzip_file.hpp"
 #include "analyze_report.hpp"
 
@@ -320,20 +321,9 @@ RanksOutcome merge_report_files(const MergeOptions& options) {
   std::vector<FailedTrace> failed;
   bool interrupted = false;
   for (const std::string& file : options.reports) {
-    if (!fs::is_regular_file(file)) {
-      return {std::nullopt, {}, make_error(ExitCode::file_not_found, fmt::format("cannot read report '{}'; check the path", file))};
-    }
-    auto buffer = GzipInputBuffer::open(file);
-    if (!buffer.ok()) return {std::nullopt, {}, buffer.error()};
-    std::istream in(buffer->get());
-    nlohmann::json json;
-    try {
-      json = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-      const std::string why = (*buffer)->error() ? (*buffer)->error()->message : e.what();
-      return {std::nullopt, {}, make_error(ExitCode::usage_error, fmt::format("'{}' is not a JSON report ({})", file, why))};
-    }
-    auto parts = parse_ranks_parts(json, file);
+    auto json = read_report_json(file);
+    if (!json.ok()) return {std::nullopt, {}, json.error()};
+    auto parts = parse_ranks_parts(*json, file);
     if (!parts.ok()) return {std::nullopt, {}, parts.error()};
     for (RankDigest& d : parts->ranks) digests.emplace_back(std::move(d), file);
     for (FailedTrace& f : parts->failed) failed.push_back(std::move(f));

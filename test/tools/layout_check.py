@@ -73,6 +73,7 @@ COVERED_ELSEWHERE = {
     "src/output/report_tables.cpp": ["test/output/markdown_report_test.cpp"],
     "src/cli/cmd_diff.cpp": ["test/cli/diff_cli_test.cpp"],
     "src/cli/cmd_merge.cpp": ["test/cli/ranks_cli_test.cpp"],
+    "src/cli/cmd_show.cpp": ["test/tools/show_check.py"],
     "src/output/ranks_table.cpp": ["test/output/ranks_report_test.cpp"],
     # LibTorch and CPython: end to end on the tiny exported models (OHPROF_WITH_TORCH / _PYTHON builds)
     "src/runtimes/aoti_runner.cpp": ["test/cli/run_e2e_test.cpp"],

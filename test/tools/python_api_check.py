@@ -14,7 +14,10 @@ extension SO, and checks what the child did and printed:
      its pickle, and where the object references a class or function of __main__ or a lambda, names it in a
      warning for those paths while the AOTI path's processes are measured (and with only the AOTI path
      asked, the object is not pickled: no warning);
-  4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports; ohprof.sweep over two batch
+  4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports, whose str() is the table the
+     command prints (analyze's exactly as verbose=True printed it) and whose html() a page for analyze too;
+     ohprof.load reads a saved report back to the same JSON, table and page, and refuses a missing file (3)
+     and a JSON that is no report (2); ohprof.sweep over two batch
      sizes returns one point per size, and with (tuple, dict of keyword inputs) measures the user's
      tensors resized at each size (the keyword tensor too); with dim=1 it sweeps a sequence length shared
      by token ids and their mask (both resized; _swept_inputs's choice and errors on known inputs);
@@ -119,7 +122,28 @@ out["cold_aoti_only"] = {"warnings": [w["message"] for w in aoti_only["warnings"
                          "states": {p["name"]: states(p) for p in aoti_only["paths"] if p["cold_start"]}}
 run = ohprof.run(package, x, device="cpu", warmup=1, runs=3)
 out["run"] = [run.kind, len(run.paths["aoti"]["samples_ns"])]
-out["analyze_kind"] = ohprof.analyze(trace).kind
+analysis = ohprof.analyze(trace)
+out["analyze_kind"] = analysis.kind
+# the table the command prints, from the report (str and table(), silent); its page; a saved report loaded back
+out["run_table"] = [str(run) == run.table(), run.table().startswith("device: cpu"), "path aoti" in str(run)]
+out["analyze_table"] = str(analysis)
+out["analyze_page"] = ["<table" in analysis.html(), (analysis._repr_html_() or "").startswith("<iframe")]
+import gzip
+with gzip.open(os.path.join(work, "analysis.json.gz"), "wt") as f:
+    json.dump(analysis.to_json(), f)
+loaded = ohprof.load(os.path.join(work, "analysis.json.gz"))
+out["loaded"] = [loaded.to_json() == analysis.to_json(), loaded.table() == str(analysis), loaded.html() == analysis.html()]
+out["load_errors"] = []
+with open(os.path.join(work, "not-a-report.json"), "w") as f:
+    f.write("[1, 2]")
+for bad in ("missing.json", "not-a-report.json"):
+    try:
+        ohprof.load(os.path.join(work, bad))
+        out["load_errors"].append(None)
+    except ohprof.OhprofError as e:
+        out["load_errors"].append([e.code, e.message.replace(work, "WORK")])
+unreadable = ohprof.Report({"kind": "compare"})  # no context, no paths: show refuses it
+out["unreadable"] = [str(unreadable) == repr(unreadable), unreadable._repr_html_()]
 swept = ohprof.sweep(model, x, [1, 2], paths=("aoti", "eager"), device="cpu")
 out["sweep_points"] = [p.get("value") for p in swept.to_json().get("points", [])]
 out["sweep_page"] = ["ohprof-latency-aoti" in swept.html(), (swept._repr_html_() or "").startswith("<iframe")]
@@ -183,6 +207,7 @@ for stream in (sys.stdout, sys.stderr):
     stream.write("''' + MARKER + r'''\n")
     stream.flush()
 ohprof.run(package, x, device="cpu", warmup=1, runs=3, verbose=True)
+ohprof.analyze(trace, verbose=True)
 '''
 
 
@@ -248,6 +273,23 @@ def main(argv):
         problems.append(f"run: {got['run']}")
     if got["analyze_kind"] != "analyze":
         problems.append(f"analyze's report kind {got['analyze_kind']}")
+    # the trace's analysis is exact: str(report) is the table verbose=True printed, but for the time it took to read
+    unread = lambda text: re.sub(r"(?m)^  read: .*$", "  read: T", text)  # noqa: E731
+    if len(got["analyze_table"].splitlines()) < 10 or unread(got["analyze_table"]) not in unread(verbose):
+        problems.append(f"str(analyze report) is not the table analyze prints: {got['analyze_table'][:500]!r}")
+    if got["run_table"] != [True, True, True]:
+        problems.append(f"run's table (str is table(), the device first, its path): {got['run_table']}")
+    if got["analyze_page"] != [True, True]:
+        problems.append(f"analyze's page (drawn by show, shown as an iframe): {got['analyze_page']}")
+    if got["loaded"] != [True, True, True]:
+        problems.append(f"ohprof.load of a saved report (JSON, table, page as the original's): {got['loaded']}")
+    want_errors = [[3, "cannot read report 'WORK/missing.json'; check the path"],
+                   [2, "'WORK/not-a-report.json' is not an ohprof report (it has no \"kind\"); give a file written "
+                       "by --export-json"]]
+    if got["load_errors"] != want_errors:
+        problems.append(f"ohprof.load's errors {got['load_errors']} (want {want_errors})")
+    if got["unreadable"] != [True, None]:
+        problems.append(f"a report show cannot read: str is repr, no page: {got['unreadable']}")
     if got["sweep_points"] != [1, 2]:
         problems.append(f"sweep points {got['sweep_points']}")
     if got["sweep_page"] != [True, True]:  # the venv has matplotlib: the page is the notebook's view

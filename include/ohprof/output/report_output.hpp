@@ -23,7 +23,8 @@ struct ReportExports {
 // them name the same file.
 Status check_report_exports(const ReportExports& exports);
 
-// A run, compare or analyze report: its table, JSON, Markdown and HTML (src/output/report_forms.hpp).
-Status emit_report(const Report& report, const ReportExports& exports, bool quiet);
+// A run, compare or analyze report: its table, JSON, Markdown and HTML (src/output/report_forms.hpp);
+// `print_warnings`: its warnings on stderr first (a report read back, whose session printed them then).
+Status emit_report(const Report& report, const ReportExports& exports, bool quiet, bool print_warnings = false);
 
 }  // namespace ohprof

@@ -13,6 +13,7 @@
 //   analyze_traces: `ohprof analyze TRACE...`: the ranks of a distributed job, in parallel, and the
 //                  cross-rank view (docs/ranks.md).
 //   merge_report_files: `ohprof merge`: the ranks reports of parts of a job as the report of the whole.
+//   read_report_file: `ohprof show`: a report file read back, for its table, Markdown or page again.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@
 #include "ohprof/model/ranks.hpp"
 #include "ohprof/model/report.hpp"
 #include "ohprof/model/sweep.hpp"
+#include "ohprof/output/json_report.hpp"
 #include "ohprof/session/runtime.hpp"
 
 namespace ohprof {
@@ -177,5 +179,23 @@ struct DiffFilesOutcome {
   Status status = ok_status();
 };
 DiffFilesOutcome diff_report_files(const DiffOptions& options);
+
+// `ohprof show REPORT` (docs/usage.md, "ohprof show"): one report file (plain or gzip) read back.
+struct ShowOptions {
+  std::string report_path;
+  std::vector<std::string> argv;  // a ranks report is merged again, and records them
+};
+struct ShowOutcome {
+  // One of the three is set when the file was read: a run, compare or analyze report; a sweep report; a
+  // ranks report (the ranks of a job, or a merge), made again from its ranks as `ohprof merge` makes it.
+  std::optional<Report> report;
+  std::optional<SweepReport> sweep;
+  std::optional<RanksReport> ranks;
+  std::vector<UnknownText> unknown;  // a report's texts this ohprof does not know (a later ohprof's): left out
+  // file_not_found (3): no such file; usage_error (2): not JSON, not an ohprof report, a diff report, or
+  // a report that cannot be read (a key missing or of the wrong type); a ranks report's merge status.
+  Status status = ok_status();
+};
+ShowOutcome read_report_file(const ShowOptions& options);
 
 }  // namespace ohprof

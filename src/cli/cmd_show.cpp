@@ -1,0 +1,60 @@
+// `ohprof show REPORT`: a report that run, compare, sweep, analyze or merge wrote, shown again (its table,
+// Markdown or page) without measuring again (docs/usage.md, "ohprof show").
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "ohprof/base/console.hpp"
+#include "ohprof/output/ranks_report.hpp"
+#include "ohprof/output/sweep_report.hpp"
+
+namespace ohprof {
+namespace {
+
+struct ShowFlags {
+  std::string report;
+  ReportExports exports;
+  bool quiet = false;
+};
+
+Status show(const ShowFlags& flags, const Invocation& invocation) {
+  const ReportExports& exports = flags.exports;
+  OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
+  console::start("show", flags.quiet);
+  ShowOutcome outcome = read_report_file(ShowOptions{flags.report, invocation.argv});
+  if (!outcome.unknown.empty()) {
+    console::warning(fmt::format("'{}' holds texts this ohprof does not know (a later ohprof's?): {}; they are left out",
+                                 flags.report, unknown_texts_text(outcome.unknown)));
+  }
+  if (outcome.report) return emit_report(*outcome.report, exports, flags.quiet, true);
+  if (outcome.sweep) {
+    if (!exports.html.empty()) {
+      return make_error(ExitCode::usage_error,
+                        "a sweep report's page is drawn while it runs: `ohprof sweep ... --export-html FILE` (with "
+                        "matplotlib); show writes its table and --export-markdown");
+    }
+    return emit_sweep(*outcome.sweep, exports.markdown, flags.quiet);
+  }
+  if (outcome.ranks) {
+    OHPROF_RETURN_IF_ERROR(emit_ranks_report(*outcome.ranks, exports, flags.quiet));
+  }
+  return outcome.status;
+}
+
+}  // namespace
+
+Subcommand add_show_command(CLI::App& parent, const Invocation& invocation) {
+  auto flags = std::make_shared<ShowFlags>();
+  CLI::App* app = parent.add_subcommand(
+      "show", "Show a report that run, compare, sweep, analyze or merge wrote (--export-json) again: its table, "
+              "Markdown or page, without measuring again");
+  app->add_option("report", flags->report, "The JSON report (.json, .json.gz)")->required();
+  app->add_option("--export-markdown", flags->exports.markdown,
+                  "Write a GitHub-flavoured Markdown summary to FILE, for a pull request ('-' for stdout)");
+  app->add_option("--export-html", flags->exports.html,
+                  "Write one self-contained HTML page of the report to FILE (run, compare, analyze and ranks reports)");
+  app->add_flag("--quiet", flags->quiet, "Do not print the table");
+  return Subcommand{app, [flags, &invocation] { return show(*flags, invocation); }};
+}
+
+}  // namespace ohprof

@@ -23,8 +23,14 @@ struct RunFlags {
   std::string inputs_file;
 };
 
-Status run(const RunFlags& flags, const Invocation& invocation) {
+Status run(RunFlags flags, const Invocation& invocation) {
   const ReportExports& exports = flags.exports;
+  // `--input` takes every value after it, so `ohprof run --input 4,16 model.pt2` hands it the package: a
+  // shape never ends in .pt2, so that last value is the package
+  if (flags.aoti_package.empty() && !flags.inputs.empty() && flags.inputs.back().ends_with(".pt2")) {
+    flags.aoti_package = flags.inputs.back();
+    flags.inputs.pop_back();
+  }
   if (flags.aoti_package.empty()) {
     return make_error(ExitCode::usage_error,
                       "no package given: ohprof run PACKAGE.pt2 (or --aoti PACKAGE.pt2), a package written by "

@@ -51,8 +51,8 @@ SessionOutcome measure_path(const MeasureOptions& options, const Runtime& runtim
   for (const auto& spec : options.inputs) report.config.inputs.push_back(input_spec_text(spec));
   if (!std::filesystem::exists(options.aoti_package)) {
     return {std::nullopt, make_error(ExitCode::file_not_found,
-                                     fmt::format("AOTI package '{}' does not exist; export one with "
-                                                 "examples/export_model.py or check the path",
+                                     fmt::format("AOTI package '{}' does not exist; check the path, or export one "
+                                                 "with torch._inductor.aoti_compile_and_package",
                                                  options.aoti_package))};
   }
 

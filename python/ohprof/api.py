@@ -35,6 +35,7 @@ import re
 import signal
 import sys
 import tempfile
+import zlib
 
 from ohprof import _native, _registry
 
@@ -143,21 +144,23 @@ def _silenced(verbose, stdout_to=None):
         return
     sys.stdout.flush()
     sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    sink = os.open(os.devnull, os.O_WRONLY)
-    out = os.open(stdout_to, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600) if stdout_to else sink
-    try:
-        os.dup2(out, 1)
-        if not verbose:
-            os.dup2(sink, 2)
-        yield
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in {*saved, sink, out}:
-            os.close(fd)
+    with contextlib.ExitStack() as opened:  # every descriptor opened here is closed, whatever fails
+        def keep(fd):
+            opened.callback(os.close, fd)
+            return fd
+        saved = keep(os.dup(1)), keep(os.dup(2))
+        sink = keep(os.open(os.devnull, os.O_WRONLY))
+        out = keep(os.open(stdout_to, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)) if stdout_to else sink
+        try:
+            os.dup2(out, 1)
+            if not verbose:
+                os.dup2(sink, 2)
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
 
 
 def _torch():
@@ -247,8 +250,13 @@ def _show(data, page):
             json.dump(data, f)
         argv = ["show", report] + (["--quiet", "--export-html", html_page] if page else [])
         code, error = _call(argv, False, stdout_to=table)
-        if code != 0:
-            raise OhprofError(code, error.replace(f"'{report}'", "the report") if error else f"ohprof show exited {code}")
+        if code == 130:
+            raise KeyboardInterrupt("ohprof: interrupted")
+        if code != 0:  # the file is this call's: the report is named as the JSON it was given
+            error = (error or f"ohprof show exited {code}").replace(f"'{report}'", "the report")
+            raise OhprofError(code, error.replace("give a whole report written by --export-json",
+                                                  "give a whole report (Report.to_json(), or a file written by "
+                                                  "--export-json)"))
         with open(html_page if page else table) as f:
             return f.read()
 
@@ -459,18 +467,20 @@ def analyze(trace, *, verbose=False):
 
 
 def load(path):
-    """The report that a command or this API wrote to `path` (--export-json: .json, or .json.gz) as a
-    Report: its table, page and JSON as when it was measured (`ohprof show`)."""
-    opener = gzip.open if os.fspath(path).endswith(".gz") else open
+    """The report that a command or this API wrote to `path` (--export-json: plain JSON or gzip, as the
+    file's first bytes say) as a Report: its table, page and JSON as when it was measured (`ohprof show`).
+    Its table and page are drawn through the measuring extension, as the other functions are."""
+    name = os.fsdecode(path)
     try:
-        with opener(path, "rt") as f:
+        with open(name, "rb") as f:
+            packed = f.read(2) == b"\x1f\x8b"
+        with (gzip.open(name, "rt") if packed else open(name)) as f:
             data = json.load(f)
-    except FileNotFoundError:
-        raise OhprofError(3, f"cannot read report '{os.fspath(path)}'; check the path") from None
-    except (OSError, ValueError) as e:
-        raise OhprofError(2, f"'{os.fspath(path)}' is not a JSON report ({e}); give a file written by --export-json") \
-            from None
+    except (ValueError, EOFError, zlib.error, gzip.BadGzipFile) as e:  # not JSON, not UTF-8, a cut or bad gzip
+        raise OhprofError(2, f"'{name}' is not a JSON report ({e}); give a file written by --export-json") from None
+    except OSError as e:  # missing, unreadable, a folder
+        raise OhprofError(3, f"cannot read report '{name}' ({e.strerror or e}); check the path") from None
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-        raise OhprofError(2, f"'{os.fspath(path)}' is not an ohprof report (it has no \"kind\"); give a file written by "
+        raise OhprofError(2, f"'{name}' is not an ohprof report (it has no \"kind\"); give a file written by "
                              "--export-json")
     return Report(data)

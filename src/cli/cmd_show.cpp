@@ -1,7 +1,6 @@
 // `ohprof show REPORT`: a report that run, compare, sweep, analyze or merge wrote, shown again (its table,
 // Markdown or page) without measuring again (docs/usage.md, "ohprof show").
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "ohprof/base/console.hpp"
@@ -22,10 +21,6 @@ Status show(const ShowFlags& flags, const Invocation& invocation) {
   OHPROF_RETURN_IF_ERROR(check_report_exports(exports));
   console::start("show", flags.quiet);
   ShowOutcome outcome = read_report_file(ShowOptions{flags.report, invocation.argv});
-  if (!outcome.unknown.empty()) {
-    console::warning(fmt::format("'{}' holds texts this ohprof does not know (a later ohprof's?): {}; they are left out",
-                                 flags.report, unknown_texts_text(outcome.unknown)));
-  }
   if (outcome.report) return emit_report(*outcome.report, exports, flags.quiet, true);
   if (outcome.sweep) {
     if (!exports.html.empty()) {
@@ -33,11 +28,9 @@ Status show(const ShowFlags& flags, const Invocation& invocation) {
                         "a sweep report's page is drawn while it runs: `ohprof sweep ... --export-html FILE` (with "
                         "matplotlib); show writes its table and --export-markdown");
     }
-    return emit_sweep(*outcome.sweep, exports.markdown, flags.quiet);
+    return emit_sweep(*outcome.sweep, exports.markdown, flags.quiet, true);
   }
-  if (outcome.ranks) {
-    OHPROF_RETURN_IF_ERROR(emit_ranks_report(*outcome.ranks, exports, flags.quiet));
-  }
+  if (outcome.ranks) return emit_ranks_report(*outcome.ranks, exports, flags.quiet);
   return outcome.status;
 }
 

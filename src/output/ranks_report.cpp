@@ -280,8 +280,8 @@ Result<RanksParts> parse_ranks_parts(const json& report, const std::string& labe
   if (kind_text == "analyze" || kind_text == "ranks") {
     if (!schema || !schema->is_number_integer() || schema->get<std::int64_t>() > kReportSchemaVersion) {
       return make_error(ExitCode::usage_error,
-                        fmt::format("'{}' has schema_version {} and this ohprof reads up to {}; merge it with the ohprof "
-                                    "that wrote it",
+                        fmt::format("'{}' has schema_version {} and this ohprof reads up to {}; read it with the ohprof "
+                                    "that wrote it, or a later one",
                                     label, schema ? schema->dump() : "(none)", kReportSchemaVersion));
     }
   }

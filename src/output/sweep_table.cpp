@@ -198,12 +198,12 @@ std::string format_sweep_table(const SweepReport& report) {
   return out;
 }
 
-Status emit_sweep(const SweepReport& report, const std::string& markdown, bool quiet) {
+Status emit_sweep(const SweepReport& report, const std::string& markdown, bool quiet, bool print_warnings) {
   // the JSON is the session's (written as each point lands, for --resume); the page is Python's (--export-html)
   ReportExports exports;
   exports.markdown = markdown;
   return emit_forms({[&] { return format_sweep_table(report); }, {}, [&] { return sweep_document(report); }, false},
-                    exports, quiet);
+                    exports, quiet, print_warnings ? report.warnings : std::vector<Warning>{});
 }
 
 }  // namespace ohprof

@@ -2,12 +2,14 @@
 // holds it, for its table, Markdown or page again without measuring again.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <istream>
 
 #include <nlohmann/json.hpp>
 
+#include "ohprof/base/console.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "ohprof/session/session.hpp"
@@ -43,10 +45,24 @@ ShowOutcome read_report_file(const ShowOptions& options) {
   const nlohmann::json& j = *read;
   const auto kind_field = j.is_object() ? j.find("kind") : j.end();
   const std::string kind = j.is_object() && kind_field != j.end() && kind_field->is_string() ? kind_field->get<std::string>() : "";
-  if (kind == "ranks") {  // the job's report is made from its ranks' digests: merged again, as `ohprof merge` does
+  if (kind == "ranks") {
+    // The job's report is made from its ranks' digests, merged again as `ohprof merge` does; its status (15 for a
+    // failed trace, or an interrupted job) was the writing command's exit, not show's: the table says it. The
+    // context is the file's, not this command's.
     RanksOutcome merged = merge_report_files(MergeOptions{{file}, options.argv});
     out.ranks = std::move(merged.report);
-    out.status = merged.status;
+    if (!out.ranks) {
+      out.status = merged.status;
+      return out;
+    }
+    try {
+      if (j.contains("context")) out.ranks->context = context_from_json(j.at("context"));
+    } catch (const std::exception& e) {
+      out.ranks.reset();
+      out.status = make_error(ExitCode::usage_error, fmt::format("'{}' could not be read as ohprof's ranks report ({}); give "
+                                                                 "a whole report written by --export-json",
+                                                                 file, e.what()));
+    }
     return out;
   }
   if (kind == "diff") {
@@ -62,6 +78,16 @@ ShowOutcome read_report_file(const ShowOptions& options) {
                                         kind.empty() ? "it has no \"kind\"" : fmt::format("its kind is \"{}\"", kind)));
     return out;
   }
+  if (kind != "sweep") {  // a sweep's version is sweep_from_json's to check
+    const auto version = j.find("schema_version");
+    if (version == j.end() || !version->is_number_integer() || version->get<std::int64_t>() > kReportSchemaVersion) {
+      out.status = make_error(ExitCode::usage_error,
+                              fmt::format("'{}' has schema_version {} and this ohprof reads up to {}; read it with the "
+                                          "ohprof that wrote it, or a later one",
+                                          file, version == j.end() ? "(none)" : version->dump(), kReportSchemaVersion));
+      return out;
+    }
+  }
   try {
     if (kind == "sweep") {
       out.sweep = sweep_from_json(j);
@@ -75,6 +101,18 @@ ShowOutcome read_report_file(const ShowOptions& options) {
                             fmt::format("'{}' could not be read as ohprof's {} report ({}); give a whole report written by "
                                         "--export-json",
                                         file, kind, e.what()));
+  }
+  if (!out.unknown.empty()) {
+    console::warning(fmt::format("'{}' holds texts this ohprof does not know (a later ohprof's?): {}; they are left out",
+                                 file, unknown_texts_text(out.unknown)));
+  }
+  const auto in_progress = [](const StopReason& reason) { return reason.code == StopCode::in_progress; };
+  if (out.report && (in_progress(out.report->stop_reason) ||
+                     std::any_of(out.report->paths.begin(), out.report->paths.end(),
+                                 [&](const PathResult& path) { return in_progress(path.stop_reason); }))) {
+    console::warning(fmt::format("'{}' is a checkpoint: the command that wrote it was still measuring when it stopped "
+                                 "(killed, or still running); it holds what was measured until then",
+                                 file));
   }
   return out;
 }

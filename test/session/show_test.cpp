@@ -38,6 +38,17 @@ Report analyzed(const std::string& trace) {
   return *outcome.report;
 }
 
+void refused_later(const std::string& path) {
+  const ShowOutcome shown = show(path);
+  EXPECT_FALSE(shown.report || shown.sweep || shown.ranks);
+  ASSERT_FALSE(shown.status.ok());
+  EXPECT_EQ(shown.status.error().code, ExitCode::usage_error);
+  EXPECT_NE(shown.status.error().message.find("and this ohprof reads up to " + std::to_string(kReportSchemaVersion) +
+                                              "; read it with the ohprof that wrote it, or a later one"),
+            std::string::npos)
+      << shown.status.error().message;
+}
+
 TEST(ShowReport, AnAnalyzeReportOfARealTraceReadsBackAsWritten) {
   const json written = report_to_json(analyzed("nccl_data.json.gz"));
   const ShowOutcome shown = show(write("analyze.json", written.dump()));
@@ -77,11 +88,30 @@ TEST(ShowReport, ARanksReportIsMergedAgainToTheSameRanks) {
   const ShowOutcome shown = show(write("ranks.json", written.dump()));
   ASSERT_TRUE(shown.status.ok()) << shown.status.error().message;
   ASSERT_TRUE(shown.ranks.has_value());
-  json again = ranks_report_to_json(*shown.ranks);
-  written.erase("context");  // the merge records its own command line
-  again.erase("context");
-  EXPECT_TRUE(again == written) << json::diff(written, again).dump(1);
-  EXPECT_EQ(format_ranks_table(*shown.ranks).substr(0, 40), format_ranks_table(*job.report).substr(0, 40));
+  const json again = ranks_report_to_json(*shown.ranks);
+  EXPECT_TRUE(again == written) << json::diff(written, again).dump(1);  // its context too: the file's, not show's
+  EXPECT_EQ(format_ranks_table(*shown.ranks), format_ranks_table(*job.report));
+}
+
+// A job with a trace that failed made `analyze` exit 15; the report it wrote shows with exit 0, the failure in it.
+TEST(ShowReport, ARanksReportWithAFailedTraceShowsWithoutFailing) {
+  const std::string traces = OHPROF_TRACES_DIR;
+  RanksOutcome job = analyze_traces(AnalyzeRanksOptions{
+      {traces + "/sampled_rank-0.json.gz", traces + "/SOURCES.md"}, 1, 0, "", false, {"ohprof", "analyze"}});
+  ASSERT_TRUE(job.report.has_value());
+  ASSERT_FALSE(job.status.ok());
+  ASSERT_EQ(job.report->failed.size(), 1u);
+  const ShowOutcome shown = show(write("failed.json", ranks_report_to_json(*job.report).dump()));
+  EXPECT_TRUE(shown.status.ok()) << shown.status.error().message;
+  ASSERT_TRUE(shown.ranks.has_value());
+  EXPECT_EQ(shown.ranks->failed.size(), 1u);
+  EXPECT_EQ(format_ranks_table(*shown.ranks), format_ranks_table(*job.report));
+}
+
+TEST(ShowReport, AReportOfALaterSchemaIsRefused) {
+  json later = report_to_json(analyzed("triton_example.json.gz"));
+  later["schema_version"] = kReportSchemaVersion + 1;
+  refused_later(write("later-schema.json", later.dump()));
 }
 
 TEST(ShowReport, ALaterOhprofsTextIsListedAndLeftOut) {

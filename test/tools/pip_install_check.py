@@ -14,8 +14,8 @@ plain interpreter (by default Debian's /usr/bin/python3, which has no shared lib
    on the tiny MLP with its own inputs (--inputs, saved with that torch) builds the measuring extension against that torch on first use (in a cache of its
    own under DIR), measures aoti, compile and eager, and writes its report; a second compare finds the
    built extension and does not build again.
-3. A venv without torch: `ohprof analyze` works, and `ohprof compare` says in one line that torch is
-   missing, with exit 16 (docs/exit-codes.md).
+3. A venv without torch: `ohprof analyze` works (and `ohprof show` prints its table again), and
+   `ohprof compare` says in one line that torch is missing, with exit 16 (docs/exit-codes.md).
 
 Exit 0 when all of it holds, 1 with the reasons otherwise.
 """
@@ -204,9 +204,14 @@ def main(argv):
         return 1
     bare_ohprof = os.path.join(bare, "bin", "ohprof")
     trace = os.path.join(opts.source_dir, "test", "data", "traces", "triton_example.json.gz")
-    done, _ = run_hidden([bare_ohprof, "analyze", trace, "--quiet"], env)
+    analysis = os.path.join(opts.work, "analysis.json")
+    done, _ = run_hidden([bare_ohprof, "analyze", trace, "--export-json", analysis], env)
     if done.returncode != 0:
         problems.append(f"analyze without torch: exit {done.returncode}: {done.stderr.strip()}")
+    shown, _ = run_hidden([bare_ohprof, "show", analysis], env)
+    if shown.returncode != 0 or shown.stdout != done.stdout or not done.stdout:
+        problems.append(f"show without torch: exit {shown.returncode}, its table {'is' if shown.stdout == done.stdout else 'is not'} "
+                        f"analyze's: {shown.stderr.strip()}")
     done, _ = run_hidden([bare_ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16"], model_env)
     lines = done.stderr.strip().splitlines()
     if done.returncode != ENVIRONMENT_ERROR or len(lines) != 1 or "torch is not installed" not in done.stderr:

@@ -5,9 +5,11 @@
 
 For real traces (analyze, and the ranks of a job) and, with --package, a `run` of a real package, the
 command is run with --export-json; then `show` of that report must print the same table on stdout, the
-same warnings on stderr (the command's prefix read as show's) and, for one trace, the same Markdown and
-page. A sweep report shows its table and refuses --export-html; a missing file, a file that is not JSON,
-a diff report and another JSON each get one line and their exit code (docs/exit-codes.md).
+same warnings on stderr (the command's prefix read as show's) and, for one trace and the run, the same
+Markdown and page. A job with a failed trace (analyze exit 15) shows with exit 0; a checkpoint says it is
+one; a sweep report shows its table and warnings and refuses --export-html; a missing file, a file that
+is not JSON, a diff report, another JSON and a later schema each get one line and their exit code
+(docs/exit-codes.md).
 """
 import argparse
 import json
@@ -95,6 +97,26 @@ def main():
                          forms=trace == "nccl_data")
     ranks = [os.path.join(args.traces, f"sampled_rank-{r}.json.gz") for r in (0, 1)]
     shown_as_written(checks, args.binary, ["analyze", *ranks, "--jobs", "1"], "analyze", work("ranks.json"))
+    # a job with a trace that is none: analyze exits 15 with its report written; show prints it and exits 0
+    job = [ranks[0], os.path.join(args.traces, "SOURCES.md"), "--jobs", "1"]
+    failed = run([args.binary, "analyze", *job, "--export-json", work("ranks-failed.json")])
+    shown = run([args.binary, "show", work("ranks-failed.json")])
+    checks.fact("a job with a failed trace: analyze exits 15, show 0", failed.returncode == 15 and shown.returncode == 0,
+                f"{failed.returncode}, {shown.returncode}: {shown.stderr}")
+    checks.same("the failed job's table", shown.stdout, failed.stdout)
+    # a checkpoint (a killed run's report: stop_reason "in progress") says so
+    with open(work("triton_example.json")) as f:
+        checkpoint = json.load(f)
+    checkpoint["stop_reason"] = "in progress"  # stop_reason_text: a checkpoint's
+    with open(work("checkpoint.json"), "w") as f:
+        json.dump(checkpoint, f)
+    shown = run([args.binary, "show", work("checkpoint.json")])
+    checks.fact("a checkpoint is shown with a warning that says so", shown.returncode == 0 and
+                "is a checkpoint: the command that wrote it was still measuring" in shown.stderr, shown.stderr)
+    checkpoint["schema_version"] = 99
+    with open(work("later.json"), "w") as f:
+        json.dump(checkpoint, f)
+    refused(checks, args.binary, [work("later.json")], 2, "has schema_version 99 and this ohprof reads up to")
 
     if args.package:  # a run of a real package, in the measuring Python
         env = dict(os.environ, OHPROF_PYTHON=args.python or os.environ.get("OHPROF_PYTHON", ""), OMP_NUM_THREADS="1")
@@ -104,6 +126,9 @@ def main():
     sweep = run([args.binary, "show", args.sweep])
     checks.fact("a sweep report shows its table", sweep.returncode == 0 and "latency per call" in sweep.stdout
                 and "fit: time = c + k" in sweep.stdout, sweep.stdout + sweep.stderr)
+    with open(args.sweep) as f:
+        sweep_warnings = [f"ohprof show: warning: {w['message']}" for w in json.load(f).get("warnings", [])]
+    checks.same("a sweep report's warnings", warnings(sweep.stderr, "show"), sweep_warnings)
     markdown = run([args.binary, "show", args.sweep, "--quiet", "--export-markdown", "-"])
     checks.fact("a sweep report shows its Markdown", markdown.returncode == 0 and markdown.stdout.startswith("#"),
                 markdown.stdout[:300])

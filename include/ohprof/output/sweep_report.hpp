@@ -32,7 +32,7 @@ std::string format_sweep_table(const SweepReport& report);
 
 // The end of `ohprof sweep`: the table on stdout (unless `quiet` or the Markdown goes there), then the
 // Markdown when `markdown` names a file or "-" (docs/reports.md). The JSON and the page are written
-// while the sweep runs.
-Status emit_sweep(const SweepReport& report, const std::string& markdown, bool quiet);
+// while the sweep runs. `print_warnings`: the report's warnings on stderr first (a report read back).
+Status emit_sweep(const SweepReport& report, const std::string& markdown, bool quiet, bool print_warnings = false);
 
 }  // namespace ohprof

@@ -21,11 +21,19 @@ std::int64_t latency_stride(std::int64_t calls) {
 }
 
 ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vector<std::int64_t> round_ns,
-                           std::vector<std::int64_t> latency_ns, std::optional<SchedStat> sched) {
+                           std::vector<std::int64_t> latency_ns, const std::vector<std::optional<SchedStat>>& round_sched) {
   ThreadsPoint point;
-  if (sched) {
-    point.on_cpu_ns = sched->on_cpu_ns;
-    point.waited_ns = sched->run_delay_ns;
+  const bool every_round = !round_ns.empty() && round_sched.size() == round_ns.size() &&
+                           std::all_of(round_sched.begin(), round_sched.end(), [](const auto& s) { return s.has_value(); });
+  if (every_round) {
+    point.on_cpu_ns = 0;
+    point.waited_ns = 0;
+    for (const std::optional<SchedStat>& sched : round_sched) {
+      point.on_cpu_round_ns.push_back(sched->on_cpu_ns);
+      point.waited_round_ns.push_back(sched->run_delay_ns);
+      *point.on_cpu_ns += sched->on_cpu_ns;
+      *point.waited_ns += sched->run_delay_ns;
+    }
   }
   point.threads = threads;
   point.calls_per_round = calls_per_round;
@@ -101,9 +109,9 @@ bool cores_had_room(const PathConcurrency& path) {
   if (path.points.size() < 2 || path.caller_slowdown || path.context.cuda || path.context.intra_op_threads > 1) return false;
   const ThreadsPoint& top = path.points.back();
   if (top.scales || scaling_within_noise(path)) return false;
-  const std::optional<double> waited = top.wait_share();
-  const std::optional<double> blocked = top.blocked_share();
-  return waited && blocked && *waited < kBusyCoresShare && *blocked >= kTakingTurnsShare;
+  const std::optional<Estimate> waited = wait_share_estimate(top);
+  const std::optional<Estimate> blocked = blocked_share_estimate(top);
+  return waited && blocked && interval_high(*waited) < kBusyCoresShare && interval_low(*blocked) >= kTakingTurnsShare;
 }
 
 bool gil_share_within_noise(const PathConcurrency& path) {

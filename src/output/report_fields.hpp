@@ -90,7 +90,9 @@ inline constexpr auto kThreadsPoint =
                field("p99_ns", &ThreadsPoint::p99_ns),         field("scaling", &ThreadsPoint::scaling),
                field("scaling_low", &ThreadsPoint::scaling_low), field("scaling_high", &ThreadsPoint::scaling_high),
                field("scales", &ThreadsPoint::scales),         field("latency_ns", &ThreadsPoint::latency_ns),
-               field("on_cpu_ns", &ThreadsPoint::on_cpu_ns), field("waited_ns", &ThreadsPoint::waited_ns)};
+               field("on_cpu_ns", &ThreadsPoint::on_cpu_ns), field("waited_ns", &ThreadsPoint::waited_ns),
+               field("on_cpu_round_ns", &ThreadsPoint::on_cpu_round_ns),
+               field("waited_round_ns", &ThreadsPoint::waited_round_ns)};
 
 // A fresh process's phases; its writer adds output_detail (null when empty).
 inline constexpr auto kColdStartSample =

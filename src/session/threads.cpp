@@ -24,7 +24,8 @@ struct ThreadsTarget {
   std::int64_t calls = 0;
   std::vector<std::vector<std::int64_t>> round_ns;    // per count
   std::vector<std::vector<std::int64_t>> latency_ns;  // per count
-  std::vector<std::optional<SchedStat>> sched;        // per count: the callers' time on a CPU and waiting, summed
+  std::vector<std::vector<std::optional<SchedStat>>> sched;  // per count, per round: the callers' time on a CPU
+                                                             // and waiting, summed over them
   std::string failed;                                 // "" : still measured
 };
 
@@ -70,7 +71,7 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
     }
     target.round_ns.assign(counts.size(), {});
     target.latency_ns.assign(counts.size(), {});
-    target.sched.assign(counts.size(), SchedStat{});
+    target.sched.assign(counts.size(), {});
     if (!target.failed.empty()) concurrency.unavailable = target.failed;
     path.concurrency = std::move(concurrency);
     if (target.failed.empty()) targets.push_back(std::move(target));
@@ -100,7 +101,9 @@ void measure_threads(Report& report, const std::vector<PathRunner*>& runners, co
         for (const auto& thread : burst.latency_ns) {
           for (std::size_t i = 0; i < thread.size(); i += stride) target.latency_ns[c].push_back(thread[i]);
         }
-        for (const auto& grown : burst.sched) add_growth(target.sched[c], grown);
+        std::optional<SchedStat> round_sched = SchedStat{};
+        for (const auto& grown : burst.sched) add_growth(round_sched, grown);
+        target.sched[c].push_back(round_sched);
       }
     }
   }

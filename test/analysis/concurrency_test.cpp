@@ -51,16 +51,44 @@ TEST(ThreadsPoint, NoRoundsGiveNoThroughput) {
 }
 
 // The callers' time on a CPU and waiting for one, over their time: 2 threads over rounds of 10, 20 and 40 ms
-// (70 ms of rounds, 140 ms of callers' time) that ran 91 ms and waited 35 ms in all: on 91 / 70 = 1.3 CPUs,
-// waiting 35 / 140 = 25%. Without the figures, or without time, neither.
+// (70 ms of rounds, 140 ms of callers' time) that ran 13 + 26 + 52 = 91 ms and waited 5 + 10 + 20 = 35 ms: on
+// 91 / 70 = 1.3 CPUs, waiting 35 / 140 = 25%. Without a figure for every round, or without time, none.
 TEST(ThreadsPoint, CpusUsedAndTheWaitShareAreTheCallersTimesOverTheirRounds) {
-  const ThreadsPoint p = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {}, SchedStat{91'000'000, 35'000'000});
+  const ThreadsPoint p = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {},
+                                       {SchedStat{13'000'000, 5'000'000}, SchedStat{26'000'000, 10'000'000},
+                                        SchedStat{52'000'000, 20'000'000}});
   EXPECT_EQ(p.on_cpu_ns, std::optional<std::int64_t>(91'000'000));
   EXPECT_EQ(p.waited_ns, std::optional<std::int64_t>(35'000'000));
+  EXPECT_EQ(p.on_cpu_round_ns, (std::vector<std::int64_t>{13'000'000, 26'000'000, 52'000'000}));
+  EXPECT_EQ(p.waited_round_ns, (std::vector<std::int64_t>{5'000'000, 10'000'000, 20'000'000}));
   EXPECT_DOUBLE_EQ(*p.cpus_used(), 1.3);
   EXPECT_DOUBLE_EQ(*p.wait_share(), 0.25);
   EXPECT_EQ(threads_point(2, 10, {10'000'000}, {}).wait_share(), std::nullopt);
-  EXPECT_EQ(threads_point(2, 10, {}, {}, SchedStat{5, 5}).cpus_used(), std::nullopt);
+  EXPECT_EQ(threads_point(2, 10, {}, {}, {SchedStat{5, 5}}).cpus_used(), std::nullopt);
+  // a round whose read failed: no figures at all
+  const ThreadsPoint failed = threads_point(2, 10, {10'000'000, 20'000'000}, {}, {SchedStat{1, 1}, std::nullopt});
+  EXPECT_EQ(failed.on_cpu_ns, std::nullopt);
+  EXPECT_TRUE(failed.on_cpu_round_ns.empty());
+}
+
+// The shares' spread over the rounds (the ratio estimator's standard error, docs/metrics.md): 2 callers over rounds
+// of 10, 20 and 40 ms, so whole_r = 20, 40, 80 ms (mean 46.67 ms). Waiting 0.2, 1.2 and 2.1 ms: R = 3.5 / 140 =
+// 2.5%, residuals -0.3, 0.2, 0.1 ms, se = sqrt(0.14 / 6) / 46.67 = 0.32733%. On a CPU 13, 26 and 52 ms, asleep
+// 6.8, 12.8 and 25.9 ms: R = 45.5 / 140 = 32.5%, residuals 0.3, -0.2, -0.1 ms, the same se.
+TEST(ThreadsPoint, TheWaitAndAsleepSharesHaveTheirSpreadOverTheRounds) {
+  const ThreadsPoint p = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {},
+                                       {SchedStat{13'000'000, 200'000}, SchedStat{26'000'000, 1'200'000},
+                                        SchedStat{52'000'000, 2'100'000}});
+  const double se = std::sqrt(0.14 / 6) / (140.0 / 3);
+  ASSERT_TRUE(wait_share_estimate(p).has_value());
+  EXPECT_NEAR(wait_share_estimate(p)->value_ns, 0.025, 1e-12);
+  EXPECT_NEAR(wait_share_estimate(p)->se_ns, se, 1e-12);
+  EXPECT_NEAR(se, 0.0032733, 1e-7);
+  EXPECT_NEAR(blocked_share_estimate(p)->value_ns, 0.325, 1e-12);
+  EXPECT_NEAR(blocked_share_estimate(p)->se_ns, se, 1e-12);
+  // one round, or no figures: no spread
+  EXPECT_EQ(wait_share_estimate(threads_point(2, 10, {10'000'000}, {}, {SchedStat{1, 1}})), std::nullopt);
+  EXPECT_EQ(blocked_share_estimate(threads_point(2, 10, {10'000'000, 20'000'000}, {})), std::nullopt);
 }
 
 ThreadsPoint point(int threads, double per_s, double se) {
@@ -209,9 +237,30 @@ TEST(ConcurrencyLimit, AnUnknownShareNamesTheGilOnlyWhereNothingElseIsShared) {
 // intra-op thread. On a CPU 91 ms and waiting 3.5 ms: a wait share of 3.5 / 140 = 2.5%, under 5%, and asleep
 // 1 - 94.5 / 140 = 32.5%, from a tenth on: the cores had room, and the callers took turns: for a Python path, the
 // GIL.
+// `sched` is split over the rounds in proportion to their times (1 : 2 : 4, the remainder in the last), so that
+// the shares' spread is 0 (to a few ns): the rule reads the figures' point values.
+std::vector<std::optional<SchedStat>> by_round(SchedStat sched) {
+  const SchedStat first{sched.on_cpu_ns / 7, sched.run_delay_ns / 7};
+  const SchedStat second{2 * sched.on_cpu_ns / 7, 2 * sched.run_delay_ns / 7};
+  return {first, second,
+          SchedStat{sched.on_cpu_ns - first.on_cpu_ns - second.on_cpu_ns,
+                    sched.run_delay_ns - first.run_delay_ns - second.run_delay_ns}};
+}
+
+PathConcurrency with_rounds(bool gil, std::optional<double> share, const std::vector<std::optional<SchedStat>>& rounds,
+                            ConcurrencyContext context) {
+  PathConcurrency path = path_with(false, 2, gil, share, context);
+  ThreadsPoint top = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {}, rounds);
+  top.scaling = 0.8;
+  top.scaling_low = 0.7;
+  top.scaling_high = 0.9;
+  path.points[1] = top;
+  return path;
+}
+
 PathConcurrency with_sched(bool gil, std::optional<double> share, SchedStat sched, ConcurrencyContext context) {
   PathConcurrency path = path_with(false, 2, gil, share, context);
-  ThreadsPoint top = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {}, sched);
+  ThreadsPoint top = threads_point(2, 10, {10'000'000, 20'000'000, 40'000'000}, {}, by_round(sched));
   top.scaling = 0.8;
   top.scaling_low = 0.7;
   top.scaling_high = 0.9;
@@ -265,6 +314,7 @@ TEST(ConcurrencyLimit, CallersTheCoresHadRoomForNameTheGilWhenTheyTookTurns) {
   EXPECT_FALSE(cores_had_room(with_sched(true, {}, turns, ConcurrencyContext{16, 1, true})));
   PathConcurrency unread = with_sched(true, {}, turns, cpu2);
   unread.points[1].waited_ns.reset();
+  unread.points[1].waited_round_ns.clear();
   EXPECT_FALSE(cores_had_room(unread));
   EXPECT_EQ(concurrency_limit(unread), ConcurrencyLimit::unknown);  // the GIL or the cores, as before
   // rules 1 and 2 come first: a path that scales, a gain within noise, a slow 1-caller point
@@ -280,6 +330,40 @@ TEST(ConcurrencyLimit, CallersTheCoresHadRoomForNameTheGilWhenTheyTookTurns) {
   slow.caller_slowdown = 3.0;
   EXPECT_FALSE(cores_had_room(slow));
   EXPECT_EQ(concurrency_limit(slow), ConcurrencyLimit::unknown);
+}
+
+// Rule 3 reads the shares by their 95% intervals: the same figures in all, spread differently over the rounds of
+// 10, 20 and 40 ms (2 callers; whole_r = 20, 40, 80 ms, mean 46.67 ms). On a CPU 13, 26, 52 ms and waiting 5.6 ms
+// (4.0%): in proportion to the rounds (0.8, 1.6, 3.2 ms) the spread is 0, and the callers had room (the GIL);
+// waiting 2.0, 0.4 and 3.2 ms, residuals 1.2, -1.2, 0 ms, se = sqrt(2.88 / 6) / 46.67 = 1.4846%, so the interval
+// reaches 4.0 + 1.96 x 1.4846 = 6.91%, over 5%: not shown, and the rules after it speak (the GIL or the cores).
+// Asleep 12% (0.8, 8.0, 8.0 ms; on a CPU 18.7, 31, 70 ms, waiting 0.5, 1, 2 ms): residuals -1.6, 3.2, -1.6 ms,
+// se = sqrt(15.36 / 6) / 46.67 = 3.4286%, an interval from 12 - 6.72 = 5.28%, under a tenth: not shown either.
+TEST(ConcurrencyLimit, RuleThreeNeedsItsSharesIntervalsNotTheirValuesAlone) {
+  const ConcurrencyContext cpu2{2, 1, false};
+  const PathConcurrency steady = with_rounds(true, {}, {SchedStat{13'000'000, 800'000}, SchedStat{26'000'000, 1'600'000},
+                                                       SchedStat{52'000'000, 3'200'000}}, cpu2);
+  EXPECT_NEAR(wait_share_estimate(steady.points[1])->value_ns, 0.04, 1e-12);
+  EXPECT_NEAR(wait_share_estimate(steady.points[1])->se_ns, 0, 1e-12);
+  EXPECT_TRUE(cores_had_room(steady));
+  EXPECT_EQ(concurrency_limit(steady), ConcurrencyLimit::gil);
+  const PathConcurrency spread = with_rounds(true, {}, {SchedStat{13'000'000, 2'000'000}, SchedStat{26'000'000, 400'000},
+                                                       SchedStat{52'000'000, 3'200'000}}, cpu2);
+  const Estimate waited = *wait_share_estimate(spread.points[1]);
+  EXPECT_NEAR(waited.value_ns, 0.04, 1e-12);
+  EXPECT_NEAR(waited.se_ns, std::sqrt(2.88 / 6) / (140.0 / 3), 1e-12);
+  EXPECT_NEAR(interval_high(waited), 0.0691, 1e-4);
+  EXPECT_FALSE(cores_had_room(spread));
+  EXPECT_TRUE(gil_share_missing(spread));
+  EXPECT_EQ(concurrency_limit(spread), ConcurrencyLimit::unknown);
+  const PathConcurrency restless = with_rounds(true, {}, {SchedStat{18'700'000, 500'000}, SchedStat{31'000'000, 1'000'000},
+                                                         SchedStat{70'000'000, 2'000'000}}, cpu2);
+  const Estimate asleep = *blocked_share_estimate(restless.points[1]);
+  EXPECT_NEAR(asleep.value_ns, 0.12, 1e-12);
+  EXPECT_NEAR(asleep.se_ns, std::sqrt(15.36 / 6) / (140.0 / 3), 1e-12);
+  EXPECT_NEAR(interval_low(asleep), 0.0528, 1e-4);
+  EXPECT_FALSE(cores_had_room(restless));
+  EXPECT_EQ(concurrency_limit(restless), ConcurrencyLimit::unknown);
 }
 
 // The GIL rule reads the host share with its spread: a share whose 95% interval contains 50% is not read.

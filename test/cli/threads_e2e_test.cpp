@@ -83,6 +83,19 @@ TEST(ThreadsE2E, TheAotiRunnerScalesBetterThanAGilBoundPathWhichDoesNot) {
   // schedstat shows that they barely waited for a CPU (rule 3, cores_had_room).
   const bool cores_full = 2 * std::max(1, compile["intra_op_threads"].get<int>()) >= compile["cores"].get<int>();
   EXPECT_TRUE(compile["host_share"].is_null()) << compile.dump();
+  // the callers' figures round by round, one per kept round, whose sums are the point's (rule 3's intervals)
+  for (const json& point : compile["points"]) {
+    if (point["on_cpu_ns"].is_null()) continue;
+    ASSERT_EQ(point["waited_round_ns"].size(), point["round_ns"].size()) << point.dump();
+    ASSERT_EQ(point["on_cpu_round_ns"].size(), point["round_ns"].size()) << point.dump();
+    std::int64_t on_cpu = 0, waited = 0;
+    for (std::size_t r = 0; r < point["round_ns"].size(); ++r) {
+      on_cpu += point["on_cpu_round_ns"][r].get<std::int64_t>();
+      waited += point["waited_round_ns"][r].get<std::int64_t>();
+    }
+    EXPECT_EQ(on_cpu, point["on_cpu_ns"].get<std::int64_t>());
+    EXPECT_EQ(waited, point["waited_ns"].get<std::int64_t>());
+  }
   // (A gain within noise whose interval reaches above x1.10 names no limit: it has not been seen for this path,
   // x0.43 to x0.52 with upper ends 0.51 to 0.61 in the recorded runs, but the rule is the report's to apply.)
   const bool compile_wide =

@@ -117,7 +117,8 @@ Report full_report() {
   aoti.run_queue = PathRunQueue{41'200, 98'100'000};
   PathConcurrency threads;
   threads.points = {ThreadsPoint{1, 50, {1000, 1100}, {20, 21}, 4.5e4, 300, 20, 25, 1, 1, 1, false},
-                    ThreadsPoint{2, 50, {900, 950}, {30, 31}, 8.5e4, 400, 30, 35, 1.9, 1.7, 2.1, true, 456, 123}};  // on_cpu_ns, waited_ns; the first has neither (null)
+                    ThreadsPoint{2, 50, {900, 950}, {30, 31}, 8.5e4, 400, 30, 35, 1.9, 1.7, 2.1, true, 456, 123,
+                                 {200, 256}, {60, 63}}};  // on_cpu_ns, waited_ns and per round; the first has none (null)
   threads.holds_gil = true;
   threads.host_share = 0.75;
   threads.runner_instances = 2;
@@ -303,6 +304,8 @@ TEST(ReportFromJson, ReadsTheTypedStateNotJustItsText) {
   EXPECT_EQ(r.paths[0].concurrency->points[1].on_cpu_ns, std::optional<std::int64_t>(456));
   EXPECT_EQ(r.paths[0].concurrency->points[1].waited_ns, std::optional<std::int64_t>(123));
   EXPECT_FALSE(r.paths[0].concurrency->points[0].waited_ns.has_value());
+  EXPECT_EQ(r.paths[0].concurrency->points[1].waited_round_ns, (std::vector<std::int64_t>{60, 63}));
+  EXPECT_TRUE(r.paths[0].concurrency->points[0].on_cpu_round_ns.empty());
   EXPECT_EQ(r.paths[0].run_queue, (PathRunQueue{41'200, 98'100'000}));
   EXPECT_FALSE(r.paths[1].run_queue.has_value());
   EXPECT_EQ(r.explanations[0].faster_dominant, Dominant::host);

@@ -979,21 +979,26 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   EXPECT_NE(concurrency_lines(missing, 0).back().find("limit: unknown: the GIL or the device: its host-bound share"),
             std::string::npos);
   // The limit read from the callers' schedstat (cores_had_room): 2 callers over rounds of 1 and 3 ms (8 ms of
-  // callers' time) on a CPU 5.32 ms and waiting 0.08 ms: waiting 0.08 / 8 = 1.0%, asleep 1 - 5.4 / 8 = 32.5%.
+  // callers' time) on a CPU 1.33 + 3.99 = 5.32 ms and waiting 0.03 + 0.05 = 0.08 ms: waiting 0.08 / 8 = 1.0%,
+  // asleep 0.64 + 1.96 = 2.6 ms, 32.5%; each with residuals of ±0.01 ms over the rounds' 2 and 6 ms, so se =
+  // sqrt(0.0002 / 2) / 4 = 0.25%, and the intervals reach 1.0 + 0.49 = 1.5% and 32.5 - 0.49 = 32.0%.
   PathConcurrency room = c;
   room.host_share.reset();
   room.cores_had_room = true;
   room.points[1].round_ns = {1'000'000, 3'000'000};
   room.points[1].on_cpu_ns = 5'320'000;
   room.points[1].waited_ns = 80'000;
+  room.points[1].on_cpu_round_ns = {1'330'000, 3'990'000};
+  room.points[1].waited_round_ns = {30'000, 50'000};
   EXPECT_EQ(concurrency_lines(room, 0).back(),
-            "limit: the GIL (its calls run Python under it; its 2 callers took turns: asleep 32.5% of their time, and "
-            "waiting for a CPU 1.0%, so not the cores)");
+            "limit: the GIL (its calls run Python under it; its 2 callers took turns: asleep 32.5% of their time (95% "
+            "interval from 32.0%), and waiting for a CPU 1.0% (95% interval to 1.5%), so not the cores)");
   room.limit = ConcurrencyLimit::unknown;  // a C++ path asleep 32.5%
   room.holds_gil = false;
   EXPECT_EQ(concurrency_lines(room, 0).back(),
-            "limit: unknown: not the cores: its 2 callers waited for a CPU 1.0% of their time and were asleep 32.5% of "
-            "it, taking turns at something other than the GIL, which this path does not take");
+            "limit: unknown: not the cores: its 2 callers waited for a CPU 1.0% of their time (95% interval to 1.5%) "
+            "and were asleep 32.5% of it (95% interval from 32.0%), taking turns at something other than the GIL, which "
+            "this path does not take");
   room.cores_had_room = false;  // the flag, not the figures, says which rule spoke
   EXPECT_EQ(concurrency_lines(room, 0).back(), "limit: unknown");
   // A gain within noise that could exceed a tenth: x1.30 (95% interval 0.85 to 1.75), and its limit unknown

@@ -65,6 +65,7 @@ COVERED_ELSEWHERE = {
     # compare --cold-start: the cache and order names with the printers, the pass with compare's session tests
     "src/model/cold_start.cpp": ["test/output/report_text_test.cpp", "test/session/compare_test.cpp"],
     "src/model/what_if.cpp": ["test/analysis/what_if_test.cpp", "test/output/report_text_test.cpp"],
+    "src/model/concurrency.cpp": ["test/analysis/concurrency_test.cpp", "test/output/report_text_test.cpp"],
     "src/session/cold_start.cpp": ["test/session/compare_test.cpp", "test/cli/cold_start_e2e_test.cpp"],
     "src/cli/cmd_sweep.cpp": ["test/cli/sweep_cli_test.cpp", "test/cli/sweep_e2e_test.cpp"],
     "src/cli/model_flags.cpp": ["test/cli/cli_test.cpp", "test/cli/compare_e2e_test.cpp", "test/cli/sweep_cli_test.cpp"],

@@ -88,6 +88,13 @@ Questions the doc leaves open, and the choice made here (Q1..Q22):
       Checked where the report has the key, and only then does it come before the share rules (and make
       the flags of Q19 and Q20 false). A report written before it is checked against the rules it was
       written under.
+  Q24 Rule 3 by intervals (2026-12-07, later): where the largest count's point has `on_cpu_round_ns` and
+      `waited_round_ns` (one figure per round of `round_ns`, summing to `on_cpu_ns` and `waited_ns`, which
+      is checked for every point that has them), each share's standard error is the ratio estimator's over
+      the rounds (whole_r = N . round_ns[r]; part_r the round's wait, or whole_r - on_cpu_r - waited_r), and
+      rule 3 holds when wait + 1.96 se < 0.05 and blocked - 1.96 se >= 0.10. A point with the keys but not
+      one figure per round (or fewer than 2 rounds) gives rule 3 nothing to read; a point without the keys
+      (a report written before) is read by the values, as Q23.
 """
 
 import gzip
@@ -203,14 +210,49 @@ WAIT_ROOM = 0.05                   # rule 3: the callers' wait share under which
 TAKING_TURNS = 0.10                # rule 3: the blocked share from which the callers took turns (Q23)
 
 
+def ratio_se(parts, wholes):
+    """The ratio estimator's standard error of sum(parts) / sum(wholes): sqrt(sum (p - R w)^2 / (n (n - 1))) /
+    mean(w); None for fewer than 2 or sum(w) <= 0 (Q24, as Q19's share_se)."""
+    n = len(parts)
+    if n < 2 or n != len(wholes) or sum(wholes) <= 0:
+        return None
+    r = sum(parts) / sum(wholes)
+    return math.sqrt(sum((p - r * w) ** 2 for p, w in zip(parts, wholes)) / (n * (n - 1))) / (sum(wholes) / n)
+
+
 def room_shares(top, intra_op_threads, cuda):
-    """Q23: (wait share, blocked share) of the largest count's callers where rule 3 can read them, else None."""
+    """Q23, Q24: (wait share, blocked share, wait se, blocked se) of the largest count's callers where rule 3
+    can read them, else None. The se are None (and the values decide) for a point without the round figures'
+    keys, a report written before the intervals; with the keys, rounds whose figures do not match round_ns
+    leave the rule nothing to read (None)."""
     on_cpu, waited = top.get("on_cpu_ns"), top.get("waited_ns")
-    t = sum(top.get("round_ns") or [])
+    rounds = top.get("round_ns") or []
+    t = sum(rounds)
     n = top.get("threads") or 0
     if cuda or intra_op_threads > 1 or on_cpu is None or waited is None or not t > 0 or n <= 0:
         return None
-    return waited / (n * t), 1 - (on_cpu + waited) / (n * t)
+    wait, blocked = waited / (n * t), 1 - (on_cpu + waited) / (n * t)
+    if "on_cpu_round_ns" not in top and "waited_round_ns" not in top:
+        return wait, blocked, None, None
+    on_r, w_r = top.get("on_cpu_round_ns") or [], top.get("waited_round_ns") or []
+    if len(rounds) < 2 or len(on_r) != len(rounds) or len(w_r) != len(rounds):
+        return None
+    wholes = [n * r for r in rounds]
+    return (wait, blocked, ratio_se(w_r, wholes),
+            ratio_se([w - o - x for w, o, x in zip(wholes, on_r, w_r)], wholes))
+
+
+def room_holds(room):
+    """Rule 3's condition on room_shares: with the se, the wait's 95% interval ends below 0.05 and the
+    blocked share's starts at 0.10 or above (Q24); without, the values (Q23)."""
+    if room is None:
+        return False
+    wait, blocked, wait_se, blocked_se = room
+    if wait_se is None and blocked_se is None:
+        return wait < WAIT_ROOM and blocked >= TAKING_TURNS
+    if wait_se is None or blocked_se is None:
+        return False
+    return wait + 1.96 * wait_se < WAIT_ROOM and blocked - 1.96 * blocked_se >= TAKING_TURNS
 
 
 def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_threads, cuda, slow=False, se=None,
@@ -227,7 +269,7 @@ def limit_rule(npoints, n, scales, holds_gil, host_share, cores, intra_op_thread
         return "cores" if (not cuda and enough) else "none"
     if noise_rule and gain_within_noise(npoints, scales, high, slow):   # Q22
         return "unknown"
-    if room is not None and room[0] < WAIT_ROOM and room[1] >= TAKING_TURNS:   # Q23
+    if room_holds(room):                                         # Q23, Q24
         return "gil" if holds_gil else "unknown"
     if share_within_noise(holds_gil, host_share, se):            # Q19
         return "unknown"
@@ -361,8 +403,16 @@ def check_path(ck, rep, p, threads):
                                               exp[-1].get("scaling_high") if exp else None, slow is not None)
     shares = room_shares(pts[-1], conc["intra_op_threads"], conc["cuda"]) if room_rule else None
     # rule 3 is reached (rules 1 and 2 did not speak) and its wait share is under the bound (Q23)
-    room = (shares is not None and shares[0] < WAIT_ROOM and shares[1] >= TAKING_TURNS and len(pts) >= 2 and
-            slow is None and not exp[-1].get("scales", False) and not within)
+    room = (room_holds(shares) and len(pts) >= 2 and slow is None and not exp[-1].get("scales", False) and
+            not within)
+    for k, q in enumerate(pts):                                  # Q24: the rounds' figures sum to the point's
+        if q.get("on_cpu_round_ns") or q.get("waited_round_ns"):
+            for key in ("on_cpu", "waited"):
+                ck.cmp(f"{where}.points[{k}].{key}_ns (the sum of {key}_round_ns)", q.get(f"{key}_ns"),
+                       sum(q.get(f"{key}_round_ns") or []))
+            ck.fact(f"{where}.points[{k}] has one figure per round",
+                    len(q.get("on_cpu_round_ns") or []) == len(q.get("waited_round_ns") or []) == len(q.get("round_ns") or []),
+                    "round_ns, on_cpu_round_ns and waited_round_ns differ in length")
     for k, (q, e) in enumerate(zip(pts, exp)):
         w = f"{where}.points[{k}] (threads {q.get('threads')})"
         for key, v in e.items():
@@ -578,6 +628,24 @@ def self_test():
     assert limit_rule(2, 2, False, False, None, 2, 1, False, room=edge) == "cores"
     assert room_shares(top, 2, False) is None and room_shares(top, 1, True) is None
     assert room_shares(dict(top, waited_ns=None), 1, False) is None
+    # Q24, the C++ test's cases: on a CPU 13, 26, 52 ms and waiting 5.6 ms (4.0%); in proportion to the rounds
+    # (0.8, 1.6, 3.2 ms) the se is 0: the GIL; waiting 2.0, 0.4, 3.2 ms: se sqrt(2.88 / 6) / 46.67 = 1.4846%, an
+    # interval to 6.91%: the rules after (Q20's unknown); asleep 12% with an interval from 5.28%: the same
+    steady = dict(top, on_cpu_ns=91e6, waited_ns=5.6e6, on_cpu_round_ns=[13e6, 26e6, 52e6],
+                  waited_round_ns=[0.8e6, 1.6e6, 3.2e6])
+    assert close(room_shares(steady, 1, False)[2], 0, 1e-9) and room_holds(room_shares(steady, 1, False))
+    assert limit_rule(2, 2, False, True, None, 2, 1, False, room=room_shares(steady, 1, False)) == "gil"
+    spread = dict(steady, waited_round_ns=[2.0e6, 0.4e6, 3.2e6])
+    shares = room_shares(spread, 1, False)
+    assert close(shares[0], 0.04) and close(shares[2], math.sqrt(2.88 / 6) / (140 / 3), 1e-9), shares
+    assert not room_holds(shares) and limit_rule(2, 2, False, True, None, 2, 1, False, room=shares) == "unknown"
+    restless = dict(top, on_cpu_ns=119.7e6, waited_ns=3.5e6, on_cpu_round_ns=[18.7e6, 31e6, 70e6],
+                    waited_round_ns=[0.5e6, 1e6, 2e6])
+    shares = room_shares(restless, 1, False)
+    assert close(shares[1], 0.12) and close(shares[3], math.sqrt(15.36 / 6) / (140 / 3), 1e-9), shares
+    assert not room_holds(shares)
+    assert room_shares(dict(steady, waited_round_ns=[1e6]), 1, False) is None   # not one per round
+    assert room_shares(dict(steady, on_cpu_round_ns=[], waited_round_ns=[]), 1, False) is None
     assert limit_rule(2, 2, True, True, None, 2, 1, False, room=room) == "cores"   # rule 2 first
     assert limit_rule(2, 2, False, True, None, 2, 1, False, room=room, high=1.3, noise_rule=True) == "unknown"
     assert limit_rule(2, 2, False, True, None, 2, 1, False, True, room=room) == "unknown"   # rule 1 first
@@ -648,6 +716,15 @@ def self_test():
                            (lambda r: (r["paths"][1]["concurrency"].update(intra_op_threads=1),
                                        r["context"].update(cpu_threads=1),
                                        pt(r, 1, 1).update(on_cpu_ns=1e6, waited_ns=0)), ".cores_had_room:"),
+                           # the same with its rounds' figures (9 rounds of 1.25 ms, 2 callers), the wait all in
+                           # one round: 3.0% with an se of 3.0%, an interval to 8.9%: rule 3 does not hold
+                           (lambda r: (r["paths"][1]["concurrency"].update(intra_op_threads=1, cores_had_room=True),
+                                       r["context"].update(cpu_threads=1),
+                                       pt(r, 1, 1).update(on_cpu_ns=9e5, waited_ns=675000,
+                                                          on_cpu_round_ns=[1e5] * 9,
+                                                          waited_round_ns=[675000] + [0] * 8)), ".cores_had_room:"),
+                           (lambda r: pt(r, 1, 1).update(on_cpu_ns=1e6, waited_ns=0, on_cpu_round_ns=[1e5] * 9,
+                                                          waited_round_ns=[0] * 9), "(the sum of on_cpu_round_ns)"),
                            (lambda r: pt(r, 1, 1).update(round_ns=[2 * pt(r, 1, 1)["calls_per_round"] * 1e9 / 12000] * 9),
                             ".limit:"),
                            (lambda r: r["paths"][0]["concurrency"].update(caller_slowdown=3.0), ".caller_slowdown:"),

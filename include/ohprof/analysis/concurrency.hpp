@@ -31,10 +31,13 @@ std::int64_t calls_per_round(double median_ns);
 // ceil(calls / kLatenciesPerThreadRound): a thread's calls 0, s, 2s, ... of a round are kept in latency_ns.
 std::int64_t latency_stride(std::int64_t calls);
 
-// One point from its rounds' elapsed times, its calls' latencies and its callers' time on a CPU and waiting
-// for one, summed (the fields above scaling, and on_cpu_ns and waited_ns).
+// One point from its rounds' elapsed times, its calls' latencies and, per round, its callers' time on a CPU
+// and waiting for one, summed over the callers (the fields above scaling; on_cpu_ns and waited_ns, the sums over
+// the rounds, and on_cpu_round_ns and waited_round_ns, when `round_sched` holds a figure for every round of
+// round_ns; none of the four otherwise).
 ThreadsPoint threads_point(int threads, std::int64_t calls_per_round, std::vector<std::int64_t> round_ns,
-                           std::vector<std::int64_t> latency_ns, std::optional<SchedStat> sched = std::nullopt);
+                           std::vector<std::int64_t> latency_ns, const std::vector<std::optional<SchedStat>>& round_sched = {});
+
 
 // Each point's scaling against the 1-thread point (points.front(), which must have threads == 1).
 void scale_against_one(std::vector<ThreadsPoint>& points);
@@ -63,10 +66,11 @@ bool scaling_within_noise(const PathConcurrency& path);
 // Rule 3 of the limit (docs/metrics.md, "Concurrent callers"): a path that does not scale (not `scales`, nor
 // scaling_within_noise, no caller_slowdown, two points or more) on the CPU with at most one intra-op thread
 // per call, so that its callers' own threads do all of a call's work, whose callers at the largest count waited
-// for a CPU less than kBusyCoresShare of their time (ThreadsPoint::wait_share) and were asleep at least
-// kTakingTurnsShare of it (blocked_share): a core was free whenever a caller was ready, and the callers did not
-// keep the cores busy, so the cores are not its limit; the callers took turns at something (a Python path: the
-// GIL). False without the callers' schedstat figures.
+// for a CPU less than kBusyCoresShare of their time (the 95% interval of wait_share_estimate ends below it) and
+// were asleep at least kTakingTurnsShare of it (blocked_share_estimate's interval starts at it or above): a core
+// was free whenever a caller was ready, and the callers did not keep the cores busy, so the cores are not its
+// limit; the callers took turns at something (a Python path: the GIL). False without the callers' schedstat
+// figures round by round.
 bool cores_had_room(const PathConcurrency& path);
 
 // Whether the GIL rule cannot read a path's host share: the path holds the GIL and host_share ± 1.96 ·

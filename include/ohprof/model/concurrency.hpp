@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ohprof/base/enum_text.hpp"
+#include "ohprof/model/explanation.hpp"
 
 namespace ohprof {
 
@@ -74,8 +75,21 @@ struct ThreadsPoint {
     for (const std::int64_t ns : round_ns) time += static_cast<double>(ns);
     return time;
   }
+  // on_cpu_ns and waited_ns round by round, each the sum over the callers of that round (beside round_ns), so
+  // that the shares have a spread (analysis/concurrency.hpp, wait_share_estimate); empty where on_cpu_ns is
+  // null, and in reports written before rule 3 read an interval.
+  std::vector<std::int64_t> on_cpu_round_ns;
+  std::vector<std::int64_t> waited_round_ns;
   friend bool operator==(const ThreadsPoint&, const ThreadsPoint&) = default;
 };
+
+// A point's wait share (ThreadsPoint::wait_share) and blocked share (blocked_share) with their standard errors
+// over its rounds (docs/metrics.md, "Concurrent callers"): share_of_sums_se with whole_r = N · round_ns[r] and
+// part_r = waited_round_ns[r], or N · round_ns[r] − on_cpu_round_ns[r] − waited_round_ns[r]. None without the
+// round figures (one per round) or with fewer than 2 rounds. (Here, not in analysis/, as the limit's sentence
+// prints them.)
+std::optional<Estimate> wait_share_estimate(const ThreadsPoint& point);
+std::optional<Estimate> blocked_share_estimate(const ThreadsPoint& point);
 
 // What the limit rule looks at besides the points.
 struct ConcurrencyContext {
@@ -108,8 +122,8 @@ struct PathConcurrency {
   std::optional<double> caller_slowdown;
   std::string unavailable;                 // why it was not measured ("" : it was)
   // The limit was read from the callers' schedstat (analysis/concurrency.hpp, cores_had_room): at the largest
-  // count they barely waited for a CPU and were asleep a tenth of their time or more, so the cores are not the
-  // limit; it is the GIL for a Python path, else unknown.
+  // count they barely waited for a CPU and were asleep a tenth of their time or more (both shown by their 95%
+  // intervals), so the cores are not the limit; it is the GIL for a Python path, else unknown.
   bool cores_had_room = false;
   friend bool operator==(const PathConcurrency&, const PathConcurrency&) = default;
 };

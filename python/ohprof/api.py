@@ -230,11 +230,11 @@ def _run(argv, report_path, page_path, verbose):
         raise KeyboardInterrupt("ohprof: interrupted; the report was not returned")
     if code != 0 and not os.path.exists(report_path):
         raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}")
-    with open(report_path) as f:
+    with open(report_path, encoding="utf-8") as f:  # ohprof writes UTF-8, whatever the locale
         data = json.load(f)
     page = ""
     if page_path and os.path.exists(page_path):
-        with open(page_path) as f:
+        with open(page_path, encoding="utf-8") as f:
             page = f.read()
     if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict)
         raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}")
@@ -246,7 +246,7 @@ def _show(data, page):
     or with `page` its HTML page; drawn by the command line's own printers."""
     with tempfile.TemporaryDirectory(prefix="ohprof-show-") as folder:
         report, table, html_page = (os.path.join(folder, name) for name in ("report.json", "table.txt", "report.html"))
-        with open(report, "w") as f:
+        with open(report, "w", encoding="utf-8") as f:
             json.dump(data, f)
         argv = ["show", report] + (["--quiet", "--export-html", html_page] if page else [])
         code, error = _call(argv, False, stdout_to=table)
@@ -257,7 +257,7 @@ def _show(data, page):
             raise OhprofError(code, error.replace("give a whole report written by --export-json",
                                                   "give a whole report (Report.to_json(), or a file written by "
                                                   "--export-json)"))
-        with open(html_page if page else table) as f:
+        with open(html_page if page else table, encoding="utf-8") as f:
             return f.read()
 
 
@@ -474,7 +474,7 @@ def load(path):
     try:
         with open(name, "rb") as f:
             packed = f.read(2) == b"\x1f\x8b"
-        with (gzip.open(name, "rt") if packed else open(name)) as f:
+        with (gzip.open(name, "rt", encoding="utf-8") if packed else open(name, encoding="utf-8")) as f:
             data = json.load(f)
     except (ValueError, EOFError, zlib.error, gzip.BadGzipFile) as e:  # not JSON, not UTF-8, a cut or bad gzip
         raise OhprofError(2, f"'{name}' is not a JSON report ({e}); give a file written by --export-json") from None

@@ -1005,21 +1005,30 @@ std::string cores_text(int callers, const ConcurrencyContext& x) {
                      x.intra_op_threads == 1 ? "" : "s", x.cores);
 }
 
-// The largest count's wait and blocked shares, where the limit was read from them (cores_had_room), with the
-// ends of their 95% intervals that the rule read, in percent.
+// The largest count's wait and blocked shares, where the limit was read from them (cores_had_room), in percent,
+// with the ends of their 95% intervals that the rule read: " (95% interval to 4.3%)". A report whose points lack
+// the round figures (before the intervals) read the values alone, and the ends are "".
 struct RoomFigures {
   double waited = 0;
-  double waited_high = 0;
+  std::string waited_high;
   double blocked = 0;
-  double blocked_low = 0;
+  std::string blocked_low;
 };
 std::optional<RoomFigures> room_figures(const PathConcurrency& c) {
   if (!c.cores_had_room || c.points.empty()) return std::nullopt;
-  const std::optional<Estimate> waited = wait_share_estimate(c.points.back());
-  const std::optional<Estimate> blocked = blocked_share_estimate(c.points.back());
+  const ThreadsPoint& top = c.points.back();
+  if (top.on_cpu_round_ns.empty() && top.waited_round_ns.empty()) {
+    const std::optional<double> waited = top.wait_share();
+    const std::optional<double> blocked = top.blocked_share();
+    if (!waited || !blocked) return std::nullopt;
+    return RoomFigures{100.0 * *waited, "", 100.0 * std::max(0.0, *blocked), ""};
+  }
+  const std::optional<Estimate> waited = wait_share_estimate(top);
+  const std::optional<Estimate> blocked = blocked_share_estimate(top);
   if (!waited || !blocked) return std::nullopt;
-  return RoomFigures{100.0 * waited->value_ns, 100.0 * interval_high(*waited), 100.0 * std::max(0.0, blocked->value_ns),
-                     100.0 * std::max(0.0, interval_low(*blocked))};
+  return RoomFigures{100.0 * waited->value_ns, fmt::format(" (95% interval to {:.1f}%)", 100.0 * interval_high(*waited)),
+                     100.0 * std::max(0.0, blocked->value_ns),
+                     fmt::format(" (95% interval from {:.1f}%)", 100.0 * std::max(0.0, interval_low(*blocked)))};
 }
 }  // namespace
 
@@ -1031,8 +1040,7 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
     case ConcurrencyLimit::gil:
       if (const auto figures = room_figures(c)) {
         return fmt::format("the GIL (its calls run Python under it; its {} callers took turns: asleep {:.1f}% of their "
-                           "time (95% interval from {:.1f}%), and waiting for a CPU {:.1f}% (95% interval to {:.1f}%), so "
-                           "not the cores)",
+                           "time{}, and waiting for a CPU {:.1f}%{}, so not the cores)",
                            top, figures->blocked, figures->blocked_low, figures->waited, figures->waited_high);
       }
       return c.host_share ? fmt::format("the GIL (its calls run Python under it; host-bound {:.1f}% of its wall time)",
@@ -1061,9 +1069,8 @@ std::string concurrency_limit_text(const PathConcurrency& c) {
                        100.0 * share.value_ns, 100.0 * interval_low(share), 100.0 * interval_high(share));
   }
   if (const auto figures = room_figures(c)) {  // a path without the GIL (rule 3 names the GIL for the others)
-    return fmt::format("unknown: not the cores: its {} callers waited for a CPU {:.1f}% of their time (95% interval to "
-                       "{:.1f}%) and were asleep {:.1f}% of it (95% interval from {:.1f}%), taking turns at something "
-                       "other than the GIL, which this path does not take",
+    return fmt::format("unknown: not the cores: its {} callers waited for a CPU {:.1f}% of their time{} and were asleep "
+                       "{:.1f}% of it{}, taking turns at something other than the GIL, which this path does not take",
                        top, figures->waited, figures->waited_high, figures->blocked, figures->blocked_low);
   }
   if (c.host_share_missing) {

@@ -11,6 +11,7 @@
 
 #include "ohprof/base/console.hpp"
 #include "ohprof/output/json_report.hpp"
+#include "ohprof/model/sweep.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "ohprof/session/session.hpp"
 #include "ohprof/trace/gzip_file.hpp"
@@ -78,13 +79,21 @@ ShowOutcome read_report_file(const ShowOptions& options) {
                                         kind.empty() ? "it has no \"kind\"" : fmt::format("its kind is \"{}\"", kind)));
     return out;
   }
-  if (kind != "sweep") {  // a sweep's version is sweep_from_json's to check
-    const auto version = j.find("schema_version");
-    if (version == j.end() || !version->is_number_integer() || version->get<std::int64_t>() > kReportSchemaVersion) {
+  {  // a version above this ohprof's: keys it does not know would read as defaults, and the table would be wrong
+    const std::string key = kind == "sweep" ? "sweep_schema_version" : "schema_version";
+    const int known = kind == "sweep" ? kSweepSchemaVersion : kReportSchemaVersion;
+    const auto version = j.find(key);
+    if (version == j.end() || !version->is_number_integer()) {
       out.status = make_error(ExitCode::usage_error,
-                              fmt::format("'{}' has schema_version {} and this ohprof reads up to {}; read it with the "
-                                          "ohprof that wrote it, or a later one",
-                                          file, version == j.end() ? "(none)" : version->dump(), kReportSchemaVersion));
+                              fmt::format("'{}' has no {}: it is not a whole report; give a file written by --export-json",
+                                          file, key));
+      return out;
+    }
+    if (version->get<std::int64_t>() > known) {
+      out.status = make_error(ExitCode::usage_error,
+                              fmt::format("'{}' has {} {} and this ohprof reads up to {}; read it with the ohprof that "
+                                          "wrote it, or a later one",
+                                          file, key, version->dump(), known));
       return out;
     }
   }
@@ -102,7 +111,7 @@ ShowOutcome read_report_file(const ShowOptions& options) {
                                         "--export-json",
                                         file, kind, e.what()));
   }
-  if (!out.unknown.empty()) {
+  if (!out.unknown.empty() && (out.report || out.sweep)) {
     console::warning(fmt::format("'{}' holds texts this ohprof does not know (a later ohprof's?): {}; they are left out",
                                  file, unknown_texts_text(out.unknown)));
   }

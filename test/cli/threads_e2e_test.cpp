@@ -105,8 +105,8 @@ TEST(ThreadsE2E, TheAotiRunnerScalesBetterThanAGilBoundPathWhichDoesNot) {
     EXPECT_EQ(compile["limit"], "unknown");
     EXPECT_NE(result.out.find("limit: unknown: at 2 callers the gain is within noise"), std::string::npos) << result.out;
   } else if (compile["cores_had_room"].get<bool>()) {
-    // Rule 3: its callers barely waited for a CPU (with 1 intra-op thread) and were asleep a tenth of their time
-    // or more (the recorded runs: about a third), so not the cores: the GIL.
+    // Rule 3: its callers' wait for a CPU was shown under 5% (with 1 intra-op thread) and their sleep a tenth of
+    // their time or more (the recorded runs: about a third), both by their 95% intervals, so not the cores: the GIL.
     EXPECT_EQ(compile["limit"], "gil") << compile.dump();
     EXPECT_FALSE(compile["host_share_missing"].get<bool>());
     EXPECT_NE(result.out.find("limit: the GIL (its calls run Python under it; its 2 callers took turns: asleep "),

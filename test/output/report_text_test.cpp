@@ -993,6 +993,13 @@ TEST(ConcurrencyLines, OneLinePerCountThenTheLimit) {
   EXPECT_EQ(concurrency_lines(room, 0).back(),
             "limit: the GIL (its calls run Python under it; its 2 callers took turns: asleep 32.5% of their time (95% "
             "interval from 32.0%), and waiting for a CPU 1.0% (95% interval to 1.5%), so not the cores)");
+  // a report written before the round figures (rule 3 then read the values): the values, without interval ends
+  PathConcurrency by_values = room;
+  by_values.points[1].on_cpu_round_ns.clear();
+  by_values.points[1].waited_round_ns.clear();
+  EXPECT_EQ(concurrency_lines(by_values, 0).back(),
+            "limit: the GIL (its calls run Python under it; its 2 callers took turns: asleep 32.5% of their time, and "
+            "waiting for a CPU 1.0%, so not the cores)");
   room.limit = ConcurrencyLimit::unknown;  // a C++ path asleep 32.5%
   room.holds_gil = false;
   EXPECT_EQ(concurrency_lines(room, 0).back(),

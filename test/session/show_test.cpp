@@ -11,6 +11,7 @@
 #include "fake_runtime.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/ranks_report.hpp"
+#include "ohprof/model/sweep.hpp"
 #include "ohprof/output/sweep_report.hpp"
 #include "ohprof/session/session.hpp"
 
@@ -38,12 +39,13 @@ Report analyzed(const std::string& trace) {
   return *outcome.report;
 }
 
-void refused_later(const std::string& path) {
+void refused_later(const std::string& path, const std::string& key, int known) {
   const ShowOutcome shown = show(path);
   EXPECT_FALSE(shown.report || shown.sweep || shown.ranks);
   ASSERT_FALSE(shown.status.ok());
   EXPECT_EQ(shown.status.error().code, ExitCode::usage_error);
-  EXPECT_NE(shown.status.error().message.find("and this ohprof reads up to " + std::to_string(kReportSchemaVersion) +
+  EXPECT_NE(shown.status.error().message.find("' has " + key + " " + std::to_string(known + 1) +
+                                              " and this ohprof reads up to " + std::to_string(known) +
                                               "; read it with the ohprof that wrote it, or a later one"),
             std::string::npos)
       << shown.status.error().message;
@@ -111,7 +113,11 @@ TEST(ShowReport, ARanksReportWithAFailedTraceShowsWithoutFailing) {
 TEST(ShowReport, AReportOfALaterSchemaIsRefused) {
   json later = report_to_json(analyzed("triton_example.json.gz"));
   later["schema_version"] = kReportSchemaVersion + 1;
-  refused_later(write("later-schema.json", later.dump()));
+  refused_later(write("later-schema.json", later.dump()), "schema_version", kReportSchemaVersion);
+  std::ifstream in(std::string(OHPROF_SOURCE_DIR) + "/test/data/sweep/sample_sweep.json");
+  json sweep = json::parse(in);
+  sweep["sweep_schema_version"] = kSweepSchemaVersion + 1;
+  refused_later(write("later-sweep.json", sweep.dump()), "sweep_schema_version", kSweepSchemaVersion);
 }
 
 TEST(ShowReport, ALaterOhprofsTextIsListedAndLeftOut) {
@@ -143,7 +149,11 @@ TEST(ShowReport, WhatItCannotReadIsOneLineAndItsCode) {
   no_paths.erase("paths");
   refused(write("no-paths.json", no_paths.dump()), ExitCode::usage_error,
           "could not be read as ohprof's analyze report (");
-  refused(write("bad-sweep.json", R"({"kind": "sweep"})"), ExitCode::usage_error, "could not be read as ohprof's sweep report");
+  refused(write("bad-sweep.json", R"({"kind": "sweep"})"), ExitCode::usage_error,
+          "has no sweep_schema_version: it is not a whole report");
+  refused(write("no-version.json", R"({"kind": "run"})"), ExitCode::usage_error, "has no schema_version");
+  refused(write("cut-sweep.json", R"({"kind": "sweep", "sweep_schema_version": 1})"), ExitCode::usage_error,
+          "could not be read as ohprof's sweep report");
 }
 
 }  // namespace

@@ -171,11 +171,13 @@ def main(argv):
     api = ("import sys, torch, ohprof, tiny_models\n"
            "r = ohprof.compare(tiny_models.tiny_mlp(), (torch.randn(2, 16),), paths=('aoti', 'eager'), device='cpu',"
            " warmup=1, min_runs=3, max_runs=3, min_time_s=0, explain=False)\n"
-           "print(r)\n"
+           "print(repr(r))\n"
+           "print(r)\n"  # the table compare prints (Report.table(), drawn by `ohprof show`)
            "sys.exit(0 if sorted(r.paths) == ['aoti', 'eager'] and r.to_json()['config']['inputs'] == ['[2, 16]:float32'] else 1)\n")
     done, took = run_hidden([os.path.join(venv, "bin", "python"), "-c", api], model_env)
     print(f"python API: exit {done.returncode} in {took:.0f} s: {done.stdout.strip()}")
-    if done.returncode != 0 or "<ohprof.Report compare: aoti" not in done.stdout:
+    if done.returncode != 0 or "<ohprof.Report compare: aoti" not in done.stdout or "\npath aoti  (" not in done.stdout \
+            or "\npath eager  (" not in done.stdout:
         problems.append(f"the Python API: exit {done.returncode}: {done.stdout.strip()} {done.stderr.strip()[-2000:]}")
     # a model torch.export cannot capture: aoti reported as not measured, compile and eager measured
     report2 = os.path.join(opts.work, "not-exportable.json")

@@ -133,6 +133,12 @@ def main():
     checks.fact("a sweep report shows its Markdown", markdown.returncode == 0 and markdown.stdout.startswith("#"),
                 markdown.stdout[:300])
     refused(checks, args.binary, [args.sweep, "--export-html", work("sweep.html")], 2, "ohprof sweep ... --export-html")
+    with open(args.sweep) as f:
+        later_sweep = json.load(f)
+    later_sweep["sweep_schema_version"] = 99
+    with open(work("later-sweep.json"), "w") as f:
+        json.dump(later_sweep, f)
+    refused(checks, args.binary, [work("later-sweep.json")], 2, "has sweep_schema_version 99 and this ohprof reads up to")
 
     refused(checks, args.binary, [work("missing.json")], 3, "check the path")
     with open(work("not.json"), "w") as f:

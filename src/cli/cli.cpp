@@ -22,7 +22,7 @@ Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool q
 
 void add_export_options(CLI::App* app, ReportExports& exports, const char* json_help, const char* html_help,
                         const char* trace_help) {
-  app->add_option("--export-json", exports.json, json_help);
+  if (json_help != nullptr) app->add_option("--export-json", exports.json, json_help);
   app->add_option("--export-markdown", exports.markdown,
                   "Write a GitHub-flavoured Markdown summary to FILE, for a pull request ('-' for stdout)");
   if (html_help != nullptr) app->add_option("--export-html", exports.html, html_help);

@@ -42,10 +42,8 @@ Subcommand add_show_command(CLI::App& parent, const Invocation& invocation) {
       "show", "Show a report that run, compare, sweep, analyze or merge wrote (--export-json) again: its table, "
               "Markdown or page, without measuring again");
   app->add_option("report", flags->report, "The JSON report (.json, .json.gz)")->required();
-  app->add_option("--export-markdown", flags->exports.markdown,
-                  "Write a GitHub-flavoured Markdown summary to FILE, for a pull request ('-' for stdout)");
-  app->add_option("--export-html", flags->exports.html,
-                  "Write one self-contained HTML page of the report to FILE (run, compare, analyze and ranks reports)");
+  add_export_options(app, flags->exports, nullptr,
+                     "Write one self-contained HTML page of the report to FILE (run, compare, analyze and ranks reports)");
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   return Subcommand{app, [flags, &invocation] { return show(*flags, invocation); }};
 }

@@ -57,8 +57,8 @@ Status emit_outcome(SessionOutcome outcome, const ReportExports& exports, bool q
 // The export flags, one set for every command (docs/reports.md), in this order: --export-json FILE ('-' for
 // stdout), --export-markdown FILE (the same on every command), --export-html FILE and, where the command
 // has a timeline, --export-trace FILE. Each command says in the help texts what its JSON, page and trace
-// hold: `html_help` nullptr leaves --export-html to the command (sweep's --export-html,--plot),
-// `trace_help` nullptr means no --export-trace.
+// hold: `json_help` nullptr means no --export-json (show, which reads a report), `html_help` nullptr leaves
+// --export-html to the command (sweep's --export-html,--plot), `trace_help` nullptr means no --export-trace.
 inline constexpr const char* kReportJsonHelp = "Write the JSON report to FILE ('-' for stdout)";
 inline constexpr const char* kReportHtmlHelp =
     "Write one self-contained HTML page of the report to FILE: the tables, each path's split and wall-time "

@@ -316,23 +316,33 @@ RanksOutcome analyze_traces(const AnalyzeRanksOptions& options) {
   return {std::move(*report), std::move(rank_tables), status};
 }
 
-RanksOutcome merge_report_files(const MergeOptions& options) {
+RanksOutcome merge_reports(const std::vector<NamedReport>& reports, const std::vector<std::string>& argv) {
   std::vector<std::pair<RankDigest, std::string>> digests;
   std::vector<FailedTrace> failed;
   bool interrupted = false;
-  for (const std::string& file : options.reports) {
-    auto json = read_report_json(file);
-    if (!json.ok()) return {std::nullopt, {}, json.error()};
-    auto parts = parse_ranks_parts(*json, file);
+  for (const NamedReport& named : reports) {
+    auto parts = parse_ranks_parts(named.json, named.file);
     if (!parts.ok()) return {std::nullopt, {}, parts.error()};
-    for (RankDigest& d : parts->ranks) digests.emplace_back(std::move(d), file);
+    for (RankDigest& d : parts->ranks) digests.emplace_back(std::move(d), named.file);
     for (FailedTrace& f : parts->failed) failed.push_back(std::move(f));
     interrupted = interrupted || parts->interrupted;
   }
-  auto report = finish_report(std::move(digests), std::move(failed), interrupted, options.argv);
+  auto report = finish_report(std::move(digests), std::move(failed), interrupted, argv);
   if (!report.ok()) return {std::nullopt, {}, report.error()};
   Status status = report_status(*report, false);
   return {std::move(*report), {}, status};
+}
+
+RanksOutcome merge_report_files(const MergeOptions& options) {
+  std::vector<nlohmann::json> jsons;
+  for (const std::string& file : options.reports) {
+    auto json = read_report_json(file);
+    if (!json.ok()) return {std::nullopt, {}, json.error()};
+    jsons.push_back(std::move(*json));
+  }
+  std::vector<NamedReport> reports;
+  for (std::size_t i = 0; i < jsons.size(); ++i) reports.push_back({jsons[i], options.reports[i]});
+  return merge_reports(reports, options.argv);
 }
 
 }  // namespace ohprof

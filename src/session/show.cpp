@@ -50,7 +50,7 @@ ShowOutcome read_report_file(const ShowOptions& options) {
     // The job's report is made from its ranks' digests, merged again as `ohprof merge` does; its status (15 for a
     // failed trace, or an interrupted job) was the writing command's exit, not show's: the table says it. The
     // context is the file's, not this command's.
-    RanksOutcome merged = merge_report_files(MergeOptions{{file}, options.argv});
+    RanksOutcome merged = merge_reports({NamedReport{j, file}}, options.argv);
     out.ranks = std::move(merged.report);
     if (!out.ranks) {
       out.status = merged.status;

@@ -171,17 +171,23 @@ def scaling(t, t_se, t1, t1_se, n):
             "scales": n > 1 and g > 1.96 * se}                   # Q6
 
 
+def ratio_se(parts, wholes):
+    """The ratio estimator's standard error of sum(parts) / sum(wholes): sqrt(sum (p - R w)^2 / (n (n - 1))) /
+    mean(w); None for fewer than 2 or sum(w) <= 0 (Q19's share over iterations, Q24's over rounds)."""
+    n = len(parts)
+    if n < 2 or n != len(wholes) or sum(wholes) <= 0:
+        return None
+    r = sum(parts) / sum(wholes)
+    return math.sqrt(sum((p - r * w) ** 2 for p, w in zip(parts, wholes)) / (n * (n - 1))) / (sum(wholes) / n)
+
+
 def share_se(iterations):
     """docs/metrics.md, "The limit": the standard error of sum(h) / sum(w) over the split's iterations,
     sqrt(sum (h_i - R w_i)^2 / (n (n - 1))) / mean(w); None for fewer than 2 or sum(w) <= 0 (Q19)."""
     pairs = [((it.get("gpu") or {}).get("host_bound_ns"), it.get("wall_ns")) for it in iterations or []]
-    if len(pairs) < 2 or any(not isinstance(h, int) or not isinstance(w, int) for h, w in pairs):
+    if any(not isinstance(h, int) or not isinstance(w, int) for h, w in pairs):
         return None
-    sh, sw, n = sum(h for h, _ in pairs), sum(w for _, w in pairs), len(pairs)
-    if sw <= 0:
-        return None
-    r = sh / sw
-    return math.sqrt(sum((h - r * w) ** 2 for h, w in pairs) / (n * (n - 1))) / (sw / n)
+    return ratio_se([h for h, _ in pairs], [w for _, w in pairs])
 
 
 def share_within_noise(holds_gil, host_share, se):
@@ -208,16 +214,6 @@ def gain_within_noise(npoints, scales, high, slow):
 
 WAIT_ROOM = 0.05                   # rule 3: the callers' wait share under which the cores had room (Q23)
 TAKING_TURNS = 0.10                # rule 3: the blocked share from which the callers took turns (Q23)
-
-
-def ratio_se(parts, wholes):
-    """The ratio estimator's standard error of sum(parts) / sum(wholes): sqrt(sum (p - R w)^2 / (n (n - 1))) /
-    mean(w); None for fewer than 2 or sum(w) <= 0 (Q24, as Q19's share_se)."""
-    n = len(parts)
-    if n < 2 or n != len(wholes) or sum(wholes) <= 0:
-        return None
-    r = sum(parts) / sum(wholes)
-    return math.sqrt(sum((p - r * w) ** 2 for p, w in zip(parts, wholes)) / (n * (n - 1))) / (sum(wholes) / n)
 
 
 def room_shares(top, intra_op_threads, cuda):

@@ -6,12 +6,16 @@
     report                         # in a notebook: the HTML report
     print(report)                  # the table the command prints (Report.table())
 
-Each function runs the command in this process, through the measuring extension (built against this
-torch on first use, python/ohprof/_native.py), and returns a Report. It prints nothing unless
+compare, run and sweep run the command in this process, through the measuring extension (built against
+this torch on first use, python/ohprof/_native.py); analyze, and a report's table and page, run the
+torch-free `ohprof` front that pip installed beside this package, in a child process, so that they need
+neither torch nor the extension (the extension's route where there is no front: a source checkout
+without OHPROF_FRONT). Each returns a Report. It prints nothing unless
 `verbose=True` (then the table, the progress and the warnings, as the command prints them); the
 warnings are in the report either way. A failed command raises OhprofError with the command's exit
-code (docs/exit-codes.md) and its one-line message. Ctrl-C stops after the current iteration and raises
-KeyboardInterrupt; Python's own handlers are back afterwards.
+code (docs/exit-codes.md) and its one-line message. Ctrl-C stops a measurement after the current
+iteration (and a front's child at once) and raises KeyboardInterrupt; Python's own handlers are back
+afterwards.
 
 How the user's objects reach the session (docs/usage.md, "Python API"):
 - the model object is handed to the session through a registered factory (ohprof._registry), so every
@@ -25,6 +29,7 @@ How the user's objects reach the session (docs/usage.md, "Python API"):
   same model reuses them.
 """
 import contextlib
+import functools
 import gzip
 import html
 import importlib.util
@@ -33,8 +38,10 @@ import operator
 import os
 import re
 import signal
+import subprocess
 import sys
 import tempfile
+import urllib.parse
 import zlib
 
 from ohprof import _native, _registry
@@ -208,9 +215,113 @@ def _api_message(error, argv):
     return _in_api_words(error)
 
 
+# The commands the torch-free front runs itself (src/cli/delegate.cpp hands the others to the Python side).
+_TORCH_FREE = ("analyze", "show")
+# The line the front's main writes for a failed command (src/cli/cli.cpp): its message is the error.
+_FRONT_ERROR = re.compile(r"^ohprof(?: [a-z]+)?: (?:internal )?error: (.*)$")
+
+
+def _front():
+    """The torch-free `ohprof` front to run analyze and show with: $OHPROF_FRONT where set (a developer's
+    build/ohprof), else the one pip installed with this very package (the distribution's bin/ohprof,
+    when the distribution's ohprof/__init__.py is this one); None otherwise (a source checkout)."""
+    explicit = os.environ.get("OHPROF_FRONT")
+    if explicit:
+        return explicit
+    return _installed_front()
+
+
+@functools.lru_cache(maxsize=1)
+def _installed_front():
+    try:
+        from importlib import metadata
+
+        dist = metadata.distribution("ohprof")
+        here = os.path.realpath(os.path.dirname(os.path.abspath(__file__)))
+        if not _installed_here(dist, here):
+            return None  # another ohprof is installed; this one runs from elsewhere (a checkout)
+        for file in dist.files or ():
+            if file.name == "ohprof" and file.parent.name == "bin":
+                found = os.path.realpath(dist.locate_file(file))
+                if os.path.isfile(found) and os.access(found, os.X_OK):
+                    return found
+    except Exception:  # no metadata (a checkout on PYTHONPATH), or a layout this does not know
+        return None
+    return None
+
+
+def _installed_here(dist, here):
+    """Whether the distribution `dist` is the package in folder `here`: installed there, or an editable
+    install (pip install -e) of the checkout that holds it."""
+    if os.path.realpath(os.path.dirname(dist.locate_file("ohprof/__init__.py"))) == here:
+        return True
+    direct = json.loads(dist.read_text("direct_url.json") or "{}")
+    url = direct.get("url", "")
+    if (direct.get("dir_info") or {}).get("editable") and url.startswith("file://"):
+        source = os.path.realpath(urllib.parse.unquote(urllib.parse.urlparse(url).path))
+        return here.startswith(source + os.sep)
+    return False
+
+
+def _call_front(front, argv, verbose, stdout_to):
+    """`ohprof ARGV` run by the front in a child process: (exit code, error), as _call. Its stdout goes to
+    `stdout_to` (or, verbose, to ours; else nowhere). Its stderr is read line by line and, verbose, passed
+    on as it comes, but for the error: from the line the front's main writes for a failed command (the
+    last thing it writes) to the end, as the extension returns it. Where the child failed without that
+    line (a loader error, a signal) the error is what it did write last."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with contextlib.ExitStack() as opened:
+        if stdout_to:
+            stdout = opened.enter_context(open(stdout_to, "wb"))
+        else:
+            stdout = None if verbose else subprocess.DEVNULL
+        try:
+            # argv[0] "ohprof", as typed: the report's context.argv is the command, not where it is installed
+            child = subprocess.Popen(["ohprof"] + argv, executable=front, stdin=subprocess.DEVNULL, stdout=stdout,
+                                     stderr=subprocess.PIPE)
+        except OSError as e:
+            raise OhprofError(16, f"cannot run the ohprof front '{front}' ({e.strerror or e}); reinstall ohprof "
+                                  "the way it was installed, or unset OHPROF_FRONT") from None
+        error_lines, last_lines = [], []
+        try:
+            with child.stderr:
+                for raw in child.stderr:
+                    line = raw.decode("utf-8", "replace").rstrip("\n")
+                    matched = _FRONT_ERROR.match(line)
+                    if matched and not error_lines:
+                        error_lines = [matched.group(1)]
+                    elif error_lines:
+                        error_lines.append(line)  # an error's message that holds a newline (from a file's text)
+                    else:
+                        last_lines = (last_lines + [line])[-3:]
+                        if verbose:
+                            os.write(2, raw)
+            code = child.wait()
+        except KeyboardInterrupt:  # a notebook's interrupt reaches only this process: the child is stopped too
+            child.kill()
+            child.wait()
+            raise KeyboardInterrupt("ohprof: interrupted; the report was not returned") from None
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    if error_lines:
+        return code, "\n".join(error_lines)
+    if code < 0:  # killed by a signal: the shell's code for it, 128 + its number
+        name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
+        said = f": {' '.join(last_lines)}" if last_lines else ""
+        return 128 - code, f"the ohprof front was killed by {name}{said}"
+    return code, " ".join(last_lines)
+
+
 def _call(argv, verbose, stdout_to=None):
-    """The command line `ohprof ARGV` in this process, through the measuring extension: (exit code, error
-    line). Its Ctrl-C handlers are ohprof's while it runs; Python's come back."""
+    """The command line `ohprof ARGV`: (exit code, error line). analyze and show through the front where
+    there is one (_front), else, and every other command, in this process through the measuring extension,
+    whose Ctrl-C handlers are ohprof's while it runs; Python's come back."""
+    front = _front() if argv[0] in _TORCH_FREE else None
+    if front:
+        return _call_front(front, argv, verbose, stdout_to)
     try:
         extension = _native.load()
     except _native.EnvironmentProblem as e:
@@ -469,7 +580,7 @@ def analyze(trace, *, verbose=False):
 def load(path):
     """The report that a command or this API wrote to `path` (--export-json: plain JSON or gzip, as the
     file's first bytes say) as a Report: its table, page and JSON as when it was measured (`ohprof show`).
-    Its table and page are drawn through the measuring extension, as the other functions are."""
+    Its table and page are drawn by the torch-free front (as analyze's are)."""
     name = os.fsdecode(path)
     try:
         with open(name, "rb") as f:

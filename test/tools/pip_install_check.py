@@ -14,8 +14,10 @@ plain interpreter (by default Debian's /usr/bin/python3, which has no shared lib
    on the tiny MLP with its own inputs (--inputs, saved with that torch) builds the measuring extension against that torch on first use (in a cache of its
    own under DIR), measures aoti, compile and eager, and writes its report; a second compare finds the
    built extension and does not build again.
-3. A venv without torch: `ohprof analyze` works (and `ohprof show` prints its table again), and
-   `ohprof compare` says in one line that torch is missing, with exit 16 (docs/exit-codes.md).
+3. A venv without torch: `ohprof analyze` works (and `ohprof show` prints its table again); so do the
+   API's ohprof.analyze, Report.table(), html() and ohprof.load (through the front pip installed, importing
+   neither torch nor the measuring extension, building none; also in the venv with torch); and `ohprof compare` says in one line that torch is missing, with
+   exit 16 (docs/exit-codes.md).
 
 Exit 0 when all of it holds, 1 with the reasons otherwise.
 """
@@ -23,6 +25,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -92,6 +95,7 @@ def main(argv):
     env.pop("OHPROF_PYTHON", None)
     env.pop("OHPROF_EXTENSION", None)
     env.pop("PYTHONPATH", None)
+    env.pop("OHPROF_FRONT", None)  # the API must find the front that pip installed
     env["OHPROF_CACHE"] = os.path.join(opts.work, "cache")
     shutil.rmtree(env["OHPROF_CACHE"], ignore_errors=True)
 
@@ -214,6 +218,30 @@ def main(argv):
     if shown.returncode != 0 or shown.stdout != done.stdout or not done.stdout:
         problems.append(f"show without torch: exit {shown.returncode}, its table {'is' if shown.stdout == done.stdout else 'is not'} "
                         f"analyze's: {shown.stderr.strip()}")
+    # the API's analyze, table, page and load there too, and in the venv with torch: through the front pip put
+    # beside the package, with neither torch nor the measuring extension imported, and no extension built
+    api = ("import json, sys, ohprof\n"
+           "r = ohprof.analyze(sys.argv[1])\n"
+           "json.dump({'table': r.table(), 'loaded': ohprof.load(sys.argv[2]).table(), 'page': '<table' in r.html(),\n"
+           "           'argv0': r.to_json()['context']['argv'][0],\n"
+           "           'imported': sorted(m for m in sys.modules if m == 'torch' or 'ohprof_measure' in m)}, sys.stdout)\n")
+    unread = lambda text: re.sub(r"(?m)^  read: .*$", "  read: T", text)  # noqa: E731
+    for where in (bare, venv):
+        built_before = sorted(glob.glob(os.path.join(env["OHPROF_CACHE"], "ext", "*")))
+        by_api, _ = run_hidden([os.path.join(where, "bin", "python"), "-c", api, trace, analysis], env)
+        built_after = sorted(glob.glob(os.path.join(env["OHPROF_CACHE"], "ext", "*")))
+        try:
+            got = json.loads(by_api.stdout)
+        except ValueError:
+            got = None
+        if (by_api.returncode != 0 or got is None or unread(got["table"]) != unread(done.stdout)
+                or got["loaded"] != done.stdout or not got["page"] or got["imported"] or got["argv0"] != "ohprof"
+                or built_after != built_before):
+            seen = ([unread(got["table"]) == unread(done.stdout), got["loaded"] == done.stdout, got["page"],
+                     got["imported"], got["argv0"]] if got else None)
+            problems.append(f"the API's analyze in {os.path.basename(where)}: exit {by_api.returncode}, "
+                            f"{by_api.stderr.strip()[-2000:]!r}; table as analyze's, loaded table as show's, a page, "
+                            f"imported, argv[0]: {seen}; extensions built {len(built_after) - len(built_before)}")
     done, _ = run_hidden([bare_ohprof, "compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16"], model_env)
     lines = done.stderr.strip().splitlines()
     if done.returncode != ENVIRONMENT_ERROR or len(lines) != 1 or "torch is not installed" not in done.stderr:

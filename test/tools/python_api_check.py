@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Python API (python/ohprof/api.py) on the user's own model object and tensors, as a notebook uses it.
 
-  python_api_check.py --python VENV_PY --extension SO --source-dir DIR --work DIR [--screenshot]
+  python_api_check.py --python VENV_PY --extension SO --front OHPROF --source-dir DIR --work DIR [--screenshot]
 
 The parent starts a child in VENV_PY (torch) that imports ohprof from the checkout and the measuring
 extension SO, and checks what the child did and printed:
@@ -15,7 +15,9 @@ extension SO, and checks what the child did and printed:
      warning for those paths while the AOTI path's processes are measured (and with only the AOTI path
      asked, the object is not pickled: no warning);
   4. ohprof.run(package, x) and ohprof.analyze(trace) return their reports, whose str() is the table the
-     command prints (exactly as verbose=True printed it) and whose html() a page for analyze too;
+     command prints (exactly as verbose=True printed it) and whose html() a page for analyze too; with
+     OHPROF_FRONT (the build's torch-free front, as pip installs one beside the package) analyze, table(),
+     html(), load and a refusal give what the extension's route gave from the same JSON;
      ohprof.load reads a saved report back to the same JSON, table and page, and refuses a missing file (3)
      and a JSON that is no report (2); ohprof.sweep over two batch
      sizes returns one point per size, and with (tuple, dict of keyword inputs) measures the user's
@@ -48,6 +50,7 @@ import tiny_models
 
 work = sys.argv[1]
 trace = sys.argv[2]
+front = sys.argv[3]
 out = {}
 model = tiny_models.tiny_mlp()
 calls = []
@@ -144,6 +147,39 @@ for bad in ("missing.json", "not-a-report.json"):
         out["load_errors"].append([e.code, e.message.replace(work, "WORK")])
 unreadable = ohprof.Report({"kind": "compare"})  # no context, no paths: show refuses it
 out["unreadable"] = [str(unreadable) == repr(unreadable), unreadable._repr_html_()]
+def refusal(report):
+    try:
+        report.table()
+    except ohprof.OhprofError as e:
+        return [e.code, e.message]
+# the same through the torch-free front (as pip installs it beside the package): the same table, page and
+# refusal from the same JSON as the extension drew them, and analyze's report
+out["refusal"] = refusal(unreadable)
+def missing_trace():
+    try:
+        ohprof.analyze(os.path.join(work, "no-such-trace.json"))
+    except ohprof.OhprofError as e:
+        return [e.code, e.message]
+out["missing_trace"] = missing_trace()
+os.environ["OHPROF_FRONT"] = front
+native_load = ohprof.api._native.load
+def no_extension():
+    raise AssertionError("the front's route loaded the measuring extension")
+ohprof.api._native.load = no_extension  # the front's route must not need it
+by_front = ohprof.analyze(trace)
+out["front"] = {"kind": by_front.kind, "table": str(by_front), "found": ohprof.api._front() == front,
+                "argv": [by_front.to_json()["context"]["argv"][:2], analysis.to_json()["context"]["argv"][:2]],
+                "same": [ohprof.Report(analysis.to_json()).table() == out["analyze_table"],
+                         ohprof.Report(analysis.to_json()).html() == analysis.html(),
+                         refusal(ohprof.Report({"kind": "compare"})) == out["refusal"],
+                         ohprof.load(os.path.join(work, "analysis.json.gz")).table() == out["analyze_table"],
+                         missing_trace() == out["missing_trace"]],
+                # a message that holds a newline (the kind is the file's text) comes back whole
+                "newline": refusal(ohprof.Report({"kind": "foo\nbar", "schema_version": 1})),
+                "handler": signal.getsignal(signal.SIGINT) is signal.default_int_handler}
+ohprof.api._native.load = native_load
+del os.environ["OHPROF_FRONT"]
+out["newline"] = refusal(ohprof.Report({"kind": "foo\nbar", "schema_version": 1}))
 swept = ohprof.sweep(model, x, [1, 2], paths=("aoti", "eager"), device="cpu")
 out["sweep_points"] = [p.get("value") for p in swept.to_json().get("points", [])]
 out["sweep_page"] = ["ohprof-latency-aoti" in swept.html(), (swept._repr_html_() or "").startswith("<iframe")]
@@ -208,6 +244,8 @@ for stream in (sys.stdout, sys.stderr):
     stream.flush()
 verbose_run = ohprof.run(package, x, device="cpu", warmup=1, runs=3, verbose=True)
 ohprof.analyze(trace, verbose=True)
+os.environ["OHPROF_FRONT"] = front
+ohprof.analyze(trace, verbose=True)
 with open(os.path.join(work, "child-after.json"), "w") as f:  # str() prints nothing: its table is returned
     json.dump({"run_table": str(verbose_run)}, f)
 '''
@@ -217,6 +255,7 @@ def main(argv):
     parser = argparse.ArgumentParser()
     parser.add_argument("--python", required=True)
     parser.add_argument("--extension", required=True)
+    parser.add_argument("--front", required=True, help="the torch-free ohprof front of the same build")
     parser.add_argument("--source-dir", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--screenshot", action="store_true")
@@ -226,8 +265,9 @@ def main(argv):
     env = dict(os.environ, OHPROF_EXTENSION=opts.extension,
                PYTHONPATH=os.pathsep.join([os.path.join(opts.source_dir, "python"),
                                            os.path.join(opts.source_dir, "examples", "models")]))
+    env.pop("OHPROF_FRONT", None)  # the child sets it where it means to: its baseline is the extension's route
     trace = os.path.join(opts.source_dir, "test", "data", "traces", "triton_example.json.gz")
-    child = subprocess.run([opts.python, "-c", CHILD, opts.work, trace], capture_output=True, text=True, env=env,
+    child = subprocess.run([opts.python, "-c", CHILD, opts.work, trace, os.path.abspath(opts.front)], capture_output=True, text=True, env=env,
                            timeout=1500, check=False)
     problems = []
     if child.returncode != 0:
@@ -284,6 +324,22 @@ def main(argv):
     # a run's str() is the very table its verbose=True call printed (the same report, so the same numbers)
     if len(run_table.splitlines()) < 10 or run_table not in verbose:
         problems.append(f"str(run report) is not the table run printed: {run_table[:500]!r}")
+    # analyze through the front (where pip installs one): its table, and verbose=True's, as the extension's
+    front = got["front"]
+    if (front["kind"] != "analyze" or unread(front["table"]) != unread(got["analyze_table"]) or not front["found"]
+            or front["same"] != [True] * 5 or not front["handler"] or front["newline"] != got["newline"]
+            or front["argv"][0] != front["argv"][1] or front["argv"][0][0] != "ohprof"):
+        problems.append(f"analyze and show through the front: kind {front['kind']}, found {front['found']}, the same "
+                        f"table, page, refusal, loaded table and missing trace's error as the extension's {front['same']}, "
+                        f"a message with a newline {front['newline']} vs {got['newline']}, argv {front['argv']}, "
+                        f"Python's SIGINT handler {front['handler']}")
+    if got["refusal"] is None or got["refusal"][0] != 2 or got["missing_trace"] is None or got["missing_trace"][0] != 3:
+        problems.append(f"table() of a report show cannot read: {got['refusal']} (want exit 2); a missing trace "
+                        f"{got['missing_trace']} (want 3)")
+    if got["newline"] is None or "\n" not in got["newline"][1]:
+        problems.append(f"a refusal whose message holds a newline: {got['newline']}")
+    if unread(verbose).count(unread(got["analyze_table"])) != 2:
+        problems.append("verbose=True analyze through the front did not print the table the extension's printed")
     if got["analyze_page"] != [True, True, True]:
         problems.append(f"analyze's page (drawn by show, shown as an iframe): {got['analyze_page']}")
     if got["loaded"] != [True, True, True]:

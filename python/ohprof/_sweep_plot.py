@@ -117,11 +117,27 @@ def load(report_path):
         raise OSError(f"cannot read {report_path}: {e.strerror or e}") from None
     except ValueError as e:                                         # JSONDecodeError, bad UTF-8
         raise ValueError(f"{report_path}: not a JSON report ({e})") from None
-    if not isinstance(report, dict) or report.get("kind") != "sweep":
-        raise ValueError(f"{report_path}: not a sweep report (kind is not \"sweep\")")
-    if not any(p.get("status") == "measured" and p.get("paths") for p in report.get("points", [])):
-        raise ValueError(f"{report_path}: no measured point to draw")
+    check(report, report_path)
     return report
+
+
+def check(report, name):
+    """Raises ValueError, naming `name`, for a report that is not a sweep or has no measured point to draw."""
+    if not isinstance(report, dict) or report.get("kind") != "sweep":
+        raise ValueError(f"{name}: not a sweep report (kind is not \"sweep\")")
+    if not any(isinstance(p, dict) and p.get("status") == "measured" and p.get("paths")
+               for p in report.get("points") or []):
+        raise ValueError(f"{name}: no measured point to draw")
+
+
+def page(report, name):
+    """The page of a sweep report already read (a dict): render_page after check, with a malformed report's
+    error as write_page gives it (ValueError naming `name`)."""
+    check(report, name)
+    try:
+        return render_page(report)
+    except (KeyError, TypeError, IndexError, AttributeError) as e:
+        raise ValueError(f"{name}: malformed sweep report ({type(e).__name__}: {e})") from None
 
 
 def series(report):
@@ -334,11 +350,7 @@ def render_page(report):
 def write_page(report_path, out_path):
     """Draws REPORT into OUT, atomically. Raises ValueError for a report it cannot draw, OSError for a file
     it cannot read or write; both with a one-line message."""
-    report = load(report_path)
-    try:
-        page = render_page(report)
-    except (KeyError, TypeError, IndexError, AttributeError) as e:
-        raise ValueError(f"{report_path}: malformed sweep report ({type(e).__name__}: {e})") from None
+    drawn = page(load(report_path), report_path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".sweep-", suffix=".html.tmp",
                                    dir=os.path.dirname(os.path.abspath(out_path)))
@@ -346,7 +358,7 @@ def write_page(report_path, out_path):
         raise OSError(f"cannot write {out_path}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(page)
+            f.write(drawn)
         os.chmod(tmp, 0o644)                                    # mkstemp's 0600 is not for a page to share
         os.replace(tmp, out_path)
     except BaseException:

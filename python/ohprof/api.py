@@ -95,9 +95,11 @@ class Report:
             return repr(self)
 
     def html(self):
-        """The HTML report as a page; "" for a sweep measured without matplotlib (its page has plots)."""
+        """The HTML report as a page; "" for a sweep where matplotlib is not installed (its page has plots)."""
         if not self._page and self.kind in ("run", "compare", "analyze", "ranks"):
             self._page = _show(self._data, page=True)
+        elif not self._page and self.kind == "sweep":
+            self._page = _sweep_page(self._data)
         return self._page
 
     def _repr_html_(self):
@@ -370,6 +372,19 @@ def _show(data, page):
                                                   "--export-json)"))
         with open(html_page if page else table, encoding="utf-8") as f:
             return f.read()
+
+
+def _sweep_page(data):
+    """A sweep report's page drawn from its JSON by matplotlib (python/ohprof/_sweep_plot.py), as the sweep drew
+    it after its last point; "" without matplotlib. A report it cannot draw raises OhprofError 2."""
+    try:
+        from ohprof import _sweep_plot
+    except ImportError:
+        return ""
+    try:
+        return _sweep_plot.page(data, "the report")
+    except ValueError as e:
+        raise OhprofError(2, str(e)) from None
 
 
 def _split_inputs(torch, inputs):

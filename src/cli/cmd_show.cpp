@@ -25,8 +25,9 @@ Status show(const ShowFlags& flags, const Invocation& invocation) {
   if (outcome.sweep) {
     if (!exports.html.empty()) {
       return make_error(ExitCode::usage_error,
-                        "a sweep report's page is drawn while it runs: `ohprof sweep ... --export-html FILE` (with "
-                        "matplotlib); show writes its table and --export-markdown");
+                        "a sweep report's page is drawn by matplotlib in Python: `python -m ohprof._sweep_plot "
+                        "REPORT.json PAGE.html` draws it again (pip install 'ohprof[plot]'); show writes its table and "
+                        "--export-markdown");
     }
     return emit_sweep(*outcome.sweep, exports.markdown, flags.quiet, true);
   }

@@ -183,6 +183,16 @@ out["newline"] = refusal(ohprof.Report({"kind": "foo\nbar", "schema_version": 1}
 swept = ohprof.sweep(model, x, [1, 2], paths=("aoti", "eager"), device="cpu")
 out["sweep_points"] = [p.get("value") for p in swept.to_json().get("points", [])]
 out["sweep_page"] = ["ohprof-latency-aoti" in swept.html(), (swept._repr_html_() or "").startswith("<iframe")]
+# a sweep loaded from its JSON draws its page again (matplotlib, no torch); one with nothing to draw refuses
+loaded_sweep = ohprof.Report(swept.to_json())
+out["loaded_sweep_page"] = [all(f"ohprof-{chart}-" in loaded_sweep.html() for chart in ("latency", "throughput", "ratio")),
+                            loaded_sweep.html().count("<svg") == swept.html().count("<svg") == 3,
+                            (loaded_sweep._repr_html_() or "").startswith("<iframe")]
+try:
+    ohprof.Report({"kind": "sweep", "points": []}).html()
+    out["empty_sweep_page"] = None
+except ohprof.OhprofError as e:
+    out["empty_sweep_page"] = [e.code, e.message]
 try:
     ohprof.compare(model, (torch.randn(2, 17),), paths=("aoti", "eager"), **quick)
     out["bad_input"] = None
@@ -353,6 +363,9 @@ def main(argv):
         problems.append(f"a report show cannot read: str is repr, no page: {got['unreadable']}")
     if got["sweep_points"] != [1, 2]:
         problems.append(f"sweep points {got['sweep_points']}")
+    if got["loaded_sweep_page"] != [True, True, True] or got["empty_sweep_page"] != [2, "the report: no measured point to draw"]:
+        problems.append(f"a loaded sweep's page (its three charts, as an iframe): {got['loaded_sweep_page']}; one with no "
+                        f"point to draw: {got['empty_sweep_page']}")
     if got["sweep_page"] != [True, True]:  # the venv has matplotlib: the page is the notebook's view
         problems.append(f"the sweep's page (latency chart drawn, _repr_html_ an iframe): {got['sweep_page']}")
     dtype_error = got["dtype_error"]

@@ -132,7 +132,7 @@ def main():
     markdown = run([args.binary, "show", args.sweep, "--quiet", "--export-markdown", "-"])
     checks.fact("a sweep report shows its Markdown", markdown.returncode == 0 and markdown.stdout.startswith("#"),
                 markdown.stdout[:300])
-    refused(checks, args.binary, [args.sweep, "--export-html", work("sweep.html")], 2, "ohprof sweep ... --export-html")
+    refused(checks, args.binary, [args.sweep, "--export-html", work("sweep.html")], 2, "`python -m ohprof._sweep_plot REPORT.json PAGE.html` draws it again")
     with open(args.sweep) as f:
         later_sweep = json.load(f)
     later_sweep["sweep_schema_version"] = 99

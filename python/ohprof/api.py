@@ -50,12 +50,15 @@ DEFAULT_PATHS = ("aoti", "aoti:python", "compile", "eager")
 
 
 class OhprofError(Exception):
-    """A command that failed: `code` is its exit code (docs/exit-codes.md), `message` its one line."""
+    """A command that failed: `code` is its exit code (docs/exit-codes.md), `message` its one line, and
+    `report` the Report it wrote all the same (a strict output check's mismatch, 10; a job with traces that
+    could not be read, 15), else None."""
 
-    def __init__(self, code, message):
+    def __init__(self, code, message, report=None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.report = report
 
 
 class Report:
@@ -124,11 +127,19 @@ class Report:
             span = f"{axis} {values[0]} … {values[-1]}, " if values else ""
             return (f"<ohprof.Report sweep: {span}{measured} of {len(points)} points measured, paths "
                     f"{', '.join(config.get('paths') or []) or 'none'}; {warnings}>")
+        if self.kind == "ranks":  # a job: its traces and steps, not paths
+            job = self._data.get("job") or {}
+            traces, failed = job.get("traces", 0), job.get("failed", 0)
+            steps = len(self._data.get("steps") or [])
+            world = f", world size {job['world_size']}" if job.get("world_size") else ""
+            return (f"<ohprof.Report ranks: {traces - failed} of {traces} traces analysed ({failed} failed){world}, "
+                    f"{steps} step{'' if steps == 1 else 's'}; {warnings}>")
         medians = []
         for name, path in self.paths.items():
             median = (path.get("wall_ns") or {}).get("median")
             medians.append(f"{name} {_duration(median)}" if median is not None else f"{name} unknown")
-        measured = ", ".join(medians) + " (median wall time per call)" if medians else "no paths"
+        unit = "iteration" if self.kind == "analyze" else "call"  # a trace's iterations are its profiler steps
+        measured = ", ".join(medians) + f" (median wall time per {unit})" if medians else "no paths"
         return f"<ohprof.Report {self.kind}: {measured}; {warnings}>"
 
 
@@ -349,8 +360,9 @@ def _run(argv, report_path, page_path, verbose):
     if page_path and os.path.exists(page_path):
         with open(page_path, encoding="utf-8") as f:
             page = f.read()
-    if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict)
-        raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}")
+    if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict): it goes along
+        raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}",
+                          Report(data, page))
     return Report(data, page)
 
 

@@ -177,6 +177,16 @@ out["front"] = {"kind": by_front.kind, "table": str(by_front), "found": ohprof.a
                 # a message that holds a newline (the kind is the file's text) comes back whole
                 "newline": refusal(ohprof.Report({"kind": "foo\nbar", "schema_version": 1})),
                 "handler": signal.getsignal(signal.SIGINT) is signal.default_int_handler}
+# a job with a trace that cannot be read: exit 15, and the others' analysis comes with the error
+ranks_dir = os.path.join(os.path.dirname(trace))
+try:
+    ohprof.analyze([os.path.join(ranks_dir, "sampled_rank-0.json.gz"), os.path.join(ranks_dir, "sampled_rank-1.json.gz"),
+                    os.path.join(work, "no-such-rank.json")])
+    out["ranks_failed"] = None
+except ohprof.OhprofError as e:
+    out["ranks_failed"] = [e.code, repr(e.report), e.report.to_json()["job"]["failed"] if e.report else None,
+                           "rank" in str(e.report)]
+out["analyze_repr"] = repr(by_front)
 ohprof.api._native.load = native_load
 del os.environ["OHPROF_FRONT"]
 out["newline"] = refusal(ohprof.Report({"kind": "foo\nbar", "schema_version": 1}))
@@ -343,6 +353,13 @@ def main(argv):
                         f"table, page, refusal, loaded table and missing trace's error as the extension's {front['same']}, "
                         f"a message with a newline {front['newline']} vs {got['newline']}, argv {front['argv']}, "
                         f"Python's SIGINT handler {front['handler']}")
+    want_ranks = [15, "<ohprof.Report ranks: 2 of 3 traces analysed (1 failed), world size 128, 2 steps; 1 warning>", 1, True]
+    if got["ranks_failed"] != want_ranks:
+        problems.append(f"analyze of a job with a missing trace: {got['ranks_failed']} (want {want_ranks}: the code, and "
+                        f"the others' report on the error)")
+    if not re.fullmatch(r"<ohprof\.Report analyze: triton_example \S+ \S+ \(median wall time per iteration\); \d+ warnings?>",
+                        got["analyze_repr"]):
+        problems.append(f"repr of an analysis: {got['analyze_repr']!r}")
     if got["refusal"] is None or got["refusal"][0] != 2 or got["missing_trace"] is None or got["missing_trace"][0] != 3:
         problems.append(f"table() of a report show cannot read: {got['refusal']} (want exit 2); a missing trace "
                         f"{got['missing_trace']} (want 3)")

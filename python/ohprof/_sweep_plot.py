@@ -1,6 +1,6 @@
 """The picture of an `ohprof sweep` report: one self-contained HTML page (docs/sweep.md, "Outputs").
 
-  python -m ohprof._sweep_plot REPORT.json OUT.html
+  python -m ohprof._sweep_plot REPORT.json[.gz] OUT.html
 
 ohprof calls write_page(report_path, out_path) through its embedded interpreter after every point.
 The page has three SVG charts drawn by matplotlib (latency and throughput against the axis, log-log;
@@ -11,7 +11,6 @@ stable id (ohprof-<chart>-<path>); a script at the end of the page writes their 
 """
 import html
 import io
-import json
 import math
 import os
 import re
@@ -22,6 +21,11 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
+
+try:
+    from ohprof import _report_file
+except ImportError:  # run as a script from a checkout (python python/ohprof/_sweep_plot.py): its folder is on sys.path
+    import _report_file
 
 RC = {"svg.fonttype": "none", "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"],
       "font.size": 10, "axes.ymargin": 0.08, "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6}
@@ -111,11 +115,10 @@ def _finish(fig, ax, chart, xlabel, ylabel, handles=None, labels=None, gids=None
 
 def load(report_path):
     try:
-        with open(report_path, encoding="utf-8") as f:
-            report = json.load(f)
+        report = _report_file.read(report_path)                     # plain or gzip
     except OSError as e:
         raise OSError(f"cannot read {report_path}: {e.strerror or e}") from None
-    except ValueError as e:                                         # JSONDecodeError, bad UTF-8
+    except _report_file.NOT_JSON as e:                              # JSONDecodeError, bad UTF-8, a cut gzip
         raise ValueError(f"{report_path}: not a JSON report ({e})") from None
     check(report, report_path)
     return report
@@ -125,8 +128,9 @@ def check(report, name):
     """Raises ValueError, naming `name`, for a report that is not a sweep or has no measured point to draw."""
     if not isinstance(report, dict) or report.get("kind") != "sweep":
         raise ValueError(f"{name}: not a sweep report (kind is not \"sweep\")")
-    if not any(isinstance(p, dict) and p.get("status") == "measured" and p.get("paths")
-               for p in report.get("points") or []):
+    points = report.get("points")
+    if not isinstance(points, list) or not any(isinstance(p, dict) and p.get("status") == "measured" and p.get("paths")
+                                               for p in points):
         raise ValueError(f"{name}: no measured point to draw")
 
 
@@ -136,7 +140,7 @@ def page(report, name):
     check(report, name)
     try:
         return render_page(report)
-    except (KeyError, TypeError, IndexError, AttributeError) as e:
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError) as e:
         raise ValueError(f"{name}: malformed sweep report ({type(e).__name__}: {e})") from None
 
 

@@ -30,7 +30,6 @@ How the user's objects reach the session (docs/usage.md, "Python API"):
 """
 import contextlib
 import functools
-import gzip
 import html
 import importlib.util
 import json
@@ -42,9 +41,8 @@ import subprocess
 import sys
 import tempfile
 import urllib.parse
-import zlib
 
-from ohprof import _native, _registry
+from ohprof import _native, _registry, _report_file
 
 DEFAULT_PATHS = ("aoti", "aoti:python", "compile", "eager")
 
@@ -60,12 +58,17 @@ class OhprofError(Exception):
         self.message = message
         self.report = report
 
+    def __reduce__(self):  # args holds the message alone: pickle and copy rebuild it from all three
+        return type(self), (self.code, self.message, self.report)
+
 
 class Report:
     """One command's report: `to_json()` is the JSON report the command writes with --export-json
     (docs/report-schema.md); in a notebook it shows as the command's HTML report."""
 
     def __init__(self, data, page=""):
+        if not isinstance(data, dict):
+            raise TypeError(f"a report is a dict (the JSON report), not {type(data).__name__}")
         self._data = data
         self._page = page
 
@@ -83,7 +86,7 @@ class Report:
 
     @property
     def warnings(self):
-        return list(self._data.get("warnings", []))
+        return list(self._data.get("warnings") or [])
 
     def table(self):
         """The table the command prints (what `verbose=True` shows), drawn from to_json() by the command
@@ -128,12 +131,13 @@ class Report:
             return (f"<ohprof.Report sweep: {span}{measured} of {len(points)} points measured, paths "
                     f"{', '.join(config.get('paths') or []) or 'none'}; {warnings}>")
         if self.kind == "ranks":  # a job: its traces and steps, not paths
-            job = self._data.get("job") or {}
-            traces, failed = job.get("traces", 0), job.get("failed", 0)
-            steps = len(self._data.get("steps") or [])
+            job = self._data.get("job")
+            job = job if isinstance(job, dict) else {}
+            steps = self._data.get("steps")
+            steps = len(steps) if isinstance(steps, list) else 0
             world = f", world size {job['world_size']}" if job.get("world_size") else ""
-            return (f"<ohprof.Report ranks: {traces - failed} of {traces} traces analysed ({failed} failed){world}, "
-                    f"{steps} step{'' if steps == 1 else 's'}; {warnings}>")
+            return (f"<ohprof.Report ranks: {job.get('ranks', 0)} of {job.get('traces', 0)} traces analysed "
+                    f"({job.get('failed', 0)} failed){world}, {steps} step{'' if steps == 1 else 's'}; {warnings}>")
         medians = []
         for name, path in self.paths.items():
             median = (path.get("wall_ns") or {}).get("median")
@@ -228,8 +232,11 @@ def _api_message(error, argv):
     return _in_api_words(error)
 
 
-# The commands the torch-free front runs itself (src/cli/delegate.cpp hands the others to the Python side).
+# The API's commands that the torch-free front runs itself (it hands run, compare and sweep to the Python side,
+# src/cli/delegate.cpp).
 _TORCH_FREE = ("analyze", "show")
+# What Ctrl-C during a call raises (KeyboardInterrupt's text); what was measured is not returned.
+_INTERRUPTED = "ohprof: interrupted"
 # The line the front's main writes for a failed command (src/cli/cli.cpp): its message is the error.
 _FRONT_ERROR = re.compile(r"^ohprof(?: [a-z]+)?: (?:internal )?error: (.*)$")
 
@@ -314,17 +321,23 @@ def _call_front(front, argv, verbose, stdout_to):
         except KeyboardInterrupt:  # a notebook's interrupt reaches only this process: the child is stopped too
             child.kill()
             child.wait()
-            raise KeyboardInterrupt("ohprof: interrupted; the report was not returned") from None
+            raise KeyboardInterrupt(_INTERRUPTED) from None
         finally:
             if child.poll() is None:
                 child.kill()
                 child.wait()
     if error_lines:
         return code, "\n".join(error_lines)
+    said = f": {' '.join(last_lines)}" if last_lines else ""
     if code < 0:  # killed by a signal: the shell's code for it, 128 + its number
-        name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
-        said = f": {' '.join(last_lines)}" if last_lines else ""
-        return 128 - code, f"the ohprof front was killed by {name}{said}"
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:  # a real-time signal has no name
+            name = f"signal {-code}"
+        return 128 - code, f"the ohprof front '{front}' was killed by {name}{said}"
+    if code in (126, 127):  # the system could not execute it or load its libraries: the environment's fault
+        return 16, (f"the ohprof front '{front}' could not start (exit {code}){said}; reinstall ohprof the way it "
+                    "was installed, or unset OHPROF_FRONT")
     return code, " ".join(last_lines)
 
 
@@ -351,9 +364,10 @@ def _call(argv, verbose, stdout_to=None):
 def _run(argv, report_path, page_path, verbose):
     code, error = _call(argv, verbose)
     if code == 130:
-        raise KeyboardInterrupt("ohprof: interrupted; the report was not returned")
+        raise KeyboardInterrupt(_INTERRUPTED)
+    message = _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}"
     if code != 0 and not os.path.exists(report_path):
-        raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}")
+        raise OhprofError(code, message)
     with open(report_path, encoding="utf-8") as f:  # ohprof writes UTF-8, whatever the locale
         data = json.load(f)
     page = ""
@@ -361,8 +375,7 @@ def _run(argv, report_path, page_path, verbose):
         with open(page_path, encoding="utf-8") as f:
             page = f.read()
     if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict): it goes along
-        raise OhprofError(code, _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}",
-                          Report(data, page))
+        raise OhprofError(code, message, Report(data, page))
     return Report(data, page)
 
 
@@ -376,7 +389,7 @@ def _show(data, page):
         argv = ["show", report] + (["--quiet", "--export-html", html_page] if page else [])
         code, error = _call(argv, False, stdout_to=table)
         if code == 130:
-            raise KeyboardInterrupt("ohprof: interrupted")
+            raise KeyboardInterrupt(_INTERRUPTED)
         if code != 0:  # the file is this call's: the report is named as the JSON it was given
             error = (error or f"ohprof show exited {code}").replace(f"'{report}'", "the report")
             raise OhprofError(code, error.replace("give a whole report written by --export-json",
@@ -606,15 +619,12 @@ def analyze(trace, *, verbose=False):
 
 def load(path):
     """The report that a command or this API wrote to `path` (--export-json: plain JSON or gzip, as the
-    file's first bytes say) as a Report: its table, page and JSON as when it was measured (`ohprof show`).
-    Its table and page are drawn by the torch-free front (as analyze's are)."""
+    file's first bytes say) as a Report, whose table() and html() draw them again as when it was measured
+    (`ohprof show`; a sweep's page, matplotlib)."""
     name = os.fsdecode(path)
     try:
-        with open(name, "rb") as f:
-            packed = f.read(2) == b"\x1f\x8b"
-        with (gzip.open(name, "rt", encoding="utf-8") if packed else open(name, encoding="utf-8")) as f:
-            data = json.load(f)
-    except (ValueError, EOFError, zlib.error, gzip.BadGzipFile) as e:  # not JSON, not UTF-8, a cut or bad gzip
+        data = _report_file.read(name)
+    except _report_file.NOT_JSON as e:
         raise OhprofError(2, f"'{name}' is not a JSON report ({e}); give a file written by --export-json") from None
     except OSError as e:  # missing, unreadable, a folder
         raise OhprofError(3, f"cannot read report '{name}' ({e.strerror or e}); check the path") from None

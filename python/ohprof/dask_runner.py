@@ -145,7 +145,10 @@ def main(argv=None):
     where.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786)")
     where.add_argument("--local-workers", type=int, default=0,
                        help="start a LocalCluster with N worker processes on this machine (default: one per core)")
-    parser.add_argument("--ohprof", default=shutil.which("ohprof") or "ohprof", help="the ohprof binary (default: on PATH)")
+    from ohprof import api  # torch-free: which front the API would run
+    parser.add_argument("--ohprof", default=api._front() or shutil.which("ohprof") or "ohprof",
+                        help="the ohprof binary (default: $OHPROF_FRONT, else the one installed with this package, "
+                             "else on PATH)")
     parser.add_argument("--fan-in", type=int, default=8, help="reports per merge task (default 8)")
     parser.add_argument("--export-json", required=True, help="where to write the job's report ('-' for stdout)")
     parser.add_argument("traces", nargs="+", help="trace files, directories or globs, as `ohprof analyze` takes them")

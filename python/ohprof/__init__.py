@@ -19,7 +19,7 @@ except Exception:  # a source checkout on PYTHONPATH: no installed metadata
 
 def __getattr__(name):
     # The API (ohprof.api) on first use: `import ohprof` alone stays free of torch.
-    if name in ("compare", "run", "sweep", "analyze", "load", "Report", "OhprofError"):
+    if name in ("compare", "run", "sweep", "analyze", "load", "Report", "OhprofError", "Interrupted"):
         from ohprof import api
 
         return getattr(api, name)

@@ -14,8 +14,8 @@ without OHPROF_FRONT). Each returns a Report. It prints nothing unless
 `verbose=True` (then the table, the progress and the warnings, as the command prints them); the
 warnings are in the report either way. A failed command raises OhprofError with the command's exit
 code (docs/exit-codes.md) and its one-line message. Ctrl-C stops a measurement after the current
-iteration (and a front's child at once) and raises KeyboardInterrupt; Python's own handlers are back
-afterwards.
+iteration (and a front's child at once) and raises Interrupted, a KeyboardInterrupt that carries what
+was measured; Python's own handlers are back afterwards.
 
 How the user's objects reach the session (docs/usage.md, "Python API"):
 - the model object is handed to the session through a registered factory (ohprof._registry), so every
@@ -45,6 +45,8 @@ import urllib.parse
 from ohprof import _native, _registry, _report_file
 
 DEFAULT_PATHS = ("aoti", "aoti:python", "compile", "eager")
+# The text of the Interrupted that Ctrl-C during a call raises.
+_INTERRUPTED = "ohprof: interrupted"
 
 
 class OhprofError(Exception):
@@ -60,6 +62,18 @@ class OhprofError(Exception):
 
     def __reduce__(self):  # args holds the message alone: pickle and copy rebuild it from all three
         return type(self), (self.code, self.message, self.report)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a call: a KeyboardInterrupt whose `report` is what the command measured until
+    then (its `interrupted` or `stop_reason` says so; a sweep's finished points), or None where it wrote none."""
+
+    def __init__(self, report=None):
+        super().__init__(_INTERRUPTED)
+        self.report = report
+
+    def __reduce__(self):
+        return type(self), (self.report,)
 
 
 class Report:
@@ -235,8 +249,6 @@ def _api_message(error, argv):
 # The API's commands that the torch-free front runs itself (it hands run, compare and sweep to the Python side,
 # src/cli/delegate.cpp).
 _TORCH_FREE = ("analyze", "show")
-# What Ctrl-C during a call raises (KeyboardInterrupt's text); what was measured is not returned.
-_INTERRUPTED = "ohprof: interrupted"
 # The line the front's main writes for a failed command (src/cli/cli.cpp): its message is the error.
 _FRONT_ERROR = re.compile(r"^ohprof(?: [a-z]+)?: (?:internal )?error: (.*)$")
 
@@ -321,7 +333,7 @@ def _call_front(front, argv, verbose, stdout_to):
         except KeyboardInterrupt:  # a notebook's interrupt reaches only this process: the child is stopped too
             child.kill()
             child.wait()
-            raise KeyboardInterrupt(_INTERRUPTED) from None
+            raise Interrupted() from None
         finally:
             if child.poll() is None:
                 child.kill()
@@ -363,17 +375,17 @@ def _call(argv, verbose, stdout_to=None):
 
 def _run(argv, report_path, page_path, verbose):
     code, error = _call(argv, verbose)
-    if code == 130:
-        raise KeyboardInterrupt(_INTERRUPTED)
     message = _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}"
     if code != 0 and not os.path.exists(report_path):
-        raise OhprofError(code, message)
+        raise Interrupted() if code == 130 else OhprofError(code, message)
     with open(report_path, encoding="utf-8") as f:  # ohprof writes UTF-8, whatever the locale
         data = json.load(f)
     page = ""
     if page_path and os.path.exists(page_path):
         with open(page_path, encoding="utf-8") as f:
             page = f.read()
+    if code == 130:  # what was measured before Ctrl-C goes along, as the command keeps it
+        raise Interrupted(Report(data, page))
     if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict): it goes along
         raise OhprofError(code, message, Report(data, page))
     return Report(data, page)
@@ -389,7 +401,7 @@ def _show(data, page):
         argv = ["show", report] + (["--quiet", "--export-html", html_page] if page else [])
         code, error = _call(argv, False, stdout_to=table)
         if code == 130:
-            raise KeyboardInterrupt(_INTERRUPTED)
+            raise Interrupted()
         if code != 0:  # the file is this call's: the report is named as the JSON it was given
             error = (error or f"ohprof show exited {code}").replace(f"'{report}'", "the report")
             raise OhprofError(code, error.replace("give a whole report written by --export-json",

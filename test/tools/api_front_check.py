@@ -19,8 +19,8 @@ With stand-in fronts (shell scripts):
      16 naming it; one killed by SIGKILL raises 137, by a real-time signal 128 + its number, each with what it
      wrote; an error line followed by more text is one message, and a line before it is passed on only
      when verbose;
-  6. Ctrl-C (SIGINT to this process alone, as a notebook's interrupt) raises KeyboardInterrupt at once and
-     leaves no child behind.
+  6. Ctrl-C (SIGINT to this process alone, as a notebook's interrupt) raises ohprof.Interrupted (a
+     KeyboardInterrupt) with no report at once and leaves no child behind.
 Exit 0 when all hold, 1 otherwise.
 """
 import argparse
@@ -192,7 +192,7 @@ def main(argv):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, 0)
             problems.append(f"Ctrl-C left the front {pid} running")
-        if str(e) != "ohprof: interrupted" or took > 20:
+        if not isinstance(e, ohprof.Interrupted) or e.report is not None or str(e) != "ohprof: interrupted" or took > 20:
             problems.append(f"Ctrl-C raised {e!r} after {took:.1f} s")
     finally:
         os.environ["OHPROF_FRONT"] = front

@@ -26,7 +26,8 @@ extension SO, and checks what the child did and printed:
   5. a bad input raises OhprofError with exit code 6 and the message alone, its advice naming the
      keyword argument, not the command line's flag; a non-module is TypeError;
      a torch.export.ExportedProgram is measured as --exported (each path's source is the program);
-  6. Python's SIGINT handler is back after each call;
+  6. Python's SIGINT handler is back after each call; Ctrl-C during a run raises ohprof.Interrupted (a
+     KeyboardInterrupt) with the report of what it measured;
   7. _repr_html_ is an iframe whose srcdoc is the report's HTML page; laid out by headless Chromium it
      shows the page's tables (skipped without Chromium), with --screenshot a picture to look at.
 Exit 0 when all hold, 1 otherwise, 77 when Chromium is missing (the rest still checked first).
@@ -124,6 +125,18 @@ aoti_only = ohprof.compare(model, (x,), paths=("aoti",), explain=False, cold_sta
 out["cold_aoti_only"] = {"warnings": [w["message"] for w in aoti_only["warnings"] if w["code"].startswith("cold-start")],
                          "states": {p["name"]: states(p) for p in aoti_only["paths"] if p["cold_start"]}}
 run = ohprof.run(package, x, device="cpu", warmup=1, runs=3)
+# Ctrl-C during a call (SIGINT to this process, as a notebook's interrupt): Interrupted, with what it measured
+import threading, time
+threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+started = time.monotonic()
+try:
+    ohprof.run(package, x, device="cpu", warmup=1, runs=10**7)
+    out["interrupted"] = None
+except ohprof.Interrupted as e:
+    out["interrupted"] = [isinstance(e, KeyboardInterrupt), str(e), e.report.kind if e.report else None,
+                          e.report.to_json().get("interrupted") if e.report else None,
+                          len(e.report.paths["aoti"]["samples_ns"]) if e.report else 0, time.monotonic() - started,
+                          signal.getsignal(signal.SIGINT) is signal.default_int_handler]
 out["run"] = [run.kind, len(run.paths["aoti"]["samples_ns"])]
 analysis = ohprof.analyze(trace)
 out["analyze_kind"] = analysis.kind
@@ -334,6 +347,11 @@ def main(argv):
         problems.append(f"the AOTI path's cold start beside a refused model object: {got['cold_refused']['main_class']}")
     if got["run"] != ["run", 3]:
         problems.append(f"run: {got['run']}")
+    stopped = got["interrupted"]
+    if (stopped is None or stopped[:4] != [True, "ohprof: interrupted", "run", True] or stopped[4] < 10
+            or stopped[5] > 60 or not stopped[6]):
+        problems.append(f"Ctrl-C during run: {stopped} (want Interrupted, a KeyboardInterrupt, with the run's report "
+                        "marked interrupted and its samples, within a minute; Python's handler back)")
     if got["analyze_kind"] != "analyze":
         problems.append(f"analyze's report kind {got['analyze_kind']}")
     # the trace's analysis is exact: str(report) is the table verbose=True printed, but for the time it took to read

@@ -1,8 +1,8 @@
 """ohprof: why a PyTorch model runs faster as an AOTInductor package than under torch.compile, measured.
 
 The Python API: ohprof.compare(model, inputs), ohprof.run(package, inputs), ohprof.sweep(model, inputs,
-values, dim=0), ohprof.analyze(trace), each returning an ohprof.Report, and ohprof.load(path), a saved report
-as one (python/ohprof/api.py, docs/usage.md).
+values, dim=0), ohprof.analyze(trace) and ohprof.diff(base, new), each returning an ohprof.Report, and
+ohprof.load(path), a saved report as one (python/ohprof/api.py, docs/usage.md).
 
 Importing this package loads neither torch nor ohprof's measuring extension: `ohprof.dask_runner` and the
 command line's Python side use it without torch. The measuring side (`ohprof._measure`, started by the
@@ -19,7 +19,7 @@ except Exception:  # a source checkout on PYTHONPATH: no installed metadata
 
 def __getattr__(name):
     # The API (ohprof.api) on first use: `import ohprof` alone stays free of torch.
-    if name in ("compare", "run", "sweep", "analyze", "load", "Report", "OhprofError", "Interrupted"):
+    if name in ("compare", "run", "sweep", "analyze", "diff", "load", "Report", "OhprofError", "Interrupted"):
         from ohprof import api
 
         return getattr(api, name)

@@ -7,7 +7,7 @@
     print(report)                  # the table the command prints (Report.table())
 
 compare, run and sweep run the command in this process, through the measuring extension (built against
-this torch on first use, python/ohprof/_native.py); analyze, and a report's table and page, run the
+this torch on first use, python/ohprof/_native.py); analyze, diff, and a report's table and page, run the
 torch-free `ohprof` front that pip installed beside this package, in a child process, so that they need
 neither torch nor the extension (the extension's route where there is no front: a source checkout
 without OHPROF_FRONT). Each returns a Report. It prints nothing unless
@@ -80,11 +80,12 @@ class Report:
     """One command's report: `to_json()` is the JSON report the command writes with --export-json
     (docs/report-schema.md); in a notebook it shows as the command's HTML report."""
 
-    def __init__(self, data, page=""):
+    def __init__(self, data, page="", table=None):
         if not isinstance(data, dict):
             raise TypeError(f"a report is a dict (the JSON report), not {type(data).__name__}")
         self._data = data
         self._page = page
+        self._table = table  # the table the command printed, where show cannot draw it again (a diff)
 
     def to_json(self):
         return self._data
@@ -105,7 +106,9 @@ class Report:
     def table(self):
         """The table the command prints (what `verbose=True` shows), drawn from to_json() by the command
         line's printers, as `ohprof show` draws it; also str(report). Raises OhprofError if the report
-        cannot be read back."""
+        cannot be read back. A diff's is the table `ohprof diff` printed (show does not draw diffs)."""
+        if self._table is not None:
+            return self._table
         return _show(self._data, page=False)
 
     def __str__(self):
@@ -144,6 +147,20 @@ class Report:
             span = f"{axis} {values[0]} … {values[-1]}, " if values else ""
             return (f"<ohprof.Report sweep: {span}{measured} of {len(points)} points measured, paths "
                     f"{', '.join(config.get('paths') or []) or 'none'}; {warnings}>")
+        if self.kind == "diff":  # each path's change and verdict, and the outcome
+            changes = []
+            for path in self._data.get("paths") or []:
+                if not isinstance(path, dict):
+                    continue
+                where = f" at {path['point']:g}" if isinstance(path.get("point"), (int, float)) else ""
+                ratio = path.get("ratio")
+                if path.get("reason") == "reference_path":  # --relative-to's own path: the others' yardstick
+                    changes.append(f"{path.get('name', '?')}{where} the reference")
+                    continue
+                change = f"{ratio - 1:+.1%}" if isinstance(ratio, (int, float)) else "unknown"
+                changes.append(f"{path.get('name', '?')}{where} {change} {str(path.get('verdict', '?')).replace('_', ' ')}")
+            return (f"<ohprof.Report diff: {str(self._data.get('outcome', '?')).replace('_', ' ')}"
+                    f"{': ' + ', '.join(changes) if changes else ''}; {warnings}>")
         if self.kind == "ranks":  # a job: its traces and steps, not paths
             job = self._data.get("job")
             job = job if isinstance(job, dict) else {}
@@ -224,7 +241,8 @@ _API_FLAGS = {"--paths": "paths", "--device": "device",
               "--check-outputs": "check_outputs", "--no-explain": "explain=False",
               "--kernel-profile": "kernel_profile=True", "--cache-dir": "cache_dir", "--export-trace": "export_trace",
               "--threads": "threads", "--what-if": "what_if=True", "--cold-start": "cold_start",
-              "--batch": "values", "--dim": "values"}
+              "--batch": "values", "--dim": "values", "--threshold": "threshold", "--alpha": "alpha",
+              "--resamples": "resamples", "--seed": "seed", "--relative-to": "relative_to", "--force": "force=True"}
 
 
 def _in_api_words(message):
@@ -248,7 +266,7 @@ def _api_message(error, argv):
 
 # The API's commands that the torch-free front runs itself (it hands run, compare and sweep to the Python side,
 # src/cli/delegate.cpp).
-_TORCH_FREE = ("analyze", "show")
+_TORCH_FREE = ("analyze", "show", "diff")
 # The line the front's main writes for a failed command (src/cli/cli.cpp): its message is the error.
 _FRONT_ERROR = re.compile(r"^ohprof(?: [a-z]+)?: (?:internal )?error: (.*)$")
 
@@ -627,6 +645,54 @@ def analyze(trace, *, verbose=False):
         if not verbose:
             argv.append("--quiet")
         return _run(argv, os.path.join(folder, "report.json"), None, verbose)
+
+
+def diff(base, new, *, threshold=None, alpha=None, resamples=None, seed=None, relative_to=None, force=False,
+         verbose=False):
+    """`ohprof diff` of two reports of the same model (docs/diff.md): each a Report, its to_json() dict, or the
+    path of a saved report. Returns the diff Report, whose to_json()["outcome"] is "no_regression" or
+    "regression" (a slower path is the answer, not an error), table() the table the command printed and
+    html() its page. Reports that cannot be compared raise OhprofError 14, the diff report on it."""
+    with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
+        given = []
+        for report, name in ((base, "base.json"), (new, "new.json")):
+            if isinstance(report, (Report, dict)):  # saved as NAME here, and named so in the diff
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                    json.dump(report.to_json() if isinstance(report, Report) else report, f)
+                given.append(os.path.join(folder, name))
+            else:
+                given.append(os.fspath(report))
+        out, page, table = (os.path.join(folder, name) for name in ("diff.json", "diff.html", "diff.txt"))
+        argv = ["diff", *given, "--export-json", out, "--export-html", page]
+        for flag, value in (("--threshold", threshold), ("--alpha", alpha), ("--resamples", resamples),
+                            ("--seed", seed), ("--relative-to", relative_to)):
+            if value is not None:
+                argv += [flag, str(value)]
+        if force:
+            argv.append("--force")
+        code, error = _call(argv, verbose, stdout_to=table)
+        if code == 130:
+            raise Interrupted()
+        ours = folder + os.sep  # the reports saved here are named base.json and new.json
+        error = _in_api_words(error.replace(ours, "")) if error else f"ohprof diff exited {code}"
+        if not os.path.exists(out):
+            raise OhprofError(code, error)
+        with open(out, encoding="utf-8") as f:
+            data = json.load(f)
+        for side in ("base", "new"):
+            if isinstance(data.get(side), str):
+                data[side] = data[side].replace(ours, "")
+        texts = []
+        for path in (table, page):
+            with open(path, encoding="utf-8") as f:
+                texts.append(f.read().replace(ours, ""))
+        if verbose:
+            sys.stdout.write(texts[0])
+            sys.stdout.flush()
+        report = Report(data, texts[1], table=texts[0])
+        if code not in (0, 13):  # 13: a regression, which the report says
+            raise OhprofError(code, error, report)
+        return report
 
 
 def load(path):

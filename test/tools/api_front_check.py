@@ -13,7 +13,10 @@ With the real front (OHPROF_FRONT):
      15 with the other ranks' report on the error (its repr names the traces and steps);
   3. table() of a report that show refuses raises 2 with show's whole message, a newline inside included;
   4. OhprofError survives pickle with its code, message and report; Report() of a non-dict is TypeError, and
-     repr of a ranks report with a malformed job does not raise.
+     repr of a ranks report with a malformed job does not raise; ohprof.diff of two saved reports is the
+     table `ohprof diff` prints, a regression returned (not raised), with its page; of Report objects it
+     names them base.json and new.json (no temporary path in its table, JSON or page), and verbose=True
+     prints the table; incomparable reports raise 14 with the diff report, in the API's words.
 With stand-in fronts (shell scripts):
   5. a front that does not exist, or that the system cannot start (exit 127 and the loader's line), raises
      16 naming it; one killed by SIGKILL raises 137, by a real-time signal 128 + its number, each with what it
@@ -140,6 +143,41 @@ def main(argv):
     odd = repr(ohprof.Report({"kind": "ranks", "job": [], "steps": 5}))
     if odd != "<ohprof.Report ranks: 0 of 0 traces analysed (0 failed), 0 steps; 0 warnings>":
         problems.append(f"repr of a malformed ranks report: {odd}")
+
+    # 4b. diff: of two saved reports, as the command prints it; of Report objects, named base.json and
+    # new.json; a regression is returned, incomparable reports raise 14 with the diff on the error
+    diffs = os.path.join(opts.source_dir, "test", "data", "diff")
+    base, new = os.path.join(diffs, "tiny-mlp-b1.json.gz"), os.path.join(diffs, "tiny-mlp-b1-run2.json.gz")
+    command = subprocess.run([front, "diff", base, new, "--threshold", "0.01"], capture_output=True, text=True,
+                             check=False)
+    (found, out), err = captured(2, lambda: captured(1, lambda: ohprof.diff(base, new, threshold=0.01)))
+    if (isinstance(found, BaseException) or out or err or found.table() != command.stdout or command.returncode != 13
+            or found.to_json()["outcome"] != "regression" or "<table" not in found.html()):
+        problems.append(f"diff of two files: {found!r}, printed {out!r} {err!r}; the command exited "
+                        f"{command.returncode}:\n{command.stdout}")
+    else:
+        want = ("<ohprof.Report diff: regression: aoti +2.1% slower, aoti:python +1.5% slower, compile +5.9% slower, "
+                "compile:cpp-wrapper +4.2% slower, eager -0.1% no change; 0 warnings>")
+        if repr(found) != want:
+            problems.append(f"repr of a diff: {found!r} (want {want})")
+    (found, out), _ = captured(2, lambda: captured(1, lambda: ohprof.diff(ohprof.load(base), ohprof.load(new),
+                                                                          relative_to="aoti", verbose=True)))
+    if isinstance(found, BaseException):
+        problems.append(f"diff of Report objects: {found!r}")
+    else:
+        first = found.table().splitlines()[0]
+        if (first != "ohprof diff (compare reports): base base.json, new new.json" or out != found.table()
+                or [found.to_json()["base"], found.to_json()["new"]] != ["base.json", "new.json"]
+                or "ohprof-api-" in found.html() or not repr(found).startswith(
+                    "<ohprof.Report diff: no regression: aoti the reference, aoti:python -0.6% no change")):
+            problems.append(f"diff of Report objects: {first!r}, {found!r}, verbose printed the table: "
+                            f"{out == found.table()}")
+    try:
+        ohprof.diff(base, ohprof.analyze(trace))
+        problems.append("a diff of a compare and an analysis was not refused")
+    except ohprof.OhprofError as e:
+        if e.code != 14 or "force=True diffs them anyway" not in e.message or e.report.to_json()["outcome"] != "incomparable":
+            problems.append(f"incomparable reports: {e.code} {e.message!r} {e.report!r}")
 
     # 5. stand-in fronts
     def raised(front_path, call=lambda: ohprof.analyze(trace), verbose_call=None):

@@ -174,6 +174,10 @@ def missing_trace():
     except ohprof.OhprofError as e:
         return [e.code, e.message]
 out["missing_trace"] = missing_trace()
+diffs = os.path.join(os.path.dirname(os.path.dirname(trace)), "diff")
+diff_files = [os.path.join(diffs, name) for name in ("tiny-mlp-b1.json.gz", "tiny-mlp-b1-run2.json.gz")]
+by_extension = ohprof.diff(*diff_files, threshold=0.01)
+out["diff"] = [by_extension.to_json()["outcome"], by_extension.table().splitlines()[0]]
 os.environ["OHPROF_FRONT"] = front
 native_load = ohprof.api._native.load
 def no_extension():
@@ -186,7 +190,8 @@ out["front"] = {"kind": by_front.kind, "table": str(by_front),
                          ohprof.Report(analysis.to_json()).html() == analysis.html(),
                          refusal(ohprof.Report({"kind": "compare"})) == out["refusal"],
                          ohprof.load(os.path.join(work, "analysis.json.gz")).table() == out["analyze_table"],
-                         missing_trace() == out["missing_trace"]],
+                         missing_trace() == out["missing_trace"],
+                         ohprof.diff(*diff_files, threshold=0.01).table() == by_extension.table()],
                 # a message that holds a newline (the kind is the file's text) comes back whole
                 "newline": refusal(ohprof.Report({"kind": "foo\nbar", "schema_version": 1}))}
 # a job with a trace that cannot be read: exit 15, and the others' analysis comes with the error
@@ -366,10 +371,10 @@ def main(argv):
     # analyze through the front (where pip installs one): its table, and verbose=True's, as the extension's
     front = got["front"]
     if (front["kind"] != "analyze" or unread(front["table"]) != unread(got["analyze_table"])
-            or front["same"] != [True] * 5 or front["newline"] != got["newline"]
+            or front["same"] != [True] * 6 or front["newline"] != got["newline"]
             or front["argv"][0] != front["argv"][1] or front["argv"][0][0] != "ohprof"):
         problems.append(f"analyze and show through the front: kind {front['kind']}, the same table, page, refusal, "
-                        f"loaded table and missing trace's error as the extension's {front['same']}, a message with a "
+                        f"loaded table, missing trace's error and diff as the extension's {front['same']}, a message with a "
                         f"newline {front['newline']} vs {got['newline']}, argv {front['argv']}")
     want_ranks = [15, "<ohprof.Report ranks: 2 of 3 traces analysed (1 failed), world size 128, 2 steps; 1 warning>", 1, True]
     if got["ranks_failed"] != want_ranks:
@@ -378,6 +383,10 @@ def main(argv):
     if not re.fullmatch(r"<ohprof\.Report analyze: triton_example \S+ \S+ \(median wall time per iteration\); \d+ warnings?>",
                         got["analyze_repr"]):
         problems.append(f"repr of an analysis: {got['analyze_repr']!r}")
+    want_diff = ["regression", f"ohprof diff (compare reports): base {os.path.join(opts.source_dir, 'test', 'data', 'diff')}"
+                 f"/tiny-mlp-b1.json.gz, new {os.path.join(opts.source_dir, 'test', 'data', 'diff')}/tiny-mlp-b1-run2.json.gz"]
+    if got["diff"] != want_diff:
+        problems.append(f"ohprof.diff through the extension: {got['diff']} (want {want_diff})")
     if got["refusal"] is None or got["refusal"][0] != 2 or got["missing_trace"] is None or got["missing_trace"][0] != 3:
         problems.append(f"table() of a report show cannot read: {got['refusal']} (want exit 2); a missing trace "
                         f"{got['missing_trace']} (want 3)")

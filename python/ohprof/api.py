@@ -64,9 +64,24 @@ class OhprofError(Exception):
         return type(self), (self.code, self.message, self.report)
 
 
+def _interruptible(function):
+    """`function` with a Ctrl-C outside the command itself (importing torch, building the extension, saving the
+    inputs, drawing a page) raised as Interrupted too, without a report."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Interrupted:
+            raise
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+    return wrapper
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or SIGTERM) during a call: a KeyboardInterrupt whose `report` is what the command measured until
-    then (its `interrupted` or `stop_reason` says so; a sweep's finished points), or None where it wrote none."""
+    then (`interrupted` true in its JSON; a sweep's `stop` "interrupted", with its finished points), or None
+    where it wrote none."""
 
     def __init__(self, report=None):
         super().__init__(_INTERRUPTED)
@@ -86,6 +101,7 @@ class Report:
         self._data = data
         self._page = page
         self._table = table  # the table the command printed, where show cannot draw it again (a diff)
+        self._source = None  # the file ohprof.load read it from
 
     def to_json(self):
         return self._data
@@ -103,6 +119,7 @@ class Report:
     def warnings(self):
         return list(self._data.get("warnings") or [])
 
+    @_interruptible
     def table(self):
         """The table the command prints (what `verbose=True` shows), drawn from to_json() by the command
         line's printers, as `ohprof show` draws it; also str(report). Raises OhprofError if the report
@@ -117,6 +134,7 @@ class Report:
         except OhprofError:  # str() must not raise: the short form instead
             return repr(self)
 
+    @_interruptible
     def html(self):
         """The HTML report as a page; "" for a sweep where matplotlib is not installed (its page has plots)."""
         if not self._page and self.kind in ("run", "compare", "analyze", "ranks"):
@@ -147,18 +165,22 @@ class Report:
             span = f"{axis} {values[0]} … {values[-1]}, " if values else ""
             return (f"<ohprof.Report sweep: {span}{measured} of {len(points)} points measured, paths "
                     f"{', '.join(config.get('paths') or []) or 'none'}; {warnings}>")
-        if self.kind == "diff":  # each path's change and verdict, and the outcome
-            changes = []
-            for path in self._data.get("paths") or []:
-                if not isinstance(path, dict):
-                    continue
-                where = f" at {path['point']:g}" if isinstance(path.get("point"), (int, float)) else ""
-                ratio = path.get("ratio")
-                if path.get("reason") == "reference_path":  # --relative-to's own path: the others' yardstick
-                    changes.append(f"{path.get('name', '?')}{where} the reference")
-                    continue
-                change = f"{ratio - 1:+.1%}" if isinstance(ratio, (int, float)) else "unknown"
-                changes.append(f"{path.get('name', '?')}{where} {change} {str(path.get('verdict', '?')).replace('_', ' ')}")
+        if self.kind == "diff":  # each path's change and verdict (a sweep's: how many of each), and the outcome
+            paths = [p for p in self._data.get("paths") or [] if isinstance(p, dict)]
+            if any(p.get("point") is not None for p in paths):
+                counts = {}
+                for p in paths:
+                    verdict = str(p.get("verdict", "?")).replace("_", " ")
+                    counts[verdict] = counts.get(verdict, 0) + 1
+                points = len({str(p.get("point")) for p in paths})
+                changes = [f"{', '.join(f'{n} {v}' for v, n in counts.items())} over {points} points"]
+            else:
+                changes = [_diff_change(p) for p in paths]
+            worse = [f"{d.get('path', '?')} {d.get('measure', '?')} {d.get('verdict', '?')}"
+                     for d in self._data.get("deployment") or []
+                     if isinstance(d, dict) and d.get("verdict") in ("slower", "larger")]
+            if worse:
+                changes.append("worse: " + ", ".join(worse))
             return (f"<ohprof.Report diff: {str(self._data.get('outcome', '?')).replace('_', ' ')}"
                     f"{': ' + ', '.join(changes) if changes else ''}; {warnings}>")
         if self.kind == "ranks":  # a job: its traces and steps, not paths
@@ -176,6 +198,17 @@ class Report:
         unit = "iteration" if self.kind == "analyze" else "call"  # a trace's iterations are its profiler steps
         measured = ", ".join(medians) + f" (median wall time per {unit})" if medians else "no paths"
         return f"<ohprof.Report {self.kind}: {measured}; {warnings}>"
+
+
+def _diff_change(path):
+    """One path of a diff as repr() gives it: its change (ratio - 1) and verdict, the reference, or why unknown."""
+    name = path.get("name", "?")
+    if path.get("reason") == "reference_path":  # --relative-to's own path: the others' yardstick
+        return f"{name} the reference"
+    ratio = path.get("ratio")
+    if not isinstance(ratio, (int, float)) or path.get("verdict") == "unknown":
+        return f"{name} unknown ({str(path.get('reason', '?')).replace('_', ' ')})"
+    return f"{name} {ratio - 1:+.1%} {str(path.get('verdict', '?')).replace('_', ' ')}"
 
 
 def _duration(nanoseconds):
@@ -272,7 +305,7 @@ _FRONT_ERROR = re.compile(r"^ohprof(?: [a-z]+)?: (?:internal )?error: (.*)$")
 
 
 def _front():
-    """The torch-free `ohprof` front to run analyze and show with: $OHPROF_FRONT where set (a developer's
+    """The torch-free `ohprof` front to run analyze, diff and show with: $OHPROF_FRONT where set (a developer's
     build/ohprof), else the one pip installed with this very package (the distribution's bin/ohprof,
     when the distribution's ohprof/__init__.py is this one); None otherwise (a source checkout)."""
     explicit = os.environ.get("OHPROF_FRONT")
@@ -372,7 +405,7 @@ def _call_front(front, argv, verbose, stdout_to):
 
 
 def _call(argv, verbose, stdout_to=None):
-    """The command line `ohprof ARGV`: (exit code, error line). analyze and show through the front where
+    """The command line `ohprof ARGV`: (exit code, error line). analyze, diff and show through the front where
     there is one (_front), else, and every other command, in this process through the measuring extension,
     whose Ctrl-C handlers are ohprof's while it runs; Python's come back."""
     front = _front() if argv[0] in _TORCH_FREE else None
@@ -513,6 +546,7 @@ def _paths_flag(paths):
     return ",".join(paths)
 
 
+@_interruptible
 def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, min_runs=None, max_runs=None,
             min_time_s=None, max_rse=None, time_limit_s=None, check_outputs=None, explain=True,
             kernel_profile=False, cache_dir=None, export_trace=None, threads=None, what_if=False, cold_start=None,
@@ -568,6 +602,7 @@ def compare(model, inputs, *, paths=DEFAULT_PATHS, device="auto", warmup=None, m
                 _registry.unregister(spec)
 
 
+@_interruptible
 def run(package, inputs=None, *, device="auto", warmup=None, runs=None, export_trace=None, verbose=False):
     """`ohprof run` on the AOTInductor package at `package`, with `inputs` (a tensor or a tuple of tensors;
     None: seeded random ones of the shapes the package records); returns the run Report."""
@@ -584,6 +619,7 @@ def run(package, inputs=None, *, device="auto", warmup=None, runs=None, export_t
         return _run(argv, os.path.join(folder, "report.json"), os.path.join(folder, "report.html"), verbose)
 
 
+@_interruptible
 def sweep(model, inputs, values=None, *, dim=0, swept=None, paths=DEFAULT_PATHS, device="auto", cache_dir=None,
           verbose=False, batch=None):
     """`ohprof sweep` of the nn.Module `model` with your `inputs` (a tensor, a tuple of tensors, or
@@ -636,6 +672,7 @@ def sweep(model, inputs, values=None, *, dim=0, swept=None, paths=DEFAULT_PATHS,
             _registry.unregister(spec)
 
 
+@_interruptible
 def analyze(trace, *, verbose=False):
     """`ohprof analyze` of a PyTorch-profiler trace (a file; a list, folder or glob for many ranks);
     returns the analysis Report."""
@@ -647,52 +684,86 @@ def analyze(trace, *, verbose=False):
         return _run(argv, os.path.join(folder, "report.json"), None, verbose)
 
 
+@_interruptible
 def diff(base, new, *, threshold=None, alpha=None, resamples=None, seed=None, relative_to=None, force=False,
          verbose=False):
     """`ohprof diff` of two reports of the same model (docs/diff.md): each a Report, its to_json() dict, or the
     path of a saved report. Returns the diff Report, whose to_json()["outcome"] is "no_regression" or
     "regression" (a slower path is the answer, not an error), table() the table the command printed and
-    html() its page. Reports that cannot be compared raise OhprofError 14, the diff report on it."""
+    html() its page. Reports that cannot be judged raise OhprofError 14, the diff report on it."""
+    argv_flags = []
+    for flag, value, kind in (("--threshold", threshold, str), ("--alpha", alpha, float),
+                              ("--resamples", resamples, operator.index), ("--seed", seed, operator.index),
+                              ("--relative-to", relative_to, str)):
+        if value is None:
+            continue
+        try:
+            checked = kind(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{_API_FLAGS[flag]} must be {_FLAG_KINDS[kind]}, not {value!r}") from None
+        if flag == "--seed" and checked < 0:
+            raise ValueError(f"seed must be 0 or more, not {checked}")
+        argv_flags += [flag, str(checked)]
+    if force:
+        argv_flags.append("--force")
     with tempfile.TemporaryDirectory(prefix="ohprof-api-") as folder:
-        given = []
-        for report, name in ((base, "base.json"), (new, "new.json")):
-            if isinstance(report, (Report, dict)):  # saved as NAME here, and named so in the diff
-                with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
-                    json.dump(report.to_json() if isinstance(report, Report) else report, f)
-                given.append(os.path.join(folder, name))
-            else:
-                given.append(os.fspath(report))
+        given = [_diff_argument(report, folder, name) for report, name in ((base, "base.json"), (new, "new.json"))]
         out, page, table = (os.path.join(folder, name) for name in ("diff.json", "diff.html", "diff.txt"))
-        argv = ["diff", *given, "--export-json", out, "--export-html", page]
-        for flag, value in (("--threshold", threshold), ("--alpha", alpha), ("--resamples", resamples),
-                            ("--seed", seed), ("--relative-to", relative_to)):
-            if value is not None:
-                argv += [flag, str(value)]
-        if force:
-            argv.append("--force")
-        code, error = _call(argv, verbose, stdout_to=table)
-        if code == 130:
-            raise Interrupted()
+        # silent: the table and the warnings are printed from the report, with the temporary folder left out
+        code, error = _call(["diff", *given, "--export-json", out, "--export-html", page, *argv_flags], False,
+                            stdout_to=table)
         ours = folder + os.sep  # the reports saved here are named base.json and new.json
         error = _in_api_words(error.replace(ours, "")) if error else f"ohprof diff exited {code}"
         if not os.path.exists(out):
-            raise OhprofError(code, error)
-        with open(out, encoding="utf-8") as f:
-            data = json.load(f)
-        for side in ("base", "new"):
-            if isinstance(data.get(side), str):
-                data[side] = data[side].replace(ours, "")
+            raise Interrupted() if code == 130 else OhprofError(code, error)
+        data = _without(_report_file.read(out), ours)
         texts = []
         for path in (table, page):
-            with open(path, encoding="utf-8") as f:
-                texts.append(f.read().replace(ours, ""))
+            with open(path, encoding="utf-8") if os.path.exists(path) else contextlib.nullcontext(None) as f:
+                texts.append(f.read().replace(ours, "") if f else "")
+        report = Report(data, texts[1], table=texts[0])
         if verbose:
             sys.stdout.write(texts[0])
             sys.stdout.flush()
-        report = Report(data, texts[1], table=texts[0])
+            for warning in report.warnings:  # as the command writes them (src/base/console.cpp)
+                sys.stderr.write(f"ohprof diff: warning: {warning.get('message', '')}\n")
+            sys.stderr.flush()
+        if code == 130:  # Ctrl-C after the diff was written: it goes along
+            raise Interrupted(report)
         if code not in (0, 13):  # 13: a regression, which the report says
             raise OhprofError(code, error, report)
         return report
+
+
+_FLAG_KINDS = {str: "a string", float: "a number", operator.index: "an integer"}
+
+
+def _diff_argument(report, folder, name):
+    """diff's argument for `report`: a path as given; a Report or dict saved in `folder` as `name` (a sweep's
+    points' reports lie beside its file: it is diffed from the file ohprof.load read)."""
+    if not isinstance(report, (Report, dict)):
+        return os.fspath(report)
+    data = report.to_json() if isinstance(report, Report) else report
+    if isinstance(data, dict) and data.get("kind") == "sweep":
+        source = getattr(report, "_source", None)
+        if source:
+            return source
+        raise OhprofError(2, "a sweep report is diffed with its points' reports, which lie beside its file: give "
+                             "the path of a sweep saved with --export-json, or the report ohprof.load read from it")
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    return os.path.join(folder, name)
+
+
+def _without(value, prefix):
+    """`value` (JSON) with `prefix` taken out of every string in it."""
+    if isinstance(value, str):
+        return value.replace(prefix, "")
+    if isinstance(value, list):
+        return [_without(v, prefix) for v in value]
+    if isinstance(value, dict):
+        return {k: _without(v, prefix) for k, v in value.items()}
+    return value
 
 
 def load(path):
@@ -709,4 +780,6 @@ def load(path):
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         raise OhprofError(2, f"'{name}' is not an ohprof report (it has no \"kind\"); give a file written by "
                              "--export-json")
-    return Report(data)
+    report = Report(data)
+    report._source = os.path.abspath(name)  # where a sweep's points' reports are found (diff)
+    return report

@@ -145,8 +145,12 @@ def main(argv=None):
     where.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786)")
     where.add_argument("--local-workers", type=int, default=0,
                        help="start a LocalCluster with N worker processes on this machine (default: one per core)")
-    from ohprof import api  # torch-free: which front the API would run
-    parser.add_argument("--ohprof", default=api._front() or shutil.which("ohprof") or "ohprof",
+    try:  # torch-free: the front the API would run
+        from ohprof import api
+        front = api._front()
+    except ImportError:  # this file run by its path, with no ohprof package importable
+        front = None
+    parser.add_argument("--ohprof", default=os.path.abspath(front) if front else shutil.which("ohprof") or "ohprof",
                         help="the ohprof binary (default: $OHPROF_FRONT, else the one installed with this package, "
                              "else on PATH)")
     parser.add_argument("--fan-in", type=int, default=8, help="reports per merge task (default 8)")

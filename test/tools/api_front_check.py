@@ -16,7 +16,9 @@ With the real front (OHPROF_FRONT):
      repr of a ranks report with a malformed job does not raise; ohprof.diff of two saved reports is the
      table `ohprof diff` prints, a regression returned (not raised), with its page; of Report objects it
      names them base.json and new.json (no temporary path in its table, JSON or page), and verbose=True
-     prints the table; incomparable reports raise 14 with the diff report, in the API's words.
+     prints the table; incomparable reports raise 14 with the diff report, in the API's words, and a forced
+     diff's warnings (JSON and verbose stderr) name no temporary file; a loaded sweep is diffed from its file
+     (its points' reports), a sweep dict is refused, and so are a float resamples and a negative seed.
 With stand-in fronts (shell scripts):
   5. a front that does not exist, or that the system cannot start (exit 127 and the loader's line), raises
      16 naming it; one killed by SIGKILL raises 137, by a real-time signal 128 + its number, each with what it
@@ -178,6 +180,36 @@ def main(argv):
     except ohprof.OhprofError as e:
         if e.code != 14 or "force=True diffs them anyway" not in e.message or e.report.to_json()["outcome"] != "incomparable":
             problems.append(f"incomparable reports: {e.code} {e.message!r} {e.report!r}")
+    # forced, as objects: nothing judged (14); its warnings, in the JSON and printed verbose, name no temporary file
+    (raised, _), err = captured(2, lambda: captured(1, lambda: ohprof.diff(ohprof.load(base), ohprof.analyze(trace),
+                                                                          force=True, verbose=True)))
+    if (not isinstance(raised, ohprof.OhprofError) or raised.code != 14 or raised.report is None
+            or "ohprof-api-" in json.dumps(raised.report.to_json()) + err
+            or "ohprof diff: warning: --force: the reports differ in kind" not in err):
+        problems.append(f"a forced diff of objects: {raised!r}, stderr {err[:300]!r}")
+    else:
+        copy = pickle.loads(pickle.dumps(ohprof.Interrupted(raised.report)))
+        if not isinstance(copy, KeyboardInterrupt) or copy.report.to_json() != raised.report.to_json():
+            problems.append("an Interrupted does not survive pickle")
+    # a sweep is diffed from its file (its points' reports lie beside it); a sweep without one is refused
+    sweep_file = os.path.join(opts.source_dir, "test", "data", "sweep", "sample_sweep.json")
+    try:
+        ohprof.diff(ohprof.load(sweep_file), ohprof.load(sweep_file))
+        problems.append("a diff of a sweep whose points' reports are missing was judged")
+    except ohprof.OhprofError as e:
+        points_dir = os.path.join(os.path.dirname(os.path.abspath(sweep_file)), "sample_sweep.points")
+        if e.code != 14 or not any(points_dir in w["message"] for w in e.report.warnings):
+            problems.append(f"a loaded sweep's diff: {e.code} {e.report!r}, warnings {e.report.warnings[:2]}")
+        if not repr(e.report).startswith("<ohprof.Report diff: nothing judged: 36 unknown over 12 points"):
+            problems.append(f"repr of a sweep's diff: {e.report!r}")
+    for bad, want in ((lambda: ohprof.diff(ohprof.load(sweep_file).to_json(), sweep_file), ohprof.OhprofError),
+                      (lambda: ohprof.diff(base, new, resamples=1e4), TypeError),
+                      (lambda: ohprof.diff(base, new, seed=-1), ValueError)):
+        try:
+            bad()
+            problems.append(f"diff accepted what it should refuse with {want.__name__}")
+        except want:
+            pass
 
     # 5. stand-in fronts
     def raised(front_path, call=lambda: ohprof.analyze(trace), verbose_call=None):

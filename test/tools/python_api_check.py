@@ -132,8 +132,8 @@ started = time.monotonic()
 try:
     ohprof.run(package, x, device="cpu", warmup=1, runs=10**7)
     out["interrupted"] = None
-except ohprof.Interrupted as e:
-    out["interrupted"] = [isinstance(e, KeyboardInterrupt), str(e), e.report.kind if e.report else None,
+except KeyboardInterrupt as e:  # Interrupted, or (a failure) a bare one before the command's handler
+    out["interrupted"] = [isinstance(e, ohprof.Interrupted), isinstance(e, KeyboardInterrupt), str(e), e.report.kind if e.report else None,
                           e.report.to_json().get("interrupted") if e.report else None,
                           len(e.report.paths["aoti"]["samples_ns"]) if e.report else 0, time.monotonic() - started,
                           signal.getsignal(signal.SIGINT) is signal.default_int_handler]
@@ -353,8 +353,8 @@ def main(argv):
     if got["run"] != ["run", 3]:
         problems.append(f"run: {got['run']}")
     stopped = got["interrupted"]
-    if (stopped is None or stopped[:4] != [True, "ohprof: interrupted", "run", True] or stopped[4] < 10
-            or stopped[5] > 60 or not stopped[6]):
+    if (stopped is None or stopped[:5] != [True, True, "ohprof: interrupted", "run", True] or stopped[5] < 10
+            or stopped[6] > 60 or not stopped[7]):
         problems.append(f"Ctrl-C during run: {stopped} (want Interrupted, a KeyboardInterrupt, with the run's report "
                         "marked interrupted and its samples, within a minute; Python's handler back)")
     if got["analyze_kind"] != "analyze":

@@ -429,8 +429,7 @@ def _run(argv, report_path, page_path, verbose):
     message = _api_message(error, argv) if error else f"ohprof {argv[0]} exited {code}"
     if code != 0 and not os.path.exists(report_path):
         raise Interrupted() if code == 130 else OhprofError(code, message)
-    with open(report_path, encoding="utf-8") as f:  # ohprof writes UTF-8, whatever the locale
-        data = json.load(f)
+    data = _report_file.read(report_path)
     page = ""
     if page_path and os.path.exists(page_path):
         with open(page_path, encoding="utf-8") as f:

@@ -10,8 +10,13 @@ def register(obj, fingerprint=None):
     """A module:factory spec whose factory returns `obj`; unregister it when the command is done. The
     spec is the artifact cache's key for the model: with a `fingerprint` (what the object computes, see
     fingerprint()) the same model gets the same spec in every process, so its artifacts can be reused."""
-    # The class's name first: the spec is what the report calls the model.
-    name = f"{type(obj).__name__}_{fingerprint if fingerprint else next(_counter)}"
+    # The spec is what the report calls the model, and what `diff` compares: the class's module and qualified
+    # name, so that two calls on the same kind of model are comparable (a number only where another call has
+    # that name registered at this moment, from another thread).
+    cls = type(obj)
+    name = f"{cls.__module__}.{cls.__qualname__}" + (f"_{fingerprint}" if fingerprint else "")
+    if name in globals():
+        name = f"{name}_{next(_counter)}"
     globals()[name] = lambda: obj
     return f"{__name__}:{name}"
 

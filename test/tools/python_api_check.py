@@ -122,6 +122,8 @@ for name, obj, paths in (("main_class", Local(), ("aoti", "eager")), ("lambda_ho
 out["cold_refused"] = refused
 # only an AOTI path asked: the object (its lambda hook would be refused) is not pickled at all
 aoti_only = ohprof.compare(model, (x,), paths=("aoti",), explain=False, cold_start=1, **quick).to_json()
+# what the reports call the model: its class (comparable between calls), with the weights' hash under cache_dir
+out["model_names"] = [r.to_json()["artifacts"]["model"], aoti_only["artifacts"]["model"]]
 out["cold_aoti_only"] = {"warnings": [w["message"] for w in aoti_only["warnings"] if w["code"].startswith("cold-start")],
                          "states": {p["name"]: states(p) for p in aoti_only["paths"] if p["cold_start"]}}
 run = ohprof.run(package, x, device="cpu", warmup=1, runs=3)
@@ -327,6 +329,10 @@ def main(argv):
         problems.append(f"compare's inputs {got['inputs']}, not x's")
     if got["hook_calls"] < 3:
         problems.append(f"the user's module ran {got['hook_calls']} times: it is not the one measured")
+    names = got["model_names"]
+    if (not re.fullmatch(r"ohprof\._registry:tiny_models\.TinyMLP_[0-9a-f]{16}", names[0])
+            or names[1] != "ohprof._registry:tiny_models.TinyMLP"):
+        problems.append(f"the reports' model names {names} (want the class's, with the weights' hash under cache_dir)")
     if got["cached_first"] or not got["cached_again"] or got["cached_other"]:
         problems.append(f"artifact reuse: first {got['cached_first']}, same model {got['cached_again']}, "
                         f"other weights {got['cached_other']} (want False, True, False)")

@@ -300,6 +300,8 @@ def _api_message(error, argv):
 # The API's commands that the torch-free front runs itself (it hands run, compare and sweep to the Python side,
 # src/cli/delegate.cpp).
 _TORCH_FREE = ("analyze", "show", "diff")
+# What to do about a front that cannot be started.
+_REINSTALL = "reinstall ohprof the way it was installed, or unset OHPROF_FRONT"
 # The line the front's main writes for a failed command (src/cli/cli.cpp): its message is the error.
 _FRONT_ERROR = re.compile(r"^ohprof(?: [a-z]+)?: (?:internal )?error: (.*)$")
 
@@ -364,8 +366,7 @@ def _call_front(front, argv, verbose, stdout_to):
             child = subprocess.Popen(["ohprof"] + argv, executable=front, stdin=subprocess.DEVNULL, stdout=stdout,
                                      stderr=subprocess.PIPE)
         except OSError as e:
-            raise OhprofError(16, f"cannot run the ohprof front '{front}' ({e.strerror or e}); reinstall ohprof "
-                                  "the way it was installed, or unset OHPROF_FRONT") from None
+            raise OhprofError(16, f"cannot run the ohprof front '{front}' ({e.strerror or e}); {_REINSTALL}") from None
         error_lines, last_lines = [], []
         try:
             with child.stderr:
@@ -399,8 +400,7 @@ def _call_front(front, argv, verbose, stdout_to):
             name = f"signal {-code}"
         return 128 - code, f"the ohprof front '{front}' was killed by {name}{said}"
     if code in (126, 127):  # the system could not execute it or load its libraries: the environment's fault
-        return 16, (f"the ohprof front '{front}' could not start (exit {code}){said}; reinstall ohprof the way it "
-                    "was installed, or unset OHPROF_FRONT")
+        return 16, f"the ohprof front '{front}' could not start (exit {code}){said}; {_REINSTALL}"
     return code, " ".join(last_lines)
 
 
@@ -430,15 +430,20 @@ def _run(argv, report_path, page_path, verbose):
     if code != 0 and not os.path.exists(report_path):
         raise Interrupted() if code == 130 else OhprofError(code, message)
     data = _report_file.read(report_path)
-    page = ""
-    if page_path and os.path.exists(page_path):
-        with open(page_path, encoding="utf-8") as f:
-            page = f.read()
+    page = _text(page_path)
     if code == 130:  # what was measured before Ctrl-C goes along, as the command keeps it
         raise Interrupted(Report(data, page))
     if code != 0:  # a report was written, but the command failed (e.g. --check-outputs strict): it goes along
         raise OhprofError(code, message, Report(data, page))
     return Report(data, page)
+
+
+def _text(path):
+    """The text of the file a command wrote at `path`, "" where it wrote none (or no path is given)."""
+    if not path or not os.path.exists(path):
+        return ""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def _show(data, page):
@@ -716,10 +721,7 @@ def diff(base, new, *, threshold=None, alpha=None, resamples=None, seed=None, re
         if not os.path.exists(out):
             raise Interrupted() if code == 130 else OhprofError(code, error)
         data = _without(_report_file.read(out), ours)
-        texts = []
-        for path in (table, page):
-            with open(path, encoding="utf-8") if os.path.exists(path) else contextlib.nullcontext(None) as f:
-                texts.append(f.read().replace(ours, "") if f else "")
+        texts = [_text(path).replace(ours, "") for path in (table, page)]
         report = Report(data, texts[1], table=texts[0])
         if verbose:
             sys.stdout.write(texts[0])

@@ -1,9 +1,10 @@
-// `ohprof show REPORT`: a report that run, compare, sweep, analyze or merge wrote, shown again (its table,
+// `ohprof show REPORT`: a report that run, compare, sweep, analyze, merge or diff wrote, shown again (its table,
 // Markdown or page) without measuring again (docs/usage.md, "ohprof show").
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "ohprof/base/console.hpp"
+#include "ohprof/output/diff_report.hpp"
 #include "ohprof/output/ranks_report.hpp"
 #include "ohprof/output/sweep_report.hpp"
 
@@ -32,6 +33,7 @@ Status show(const ShowFlags& flags, const Invocation& invocation) {
     return emit_sweep(*outcome.sweep, exports.markdown, flags.quiet, true);
   }
   if (outcome.ranks) return emit_ranks_report(*outcome.ranks, exports, flags.quiet);
+  if (outcome.diff) return emit_diff(*outcome.diff, exports, flags.quiet);
   return outcome.status;
 }
 
@@ -40,11 +42,11 @@ Status show(const ShowFlags& flags, const Invocation& invocation) {
 Subcommand add_show_command(CLI::App& parent, const Invocation& invocation) {
   auto flags = std::make_shared<ShowFlags>();
   CLI::App* app = parent.add_subcommand(
-      "show", "Show a report that run, compare, sweep, analyze or merge wrote (--export-json) again: its table, "
+      "show", "Show a report that run, compare, sweep, analyze, merge or diff wrote (--export-json) again: its table, "
               "Markdown or page, without measuring again");
   app->add_option("report", flags->report, "The JSON report (.json, .json.gz)")->required();
   add_export_options(app, flags->exports, nullptr,
-                     "Write one self-contained HTML page of the report to FILE (run, compare, analyze and ranks reports)");
+                     "Write one self-contained HTML page of the report to FILE (run, compare, analyze, ranks and diff reports)");
   app->add_flag("--quiet", flags->quiet, "Do not print the table");
   return Subcommand{app, [flags, &invocation] { return show(*flags, invocation); }};
 }

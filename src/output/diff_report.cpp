@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -269,6 +270,96 @@ json diff_to_json(const DiffResult& diff) {
   j["deployment"] = deployment;
   j["warnings"] = warnings_to_json(diff.warnings);
   return j;
+}
+
+namespace {
+
+// The static text among `names` that `text` is (ComponentChange::component and Incomparability::field point
+// at such texts); otherwise std::runtime_error naming `what`.
+template <std::size_t N>
+const char* one_of(const std::array<const char*, N>& names, const std::string& text, const char* what) {
+  for (const char* name : names) {
+    if (text == name) return name;
+  }
+  std::string known;
+  for (const char* name : names) known += (known.empty() ? "" : ", ") + std::string(name);
+  throw std::runtime_error(fmt::format("{} '{}' is none of {}", what, text, known));
+}
+constexpr std::array<const char*, 9> kComponents{"wall",     "busy",      "host_bound", "device_wait", "blocking",
+                                                 "launch",   "other_api", "harness",    "framework"};
+constexpr std::array<const char*, 7> kIncomparableFields{"kind", "schema_version", "model", "inputs",
+                                                         "axis", "device",         "relative_to"};
+
+std::optional<DigestFlaw> flaw_at(const json& j, const char* key) {
+  if (j.at(key).is_null()) return std::nullopt;
+  return enum_from_json<DigestFlaw>(j.at(key), key);
+}
+
+}  // namespace
+
+DiffResult diff_from_json(const json& j) {
+  if (!j.is_object() || j.value("kind", "") != "diff") throw std::runtime_error("its kind is not \"diff\"");
+  DiffResult diff;
+  diff.base_file = j.at("base").get<std::string>();
+  diff.new_file = j.at("new").get<std::string>();
+  diff.kind = enum_from_json<DigestKind>(j.at("report_kind"), "report_kind");
+  const json& c = j.at("config");
+  diff.config.threshold = c.at("threshold").get<double>();
+  diff.config.alpha = c.at("alpha").get<double>();
+  diff.config.resamples = c.at("resamples").get<int>();
+  diff.config.seed = c.at("seed").get<std::uint64_t>();
+  diff.config.relative_to = c.at("relative_to").is_null() ? "" : c.at("relative_to").get<std::string>();
+  diff.config.force = c.at("force").get<bool>();
+  for (const json& i : j.at("incomparable")) {
+    diff.incomparable.push_back({one_of(kIncomparableFields, i.at("field").get<std::string>(), "incomparable field"),
+                                 i.at("base").get<std::string>(), i.at("new").get<std::string>()});
+  }
+  for (const json& p : j.at("paths")) {
+    PathDiff path;
+    path.name = p.at("name").get<std::string>();
+    path.point = optional_integer_at(p, "point");
+    path.base_count = p.at("base_count").get<std::size_t>();
+    path.new_count = p.at("new_count").get<std::size_t>();
+    path.base_median_ns = optional_number_at(p, "base_median_ns");
+    path.new_median_ns = optional_number_at(p, "new_median_ns");
+    path.ratio = optional_number_at(p, "ratio");
+    path.low = optional_number_at(p, "low");
+    path.high = optional_number_at(p, "high");
+    path.verdict = enum_from_json<DiffVerdict>(p.at("verdict"), "verdict");
+    path.reason = enum_from_json<DiffReason>(p.at("reason"), "reason");
+    path.base_flaw = flaw_at(p, "base_flaw");
+    path.new_flaw = flaw_at(p, "new_flaw");
+    for (const json& s : p.at("split")) {
+      path.split.push_back({one_of(kComponents, s.at("component").get<std::string>(), "split component"),
+                            s.at("base_ns").get<double>(), s.at("new_ns").get<double>(),
+                            enum_from_json<Bound>(s.at("base_bound"), "base_bound"),
+                            enum_from_json<Bound>(s.at("new_bound"), "new_bound")});
+    }
+    diff.paths.push_back(std::move(path));
+  }
+  for (const json& d : j.at("deployment")) {
+    DeploymentDiff figure;
+    figure.path = d.at("path").get<std::string>();
+    figure.measure = enum_from_json<DeployMeasure>(d.at("measure"), "measure");
+    figure.threads = d.at("threads").is_null() ? 0 : d.at("threads").get<int>();
+    if (!d.at("cache").is_null()) figure.cache = enum_from_json<CompileCache>(d.at("cache"), "cache");
+    figure.base_value = optional_number_at(d, "base_value");
+    figure.new_value = optional_number_at(d, "new_value");
+    figure.base_count = d.at("base_count").get<std::size_t>();
+    figure.new_count = d.at("new_count").get<std::size_t>();
+    figure.ratio = optional_number_at(d, "ratio");
+    figure.verdict = enum_from_json<DiffVerdict>(d.at("verdict"), "verdict");
+    figure.reason = enum_from_json<DiffReason>(d.at("reason"), "reason");
+    diff.deployment.push_back(std::move(figure));
+  }
+  diff.warnings = warnings_from_json(j.at("warnings"));
+  // outcome and judged are derived from the rest: a file whose own disagree was edited, and is not shown as it says
+  if (j.at("outcome").get<std::string>() != to_string(diff.outcome()) || j.at("judged").get<std::size_t>() != diff.judged()) {
+    throw std::runtime_error(fmt::format("its outcome '{}' and judged {} are not what its paths and figures give ('{}', {})",
+                                         j.at("outcome").get<std::string>(), j.at("judged").dump(),
+                                         to_string(diff.outcome()), diff.judged()));
+  }
+  return diff;
 }
 
 Status emit_diff(const DiffResult& diff, const ReportExports& exports, bool quiet) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ohprof/base/console.hpp"
+#include "ohprof/output/diff_report.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/model/sweep.hpp"
 #include "ohprof/output/sweep_report.hpp"
@@ -66,22 +67,15 @@ ShowOutcome read_report_file(const ShowOptions& options) {
     }
     return out;
   }
-  if (kind == "diff") {
-    out.status = make_error(ExitCode::usage_error,
-                            fmt::format("'{}' is a diff report, which show does not read; run `ohprof diff BASE NEW` "
-                                        "again for its table",
-                                        file));
-    return out;
-  }
-  if (kind != "run" && kind != "compare" && kind != "analyze" && kind != "sweep") {
+  if (kind != "run" && kind != "compare" && kind != "analyze" && kind != "sweep" && kind != "diff") {
     out.status = make_error(ExitCode::usage_error,
                             fmt::format("'{}' is not an ohprof report ({}); give a file written by --export-json", file,
                                         kind.empty() ? "it has no \"kind\"" : fmt::format("its kind is \"{}\"", kind)));
     return out;
   }
   {  // a version above this ohprof's: keys it does not know would read as defaults, and the table would be wrong
-    const std::string key = kind == "sweep" ? "sweep_schema_version" : "schema_version";
-    const int known = kind == "sweep" ? kSweepSchemaVersion : kReportSchemaVersion;
+    const std::string key = kind == "sweep" ? "sweep_schema_version" : kind == "diff" ? "diff_schema_version" : "schema_version";
+    const int known = kind == "sweep" ? kSweepSchemaVersion : kind == "diff" ? kDiffSchemaVersion : kReportSchemaVersion;
     const auto version = j.find(key);
     if (version == j.end() || !version->is_number_integer()) {
       out.status = make_error(ExitCode::usage_error,
@@ -100,12 +94,15 @@ ShowOutcome read_report_file(const ShowOptions& options) {
   try {
     if (kind == "sweep") {
       out.sweep = sweep_from_json(j);
+    } else if (kind == "diff") {  // the diff's exit (13 for a regression) was the diff command's, not show's
+      out.diff = diff_from_json(j);
     } else {
       out.report = report_from_json(j, &out.unknown);
     }
   } catch (const std::exception& e) {
     out.report.reset();
     out.sweep.reset();
+    out.diff.reset();
     out.status = make_error(ExitCode::usage_error,
                             fmt::format("'{}' could not be read as ohprof's {} report ({}); give a whole report written by "
                                         "--export-json",

@@ -420,5 +420,68 @@ TEST(FormatDiffTable, IncomparableReportsGetTheirReasonsAndNoRows) {
       << table;
 }
 
+// `ohprof show` of a diff report: diff_from_json reads back every field diff_to_json wrote (the JSON written again
+// is the same, and so are the table and the Markdown drawn from it), and refuses a report whose own outcome is
+// not what its paths give, or a text that is none of ohprof's, naming it.
+TEST(DiffFromJson, ReadsBackWhatDiffToJsonWrote) {
+  DiffResult d = sample_diff();
+  d.config.relative_to = "eager";
+  d.config.seed = 7;
+  d.config.force = true;
+  d.incomparable = {{"inputs", "[1, 16]:float32", "[4, 16]:float32"}};
+  d.paths[1].point = 64;
+  d.paths[1].base_flaw = DigestFlaw::ran_uncompiled;
+  d.paths[0].split[1].new_bound = Bound::at_least;
+  DeploymentDiff throughput;
+  throughput.path = "aoti";
+  throughput.threads = 4;
+  throughput.base_value = 1000.5;
+  throughput.new_value = 900.25;
+  throughput.base_count = throughput.new_count = 5;
+  throughput.ratio = 900.25 / 1000.5;
+  throughput.verdict = DiffVerdict::unknown;
+  throughput.reason = DiffReason::too_few_samples;
+  DeploymentDiff peak;
+  peak.path = "compile";
+  peak.measure = DeployMeasure::fresh_peak;
+  peak.cache = CompileCache::warm;
+  peak.base_value = 809e6;
+  peak.base_count = 4;
+  peak.reason = DiffReason::only_in_base;
+  d.deployment = {throughput, peak};
+  const json written = diff_to_json(d);
+  const DiffResult read = diff_from_json(written);
+  EXPECT_EQ(diff_to_json(read), written);
+  EXPECT_EQ(format_diff_table(read), format_diff_table(d));
+  EXPECT_EQ(format_diff_markdown(read), format_diff_markdown(d));
+  EXPECT_EQ(read.deployment[0].threads, 4);
+  EXPECT_EQ(read.deployment[1].cache, CompileCache::warm);
+  EXPECT_EQ(std::string(read.incomparable[0].field), "inputs");
+  EXPECT_EQ(std::string(read.paths[0].split[1].component), "busy");
+
+  const auto refusal = [](const json& j) {
+    try {
+      diff_from_json(j);
+      return std::string("read");
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  };
+  json edited = written;
+  edited["outcome"] = "no_regression";
+  EXPECT_EQ(refusal(edited),
+            "its outcome 'no_regression' and judged 2 are not what its paths and figures give ('regression', 2)");
+  edited = written;
+  edited["paths"][0]["split"][0]["component"] = "gpu";
+  EXPECT_EQ(refusal(edited).rfind("split component 'gpu' is none of wall, busy, host_bound", 0), 0u) << refusal(edited);
+  edited = written;
+  edited["paths"][0]["verdict"] = "worse";
+  EXPECT_EQ(refusal(edited).rfind("verdict 'worse' is none of faster, slower", 0), 0u) << refusal(edited);
+  edited = written;
+  edited["deployment"][0].erase("base_count");
+  EXPECT_NE(refusal(edited).find("base_count"), std::string::npos) << refusal(edited);
+  EXPECT_EQ(refusal(json{{"kind", "compare"}}), "its kind is not \"diff\"");
+}
+
 }  // namespace
 }  // namespace ohprof

@@ -1,6 +1,6 @@
 // read_report_file (`ohprof show`, docs/usage.md "ohprof show"): a report file read back whole, as the
 // command that wrote it holds it (the analyze report of a real trace, gzip too; a sweep report; the ranks
-// report of a real pair of traces, merged again), and the files it refuses with their exit codes.
+// report of a real pair of traces, merged again; a diff report), and the files it refuses with their exit codes.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_runtime.hpp"
+#include "ohprof/output/diff_report.hpp"
 #include "ohprof/output/json_report.hpp"
 #include "ohprof/output/ranks_report.hpp"
 #include "ohprof/model/sweep.hpp"
@@ -41,7 +42,7 @@ Report analyzed(const std::string& trace) {
 
 void refused_later(const std::string& path, const std::string& key, int known) {
   const ShowOutcome shown = show(path);
-  EXPECT_FALSE(shown.report || shown.sweep || shown.ranks);
+  EXPECT_FALSE(shown.report || shown.sweep || shown.ranks || shown.diff);
   ASSERT_FALSE(shown.status.ok());
   EXPECT_EQ(shown.status.error().code, ExitCode::usage_error);
   EXPECT_NE(shown.status.error().message.find("' has " + key + " " + std::to_string(known + 1) +
@@ -95,6 +96,26 @@ TEST(ShowReport, ARanksReportIsMergedAgainToTheSameRanks) {
   EXPECT_EQ(format_ranks_table(*shown.ranks), format_ranks_table(*job.report));
 }
 
+// A diff of two real reports (a regression, which made `diff` exit 13) shows with exit 0 as the diff printed it.
+TEST(ShowReport, ADiffReportIsTheDiffAsItWasMade) {
+  const std::string reports = std::string(OHPROF_SOURCE_DIR) + "/test/data/diff/";
+  DiffOptions options{reports + "tiny-mlp-b1.json.gz", reports + "tiny-mlp-b1-run2.json.gz", {}};
+  options.config.threshold = 0.01;
+  DiffFilesOutcome made = diff_report_files(options);
+  ASSERT_TRUE(made.diff.has_value());
+  ASSERT_EQ(made.diff->outcome(), DiffOutcome::regression);
+  const json written = diff_to_json(*made.diff);
+  const ShowOutcome shown = show(write("diff.json", written.dump()));
+  ASSERT_TRUE(shown.status.ok()) << shown.status.error().message;
+  ASSERT_TRUE(shown.diff.has_value());
+  EXPECT_FALSE(shown.report || shown.sweep || shown.ranks);
+  EXPECT_EQ(diff_to_json(*shown.diff), written);
+  EXPECT_EQ(format_diff_table(*shown.diff), format_diff_table(*made.diff));
+  json later = written;
+  later["diff_schema_version"] = kDiffSchemaVersion + 1;
+  refused_later(write("later-diff.json", later.dump()), "diff_schema_version", kDiffSchemaVersion);
+}
+
 // A job with a trace that failed made `analyze` exit 15; the report it wrote shows with exit 0, the failure in it.
 TEST(ShowReport, ARanksReportWithAFailedTraceShowsWithoutFailing) {
   const std::string traces = OHPROF_TRACES_DIR;
@@ -133,7 +154,7 @@ TEST(ShowReport, ALaterOhprofsTextIsListedAndLeftOut) {
 
 void refused(const std::string& path, ExitCode code, const std::string& says) {
   const ShowOutcome shown = show(path);
-  EXPECT_FALSE(shown.report || shown.sweep || shown.ranks);
+  EXPECT_FALSE(shown.report || shown.sweep || shown.ranks || shown.diff);
   ASSERT_FALSE(shown.status.ok());
   EXPECT_EQ(shown.status.error().code, code);
   EXPECT_NE(shown.status.error().message.find(says), std::string::npos) << shown.status.error().message;
@@ -144,7 +165,10 @@ TEST(ShowReport, WhatItCannotReadIsOneLineAndItsCode) {
   refused(write("text.json", "not json"), ExitCode::usage_error, "is not a JSON report");
   refused(write("list.json", "[1, 2]"), ExitCode::usage_error, "is not an ohprof report (it has no \"kind\")");
   refused(write("other.json", R"({"kind": "thing"})"), ExitCode::usage_error, "its kind is \"thing\"");
-  refused(write("diff.json", R"({"kind": "diff"})"), ExitCode::usage_error, "run `ohprof diff BASE NEW` again");
+  refused(write("bad-diff.json", R"({"kind": "diff"})"), ExitCode::usage_error,
+          "has no diff_schema_version: it is not a whole report");
+  refused(write("cut-diff.json", R"({"kind": "diff", "diff_schema_version": 1})"), ExitCode::usage_error,
+          "could not be read as ohprof's diff report (");
   json no_paths = report_to_json(analyzed("triton_example.json.gz"));
   no_paths.erase("paths");
   refused(write("no-paths.json", no_paths.dump()), ExitCode::usage_error,

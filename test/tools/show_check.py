@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """`ohprof show REPORT` prints what the command that wrote REPORT printed (docs/usage.md, "ohprof show").
 
-    show_check.py --binary OHPROF --traces DIR --sweep FIXTURE --work DIR [--package PT2 --python PY]
+    show_check.py --binary OHPROF --traces DIR --sweep FIXTURE --diffs DIR --work DIR [--package PT2 --python PY]
 
 For real traces (analyze, and the ranks of a job) and, with --package, a `run` of a real package, the
 command is run with --export-json; then `show` of that report must print the same table on stdout, the
 same warnings on stderr (the command's prefix read as show's) and, for one trace and the run, the same
-Markdown and page. A job with a failed trace (analyze exit 15) shows with exit 0; a checkpoint says it is
-one; a sweep report shows its table and warnings and refuses --export-html; a missing file, a file that
-is not JSON, a diff report, another JSON and a later schema each get one line and their exit code
-(docs/exit-codes.md).
+Markdown and page; so must a `diff` of two compare reports (DIR's pair), and one that found a regression
+(diff exit 13) shows with exit 0. A job with a failed trace (analyze exit 15) shows with exit 0; a checkpoint
+says it is one; a sweep report shows its table and warnings and refuses --export-html; a missing file, a file
+that is not JSON, a diff report without its version, another JSON and a later schema each get one line and
+their exit code (docs/exit-codes.md).
 """
 import argparse
 import json
@@ -83,6 +84,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--traces", required=True)
     parser.add_argument("--sweep", required=True)
+    parser.add_argument("--diffs", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--package")
     parser.add_argument("--python")
@@ -123,6 +125,23 @@ def main():
         shown_as_written(checks, args.binary, ["run", args.package, "--warmup", "2", "--runs", "20"], "run",
                          work("run.json"), env=env, forms=True)
 
+    # a diff of two real compare reports: as written (exit 0 below a 50% threshold); a regression (diff exits 13)
+    # shows with 0; a later diff_schema_version is refused
+    pair = [os.path.join(args.diffs, name) for name in ("tiny-mlp-b1.json.gz", "tiny-mlp-b1-run2.json.gz")]
+    shown_as_written(checks, args.binary, ["diff", *pair, "--threshold", "50%"], "diff", work("diff-same.json"), forms=True)
+    regression = run([args.binary, "diff", *pair, "--threshold", "1%", "--export-json", work("diff-worse.json")])
+    shown = run([args.binary, "show", work("diff-worse.json")])
+    checks.fact("a diff that found a regression: diff exits 13, show 0", regression.returncode == 13 and
+                shown.returncode == 0 and "verdict: REGRESSION" in shown.stdout,
+                f"{regression.returncode}, {shown.returncode}: {shown.stderr}")
+    checks.same("the regression's table", shown.stdout, regression.stdout)
+    with open(work("diff-worse.json")) as f:
+        later_diff = json.load(f)
+    later_diff["diff_schema_version"] = 99
+    with open(work("later-diff.json"), "w") as f:
+        json.dump(later_diff, f)
+    refused(checks, args.binary, [work("later-diff.json")], 2, "has diff_schema_version 99 and this ohprof reads up to")
+
     sweep = run([args.binary, "show", args.sweep])
     checks.fact("a sweep report shows its table", sweep.returncode == 0 and "latency per call" in sweep.stdout
                 and "fit: time = c + k" in sweep.stdout, sweep.stdout + sweep.stderr)
@@ -146,7 +165,7 @@ def main():
     refused(checks, args.binary, [work("not.json")], 2, "is not a JSON report")
     with open(work("diff.json"), "w") as f:
         json.dump({"kind": "diff"}, f)
-    refused(checks, args.binary, [work("diff.json")], 2, "ohprof diff BASE NEW")
+    refused(checks, args.binary, [work("diff.json")], 2, "has no diff_schema_version: it is not a whole report")
     with open(work("other.json"), "w") as f:
         json.dump({"name": "not a report"}, f)
     refused(checks, args.binary, [work("other.json")], 2, "it has no \"kind\"")

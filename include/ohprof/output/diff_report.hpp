@@ -26,6 +26,10 @@ struct ParsedDigest {
 Result<ParsedDigest> parse_report_digest(std::istream& in, const std::string& file);
 
 nlohmann::json diff_to_json(const DiffResult& diff);
+// A diff report's JSON read back (`ohprof show`): what diff_to_json wrote. Throws (std::runtime_error, or
+// nlohmann's errors) when a key is missing or of the wrong type, a text is none of ohprof's, or the outcome
+// and judged count are not what the paths and figures give.
+DiffResult diff_from_json(const nlohmann::json& j);
 
 // The table for people: each path's medians, change, interval and verdict; the split's changes; the
 // overall verdict with the numbers that decided it.

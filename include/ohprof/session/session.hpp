@@ -192,9 +192,10 @@ struct ShowOutcome {
   std::optional<SweepReport> sweep;
   std::optional<RanksReport> ranks;
   std::vector<UnknownText> unknown;  // a report's texts this ohprof does not know (a later ohprof's): left out
-  // file_not_found (3): no such file; usage_error (2): not JSON, not an ohprof report, a diff report, or
-  // a report that cannot be read (a key missing or of the wrong type); a ranks report's merge status.
+  // file_not_found (3): no such file; usage_error (2): not JSON, not an ohprof report, or a report that
+  // cannot be read (a key missing or of the wrong type, a later schema version); a ranks report's merge status.
   Status status = ok_status();
+  std::optional<DiffResult> diff;  // a diff report (`ohprof diff --export-json`), as the diff made it
 };
 ShowOutcome read_report_file(const ShowOptions& options);
 

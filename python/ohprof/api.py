@@ -29,12 +29,14 @@ How the user's objects reach the session (docs/usage.md, "Python API"):
   same model reuses them.
 """
 import contextlib
+import errno
 import functools
 import html
 import importlib.util
 import json
 import operator
 import os
+import posixpath
 import re
 import signal
 import subprocess
@@ -100,8 +102,37 @@ class Report:
             raise TypeError(f"a report is a dict (the JSON report), not {type(data).__name__}")
         self._data = data
         self._page = page
-        self._table = table  # the table the command printed, where show cannot draw it again (a diff)
+        self._table = table  # the table ohprof.diff printed (its temporary folder taken out of the names)
         self._source = None  # the file ohprof.load read it from
+        self._points = None  # a sweep ohprof.sweep measured: its points' reports, by the name its JSON gives them
+
+    def save(self, path):
+        """Writes to_json() to the file `path` as --export-json writes it (plain JSON; the file is replaced whole,
+        never left half written). A sweep's points' compare reports, which `ohprof diff` reads for their samples,
+        go beside it as the sweep writes them: in STEM.points/ (STEM: `path`'s name less its last suffix), its
+        points' `report` names rewritten to match. Raises OhprofError 2 for a sweep whose points' reports this
+        Report does not hold (one made from a dict), 8 where a file cannot be written (docs/exit-codes.md)."""
+        name = os.fspath(path)
+        data = self._data
+        if not os.path.isdir(os.path.dirname(name) or "."):  # named as the report, not as a point's file in it
+            raise OhprofError(8, f"cannot write '{name}' ({os.strerror(errno.ENOENT)}); fix the path")
+        if self.kind == "sweep":
+            points = _sweep_points(self)
+            if points is None:
+                raise OhprofError(2, "this sweep report does not hold its points' reports, which diff needs: save "
+                                     "a report ohprof.sweep returned or ohprof.load read")
+            stem = os.path.splitext(os.path.basename(name))[0]
+            # a point's report this Report does not hold (not written, or gone from beside a loaded file): none
+            renamed = {old: f"{stem}.points/{posixpath.basename(old)}" if old in points else None
+                       for old in _point_names(data)}
+            data = dict(data, points=[_renamed_point(p, renamed) for p in data.get("points") or []])
+            if points:
+                with contextlib.suppress(OSError):  # one that cannot be made fails below, in the first write's words
+                    os.mkdir(os.path.join(os.path.dirname(name), f"{stem}.points"))
+            for old, new in renamed.items():  # the points first: the report never names a file not yet there
+                if new:
+                    _write_json(os.path.join(os.path.dirname(name), new), points[old])
+        _write_json(name, data)
 
     def to_json(self):
         return self._data
@@ -123,7 +154,7 @@ class Report:
     def table(self):
         """The table the command prints (what `verbose=True` shows), drawn from to_json() by the command
         line's printers, as `ohprof show` draws it; also str(report). Raises OhprofError if the report
-        cannot be read back. A diff's is the table `ohprof diff` printed (show does not draw diffs)."""
+        cannot be read back. A diff's is the table `ohprof diff` printed (one ohprof.load read: show's)."""
         if self._table is not None:
             return self._table
         return _show(self._data, page=False)
@@ -137,7 +168,7 @@ class Report:
     @_interruptible
     def html(self):
         """The HTML report as a page; "" for a sweep where matplotlib is not installed (its page has plots)."""
-        if not self._page and self.kind in ("run", "compare", "analyze", "ranks"):
+        if not self._page and self.kind in ("run", "compare", "analyze", "ranks", "diff"):
             self._page = _show(self._data, page=True)
         elif not self._page and self.kind == "sweep":
             self._page = _sweep_page(self._data)
@@ -671,7 +702,14 @@ def sweep(model, inputs, values=None, *, dim=0, swept=None, paths=DEFAULT_PATHS,
             argv += ["--export-html", page] if page else ["--no-plot"]
             if not verbose:
                 argv.append("--quiet")
-            return _run(argv, os.path.join(folder, "report.json"), page, verbose)
+            try:
+                report = _run(argv, os.path.join(folder, "report.json"), page, verbose)
+            except (OhprofError, Interrupted) as e:  # a report that goes along keeps its points too
+                if e.report is not None:
+                    e.report._points = _read_points(e.report.to_json(), folder)
+                raise
+            report._points = _read_points(report.to_json(), folder)  # for diff and save, after the folder goes
+            return report
         finally:
             _registry.unregister(spec)
 
@@ -740,20 +778,85 @@ _FLAG_KINDS = {str: "a string", float: "a number", operator.index: "an integer"}
 
 
 def _diff_argument(report, folder, name):
-    """diff's argument for `report`: a path as given; a Report or dict saved in `folder` as `name` (a sweep's
-    points' reports lie beside its file: it is diffed from the file ohprof.load read)."""
+    """diff's argument for `report`: a path as given; a Report or dict saved in `folder` as `name`. A sweep is
+    diffed with its points' reports beside it: one ohprof.load read, from its own file; one ohprof.sweep
+    returned, saved with the reports it holds (Report.save)."""
     if not isinstance(report, (Report, dict)):
         return os.fspath(report)
     data = report.to_json() if isinstance(report, Report) else report
     if isinstance(data, dict) and data.get("kind") == "sweep":
-        source = getattr(report, "_source", None)
-        if source:
-            return source
-        raise OhprofError(2, "a sweep report is diffed with its points' reports, which lie beside its file: give "
-                             "the path of a sweep saved with --export-json, or the report ohprof.load read from it")
-    with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
-        json.dump(data, f)
+        if isinstance(report, Report) and report._source and report._points is None:
+            return report._source
+        if not isinstance(report, Report) or _sweep_points(report) is None:
+            raise OhprofError(2, "a sweep report is diffed with its points' reports: give the Report ohprof.sweep "
+                                 "returned or ohprof.load read, or the path of a sweep saved with --export-json "
+                                 "or Report.save")
+        report.save(os.path.join(folder, name))
+        return os.path.join(folder, name)
+    _write_json(os.path.join(folder, name), data)
     return os.path.join(folder, name)
+
+
+def _point_names(data):
+    """The points' reports a sweep's JSON names (points[].report, points[].passes[].report), each once."""
+    names = []
+    for point in data.get("points") or []:
+        for entry in [point, *(point.get("passes") or [])] if isinstance(point, dict) else []:
+            name = entry.get("report") if isinstance(entry, dict) else None
+            if isinstance(name, str) and name and name not in names:
+                names.append(name)
+    return names
+
+
+def _read_points(data, folder):
+    """The points' reports of the sweep `data` that lie in `folder`, by the names its JSON gives them (a point
+    whose report was not written has none)."""
+    points = {}
+    for name in _point_names(data):
+        try:
+            points[name] = _report_file.read(os.path.join(folder, name))
+        except (OSError, *_report_file.NOT_JSON):
+            continue
+    return points
+
+
+def _sweep_points(report):
+    """A sweep Report's points' reports: those ohprof.sweep kept, or those beside the file ohprof.load read;
+    None where it has neither."""
+    if report._points is not None:
+        return report._points
+    if report._source:
+        return _read_points(report._data, os.path.dirname(report._source))
+    return None
+
+
+def _renamed_point(point, renamed):
+    """A sweep point (and its passes) with each report name as `renamed` gives it."""
+    if not isinstance(point, dict):
+        return point
+    out = dict(point)
+    if out.get("report") in renamed:
+        out["report"] = renamed[out["report"]]
+    if isinstance(out.get("passes"), list):
+        out["passes"] = [_renamed_point(p, renamed) for p in out["passes"]]
+    return out
+
+
+def _write_json(path, data):
+    """`data` as JSON in the file `path`, which is replaced whole (a temporary file beside it, renamed over it).
+    Raises OhprofError 8 where it cannot be written (its folder missing, say), as --export-json exits."""
+    temporary = None
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=os.path.dirname(path) or ".", prefix=".ohprof-",
+                                         suffix=".tmp", delete=False) as f:
+            temporary = f.name
+            json.dump(data, f)
+        os.replace(temporary, path)
+    except OSError as e:
+        if temporary:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise OhprofError(8, f"cannot write '{path}' ({e.strerror or e}); fix the path") from None
 
 
 def _without(value, prefix):

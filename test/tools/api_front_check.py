@@ -16,9 +16,12 @@ With the real front (OHPROF_FRONT):
      repr of a ranks report with a malformed job does not raise; ohprof.diff of two saved reports is the
      table `ohprof diff` prints, a regression returned (not raised), with its page; of Report objects it
      names them base.json and new.json (no temporary path in its table, JSON or page), and verbose=True
-     prints the table; incomparable reports raise 14 with the diff report, in the API's words, and a forced
+     prints the table; a diff report ohprof.load read draws the command's table again (show), and its page;
+     incomparable reports raise 14 with the diff report, in the API's words, and a forced
      diff's warnings (JSON and verbose stderr) name no temporary file; a loaded sweep is diffed from its file
-     (its points' reports), a sweep dict is refused, and so are a float resamples and a negative seed.
+     (its points' reports), a sweep dict is refused, and so are a float resamples and a negative seed;
+     Report.save writes a loaded compare report as plain JSON that reads back the same, and a loaded sweep
+     whose points' reports are gone with its points naming none.
 With stand-in fronts (shell scripts):
   5. a front that does not exist, or that the system cannot start (exit 127 and the loader's line), raises
      16 naming it; one killed by SIGKILL raises 137, by a real-time signal 128 + its number, each with what it
@@ -150,8 +153,12 @@ def main(argv):
     # new.json; a regression is returned, incomparable reports raise 14 with the diff on the error
     diffs = os.path.join(opts.source_dir, "test", "data", "diff")
     base, new = os.path.join(diffs, "tiny-mlp-b1.json.gz"), os.path.join(diffs, "tiny-mlp-b1-run2.json.gz")
-    command = subprocess.run([front, "diff", base, new, "--threshold", "0.01"], capture_output=True, text=True,
-                             check=False)
+    saved_diff = os.path.join(opts.work, "diff.json")
+    command = subprocess.run([front, "diff", base, new, "--threshold", "0.01", "--export-json", saved_diff],
+                             capture_output=True, text=True, check=False)
+    loaded_diff = ohprof.load(saved_diff)  # drawn again by show: the table the command printed, and a page
+    if loaded_diff.table() != command.stdout or str(loaded_diff) != command.stdout or "<table" not in loaded_diff.html():
+        problems.append(f"a loaded diff's table:\n{loaded_diff.table()}\nthe command printed:\n{command.stdout}")
     (found, out), err = captured(2, lambda: captured(1, lambda: ohprof.diff(base, new, threshold=0.01)))
     if (isinstance(found, BaseException) or out or err or found.table() != command.stdout or command.returncode != 13
             or found.to_json()["outcome"] != "regression" or "<table" not in found.html()):
@@ -202,6 +209,20 @@ def main(argv):
             problems.append(f"a loaded sweep's diff: {e.code} {e.report!r}, warnings {e.report.warnings[:2]}")
         if not repr(e.report).startswith("<ohprof.Report diff: nothing judged: 36 unknown over 12 points"):
             problems.append(f"repr of a sweep's diff: {e.report!r}")
+    # Report.save: a compare report (gzip read) saved as plain JSON reads back the same; a loaded sweep whose points'
+    # reports are not beside it is saved with none named (null), which its diff then says
+    saved = os.path.join(opts.work, "saved-compare.json")
+    ohprof.load(base).save(saved)
+    with open(saved, "rb") as f:
+        plain = f.read(1) == b"{"
+    if not plain or ohprof.load(saved).to_json() != ohprof.load(base).to_json():
+        problems.append("Report.save of a loaded compare report does not read back the same (plain JSON)")
+    saved = os.path.join(opts.work, "saved-sweep.json")
+    ohprof.load(sweep_file).save(saved)
+    with open(saved) as f:
+        reports = [p["report"] for p in json.load(f)["points"]]
+    if reports != [None] * 13 or os.path.exists(os.path.join(opts.work, "saved-sweep.points")):
+        problems.append(f"a loaded sweep without its points' reports, saved: {reports}")
     for bad, want in ((lambda: ohprof.diff(ohprof.load(sweep_file).to_json(), sweep_file), ohprof.OhprofError),
                       (lambda: ohprof.diff(base, new, resamples=1e4), TypeError),
                       (lambda: ohprof.diff(base, new, seed=-1), ValueError)):

@@ -23,6 +23,9 @@ extension SO, and checks what the child did and printed:
      sizes returns one point per size, and with (tuple, dict of keyword inputs) measures the user's
      tensors resized at each size (the keyword tensor too); with dim=1 it sweeps a sequence length shared
      by token ids and their mask (both resized; _swept_inputs's choice and errors on known inputs);
+     Report.save writes a sweep with its points' reports beside it (STEM.points/, the JSON's names rewritten),
+     which ohprof.load reads back and ohprof.diff compares with the sweep in memory (the same samples: no
+     change); a sweep made from a dict is refused by save and diff (2), a missing folder is 8;
   5. a bad input raises OhprofError with exit code 6 and the message alone, its advice naming the
      keyword argument, not the command line's flag; a non-module is TypeError;
      a torch.export.ExportedProgram is measured as --exported (each path's source is the program);
@@ -217,6 +220,33 @@ loaded_sweep = ohprof.Report(swept.to_json())
 out["loaded_sweep_page"] = [all(f"ohprof-{chart}-" in loaded_sweep.html() for chart in ("latency", "throughput", "ratio")),
                             loaded_sweep.html().count("<svg") == swept.html().count("<svg") == 3,
                             (loaded_sweep._repr_html_() or "").startswith("<iframe")]
+# the sweep keeps its points' reports: saved beside the file (names rewritten), loaded back, and diffed, in memory
+# or saved; one made from a dict has none to save or diff
+os.makedirs(os.path.join(work, "saved"), exist_ok=True)
+saved_sweep = os.path.join(work, "saved", "my-sweep.json")
+swept.save(saved_sweep)
+with open(saved_sweep) as f:
+    saved_json = json.load(f)
+self_diff = ohprof.diff(swept, ohprof.load(saved_sweep))
+out["sweep_saved"] = {
+    "original": [[p.get("report")] + [q.get("report") for q in p.get("passes") or []] for p in swept.to_json()["points"]],
+    "saved": [[p.get("report")] + [q.get("report") for q in p.get("passes") or []] for p in saved_json["points"]],
+    "files": sorted(os.listdir(os.path.join(work, "saved", "my-sweep.points"))),
+    "rest_same": {k: v for k, v in saved_json.items() if k != "points"} == {k: v for k, v in swept.to_json().items()
+                                                                            if k != "points"},
+    "point_json": [json.load(open(os.path.join(work, "saved", p["report"])))["kind"] for p in saved_json["points"]],
+    "diff": [self_diff.to_json()["outcome"], sorted({p["verdict"] for p in self_diff.to_json()["paths"]}),
+             sorted({p["base_count"] == p["new_count"] > 0 for p in self_diff.to_json()["paths"]})]}
+out["sweep_save_errors"] = []
+for call in (lambda: ohprof.Report(swept.to_json()).save(os.path.join(work, "saved", "dict.json")),
+             lambda: ohprof.diff(ohprof.Report(swept.to_json()), swept),
+             lambda: swept.save(os.path.join(work, "no-such-folder", "s.json"))):
+    try:
+        call()
+        out["sweep_save_errors"].append(None)
+    except ohprof.OhprofError as e:
+        out["sweep_save_errors"].append([e.code, e.message.replace(work, "WORK")])
+out["sweep_save_errors"].append(sorted(os.listdir(work)).count("no-such-folder"))
 out["empty_sweep_page"] = []
 for points in ([], 5):  # nothing measured to draw; not a list
     try:
@@ -416,6 +446,23 @@ def main(argv):
     if got["loaded_sweep_page"] != [True, True, True] or got["empty_sweep_page"] != [[2, "the report: no measured point to draw"]] * 2:
         problems.append(f"a loaded sweep's page (its three charts, as an iframe): {got['loaded_sweep_page']}; one with no "
                         f"point to draw: {got['empty_sweep_page']}")
+    saved = got["sweep_saved"]
+    want_saved = [[f"my-sweep.points/{name.rsplit('/', 1)[-1]}" if name else None for name in point]
+                  for point in saved["original"]]
+    want_files = sorted({name.rsplit("/", 1)[-1] for point in saved["original"] for name in point if name})
+    if (saved["saved"] != want_saved or saved["files"] != want_files or not saved["rest_same"]
+            or saved["point_json"] != ["compare"] * len(saved["original"])
+            or saved["diff"] != ["no_regression", ["no_change"], [True]]):
+        problems.append(f"Report.save of a sweep (its points beside it, renamed) and its diff with the loaded copy: "
+                        f"{saved} (want names {want_saved}, files {want_files})")
+    want_save_errors = [
+        [2, "this sweep report does not hold its points' reports, which diff needs: save a report ohprof.sweep "
+            "returned or ohprof.load read"],
+        [2, "a sweep report is diffed with its points' reports: give the Report ohprof.sweep returned or ohprof.load "
+            "read, or the path of a sweep saved with --export-json or Report.save"],
+        [8, "cannot write 'WORK/no-such-folder/s.json' (No such file or directory); fix the path"], 0]
+    if got["sweep_save_errors"] != want_save_errors:
+        problems.append(f"Report.save's and diff's refusals {got['sweep_save_errors']} (want {want_save_errors})")
     if got["sweep_page"] != [True, True]:  # the venv has matplotlib: the page is the notebook's view
         problems.append(f"the sweep's page (latency chart drawn, _repr_html_ an iframe): {got['sweep_page']}")
     dtype_error = got["dtype_error"]

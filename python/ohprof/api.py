@@ -34,6 +34,7 @@ import functools
 import html
 import importlib.util
 import json
+import math
 import operator
 import os
 import posixpath
@@ -110,9 +111,11 @@ class Report:
         """Writes to_json() to the file `path` as --export-json writes it (plain JSON; the file is replaced whole,
         never left half written). A sweep's points' compare reports, which `ohprof diff` reads for their samples,
         go beside it as the sweep writes them: in STEM.points/ (STEM: `path`'s name less its last suffix), its
-        points' `report` names rewritten to match. Raises OhprofError 2 for a sweep whose points' reports this
-        Report does not hold (one made from a dict), 8 where a file cannot be written (docs/exit-codes.md)."""
-        name = os.fspath(path)
+        points' `report` names rewritten to match (null for a point whose report it does not hold). Raises
+        OhprofError 2 for a sweep whose points' reports this Report does not hold (one made from a dict) or
+        one beside a loaded sweep that is not JSON, 3 for one that cannot be read, 8 where a file cannot be
+        written (docs/exit-codes.md)."""
+        name = os.fsdecode(path)
         data = self._data
         if not os.path.isdir(os.path.dirname(name) or "."):  # named as the report, not as a point's file in it
             raise OhprofError(8, f"cannot write '{name}' ({os.strerror(errno.ENOENT)}); fix the path")
@@ -808,15 +811,25 @@ def _point_names(data):
     return names
 
 
-def _read_points(data, folder):
+def _read_points(data, folder, strict=False):
     """The points' reports of the sweep `data` that lie in `folder`, by the names its JSON gives them (a point
-    whose report was not written has none)."""
+    whose report is not there has none). With `strict`, one that is there but cannot be read raises OhprofError
+    2 (not a JSON report) or 3, naming it, rather than being left out: its name is not dropped silently."""
     points = {}
     for name in _point_names(data):
+        file = os.path.join(folder, name)
         try:
-            points[name] = _report_file.read(os.path.join(folder, name))
-        except (OSError, *_report_file.NOT_JSON):
+            points[name] = _report_file.read(file)
+        except FileNotFoundError:
             continue
+        except _report_file.NOT_JSON as e:
+            if strict:
+                raise OhprofError(2, f"the sweep's point report '{file}' is not a JSON report ({e}); give a sweep "
+                                     "whose points' reports are whole") from None
+        except OSError as e:
+            if strict:
+                raise OhprofError(3, f"cannot read the sweep's point report '{file}' ({e.strerror or e}); check "
+                                     "the path") from None
     return points
 
 
@@ -826,7 +839,7 @@ def _sweep_points(report):
     if report._points is not None:
         return report._points
     if report._source:
-        return _read_points(report._data, os.path.dirname(report._source))
+        return _read_points(report._data, os.path.dirname(report._source), strict=True)
     return None
 
 
@@ -843,20 +856,38 @@ def _renamed_point(point, renamed):
 
 
 def _write_json(path, data):
-    """`data` as JSON in the file `path`, which is replaced whole (a temporary file beside it, renamed over it).
-    Raises OhprofError 8 where it cannot be written (its folder missing, say), as --export-json exits."""
+    """`data` as JSON in the file `path`, as ohprof writes a report (src/base/atomic_file.cpp): a temporary file
+    beside it, flushed to disk, readable by all (0644), renamed over it, so that the file is whole or untouched.
+    A NaN or infinity is written as null, as the command's writer writes them. Raises OhprofError 8 where it
+    cannot be written (its folder missing, say), as --export-json exits."""
     temporary = None
     try:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=os.path.dirname(path) or ".", prefix=".ohprof-",
                                          suffix=".tmp", delete=False) as f:
             temporary = f.name
-            json.dump(data, f)
+            json.dump(_finite(data), f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temporary, 0o644)
         os.replace(temporary, path)
+        temporary = None
     except OSError as e:
+        raise OhprofError(8, f"cannot write '{path}' ({e.strerror or e}); fix the path") from None
+    finally:  # whatever stopped it (Ctrl-C too), no temporary file stays behind
         if temporary:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-        raise OhprofError(8, f"cannot write '{path}' ({e.strerror or e}); fix the path") from None
+
+
+def _finite(value):
+    """`value` (JSON) with each NaN or infinity as None (JSON null)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
 
 
 def _without(value, prefix):

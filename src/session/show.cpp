@@ -95,7 +95,7 @@ ShowOutcome read_report_file(const ShowOptions& options) {
     if (kind == "sweep") {
       out.sweep = sweep_from_json(j);
     } else if (kind == "diff") {  // the diff's exit (13 for a regression) was the diff command's, not show's
-      out.diff = diff_from_json(j);
+      out.diff = diff_from_json(j, &out.unknown);
     } else {
       out.report = report_from_json(j, &out.unknown);
     }
@@ -108,7 +108,7 @@ ShowOutcome read_report_file(const ShowOptions& options) {
                                         "--export-json",
                                         file, kind, e.what()));
   }
-  if (!out.unknown.empty() && (out.report || out.sweep)) {
+  if (!out.unknown.empty() && (out.report || out.sweep || out.diff)) {
     console::warning(fmt::format("'{}' holds texts this ohprof does not know (a later ohprof's?): {}; they are left out",
                                  file, unknown_texts_text(out.unknown)));
   }

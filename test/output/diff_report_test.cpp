@@ -481,6 +481,35 @@ TEST(DiffFromJson, ReadsBackWhatDiffToJsonWrote) {
   edited["deployment"][0].erase("base_count");
   EXPECT_NE(refusal(edited).find("base_count"), std::string::npos) << refusal(edited);
   EXPECT_EQ(refusal(json{{"kind", "compare"}}), "its kind is not \"diff\"");
+  // a later ohprof's warning code: left out and listed where a list is given, refused where none is
+  edited = written;
+  edited["warnings"][0]["code"] = "later-warning";
+  std::vector<UnknownText> unknown;
+  EXPECT_TRUE(diff_from_json(edited, &unknown).warnings.empty());
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(unknown[0].text, "later-warning");
+  EXPECT_EQ(refusal(edited), "unknown warning code 'later-warning'");
+}
+
+// A diff written before the deployment figures (2026-12-04), the flaws and the split's bounds (2026-12-06), with
+// the same diff_schema_version: those keys read as their defaults, as that ohprof printed it.
+TEST(DiffFromJson, AnEarlierDiffReadsTheKeysItPredatesAsTheirDefaults) {
+  DiffResult d = sample_diff();
+  json earlier = diff_to_json(d);
+  earlier.erase("deployment");
+  for (json& path : earlier["paths"]) {
+    path.erase("base_flaw");
+    path.erase("new_flaw");
+    for (json& component : path["split"]) {
+      component.erase("base_bound");
+      component.erase("new_bound");
+    }
+  }
+  const DiffResult read = diff_from_json(earlier);
+  EXPECT_TRUE(read.deployment.empty());
+  EXPECT_FALSE(read.paths[0].base_flaw || read.paths[0].new_flaw);
+  EXPECT_EQ(read.paths[0].split[0].base_bound, Bound::exact);
+  EXPECT_EQ(format_diff_table(read), format_diff_table(d));
 }
 
 }  // namespace

@@ -20,8 +20,9 @@ With the real front (OHPROF_FRONT):
      incomparable reports raise 14 with the diff report, in the API's words, and a forced
      diff's warnings (JSON and verbose stderr) name no temporary file; a loaded sweep is diffed from its file
      (its points' reports), a sweep dict is refused, and so are a float resamples and a negative seed;
-     Report.save writes a loaded compare report as plain JSON that reads back the same, and a loaded sweep
-     whose points' reports are gone with its points naming none.
+     Report.save writes a loaded compare report as plain JSON that reads back the same (mode 0644, NaN as
+     null, a bytes path, no temporary file left), and a loaded sweep whose points' reports are gone with its
+     points naming none; a point report there that is not JSON is named in an OhprofError 2.
 With stand-in fronts (shell scripts):
   5. a front that does not exist, or that the system cannot start (exit 127 and the loader's line), raises
      16 naming it; one killed by SIGKILL raises 137, by a real-time signal 128 + its number, each with what it
@@ -223,6 +224,28 @@ def main(argv):
         reports = [p["report"] for p in json.load(f)["points"]]
     if reports != [None] * 13 or os.path.exists(os.path.join(opts.work, "saved-sweep.points")):
         problems.append(f"a loaded sweep without its points' reports, saved: {reports}")
+    # as --export-json writes: readable by all, a NaN as null, a bytes path too; a point report beside a loaded
+    # sweep that is not JSON is named, not dropped; no temporary file stays behind
+    odd = os.path.join(opts.work, "odd.json")
+    ohprof.Report({"kind": "compare", "figure": float("nan"), "list": [float("inf")]}).save(os.fsencode(odd))
+    with open(odd) as f:
+        odd_json = json.load(f)
+    if os.stat(odd).st_mode & 0o777 != 0o644 or odd_json != {"kind": "compare", "figure": None, "list": [None]}:
+        problems.append(f"Report.save's file: mode {oct(os.stat(odd).st_mode & 0o777)}, {odd_json}")
+    corrupt = os.path.join(opts.work, "corrupt")
+    os.makedirs(os.path.join(corrupt, "sample_sweep.points"), exist_ok=True)
+    shutil.copy(sweep_file, corrupt)
+    with open(os.path.join(corrupt, "sample_sweep.points", "batch-1.json"), "w") as f:
+        f.write("not json")
+    try:
+        ohprof.load(os.path.join(corrupt, "sample_sweep.json")).save(os.path.join(opts.work, "from-corrupt.json"))
+        problems.append("a loaded sweep with a point report that is not JSON was saved")
+    except ohprof.OhprofError as e:
+        if e.code != 2 or "sample_sweep.points/batch-1.json' is not a JSON report" not in e.message:
+            problems.append(f"a loaded sweep with a point report that is not JSON: {e.code} {e.message}")
+    left = [name for name in os.listdir(opts.work) if name.startswith(".ohprof-")]
+    if left:
+        problems.append(f"Report.save left temporary files: {left}")
     for bad, want in ((lambda: ohprof.diff(ohprof.load(sweep_file).to_json(), sweep_file), ohprof.OhprofError),
                       (lambda: ohprof.diff(base, new, resamples=1e4), TypeError),
                       (lambda: ohprof.diff(base, new, seed=-1), ValueError)):

@@ -3,6 +3,7 @@
 // (docs/report-schema.md, "The diff report") and its table.
 #include <istream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -11,6 +12,8 @@
 #include "ohprof/output/report_output.hpp"
 
 namespace ohprof {
+
+struct UnknownText;  // ohprof/output/json_report.hpp
 
 // What the diff uses of a run, compare, analyze or sweep report (its JSON on `in`; `file` names it in
 // messages). A sweep's paths come with their medians only; `sweep_point_reports` lists the point
@@ -26,10 +29,12 @@ struct ParsedDigest {
 Result<ParsedDigest> parse_report_digest(std::istream& in, const std::string& file);
 
 nlohmann::json diff_to_json(const DiffResult& diff);
-// A diff report's JSON read back (`ohprof show`): what diff_to_json wrote. Throws (std::runtime_error, or
-// nlohmann's errors) when a key is missing or of the wrong type, a text is none of ohprof's, or the outcome
-// and judged count are not what the paths and figures give.
-DiffResult diff_from_json(const nlohmann::json& j);
+// A diff report's JSON read back (`ohprof show`): what diff_to_json wrote, or an earlier ohprof of the same
+// diff_schema_version (a key it predates reads as its default: no deployment figures, no flaw, an exact bound).
+// A warning code this ohprof does not know is left out and listed in `unknown` (where given). Throws
+// (std::runtime_error, or nlohmann's errors) when a key is missing or of the wrong type, another text is none of
+// ohprof's, or the outcome and judged count are not what the paths and figures give.
+DiffResult diff_from_json(const nlohmann::json& j, std::vector<UnknownText>* unknown = nullptr);
 
 // The table for people: each path's medians, change, interval and verdict; the split's changes; the
 // overall verdict with the numbers that decided it.

@@ -229,8 +229,9 @@ double median_of(const json& samples) {
 }
 
 // The explanation on the two-layer MLP at batch 1 (docs/metrics.md, "Explanation"): every layer of
-// compile's chain is there, non-negative within three standard errors, equal to the difference of its
-// variants' medians recomputed here from the samples, and the terms add up to the gap.
+// compile's chain is there, equal to the difference of its variants' medians recomputed here from the
+// samples, non-negative within three standard errors or named in the answer as below zero, and the terms
+// add up to the gap.
 TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
   const std::string report_path = m_dir + "/explain.json";
   const auto result = run_ohprof({"compare", "--model", "tiny_models:tiny_mlp", "--input", "1,16", "--paths",
@@ -264,7 +265,14 @@ TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
     EXPECT_EQ(layer["layer"], layers[i]);
     const double value = layer["estimate"]["value_ns"].get<double>();
     EXPECT_DOUBLE_EQ(value, median(layer["upper"]) - median(layer["lower"])) << layers[i];
-    EXPECT_GE(value + 3 * layer["estimate"]["se_ns"].get<double>(), 0) << layers[i] << ": " << e["answer"];
+    if (value + 3 * layer["estimate"]["se_ns"].get<double>() < 0) {
+      // A variant that runs less ran slower, beyond three standard errors: caches or placement on a busy machine
+      // (tools/test runs two tests at once; docs/results/cpu-what-if-rebuilds-2026-12-06.md). It is no cost, and
+      // the answer must say so rather than add it up as one.
+      const std::string below = "(below zero: " + layer["lower"].get<std::string>() + " ran slower than " +
+                                layer["upper"].get<std::string>() + ", which runs more;";
+      EXPECT_NE(e["answer"].get<std::string>().find(below), std::string::npos) << layers[i] << ": " << e["answer"];
+    }
     sum += value;
   }
   EXPECT_NEAR(sum, e["gap"]["value_ns"].get<double>(), 1e-6 * e["gap"]["value_ns"].get<double>());

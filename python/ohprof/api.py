@@ -859,20 +859,25 @@ def _write_json(path, data):
     """`data` as JSON in the file `path`, as ohprof writes a report (src/base/atomic_file.cpp): a temporary file
     beside it, flushed to disk, readable by all (0644), renamed over it, so that the file is whole or untouched.
     A NaN or infinity is written as null, as the command's writer writes them. Raises OhprofError 8 where it
-    cannot be written (its folder missing, say), as --export-json exits."""
+    cannot be written (its folder missing, say), as --export-json exits; 2 where `data` holds a value JSON has
+    no form for."""
     temporary = None
     try:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=os.path.dirname(path) or ".", prefix=".ohprof-",
                                          suffix=".tmp", delete=False) as f:
             temporary = f.name
-            json.dump(_finite(data), f)
+            json.dump(_finite(data), f, allow_nan=False)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(temporary, 0o644)
+        with contextlib.suppress(OSError):  # a file system without modes (vfat, some FUSE) keeps its own, as the command's
+            os.chmod(temporary, 0o644)
         os.replace(temporary, path)
         temporary = None
     except OSError as e:
         raise OhprofError(8, f"cannot write '{path}' ({e.strerror or e}); fix the path") from None
+    except (TypeError, ValueError) as e:  # a dict made by hand holding what JSON has no form for (a set, say)
+        raise OhprofError(2, f"cannot write '{path}': the report holds a value JSON cannot hold ({e}); give a report "
+                             "of JSON values (Report.to_json(), or a file written by --export-json)") from None
     finally:  # whatever stopped it (Ctrl-C too), no temporary file stays behind
         if temporary:
             with contextlib.suppress(OSError):
@@ -880,10 +885,10 @@ def _write_json(path, data):
 
 
 def _finite(value):
-    """`value` (JSON) with each NaN or infinity as None (JSON null)."""
+    """`value` (JSON) with each NaN or infinity as None (JSON null); a tuple as the list JSON writes it."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_finite(v) for v in value]
     if isinstance(value, dict):
         return {k: _finite(v) for k, v in value.items()}

@@ -257,12 +257,19 @@ TEST_F(CompareE2E, TheGapBetweenCompileAndAotiIsSplitIntoLayersThatAddUp) {
   EXPECT_DOUBLE_EQ(e["gap"]["value_ns"].get<double>(), median("compile") - median("aoti"));
   EXPECT_TRUE(e["missing"].empty()) << e["missing"].dump();
   const std::vector<std::string> layers{"guards", "dynamo", "aot_wrapper", "inductor_call"};
+  // each layer is the difference of the variants docs/metrics.md names for it, in the chain's order
+  const std::vector<std::pair<std::string, std::string>> variants{{"compile", "compile/no-guards"},
+                                                                   {"compile/no-guards", "compile/graph"},
+                                                                   {"compile/graph", "compile/inductor"},
+                                                                   {"compile/inductor", "compile/call"}};
   ASSERT_EQ(e["layers"].size(), layers.size());
   double sum = e["kernels"]["value_ns"].get<double>() + e["wrapper"]["value_ns"].get<double>() +
                e["residual"]["value_ns"].get<double>();
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const json& layer = e["layers"][i];
     EXPECT_EQ(layer["layer"], layers[i]);
+    EXPECT_EQ(layer["upper"], variants[i].first) << layers[i];
+    EXPECT_EQ(layer["lower"], variants[i].second) << layers[i];
     const double value = layer["estimate"]["value_ns"].get<double>();
     EXPECT_DOUBLE_EQ(value, median(layer["upper"]) - median(layer["lower"])) << layers[i];
     if (value + 3 * layer["estimate"]["se_ns"].get<double>() < 0) {

@@ -21,7 +21,7 @@ With the real front (OHPROF_FRONT):
      diff's warnings (JSON and verbose stderr) name no temporary file; a loaded sweep is diffed from its file
      (its points' reports), a sweep dict is refused, and so are a float resamples and a negative seed;
      Report.save writes a loaded compare report as plain JSON that reads back the same (mode 0644, NaN as
-     null, a bytes path, no temporary file left), and a loaded sweep whose points' reports are gone with its
+     null in a list or a tuple, a bytes path, no temporary file left; a set is 2), and a loaded sweep whose points' reports are gone with its
      points naming none; a point report there that is not JSON is named in an OhprofError 2.
 With stand-in fronts (shell scripts):
   5. a front that does not exist, or that the system cannot start (exit 127 and the loader's line), raises
@@ -227,11 +227,19 @@ def main(argv):
     # as --export-json writes: readable by all, a NaN as null, a bytes path too; a point report beside a loaded
     # sweep that is not JSON is named, not dropped; no temporary file stays behind
     odd = os.path.join(opts.work, "odd.json")
-    ohprof.Report({"kind": "compare", "figure": float("nan"), "list": [float("inf")]}).save(os.fsencode(odd))
+    ohprof.Report({"kind": "compare", "figure": float("nan"), "list": [float("inf")], "pair": (float("nan"), 1)}).save(
+        os.fsencode(odd))
     with open(odd) as f:
-        odd_json = json.load(f)
-    if os.stat(odd).st_mode & 0o777 != 0o644 or odd_json != {"kind": "compare", "figure": None, "list": [None]}:
+        odd_json = json.load(f, parse_constant=lambda name: f"constant {name}")
+    if (os.stat(odd).st_mode & 0o777 != 0o644
+            or odd_json != {"kind": "compare", "figure": None, "list": [None], "pair": [None, 1]}):
         problems.append(f"Report.save's file: mode {oct(os.stat(odd).st_mode & 0o777)}, {odd_json}")
+    try:
+        ohprof.Report({"kind": "compare", "odd": {1, 2}}).save(odd)
+        problems.append("Report.save wrote a set")
+    except ohprof.OhprofError as e:
+        if e.code != 2 or "holds a value JSON cannot hold" not in e.message:
+            problems.append(f"Report.save of a set: {e.code} {e.message}")
     corrupt = os.path.join(opts.work, "corrupt")
     os.makedirs(os.path.join(corrupt, "sample_sweep.points"), exist_ok=True)
     shutil.copy(sweep_file, corrupt)

@@ -485,8 +485,10 @@ def _show(data, page):
     or with `page` its HTML page; drawn by the command line's own printers."""
     with tempfile.TemporaryDirectory(prefix="ohprof-show-") as folder:
         report, table, html_page = (os.path.join(folder, name) for name in ("report.json", "table.txt", "report.html"))
-        with open(report, "w", encoding="utf-8") as f:
-            json.dump(data, f)
+        try:  # written as Report.save writes it: a NaN as null, what JSON cannot hold refused (2)
+            _write_json(report, data)
+        except OhprofError as e:
+            raise OhprofError(e.code, e.message.replace(f"cannot write '{report}': the report", "the report")) from None
         argv = ["show", report] + (["--quiet", "--export-html", html_page] if page else [])
         code, error = _call(argv, False, stdout_to=table)
         if code == 130:

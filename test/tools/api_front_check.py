@@ -21,7 +21,8 @@ With the real front (OHPROF_FRONT):
      diff's warnings (JSON and verbose stderr) name no temporary file; a loaded sweep is diffed from its file
      (its points' reports), a sweep dict is refused, and so are a float resamples and a negative seed;
      Report.save writes a loaded compare report as plain JSON that reads back the same (mode 0644, NaN as
-     null in a list or a tuple, a bytes path, no temporary file left; a set is 2), and a loaded sweep whose points' reports are gone with its
+     null in a list or a tuple, a bytes path, no temporary file left; a set is 2; table() hands the front
+     the same: a NaN drawn, a set 2), and a loaded sweep whose points' reports are gone with its
      points naming none; a point report there that is not JSON is named in an OhprofError 2.
 With stand-in fronts (shell scripts):
   5. a front that does not exist, or that the system cannot start (exit 127 and the loader's line), raises
@@ -234,6 +235,16 @@ def main(argv):
     if (os.stat(odd).st_mode & 0o777 != 0o644
             or odd_json != {"kind": "compare", "figure": None, "list": [None], "pair": [None, 1]}):
         problems.append(f"Report.save's file: mode {oct(os.stat(odd).st_mode & 0o777)}, {odd_json}")
+    nan_report = ohprof.load(base).to_json()  # table() hands the front what save writes: a NaN as null
+    nan_report["paths"][0]["wall_ns"]["mean"] = float("nan")
+    try:
+        if not ohprof.Report(nan_report).table().startswith("device: "):
+            problems.append("the table of a report with a NaN")
+        ohprof.Report({"kind": "compare", "odd": {1, 2}}).table()
+        problems.append("table() of a report holding a set was drawn")
+    except ohprof.OhprofError as e:
+        if e.code != 2 or not e.message.startswith("the report holds a value JSON cannot hold"):
+            problems.append(f"table() of a report with a NaN, then a set: {e.code} {e.message}")
     try:
         ohprof.Report({"kind": "compare", "odd": {1, 2}}).save(odd)
         problems.append("Report.save wrote a set")

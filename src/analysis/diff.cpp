@@ -316,11 +316,9 @@ std::vector<ComponentChange> split_changes(const SplitTotals& b, const SplitTota
     return ComponentChange{component, per(b.*field, b.iterations), per(n.*field, n.iterations), bound(b, field),
                            bound(n, field)};
   };
-  return {row("wall", &SplitTotals::wall_ns),           row("busy", &SplitTotals::busy_ns),
-          row("host_bound", &SplitTotals::host_bound_ns), row("device_wait", &SplitTotals::device_wait_ns),
-          row("blocking", &SplitTotals::blocking_ns),   row("launch", &SplitTotals::launch_ns),
-          row("other_api", &SplitTotals::other_api_ns), row("harness", &SplitTotals::harness_ns),
-          row("framework", &SplitTotals::framework_ns)};
+  std::vector<ComponentChange> changes;
+  for (const SplitComponent& component : kSplitComponents) changes.push_back(row(component.name, component.field));
+  return changes;
 }
 
 // A seed per path, so that adding a path does not move the others' intervals: the user's seed mixed

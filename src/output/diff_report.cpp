@@ -285,10 +285,11 @@ const char* one_of(const std::array<const char*, N>& names, const std::string& t
   for (const char* name : names) known += (known.empty() ? "" : ", ") + std::string(name);
   throw std::runtime_error(fmt::format("{} '{}' is none of {}", what, text, known));
 }
-constexpr std::array<const char*, 9> kComponents{"wall",     "busy",      "host_bound", "device_wait", "blocking",
-                                                 "launch",   "other_api", "harness",    "framework"};
-constexpr std::array<const char*, 7> kIncomparableFields{"kind", "schema_version", "model", "inputs",
-                                                         "axis", "device",         "relative_to"};
+constexpr std::array<const char*, kSplitComponents.size()> kComponentNames = [] {
+  std::array<const char*, kSplitComponents.size()> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kSplitComponents[i].name;
+  return names;
+}();
 
 // base_flaw, new_flaw: null, or absent in a diff written before they were (2026-12-06): no flaw.
 std::optional<DigestFlaw> flaw_at(const json& j, const char* key) {
@@ -337,7 +338,7 @@ DiffResult diff_from_json(const json& j, std::vector<UnknownText>* unknown) {
     path.base_flaw = flaw_at(p, "base_flaw");
     path.new_flaw = flaw_at(p, "new_flaw");
     for (const json& s : p.at("split")) {
-      path.split.push_back({one_of(kComponents, s.at("component").get<std::string>(), "split component"),
+      path.split.push_back({one_of(kComponentNames, s.at("component").get<std::string>(), "split component"),
                             s.at("base_ns").get<double>(), s.at("new_ns").get<double>(),
                             bound_at(s, "base_bound"), bound_at(s, "new_bound")});
     }

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -356,10 +358,12 @@ TEST(DiffReports, ARelativeToPathMissingFromAReportMakesThemIncomparable) {
 
 TEST(Incomparabilities, EachIdentityFieldIsChecked) {
   const ReportDigest base = digest({});
+  std::set<std::string> fields;  // every field found: the list a diff report's reader takes (kIncomparableFields)
   const auto differs_in = [&](auto change) {
     ReportDigest other = base;
     change(other);
     const auto found = incomparabilities(base, other, DiffConfig{});
+    for (const Incomparability& i : found) fields.insert(i.field);
     return found.size() == 1 ? std::string(found[0].field) : std::string("count ") + std::to_string(found.size());
   };
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.kind = DigestKind::run; }), "kind");
@@ -372,6 +376,10 @@ TEST(Incomparabilities, EachIdentityFieldIsChecked) {
   // context only: no incomparability
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.torch_version = "2.15.0"; }), "count 0");
   EXPECT_EQ(differs_in([](ReportDigest& d) { d.hostname = "other"; }), "count 0");
+  DiffConfig relative;
+  relative.relative_to = "aoti";
+  for (const Incomparability& i : incomparabilities(base, base, relative)) fields.insert(i.field);
+  EXPECT_EQ(fields, std::set<std::string>(kIncomparableFields.begin(), kIncomparableFields.end()));
 }
 
 TEST(DiffReports, ContextDifferencesAreWarnedAbout) {

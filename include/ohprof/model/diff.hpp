@@ -2,6 +2,7 @@
 // `ohprof diff BASE NEW` (docs/diff.md): two reports of the same model read back, path by path.
 // Plain data: what the reader keeps of each report (ReportDigest), the settings, and what the analysis
 // derives (DiffResult, src/analysis/diff.cpp).
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,6 +49,23 @@ struct SplitTotals {
   // device_wait a lower one.
   bool queue_unknown = false;  // (the bound of ComponentChange's host-bound, host states and device-wait)
 };
+
+// The split's components, in the diff's order: each ComponentChange's name (the diff report's `component`) and the
+// SplitTotals field it is the per-iteration mean of. One list for the analysis that makes the changes
+// (split_changes) and the reader of a diff report (diff_from_json).
+struct SplitComponent {
+  const char* name;
+  std::int64_t SplitTotals::*field;
+};
+inline constexpr std::array<SplitComponent, 9> kSplitComponents{{{"wall", &SplitTotals::wall_ns},
+                                                                 {"busy", &SplitTotals::busy_ns},
+                                                                 {"host_bound", &SplitTotals::host_bound_ns},
+                                                                 {"device_wait", &SplitTotals::device_wait_ns},
+                                                                 {"blocking", &SplitTotals::blocking_ns},
+                                                                 {"launch", &SplitTotals::launch_ns},
+                                                                 {"other_api", &SplitTotals::other_api_ns},
+                                                                 {"harness", &SplitTotals::harness_ns},
+                                                                 {"framework", &SplitTotals::framework_ns}}};
 
 // compare --threads: one of a path's points (`concurrency.points`).
 struct DigestThroughput {
@@ -211,9 +229,13 @@ struct DeploymentDiff {
   DiffReason reason = DiffReason::no_samples;
 };
 
+// What incomparabilities() compares: each Incomparability's field.
+inline constexpr std::array<const char*, 7> kIncomparableFields{"kind", "schema_version", "model", "inputs",
+                                                                "axis", "device",         "relative_to"};
+
 // Why two reports cannot be compared.
 struct Incomparability {
-  const char* field = "";  // "kind", "schema_version", "model", "inputs", "axis", "device", "relative_to"
+  const char* field = "";  // one of kIncomparableFields
   std::string base;
   std::string new_value;
 };

@@ -886,26 +886,24 @@ def _write_json(path, data):
                 os.unlink(temporary)
 
 
-def _finite(value):
-    """`value` (JSON) with each NaN or infinity as None (JSON null); a tuple as the list JSON writes it."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
+def _leaves(value, change):
+    """`value` (JSON) with `change` applied to each value that is neither a list, a tuple nor a dict (a tuple
+    becomes the list JSON writes it as)."""
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [_leaves(v, change) for v in value]
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    return value
+        return {k: _leaves(v, change) for k, v in value.items()}
+    return change(value)
+
+
+def _finite(value):
+    """`value` (JSON) with each NaN or infinity as None (JSON null)."""
+    return _leaves(value, lambda v: None if isinstance(v, float) and not math.isfinite(v) else v)
 
 
 def _without(value, prefix):
     """`value` (JSON) with `prefix` taken out of every string in it."""
-    if isinstance(value, str):
-        return value.replace(prefix, "")
-    if isinstance(value, list):
-        return [_without(v, prefix) for v in value]
-    if isinstance(value, dict):
-        return {k: _without(v, prefix) for k, v in value.items()}
-    return value
+    return _leaves(value, lambda v: v.replace(prefix, "") if isinstance(v, str) else v)
 
 
 def load(path):
